@@ -1,0 +1,84 @@
+//! `balloc list processes|potentials|weights`.
+
+use super::output::Format;
+use crate::{potential, process, weights};
+use anyhow::Result;
+use serde_json::json;
+
+/// What to list.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum What {
+    /// Registered allocation processes.
+    Processes,
+    /// Registered potentials.
+    Potentials,
+    /// Weight laws.
+    Weights,
+}
+
+/// Arguments of `balloc list`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What to list.
+    #[arg(value_enum)]
+    what: What,
+    /// Output format (text or json).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// Runs `balloc list`.
+pub fn run(a: Args) -> Result<i32> {
+    let rows: Vec<serde_json::Value> = match a.what {
+        What::Processes => process::REGISTRY
+            .iter()
+            .map(|i| {
+                json!({
+                    "name": i.name, "aliases": i.aliases,
+                    "params": i.params.iter().map(|p| json!({"name": p.name, "default": p.default, "doc": p.doc})).collect::<Vec<_>>(),
+                    "rank_based": i.rank_based, "summary": i.summary, "reference": i.reference,
+                })
+            })
+            .collect(),
+        What::Potentials => potential::REGISTRY
+            .iter()
+            .map(|i| {
+                json!({
+                    "name": i.name, "aliases": i.aliases,
+                    "params": i.params.iter().map(|p| json!({"name": p.name, "default": p.default, "doc": p.doc})).collect::<Vec<_>>(),
+                    "summary": i.summary, "reference": i.reference,
+                })
+            })
+            .collect(),
+        What::Weights => weights::WEIGHT_LAWS
+            .iter()
+            .map(|(name, params, summary)| json!({"name": name, "params": params, "summary": summary}))
+            .collect(),
+    };
+    if a.format == Format::Json {
+        crate::outln!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(0);
+    }
+    for r in rows {
+        let params = match &r["params"] {
+            serde_json::Value::Array(ps) if !ps.is_empty() => {
+                let v: Vec<String> = ps
+                    .iter()
+                    .map(|p| match p["default"].as_str() {
+                        Some(d) => format!("{}={d}", p["name"].as_str().unwrap_or("")),
+                        None => p["name"].as_str().unwrap_or("").to_string(),
+                    })
+                    .collect();
+                format!("({})", v.join(", "))
+            }
+            serde_json::Value::String(s) if !s.is_empty() => format!("({s})"),
+            _ => String::new(),
+        };
+        crate::outln!("{}{}", r["name"].as_str().unwrap_or(""), params);
+        crate::outln!("    {}", r["summary"].as_str().unwrap_or(""));
+        if let Some(re) = r["reference"].as_str() {
+            crate::outln!("    {re}");
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,58 @@
+//! The command-line interface (DESIGN §4): argument parsing with clap and one module per
+//! subcommand. The binary `balloc` only calls [`main`]. This is the only part of the library that
+//! reads files and prints.
+
+use clap::{Parser, Subcommand};
+
+mod expect;
+mod list;
+mod output;
+mod pvec;
+
+pub use output::Format;
+
+/// `balloc`: a proof companion for balanced allocations.
+#[derive(Debug, Parser)]
+#[command(name = "balloc", version, about, long_about = None)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Exact one-step (or one-batch) expectation of a potential.
+    Expect(expect::Args),
+    /// The allocation vector by rank, with C1/C2 constants.
+    Pvec(pvec::Args),
+    /// List registered processes, potentials or weight laws.
+    List(list::Args),
+}
+
+/// Parses the arguments and runs the command; returns the process exit code (0 success,
+/// 1 a verdict contradicts its expectation, 2 bad input or failure).
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Expect(a) => expect::run(a),
+        Command::Pvec(a) => pvec::run(a),
+        Command::List(a) => list::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("error: {msg}");
+            2
+        }
+    }
+}

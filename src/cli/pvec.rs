@@ -1,0 +1,193 @@
+//! `balloc pvec`: the allocation vector by rank and the constants of conditions C1 and C2.
+
+use super::output::{Format, read_loads};
+use crate::condition::{BestC, BestEps, best_c, best_eps, delta_n};
+use crate::loads::{Loads, TieRule};
+use crate::process;
+use crate::spec::parse_ratio;
+use anyhow::{Context, Result, bail};
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
+use serde_json::{Map, Value, json};
+
+/// Arguments of `balloc pvec`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Process spec.
+    #[arg(long)]
+    process: String,
+    /// Number of bins (rank-based processes).
+    #[arg(long, conflicts_with = "loads")]
+    n: Option<usize>,
+    /// Loads `X1,...` or `@FILE`: the per-bin probabilities at this state, sorted by rank.
+    #[arg(long, allow_hyphen_values = true)]
+    loads: Option<String>,
+    /// Quantile δ of C1 (δn must be an integer); prints the best ε and its witness.
+    #[arg(long)]
+    delta: Option<String>,
+    /// Tie rule (with --loads).
+    #[arg(long, default_value = "random")]
+    ties: String,
+    /// Output format (text or json).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// n, the vector by rank, its exact form, the expected balls by rank.
+type Evaluated = (usize, Vec<f64>, Option<Vec<BigRational>>, Option<Vec<f64>>);
+
+/// The largest n for which exact rational vectors are computed.
+const EXACT_LIMIT: usize = 20_000;
+
+/// Runs `balloc pvec`.
+pub fn run(a: Args) -> Result<i32> {
+    let proc_ = process::parse(&a.process).context("--process")?;
+    let ties = TieRule::parse(&a.ties).context("--ties")?;
+    let (n, p, exact, balls): Evaluated = match (&a.n, &a.loads) {
+        (Some(n), None) => {
+            let n = *n;
+            if n == 0 {
+                bail!("invalid --n: must be at least 1");
+            }
+            let Some(p) = proc_.rank_probabilities(n)? else {
+                bail!(
+                    "invalid --n: {} is not rank-based; give --loads to evaluate it at a load vector",
+                    proc_.spec()
+                );
+            };
+            let exact = if n <= EXACT_LIMIT {
+                proc_.rank_probabilities_exact(n)?
+            } else {
+                None
+            };
+            (n, p, exact, None)
+        }
+        (None, Some(l)) => {
+            let loads: Loads = read_loads(l)?;
+            let law = proc_.step_law(&loads, ties)?;
+            let r = loads.ranking();
+            let p = r.by_rank(&law.per_bin_probability());
+            let balls = (!law.is_unit()).then(|| r.by_rank(&law.per_bin_expected_balls()));
+            let exact = match proc_.rank_probabilities_exact(loads.n())? {
+                Some(pe) if loads.n() <= EXACT_LIMIT => Some(r.by_rank(&r.per_bin(&pe, ties))),
+                _ => None,
+            };
+            (loads.n(), p, exact, balls)
+        }
+        _ => bail!("invalid arguments: give exactly one of --n N or --loads X1,..."),
+    };
+    let trust = if exact.is_some() { "exact" } else { "float" };
+    let c1 = match &a.delta {
+        None => None,
+        Some(d) => {
+            let dr = parse_ratio(d).map_err(|e| anyhow::anyhow!("invalid --delta: {e}"))?;
+            let k = delta_n(n, &dr).context("--delta")?;
+            Some(match &exact {
+                Some(pe) => Either::Exact(best_eps(pe, k)?),
+                None => Either::Float(best_eps(&p, k)?),
+            })
+        }
+    };
+    let c2 = match &exact {
+        Some(pe) => Either::Exact(best_c(pe)),
+        None => Either::Float(best_c(&p)),
+    };
+    let (c2v, c2x, c2w) = match &c2 {
+        Either::Exact(BestC { c, witness_i }) => (to_f(c), Some(c.to_string()), *witness_i),
+        Either::Float(BestC { c, witness_i }) => (*c, None, *witness_i),
+    };
+    match a.format {
+        Format::Json => {
+            let mut o = Map::new();
+            o.insert("n".into(), json!(n));
+            o.insert("process".into(), json!(proc_.spec()));
+            o.insert("p".into(), json!(p));
+            if let Some(pe) = &exact {
+                let s: Vec<String> = pe.iter().map(|r| r.to_string()).collect();
+                o.insert("p_exact".into(), json!(s));
+            }
+            if let Some(b) = &balls {
+                o.insert("expected_balls".into(), json!(b));
+            }
+            if let Some(c1) = &c1 {
+                let mut m = Map::new();
+                m.insert("delta".into(), json!(a.delta.as_deref().map(parse_f)));
+                let (eps, epsx, k) = match c1 {
+                    Either::Exact(BestEps { eps, witness_k, .. }) => {
+                        (to_f(eps), Some(eps.to_string()), *witness_k)
+                    }
+                    Either::Float(BestEps { eps, witness_k, .. }) => (*eps, None, *witness_k),
+                };
+                m.insert("eps".into(), json!(eps));
+                if let Some(x) = epsx {
+                    m.insert("eps_exact".into(), json!(x));
+                }
+                m.insert("witness_k".into(), json!(k));
+                o.insert("c1".into(), Value::Object(m));
+            }
+            let mut m = Map::new();
+            m.insert("c".into(), json!(c2v));
+            if let Some(x) = c2x {
+                m.insert("c_exact".into(), json!(x));
+            }
+            m.insert("witness_i".into(), json!(c2w));
+            o.insert("c2".into(), Value::Object(m));
+            o.insert("trust".into(), json!(trust));
+            crate::outln!("{}", serde_json::to_string_pretty(&Value::Object(o))?);
+        }
+        _ => {
+            crate::outln!("process  {}   n = {n}   ({trust})", proc_.spec());
+            crate::outln!(
+                "rank  p_i{}",
+                if exact.is_some() { "  (exact)" } else { "" }
+            );
+            let show = n.min(40);
+            for i in 0..show {
+                let ex = exact
+                    .as_ref()
+                    .map(|e| format!("  {}", e[i]))
+                    .unwrap_or_default();
+                let b = balls
+                    .as_ref()
+                    .map(|b| format!("  E[balls] = {}", b[i]))
+                    .unwrap_or_default();
+                crate::outln!("{:>4}  {:.17e}{ex}{b}", i + 1, p[i]);
+            }
+            if n > show {
+                crate::outln!("  ... ({} more ranks; use --format json for all)", n - show);
+            }
+            if let Some(c1) = &c1 {
+                match c1 {
+                    Either::Exact(b) => crate::outln!(
+                        "C1: delta = {}, best eps = {} ({:.6}), witness k = {}",
+                        a.delta.as_deref().unwrap_or(""),
+                        b.eps,
+                        to_f(&b.eps),
+                        b.witness_k
+                    ),
+                    Either::Float(b) => crate::outln!(
+                        "C1: delta = {}, best eps = {:.17e}, witness k = {}",
+                        a.delta.as_deref().unwrap_or(""),
+                        b.eps,
+                        b.witness_k
+                    ),
+                }
+            }
+            crate::outln!("C2: C = {c2v} (n·max p_i), witness i = {c2w}");
+        }
+    }
+    Ok(0)
+}
+
+enum Either<A, B> {
+    Exact(A),
+    Float(B),
+}
+
+fn to_f(r: &BigRational) -> f64 {
+    r.to_f64().unwrap_or(f64::NAN)
+}
+
+fn parse_f(d: &str) -> f64 {
+    crate::spec::parse_f64(d).unwrap_or(f64::NAN)
+}

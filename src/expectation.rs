@@ -1,0 +1,223 @@
+//! Exact one-step and one-batch expectations `E[P(next) | x]`.
+//!
+//! Two routes:
+//! * closed forms, owned by each potential ([`crate::potential::Potential::expected_next`]);
+//! * a brute-force enumerator ([`brute_force`]) over every outcome of the step law (every
+//!   destination and ball count), every sequence of outcomes in a batch and every weight of a
+//!   finite weight law; it evaluates the potential on each resulting load vector and serves as the
+//!   independent route in tests and as the general path for potentials without a closed form.
+//!
+//! Reference: notes §6 of `papers/batched-and-mean-biased.md` ("Exact one-step and one-batch
+//! expectations", derived); Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §3.
+
+use crate::error::{Error, Result};
+use crate::loads::Loads;
+use crate::potential::Potential;
+use crate::process::{Process, StepLaw};
+use crate::scaled::Scaled;
+use crate::setting::Setting;
+
+/// How an expectation was computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// A closed form (O(n) or O(n log n)).
+    ClosedForm,
+    /// Enumeration of every outcome.
+    Enumeration,
+}
+
+/// The exact expectation of a potential after one step or one batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expectation {
+    /// The number of bins.
+    pub n: usize,
+    /// The potential at the current state.
+    pub value: Scaled,
+    /// `E[P(next) | x]`.
+    pub expected_next: Scaled,
+    /// `E[P(next) − P(x) | x]`.
+    pub expected_change: Scaled,
+    /// The route taken.
+    pub method: Method,
+}
+
+/// The largest number of leaves the enumerator visits before it refuses.
+pub const ENUMERATION_LIMIT: u64 = 20_000_000;
+
+/// `E[P(next) | x]` for `process` in `setting`: a closed form when the potential has one for this
+/// combination, otherwise enumeration (when the outcome space is small enough).
+///
+/// ```
+/// use balloc::{expectation, loads::Loads, process, potential, setting::Setting};
+/// // Two-Choice, n = 2, x = (1, 0) (y = (½, −½)), Υ = ½. The ball goes to the lighter bin with
+/// // probability 3/4 (Υ' = 0 ... loads (1,1)) and to the heavier with 1/4 (loads (2,0), Υ' = 2).
+/// let e = expectation::expect(
+///     process::parse("two-choice").unwrap().as_ref(),
+///     potential::parse("quadratic").unwrap().as_ref(),
+///     &Loads::new(vec![1.0, 0.0]).unwrap(),
+///     &Setting::sequential(),
+/// ).unwrap();
+/// assert!((e.expected_next.to_f64().unwrap() - 0.5).abs() < 1e-15); // 3/4·0 + 1/4·2
+/// ```
+pub fn expect(
+    process: &dyn Process,
+    potential: &dyn Potential,
+    loads: &Loads,
+    setting: &Setting,
+) -> Result<Expectation> {
+    let law = process.step_law(loads, setting.ties)?;
+    expect_law(&law, potential, loads, setting)
+}
+
+/// As [`expect`], for an explicit step law (for example an allocation vector that is not a
+/// registered process).
+pub fn expect_law(
+    law: &StepLaw,
+    potential: &dyn Potential,
+    loads: &Loads,
+    setting: &Setting,
+) -> Result<Expectation> {
+    check_law(law, loads)?;
+    let value = potential.value(loads);
+    if let Some(e) = potential.expected_next(law, loads, setting)? {
+        return Ok(Expectation {
+            n: loads.n(),
+            value,
+            expected_next: e.next,
+            expected_change: e.change,
+            method: Method::ClosedForm,
+        });
+    }
+    let next = brute_force_law(law, potential, loads, setting)?;
+    let change = next.add(&value.scale(-1.0));
+    Ok(Expectation {
+        n: loads.n(),
+        value,
+        expected_next: next,
+        expected_change: change,
+        method: Method::Enumeration,
+    })
+}
+
+fn check_law(law: &StepLaw, loads: &Loads) -> Result<()> {
+    if law.n != loads.n() {
+        return Err(Error::invalid(
+            "allocation vector",
+            format!("has {} entries but there are {} bins", law.n, loads.n()),
+        ));
+    }
+    let mut s = 0.0;
+    for o in &law.outcomes {
+        if !(o.prob >= 0.0 && o.prob.is_finite()) || o.bin >= law.n {
+            return Err(Error::invalid(
+                "allocation vector",
+                format!("outcome {:?} is not a probability on a bin", o),
+            ));
+        }
+        s += o.prob;
+    }
+    if (s - 1.0).abs() > 1e-9 {
+        return Err(Error::invalid(
+            "allocation vector",
+            format!("probabilities sum to {s}, not 1"),
+        ));
+    }
+    Ok(())
+}
+
+/// The brute-force expectation `E[P(next) | x]` by enumeration of every outcome sequence of the
+/// batch (the law frozen at `loads`) and every weight of a finite weight law.
+///
+/// ```
+/// use balloc::{expectation, loads::Loads, process, potential, setting::Setting};
+/// let p = process::parse("two-choice").unwrap();
+/// let g = potential::parse("gamma(alpha=0.5)").unwrap();
+/// let x = Loads::new(vec![2.0, 0.0, 1.0]).unwrap();
+/// let s = Setting::batched(2).unwrap();
+/// let exact = expectation::expect(p.as_ref(), g.as_ref(), &x, &s).unwrap();
+/// let brute = expectation::brute_force(p.as_ref(), g.as_ref(), &x, &s).unwrap();
+/// let (a, b) = (exact.expected_next.to_f64().unwrap(), brute.to_f64().unwrap());
+/// assert!((a - b).abs() < 1e-12 * a);
+/// ```
+pub fn brute_force(
+    process: &dyn Process,
+    potential: &dyn Potential,
+    loads: &Loads,
+    setting: &Setting,
+) -> Result<Scaled> {
+    let law = process.step_law(loads, setting.ties)?;
+    brute_force_law(&law, potential, loads, setting)
+}
+
+/// [`brute_force`] for an explicit step law.
+pub fn brute_force_law(
+    law: &StepLaw,
+    potential: &dyn Potential,
+    loads: &Loads,
+    setting: &Setting,
+) -> Result<Scaled> {
+    let support = setting.weights.support().ok_or_else(|| {
+        Error::Unsupported(format!(
+            "enumeration needs a finite weight law, `{}` is not finite; no closed form covers {} with these settings",
+            setting.weights.spec(),
+            potential.spec()
+        ))
+    })?;
+    // Branches of one sample: each outcome with each combination of its balls' weights.
+    let mut branches: Vec<(usize, f64, f64)> = Vec::new(); // (bin, total weight, probability)
+    for o in law.outcomes.iter().filter(|o| o.prob > 0.0) {
+        let mut partial = vec![(0.0f64, o.prob)];
+        for _ in 0..o.balls {
+            let mut next = Vec::with_capacity(partial.len() * support.len());
+            for &(w0, p0) in &partial {
+                for &(w, p) in &support {
+                    next.push((w0 + w, p0 * p));
+                }
+            }
+            partial = next;
+            if partial.len() as u64 > ENUMERATION_LIMIT {
+                return Err(too_many());
+            }
+        }
+        branches.extend(partial.into_iter().map(|(w, p)| (o.bin, w, p)));
+    }
+    let leaves = (branches.len() as f64).powf(setting.batch as f64);
+    if leaves > ENUMERATION_LIMIT as f64 {
+        return Err(too_many());
+    }
+    let mut x = loads.as_slice().to_vec();
+    let mut acc: Option<Scaled> = None;
+    recurse(&branches, setting.batch, 1.0, &mut x, potential, &mut acc)?;
+    Ok(acc.unwrap_or(Scaled::from_f64(0.0)))
+}
+
+fn too_many() -> Error {
+    Error::Unsupported(format!(
+        "the enumeration would visit more than {ENUMERATION_LIMIT} outcomes; use a closed form or a smaller case"
+    ))
+}
+
+fn recurse(
+    branches: &[(usize, f64, f64)],
+    left: u64,
+    prob: f64,
+    x: &mut Vec<f64>,
+    potential: &dyn Potential,
+    acc: &mut Option<Scaled>,
+) -> Result<()> {
+    if left == 0 {
+        let v = potential.value(&Loads::new(x.clone())?).scale(prob);
+        *acc = Some(match acc {
+            None => v,
+            Some(a) => a.add(&v),
+        });
+        return Ok(());
+    }
+    for &(bin, w, p) in branches {
+        x[bin] += w;
+        recurse(branches, left - 1, prob * p, x, potential, acc)?;
+        x[bin] -= w;
+    }
+    Ok(())
+}

@@ -1,0 +1,303 @@
+//! Load vectors and the conventions of DESIGN §1: total weight `W = Σ xᵢ`, normalised loads
+//! `yᵢ = xᵢ − W/n`, ranks heaviest first, tie rules, gap and spread.
+//!
+//! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2 (notation N1–N3
+//! of `papers/batched-and-mean-biased.md`).
+
+use crate::error::{Error, Result};
+
+/// How ties between equal loads are broken when a rank-indexed allocation vector is applied to bins.
+///
+/// * `Random`: uniformly random tie-breaking; every bin of a tied group receives the average of the
+///   group's rank probabilities.
+/// * `Fixed`: ties are broken by position; among equal loads the bin with the smaller index is
+///   treated as the heavier (it gets the smaller rank).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TieRule {
+    /// Average over the tied group (the default).
+    #[default]
+    Random,
+    /// By bin index: lower index = heavier rank.
+    Fixed,
+}
+
+impl TieRule {
+    /// Parses `random` or `fixed`.
+    ///
+    /// ```
+    /// use balloc::loads::TieRule;
+    /// assert_eq!(TieRule::parse("fixed").unwrap(), TieRule::Fixed);
+    /// assert!(TieRule::parse("coin").is_err());
+    /// ```
+    pub fn parse(s: &str) -> Result<TieRule> {
+        match s {
+            "random" => Ok(TieRule::Random),
+            "fixed" => Ok(TieRule::Fixed),
+            other => Err(Error::unknown("tie rule", other, &["random", "fixed"])),
+        }
+    }
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            TieRule::Random => "random",
+            TieRule::Fixed => "fixed",
+        }
+    }
+}
+
+/// Where a bin whose load equals the mean (y = 0) is counted. Papers differ on it (N1): the
+/// Twinning page counts y = 0 as overloaded, the Mean-Thinning pseudo-code accepts y ≤ 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Boundary {
+    /// y ≥ threshold is overloaded (DESIGN default).
+    #[default]
+    Over,
+    /// y ≤ threshold is underloaded.
+    Under,
+}
+
+impl Boundary {
+    /// Parses `over` or `under`.
+    pub fn parse(s: &str) -> Result<Boundary> {
+        match s {
+            "over" => Ok(Boundary::Over),
+            "under" => Ok(Boundary::Under),
+            other => Err(Error::unknown("boundary", other, &["over", "under"])),
+        }
+    }
+
+    /// The name used in spec strings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Boundary::Over => "over",
+            Boundary::Under => "under",
+        }
+    }
+
+    /// Whether a value `v` counts as underloaded relative to the threshold `t`.
+    ///
+    /// ```
+    /// use balloc::loads::Boundary;
+    /// assert!(!Boundary::Over.is_under(0.0, 0.0));
+    /// assert!(Boundary::Under.is_under(0.0, 0.0));
+    /// ```
+    pub fn is_under(self, v: f64, t: f64) -> bool {
+        match self {
+            Boundary::Over => v < t,
+            Boundary::Under => v <= t,
+        }
+    }
+}
+
+/// A load vector `x ∈ ℝⁿ` with finite entries and `n ≥ 1`.
+///
+/// ```
+/// use balloc::loads::Loads;
+/// let x = Loads::new(vec![3.0, 1.0, 1.0, 3.0]).unwrap();
+/// assert_eq!(x.total(), 8.0);
+/// assert_eq!(x.normalized(), vec![1.0, -1.0, -1.0, 1.0]);
+/// assert_eq!(x.gap(), 1.0);     // max x − W/n = 3 − 2
+/// assert_eq!(x.spread(), 2.0);  // max x − min x
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loads {
+    x: Vec<f64>,
+}
+
+impl Loads {
+    /// Validates and wraps a load vector: non-empty, every entry finite.
+    pub fn new(x: Vec<f64>) -> Result<Loads> {
+        if x.is_empty() {
+            return Err(Error::invalid(
+                "loads",
+                "the load vector is empty (need n ≥ 1)",
+            ));
+        }
+        if let Some(i) = x.iter().position(|v| !v.is_finite()) {
+            return Err(Error::invalid(
+                "loads",
+                format!("entry {} is {}, loads must be finite numbers", i + 1, x[i]),
+            ));
+        }
+        Ok(Loads { x })
+    }
+
+    /// The all-zero vector with `n` bins.
+    pub fn zeros(n: usize) -> Result<Loads> {
+        Loads::new(vec![0.0; n])
+    }
+
+    /// Parses loads separated by commas and/or white space (`1,2,3` or `1 2 3`).
+    ///
+    /// ```
+    /// let x = balloc::loads::Loads::parse("1, 2\n3").unwrap();
+    /// assert_eq!(x.n(), 3);
+    /// assert!(balloc::loads::Loads::parse("1,x").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Loads> {
+        let mut x = Vec::new();
+        for (i, tok) in text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .enumerate()
+        {
+            let v: f64 = tok.parse().map_err(|_| {
+                Error::invalid(
+                    "loads",
+                    format!("entry {} is `{tok}`, expected a number", i + 1),
+                )
+            })?;
+            x.push(v);
+        }
+        Loads::new(x)
+    }
+
+    /// The raw loads.
+    pub fn as_slice(&self) -> &[f64] {
+        &self.x
+    }
+
+    /// The number of bins `n`.
+    pub fn n(&self) -> usize {
+        self.x.len()
+    }
+
+    /// The total weight `W = Σ xᵢ`.
+    pub fn total(&self) -> f64 {
+        self.x.iter().sum()
+    }
+
+    /// The mean load `W/n`.
+    pub fn mean(&self) -> f64 {
+        self.total() / self.n() as f64
+    }
+
+    /// The normalised loads `yᵢ = xᵢ − W/n` (so `Σ yᵢ = 0` up to rounding).
+    pub fn normalized(&self) -> Vec<f64> {
+        let m = self.mean();
+        self.x.iter().map(|v| v - m).collect()
+    }
+
+    /// The gap `max xᵢ − W/n` (the quantity bounded by paper A).
+    pub fn gap(&self) -> f64 {
+        self.max() - self.mean()
+    }
+
+    /// The spread `max xᵢ − min xᵢ` (the quantity bounded by paper B).
+    pub fn spread(&self) -> f64 {
+        self.max() - self.min()
+    }
+
+    /// The largest load.
+    pub fn max(&self) -> f64 {
+        self.x.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// The smallest load.
+    pub fn min(&self) -> f64 {
+        self.x.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+
+    /// Adds `w` to bin `j`.
+    pub fn add(&mut self, j: usize, w: f64) {
+        self.x[j] += w;
+    }
+
+    /// The ranking of the bins, heaviest first, ties by index.
+    pub fn ranking(&self) -> Ranking {
+        Ranking::new(&self.x)
+    }
+
+    /// Whether every load is an integer.
+    pub fn is_integral(&self) -> bool {
+        self.x.iter().all(|v| v.fract() == 0.0)
+    }
+}
+
+/// The bins sorted heaviest first (ties by index), with the tied groups.
+///
+/// ```
+/// use balloc::loads::Loads;
+/// let r = Loads::new(vec![1.0, 5.0, 1.0, 0.0]).unwrap().ranking();
+/// assert_eq!(r.order, vec![1, 0, 2, 3]);
+/// assert_eq!(r.groups, vec![0..1, 1..3, 3..4]);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranking {
+    /// `order[r]` is the bin of rank `r + 1` (0-based rank `r`).
+    pub order: Vec<usize>,
+    /// The tied groups as ranges of 0-based ranks, heaviest group first.
+    pub groups: Vec<std::ops::Range<usize>>,
+    /// `group_of[r]` is the index in `groups` of the group containing 0-based rank `r`.
+    pub group_of: Vec<usize>,
+}
+
+impl Ranking {
+    /// Sorts the bins heaviest first, ties by index, and finds the tied groups.
+    pub fn new(x: &[f64]) -> Ranking {
+        let mut order: Vec<usize> = (0..x.len()).collect();
+        order.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+        let mut groups = Vec::new();
+        let mut group_of = vec![0; x.len()];
+        let mut start = 0;
+        for r in 1..=x.len() {
+            if r == x.len() || x[order[r]] != x[order[start]] {
+                for g in group_of.iter_mut().take(r).skip(start) {
+                    *g = groups.len();
+                }
+                groups.push(start..r);
+                start = r;
+            }
+        }
+        Ranking {
+            order,
+            groups,
+            group_of,
+        }
+    }
+
+    /// Applies a rank-indexed allocation vector `p` (rank 1 first) to the bins under a tie rule
+    /// and returns the per-bin probabilities.
+    ///
+    /// ```
+    /// use balloc::loads::{Loads, TieRule};
+    /// let r = Loads::new(vec![0.0, 0.0]).unwrap().ranking();
+    /// // Two-Choice at n = 2 has p = (1/4, 3/4); two tied bins share it equally.
+    /// assert_eq!(r.per_bin(&[0.25, 0.75], TieRule::Random), vec![0.5, 0.5]);
+    /// assert_eq!(r.per_bin(&[0.25, 0.75], TieRule::Fixed), vec![0.25, 0.75]);
+    /// ```
+    pub fn per_bin<T>(&self, p: &[T], ties: TieRule) -> Vec<T>
+    where
+        T: Clone + num_traits::Zero + std::ops::Div<Output = T> + num_traits::FromPrimitive,
+    {
+        let n = self.order.len();
+        let mut out = vec![T::zero(); n];
+        match ties {
+            TieRule::Fixed => {
+                for (r, &bin) in self.order.iter().enumerate() {
+                    out[bin] = p[r].clone();
+                }
+            }
+            TieRule::Random => {
+                for g in &self.groups {
+                    let mut s = T::zero();
+                    for v in &p[g.clone()] {
+                        s = s + v.clone();
+                    }
+                    let avg = s / T::from_usize(g.len()).expect("group size is representable");
+                    for r in g.clone() {
+                        out[self.order[r]] = avg.clone();
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Sorts per-bin values into rank order (heaviest bin first).
+    pub fn by_rank<T: Clone>(&self, per_bin: &[T]) -> Vec<T> {
+        self.order.iter().map(|&b| per_bin[b].clone()).collect()
+    }
+}

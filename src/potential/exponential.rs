@@ -1,0 +1,234 @@
+//! The exponential potentials `Φ = Σ e^{α yᵢ}`, `Ψ = Σ e^{−α yᵢ}` and the hyperbolic cosine
+//! potential `Γ = Φ + Ψ = Σ 2cosh(α yᵢ)`.
+//!
+//! Reference: Peres–Talwar–Wieder, *The (1+β)-choice process and weighted balls-into-bins*
+//! (SODA 2010), §2; Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §3 (A.Def.Gamma).
+//!
+//! Closed form (notes §6, derived): a single sample that puts `S` (a sum of `k` i.i.d. weights)
+//! into bin `j` changes `yᵢ` by `S(1{i=j} − 1/n)`, so for `σ = ±1`
+//! `E[e^{σα y'ᵢ}] = e^{σα yᵢ} · Fᵢ` with `Fᵢ = Σ_o p_o M(σα(1{bin_o=i} − 1/n))^{k_o}`;
+//! a batch of `b` samples on the frozen vector multiplies the factors: `e^{σα yᵢ} · Fᵢᵇ`.
+
+use super::{Expected, Potential, PotentialInfo};
+use crate::error::{Error, Result};
+use crate::loads::Loads;
+use crate::process::{Param, StepLaw};
+use crate::scaled::Scaled;
+use crate::setting::Setting;
+use crate::spec::Spec;
+
+/// Which exponential potential.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// `Φ = Σ e^{α yᵢ}` (overload part).
+    Phi,
+    /// `Ψ = Σ e^{−α yᵢ}` (underload part).
+    Psi,
+    /// `Γ = Φ + Ψ`.
+    Gamma,
+}
+
+/// An exponential potential with smoothing parameter `α > 0`.
+///
+/// ```
+/// use balloc::loads::Loads;
+/// use balloc::potential::{Exponential, Side, Potential};
+/// let phi = Exponential::new(Side::Phi, 2.0).unwrap();
+/// let x = Loads::new(vec![1.0, 0.0, 2.0]).unwrap(); // y = (0, −1, 1)
+/// let v = phi.value(&x).to_f64().unwrap();
+/// assert!((v - (1.0 + (-2f64).exp() + 2f64.exp())).abs() < 1e-14);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Exponential {
+    side: Side,
+    alpha: f64,
+}
+
+const ALPHA: Param = Param {
+    name: "alpha",
+    default: None,
+    doc: "smoothing parameter α > 0",
+};
+
+pub(super) static PHI: PotentialInfo = PotentialInfo {
+    name: "phi",
+    aliases: &["Φ", "overload"],
+    params: &[ALPHA],
+    summary: "Φ = Σ_i exp(α y_i)",
+    reference: "Peres–Talwar–Wieder (SODA 2010) §2; Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022) §3",
+    example: "phi(alpha=0.5)",
+    build: |s| build(s, Side::Phi),
+};
+
+pub(super) static PSI: PotentialInfo = PotentialInfo {
+    name: "psi",
+    aliases: &["Ψ", "underload"],
+    params: &[ALPHA],
+    summary: "Ψ = Σ_i exp(−α y_i)",
+    reference: "Peres–Talwar–Wieder (SODA 2010) §2; Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022) §3",
+    example: "psi(alpha=0.5)",
+    build: |s| build(s, Side::Psi),
+};
+
+pub(super) static GAMMA: PotentialInfo = PotentialInfo {
+    name: "gamma",
+    aliases: &["Γ", "cosh", "hyperbolic-cosine"],
+    params: &[ALPHA],
+    summary: "Γ = Φ + Ψ = Σ_i 2cosh(α y_i)",
+    reference: "Peres–Talwar–Wieder (SODA 2010) §2; Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022) §3",
+    example: "gamma(alpha=0.5)",
+    build: |s| build(s, Side::Gamma),
+};
+
+fn build(spec: &Spec, side: Side) -> Result<Box<dyn Potential>> {
+    if spec.get("alpha").is_none() {
+        return Err(Error::invalid(
+            format!("parameter `alpha` of `{}`", spec.name),
+            format!("is required, e.g. {}(alpha=0.5)", spec.name),
+        ));
+    }
+    Ok(Box::new(Exponential::new(
+        side,
+        spec.get_f64("alpha", 0.0)?,
+    )?))
+}
+
+impl Exponential {
+    /// An exponential potential; `alpha` must be finite and `> 0`.
+    pub fn new(side: Side, alpha: f64) -> Result<Exponential> {
+        if !(alpha > 0.0 && alpha.is_finite()) {
+            return Err(Error::invalid(
+                "alpha",
+                format!("must be a finite number > 0, got {alpha}"),
+            ));
+        }
+        Ok(Exponential { side, alpha })
+    }
+
+    /// The smoothing parameter α.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    fn signs(&self) -> &'static [f64] {
+        match self.side {
+            Side::Phi => &[1.0],
+            Side::Psi => &[-1.0],
+            Side::Gamma => &[1.0, -1.0],
+        }
+    }
+
+    /// `E[Σ e^{σα y'ᵢ}]` and its change for one sign `σ`.
+    fn one_side(
+        &self,
+        sigma: f64,
+        law: &StepLaw,
+        y: &[f64],
+        setting: &Setting,
+    ) -> Result<Expected> {
+        let n = y.len() as f64;
+        let a = sigma * self.alpha * (1.0 - 1.0 / n); // exponent per unit weight at the destination
+        let c = -sigma * self.alpha / n; // exponent per unit weight elsewhere
+        let w = &setting.weights;
+        // E(s, k) = M(s)^k − 1 without cancellation.
+        let em1 = |s: f64, k: u32| -> Result<f64> {
+            let lm = w.ln_mgf(s)?;
+            Ok((k as f64 * lm).exp_m1())
+        };
+        let (ea1, ec1) = (em1(a, 1)?, em1(c, 1)?);
+        let e =
+            |s: f64, e1: f64, k: u32| -> Result<f64> { if k == 1 { Ok(e1) } else { em1(s, k) } };
+        // D_i = F_i − 1 = Σ_o p_o E(c, k_o) + Σ_{o at i} p_o (E(a, k_o) − E(c, k_o)).
+        let mut g = 0.0;
+        let mut extra = vec![0.0; y.len()];
+        for o in &law.outcomes {
+            let ec = e(c, ec1, o.balls)?;
+            g += o.prob * ec;
+            extra[o.bin] += o.prob * (e(a, ea1, o.balls)? - ec);
+        }
+        let b = setting.batch as f64;
+        let logf: Vec<f64> = extra.iter().map(|x| b * (g + x).ln_1p()).collect();
+        let base: Vec<f64> = y.iter().map(|v| sigma * self.alpha * v).collect();
+        let next = Scaled::sum_exp(
+            base.iter()
+                .zip(&logf)
+                .map(|(u, l)| u + l)
+                .collect::<Vec<_>>(),
+        );
+        let m = base.iter().copied().fold(next.log_scale, f64::max);
+        let mut mant = 0.0;
+        for (u, l) in base.iter().zip(&logf) {
+            mant += if l.abs() < 1.0 {
+                (u - m).exp() * l.exp_m1()
+            } else {
+                (u + l - m).exp() - (u - m).exp()
+            };
+        }
+        if next.is_nan() || mant.is_nan() {
+            return Err(Error::invalid(
+                "loads",
+                "the expectation is not a number (check the loads and α)",
+            ));
+        }
+        Ok(Expected {
+            next,
+            change: Scaled {
+                mantissa: mant,
+                log_scale: m,
+            },
+        })
+    }
+}
+
+impl Potential for Exponential {
+    fn info(&self) -> &'static PotentialInfo {
+        match self.side {
+            Side::Phi => &PHI,
+            Side::Psi => &PSI,
+            Side::Gamma => &GAMMA,
+        }
+    }
+
+    fn spec(&self) -> String {
+        format!("{}(alpha={})", self.info().name, self.alpha)
+    }
+
+    fn value(&self, loads: &Loads) -> Scaled {
+        let y = loads.normalized();
+        let mut exps = Vec::with_capacity(y.len() * self.signs().len());
+        for &s in self.signs() {
+            exps.extend(y.iter().map(|v| s * self.alpha * v));
+        }
+        Scaled::sum_exp(exps)
+    }
+
+    fn term(&self, y: f64) -> Option<f64> {
+        Some(
+            self.signs()
+                .iter()
+                .map(|s| (s * self.alpha * y).exp())
+                .sum(),
+        )
+    }
+
+    fn expected_next(
+        &self,
+        law: &StepLaw,
+        loads: &Loads,
+        setting: &Setting,
+    ) -> Result<Option<Expected>> {
+        let y = loads.normalized();
+        let mut total: Option<Expected> = None;
+        for &s in self.signs() {
+            let e = self.one_side(s, law, &y, setting)?;
+            total = Some(match total {
+                None => e,
+                Some(t) => Expected {
+                    next: t.next.add(&e.next),
+                    change: t.change.add(&e.change),
+                },
+            });
+        }
+        Ok(total)
+    }
+}

@@ -1,0 +1,132 @@
+//! Potential functions with a registry. Sum-over-bins potentials expose their per-bin term.
+//!
+//! * `phi(alpha)`: `Φ = Σ e^{α yᵢ}`; `psi(alpha)`: `Ψ = Σ e^{−α yᵢ}`; `gamma(alpha)`: `Γ = Φ + Ψ`
+//!   (Peres–Talwar–Wieder; Los–Sauerwald, *Balanced Allocations in Batches*, §3).
+//! * `quadratic`: `Υ = Σ yᵢ²`; `absolute`: `Δ = Σ |yᵢ|` (Los–Sauerwald–Sylvester,
+//!   *Mean-Biased Processes*, §5 as reconstructed in the notes).
+//!
+//! Each potential also carries its closed-form expectation after one step or one batch
+//! ([`Potential::expected_next`]); `crate::expectation` falls back to enumeration otherwise.
+
+use crate::error::{Error, Result};
+use crate::loads::Loads;
+use crate::process::{Param, StepLaw};
+use crate::scaled::Scaled;
+use crate::setting::Setting;
+use crate::spec::Spec;
+
+mod absolute;
+mod exponential;
+mod quadratic;
+
+pub use absolute::Absolute;
+pub use exponential::{Exponential, Side};
+pub use quadratic::Quadratic;
+
+/// The exact expectation of a potential after one step (or batch) and its change.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Expected {
+    /// `E[P(next) | x]`.
+    pub next: Scaled,
+    /// `E[P(next) − P(x) | x]`, computed without cancellation where possible.
+    pub change: Scaled,
+}
+
+/// A registry entry for a potential.
+#[derive(Debug)]
+pub struct PotentialInfo {
+    /// The canonical name.
+    pub name: &'static str,
+    /// Accepted alternative names.
+    pub aliases: &'static [&'static str],
+    /// The parameters.
+    pub params: &'static [Param],
+    /// The definition.
+    pub summary: &'static str,
+    /// The paper reference.
+    pub reference: &'static str,
+    /// An example spec used by conformance tests.
+    pub example: &'static str,
+    /// Builds the potential from a parsed spec.
+    pub build: fn(&Spec) -> Result<Box<dyn Potential>>,
+}
+
+/// A potential function of a load vector.
+pub trait Potential: Send + Sync + std::fmt::Debug {
+    /// The registry entry.
+    fn info(&self) -> &'static PotentialInfo;
+
+    /// The canonical spec string.
+    fn spec(&self) -> String;
+
+    /// The value at a load vector (overflow-safe).
+    fn value(&self, loads: &Loads) -> Scaled;
+
+    /// The per-bin term `φ(y)` of a sum-over-bins potential `Σ φ(yᵢ)`, as `ln φ(y)` is not needed:
+    /// `None` for potentials that are not a sum over bins.
+    fn term(&self, y: f64) -> Option<f64>;
+
+    /// The closed-form expectation after one step (or one batch) of the step law `law`, frozen at
+    /// `loads`, in `setting`; `Ok(None)` when no closed form covers this combination.
+    fn expected_next(
+        &self,
+        law: &StepLaw,
+        loads: &Loads,
+        setting: &Setting,
+    ) -> Result<Option<Expected>>;
+}
+
+/// Every registered potential.
+pub static REGISTRY: &[&PotentialInfo] = &[
+    &exponential::PHI,
+    &exponential::PSI,
+    &exponential::GAMMA,
+    &quadratic::INFO,
+    &absolute::INFO,
+];
+
+/// Parses a potential spec such as `gamma(alpha=0.5)`, `phi(0.1)` or `quadratic`.
+///
+/// ```
+/// use balloc::loads::Loads;
+/// let g = balloc::potential::parse("gamma(alpha=1)").unwrap();
+/// let x = Loads::new(vec![1.0, -1.0]).unwrap(); // y = (1, −1)
+/// // Γ = 2(e + e^{−1}) = 4 cosh 1
+/// let v = g.value(&x).to_f64().unwrap();
+/// assert!((v - 4.0 * 1f64.cosh()).abs() < 1e-14);
+/// ```
+pub fn parse(text: &str) -> Result<Box<dyn Potential>> {
+    let spec = Spec::parse(text)?;
+    let info = REGISTRY
+        .iter()
+        .copied()
+        .find(|i| i.name == spec.name || i.aliases.contains(&spec.name.as_str()))
+        .ok_or_else(|| {
+            let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
+            Error::unknown("potential", &spec.name, &names)
+        })?;
+    let keys: Vec<&str> = info.params.iter().map(|p| p.name).collect();
+    let spec = if keys.len() == 1 {
+        spec.with_bare_as(keys[0])
+    } else {
+        spec
+    };
+    spec.check_keys(&keys)?;
+    (info.build)(&spec)
+}
+
+/// `E[|a + tS|]` where `S` is a sum of `k` i.i.d. weights, when computable in closed form.
+pub(crate) fn abs_moment(
+    weights: &crate::weights::WeightLaw,
+    k: u32,
+    a: f64,
+    t: f64,
+) -> Option<f64> {
+    if k == 1 {
+        return Some(2.0 * weights.positive_part(a, t) - a - t * weights.mean());
+    }
+    if weights.is_unit() {
+        return Some((a + t * k as f64).abs());
+    }
+    None
+}

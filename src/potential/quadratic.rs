@@ -1,0 +1,88 @@
+//! The quadratic potential `Υ = Σ yᵢ²`.
+//!
+//! Reference: Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087), the quadratic
+//! potential of the abstract ("linear, quadratic and exponential potential functions").
+//!
+//! Closed form (notes §6, derived): one sample changes `yᵢ` by `ζᵢ = S(1{bin=i} − 1/n)`; with
+//! `μᵢ = E[ζᵢ]`, `νᵢ = E[ζᵢ²]` and `b` i.i.d. samples on the frozen vector,
+//! `E[Υ'] = Σᵢ [yᵢ² + 2b yᵢ μᵢ + b νᵢ + b(b − 1) μᵢ²]`.
+
+use super::{Expected, Potential, PotentialInfo};
+use crate::error::Result;
+use crate::loads::Loads;
+use crate::process::StepLaw;
+use crate::scaled::Scaled;
+use crate::setting::Setting;
+
+/// `Υ = Σ yᵢ²`.
+///
+/// ```
+/// use balloc::loads::Loads;
+/// use balloc::potential::Potential;
+/// let q = balloc::potential::parse("quadratic").unwrap();
+/// let x = Loads::new(vec![3.0, 1.0]).unwrap(); // y = (1, −1)
+/// assert_eq!(q.value(&x).to_f64(), Some(2.0));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Quadratic;
+
+pub(super) static INFO: PotentialInfo = PotentialInfo {
+    name: "quadratic",
+    aliases: &["upsilon", "Υ"],
+    params: &[],
+    summary: "Υ = Σ_i y_i^2",
+    reference: "Los–Sauerwald–Sylvester, Mean-Biased Processes (arXiv:2308.05087), §5",
+    example: "quadratic",
+    build: |_| Ok(Box::new(Quadratic)),
+};
+
+impl Potential for Quadratic {
+    fn info(&self) -> &'static PotentialInfo {
+        &INFO
+    }
+    fn spec(&self) -> String {
+        "quadratic".into()
+    }
+    fn value(&self, loads: &Loads) -> Scaled {
+        Scaled::from_f64(loads.normalized().iter().map(|v| v * v).sum())
+    }
+    fn term(&self, y: f64) -> Option<f64> {
+        Some(y * y)
+    }
+    fn expected_next(
+        &self,
+        law: &StepLaw,
+        loads: &Loads,
+        setting: &Setting,
+    ) -> Result<Option<Expected>> {
+        let y = loads.normalized();
+        let n = y.len() as f64;
+        let (m1, m2) = (setting.weights.mean(), setting.weights.second_moment());
+        // Moments of S_k, a sum of k i.i.d. weights.
+        let es = |k: u32| k as f64 * m1;
+        let es2 = |k: u32| k as f64 * m2 + (k as f64) * (k as f64 - 1.0) * m1 * m1;
+        // a_i = Σ_{o at i} p_o E[S], b_i = Σ_{o at i} p_o E[S²]; A, B the totals.
+        let (mut a_tot, mut b_tot) = (0.0, 0.0);
+        let mut a = vec![0.0; y.len()];
+        let mut bb = vec![0.0; y.len()];
+        for o in &law.outcomes {
+            a[o.bin] += o.prob * es(o.balls);
+            bb[o.bin] += o.prob * es2(o.balls);
+            a_tot += o.prob * es(o.balls);
+            b_tot += o.prob * es2(o.balls);
+        }
+        let b = setting.batch as f64;
+        let mut change = 0.0;
+        for i in 0..y.len() {
+            let mu = a[i] - a_tot / n;
+            // ν_i = b_i(1 − 1/n)² + (B − b_i)/n²
+            let nu = bb[i] * (1.0 - 1.0 / n).powi(2) + (b_tot - bb[i]) / (n * n);
+            change += 2.0 * b * y[i] * mu + b * nu + b * (b - 1.0) * mu * mu;
+        }
+        let value: f64 = y.iter().map(|v| v * v).sum();
+        Ok(Some(Expected {
+            next: Scaled::from_f64(value + change),
+            change: Scaled::from_f64(change),
+        }))
+    }
+}

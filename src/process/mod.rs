@@ -1,0 +1,261 @@
+//! Allocation processes: one file per process and a registry.
+//!
+//! A process is described at a load vector by its [`StepLaw`]: the probability that bin `j` is the
+//! destination of the step together with the number of balls it receives (one for most processes;
+//! outcome-dependent for Twinning and Packing). Rank-based processes (One-, Two-, d-Choice, (1+β),
+//! Quantile) also give their allocation vector `p` by rank alone, in `f64` and exactly.
+//!
+//! Reference: the processes of Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2,
+//! and Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087); notes §2 of
+//! `papers/batched-and-mean-biased.md`.
+
+use crate::error::{Error, Result};
+use crate::loads::{Loads, Ranking, TieRule};
+use crate::spec::Spec;
+use num_rational::BigRational;
+use rand::Rng;
+
+mod d_choice;
+mod mean_thinning;
+mod one_choice;
+mod one_plus_beta;
+mod packing;
+mod quantile;
+mod relative_threshold;
+mod twinning;
+mod two_choice;
+mod two_thinning;
+
+pub use d_choice::DChoice;
+pub use one_choice::OneChoice;
+pub use one_plus_beta::OnePlusBeta;
+pub use packing::Packing;
+pub use quantile::Quantile;
+pub use relative_threshold::RelativeThreshold;
+pub use twinning::Twinning;
+pub use two_thinning::TwoThinning;
+
+/// One possible outcome of a step: bin `bin` receives `balls` balls, with probability `prob`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outcome {
+    /// The destination bin (index into the load vector).
+    pub bin: usize,
+    /// How many balls it receives (each of i.i.d. weight in a weighted setting).
+    pub balls: u32,
+    /// The probability of this outcome.
+    pub prob: f64,
+}
+
+/// The law of one step of a process at a fixed load vector: a finite list of outcomes whose
+/// probabilities sum to one.
+///
+/// ```
+/// use balloc::process::StepLaw;
+/// let law = StepLaw::unit(vec![0.25, 0.75]);
+/// assert_eq!(law.per_bin_probability(), vec![0.25, 0.75]);
+/// assert_eq!(law.expected_balls(), 1.0);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepLaw {
+    /// The number of bins.
+    pub n: usize,
+    /// The outcomes (at most a few per bin).
+    pub outcomes: Vec<Outcome>,
+}
+
+impl StepLaw {
+    /// One ball; bin `j` receives it with probability `r[j]`.
+    pub fn unit(r: Vec<f64>) -> StepLaw {
+        StepLaw {
+            n: r.len(),
+            outcomes: r
+                .into_iter()
+                .enumerate()
+                .map(|(bin, prob)| Outcome {
+                    bin,
+                    balls: 1,
+                    prob,
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether every outcome allocates exactly one ball.
+    pub fn is_unit(&self) -> bool {
+        self.outcomes.iter().all(|o| o.balls == 1)
+    }
+
+    /// `P(bin j is the destination)` for every bin `j`.
+    pub fn per_bin_probability(&self) -> Vec<f64> {
+        let mut r = vec![0.0; self.n];
+        for o in &self.outcomes {
+            r[o.bin] += o.prob;
+        }
+        r
+    }
+
+    /// The expected number of balls allocated to each bin in one step.
+    pub fn per_bin_expected_balls(&self) -> Vec<f64> {
+        let mut r = vec![0.0; self.n];
+        for o in &self.outcomes {
+            r[o.bin] += o.prob * o.balls as f64;
+        }
+        r
+    }
+
+    /// The expected number of balls allocated in one step.
+    pub fn expected_balls(&self) -> f64 {
+        self.outcomes.iter().map(|o| o.prob * o.balls as f64).sum()
+    }
+}
+
+/// A declared parameter of a registered item.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// The key in the spec string.
+    pub name: &'static str,
+    /// The default value, if the parameter may be omitted.
+    pub default: Option<&'static str>,
+    /// Its meaning and accepted range.
+    pub doc: &'static str,
+}
+
+/// A registry entry: everything `balloc list processes` shows and the constructor.
+#[derive(Debug)]
+pub struct ProcessInfo {
+    /// The canonical name.
+    pub name: &'static str,
+    /// Accepted alternative names.
+    pub aliases: &'static [&'static str],
+    /// The parameters.
+    pub params: &'static [Param],
+    /// A one-line summary with the formula.
+    pub summary: &'static str,
+    /// The paper reference.
+    pub reference: &'static str,
+    /// Whether the allocation vector depends on ranks only.
+    pub rank_based: bool,
+    /// An example spec used by conformance tests.
+    pub example: &'static str,
+    /// Builds the process from a parsed spec (parameters validated).
+    pub build: fn(&Spec) -> Result<Box<dyn Process>>,
+}
+
+/// An allocation process.
+pub trait Process: Send + Sync + std::fmt::Debug {
+    /// The registry entry.
+    fn info(&self) -> &'static ProcessInfo;
+
+    /// The canonical spec string with every parameter.
+    fn spec(&self) -> String;
+
+    /// The allocation vector by rank (rank 1 = heaviest first) for `n` bins, for rank-based
+    /// processes; `None` for processes whose probabilities depend on the loads.
+    fn rank_probabilities(&self, _n: usize) -> Result<Option<Vec<f64>>> {
+        Ok(None)
+    }
+
+    /// The allocation vector by rank in exact rational arithmetic (rank-based processes only).
+    fn rank_probabilities_exact(&self, _n: usize) -> Result<Option<Vec<BigRational>>> {
+        Ok(None)
+    }
+
+    /// The natural sampler of a rank-based process: a 0-based rank (0 = heaviest).
+    fn sample_rank(&self, _n: usize, _rng: &mut dyn Rng) -> Option<usize> {
+        None
+    }
+
+    /// The law of one step at the load vector `loads` under the tie rule `ties`.
+    fn step_law(&self, loads: &Loads, ties: TieRule) -> Result<StepLaw> {
+        let p = self.rank_probabilities(loads.n())?.ok_or_else(|| {
+            Error::Unsupported(format!("{} defines no allocation vector", self.spec()))
+        })?;
+        Ok(StepLaw::unit(loads.ranking().per_bin(&p, ties)))
+    }
+
+    /// Samples one step: the destination bin and the number of balls. `ranking` must be the
+    /// ranking of `loads`.
+    fn sample(
+        &self,
+        loads: &Loads,
+        ranking: &Ranking,
+        ties: TieRule,
+        rng: &mut dyn Rng,
+    ) -> (usize, u32) {
+        let n = loads.n();
+        let r = self
+            .sample_rank(n, rng)
+            .expect("a process without a rank sampler overrides `sample`");
+        (bin_of_rank(ranking, r, ties, rng), 1)
+    }
+}
+
+/// Maps a sampled 0-based rank to a bin under a tie rule: the bin at that rank (fixed), or a
+/// uniformly random bin of the rank's tied group (random).
+pub fn bin_of_rank(ranking: &Ranking, r: usize, ties: TieRule, rng: &mut dyn Rng) -> usize {
+    use rand::RngExt;
+    match ties {
+        TieRule::Fixed => ranking.order[r],
+        TieRule::Random => {
+            let g = &ranking.groups[ranking.group_of[r]];
+            if g.len() == 1 {
+                ranking.order[r]
+            } else {
+                ranking.order[rng.random_range(g.clone())]
+            }
+        }
+    }
+}
+
+/// Every registered process.
+pub static REGISTRY: &[&ProcessInfo] = &[
+    &one_choice::INFO,
+    &two_choice::INFO,
+    &d_choice::INFO,
+    &one_plus_beta::INFO,
+    &quantile::INFO,
+    &two_thinning::INFO,
+    &relative_threshold::INFO,
+    &mean_thinning::INFO,
+    &twinning::INFO,
+    &packing::INFO,
+];
+
+/// Looks up a registry entry by name or alias.
+pub fn lookup(name: &str) -> Result<&'static ProcessInfo> {
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|i| i.name == name || i.aliases.contains(&name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
+            Error::unknown("process", name, &names)
+        })
+}
+
+/// Parses a process spec such as `two-choice`, `d-choice(d=3)` or `quantile(delta=0.25)`.
+///
+/// ```
+/// let p = balloc::process::parse("two-choice").unwrap();
+/// // Two-Choice at n = 4: p_i = (2i − 1)/16.
+/// assert_eq!(p.rank_probabilities(4).unwrap().unwrap(), vec![1.0/16.0, 3.0/16.0, 5.0/16.0, 7.0/16.0]);
+/// assert!(balloc::process::parse("three-choice-ish").is_err());
+/// ```
+pub fn parse(text: &str) -> Result<Box<dyn Process>> {
+    let spec = Spec::parse(text)?;
+    let info = lookup(&spec.name)?;
+    let keys: Vec<&str> = info.params.iter().map(|p| p.name).collect();
+    let spec = if keys.len() == 1 {
+        spec.with_bare_as(keys[0])
+    } else {
+        spec
+    };
+    spec.check_keys(&keys)?;
+    (info.build)(&spec)
+}
+
+/// A uniform 0-based rank in `0..n`.
+pub(crate) fn uniform_rank(n: usize, rng: &mut dyn Rng) -> usize {
+    use rand::RngExt;
+    rng.random_range(0..n)
+}

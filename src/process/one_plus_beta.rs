@@ -1,0 +1,91 @@
+//! (1+β): with probability β a Two-Choice step, otherwise a One-Choice step,
+//! `pᵢ = (1 − β)/n + β(2i − 1)/n²`.
+//! Reference: Peres–Talwar–Wieder, *The (1+β)-choice process* (SODA 2010); Los–Sauerwald,
+//! *Balanced Allocations in Batches* (SPAA 2022), §2 and §6.
+
+use super::{Param, Process, ProcessInfo, d_choice, uniform_rank};
+use crate::error::{Error, Result};
+use crate::spec::Spec;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use rand::{Rng, RngExt};
+
+/// (1+β) with `β ∈ [0, 1]`.
+///
+/// ```
+/// let p = balloc::process::parse("one-plus-beta(beta=0.5)").unwrap();
+/// // n = 2: p_1 = 0.5/2 + 0.5·1/4 = 0.375, p_2 = 0.25 + 0.5·3/4 = 0.625.
+/// assert_eq!(p.rank_probabilities(2).unwrap().unwrap(), vec![0.375, 0.625]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct OnePlusBeta {
+    beta: f64,
+    beta_exact: BigRational,
+}
+
+impl OnePlusBeta {
+    /// (1+β); `beta` must lie in [0, 1].
+    pub fn new(beta: f64, beta_exact: BigRational) -> Result<OnePlusBeta> {
+        if !(0.0..=1.0).contains(&beta) {
+            return Err(Error::invalid(
+                "parameter `beta` of `one-plus-beta`",
+                format!("must lie in [0, 1], got {beta}"),
+            ));
+        }
+        Ok(OnePlusBeta { beta, beta_exact })
+    }
+}
+
+pub(super) static INFO: ProcessInfo = ProcessInfo {
+    name: "one-plus-beta",
+    aliases: &["1+beta", "one-plus-β"],
+    params: &[Param {
+        name: "beta",
+        default: Some("0.5"),
+        doc: "probability of a Two-Choice step, in [0, 1]",
+    }],
+    summary: "Two-Choice with probability β, else One-Choice: p_i = (1−β)/n + β(2i−1)/n^2",
+    reference: "Peres–Talwar–Wieder (SODA 2010); Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022), §6",
+    rank_based: true,
+    example: "one-plus-beta(beta=0.5)",
+    build,
+};
+
+fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+    let (b, r) = spec.get_ratio("beta", "0.5")?;
+    Ok(Box::new(OnePlusBeta::new(b, r)?))
+}
+
+impl Process for OnePlusBeta {
+    fn info(&self) -> &'static ProcessInfo {
+        &INFO
+    }
+    fn spec(&self) -> String {
+        format!("one-plus-beta(beta={})", self.beta)
+    }
+    fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
+        let nf = n as f64;
+        Ok(Some(
+            (1..=n)
+                .map(|i| (1.0 - self.beta) / nf + self.beta * (2 * i - 1) as f64 / (nf * nf))
+                .collect(),
+        ))
+    }
+    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<BigRational>>> {
+        let one = BigRational::from_integer(1.into());
+        let base = (one - &self.beta_exact) / BigRational::from_integer(BigInt::from(n));
+        Ok(Some(
+            d_choice::probabilities_exact(n, 2)
+                .into_iter()
+                .map(|q| &base + &self.beta_exact * q)
+                .collect(),
+        ))
+    }
+    fn sample_rank(&self, n: usize, rng: &mut dyn Rng) -> Option<usize> {
+        if rng.random_bool(self.beta) {
+            Some(d_choice::sample(n, 2, rng))
+        } else {
+            Some(uniform_rank(n, rng))
+        }
+    }
+}

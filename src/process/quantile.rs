@@ -1,0 +1,120 @@
+//! Quantile(δ): take a uniform sample; if it is among the (1 − δ)n lightest (rank > δn) allocate
+//! there, otherwise allocate to a second uniform sample. `pᵢ = δ/n` for `i ≤ δn`, `(1 + δ)/n`
+//! otherwise. Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2.
+
+use super::{Param, Process, ProcessInfo, uniform_rank};
+use crate::error::{Error, Result};
+use crate::spec::Spec;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use rand::Rng;
+
+/// Quantile(δ) with `δ ∈ (0, 1]`; `δn` must be an integer at the `n` it is evaluated at.
+///
+/// ```
+/// let p = balloc::process::parse("quantile(delta=0.25)").unwrap();
+/// // n = 4: δn = 1, p = (0.25/4, 1.25/4, 1.25/4, 1.25/4).
+/// assert_eq!(p.rank_probabilities(4).unwrap().unwrap(), vec![0.0625, 0.3125, 0.3125, 0.3125]);
+/// assert!(p.rank_probabilities(6).is_err()); // δn = 1.5 is not an integer
+/// ```
+#[derive(Debug, Clone)]
+pub struct Quantile {
+    delta: f64,
+    delta_exact: BigRational,
+}
+
+impl Quantile {
+    /// Quantile(δ); `delta` must lie in (0, 1].
+    pub fn new(delta: f64, delta_exact: BigRational) -> Result<Quantile> {
+        if !(delta > 0.0 && delta <= 1.0) {
+            return Err(Error::invalid(
+                "parameter `delta` of `quantile`",
+                format!("must lie in (0, 1], got {delta}"),
+            ));
+        }
+        Ok(Quantile { delta, delta_exact })
+    }
+
+    /// `k = δn`, an error when it is not an integer.
+    pub fn k(&self, n: usize) -> Result<usize> {
+        let k = &self.delta_exact * BigRational::from_integer(BigInt::from(n));
+        if !k.is_integer() {
+            return Err(Error::invalid(
+                "parameter `delta` of `quantile`",
+                format!(
+                    "δn = {}·{n} is not an integer; choose δ as a multiple of 1/{n}",
+                    self.delta
+                ),
+            ));
+        }
+        use num_traits::ToPrimitive;
+        Ok(k.to_integer().to_usize().unwrap_or(n))
+    }
+}
+
+pub(super) static INFO: ProcessInfo = ProcessInfo {
+    name: "quantile",
+    aliases: &["quantile-delta"],
+    params: &[Param {
+        name: "delta",
+        default: Some("0.5"),
+        doc: "quantile δ ∈ (0, 1]; δn must be an integer",
+    }],
+    summary: "second sample iff the first is among the δn heaviest: p_i = δ/n (i ≤ δn), (1+δ)/n (i > δn)",
+    reference: "Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022), §2",
+    rank_based: true,
+    example: "quantile(delta=0.25)",
+    build,
+};
+
+fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+    let (d, r) = spec.get_ratio("delta", "0.5")?;
+    Ok(Box::new(Quantile::new(d, r)?))
+}
+
+impl Process for Quantile {
+    fn info(&self) -> &'static ProcessInfo {
+        &INFO
+    }
+    fn spec(&self) -> String {
+        format!("quantile(delta={})", self.delta)
+    }
+    fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
+        let k = self.k(n)?;
+        let n2 = (n as f64) * (n as f64);
+        // δ/n = k/n², (1 + δ)/n = (n + k)/n².
+        Ok(Some(
+            (1..=n)
+                .map(|i| {
+                    if i <= k {
+                        k as f64 / n2
+                    } else {
+                        (n + k) as f64 / n2
+                    }
+                })
+                .collect(),
+        ))
+    }
+    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<BigRational>>> {
+        let k = self.k(n)?;
+        let n2 = BigInt::from(n) * BigInt::from(n);
+        Ok(Some(
+            (1..=n)
+                .map(|i| {
+                    let num = if i <= k { k } else { n + k };
+                    BigRational::new(BigInt::from(num), n2.clone())
+                })
+                .collect(),
+        ))
+    }
+    fn sample_rank(&self, n: usize, rng: &mut dyn Rng) -> Option<usize> {
+        let k = self.k(n).ok()?;
+        let r = uniform_rank(n, rng);
+        // 0-based rank r ≥ k means rank r + 1 > δn: among the lightest, keep it.
+        if r >= k {
+            Some(r)
+        } else {
+            Some(uniform_rank(n, rng))
+        }
+    }
+}
