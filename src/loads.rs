@@ -89,6 +89,21 @@ impl Boundary {
             Boundary::Under => v <= t,
         }
     }
+
+    /// [`Boundary::is_under`] for any ordered number type (exact rationals in particular).
+    ///
+    /// ```
+    /// use balloc::loads::Boundary;
+    /// use num_rational::BigRational;
+    /// let z = BigRational::from_integer(0.into());
+    /// assert!(Boundary::Under.is_under_ord(&z, &z) && !Boundary::Over.is_under_ord(&z, &z));
+    /// ```
+    pub fn is_under_ord<T: PartialOrd>(self, v: &T, t: &T) -> bool {
+        match self {
+            Boundary::Over => v < t,
+            Boundary::Under => v <= t,
+        }
+    }
 }
 
 /// A load vector `x ∈ ℝⁿ` with finite entries and `n ≥ 1`.
@@ -178,6 +193,31 @@ impl Loads {
     pub fn normalized(&self) -> Vec<f64> {
         let m = self.mean();
         self.x.iter().map(|v| v - m).collect()
+    }
+
+    /// The loads as exact rationals (every finite `f64` is a dyadic rational, converted exactly).
+    pub fn exact(&self) -> Vec<num_rational::BigRational> {
+        self.x
+            .iter()
+            .map(|&v| num_rational::BigRational::from_float(v).expect("loads are finite"))
+            .collect()
+    }
+
+    /// The normalised loads `yᵢ = xᵢ − W/n` in exact rationals (`Σ yᵢ = 0` exactly; for integer
+    /// loads `y ∈ ℤ/n`).
+    ///
+    /// ```
+    /// use num_rational::BigRational;
+    /// let x = balloc::loads::Loads::new(vec![1.0, 0.0, 0.0]).unwrap();
+    /// let y = x.normalized_exact();
+    /// assert_eq!(y[0], BigRational::new(2.into(), 3.into()));
+    /// assert_eq!(y.iter().sum::<BigRational>(), BigRational::from_integer(0.into()));
+    /// ```
+    pub fn normalized_exact(&self) -> Vec<num_rational::BigRational> {
+        let x = self.exact();
+        let mean: num_rational::BigRational =
+            x.iter().sum::<num_rational::BigRational>() / num_rational::BigRational::from_integer(self.n().into());
+        x.into_iter().map(|v| v - &mean).collect()
     }
 
     /// The gap `max xᵢ − W/n` (the quantity bounded by paper A).

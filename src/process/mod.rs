@@ -109,6 +109,82 @@ impl StepLaw {
     }
 }
 
+/// One possible outcome of a step with an exact probability: bin `bin` receives `balls` balls.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactOutcome {
+    /// The destination bin (index into the load vector).
+    pub bin: usize,
+    /// How many balls it receives.
+    pub balls: u32,
+    /// The probability of this outcome, exactly.
+    pub prob: BigRational,
+}
+
+/// The law of one step in exact rational arithmetic (the exact twin of [`StepLaw`]).
+///
+/// ```
+/// use balloc::loads::{Loads, TieRule};
+/// use num_rational::BigRational;
+/// let p = balloc::process::parse("mean-thinning").unwrap();
+/// let x = Loads::new(vec![0.0, 1.0, 2.0]).unwrap(); // y = (−1, 0, 1), θ = 2/3
+/// let law = p.step_law_exact(&x, TieRule::Random).unwrap().unwrap();
+/// // r_0 = (1 + θ)/n = 5/9
+/// assert_eq!(law.per_bin_probability()[0], BigRational::new(5.into(), 9.into()));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactStepLaw {
+    /// The number of bins.
+    pub n: usize,
+    /// The outcomes.
+    pub outcomes: Vec<ExactOutcome>,
+}
+
+impl ExactStepLaw {
+    /// One ball; bin `j` receives it with probability `r[j]`.
+    pub fn unit(r: Vec<BigRational>) -> ExactStepLaw {
+        ExactStepLaw {
+            n: r.len(),
+            outcomes: r
+                .into_iter()
+                .enumerate()
+                .map(|(bin, prob)| ExactOutcome {
+                    bin,
+                    balls: 1,
+                    prob,
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether every outcome allocates exactly one ball.
+    pub fn is_unit(&self) -> bool {
+        self.outcomes.iter().all(|o| o.balls == 1)
+    }
+
+    /// `P(bin j is the destination)` for every bin `j`.
+    pub fn per_bin_probability(&self) -> Vec<BigRational> {
+        let mut r = vec![BigRational::from_integer(0.into()); self.n];
+        for o in &self.outcomes {
+            r[o.bin] += &o.prob;
+        }
+        r
+    }
+
+    /// The expected number of balls allocated to each bin in one step.
+    pub fn per_bin_expected_balls(&self) -> Vec<BigRational> {
+        let mut r = vec![BigRational::from_integer(0.into()); self.n];
+        for o in &self.outcomes {
+            r[o.bin] += &o.prob * BigRational::from_integer(o.balls.into());
+        }
+        r
+    }
+
+    /// The expected number of balls allocated in one step.
+    pub fn expected_balls(&self) -> BigRational {
+        self.per_bin_expected_balls().into_iter().sum()
+    }
+}
+
 /// A declared parameter of a registered item.
 #[derive(Debug, Clone, Copy)]
 pub struct Param {
@@ -171,6 +247,15 @@ pub trait Process: Send + Sync + std::fmt::Debug {
             Error::Unsupported(format!("{} defines no allocation vector", self.spec()))
         })?;
         Ok(StepLaw::unit(loads.ranking().per_bin(&p, ties)))
+    }
+
+    /// The law of one step in exact rationals, for processes whose probabilities are rational
+    /// (rank-based processes with an exact allocation vector, Mean-Thinning, Relative-Threshold,
+    /// Twinning, Packing); `Ok(None)` otherwise. It classifies bins exactly as [`Process::step_law`].
+    fn step_law_exact(&self, loads: &Loads, ties: TieRule) -> Result<Option<ExactStepLaw>> {
+        Ok(self
+            .rank_probabilities_exact(loads.n())?
+            .map(|p| ExactStepLaw::unit(loads.ranking().per_bin(&p, ties))))
     }
 
     /// Samples one step: the destination bin and the number of balls. `ranking` must be the

@@ -92,6 +92,9 @@ impl Process for RelativeThreshold {
     fn step_law(&self, loads: &Loads, _ties: TieRule) -> Result<StepLaw> {
         Ok(two_thinning::thinning_law(&self.accepts(loads)))
     }
+    fn step_law_exact(&self, loads: &Loads, _ties: TieRule) -> Result<Option<super::ExactStepLaw>> {
+        Ok(Some(two_thinning::thinning_law_exact(&self.accepts(loads))))
+    }
     fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {
         let acc = self.accepts(loads);
         (two_thinning::thinning_sample(loads.n(), |i| acc[i], rng), 1)

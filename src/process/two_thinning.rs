@@ -62,6 +62,19 @@ pub(super) fn thinning_law(accept: &[bool]) -> StepLaw {
     )
 }
 
+/// [`thinning_law`] in exact rationals: `rᵢ = 1{accept[i]}/n + R/n²`, `R` the rejected count.
+pub(super) fn thinning_law_exact(accept: &[bool]) -> super::ExactStepLaw {
+    use num_rational::BigRational;
+    let n = accept.len() as i64;
+    let rejected = accept.iter().filter(|a| !**a).count() as i64;
+    super::ExactStepLaw::unit(
+        accept
+            .iter()
+            .map(|&a| BigRational::new((i64::from(a) * n + rejected).into(), (n * n).into()))
+            .collect(),
+    )
+}
+
 /// The natural sampler of a thinning process.
 pub(super) fn thinning_sample(
     n: usize,
@@ -86,6 +99,14 @@ impl Process for TwoThinning {
             .map(|&x| x <= self.threshold)
             .collect();
         Ok(thinning_law(&acc))
+    }
+    fn step_law_exact(&self, loads: &Loads, _ties: TieRule) -> Result<Option<super::ExactStepLaw>> {
+        let acc: Vec<bool> = loads
+            .as_slice()
+            .iter()
+            .map(|&x| x <= self.threshold)
+            .collect();
+        Ok(Some(thinning_law_exact(&acc)))
     }
     fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {
         let x = loads.as_slice();
