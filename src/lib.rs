@@ -33,6 +33,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod bias;
 pub mod cli;
 pub mod condition;
 pub mod error;

@@ -1,0 +1,294 @@
+//! Paper B (Los–Sauerwald–Sylvester, Mean-Biased Processes) as exact checks: the reconstructed
+//! bias conditions, per-bin drifts, outcome probabilities of Figs. 3.1/3.2 and the identities for
+//! Υ and Δ, on every integer load vector of a small box (exhaustive), exactly in rationals and to
+//! 1e-12 relative against the spine's f64 closed forms.
+
+use balloc::bias::{self, Sides, drift, identity, outcome};
+use balloc::expectation::expect;
+use balloc::loads::{Boundary, Loads, TieRule};
+use balloc::potential;
+use balloc::process::{self, ExactStepLaw, Process};
+use balloc::setting::Setting;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+
+fn q(a: i64, b: i64) -> BigRational {
+    BigRational::new(a.into(), b.into())
+}
+
+/// Every integer load vector in `{0..=max}ⁿ` for the box sizes used below (about 1 900 states).
+fn states() -> Vec<Loads> {
+    let mut out = Vec::new();
+    for (n, max) in [(2usize, 6u32), (3, 5), (4, 4), (5, 3)] {
+        let total = (max as usize + 1).pow(n as u32);
+        for mut code in 0..total {
+            let mut x = Vec::with_capacity(n);
+            for _ in 0..n {
+                x.push((code % (max as usize + 1)) as f64);
+                code /= max as usize + 1;
+            }
+            out.push(Loads::new(x).unwrap());
+        }
+    }
+    out
+}
+
+fn exact_law(p: &dyn Process, x: &Loads) -> ExactStepLaw {
+    p.step_law_exact(x, TieRule::Random).unwrap().unwrap()
+}
+
+fn f(v: &BigRational) -> f64 {
+    v.to_f64().unwrap()
+}
+
+/// |a − b| ≤ 1e-12·scale, with `scale` the size of the terms of the identity.
+fn close(a: f64, b: f64, scale: f64) -> bool {
+    (a - b).abs() <= 1e-12 * scale.max(1.0)
+}
+
+fn spine_change(p: &dyn Process, pot: &str, x: &Loads) -> f64 {
+    let pot = potential::parse(pot).unwrap();
+    expect(p, pot.as_ref(), x, &Setting::sequential())
+        .unwrap()
+        .expected_change
+        .to_f64()
+        .unwrap()
+}
+
+#[test]
+fn mean_thinning_identities_hold_exhaustively() {
+    let mut checked = 0;
+    for boundary in [Boundary::Over, Boundary::Under] {
+        let p = process::parse(&format!("mean-thinning(boundary={})", boundary.name())).unwrap();
+        for x in states() {
+            let n = x.n();
+            let y = x.normalized_exact();
+            let law = exact_law(p.as_ref(), &x);
+            let sides = Sides::new(&x, boundary);
+            let theta = sides.delta_plus();
+            let delta = identity::absolute(&y);
+
+            // E[ΔΥ] = −Δ/n + 1 − 1/n: exact enumeration against the identity.
+            let exact = identity::expected_change_exact(&law, &y, identity::upsilon);
+            assert_eq!(exact, identity::mean_thinning_upsilon_drift(delta.clone(), n), "{x:?}");
+            assert_eq!(exact, identity::thinning_upsilon_drift(&y, &sides.under));
+            // The same identity in f64 against the spine's closed form for Υ.
+            let spine = spine_change(p.as_ref(), "quadratic", &x);
+            let formula = identity::mean_thinning_upsilon_drift(f(&delta), n);
+            assert!(close(spine, formula, f(&delta) + 1.0), "{x:?}: {spine} vs {formula}");
+
+            // Per-bin drift and E[W' − W] = 1.
+            assert_eq!(drift::per_bin_drift(&law), drift::mean_thinning_drift(&sides));
+            assert!(drift::expected_total_increase(&law).is_one());
+
+            // Fig. 3.2 by enumeration of the n² sample pairs, independently of the spine kernel.
+            let o = outcome::thinning_outcomes(&sides.under, &sides.under);
+            assert_eq!(o.per_bin, law.per_bin_probability(), "{x:?}");
+            let (closed, samples) = outcome::mean_thinning_outcomes(&theta);
+            assert_eq!([o.first, o.second_under, o.second_over], closed);
+            assert_eq!(o.samples, samples);
+
+            // Reconstructed probability bias: k* = 1 whenever both sides are non-empty.
+            let b = bias::best_bias(p.as_ref(), &x, boundary).unwrap();
+            assert!(b.feasible && b.unit);
+            if sides.delta_minus.is_zero() || theta.is_zero() {
+                assert_eq!(b.k, None);
+            } else {
+                assert_eq!(b.k, Some(BigRational::one()), "{x:?}");
+            }
+
+            // Δ: the step rule of notes §6 against direct evaluation, outcome by outcome, and the
+            // expectation against the spine's f64 closed form.
+            for j in 0..n {
+                let mut next = y.clone();
+                for v in next.iter_mut() {
+                    *v -= q(1, n as i64);
+                }
+                next[j] += BigRational::one();
+                assert_eq!(
+                    identity::absolute_step_change(&y, j),
+                    identity::absolute(&next) - &delta
+                );
+            }
+            let d_exact = identity::expected_change_exact(&law, &y, identity::absolute);
+            assert_eq!(identity::expected_absolute_change(&law, &y).unwrap(), d_exact);
+            let d_spine = spine_change(p.as_ref(), "absolute", &x);
+            assert!(close(d_spine, f(&d_exact), f(&delta) + 1.0), "{x:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 2 * (49 + 216 + 625 + 1024));
+}
+
+#[test]
+fn twinning_identities_hold_exhaustively() {
+    for boundary in [Boundary::Over, Boundary::Under] {
+        for (wm, wp) in [(2u32, 1u32), (3, 1), (3, 2)] {
+            let spec = format!(
+                "twinning(w_minus={wm},w_plus={wp},boundary={})",
+                boundary.name()
+            );
+            let p = process::parse(&spec).unwrap();
+            for x in states() {
+                let n = x.n();
+                let y = x.normalized_exact();
+                let law = exact_law(p.as_ref(), &x);
+                let sides = Sides::new(&x, boundary);
+                let dm = sides.delta_minus.clone();
+                let delta = identity::absolute(&y);
+
+                let exact = identity::expected_change_exact(&law, &y, identity::upsilon);
+                let formula = identity::twinning_upsilon_drift(delta.clone(), n, dm.clone(), wm, wp);
+                assert_eq!(exact, formula, "{spec} {x:?}");
+                let spine = spine_change(p.as_ref(), "quadratic", &x);
+                let formula_f = identity::twinning_upsilon_drift(f(&delta), n, f(&dm), wm, wp);
+                let scale = (wm * wm) as f64 * (f(&delta) + 1.0);
+                assert!(close(spine, formula_f, scale), "{spec} {x:?}");
+
+                assert_eq!(
+                    drift::expected_total_increase(&law),
+                    drift::twinning_expected_balls(&dm, wm, wp)
+                );
+                assert_eq!(drift::per_bin_drift(&law), drift::twinning_drift(&sides, wm, wp));
+
+                let b = bias::best_bias(p.as_ref(), &x, boundary).unwrap();
+                assert!(b.uniform && b.feasible);
+                let unit = sides.under.iter().all(|&u| (if u { wm } else { wp }) == 1);
+                assert_eq!(b.unit, unit);
+                if (wm, wp) == (2, 1) {
+                    // Fig. 3.1 by enumeration, and E[balls] = 1 + δ₋.
+                    let (probs, balls) = outcome::twinning_outcomes(&sides.under);
+                    assert_eq!(probs, [sides.delta_plus(), dm.clone()]);
+                    assert_eq!(balls, BigRational::one() + &dm);
+                    // Weight bias: k* = 1/(1 + δ₋) when both sides are non-empty.
+                    if dm.is_zero() || sides.delta_plus().is_zero() {
+                        assert_eq!(b.k, None);
+                    } else {
+                        assert_eq!(b.k, Some((BigRational::one() + &dm).recip()), "{x:?}");
+                        assert!(b.holds(&q(1, 2)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Notes §6 write Twinning's identity with `δ₋ = #{yⱼ < 0}/n`. For the convention that a bin at
+/// the mean counts as underloaded (it receives two balls) this is false; the identity holds with
+/// `δ₋` = the fraction of bins that receive two balls.
+#[test]
+fn twinning_identity_with_literal_delta_minus_fails_for_boundary_under() {
+    let p = process::parse("twinning(boundary=under)").unwrap();
+    let x = Loads::new(vec![0.0, 0.0]).unwrap();
+    let y = x.normalized_exact();
+    let law = exact_law(p.as_ref(), &x);
+    // Hand computation: both bins are at the mean and get 2 balls; Υ' = 2·1² = 2 from Υ = 0.
+    let exact = identity::expected_change_exact(&law, &y, identity::upsilon);
+    assert_eq!(exact, q(2, 1));
+    let literal = Sides::new(&x, Boundary::Over).delta_minus; // #{y < 0}/n = 0
+    let wrong = identity::twinning_upsilon_drift(BigRational::zero(), 2, literal, 2, 1);
+    assert_eq!(wrong, q(1, 2));
+    let right = identity::twinning_upsilon_drift(
+        BigRational::zero(),
+        2,
+        Sides::new(&x, Boundary::Under).delta_minus,
+        2,
+        1,
+    );
+    assert_eq!(right, exact);
+    // Over the exhaustive box, the literal formula fails exactly at the states with a bin at the mean.
+    for x in states() {
+        let y = x.normalized_exact();
+        let law = exact_law(p.as_ref(), &x);
+        let exact = identity::expected_change_exact(&law, &y, identity::upsilon);
+        let literal = identity::twinning_upsilon_drift(
+            identity::absolute(&y),
+            x.n(),
+            Sides::new(&x, Boundary::Over).delta_minus,
+            2,
+            1,
+        );
+        let has_zero = y.iter().any(|v| v.is_zero());
+        assert_eq!(exact != literal, has_zero, "{x:?}");
+    }
+}
+
+#[test]
+fn relative_threshold_breaks_the_reconstructed_probability_bias() {
+    let p = process::parse("relative-threshold(f=1)").unwrap();
+    // y = (−2, 0, 2); accepted: y ≤ 1 (bins 0, 1); R = 1: r = (4/9, 4/9, 1/9).
+    // Bin 1 is overloaded (y = 0, boundary over) with share ρ = 3·4/9 = 4/3:
+    // k from bin 1 = (1 − 4/3)/δ₋ = (−1/3)/(1/3) = −1; bin 2: (1 − 1/3)/(1/3) = 2;
+    // bin 0 (underloaded): (4/3 − 1)/(2/3) = 1/2. So k* = −1 at bin 1.
+    let x = Loads::new(vec![0.0, 2.0, 4.0]).unwrap();
+    let b = bias::best_bias(p.as_ref(), &x, Boundary::Over).unwrap();
+    assert_eq!(b.k, Some(q(-1, 1)));
+    assert_eq!(b.witness, Some(1));
+    assert!(!bias::probability_bias(p.as_ref(), &x, Boundary::Over, &q(1, 10)).unwrap());
+    // Its Υ drift is still the thinning identity (2/n)Σ_A y + 1 − 1/n = (2/3)(−2) + 2/3 = −2/3.
+    let law = exact_law(p.as_ref(), &x);
+    let y = x.normalized_exact();
+    let exact = identity::expected_change_exact(&law, &y, identity::upsilon);
+    assert_eq!(exact, q(-2, 3));
+    let accept = [true, true, false];
+    assert_eq!(identity::thinning_upsilon_drift(&y, &accept), exact);
+    // Exhaustively: the thinning identity holds for Relative-Threshold(1).
+    for x in states() {
+        let y = x.normalized_exact();
+        let law = exact_law(p.as_ref(), &x);
+        let under = Sides::from_y(
+            &y.iter().map(|v| v - BigRational::one()).collect::<Vec<_>>(),
+            Boundary::Under,
+        )
+        .under;
+        assert_eq!(
+            identity::expected_change_exact(&law, &y, identity::upsilon),
+            identity::thinning_upsilon_drift(&y, &under)
+        );
+        let o = outcome::thinning_outcomes(&under, &Sides::from_y(&y, Boundary::Over).under);
+        assert_eq!(o.per_bin, law.per_bin_probability());
+    }
+}
+
+#[test]
+fn one_choice_and_two_choice_are_not_mean_biased_in_the_reconstructed_sense() {
+    // One-Choice: ρ ≡ 1, k* = 0 whenever both sides are present.
+    let oc = process::parse("one-choice").unwrap();
+    let x = Loads::new(vec![0.0, 1.0, 5.0]).unwrap();
+    let b = bias::best_bias(oc.as_ref(), &x, Boundary::Over).unwrap();
+    assert_eq!(b.k, Some(BigRational::zero()));
+    assert!(!b.holds(&q(1, 100)));
+    // Two-Choice at y = (−2, −1, 3): r by rank (heaviest first) = (1, 3, 5)/9; by bin (5, 3, 1)/9.
+    // Underloaded bins 0, 1 (δ₋ = 2/3, δ₊ = 1/3): ρ = 5/3, 1; overloaded bin 2: ρ = 1/3.
+    // k: bin 0 (5/3 − 1)/(1/3) = 2; bin 1 0; bin 2 (1 − 1/3)/(2/3) = 1. k* = 0 at bin 1.
+    let tc = process::parse("two-choice").unwrap();
+    let b = bias::best_bias(tc.as_ref(), &x, Boundary::Over).unwrap();
+    assert_eq!(b.k, Some(BigRational::zero()));
+    assert_eq!(b.witness, Some(1));
+}
+
+#[test]
+fn absolute_step_rule_needs_integer_loads() {
+    // y = (1/4, −1/4) is not on the grid ℤ/2. Ball to bin 1: y' = (−1/4, 1/4), Δ' − Δ = 0.
+    // The rule gives −1/2 (bin 0, y > 0) + 0 (bin 1: 2(−1/4) + 1/2) = −1/2.
+    let y = vec![q(1, 4), q(-1, 4)];
+    assert_eq!(identity::absolute_step_change(&y, 1), q(-1, 2));
+    let law = ExactStepLaw::unit(vec![BigRational::zero(), BigRational::one()]);
+    assert_eq!(identity::expected_change_exact(&law, &y, identity::absolute), BigRational::zero());
+}
+
+#[test]
+fn conditions_reject_bad_input() {
+    let x = Loads::new(vec![0.0, 3.0]).unwrap();
+    let tw = process::parse("twinning").unwrap();
+    let mt = process::parse("mean-thinning").unwrap();
+    let one = BigRational::one();
+    let e = bias::probability_bias(tw.as_ref(), &x, Boundary::Over, &one).unwrap_err();
+    assert!(e.to_string().contains("probability bias"), "{e}");
+    let e = bias::weight_bias(mt.as_ref(), &x, Boundary::Over, &one).unwrap_err();
+    assert!(e.to_string().contains("weight bias"), "{e}");
+    let e = bias::weight_bias(tw.as_ref(), &x, Boundary::Over, &BigRational::zero()).unwrap_err();
+    assert_eq!(e.to_string(), "invalid k: must be > 0, got 0");
+    let law = exact_law(tw.as_ref(), &x);
+    assert!(identity::expected_absolute_change(&law, &x.normalized_exact()).is_err());
+}
