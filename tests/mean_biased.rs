@@ -292,3 +292,116 @@ fn conditions_reject_bad_input() {
     let law = exact_law(tw.as_ref(), &x);
     assert!(identity::expected_absolute_change(&law, &x.normalized_exact()).is_err());
 }
+
+// ---------------------------------------------------------------------------------------------
+// The potentials of paper B: Λ, V, δ. Closed forms against the brute-force enumerator.
+
+const B_PROCESSES: &[&str] = &[
+    "mean-thinning(boundary=over)",
+    "mean-thinning(boundary=under)",
+    "twinning(boundary=over)",
+    "twinning(boundary=under)",
+    "twinning(w_minus=3,w_plus=1)",
+    "relative-threshold(f=1)",
+    "packing",
+    "two-choice",
+    "one-choice",
+];
+
+const B_POTENTIALS: &[&str] = &[
+    "lambda(alpha=0.7)",
+    "lambda(alpha=3)",
+    "recovery(kappa=2)",
+    "mean-quantile(boundary=over)",
+    "mean-quantile(boundary=under)",
+];
+
+#[test]
+fn paper_b_potentials_closed_form_equals_enumeration() {
+    use balloc::expectation::{Method, brute_force};
+    let mut fixed = Setting::sequential();
+    fixed.ties = TieRule::Fixed;
+    for pot in B_POTENTIALS {
+        let pot = potential::parse(pot).unwrap();
+        for proc_ in B_PROCESSES {
+            let p = process::parse(proc_).unwrap();
+            for x in states().into_iter().filter(|x| x.n() <= 4) {
+                for setting in [Setting::sequential(), fixed.clone()] {
+                    let e = expect(p.as_ref(), pot.as_ref(), &x, &setting).unwrap();
+                    assert_eq!(e.method, Method::ClosedForm);
+                    let brute = brute_force(p.as_ref(), pot.as_ref(), &x, &setting).unwrap();
+                    let (a, b) = (e.expected_next.ln(), brute.ln());
+                    assert!((a - b).abs() <= 1e-12 * a.abs().max(1.0), "{proc_} {} {x:?}", pot.spec());
+                    // The change, against the enumerated next value minus the value.
+                    let ch = brute.add(&e.value.scale(-1.0)).to_f64().unwrap();
+                    let scale = brute.to_f64().unwrap();
+                    assert!((e.expected_change.to_f64().unwrap() - ch).abs() <= 1e-12 * scale.max(1.0));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn paper_b_potentials_in_batches_use_the_enumerator() {
+    use balloc::expectation::{Method, brute_force};
+    let x = Loads::new(vec![3.0, 0.0, 1.0]).unwrap();
+    for pot in B_POTENTIALS {
+        let pot = potential::parse(pot).unwrap();
+        let p = process::parse("mean-thinning").unwrap();
+        let s = Setting::batched(2).unwrap();
+        let e = expect(p.as_ref(), pot.as_ref(), &x, &s).unwrap();
+        assert_eq!(e.method, Method::Enumeration);
+        assert_eq!(e.expected_next, brute_force(p.as_ref(), pot.as_ref(), &x, &s).unwrap());
+    }
+}
+
+/// δ' in exact rationals by enumeration of the exact step law, against the f64 closed form.
+#[test]
+fn mean_quantile_expectation_is_exact() {
+    for boundary in [Boundary::Over, Boundary::Under] {
+        let pot = potential::parse(&format!("mean-quantile(boundary={})", boundary.name())).unwrap();
+        for proc_ in ["mean-thinning", "twinning", "relative-threshold(f=1)"] {
+            let p = process::parse(proc_).unwrap();
+            for x in states() {
+                let law = exact_law(p.as_ref(), &x);
+                let y = x.normalized_exact();
+                let delta = |y: &[BigRational]| Sides::from_y(y, boundary).delta_plus();
+                let exact = &delta(&y) + identity::expected_change_exact(&law, &y, delta);
+                let e = expect(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
+                assert!((e.expected_next.to_f64().unwrap() - f(&exact)).abs() < 1e-14, "{x:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn lambda_is_overflow_safe_and_matches_the_definition() {
+    use balloc::expectation::brute_force;
+    let pot = potential::parse("lambda(alpha=1)").unwrap();
+    let p = process::parse("twinning").unwrap();
+    // y = (4000, −2000, −2000): Λ = e^{4000} + 2e^{2000}, far beyond f64.
+    let x = Loads::new(vec![6000.0, 0.0, 0.0]).unwrap();
+    let e = expect(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
+    assert!((e.value.ln() - 4000.0).abs() < 1e-12);
+    // Hand computation: the heavy bin is sampled w.p. 1/3 (one ball: y₀ → 4000 + 2/3) and an
+    // underloaded bin w.p. 2/3 (two balls: y₀ → 4000 − 2/3); so E[e^{y₀'}] = e^{4000}(e^{2/3} + 2e^{−2/3})/3
+    // and the light bins' terms are e^{−2000}-negligible relative to it.
+    let want = 4000.0 + ((2.0f64 / 3.0).exp() + 2.0 * (-2.0f64 / 3.0).exp()).ln() - 3f64.ln();
+    assert!((e.expected_next.ln() - want).abs() < 1e-9, "{}", e.expected_next.ln());
+    let brute = brute_force(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
+    assert!((brute.ln() - e.expected_next.ln()).abs() < 1e-12);
+}
+
+#[test]
+fn paper_b_potentials_reject_bad_parameters() {
+    for (spec, msg) in [
+        ("lambda", "invalid parameter `alpha` of `lambda`: is required, e.g. lambda(alpha=0.5)"),
+        ("lambda(alpha=-1)", "invalid alpha: must be a finite number > 0, got -1"),
+        ("recovery(kappa=0)", "invalid kappa: must be a finite number > 0, got 0"),
+    ] {
+        assert_eq!(potential::parse(spec).unwrap_err().to_string(), msg);
+    }
+    let e = potential::parse("mean-quantile(boundary=middle)").unwrap_err().to_string();
+    assert!(e.contains("boundary") && e.contains("over"), "{e}");
+}

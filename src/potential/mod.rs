@@ -4,6 +4,9 @@
 //!   (Peres–Talwar–Wieder; Los–Sauerwald, *Balanced Allocations in Batches*, §3).
 //! * `quadratic`: `Υ = Σ yᵢ²`; `absolute`: `Δ = Σ |yᵢ|` (Los–Sauerwald–Sylvester,
 //!   *Mean-Biased Processes*, §5 as reconstructed in the notes).
+//! * `lambda(alpha)`: `Λ = Σ e^{α|yᵢ|}`; `recovery(kappa)`: `V = Σ e^{(κ/n)|yᵢ|}`;
+//!   `mean-quantile(boundary)`: `δ`, the fraction of overloaded bins (paper B, Figs. 4.1–4.2; the
+//!   formulas are recalled, see each file).
 //!
 //! Each potential also carries its closed-form expectation after one step or one batch
 //! ([`Potential::expected_next`]); `crate::expectation` falls back to enumeration otherwise.
@@ -17,10 +20,15 @@ use crate::spec::Spec;
 
 mod absolute;
 mod exponential;
+mod lambda;
+mod mean_quantile;
 mod quadratic;
+mod recovery;
 
 pub use absolute::Absolute;
 pub use exponential::{Exponential, Side};
+pub use lambda::AbsExponential;
+pub use mean_quantile::MeanQuantile;
 pub use quadratic::Quadratic;
 
 /// The exact expectation of a potential after one step (or batch) and its change.
@@ -83,6 +91,9 @@ pub static REGISTRY: &[&PotentialInfo] = &[
     &exponential::GAMMA,
     &quadratic::INFO,
     &absolute::INFO,
+    &lambda::INFO,
+    &recovery::INFO,
+    &mean_quantile::INFO,
 ];
 
 /// Parses a potential spec such as `gamma(alpha=0.5)`, `phi(0.1)` or `quadratic`.

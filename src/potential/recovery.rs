@@ -1,0 +1,40 @@
+//! The recovery-phase potential `V` of paper B, read as `V = Σᵢ exp((κ/n)·|yᵢ|)`.
+//!
+//! Reference: Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087), Fig. 4.1
+//! ("In the recovery phase starting with V^t = poly(n) (and so Gap(t) = O(n log n) …)"). The
+//! formula was not retrieved; the notes (§5.2) recall an exponential potential with smoothing
+//! parameter Θ(1/n). This reading takes `Λ`'s form ([`super::lambda`]) with `α = κ/n`; it is
+//! consistent with the caption: `V ≤ n^c` gives `max|yᵢ| ≤ (n/κ)·c·ln n = O(n log n)`.
+//! Expectations: the closed form of `Λ` with `α = κ/n`.
+
+use super::lambda::{AbsExponential, positive};
+use super::{Potential, PotentialInfo};
+use crate::error::Result;
+use crate::process::Param;
+
+pub(super) static INFO: PotentialInfo = PotentialInfo {
+    name: "recovery",
+    aliases: &["V", "v"],
+    params: &[Param {
+        name: "kappa",
+        default: Some("1"),
+        doc: "smoothing α = κ/n, κ > 0",
+    }],
+    summary: "V = Σ_i exp((κ/n) |y_i|) (reading of the recovery-phase potential, smoothing Θ(1/n))",
+    reference: "Los–Sauerwald–Sylvester, Mean-Biased Processes (arXiv:2308.05087), Fig. 4.1; formula recalled (notes §5.2)",
+    example: "recovery(kappa=2)",
+    build,
+};
+
+/// Builds `V`.
+///
+/// ```
+/// use balloc::loads::Loads;
+/// let v = balloc::potential::parse("recovery(kappa=4)").unwrap();
+/// let x = Loads::new(vec![2.0, 0.0, 1.0, 1.0]).unwrap(); // y = (1, −1, 0, 0), α = 4/4 = 1
+/// assert!((v.value(&x).to_f64().unwrap() - (2.0 * 1f64.exp() + 2.0)).abs() < 1e-13);
+/// ```
+pub fn build(spec: &crate::spec::Spec) -> Result<Box<dyn Potential>> {
+    let kappa = positive("kappa", spec.get_f64("kappa", 1.0)?)?;
+    Ok(Box::new(AbsExponential::recovery(kappa)?))
+}
