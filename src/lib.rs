@@ -39,6 +39,7 @@ pub mod condition;
 pub mod error;
 pub mod expectation;
 pub mod loads;
+pub mod lower_bound;
 pub mod potential;
 pub mod process;
 pub mod scaled;
