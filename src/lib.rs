@@ -15,6 +15,10 @@
 //! * **Conditions** ([`condition`]): C1(δ, ε) and C2(C) with witnesses and best constants, in
 //!   `f64` and in exact rationals.
 //!
+//! * **Mean bias** ([`bias`]): paper B's probability/weight-bias conditions (reconstructed),
+//!   drifts, outcome laws and identities, exactly; potentials Λ, V and the mean quantile δ.
+//! * **Lower bounds** ([`lower_bound`]): exact parts of the batched and mean-biased constructions.
+//!
 //! Conventions (DESIGN §1): loads `x`, total `W`, normalised loads `yᵢ = xᵢ − W/n`, ranks heaviest
 //! first, gap `max xᵢ − W/n`, spread `max xᵢ − min xᵢ`.
 //!

@@ -215,8 +215,8 @@ impl Loads {
     /// ```
     pub fn normalized_exact(&self) -> Vec<num_rational::BigRational> {
         let x = self.exact();
-        let mean: num_rational::BigRational =
-            x.iter().sum::<num_rational::BigRational>() / num_rational::BigRational::from_integer(self.n().into());
+        let mean: num_rational::BigRational = x.iter().sum::<num_rational::BigRational>()
+            / num_rational::BigRational::from_integer(self.n().into());
         x.into_iter().map(|v| v - &mean).collect()
     }
 

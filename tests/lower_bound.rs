@@ -16,7 +16,12 @@ fn add(law: &mut Law, v: BigRational, p: BigRational) {
 }
 
 /// Every sequence of `len` symbols in `0..base` with the product of `weights`.
-fn sequences(base: usize, len: usize, weights: &[BigRational], mut visit: impl FnMut(&[usize], &BigRational)) {
+fn sequences(
+    base: usize,
+    len: usize,
+    weights: &[BigRational],
+    mut visit: impl FnMut(&[usize], &BigRational),
+) {
     let total = base.pow(len as u32);
     let mut seq = vec![0usize; len];
     for mut code in 0..total {
@@ -39,10 +44,10 @@ fn fixed_ties_two_choice_last_bin() {
         // Two-Choice's last rank: pₙ = (2n − 1)/n².
         assert_eq!(p, q(2 * n as i64 - 1, (n * n) as i64));
         // Independent route: every sequence of b destinations (fixed ties at x = 0: bin = rank).
-        let r = Loads::zeros(n)
-            .unwrap()
-            .ranking()
-            .per_bin(&tc.rank_probabilities_exact(n).unwrap().unwrap(), TieRule::Fixed);
+        let r = Loads::zeros(n).unwrap().ranking().per_bin(
+            &tc.rank_probabilities_exact(n).unwrap().unwrap(),
+            TieRule::Fixed,
+        );
         let mut brute = Law::new();
         sequences(n, b as usize, &r, |s, pr| {
             let k = s.iter().filter(|&&i| i == n - 1).count() as i64;
@@ -51,14 +56,22 @@ fn fixed_ties_two_choice_last_bin() {
         assert_eq!(law, brute, "n = {n}, b = {b}");
         // E[excess] = b(pₙ − 1/n) = b(n − 1)/n² (hand: (2n − 1 − n)/n²).
         assert_eq!(mean(&law), q(b as i64 * (n as i64 - 1), (n * n) as i64));
-        snap.push_str(&format!("n = {n}, b = {b}, p_n = {p}, E[excess] = {}\n{}", mean(&law), render(&law)));
+        snap.push_str(&format!(
+            "n = {n}, b = {b}, p_n = {p}, E[excess] = {}\n{}",
+            mean(&law),
+            render(&law)
+        ));
     }
     insta::assert_snapshot!("fixed_ties_two_choice_last_bin", snap);
 }
 
 /// The laws after `batches` batches by enumerating ball sequences (bins labelled, no sorting).
 fn extremes_by_sequences(n: usize, b: usize, batches: u32) -> (Law, Law) {
-    let p = process::parse("two-choice").unwrap().rank_probabilities_exact(n).unwrap().unwrap();
+    let p = process::parse("two-choice")
+        .unwrap()
+        .rank_probabilities_exact(n)
+        .unwrap()
+        .unwrap();
     let mut states: Vec<(Vec<i64>, BigRational)> = vec![(vec![0; n], BigRational::one())];
     for _ in 0..batches {
         let mut next = Vec::new();
@@ -116,7 +129,13 @@ fn random_ties_two_choice_extremes() {
 #[test]
 fn largest_allocation_probability_gain() {
     let mut snap = String::new();
-    for spec in ["two-choice", "d-choice(d=3)", "one-plus-beta(beta=1/2)", "quantile(delta=1/2)", "one-choice"] {
+    for spec in [
+        "two-choice",
+        "d-choice(d=3)",
+        "one-plus-beta(beta=1/2)",
+        "quantile(delta=1/2)",
+        "one-choice",
+    ] {
         let p = process::parse(spec).unwrap();
         for (n, b) in [(4usize, 4u64), (4, 16), (8, 8)] {
             let (rank, pmax, gain) = batched::largest_probability_gain(p.as_ref(), n, b).unwrap();
@@ -124,7 +143,9 @@ fn largest_allocation_probability_gain() {
             let (p2, law) = batched::fixed_ties_excess(p.as_ref(), n, rank - 1, b).unwrap();
             assert_eq!(p2, pmax);
             assert_eq!(mean(&law), gain);
-            snap.push_str(&format!("{spec}, n = {n}, b = {b}: rank {rank}, max p = {pmax}, gain = {gain}\n"));
+            snap.push_str(&format!(
+                "{spec}, n = {n}, b = {b}: rank {rank}, max p = {pmax}, gain = {gain}\n"
+            ));
         }
     }
     insta::assert_snapshot!("largest_allocation_probability_gain", snap);
@@ -132,7 +153,16 @@ fn largest_allocation_probability_gain() {
 
 #[test]
 fn miss_probability_matches_sequence_enumeration() {
-    for (n, s) in [(2usize, 1u64), (2, 5), (3, 2), (3, 4), (3, 7), (4, 3), (4, 6), (5, 5)] {
+    for (n, s) in [
+        (2usize, 1u64),
+        (2, 5),
+        (3, 2),
+        (3, 4),
+        (3, 7),
+        (4, 3),
+        (4, 6),
+        (5, 5),
+    ] {
         let w = vec![q(1, n as i64); n];
         let mut miss = BigRational::zero();
         sequences(n, s as usize, &w, |seq, p| {
@@ -140,7 +170,11 @@ fn miss_probability_matches_sequence_enumeration() {
                 miss += p;
             }
         });
-        assert_eq!(mean_biased::miss_probability(n, s), miss, "n = {n}, s = {s}");
+        assert_eq!(
+            mean_biased::miss_probability(n, s),
+            miss,
+            "n = {n}, s = {s}"
+        );
     }
 }
 
@@ -154,7 +188,11 @@ fn mean_thinning_spread_by_pairs(n: usize, steps: usize) -> Law {
         for &pair in seq {
             let (i1, i2) = (pair / n, pair % n);
             let total: i64 = x.iter().sum();
-            let dest = if (n as i64) * x[i1] - total < 0 { i1 } else { i2 };
+            let dest = if (n as i64) * x[i1] - total < 0 {
+                i1
+            } else {
+                i2
+            };
             x[dest] += 1;
         }
         let spread = x.iter().max().unwrap() - x.iter().min().unwrap();
@@ -184,10 +222,22 @@ fn mean_biased_spread_lower_bound_small_n() {
     let mt = process::parse("mean-thinning").unwrap();
     let tw = process::parse("twinning").unwrap();
     // Independent routes for the exact spread laws.
-    assert_eq!(mean_biased::spread_law(mt.as_ref(), 3, 3).unwrap(), mean_thinning_spread_by_pairs(3, 3));
-    assert_eq!(mean_biased::spread_law(mt.as_ref(), 2, 4).unwrap(), mean_thinning_spread_by_pairs(2, 4));
-    assert_eq!(mean_biased::spread_law(tw.as_ref(), 3, 5).unwrap(), twinning_spread_by_samples(3, 5));
-    assert_eq!(mean_biased::spread_law(tw.as_ref(), 4, 4).unwrap(), twinning_spread_by_samples(4, 4));
+    assert_eq!(
+        mean_biased::spread_law(mt.as_ref(), 3, 3).unwrap(),
+        mean_thinning_spread_by_pairs(3, 3)
+    );
+    assert_eq!(
+        mean_biased::spread_law(mt.as_ref(), 2, 4).unwrap(),
+        mean_thinning_spread_by_pairs(2, 4)
+    );
+    assert_eq!(
+        mean_biased::spread_law(tw.as_ref(), 3, 5).unwrap(),
+        twinning_spread_by_samples(3, 5)
+    );
+    assert_eq!(
+        mean_biased::spread_law(tw.as_ref(), 4, 4).unwrap(),
+        twinning_spread_by_samples(4, 4)
+    );
     let mut snap = String::new();
     for (name, p, per_step) in [("mean-thinning", &mt, 2u64), ("twinning", &tw, 1u64)] {
         for (n, steps) in [(3usize, 3u64), (3, 6), (4, 4), (4, 8), (5, 5)] {

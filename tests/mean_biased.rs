@@ -70,15 +70,25 @@ fn mean_thinning_identities_hold_exhaustively() {
 
             // E[ΔΥ] = −Δ/n + 1 − 1/n: exact enumeration against the identity.
             let exact = identity::expected_change_exact(&law, &y, identity::upsilon);
-            assert_eq!(exact, identity::mean_thinning_upsilon_drift(delta.clone(), n), "{x:?}");
+            assert_eq!(
+                exact,
+                identity::mean_thinning_upsilon_drift(delta.clone(), n),
+                "{x:?}"
+            );
             assert_eq!(exact, identity::thinning_upsilon_drift(&y, &sides.under));
             // The same identity in f64 against the spine's closed form for Υ.
             let spine = spine_change(p.as_ref(), "quadratic", &x);
             let formula = identity::mean_thinning_upsilon_drift(f(&delta), n);
-            assert!(close(spine, formula, f(&delta) + 1.0), "{x:?}: {spine} vs {formula}");
+            assert!(
+                close(spine, formula, f(&delta) + 1.0),
+                "{x:?}: {spine} vs {formula}"
+            );
 
             // Per-bin drift and E[W' − W] = 1.
-            assert_eq!(drift::per_bin_drift(&law), drift::mean_thinning_drift(&sides));
+            assert_eq!(
+                drift::per_bin_drift(&law),
+                drift::mean_thinning_drift(&sides)
+            );
             assert!(drift::expected_total_increase(&law).is_one());
 
             // Fig. 3.2 by enumeration of the n² sample pairs, independently of the spine kernel.
@@ -111,7 +121,10 @@ fn mean_thinning_identities_hold_exhaustively() {
                 );
             }
             let d_exact = identity::expected_change_exact(&law, &y, identity::absolute);
-            assert_eq!(identity::expected_absolute_change(&law, &y).unwrap(), d_exact);
+            assert_eq!(
+                identity::expected_absolute_change(&law, &y).unwrap(),
+                d_exact
+            );
             let d_spine = spine_change(p.as_ref(), "absolute", &x);
             assert!(close(d_spine, f(&d_exact), f(&delta) + 1.0), "{x:?}");
             checked += 1;
@@ -138,7 +151,8 @@ fn twinning_identities_hold_exhaustively() {
                 let delta = identity::absolute(&y);
 
                 let exact = identity::expected_change_exact(&law, &y, identity::upsilon);
-                let formula = identity::twinning_upsilon_drift(delta.clone(), n, dm.clone(), wm, wp);
+                let formula =
+                    identity::twinning_upsilon_drift(delta.clone(), n, dm.clone(), wm, wp);
                 assert_eq!(exact, formula, "{spec} {x:?}");
                 let spine = spine_change(p.as_ref(), "quadratic", &x);
                 let formula_f = identity::twinning_upsilon_drift(f(&delta), n, f(&dm), wm, wp);
@@ -149,7 +163,10 @@ fn twinning_identities_hold_exhaustively() {
                     drift::expected_total_increase(&law),
                     drift::twinning_expected_balls(&dm, wm, wp)
                 );
-                assert_eq!(drift::per_bin_drift(&law), drift::twinning_drift(&sides, wm, wp));
+                assert_eq!(
+                    drift::per_bin_drift(&law),
+                    drift::twinning_drift(&sides, wm, wp)
+                );
 
                 let b = bias::best_bias(p.as_ref(), &x, boundary).unwrap();
                 assert!(b.uniform && b.feasible);
@@ -274,7 +291,10 @@ fn absolute_step_rule_needs_integer_loads() {
     let y = vec![q(1, 4), q(-1, 4)];
     assert_eq!(identity::absolute_step_change(&y, 1), q(-1, 2));
     let law = ExactStepLaw::unit(vec![BigRational::zero(), BigRational::one()]);
-    assert_eq!(identity::expected_change_exact(&law, &y, identity::absolute), BigRational::zero());
+    assert_eq!(
+        identity::expected_change_exact(&law, &y, identity::absolute),
+        BigRational::zero()
+    );
 }
 
 #[test]
@@ -331,11 +351,17 @@ fn paper_b_potentials_closed_form_equals_enumeration() {
                     assert_eq!(e.method, Method::ClosedForm);
                     let brute = brute_force(p.as_ref(), pot.as_ref(), &x, &setting).unwrap();
                     let (a, b) = (e.expected_next.ln(), brute.ln());
-                    assert!((a - b).abs() <= 1e-12 * a.abs().max(1.0), "{proc_} {} {x:?}", pot.spec());
+                    assert!(
+                        (a - b).abs() <= 1e-12 * a.abs().max(1.0),
+                        "{proc_} {} {x:?}",
+                        pot.spec()
+                    );
                     // The change, against the enumerated next value minus the value.
                     let ch = brute.add(&e.value.scale(-1.0)).to_f64().unwrap();
                     let scale = brute.to_f64().unwrap();
-                    assert!((e.expected_change.to_f64().unwrap() - ch).abs() <= 1e-12 * scale.max(1.0));
+                    assert!(
+                        (e.expected_change.to_f64().unwrap() - ch).abs() <= 1e-12 * scale.max(1.0)
+                    );
                 }
             }
         }
@@ -352,7 +378,10 @@ fn paper_b_potentials_in_batches_use_the_enumerator() {
         let s = Setting::batched(2).unwrap();
         let e = expect(p.as_ref(), pot.as_ref(), &x, &s).unwrap();
         assert_eq!(e.method, Method::Enumeration);
-        assert_eq!(e.expected_next, brute_force(p.as_ref(), pot.as_ref(), &x, &s).unwrap());
+        assert_eq!(
+            e.expected_next,
+            brute_force(p.as_ref(), pot.as_ref(), &x, &s).unwrap()
+        );
     }
 }
 
@@ -360,7 +389,8 @@ fn paper_b_potentials_in_batches_use_the_enumerator() {
 #[test]
 fn mean_quantile_expectation_is_exact() {
     for boundary in [Boundary::Over, Boundary::Under] {
-        let pot = potential::parse(&format!("mean-quantile(boundary={})", boundary.name())).unwrap();
+        let pot =
+            potential::parse(&format!("mean-quantile(boundary={})", boundary.name())).unwrap();
         for proc_ in ["mean-thinning", "twinning", "relative-threshold(f=1)"] {
             let p = process::parse(proc_).unwrap();
             for x in states() {
@@ -369,7 +399,10 @@ fn mean_quantile_expectation_is_exact() {
                 let delta = |y: &[BigRational]| Sides::from_y(y, boundary).delta_plus();
                 let exact = &delta(&y) + identity::expected_change_exact(&law, &y, delta);
                 let e = expect(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
-                assert!((e.expected_next.to_f64().unwrap() - f(&exact)).abs() < 1e-14, "{x:?}");
+                assert!(
+                    (e.expected_next.to_f64().unwrap() - f(&exact)).abs() < 1e-14,
+                    "{x:?}"
+                );
             }
         }
     }
@@ -388,7 +421,11 @@ fn lambda_is_overflow_safe_and_matches_the_definition() {
     // underloaded bin w.p. 2/3 (two balls: y₀ → 4000 − 2/3); so E[e^{y₀'}] = e^{4000}(e^{2/3} + 2e^{−2/3})/3
     // and the light bins' terms are e^{−2000}-negligible relative to it.
     let want = 4000.0 + ((2.0f64 / 3.0).exp() + 2.0 * (-2.0f64 / 3.0).exp()).ln() - 3f64.ln();
-    assert!((e.expected_next.ln() - want).abs() < 1e-9, "{}", e.expected_next.ln());
+    assert!(
+        (e.expected_next.ln() - want).abs() < 1e-9,
+        "{}",
+        e.expected_next.ln()
+    );
     let brute = brute_force(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
     assert!((brute.ln() - e.expected_next.ln()).abs() < 1e-12);
 }
@@ -396,12 +433,23 @@ fn lambda_is_overflow_safe_and_matches_the_definition() {
 #[test]
 fn paper_b_potentials_reject_bad_parameters() {
     for (spec, msg) in [
-        ("lambda", "invalid parameter `alpha` of `lambda`: is required, e.g. lambda(alpha=0.5)"),
-        ("lambda(alpha=-1)", "invalid alpha: must be a finite number > 0, got -1"),
-        ("recovery(kappa=0)", "invalid kappa: must be a finite number > 0, got 0"),
+        (
+            "lambda",
+            "invalid parameter `alpha` of `lambda`: is required, e.g. lambda(alpha=0.5)",
+        ),
+        (
+            "lambda(alpha=-1)",
+            "invalid alpha: must be a finite number > 0, got -1",
+        ),
+        (
+            "recovery(kappa=0)",
+            "invalid kappa: must be a finite number > 0, got 0",
+        ),
     ] {
         assert_eq!(potential::parse(spec).unwrap_err().to_string(), msg);
     }
-    let e = potential::parse("mean-quantile(boundary=middle)").unwrap_err().to_string();
+    let e = potential::parse("mean-quantile(boundary=middle)")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("boundary") && e.contains("over"), "{e}");
 }

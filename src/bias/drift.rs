@@ -75,7 +75,11 @@ pub fn mean_thinning_drift(sides: &Sides) -> Vec<BigRational> {
 /// let d = BigRational::new(1.into(), 4.into());
 /// assert_eq!(twinning_expected_balls(&d, 2, 1), BigRational::new(5.into(), 4.into()));
 /// ```
-pub fn twinning_expected_balls(delta_minus: &BigRational, w_minus: u32, w_plus: u32) -> BigRational {
+pub fn twinning_expected_balls(
+    delta_minus: &BigRational,
+    w_minus: u32,
+    w_plus: u32,
+) -> BigRational {
     let wp = BigRational::from_integer(w_plus.into());
     let wm = BigRational::from_integer(w_minus.into());
     &wp + (wm - &wp) * delta_minus

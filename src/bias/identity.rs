@@ -114,7 +114,8 @@ pub fn twinning_upsilon_drift<T: Field>(
 ) -> T {
     let nn: T = c(n as i64);
     let (wm, wp): (T, T) = (c(w_minus.into()), c(w_plus.into()));
-    let sq = wp.clone() * wp.clone() + (wm.clone() * wm.clone() - wp.clone() * wp.clone()) * delta_minus;
+    let sq =
+        wp.clone() * wp.clone() + (wm.clone() * wm.clone() - wp.clone() * wp.clone()) * delta_minus;
     (T::one() - T::one() / nn.clone()) * sq - (wm - wp) * delta / nn
 }
 

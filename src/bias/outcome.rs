@@ -55,14 +55,14 @@ pub fn thinning_outcomes(accept: &[bool], under: &[bool]) -> ThinningOutcomes {
         per_bin: vec![zero; n],
     };
     let two = BigRational::from_integer(2.into());
-    for i1 in 0..n {
-        for i2 in 0..n {
-            if accept[i1] {
+    for (i1, &acc) in accept.iter().enumerate() {
+        for (i2, &und) in under.iter().enumerate() {
+            if acc {
                 o.first += &pair;
                 o.per_bin[i1] += &pair;
                 o.samples += &pair;
             } else {
-                if under[i2] {
+                if und {
                     o.second_under += &pair;
                 } else {
                     o.second_over += &pair;

@@ -87,7 +87,10 @@ pub fn fixed_ties_excess(
     b: u64,
 ) -> Result<(BigRational, Law)> {
     if bin >= n {
-        return Err(Error::invalid("bin", format!("must be < n = {n}, got {bin}")));
+        return Err(Error::invalid(
+            "bin",
+            format!("must be < n = {n}, got {bin}"),
+        ));
     }
     let p = per_bin_at_zero(process, n, TieRule::Fixed)?[bin].clone();
     let shift = BigRational::new(b.into(), n.into());

@@ -40,7 +40,10 @@ pub fn miss_probability(n: usize, s: u64) -> BigRational {
     let mut all_hit = BigRational::zero();
     for k in 0..=n as u64 {
         let term = BigRational::from_integer(binomial(n as u64, k))
-            * num_traits::pow(BigRational::new((n as u64 - k).into(), n.into()), s as usize);
+            * num_traits::pow(
+                BigRational::new((n as u64 - k).into(), n.into()),
+                s as usize,
+            );
         if k % 2 == 0 {
             all_hit += term;
         } else {
@@ -84,7 +87,9 @@ pub fn spread_law(process: &dyn Process, n: usize, steps: u64) -> Result<Law> {
             let loads = Loads::new(x.iter().map(|&v| v as f64).collect())?;
             let law = process
                 .step_law_exact(&loads, TieRule::Random)?
-                .ok_or_else(|| Error::Unsupported(format!("{} has no exact step law", process.spec())))?;
+                .ok_or_else(|| {
+                    Error::Unsupported(format!("{} has no exact step law", process.spec()))
+                })?;
             for o in law.outcomes.iter().filter(|o| !o.prob.is_zero()) {
                 let mut y = x.clone();
                 y[o.bin] += u64::from(o.balls);

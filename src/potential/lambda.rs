@@ -70,14 +70,19 @@ fn build(spec: &Spec) -> Result<Box<dyn Potential>> {
             "is required, e.g. lambda(alpha=0.5)",
         ));
     }
-    Ok(Box::new(AbsExponential::lambda(spec.get_f64("alpha", 0.0)?)?))
+    Ok(Box::new(AbsExponential::lambda(
+        spec.get_f64("alpha", 0.0)?,
+    )?))
 }
 
 pub(super) fn positive(name: &str, v: f64) -> Result<f64> {
     if v > 0.0 && v.is_finite() {
         Ok(v)
     } else {
-        Err(Error::invalid(name, format!("must be a finite number > 0, got {v}")))
+        Err(Error::invalid(
+            name,
+            format!("must be a finite number > 0, got {v}"),
+        ))
     }
 }
 
@@ -130,7 +135,13 @@ impl Potential for AbsExponential {
 
     fn value(&self, loads: &Loads) -> Scaled {
         let a = self.alpha(loads.n());
-        Scaled::sum_exp(loads.normalized().iter().map(|v| a * v.abs()).collect::<Vec<_>>())
+        Scaled::sum_exp(
+            loads
+                .normalized()
+                .iter()
+                .map(|v| a * v.abs())
+                .collect::<Vec<_>>(),
+        )
     }
 
     fn term(&self, y: f64) -> Option<f64> {
