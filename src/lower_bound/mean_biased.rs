@@ -72,7 +72,7 @@ pub const STATE_LIMIT: usize = 2_000_000;
 /// let mt = balloc::process::parse("mean-thinning").unwrap();
 /// // n = 2, one step: one bin gets the ball; spread 1 surely.
 /// let law = spread_law(mt.as_ref(), 2, 1).unwrap();
-/// assert_eq!(mean(&law), BigRational::one());
+/// assert_eq!(mean(&law), BigRational::from_integer(1.into()));
 /// ```
 pub fn spread_law(process: &dyn Process, n: usize, steps: u64) -> Result<Law> {
     let mut states: BTreeMap<Vec<u64>, BigRational> = [(vec![0u64; n], BigRational::one())].into();
