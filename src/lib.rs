@@ -37,6 +37,7 @@ pub mod cli;
 pub mod condition;
 pub mod error;
 pub mod expectation;
+pub mod graph;
 pub mod loads;
 pub mod potential;
 pub mod process;
