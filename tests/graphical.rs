@@ -104,3 +104,180 @@ fn lemma_3_6_needs_a_regular_graph() {
     assert!(!f.holds);
     assert!(f.violation.unwrap().contains("-1/10"));
 }
+
+#[test]
+fn greedy_edge_sum_equals_closed_form_and_brute_force() {
+    use balloc::{expectation, loads::Loads, potential, process, setting::Setting};
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let pots = ["quadratic", "absolute", "gamma(alpha=0.5)", "phi(alpha=1)"];
+    for (spec, n) in [("graphical(graph=cycle)", 7), ("graphical(graph=torus)", 9), ("graphical(graph=hypercube)", 8), ("graphical(graph=complete)", 5), ("graphical(graph=regular,d=3,seed=2)", 10)] {
+        let p = process::parse(spec).unwrap();
+        let g = balloc::graph::GraphKind::build(
+            &match spec {
+                s if s.contains("cycle") => balloc::graph::GraphKind::Cycle,
+                s if s.contains("torus") => balloc::graph::GraphKind::Torus,
+                s if s.contains("hypercube") => balloc::graph::GraphKind::Hypercube,
+                s if s.contains("complete") => balloc::graph::GraphKind::Complete,
+                _ => balloc::graph::GraphKind::Regular { d: 3, seed: 2 },
+            },
+            n,
+        )
+        .unwrap();
+        for _ in 0..5 {
+            let x = Loads::new((0..n).map(|_| rng.random_range(0..4) as f64).collect()).unwrap();
+            for ps in pots {
+                let pot = potential::parse(ps).unwrap();
+                let e = expectation::expect(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
+                let b = expectation::brute_force(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
+                let s = greedy::edge_sum_expectation(&g, pot.as_ref(), &x).unwrap();
+                let (e, b, s) = (e.expected_next.to_f64().unwrap(), b.to_f64().unwrap(), s.to_f64().unwrap());
+                assert!((e - s).abs() <= 1e-12 * s.abs().max(1.0), "{spec} {ps} {x:?}: {e} vs edge sum {s}");
+                assert!((b - s).abs() <= 1e-12 * s.abs().max(1.0), "{spec} {ps} {x:?}: {b} vs edge sum {s}");
+            }
+            // f64 per-vertex probabilities equal the exact ones.
+            let r = greedy::probabilities(&g, x.as_slice()).unwrap();
+            let rx = greedy::probabilities_exact(&g, x.as_slice()).unwrap();
+            for (a, b) in r.iter().zip(&rx) {
+                assert_eq!(*a, num_traits::ToPrimitive::to_f64(b).unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn greedy_eps_is_at_least_the_edge_expansion_and_attained_on_the_cut() {
+    // Exhaustive over the orderings of distinct loads (only the order matters to greedy): all 720
+    // permutations of 0..6 on C_6 and all 120 of 0..5 on K_5.
+    for g in [Graph::cycle(6).unwrap(), Graph::complete(5).unwrap()] {
+        let n = g.n();
+        let mut perm: Vec<usize> = (0..n).collect();
+        let mut count = 0;
+        loop {
+            let x: Vec<f64> = perm.iter().map(|&v| v as f64).collect();
+            assert_holds(checks::greedy_eps_vs_expansion(&g, &x).unwrap(), g.name());
+            count += 1;
+            // next permutation in lexicographic order
+            let Some(i) = (0..n - 1).rev().find(|&i| perm[i] < perm[i + 1]) else { break };
+            let j = (i + 1..n).rev().find(|&j| perm[j] > perm[i]).unwrap();
+            perm.swap(i, j);
+            perm[i + 1..].reverse();
+        }
+        assert_eq!(count, (1..=n).product::<usize>());
+    }
+    // With ties the statement fails: all loads equal, greedy is uniform, ε*(1/2) = 0 < β = 1/3.
+    let f = checks::greedy_eps_vs_expansion(&Graph::cycle(6).unwrap(), &[2.0; 6]).unwrap();
+    assert!(!f.holds && f.violation.unwrap().contains("= 0 < β = 1/3"));
+    // Equality at the minimising cut: C_6 with {0, 1, 2} heavy. Prefix k = 3 holds e(S)/m = 2/6,
+    // so 1 − n·P_3/3 = 1 − 6·(1/3)/3 = 1/3 = |∂S|/(d|S|) = 2/(2·3) = β.
+    let g = Graph::cycle(6).unwrap();
+    let x = balloc::loads::Loads::new(vec![1.0, 1.0, 1.0, 0.0, 0.0, 0.0]).unwrap();
+    let (e, c) = greedy::conditions(&g, &x, 3).unwrap();
+    let (h, _) = measures::edge_expansion(&g).unwrap();
+    assert_eq!(e.eps, q(1, 3));
+    assert_eq!(e.eps, h / BigRational::from_integer(2.into()));
+    // C2: vertices 3 and 5 win 1 + 1/2 edges, vertex 4 wins 1/2 + 1/2 (m = 6), so the light tied
+    // group {3, 4, 5} gets (1/4 + 1/6 + 1/4)/3 = 2/9 per rank (random tie-breaking among ranks):
+    // C = n·max p = 6·2/9 = 4/3.
+    assert_eq!(c.c, q(4, 3));
+}
+
+#[test]
+fn measures_against_independent_routes() {
+    // Edge connectivity: hand values.
+    assert_eq!(measures::edge_connectivity(&Graph::torus(4, 4).unwrap()), 4);
+    assert_eq!(measures::edge_connectivity(&Graph::complete(6).unwrap()), 5);
+    let two = Graph::parse_edge_list("0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n", "two triangles").unwrap();
+    assert_eq!(measures::edge_connectivity(&two), 0);
+    // Spectral gap of Q_h is 2 (eigenvalues 2j); of K_n is n.
+    assert!((measures::spectral_gap(&Graph::hypercube(4).unwrap()).unwrap() - 2.0).abs() < 1e-9);
+    assert!((measures::spectral_gap(&Graph::complete(7).unwrap()).unwrap() - 7.0).abs() < 1e-9);
+    // Cheeger (normalised Laplacian of a d-regular graph: λ₂/d): λ/2 ≤ β ≤ √(2λ).
+    for g in small_graphs().into_iter().filter(|g| g.regular_degree().is_some()) {
+        let d = g.regular_degree().unwrap() as f64;
+        let lam = measures::spectral_gap(&g).unwrap() / d;
+        let (h, _) = measures::edge_expansion(&g).unwrap();
+        let beta = num_traits::ToPrimitive::to_f64(&h).unwrap() / d;
+        assert!(lam / 2.0 <= beta + 1e-12 && beta <= (2.0 * lam).sqrt() + 1e-12, "{}: λ = {lam}, β = {beta}", g.name());
+    }
+}
+
+#[test]
+fn edge_list_errors_name_the_line() {
+    let cases = [
+        ("0 1\n1 1\n", "line 2", "self-loop"),
+        ("0 1\n# c\n\n1 0\n", "line 4", "repeats the edge 1 0 of line 1"),
+        ("0 1 2\n", "line 1", "expected two vertex numbers"),
+        ("0 -1\n", "line 1", "not a vertex number"),
+        ("# nothing\n", "g.txt", "contains no edge"),
+    ];
+    for (text, at, why) in cases {
+        let e = Graph::parse_edge_list(text, "g.txt").unwrap_err().to_string();
+        assert!(e.contains(at) && e.contains(why) && !e.contains('\n'), "{e}");
+    }
+    assert!(Graph::read_edge_list("/nonexistent/g.txt").unwrap_err().to_string().contains("/nonexistent/g.txt"));
+    for bad in ["graphical(graph=torus)", "graphical(graph=mesh)", "graphical(graph=file)", "graphical(d=3)", "graphical(strategy=best)"] {
+        let r = balloc::process::parse(bad).and_then(|p| p.step_law(&balloc::loads::Loads::zeros(8).unwrap(), Default::default()));
+        assert!(r.is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn flow_strategy_process_agrees_with_lemma_3_5_and_its_sampler() {
+    // The registered process with strategy=flow gives the per-vertex probabilities of Lemma 3.5;
+    // its sampler (and the fast simulation step) match them within a 5-sigma Monte Carlo band.
+    use balloc::loads::Loads;
+    let g = Graph::cycle(8).unwrap();
+    let s = Strategy::new(&g).unwrap();
+    let x = [5.0, 1.0, 0.0, 2.0, 2.0, 7.0, 3.0, 0.0];
+    let p = balloc::process::parse("graphical(graph=cycle,strategy=flow)").unwrap();
+    let law = p.step_law(&Loads::new(x.to_vec()).unwrap(), Default::default()).unwrap().per_bin_probability();
+    let exact = s.predicted_exact(&x).unwrap();
+    for (a, b) in law.iter().zip(&exact) {
+        assert!((a - num_traits::ToPrimitive::to_f64(b).unwrap()).abs() < 1e-15);
+    }
+    let loads = Loads::new(x.to_vec()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let trials = 200_000;
+    let mut count = [0usize; 8];
+    for _ in 0..trials {
+        count[p.sample(&loads, &loads.ranking(), Default::default(), &mut rng).0] += 1;
+    }
+    for v in 0..8 {
+        let sd = (law[v] * (1.0 - law[v]) / trials as f64).sqrt();
+        assert!((count[v] as f64 / trials as f64 - law[v]).abs() < 5.0 * sd + 1e-12, "vertex {v}");
+    }
+}
+
+#[test]
+fn greedy_sampler_matches_probabilities() {
+    let g = Graph::torus(3, 3).unwrap();
+    let x: Vec<f64> = vec![2.0, 0.0, 1.0, 1.0, 3.0, 0.0, 1.0, 1.0, 2.0];
+    let r = greedy::probabilities(&g, &x).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let trials = 200_000;
+    let mut c = vec![0usize; 9];
+    for _ in 0..trials {
+        c[greedy::sample(&g, &x, &mut rng)] += 1;
+    }
+    for v in 0..9 {
+        let sd = (r[v] * (1.0 - r[v]) / trials as f64).sqrt();
+        assert!((c[v] as f64 / trials as f64 - r[v]).abs() < 5.0 * sd + 1e-12, "vertex {v}");
+    }
+}
+
+#[test]
+fn general_graphs_use_spectral_trees_and_spanning_tree_flows() {
+    let g = Graph::random_regular(16, 3, 4).unwrap();
+    let s = Strategy::new(&g).unwrap();
+    assert_eq!(s.flows.method, "spanning-tree");
+    assert!(haar::orthogonality_defect(&s.tree) < 1e-12);
+    assert_holds(checks::lemma_3_4(&s), "regular(16,3) Lemma 3.4");
+    assert_holds(checks::lemma_3_2(&s), "regular(16,3) Lemma 3.2");
+    let x: Vec<f64> = (0..16).map(|v| ((v * 7) % 5) as f64).collect();
+    assert_holds(checks::lemma_3_5(&s, &x).unwrap(), "regular(16,3) Lemma 3.5");
+    // Balanced: sizes of siblings differ by at most one.
+    for i in s.tree.internal() {
+        let (l, r) = s.tree.nodes[i].children.unwrap();
+        assert!(s.tree.nodes[l].size().abs_diff(s.tree.nodes[r].size()) <= 1);
+    }
+}

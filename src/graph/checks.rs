@@ -461,9 +461,11 @@ pub fn cycle_drift_limitation(n: usize) -> Result<(Q, u32, Finding)> {
     Ok((delta, mask, f))
 }
 
-/// Greedy and expansion (notes S.GreedyGraphical, derived): at every load vector of a regular graph,
-/// the best ε of C1 at `δ = 1/2` for greedy's allocation vector is at least the edge expansion in
-/// C's normalisation `β = min_{|S| ≤ n/2} |∂S|/(d|S|)`. `n` even, `n ≤ 20`.
+/// Greedy and expansion (notes S.GreedyGraphical, derived): at every load vector of a regular graph
+/// with pairwise distinct loads, the best ε of C1 at `δ = 1/2` for greedy's allocation vector is
+/// at least the edge expansion in C's normalisation `β = min_{|S| ≤ n/2} |∂S|/(d|S|)`, because the
+/// `k` heaviest vertices receive `k/n − |∂S_k|/(dn)`. With ties the statement fails (all loads
+/// equal: greedy is uniform and ε* = 0); the function evaluates it on any input. `n ≤ 20`.
 pub fn greedy_eps_vs_expansion(g: &Graph, x: &[f64]) -> Result<Finding> {
     let d = g
         .regular_degree()
