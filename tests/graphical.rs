@@ -281,3 +281,115 @@ fn general_graphs_use_spectral_trees_and_spanning_tree_flows() {
         assert!(s.tree.nodes[l].size().abs_diff(s.tree.nodes[r].size()) <= 1);
     }
 }
+
+#[test]
+fn lemma_3_7_epsilon_printed_forms_fail_and_derived_forms_hold() {
+    // C_8, standard tree, loads heavy on the left half {0..3}: the right half {4..7} lies on the
+    // light side of the root, receives more than its share, q(S_i) > |S_i|/n, and the printed
+    // bound (10) fails there.
+    let s = Strategy::new(&Graph::cycle(8).unwrap()).unwrap();
+    let x = [4.0, 4.0, 4.0, 4.0, 2.0, 2.0, 0.0, 1.0];
+    let e = checks::lemma_3_7_epsilon(&s, &x).unwrap();
+    assert_holds(e.derived_closed_form.clone(), "ε_t = βkQ/(2m q(S_i))");
+    assert_holds(e.derived_bound.clone(), "|ε_t| ≥ βkn/(4m|S_i|)");
+    assert!(!e.printed_closed_form.holds, "printed ε_t = βkQ/q(S_i) is off by the factor 2m");
+    assert!(!e.printed_bound_10.holds);
+    let v = e.printed_bound_10.violation.unwrap();
+    // Hand check of the first violating node {4..7} (|S_i| = 4): C* = 9/4 so βk = 4/9; m = 8.
+    // Q(root) = +1 (L̄{0..3} = 4 > L̄{4..7} = 5/4); the root's drift gives +βk/4 to each of the
+    // four vertices, the drifts of nodes inside {4..7} sum to zero on it (Lemma 3.2), so
+    // q(S_i) = 4/8 + (1/16)·βk = 1/2 + 1/36 = 19/36 and ε_t = βk/(2m·q(S_i)) = (4/9)/(16·19/36) = 1/19,
+    // while (10) asks for |ε_t| ≥ βkn/(2m|S_i|) = (4/9)·8/64 = 1/18.
+    assert!(v.contains("ε_t = 1/19") && v.contains("= 1/18"), "{v}");
+}
+
+#[test]
+fn two_point_lemma_one_step_and_printed_intermediate_claim() {
+    use balloc::graph::twopoint::TwoPoint;
+    let deltas: Vec<f64> = (-400..=400).map(|k| k as f64 * 0.25).collect();
+    // Sweep the printed hypothesis range (restricted to valid probabilities).
+    let mut worst = f64::INFINITY;
+    let mut cases = 0;
+    for a in 1..20 {
+        let pi1 = a as f64 / 20.0;
+        let pmin = pi1.min(1.0 - pi1);
+        for b in 1..=4 {
+            let eps = pmin / 2.0 * b as f64 / 4.0;
+            for c in 1..=6 {
+                let eps_t = eps + (pi1.max(1.0 - pi1) / 2.0 - eps) * c as f64 / 6.0;
+                let tp = TwoPoint { pi1, eps, eps_t };
+                if !(tp.hypotheses() && tp.valid()) {
+                    continue;
+                }
+                cases += 1;
+                let (f, w) = checks::two_point_one_step_f64(&tp, &deltas);
+                assert_holds(f, &format!("{tp:?}"));
+                worst = worst.min(w);
+                // E[Δδ] = −ε_tγ for δ > 0 and E[(Δδ)²] ≤ 2γ (printed), at valid probabilities.
+                assert!((tp.mean_step(1.0) + eps_t * tp.gamma()).abs() < 1e-12);
+                assert!(tp.second_moment(1.0) <= 2.0 * tp.gamma() + 1e-12 && tp.second_moment(-1.0) <= 2.0 * tp.gamma() + 1e-12);
+            }
+        }
+    }
+    assert!(cases > 100 && worst >= 0.0, "cases {cases}, worst slack {worst}");
+    // The printed step "ε_tγ ≤ 1" fails inside the hypotheses: π₁ = 0.4, ε = 0.2 = min(π)/2,
+    // ε_t = 0.3 = max(π)/2 (probabilities 0.1 and 0.7 are valid); γ = 1/0.4 + 1/0.6 = 25/6 and
+    // ε_tγ = 1.25 > 1.
+    let tp = TwoPoint { pi1: 0.4, eps: 0.2, eps_t: 0.3 };
+    assert!(tp.hypotheses() && tp.valid());
+    assert!(!checks::two_point_eps_gamma(&tp).holds);
+    assert!((tp.eps_t * tp.gamma() - 1.25).abs() < 1e-12);
+    // The printed hypotheses admit invalid probabilities: π₁ = 0.1, ε_t = 0.3 ≤ max(π)/2 = 0.45
+    // gives P(bin 1) = π₁ − ε_t = −0.2.
+    let bad = TwoPoint { pi1: 0.1, eps: 0.05, eps_t: 0.3 };
+    assert!(bad.hypotheses() && !bad.valid() && bad.p1(1.0) < 0.0);
+}
+
+#[test]
+fn cycle_drift_limitation_construction() {
+    // C.Heur.first-attempt: δ* = 2/n, confirmed by max-flow on both sides of δ*.
+    let mut lines = Vec::new();
+    for n in [4usize, 6, 8, 12, 16] {
+        let (d, mask, f) = checks::cycle_drift_limitation(n).unwrap();
+        assert_holds(f, &format!("C_{n}"));
+        let tight: Vec<usize> = (0..n).filter(|v| (mask >> v) & 1 == 1).collect();
+        lines.push(format!("C_{n}: overloaded 0..{}, delta* = {d} (= 2/n), tight set {tight:?}, |boundary| = {}", n / 2, measures::boundary(&Graph::cycle(n).unwrap(), mask)));
+    }
+    insta::assert_snapshot!("cycle_drift_limitation", lines.join("\n"));
+}
+
+#[test]
+fn lemma_4_1_arithmetic() {
+    // (|S| − k/d)/n ≥ 1/3 for k ≤ d, |S| ≥ n/2, n ≥ 6; equality-tight at n = 6, |S| = 3, k = d.
+    for n in 6..40 {
+        for d in 1..6 {
+            for k in 0..=d {
+                assert_holds(checks::lemma_4_1_mean(n, d, k, n.div_ceil(2)), "L4.1");
+            }
+        }
+    }
+    // n = 5 breaks it: (3 − 1)/5 = 2/5 ≥ 1/3 still holds for |S| = 3, but n = 4: (2 − 1)/4 < 1/3.
+    assert!(!checks::lemma_4_1_mean(4, 2, 2, 2).holds);
+}
+
+#[test]
+fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
+    // Greedy on C_6 from x: the mean of Υ after one step over 100 000 seeded samples is within
+    // 5 standard errors of the exact edge-sum expectation.
+    use balloc::{loads::Loads, potential};
+    let g = Graph::cycle(6).unwrap();
+    let x = Loads::new(vec![3.0, 0.0, 1.0, 4.0, 1.0, 2.0]).unwrap();
+    let pot = potential::parse("quadratic").unwrap();
+    let exact = greedy::edge_sum_expectation(&g, pot.as_ref(), &x).unwrap().to_f64().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let k = 100_000;
+    let vals: Vec<f64> = (0..k)
+        .map(|_| {
+            let mut y = x.clone();
+            y.add(greedy::sample(&g, x.as_slice(), &mut rng), 1.0);
+            pot.value(&y).to_f64().unwrap()
+        })
+        .collect();
+    let s = balloc::graph::experiment::summarize(&vals, 0.95).unwrap();
+    assert!((s.mean - exact).abs() < 5.0 * s.stderr, "{} vs {exact}", s.mean);
+}
