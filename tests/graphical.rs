@@ -110,7 +110,13 @@ fn greedy_edge_sum_equals_closed_form_and_brute_force() {
     use balloc::{expectation, loads::Loads, potential, process, setting::Setting};
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let pots = ["quadratic", "absolute", "gamma(alpha=0.5)", "phi(alpha=1)"];
-    for (spec, n) in [("graphical(graph=cycle)", 7), ("graphical(graph=torus)", 9), ("graphical(graph=hypercube)", 8), ("graphical(graph=complete)", 5), ("graphical(graph=regular,d=3,seed=2)", 10)] {
+    for (spec, n) in [
+        ("graphical(graph=cycle)", 7),
+        ("graphical(graph=torus)", 9),
+        ("graphical(graph=hypercube)", 8),
+        ("graphical(graph=complete)", 5),
+        ("graphical(graph=regular,d=3,seed=2)", 10),
+    ] {
         let p = process::parse(spec).unwrap();
         let g = balloc::graph::GraphKind::build(
             &match spec {
@@ -127,12 +133,25 @@ fn greedy_edge_sum_equals_closed_form_and_brute_force() {
             let x = Loads::new((0..n).map(|_| rng.random_range(0..4) as f64).collect()).unwrap();
             for ps in pots {
                 let pot = potential::parse(ps).unwrap();
-                let e = expectation::expect(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
-                let b = expectation::brute_force(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
+                let e = expectation::expect(p.as_ref(), pot.as_ref(), &x, &Setting::sequential())
+                    .unwrap();
+                let b =
+                    expectation::brute_force(p.as_ref(), pot.as_ref(), &x, &Setting::sequential())
+                        .unwrap();
                 let s = greedy::edge_sum_expectation(&g, pot.as_ref(), &x).unwrap();
-                let (e, b, s) = (e.expected_next.to_f64().unwrap(), b.to_f64().unwrap(), s.to_f64().unwrap());
-                assert!((e - s).abs() <= 1e-12 * s.abs().max(1.0), "{spec} {ps} {x:?}: {e} vs edge sum {s}");
-                assert!((b - s).abs() <= 1e-12 * s.abs().max(1.0), "{spec} {ps} {x:?}: {b} vs edge sum {s}");
+                let (e, b, s) = (
+                    e.expected_next.to_f64().unwrap(),
+                    b.to_f64().unwrap(),
+                    s.to_f64().unwrap(),
+                );
+                assert!(
+                    (e - s).abs() <= 1e-12 * s.abs().max(1.0),
+                    "{spec} {ps} {x:?}: {e} vs edge sum {s}"
+                );
+                assert!(
+                    (b - s).abs() <= 1e-12 * s.abs().max(1.0),
+                    "{spec} {ps} {x:?}: {b} vs edge sum {s}"
+                );
             }
             // f64 per-vertex probabilities equal the exact ones.
             let r = greedy::probabilities(&g, x.as_slice()).unwrap();
@@ -157,7 +176,9 @@ fn greedy_eps_is_at_least_the_edge_expansion_and_attained_on_the_cut() {
             assert_holds(checks::greedy_eps_vs_expansion(&g, &x).unwrap(), g.name());
             count += 1;
             // next permutation in lexicographic order
-            let Some(i) = (0..n - 1).rev().find(|&i| perm[i] < perm[i + 1]) else { break };
+            let Some(i) = (0..n - 1).rev().find(|&i| perm[i] < perm[i + 1]) else {
+                break;
+            };
             let j = (i + 1..n).rev().find(|&j| perm[j] > perm[i]).unwrap();
             perm.swap(i, j);
             perm[i + 1..].reverse();
@@ -192,12 +213,19 @@ fn measures_against_independent_routes() {
     assert!((measures::spectral_gap(&Graph::hypercube(4).unwrap()).unwrap() - 2.0).abs() < 1e-9);
     assert!((measures::spectral_gap(&Graph::complete(7).unwrap()).unwrap() - 7.0).abs() < 1e-9);
     // Cheeger (normalised Laplacian of a d-regular graph: λ₂/d): λ/2 ≤ β ≤ √(2λ).
-    for g in small_graphs().into_iter().filter(|g| g.regular_degree().is_some()) {
+    for g in small_graphs()
+        .into_iter()
+        .filter(|g| g.regular_degree().is_some())
+    {
         let d = g.regular_degree().unwrap() as f64;
         let lam = measures::spectral_gap(&g).unwrap() / d;
         let (h, _) = measures::edge_expansion(&g).unwrap();
         let beta = num_traits::ToPrimitive::to_f64(&h).unwrap() / d;
-        assert!(lam / 2.0 <= beta + 1e-12 && beta <= (2.0 * lam).sqrt() + 1e-12, "{}: λ = {lam}, β = {beta}", g.name());
+        assert!(
+            lam / 2.0 <= beta + 1e-12 && beta <= (2.0 * lam).sqrt() + 1e-12,
+            "{}: λ = {lam}, β = {beta}",
+            g.name()
+        );
     }
 }
 
@@ -205,18 +233,39 @@ fn measures_against_independent_routes() {
 fn edge_list_errors_name_the_line() {
     let cases = [
         ("0 1\n1 1\n", "line 2", "self-loop"),
-        ("0 1\n# c\n\n1 0\n", "line 4", "repeats the edge 1 0 of line 1"),
+        (
+            "0 1\n# c\n\n1 0\n",
+            "line 4",
+            "repeats the edge 1 0 of line 1",
+        ),
         ("0 1 2\n", "line 1", "expected two vertex numbers"),
         ("0 -1\n", "line 1", "not a vertex number"),
         ("# nothing\n", "g.txt", "contains no edge"),
     ];
     for (text, at, why) in cases {
-        let e = Graph::parse_edge_list(text, "g.txt").unwrap_err().to_string();
-        assert!(e.contains(at) && e.contains(why) && !e.contains('\n'), "{e}");
+        let e = Graph::parse_edge_list(text, "g.txt")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(at) && e.contains(why) && !e.contains('\n'),
+            "{e}"
+        );
     }
-    assert!(Graph::read_edge_list("/nonexistent/g.txt").unwrap_err().to_string().contains("/nonexistent/g.txt"));
-    for bad in ["graphical(graph=torus)", "graphical(graph=mesh)", "graphical(graph=file)", "graphical(d=3)", "graphical(strategy=best)"] {
-        let r = balloc::process::parse(bad).and_then(|p| p.step_law(&balloc::loads::Loads::zeros(8).unwrap(), Default::default()));
+    assert!(
+        Graph::read_edge_list("/nonexistent/g.txt")
+            .unwrap_err()
+            .to_string()
+            .contains("/nonexistent/g.txt")
+    );
+    for bad in [
+        "graphical(graph=torus)",
+        "graphical(graph=mesh)",
+        "graphical(graph=file)",
+        "graphical(d=3)",
+        "graphical(strategy=best)",
+    ] {
+        let r = balloc::process::parse(bad)
+            .and_then(|p| p.step_law(&balloc::loads::Loads::zeros(8).unwrap(), Default::default()));
         assert!(r.is_err(), "{bad}");
     }
 }
@@ -230,7 +279,10 @@ fn flow_strategy_process_agrees_with_lemma_3_5_and_its_sampler() {
     let s = Strategy::new(&g).unwrap();
     let x = [5.0, 1.0, 0.0, 2.0, 2.0, 7.0, 3.0, 0.0];
     let p = balloc::process::parse("graphical(graph=cycle,strategy=flow)").unwrap();
-    let law = p.step_law(&Loads::new(x.to_vec()).unwrap(), Default::default()).unwrap().per_bin_probability();
+    let law = p
+        .step_law(&Loads::new(x.to_vec()).unwrap(), Default::default())
+        .unwrap()
+        .per_bin_probability();
     let exact = s.predicted_exact(&x).unwrap();
     for (a, b) in law.iter().zip(&exact) {
         assert!((a - num_traits::ToPrimitive::to_f64(b).unwrap()).abs() < 1e-15);
@@ -240,11 +292,16 @@ fn flow_strategy_process_agrees_with_lemma_3_5_and_its_sampler() {
     let trials = 200_000;
     let mut count = [0usize; 8];
     for _ in 0..trials {
-        count[p.sample(&loads, &loads.ranking(), Default::default(), &mut rng).0] += 1;
+        count[p
+            .sample(&loads, &loads.ranking(), Default::default(), &mut rng)
+            .0] += 1;
     }
     for v in 0..8 {
         let sd = (law[v] * (1.0 - law[v]) / trials as f64).sqrt();
-        assert!((count[v] as f64 / trials as f64 - law[v]).abs() < 5.0 * sd + 1e-12, "vertex {v}");
+        assert!(
+            (count[v] as f64 / trials as f64 - law[v]).abs() < 5.0 * sd + 1e-12,
+            "vertex {v}"
+        );
     }
 }
 
@@ -255,13 +312,16 @@ fn greedy_sampler_matches_probabilities() {
     let r = greedy::probabilities(&g, &x).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let trials = 200_000;
-    let mut c = vec![0usize; 9];
+    let mut c = [0usize; 9];
     for _ in 0..trials {
         c[greedy::sample(&g, &x, &mut rng)] += 1;
     }
     for v in 0..9 {
         let sd = (r[v] * (1.0 - r[v]) / trials as f64).sqrt();
-        assert!((c[v] as f64 / trials as f64 - r[v]).abs() < 5.0 * sd + 1e-12, "vertex {v}");
+        assert!(
+            (c[v] as f64 / trials as f64 - r[v]).abs() < 5.0 * sd + 1e-12,
+            "vertex {v}"
+        );
     }
 }
 
@@ -274,7 +334,10 @@ fn general_graphs_use_spectral_trees_and_spanning_tree_flows() {
     assert_holds(checks::lemma_3_4(&s), "regular(16,3) Lemma 3.4");
     assert_holds(checks::lemma_3_2(&s), "regular(16,3) Lemma 3.2");
     let x: Vec<f64> = (0..16).map(|v| ((v * 7) % 5) as f64).collect();
-    assert_holds(checks::lemma_3_5(&s, &x).unwrap(), "regular(16,3) Lemma 3.5");
+    assert_holds(
+        checks::lemma_3_5(&s, &x).unwrap(),
+        "regular(16,3) Lemma 3.5",
+    );
     // Balanced: sizes of siblings differ by at most one.
     for i in s.tree.internal() {
         let (l, r) = s.tree.nodes[i].children.unwrap();
@@ -292,7 +355,10 @@ fn lemma_3_7_epsilon_printed_forms_fail_and_derived_forms_hold() {
     let e = checks::lemma_3_7_epsilon(&s, &x).unwrap();
     assert_holds(e.derived_closed_form.clone(), "ε_t = βkQ/(2m q(S_i))");
     assert_holds(e.derived_bound.clone(), "|ε_t| ≥ βkn/(4m|S_i|)");
-    assert!(!e.printed_closed_form.holds, "printed ε_t = βkQ/q(S_i) is off by the factor 2m");
+    assert!(
+        !e.printed_closed_form.holds,
+        "printed ε_t = βkQ/q(S_i) is off by the factor 2m"
+    );
     assert!(!e.printed_bound_10.holds);
     let v = e.printed_bound_10.violation.unwrap();
     // Hand check of the first violating node {4..7} (|S_i| = 4): C* = 9/4 so βk = 4/9; m = 8.
@@ -327,21 +393,35 @@ fn two_point_lemma_one_step_and_printed_intermediate_claim() {
                 worst = worst.min(w);
                 // E[Δδ] = −ε_tγ for δ > 0 and E[(Δδ)²] ≤ 2γ (printed), at valid probabilities.
                 assert!((tp.mean_step(1.0) + eps_t * tp.gamma()).abs() < 1e-12);
-                assert!(tp.second_moment(1.0) <= 2.0 * tp.gamma() + 1e-12 && tp.second_moment(-1.0) <= 2.0 * tp.gamma() + 1e-12);
+                assert!(
+                    tp.second_moment(1.0) <= 2.0 * tp.gamma() + 1e-12
+                        && tp.second_moment(-1.0) <= 2.0 * tp.gamma() + 1e-12
+                );
             }
         }
     }
-    assert!(cases > 100 && worst >= 0.0, "cases {cases}, worst slack {worst}");
+    assert!(
+        cases > 100 && worst >= 0.0,
+        "cases {cases}, worst slack {worst}"
+    );
     // The printed step "ε_tγ ≤ 1" fails inside the hypotheses: π₁ = 0.4, ε = 0.2 = min(π)/2,
     // ε_t = 0.3 = max(π)/2 (probabilities 0.1 and 0.7 are valid); γ = 1/0.4 + 1/0.6 = 25/6 and
     // ε_tγ = 1.25 > 1.
-    let tp = TwoPoint { pi1: 0.4, eps: 0.2, eps_t: 0.3 };
+    let tp = TwoPoint {
+        pi1: 0.4,
+        eps: 0.2,
+        eps_t: 0.3,
+    };
     assert!(tp.hypotheses() && tp.valid());
     assert!(!checks::two_point_eps_gamma(&tp).holds);
     assert!((tp.eps_t * tp.gamma() - 1.25).abs() < 1e-12);
     // The printed hypotheses admit invalid probabilities: π₁ = 0.1, ε_t = 0.3 ≤ max(π)/2 = 0.45
     // gives P(bin 1) = π₁ − ε_t = −0.2.
-    let bad = TwoPoint { pi1: 0.1, eps: 0.05, eps_t: 0.3 };
+    let bad = TwoPoint {
+        pi1: 0.1,
+        eps: 0.05,
+        eps_t: 0.3,
+    };
     assert!(bad.hypotheses() && !bad.valid() && bad.p1(1.0) < 0.0);
 }
 
@@ -353,7 +433,11 @@ fn cycle_drift_limitation_construction() {
         let (d, mask, f) = checks::cycle_drift_limitation(n).unwrap();
         assert_holds(f, &format!("C_{n}"));
         let tight: Vec<usize> = (0..n).filter(|v| (mask >> v) & 1 == 1).collect();
-        lines.push(format!("C_{n}: overloaded 0..{}, delta* = {d} (= 2/n), tight set {tight:?}, |boundary| = {}", n / 2, measures::boundary(&Graph::cycle(n).unwrap(), mask)));
+        lines.push(format!(
+            "C_{n}: overloaded 0..{}, delta* = {d} (= 2/n), tight set {tight:?}, |boundary| = {}",
+            n / 2,
+            measures::boundary(&Graph::cycle(n).unwrap(), mask)
+        ));
     }
     insta::assert_snapshot!("cycle_drift_limitation", lines.join("\n"));
 }
@@ -368,7 +452,7 @@ fn lemma_4_1_arithmetic() {
             }
         }
     }
-    // n = 5 breaks it: (3 − 1)/5 = 2/5 ≥ 1/3 still holds for |S| = 3, but n = 4: (2 − 1)/4 < 1/3.
+    // Below the hypothesis n ≥ 6 it can fail: n = 4, d = k = 2, |S| = 2 gives (2 − 1)/4 = 1/4 < 1/3.
     assert!(!checks::lemma_4_1_mean(4, 2, 2, 2).holds);
 }
 
@@ -380,7 +464,10 @@ fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
     let g = Graph::cycle(6).unwrap();
     let x = Loads::new(vec![3.0, 0.0, 1.0, 4.0, 1.0, 2.0]).unwrap();
     let pot = potential::parse("quadratic").unwrap();
-    let exact = greedy::edge_sum_expectation(&g, pot.as_ref(), &x).unwrap().to_f64().unwrap();
+    let exact = greedy::edge_sum_expectation(&g, pot.as_ref(), &x)
+        .unwrap()
+        .to_f64()
+        .unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let k = 100_000;
     let vals: Vec<f64> = (0..k)
@@ -391,5 +478,9 @@ fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
         })
         .collect();
     let s = balloc::graph::experiment::summarize(&vals, 0.95).unwrap();
-    assert!((s.mean - exact).abs() < 5.0 * s.stderr, "{} vs {exact}", s.mean);
+    assert!(
+        (s.mean - exact).abs() < 5.0 * s.stderr,
+        "{} vs {exact}",
+        s.mean
+    );
 }

@@ -145,12 +145,12 @@ pub fn telescope(t: &Tree, x: &[f64]) -> Result<Finding> {
     let avg = averages(t, &xr);
     let mean = avg[t.root()].clone();
     let mut f = Finding::new();
-    for u in 0..xr.len() {
+    for (u, xu) in xr.iter().enumerate() {
         let p = t.path_to_root(u);
         let terms: Vec<Q> = p.windows(2).map(|w| &avg[w[0]] - &avg[w[1]]).collect();
         let sum: Q = terms.iter().cloned().sum();
         let abs: Q = terms.iter().map(|v| v.abs()).sum();
-        let dev = &xr[u] - &mean;
+        let dev = xu - &mean;
         f.test(dev == sum, || {
             format!("vertex {u}: L − t/n = {dev} ≠ telescoped {sum}")
         });

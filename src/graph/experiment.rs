@@ -102,7 +102,7 @@ fn one_run(
     let mut acc = 0.0;
     let mut obs = 0u64;
     let mut observe = |loads: &[u64], t: u64| {
-        if 2 * t >= balls && t % every == 0 {
+        if 2 * t >= balls && t.is_multiple_of(every) {
             acc += *loads.iter().max().unwrap_or(&0) as f64 - t as f64 / n as f64;
             obs += 1;
         }

@@ -103,7 +103,7 @@ pub const EXHAUSTIVE_LIMIT: usize = 20;
 /// ```
 pub fn edge_expansion(g: &Graph) -> Result<(BigRational, u32)> {
     let n = g.n();
-    if n > EXHAUSTIVE_LIMIT || n < 2 {
+    if !(2..=EXHAUSTIVE_LIMIT).contains(&n) {
         return Err(Error::invalid(
             "edge expansion",
             format!("exact enumeration needs 2 ≤ n ≤ {EXHAUSTIVE_LIMIT}, got n = {n}"),

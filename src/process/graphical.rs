@@ -55,6 +55,9 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     build,
 };
 
+/// The graph and strategy last built, with its `n`.
+type Cached = (usize, Arc<Graph>, Option<Arc<Strategy>>);
+
 /// The greedy or flow strategy on a graph family instantiated at the load vector's `n`.
 ///
 /// ```
@@ -68,7 +71,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
 pub struct Graphical {
     kind: GraphKind,
     flow: bool,
-    cache: Mutex<Option<(usize, Arc<Graph>, Option<Arc<Strategy>>)>>,
+    cache: Mutex<Option<Cached>>,
 }
 
 fn build(spec: &Spec) -> Result<Box<dyn Process>> {
