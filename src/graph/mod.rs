@@ -258,7 +258,7 @@ impl Graph {
     /// let g = balloc::graph::Graph::parse_edge_list("# a triangle\n0 1\n1 2\n2 0\n", "tri").unwrap();
     /// assert_eq!(g.regular_degree(), Some(2));
     /// let e = balloc::graph::Graph::parse_edge_list("0 1\n1 x\n", "f.txt").unwrap_err();
-    /// assert!(e.to_string().contains("f.txt line 2"));
+    /// assert!(e.to_string().contains("`f.txt` line 2"));
     /// ```
     pub fn parse_edge_list(text: &str, source: &str) -> Result<Graph> {
         let mut edges = Vec::new();

@@ -81,9 +81,10 @@ impl TwoPoint {
     /// ```
     /// use balloc::graph::twopoint::TwoPoint;
     /// let c = TwoPoint { pi1: 0.5, eps: 0.25, eps_t: 0.25 };
-    /// // δ = 0: E = cosh(α·2)/2 + cosh(−α·2)/2 = cosh(1/16) ≈ 1.00195; rhs = 1 + αεγ/2 = 1 + 1/16.
+    /// // α = ε/8 = 1/32, γ = 4. δ = 0: E = cosh(2α)/2 + cosh(−2α)/2 = cosh(1/16);
+    /// // rhs = Φ − αεγ(Φ − 2)/2 = 1 + (1/32)(1/4)(4)/2 = 1 + 1/64.
     /// let (l, r) = c.one_step(0.0);
-    /// assert!((l - (1.0f64 / 16.0).cosh()).abs() < 1e-15 && (r - 1.0625).abs() < 1e-15);
+    /// assert!((l - (1.0f64 / 16.0).cosh()).abs() < 1e-15 && (r - 1.015625).abs() < 1e-15);
     /// ```
     pub fn one_step(&self, delta: f64) -> (f64, f64) {
         let a = self.eps / 8.0;
