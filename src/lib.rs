@@ -12,6 +12,9 @@
 //! * **Settings** ([`setting`]): sequential, b-batched, weighted ([`weights`]), with random or
 //!   fixed tie-breaking ([`loads::TieRule`]).
 //! * **Expectations** ([`expectation`]): closed forms and a brute-force enumerator.
+//! * **Graphical allocation** ([`graph`]): cycles, paths, tori, hypercubes, complete and random
+//!   regular graphs, edge-list files; greedy and Bansal–Feldheim's strategy (process `graphical`),
+//!   hierarchical decompositions, Haar drifts, edge-bias flows, the paper's checks.
 //! * **Conditions** ([`condition`]): C1(δ, ε) and C2(C) with witnesses and best constants, in
 //!   `f64` and in exact rationals.
 //!
@@ -42,6 +45,7 @@ pub mod cli;
 pub mod condition;
 pub mod error;
 pub mod expectation;
+pub mod graph;
 pub mod loads;
 pub mod lower_bound;
 pub mod potential;

@@ -16,6 +16,7 @@ use num_rational::BigRational;
 use rand::Rng;
 
 mod d_choice;
+mod graphical;
 mod mean_thinning;
 mod one_choice;
 mod one_plus_beta;
@@ -304,6 +305,7 @@ pub static REGISTRY: &[&ProcessInfo] = &[
     &mean_thinning::INFO,
     &twinning::INFO,
     &packing::INFO,
+    &graphical::INFO,
 ];
 
 /// Looks up a registry entry by name or alias.

@@ -1,0 +1,518 @@
+//! The checkable items of Bansal–Feldheim as functions that evaluate a statement on given inputs
+//! and return a [`Finding`]: whether it holds there, how many instances were evaluated, and the
+//! first violation (or the tightest case). The list with references and statuses is
+//! `src/graph/CHECKS.md`; a claim engine can call these functions directly.
+//!
+//! Every function here is exact (rational arithmetic) unless its name ends in `_f64`.
+//!
+//! Reference: Bansal–Feldheim, *The Power of Two Choices in Graphical Allocation*
+//! (arXiv:2106.06051 v2); item names follow notes part C of `papers/graphical-and-multidimensional.md`.
+
+use super::strategy::Strategy;
+use super::tree::Tree;
+use super::twopoint::TwoPoint;
+use super::{Graph, haar, measures};
+use crate::error::{Error, Result};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+type Q = BigRational;
+
+fn q(a: i64, b: i64) -> Q {
+    Q::new(BigInt::from(a), BigInt::from(b))
+}
+fn qi(a: usize) -> Q {
+    Q::from_integer(BigInt::from(a))
+}
+
+/// The outcome of evaluating a statement on given inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// Whether every evaluated instance satisfies the statement.
+    pub holds: bool,
+    /// How many instances (vertices, nodes, edges, pairs) were evaluated.
+    pub instances: usize,
+    /// The first violation, or `None`.
+    pub violation: Option<String>,
+}
+
+impl Finding {
+    fn new() -> Finding {
+        Finding {
+            holds: true,
+            instances: 0,
+            violation: None,
+        }
+    }
+    fn test(&mut self, ok: bool, why: impl FnOnce() -> String) {
+        self.instances += 1;
+        if !ok && self.holds {
+            self.holds = false;
+            self.violation = Some(why());
+        }
+    }
+}
+
+fn rat_loads(x: &[f64]) -> Result<Vec<Q>> {
+    x.iter()
+        .map(|&v| {
+            Q::from_float(v).ok_or_else(|| Error::invalid("loads", format!("{v} is not finite")))
+        })
+        .collect()
+}
+
+/// `L̄(S_i)` for every node.
+fn averages(t: &Tree, x: &[Q]) -> Vec<Q> {
+    t.nodes
+        .iter()
+        .map(|nd| {
+            let s: Q = t.order[nd.lo..nd.hi].iter().map(|&v| x[v].clone()).sum();
+            s / qi(nd.size())
+        })
+        .collect()
+}
+
+/// C.Def.q-and-drift and C.Obs.flow: for a bias table `b` (bias towards the second endpoint of each
+/// stored edge, each in `[−1, 1]`), the probability obtained by enumerating the edges equals
+/// `1/n + Σ_{u∈N(v)} b(u, v)/(2m)`, the drift `2m(q(v) − 1/n)` equals the net inflow of `b` read as
+/// a flow, `d(v) ∈ [−d, d]` and `q(v) ∈ [0, 2/n]` (regular graphs).
+pub fn bias_drift_flow(g: &Graph, b: &[Q]) -> Result<Finding> {
+    let d = g
+        .regular_degree()
+        .ok_or_else(|| Error::invalid("graph", "needs a regular graph"))?;
+    if b.len() != g.m() || b.iter().any(|v| v.abs() > Q::one()) {
+        return Err(Error::invalid(
+            "biases",
+            "need one value in [−1, 1] per edge",
+        ));
+    }
+    let (n, m) = (g.n(), g.m());
+    let mut qv = vec![Q::zero(); n];
+    let mut inflow = vec![Q::zero(); n];
+    let half = q(1, 2);
+    for (e, &(a, bb)) in g.edges().iter().enumerate() {
+        // enumeration: the ball goes to bb with probability (1 + b)/2
+        let pb = (Q::one() + &b[e]) * &half;
+        qv[bb] += &pb / qi(m);
+        qv[a] += (Q::one() - pb) / qi(m);
+        inflow[bb] += &b[e];
+        inflow[a] -= &b[e];
+    }
+    let mut f = Finding::new();
+    for v in 0..n {
+        let formula = q(1, n as i64) + &inflow[v] / qi(2 * m);
+        f.test(qv[v] == formula, || {
+            format!("q({v}) = {} but 1/n + Σb/(2m) = {formula}", qv[v])
+        });
+        let drift = (&qv[v] - q(1, n as i64)) * qi(2 * m);
+        f.test(drift == inflow[v], || {
+            format!("drift({v}) = {drift} ≠ inflow {}", inflow[v])
+        });
+        f.test(drift.abs() <= qi(d), || {
+            format!("|drift({v})| = {drift} > d")
+        });
+        f.test(!qv[v].is_negative() && qv[v] <= q(2, n as i64), || {
+            format!("q({v}) = {} ∉ [0, 2/n]", qv[v])
+        });
+    }
+    Ok(f)
+}
+
+/// C.Def.gap: `max_u |L(u) − t/n| ≤ max L − min L ≤ 2·max_u |L(u) − t/n|` with `t = Σ L`.
+pub fn gap_vs_deviation(x: &[f64]) -> Result<Finding> {
+    let x = rat_loads(x)?;
+    let mean: Q = x.iter().cloned().sum::<Q>() / qi(x.len());
+    let dev = x
+        .iter()
+        .map(|v| (v - &mean).abs())
+        .max()
+        .unwrap_or_else(Q::zero);
+    let gap = x.iter().max().cloned().unwrap_or_else(Q::zero)
+        - x.iter().min().cloned().unwrap_or_else(Q::zero);
+    let mut f = Finding::new();
+    f.test(dev <= gap, || format!("deviation {dev} > gap {gap}"));
+    f.test(gap <= &dev * qi(2), || {
+        format!("gap {gap} > 2·deviation {dev}")
+    });
+    Ok(f)
+}
+
+/// C.Id.telescope: `L(u) − t/n = Σ_j (L̄(S_{i_{j−1}}) − L̄(S_{i_j}))` along the leaf-to-root path,
+/// and `|L(u) − t/n| ≤ Σ_j |…|`, for every vertex `u`.
+pub fn telescope(t: &Tree, x: &[f64]) -> Result<Finding> {
+    let xr = rat_loads(x)?;
+    let avg = averages(t, &xr);
+    let mean = avg[t.root()].clone();
+    let mut f = Finding::new();
+    for (u, xu) in xr.iter().enumerate() {
+        let p = t.path_to_root(u);
+        let terms: Vec<Q> = p.windows(2).map(|w| &avg[w[0]] - &avg[w[1]]).collect();
+        let sum: Q = terms.iter().cloned().sum();
+        let abs: Q = terms.iter().map(|v| v.abs()).sum();
+        let dev = xu - &mean;
+        f.test(dev == sum, || {
+            format!("vertex {u}: L − t/n = {dev} ≠ telescoped {sum}")
+        });
+        f.test(dev.abs() <= abs, || {
+            format!("vertex {u}: |L − t/n| = {dev} > Σ|…| = {abs}")
+        });
+    }
+    Ok(f)
+}
+
+/// C.Ineq.(9): for a child `j` of `i` with sibling `j′`,
+/// `L̄(S_j) − L̄(S_{j′}) = (|S_i|/|S_{j′}|)(L̄(S_j) − L̄(S_i))` and `|L̄(S_j) − L̄(S_{j′})| ≥ |L̄(S_j) − L̄(S_i)|`.
+pub fn parent_child(t: &Tree, x: &[f64]) -> Result<Finding> {
+    let avg = averages(t, &rat_loads(x)?);
+    let mut f = Finding::new();
+    for i in t.internal() {
+        let (l, r) = t.nodes[i].children.expect("internal");
+        for (j, jp) in [(l, r), (r, l)] {
+            let sib = &avg[j] - &avg[jp];
+            let pc = &avg[j] - &avg[i];
+            let rhs = qi(t.nodes[i].size()) / qi(t.nodes[jp].size()) * &pc;
+            f.test(sib == rhs, || {
+                format!("node {i}, child {j}: sibling gap {sib} ≠ {rhs}")
+            });
+            f.test(sib.abs() >= pc.abs(), || {
+                format!("node {i}, child {j}: |{sib}| < |{pc}|")
+            });
+        }
+    }
+    Ok(f)
+}
+
+/// C.Def.Haar-drift (derived properties): `⟨h_i, 𝟙⟩ = 0`, `⟨h_i, h_j⟩ = 0` (`i ≠ j`),
+/// `‖h_i‖² = 1/|S_ℓ| + 1/|S_r|`, `⟨h_i, L⟩ = L̄(S_r) − L̄(S_ℓ)` and
+/// `L − (t/n)𝟙 = Σ_i (⟨L, h_i⟩/‖h_i‖²) h_i`, exactly; `O(n³)` (for small trees).
+pub fn haar_basis(t: &Tree, x: &[f64]) -> Result<Finding> {
+    let xr = rat_loads(x)?;
+    let n = xr.len();
+    let avg = averages(t, &xr);
+    let internal = t.internal();
+    let h: Vec<Vec<Q>> = internal.iter().map(|&i| haar::vector(t, i)).collect();
+    let dot = |a: &[Q], b: &[Q]| -> Q { a.iter().zip(b).map(|(u, v)| u * v).sum() };
+    let mut f = Finding::new();
+    let mut recon = vec![avg[t.root()].clone(); n];
+    for (a, &i) in internal.iter().enumerate() {
+        let (l, r) = t.nodes[i].children.expect("internal");
+        f.test(h[a].iter().cloned().sum::<Q>().is_zero(), || {
+            format!("⟨h_{i}, 1⟩ ≠ 0")
+        });
+        for (b, &j) in internal.iter().enumerate().skip(a + 1) {
+            f.test(dot(&h[a], &h[b]).is_zero(), || {
+                format!("⟨h_{i}, h_{j}⟩ ≠ 0")
+            });
+        }
+        let norm2 = dot(&h[a], &h[a]);
+        let expect = q(1, t.nodes[l].size() as i64) + q(1, t.nodes[r].size() as i64);
+        f.test(norm2 == expect, || format!("‖h_{i}‖² = {norm2} ≠ {expect}"));
+        let c = dot(&h[a], &xr);
+        f.test(c == &avg[r] - &avg[l], || {
+            format!("⟨h_{i}, L⟩ = {c} ≠ L̄(S_r) − L̄(S_ℓ)")
+        });
+        let coef = c / norm2;
+        for v in 0..n {
+            recon[v] += &coef * &h[a][v];
+        }
+    }
+    for v in 0..n {
+        f.test(recon[v] == xr[v], || {
+            format!("Haar expansion at {v}: {} ≠ {}", recon[v], xr[v])
+        });
+    }
+    Ok(f)
+}
+
+/// C.Claim3.1: `|S_b| ≤ (3/4)^{q/2}|S_a|` for every ancestor `a` of `b` at distance `q`, checked
+/// as `4^q |S_b|² ≤ 3^q |S_a|²` in integers.
+pub fn claim_3_1(t: &Tree) -> Finding {
+    let mut f = Finding::new();
+    for b in 0..t.nodes.len() {
+        let mut a = t.nodes[b].parent;
+        let mut dist = 1u32;
+        while let Some(an) = a {
+            let sb = BigInt::from(t.nodes[b].size());
+            let sa = BigInt::from(t.nodes[an].size());
+            let ok = num_traits::pow(BigInt::from(4), dist as usize) * &sb * &sb
+                <= num_traits::pow(BigInt::from(3), dist as usize) * &sa * &sa;
+            f.test(ok, || {
+                format!("|S_{b}| = {sb} > (3/4)^({dist}/2)·|S_{an}| = (3/4)^({dist}/2)·{sa}")
+            });
+            a = t.nodes[an].parent;
+            dist += 1;
+        }
+    }
+    f
+}
+
+/// `d_i(S)` = Σ_{v∈S} d_i(v).
+fn drift_on(s: &Strategy, i: usize, node: usize) -> Q {
+    let t = &s.tree;
+    t.order[t.nodes[node].lo..t.nodes[node].hi]
+        .iter()
+        .map(|&v| s.designed_drift(i, v))
+        .sum()
+}
+
+/// C.L3.2: for `i ≠ j`, `d_i(S_ℓ(j))/|S_ℓ(j)| − d_i(S_r(j))/|S_r(j)| = 0` (eq. (5)); for `j = i`
+/// it equals `−βk(1/|S_ℓ(i)| + 1/|S_r(i)|)` (eq. (6)); all pairs of internal nodes.
+pub fn lemma_3_2(s: &Strategy) -> Finding {
+    let t = &s.tree;
+    let bk = s.beta_k();
+    let mut f = Finding::new();
+    let internal = t.internal();
+    for &i in &internal {
+        for &j in &internal {
+            let (l, r) = t.nodes[j].children.expect("internal");
+            let (sl, sr) = (t.nodes[l].size(), t.nodes[r].size());
+            let lhs = drift_on(s, i, l) / qi(sl) - drift_on(s, i, r) / qi(sr);
+            let rhs = if i == j {
+                -(&bk) * (q(1, sl as i64) + q(1, sr as i64))
+            } else {
+                Q::zero()
+            };
+            f.test(lhs == rhs, || format!("(i, j) = ({i}, {j}): {lhs} ≠ {rhs}"));
+        }
+    }
+    f
+}
+
+/// C.L3.3: `Σ_{i∈I_T} |d_i(S_j)| ≤ 8βk` for every node `j` (leaves included).
+pub fn lemma_3_3(s: &Strategy) -> Finding {
+    let t = &s.tree;
+    let bound = s.beta_k() * qi(8);
+    let mut f = Finding::new();
+    for j in 0..t.nodes.len() {
+        let sum: Q = t
+            .internal()
+            .into_iter()
+            .map(|i| drift_on(s, i, j).abs())
+            .sum();
+        f.test(sum <= bound, || {
+            format!("node {j}: Σ|d_i(S_j)| = {sum} > 8βk = {bound}")
+        });
+    }
+    f
+}
+
+/// C.L3.4 and C.Alg.pre.3/4: every unit flow has net inflow `h_i`, the per-edge probabilities
+/// satisfy `Σ_i p_e(i) ≤ 1`, and the support of `p_e` is at most the tree height (C §3.5).
+pub fn lemma_3_4(s: &Strategy) -> Finding {
+    let g = &s.graph;
+    let mut f = Finding::new();
+    for (j, &i) in s.flows.nodes.iter().enumerate() {
+        let inflow = s.flows.inflow(g, j);
+        for (v, d) in inflow.iter().enumerate() {
+            let h = haar::value(&s.tree, i, v);
+            f.test(*d == h, || {
+                format!("flow of node {i}: inflow at {v} is {d}, Haar demand {h}")
+            });
+        }
+    }
+    for (e, c) in s.per_edge.iter().enumerate() {
+        let sum: Q = c.iter().map(|ch| ch.prob.clone()).sum();
+        f.test(sum <= Q::one(), || {
+            format!("edge {e}: Σ p_e(i) = {sum} > 1")
+        });
+        f.test(c.len() <= s.tree.height(), || {
+            format!("edge {e}: support {} > height {}", c.len(), s.tree.height())
+        });
+    }
+    f
+}
+
+/// C.eq(8) and C.L3.5 at loads `x`: the bias realised on every edge equals `Σ_i g_i(e)Q_L(i)/C*`,
+/// and the probability of every vertex obtained by enumerating the algorithm's outcomes equals
+/// `1/n + (1/(2m)) Σ_i d_i(y) Q_L(i)` (`deg(y)/(2m)` in place of `1/n` on irregular graphs).
+pub fn lemma_3_5(s: &Strategy, x: &[f64]) -> Result<Finding> {
+    let g = &s.graph;
+    let qs = s.signs(x)?;
+    let b = s.biases(x)?;
+    let mut f = Finding::new();
+    let mut flow_bias = vec![Q::zero(); g.m()];
+    for (j, &i) in s.flows.nodes.iter().enumerate() {
+        for (e, v) in &s.flows.flows[j] {
+            flow_bias[*e] += v * qi(1) * Q::from_integer(BigInt::from(qs[i])) / &s.congestion;
+        }
+    }
+    for e in 0..g.m() {
+        f.test(b[e] == flow_bias[e], || {
+            format!("edge {e}: bias {} ≠ Σ g_i Q_i = {}", b[e], flow_bias[e])
+        });
+    }
+    let real = s.probabilities_exact(x)?;
+    let pred = s.predicted_exact(x)?;
+    for y in 0..g.n() {
+        f.test(real[y] == pred[y], || {
+            format!("vertex {y}: q = {} ≠ predicted {}", real[y], pred[y])
+        });
+    }
+    Ok(f)
+}
+
+/// C.L3.6 at loads `x`: `q(S_ℓ)/|S_ℓ| − q(S_r)/|S_r| = −(βkQ_L(i)/(2m))(1/|S_ℓ| + 1/|S_r|)` for
+/// every internal node, with `q` from enumerating the algorithm's outcomes.
+pub fn lemma_3_6(s: &Strategy, x: &[f64]) -> Result<Finding> {
+    let t = &s.tree;
+    let qv = s.probabilities_exact(x)?;
+    let qs = s.signs(x)?;
+    let two_m = qi(2 * s.graph.m());
+    let mut f = Finding::new();
+    for i in t.internal() {
+        let (l, r) = t.nodes[i].children.expect("internal");
+        let (sl, sr) = (t.nodes[l].size(), t.nodes[r].size());
+        let ql: Q = t.set(l).iter().map(|&v| qv[v].clone()).sum();
+        let qr: Q = t.set(r).iter().map(|&v| qv[v].clone()).sum();
+        let lhs = ql / qi(sl) - qr / qi(sr);
+        let rhs = -(s.beta_k() * Q::from_integer(BigInt::from(qs[i])) / &two_m)
+            * (q(1, sl as i64) + q(1, sr as i64));
+        f.test(lhs == rhs, || format!("node {i}: {lhs} ≠ {rhs}"));
+    }
+    Ok(f)
+}
+
+/// The four readings of the 2-point bias of C.L3.7-proof at loads `x`, every node with
+/// `Q_L(i) ≠ 0`: `ε_t` defined by `π₁ − ε_t = q(S_ℓ)/q(S_i)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpsilonT {
+    /// `ε_t = βkQ_L(i)/q(S_i)` as printed.
+    pub printed_closed_form: Finding,
+    /// `ε_t = βkQ_L(i)/(2m·q(S_i))` (derived from Lemma 3.6).
+    pub derived_closed_form: Finding,
+    /// `|ε_t| ≥ βkn/(2m|S_i|)`, the printed (10).
+    pub printed_bound_10: Finding,
+    /// `|ε_t| ≥ βkn/(4m|S_i|)` (derived from `q(S_i) ≤ 2|S_i|/n`).
+    pub derived_bound: Finding,
+}
+
+/// Evaluates [`EpsilonT`] at loads `x`.
+pub fn lemma_3_7_epsilon(s: &Strategy, x: &[f64]) -> Result<EpsilonT> {
+    let t = &s.tree;
+    let qv = s.probabilities_exact(x)?;
+    let qs = s.signs(x)?;
+    let (n, m) = (qi(s.graph.n()), qi(s.graph.m()));
+    let bk = s.beta_k();
+    let mut out = EpsilonT {
+        printed_closed_form: Finding::new(),
+        derived_closed_form: Finding::new(),
+        printed_bound_10: Finding::new(),
+        derived_bound: Finding::new(),
+    };
+    for i in t.internal() {
+        if qs[i] == 0 {
+            continue;
+        }
+        let (l, _) = t.nodes[i].children.expect("internal");
+        let si = t.nodes[i].size();
+        let q_i: Q = t.set(i).iter().map(|&v| qv[v].clone()).sum();
+        let q_l: Q = t.set(l).iter().map(|&v| qv[v].clone()).sum();
+        let pi1 = qi(t.nodes[l].size()) / qi(si);
+        let eps_t = pi1 - q_l / &q_i;
+        let sign = Q::from_integer(BigInt::from(qs[i]));
+        let printed = &bk * &sign / &q_i;
+        let derived = &bk * &sign / (qi(2) * &m * &q_i);
+        let b10 = &bk * &n / (qi(2) * &m * qi(si));
+        let bd = &bk * &n / (qi(4) * &m * qi(si));
+        let at = |what: &str, v: &Q| {
+            format!("node {i} (|S_i| = {si}), loads {x:?}: ε_t = {eps_t}, {what} = {v}")
+        };
+        out.printed_closed_form
+            .test(eps_t == printed, || at("βkQ/q(S_i)", &printed));
+        out.derived_closed_form
+            .test(eps_t == derived, || at("βkQ/(2m q(S_i))", &derived));
+        out.printed_bound_10
+            .test(eps_t.abs() >= b10, || at("bound (10) βkn/(2m|S_i|)", &b10));
+        out.derived_bound
+            .test(eps_t.abs() >= bd, || at("βkn/(4m|S_i|)", &bd));
+    }
+    Ok(out)
+}
+
+/// C.Heur.first-attempt on the cycle: with the first half of `C_n` overloaded and the second
+/// underloaded, the largest uniform drift realisable by a flow of at most 1 per edge is
+/// `δ* = 2/n` (Gale enumeration), and a max-flow computation confirms `δ*` feasible and
+/// `δ*·(1 + 1/n)` infeasible. Returns `(δ*, tight set mask, finding)`; `4 ≤ n ≤ 20`, `n` even.
+pub fn cycle_drift_limitation(n: usize) -> Result<(Q, u32, Finding)> {
+    if !(4..=measures::EXHAUSTIVE_LIMIT).contains(&n) || n % 2 == 1 {
+        return Err(Error::invalid(
+            "n",
+            format!("needs an even n in 4..={}", measures::EXHAUSTIVE_LIMIT),
+        ));
+    }
+    let g = Graph::cycle(n)?;
+    let signs: Vec<i32> = (0..n).map(|v| if v < n / 2 { -1 } else { 1 }).collect();
+    let (delta, mask) = measures::max_uniform_drift(&g, &signs)?;
+    let mut f = Finding::new();
+    let expect = q(2, n as i64);
+    f.test(delta == expect, || format!("δ* = {delta} ≠ 2/n"));
+    let (num, den) = (
+        delta.numer().try_into().unwrap_or(0i64),
+        delta.denom().try_into().unwrap_or(1i64),
+    );
+    f.test(measures::drift_feasible(&g, &signs, num, den)?, || {
+        "max-flow: δ* infeasible".into()
+    });
+    f.test(
+        !measures::drift_feasible(&g, &signs, num * (n as i64 + 1), den * n as i64)?,
+        || "max-flow: δ*(1 + 1/n) feasible".into(),
+    );
+    Ok((delta, mask, f))
+}
+
+/// Greedy and expansion (notes S.GreedyGraphical, derived): at every load vector of a regular graph
+/// with pairwise distinct loads, the best ε of C1 at `δ = 1/2` for greedy's allocation vector is
+/// at least the edge expansion in C's normalisation `β = min_{|S| ≤ n/2} |∂S|/(d|S|)`, because the
+/// `k` heaviest vertices receive `k/n − |∂S_k|/(dn)`. With ties the statement fails (all loads
+/// equal: greedy is uniform and ε* = 0); the function evaluates it on any input. `n ≤ 20`.
+pub fn greedy_eps_vs_expansion(g: &Graph, x: &[f64]) -> Result<Finding> {
+    let d = g
+        .regular_degree()
+        .ok_or_else(|| Error::invalid("graph", "needs a regular graph"))?;
+    let (h, _) = measures::edge_expansion(g)?;
+    let beta = h / qi(d);
+    let loads = crate::loads::Loads::new(x.to_vec())?;
+    let (e, _) = super::greedy::conditions(g, &loads, g.n() / 2)?;
+    let mut f = Finding::new();
+    f.test(e.eps >= beta, || {
+        format!("loads {x:?}: ε*(1/2) = {} < β = {beta}", e.eps)
+    });
+    Ok(f)
+}
+
+/// C.L4.1 arithmetic: with `k ≤ d` and `|S| ≥ n/2`, `E[Y]/T = (|S| − k/d)/n ≥ 1/3` when `n ≥ 6`.
+pub fn lemma_4_1_mean(n: usize, d: usize, k: usize, s: usize) -> Finding {
+    let mut f = Finding::new();
+    let lhs = (qi(s) - qi(k) / qi(d)) / qi(n);
+    f.test(lhs >= q(1, 3), || {
+        format!("n = {n}, d = {d}, k = {k}, |S| = {s}: (|S| − k/d)/n = {lhs} < 1/3")
+    });
+    f
+}
+
+/// C.L3.8 (proof, one step), in `f64`: under the printed hypotheses and valid probabilities,
+/// `E[Φ(t+1) | δ] ≤ Φ − αεγ(Φ − 2)/2`, evaluated at every `δ` of `deltas`. Returns the finding and
+/// the smallest slack `rhs − lhs` (relative to `rhs`).
+pub fn two_point_one_step_f64(c: &TwoPoint, deltas: &[f64]) -> (Finding, f64) {
+    let mut f = Finding::new();
+    let mut worst = f64::INFINITY;
+    for &d in deltas {
+        let (l, r) = c.one_step(d);
+        let slack = (r - l) / r.abs().max(1.0);
+        worst = worst.min(slack);
+        // a relative rounding allowance of 1e-12
+        f.test(slack >= -1e-12, || {
+            format!("{c:?}, δ = {d}: E[Φ'] = {l} > {r}")
+        });
+    }
+    (f, worst)
+}
+
+/// C.L3.8 (proof): the printed intermediate claim `ε_t·γ ≤ 1` ("uses the fact that ε_tγ ≤ 1").
+pub fn two_point_eps_gamma(c: &TwoPoint) -> Finding {
+    let mut f = Finding::new();
+    let v = c.eps_t * c.gamma();
+    f.test(v <= 1.0, || format!("{c:?}: ε_t·γ = {v} > 1"));
+    f
+}

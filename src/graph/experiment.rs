@@ -1,0 +1,322 @@
+//! A small, self-contained Monte Carlo driver for the experiments of C §5 (Figures 1 and 3): the
+//! greedy strategy and Bansal–Feldheim's strategy on cycles, tori and hypercubes; gap growth with
+//! a fitted exponent, t-based confidence intervals and SVG plots.
+//!
+//! Determinism: run `r` of a configuration uses ChaCha8 seeded with `seed` on stream
+//! `hash(graph, strategy) + r`, so results do not depend on the thread count (runs are executed in
+//! parallel with rayon and collected in order).
+//!
+//! Observables (DESIGN §1 says which gap): `gap = max_v L(v) − t/n` and `spread = max − min`
+//! (C's `gap_G`); each run reports both at the end, and the time average of `gap` over the
+//! observation points (every `n` balls) in the second half of the run.
+//!
+//! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §5, Figures 1 and 3 (notes §10).
+
+use super::Graph;
+use super::strategy::Strategy;
+use crate::error::{Error, Result};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+/// Which allocation rule a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// Greedy: the lighter endpoint, a fair coin on ties.
+    Greedy,
+    /// Bansal–Feldheim's strategy with the standard tree and routing.
+    Flow,
+}
+
+impl Rule {
+    /// The name used in outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Greedy => "greedy",
+            Rule::Flow => "flow",
+        }
+    }
+}
+
+/// The result of one run.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct RunResult {
+    /// The run index.
+    pub run: u64,
+    /// `max L − t/n` at the end.
+    pub final_gap: f64,
+    /// `max L − min L` at the end.
+    pub final_spread: f64,
+    /// The mean of `max L − t/n` over the observation points of the second half.
+    pub mean_gap: f64,
+}
+
+fn stream_of(label: &str) -> u64 {
+    // FNV-1a: a fixed, documented hash (std's hasher is not guaranteed stable).
+    label.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
+}
+
+/// Runs `runs` independent runs of `balls` balls from the empty state.
+///
+/// ```
+/// use balloc::graph::{Graph, experiment::{simulate, Rule}};
+/// let g = Graph::cycle(8).unwrap();
+/// let a = simulate(&g, Rule::Greedy, 1000, 2, 5).unwrap();
+/// assert_eq!(a, simulate(&g, Rule::Greedy, 1000, 2, 5).unwrap()); // same seed, same result
+/// assert!(a.iter().all(|r| r.final_gap >= 0.0 && r.final_spread >= r.final_gap));
+/// ```
+pub fn simulate(g: &Graph, rule: Rule, balls: u64, runs: u64, seed: u64) -> Result<Vec<RunResult>> {
+    if g.m() == 0 || balls == 0 || runs == 0 {
+        return Err(Error::invalid(
+            "experiment",
+            "needs a graph with edges, balls ≥ 1 and runs ≥ 1",
+        ));
+    }
+    let strategy = match rule {
+        Rule::Flow => Some(Strategy::new(g)?),
+        Rule::Greedy => None,
+    };
+    let stream = stream_of(&format!("{}/{}", g.name(), rule.name()));
+    Ok((0..runs)
+        .into_par_iter()
+        .map(|run| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(stream.wrapping_add(run));
+            one_run(g, strategy.as_ref(), balls, run, &mut rng)
+        })
+        .collect())
+}
+
+fn one_run(
+    g: &Graph,
+    s: Option<&Strategy>,
+    balls: u64,
+    run: u64,
+    rng: &mut ChaCha8Rng,
+) -> RunResult {
+    let n = g.n();
+    let every = n as u64;
+    let mut acc = 0.0;
+    let mut obs = 0u64;
+    let mut observe = |loads: &[u64], t: u64| {
+        if 2 * t >= balls && t.is_multiple_of(every) {
+            acc += *loads.iter().max().unwrap_or(&0) as f64 - t as f64 / n as f64;
+            obs += 1;
+        }
+    };
+    let loads = match s {
+        Some(s) => {
+            let mut st = s.state();
+            for t in 1..=balls {
+                s.step(&mut st, rng);
+                observe(&st.loads, t);
+            }
+            st.loads
+        }
+        None => {
+            let mut x = vec![0u64; n];
+            let edges = g.edges();
+            for t in 1..=balls {
+                let (a, b) = edges[rng.random_range(0..edges.len())];
+                let v = match x[a].cmp(&x[b]) {
+                    std::cmp::Ordering::Greater => b,
+                    std::cmp::Ordering::Less => a,
+                    std::cmp::Ordering::Equal => {
+                        if rng.random::<bool>() {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                };
+                x[v] += 1;
+                observe(&x, t);
+            }
+            x
+        }
+    };
+    let max = *loads.iter().max().unwrap_or(&0) as f64;
+    let min = *loads.iter().min().unwrap_or(&0) as f64;
+    RunResult {
+        run,
+        final_gap: max - balls as f64 / n as f64,
+        final_spread: max - min,
+        mean_gap: if obs > 0 { acc / obs as f64 } else { f64::NAN },
+    }
+}
+
+/// A sample mean with its standard error and a two-sided t-based confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Summary {
+    /// The mean.
+    pub mean: f64,
+    /// The standard error `s/√k`.
+    pub stderr: f64,
+    /// Lower end of the interval.
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+}
+
+/// The mean of `xs` with a t-interval at confidence `level` (`k − 1` degrees of freedom).
+///
+/// ```
+/// use balloc::graph::experiment::summarize;
+/// // xs = (1, 2, 3): mean 2, s = 1, stderr = 1/√3, t_{0.975, 2} = 4.302653 (tables).
+/// let s = summarize(&[1.0, 2.0, 3.0], 0.95).unwrap();
+/// assert!((s.ci_high - (2.0 + 4.302653 / 3f64.sqrt())).abs() < 1e-5);
+/// ```
+pub fn summarize(xs: &[f64], level: f64) -> Result<Summary> {
+    let k = xs.len();
+    if k < 2 || !(0.0 < level && level < 1.0) || xs.iter().any(|x| !x.is_finite()) {
+        return Err(Error::invalid(
+            "summary",
+            "needs at least two finite values and a level in (0, 1)",
+        ));
+    }
+    let mean = xs.iter().sum::<f64>() / k as f64;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1) as f64;
+    let stderr = (var / k as f64).sqrt();
+    let t = t_quantile(0.5 + level / 2.0, (k - 1) as f64)?;
+    Ok(Summary {
+        mean,
+        stderr,
+        ci_low: mean - t * stderr,
+        ci_high: mean + t * stderr,
+    })
+}
+
+fn t_quantile(p: f64, dof: f64) -> Result<f64> {
+    let d = StudentsT::new(0.0, 1.0, dof)
+        .map_err(|e| Error::invalid("t distribution", e.to_string()))?;
+    Ok(d.inverse_cdf(p))
+}
+
+/// A fitted power law `gap ≈ c·n^a` by least squares on `(ln n, ln gap)`, with a t-based interval
+/// for the exponent (`k − 2` degrees of freedom).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct PowerFit {
+    /// The exponent `a`.
+    pub exponent: f64,
+    /// Its standard error.
+    pub stderr: f64,
+    /// Lower end of the interval.
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+    /// `ln c`.
+    pub log_intercept: f64,
+}
+
+/// Fits `y ≈ c·x^a` (all values positive, at least three points).
+///
+/// ```
+/// use balloc::graph::experiment::fit_power;
+/// // Exact data y = 3·x^0.5: exponent 0.5 with zero error.
+/// let xs = [4.0, 16.0, 64.0, 256.0];
+/// let ys: Vec<f64> = xs.iter().map(|x: &f64| 3.0 * x.sqrt()).collect();
+/// let f = fit_power(&xs, &ys, 0.95).unwrap();
+/// assert!((f.exponent - 0.5).abs() < 1e-12 && f.stderr < 1e-9);
+/// ```
+pub fn fit_power(xs: &[f64], ys: &[f64], level: f64) -> Result<PowerFit> {
+    let k = xs.len();
+    if k < 3 || ys.len() != k || xs.iter().chain(ys).any(|v| !(*v > 0.0 && v.is_finite())) {
+        return Err(Error::invalid(
+            "power fit",
+            "needs at least three pairs of positive finite values",
+        ));
+    }
+    let lx: Vec<f64> = xs.iter().map(|v| v.ln()).collect();
+    let ly: Vec<f64> = ys.iter().map(|v| v.ln()).collect();
+    let mx = lx.iter().sum::<f64>() / k as f64;
+    let my = ly.iter().sum::<f64>() / k as f64;
+    let sxx: f64 = lx.iter().map(|x| (x - mx).powi(2)).sum();
+    let sxy: f64 = lx.iter().zip(&ly).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let a = sxy / sxx;
+    let b = my - a * mx;
+    let rss: f64 = lx
+        .iter()
+        .zip(&ly)
+        .map(|(x, y)| (y - b - a * x).powi(2))
+        .sum();
+    let se = (rss / (k - 2) as f64 / sxx).sqrt();
+    let t = t_quantile(0.5 + level / 2.0, (k - 2) as f64)?;
+    Ok(PowerFit {
+        exponent: a,
+        stderr: se,
+        ci_low: a - t * se,
+        ci_high: a + t * se,
+        log_intercept: b,
+    })
+}
+
+/// One point of a plotted series: `n`, mean, interval.
+pub type Point = (f64, Summary);
+
+/// Writes an SVG plot (log–log axes) of several series with their confidence intervals as error
+/// bars. The only function of this module that writes a file.
+pub fn plot_svg(
+    path: &std::path::Path,
+    title: &str,
+    series: &[(String, Vec<Point>)],
+) -> Result<()> {
+    use plotters::prelude::*;
+    let io = |e: String| Error::invalid(format!("plot `{}`", path.display()), e);
+    let pts = series.iter().flat_map(|(_, p)| p.iter());
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, 0.0f64, f64::INFINITY, 0.0f64);
+    for (n, s) in pts {
+        x0 = x0.min(*n);
+        x1 = x1.max(*n);
+        y0 = y0.min(s.ci_low.max(s.mean / 2.0).max(1e-3));
+        y1 = y1.max(s.ci_high);
+    }
+    if !x0.is_finite() {
+        return Err(io("no points".into()));
+    }
+    let root = SVGBackend::new(path, (800, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| io(e.to_string()))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            (x0 * 0.8..x1 * 1.25).log_scale(),
+            (y0 * 0.8..y1 * 1.25).log_scale(),
+        )
+        .map_err(|e| io(e.to_string()))?;
+    chart
+        .configure_mesh()
+        .x_desc("n (vertices)")
+        .y_desc("time-averaged gap max L − t/n")
+        .draw()
+        .map_err(|e| io(e.to_string()))?;
+    let colours = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
+    for (k, (label, p)) in series.iter().enumerate() {
+        let c = colours[k % colours.len()];
+        chart
+            .draw_series(LineSeries::new(
+                p.iter().map(|(n, s)| (*n, s.mean)),
+                c.stroke_width(2),
+            ))
+            .map_err(|e| io(e.to_string()))?
+            .label(label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c));
+        chart
+            .draw_series(p.iter().map(|(n, s)| {
+                ErrorBar::new_vertical(*n, s.ci_low.max(y0 * 0.8), s.mean, s.ci_high, c.filled(), 6)
+            }))
+            .map_err(|e| io(e.to_string()))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| io(e.to_string()))?;
+    root.present().map_err(|e| io(e.to_string()))?;
+    Ok(())
+}

@@ -1,0 +1,189 @@
+//! The greedy graphical process: a uniform edge `(u, v)` is requested and the ball goes to the
+//! strictly lighter endpoint, to either with probability ½ on a tie.
+//!
+//! Per-vertex probability (notes S.GreedyGraphical, derived):
+//! `r_v = (#{u ∈ N(v) : x_u > x_v} + ½·#{u ∈ N(v) : x_u = x_v}) / m`.
+//! For strict loads and `S_k` the `k` heaviest vertices, `Σ_{v∈S_k} r_v = e(S_k)/m =
+//! k/n − |∂S_k|/(dn)` on a `d`-regular graph; hence the best ε of C1 at `δ ≤ ½` is at least the
+//! edge expansion `β = min_{|S|≤n/2} |∂S|/(d|S|)` (C footnote 1), with equality when the heavy
+//! vertices form a minimising set (Los–Sauerwald, *Balanced Allocations in Batches*, §6 applies
+//! C1/C2 to graphical processes this way).
+//!
+//! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §1 (the greedy strategy); Peres–Talwar–Wieder
+//! (Random Struct. Alg. 2015) for its `O(log n/β)` gap.
+
+use super::Graph;
+use crate::condition::{BestC, BestEps, best_c, best_eps};
+use crate::error::{Error, Result};
+use crate::loads::Loads;
+use crate::potential::Potential;
+use crate::scaled::Scaled;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use rand::{Rng, RngExt};
+
+fn check(g: &Graph, x: &[f64]) -> Result<()> {
+    if x.len() != g.n() {
+        return Err(Error::invalid(
+            "loads",
+            format!(
+                "{} bins but the graph `{}` has {} vertices",
+                x.len(),
+                g.name(),
+                g.n()
+            ),
+        ));
+    }
+    if g.m() == 0 {
+        return Err(Error::invalid(
+            format!("graph `{}`", g.name()),
+            "has no edges",
+        ));
+    }
+    Ok(())
+}
+
+/// Twice the number of edge-halves each vertex wins: `2·#{heavier neighbours} + #{tied neighbours}`.
+fn half_counts(g: &Graph, x: &[f64]) -> Vec<u64> {
+    let mut c = vec![0u64; g.n()];
+    for &(a, b) in g.edges() {
+        match x[a].total_cmp(&x[b]) {
+            std::cmp::Ordering::Greater => c[b] += 2,
+            std::cmp::Ordering::Less => c[a] += 2,
+            std::cmp::Ordering::Equal => {
+                c[a] += 1;
+                c[b] += 1;
+            }
+        }
+    }
+    c
+}
+
+/// The per-vertex probabilities `r_v` of greedy at loads `x` (random tie-breaking).
+///
+/// ```
+/// use balloc::graph::{Graph, greedy::probabilities};
+/// // Path 0 – 1 – 2 with loads (0, 1, 1): edge {0,1} → 0; edge {1,2} tied → ½ each.
+/// let r = probabilities(&Graph::path(3).unwrap(), &[0.0, 1.0, 1.0]).unwrap();
+/// assert_eq!(r, vec![0.5, 0.25, 0.25]);
+/// ```
+pub fn probabilities(g: &Graph, x: &[f64]) -> Result<Vec<f64>> {
+    check(g, x)?;
+    let two_m = 2.0 * g.m() as f64;
+    Ok(half_counts(g, x)
+        .into_iter()
+        .map(|c| c as f64 / two_m)
+        .collect())
+}
+
+/// [`probabilities`] in exact rationals (every `r_v` is a multiple of `1/(2m)`).
+pub fn probabilities_exact(g: &Graph, x: &[f64]) -> Result<Vec<BigRational>> {
+    check(g, x)?;
+    let two_m = BigInt::from(2 * g.m());
+    Ok(half_counts(g, x)
+        .into_iter()
+        .map(|c| BigRational::new(BigInt::from(c), two_m.clone()))
+        .collect())
+}
+
+/// The allocation vector by rank (heaviest first) at `x`, exactly: the per-vertex probabilities
+/// sorted into rank order, each tied group replaced by its average (ranks inside a tied group are
+/// assigned uniformly at random, DESIGN §1); prefix sums at group ends are unchanged.
+///
+/// ```
+/// use balloc::{graph::{Graph, greedy::rank_vector_exact}, loads::Loads};
+/// use num_rational::BigRational;
+/// // Path 0 – 1 – 2, loads (0, 1, 1): per vertex (1/2, 1/4, 1/4); ranks: the tied pair first.
+/// let p = rank_vector_exact(&Graph::path(3).unwrap(), &Loads::new(vec![0.0, 1.0, 1.0]).unwrap()).unwrap();
+/// let q = |a: i64, b: i64| BigRational::new(a.into(), b.into());
+/// assert_eq!(p, vec![q(1, 4), q(1, 4), q(1, 2)]);
+/// ```
+pub fn rank_vector_exact(g: &Graph, x: &Loads) -> Result<Vec<BigRational>> {
+    let r = probabilities_exact(g, x.as_slice())?;
+    let rk = x.ranking();
+    let mut p = rk.by_rank(&r);
+    for grp in &rk.groups {
+        let mut s = BigRational::from_integer(0.into());
+        for v in &p[grp.clone()] {
+            s += v;
+        }
+        let avg = s / BigRational::from_integer(BigInt::from(grp.len()));
+        for v in &mut p[grp.clone()] {
+            *v = avg.clone();
+        }
+    }
+    Ok(p)
+}
+
+/// C1's best ε at quantile `δ = delta_n/n` and C2's smallest C of greedy's allocation vector at
+/// `x`, exactly (Los–Sauerwald, *Balanced Allocations in Batches*, §6, applied to graphs).
+///
+/// ```
+/// use balloc::{graph::{Graph, greedy::conditions}, loads::Loads};
+/// // C_8, left half heavy: prefix k = 4 loses |∂S|/(dn) = 2/16, so 1 − n·P_4/4 = 1/4 = β(C_8).
+/// let x = Loads::new(vec![1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]).unwrap();
+/// let (e, _) = conditions(&Graph::cycle(8).unwrap(), &x, 4).unwrap();
+/// assert_eq!(e.eps, num_rational::BigRational::new(1.into(), 4.into()));
+/// ```
+pub fn conditions(
+    g: &Graph,
+    x: &Loads,
+    delta_n: usize,
+) -> Result<(BestEps<BigRational>, BestC<BigRational>)> {
+    let p = rank_vector_exact(g, x)?;
+    Ok((best_eps(&p, delta_n)?, best_c(&p)))
+}
+
+/// `E[P(x + e_dest)]` by summing over the `m` edges: each edge contributes `1/m` times the value
+/// after allocating to its lighter endpoint (the average of both on a tie). This is the direct
+/// route; the per-bin route goes through [`probabilities`] and the potential's closed form.
+///
+/// ```
+/// use balloc::{graph::{Graph, greedy::edge_sum_expectation}, loads::Loads, potential};
+/// // C_3, loads (1, 0, 0), Υ: edges {0,1}→1, {1,2} tie, {2,0}→2. Each outcome has y' with one
+/// // bin at 1 − 4/3... every outcome gives loads (1,1,0) up to order: Υ' = 2·(1/3)² + (2/3)² = 2/3.
+/// let q = potential::parse("quadratic").unwrap();
+/// let e = edge_sum_expectation(&Graph::cycle(3).unwrap(), q.as_ref(), &Loads::new(vec![1.0, 0.0, 0.0]).unwrap()).unwrap();
+/// assert!((e.to_f64().unwrap() - 2.0 / 3.0).abs() < 1e-15);
+/// ```
+pub fn edge_sum_expectation(g: &Graph, pot: &dyn Potential, x: &Loads) -> Result<Scaled> {
+    check(g, x.as_slice())?;
+    let mut y = x.as_slice().to_vec();
+    let mut after = |v: usize| -> Result<Scaled> {
+        y[v] += 1.0;
+        let r = pot.value(&Loads::new(y.clone())?);
+        y[v] -= 1.0;
+        Ok(r)
+    };
+    let w = 1.0 / g.m() as f64;
+    let mut acc: Option<Scaled> = None;
+    for &(a, b) in g.edges() {
+        let xs = x.as_slice();
+        let t = match xs[a].total_cmp(&xs[b]) {
+            std::cmp::Ordering::Greater => after(b)?.scale(w),
+            std::cmp::Ordering::Less => after(a)?.scale(w),
+            std::cmp::Ordering::Equal => after(a)?.scale(w / 2.0).add(&after(b)?.scale(w / 2.0)),
+        };
+        acc = Some(match acc {
+            None => t,
+            Some(s) => s.add(&t),
+        });
+    }
+    Ok(acc.expect("m ≥ 1"))
+}
+
+/// One greedy step: a uniform edge, the lighter endpoint, a fair coin on ties.
+pub fn sample<R: Rng + ?Sized>(g: &Graph, x: &[f64], rng: &mut R) -> usize {
+    let (a, b) = g.edges()[rng.random_range(0..g.m())];
+    match x[a].total_cmp(&x[b]) {
+        std::cmp::Ordering::Greater => b,
+        std::cmp::Ordering::Less => a,
+        std::cmp::Ordering::Equal => {
+            if rng.random::<bool>() {
+                a
+            } else {
+                b
+            }
+        }
+    }
+}

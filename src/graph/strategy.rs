@@ -1,0 +1,349 @@
+//! Bansal–Feldheim's strategy ("two choices on sets"): after preprocessing, every edge `e = (x, y)`
+//! has a distribution `p_e` over the internal nodes `I_T ∪ {∅}` and signs `σ_e(i)`; on a request
+//! for `e` a node `i` is drawn from `p_e`; for `∅` the ball goes to a uniform endpoint, otherwise
+//! to `y` if `σ_e(i)·(L̄(S_ℓ(i)) − L̄(S_r(i))) > 0`, to `x` if `< 0`, to a uniform endpoint if `= 0`;
+//! then the loads of the `O(log n)` sets containing the receiving vertex are updated.
+//!
+//! Preprocessing here (notes §7): a balanced tree ([`Tree::standard`]), unit flows
+//! ([`UnitFlows::route`]) with congestion `C*`, and `p_e(i) = |g_i(e)|/C*`, `σ_e(i) = sgn g_i(e)`,
+//! `p_e(∅) = 1 − Σ_i p_e(i)` (C eq. (4)), i.e. `βk = 1/C*` and the designed drift of node `i` is
+//! `d_i = h_i/C*`.
+//!
+//! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §2.1 (the online algorithm), §2.2 eqs.
+//! (1)–(4), §3.2 (eq. (8), Lemmas 3.5, 3.6), §3.5 (O(log n) per allocation).
+
+use super::flow::UnitFlows;
+use super::tree::Tree;
+use super::{Graph, haar};
+use crate::error::{Error, Result};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+use rand::{Rng, RngExt};
+
+/// One entry of `p_e`: node `node` with probability `prob` and sign `sign` (`±1`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EdgeChoice {
+    /// The internal node `i`.
+    pub node: usize,
+    /// `p_e(i)` exactly.
+    pub prob: BigRational,
+    /// `σ_e(i)`, relative to the stored orientation `(x, y)` of the edge.
+    pub sign: i8,
+}
+
+/// The preprocessed strategy.
+#[derive(Debug, Clone)]
+pub struct Strategy {
+    /// The graph.
+    pub graph: Graph,
+    /// The decomposition.
+    pub tree: Tree,
+    /// The unit flows.
+    pub flows: UnitFlows,
+    /// `C*`.
+    pub congestion: BigRational,
+    /// `p_e` for every edge (nodes with `p_e(i) > 0` only).
+    pub per_edge: Vec<Vec<EdgeChoice>>,
+    /// `(node, cumulative probability, sign)` in `f64` for sampling.
+    cumulative: Vec<Vec<(usize, f64, i8)>>,
+    /// `ancestors[v]`: the internal nodes whose set contains `v`.
+    ancestors: Vec<Vec<usize>>,
+}
+
+/// The sign `Q_L(i)` from the total loads and sizes of the two children: `+1` if `L̄(S_ℓ) > L̄(S_r)`.
+fn sign_of(load_l: &BigRational, size_l: usize, load_r: &BigRational, size_r: usize) -> i32 {
+    let a = load_l * BigRational::from_integer(BigInt::from(size_r));
+    let b = load_r * BigRational::from_integer(BigInt::from(size_l));
+    match a.cmp(&b) {
+        std::cmp::Ordering::Greater => 1,
+        std::cmp::Ordering::Less => -1,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+fn to_rat(x: f64) -> Result<BigRational> {
+    BigRational::from_float(x).ok_or_else(|| Error::invalid("loads", format!("{x} is not finite")))
+}
+
+impl Strategy {
+    /// Preprocesses `g` with its standard tree and routing.
+    ///
+    /// ```
+    /// let s = balloc::graph::strategy::Strategy::new(&balloc::graph::Graph::cycle(8).unwrap()).unwrap();
+    /// assert_eq!(s.congestion, num_rational::BigRational::new(9.into(), 4.into()));
+    /// assert!(s.support_size() <= s.tree.height()); // |supp p_e| ≤ depth (C §3.5)
+    /// ```
+    pub fn new(g: &Graph) -> Result<Strategy> {
+        let t = Tree::standard(g)?;
+        Strategy::with_tree(g, t)
+    }
+
+    /// Preprocesses `g` with a given tree.
+    pub fn with_tree(g: &Graph, t: Tree) -> Result<Strategy> {
+        if g.m() == 0 {
+            return Err(Error::invalid(
+                format!("graph `{}`", g.name()),
+                "has no edges",
+            ));
+        }
+        let flows = UnitFlows::route(g, &t)?;
+        let congestion = flows.congestion();
+        if congestion.is_zero() {
+            return Err(Error::invalid("strategy", "all flows vanish (n = 1?)"));
+        }
+        let mut per_edge: Vec<Vec<EdgeChoice>> = vec![Vec::new(); g.m()];
+        for (j, f) in flows.flows.iter().enumerate() {
+            for (e, v) in f {
+                per_edge[*e].push(EdgeChoice {
+                    node: flows.nodes[j],
+                    prob: v.abs() / &congestion,
+                    sign: if v.is_positive() { 1 } else { -1 },
+                });
+            }
+        }
+        let cumulative = per_edge
+            .iter()
+            .map(|c| {
+                let mut acc = BigRational::zero();
+                c.iter()
+                    .map(|ch| {
+                        acc += &ch.prob;
+                        (
+                            ch.node,
+                            num_traits::ToPrimitive::to_f64(&acc).unwrap_or(1.0),
+                            ch.sign,
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let ancestors = (0..g.n())
+            .map(|v| t.path_to_root(v).into_iter().skip(1).collect())
+            .collect();
+        Ok(Strategy {
+            graph: g.clone(),
+            tree: t,
+            flows,
+            congestion,
+            per_edge,
+            cumulative,
+            ancestors,
+        })
+    }
+
+    /// The largest support of a `p_e`.
+    pub fn support_size(&self) -> usize {
+        self.per_edge.iter().map(Vec::len).max().unwrap_or(0)
+    }
+
+    /// `βk = 1/C*`.
+    pub fn beta_k(&self) -> BigRational {
+        self.congestion.recip()
+    }
+
+    /// The designed drift `d_i(v) = βk·h_i(v)` of internal node `i` (C eq. (2)).
+    pub fn designed_drift(&self, i: usize, v: usize) -> BigRational {
+        haar::value(&self.tree, i, v) * self.beta_k()
+    }
+
+    /// `Q_L(i)` for every node (0 for leaves), exactly, from loads `x`.
+    pub fn signs(&self, x: &[f64]) -> Result<Vec<i32>> {
+        let t = &self.tree;
+        let mut total = vec![BigRational::zero(); t.nodes.len()];
+        for (v, &xv) in x.iter().enumerate() {
+            let r = to_rat(xv)?;
+            for i in self.ancestors[v].iter().copied().chain([t.leaf[v]]) {
+                total[i] += &r;
+            }
+        }
+        Ok((0..t.nodes.len())
+            .map(|i| match t.nodes[i].children {
+                Some((l, r)) => sign_of(&total[l], t.nodes[l].size(), &total[r], t.nodes[r].size()),
+                None => 0,
+            })
+            .collect())
+    }
+
+    /// The bias of every edge towards its second endpoint at loads `x`, evaluated from `p_e` as the
+    /// algorithm acts: `b(x, y) = Σ_i p_e(i)·σ_e(i)·Q_L(i)` (C eq. (8)).
+    pub fn biases(&self, x: &[f64]) -> Result<Vec<BigRational>> {
+        let q = self.signs(x)?;
+        Ok(self
+            .per_edge
+            .iter()
+            .map(|c| {
+                let mut b = BigRational::zero();
+                for ch in c {
+                    let s = ch.sign as i32 * q[ch.node];
+                    if s != 0 {
+                        b += &ch.prob * BigRational::from_integer(BigInt::from(s));
+                    }
+                }
+                b
+            })
+            .collect())
+    }
+
+    /// The probability `q(v)` that the next ball goes to `v`, by enumerating the algorithm's
+    /// outcomes on every edge: `q(v) = (1/m) Σ_{e∋v} P(ball to v | e)`.
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, strategy::Strategy};
+    /// let s = Strategy::new(&Graph::cycle(4).unwrap()).unwrap();
+    /// let q = s.probabilities_exact(&[0.0; 4]).unwrap();
+    /// assert!(q.iter().all(|p| *p == num_rational::BigRational::new(1.into(), 4.into())));
+    /// ```
+    pub fn probabilities_exact(&self, x: &[f64]) -> Result<Vec<BigRational>> {
+        let g = &self.graph;
+        if x.len() != g.n() {
+            return Err(Error::invalid(
+                "loads",
+                format!("{} bins but the graph has {} vertices", x.len(), g.n()),
+            ));
+        }
+        let q = self.signs(x)?;
+        let half = BigRational::new(1.into(), 2.into());
+        let one = BigRational::from_integer(1.into());
+        let mut r = vec![BigRational::zero(); g.n()];
+        for (e, &(a, b)) in g.edges().iter().enumerate() {
+            let mut to_b = BigRational::zero();
+            let mut rest = one.clone();
+            for ch in &self.per_edge[e] {
+                rest -= &ch.prob;
+                match (ch.sign as i32 * q[ch.node]).signum() {
+                    1 => to_b += &ch.prob,
+                    0 => to_b += &ch.prob * &half,
+                    _ => {}
+                }
+            }
+            to_b += rest * &half;
+            r[a] += &one - &to_b;
+            r[b] += to_b;
+        }
+        let m = BigRational::from_integer(BigInt::from(g.m()));
+        Ok(r.into_iter().map(|v| v / &m).collect())
+    }
+
+    /// The probabilities in `f64`.
+    pub fn probabilities(&self, x: &[f64]) -> Result<Vec<f64>> {
+        Ok(self
+            .probabilities_exact(x)?
+            .iter()
+            .map(|v| num_traits::ToPrimitive::to_f64(v).unwrap_or(f64::NAN))
+            .collect())
+    }
+
+    /// The probability predicted by Lemma 3.5: `q(y) = deg(y)/(2m) + (1/(2m))·Σ_i d_i(y)Q_L(i)`
+    /// (`deg(y)/(2m) = 1/n` on a regular graph).
+    pub fn predicted_exact(&self, x: &[f64]) -> Result<Vec<BigRational>> {
+        let q = self.signs(x)?;
+        let g = &self.graph;
+        let two_m = BigRational::from_integer(BigInt::from(2 * g.m()));
+        Ok((0..g.n())
+            .map(|y| {
+                let mut s = BigRational::from_integer(BigInt::from(g.degree(y)));
+                for &i in &self.ancestors[y] {
+                    if q[i] != 0 {
+                        s += self.designed_drift(i, y)
+                            * BigRational::from_integer(BigInt::from(q[i]));
+                    }
+                }
+                s / &two_m
+            })
+            .collect())
+    }
+
+    /// One allocation at arbitrary loads `x` (as [`Strategy::step`], but the two set averages are
+    /// summed from `x`: `O(|S_i|)`); used by the registered process's sampler.
+    pub fn sample_at<R: Rng + ?Sized>(&self, x: &[f64], rng: &mut R) -> usize {
+        let e = rng.random_range(0..self.graph.m());
+        let (a, b) = self.graph.edges()[e];
+        let u: f64 = rng.random();
+        let mut dir = 0;
+        for &(i, cum, sign) in &self.cumulative[e] {
+            if u < cum {
+                let (l, r) = self.tree.nodes[i].children.expect("internal");
+                let sum = |k: usize| -> f64 { self.tree.set(k).iter().map(|&v| x[v]).sum() };
+                let lhs = sum(l) * self.tree.nodes[r].size() as f64;
+                let rhs = sum(r) * self.tree.nodes[l].size() as f64;
+                dir = sign as i32 * (lhs.total_cmp(&rhs) as i32);
+                break;
+            }
+        }
+        match dir {
+            1 => b,
+            -1 => a,
+            _ => {
+                if rng.random::<bool>() {
+                    a
+                } else {
+                    b
+                }
+            }
+        }
+    }
+
+    /// A fresh simulation state (all loads zero).
+    pub fn state(&self) -> State {
+        State {
+            loads: vec![0; self.graph.n()],
+            set_load: vec![0; self.tree.nodes.len()],
+            t: 0,
+        }
+    }
+
+    /// One allocation: sample an edge, a node from `p_e`, compare the two set averages, allocate,
+    /// update the set loads along the leaf-to-root path. Returns the receiving vertex.
+    pub fn step<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) -> usize {
+        let e = rng.random_range(0..self.graph.m());
+        let (a, b) = self.graph.edges()[e];
+        let u: f64 = rng.random();
+        let mut dir = 0i64;
+        for &(i, cum, sign) in &self.cumulative[e] {
+            if u < cum {
+                let (l, r) = self.tree.nodes[i].children.expect("internal");
+                let lhs = s.set_load[l] as u128 * self.tree.nodes[r].size() as u128;
+                let rhs = s.set_load[r] as u128 * self.tree.nodes[l].size() as u128;
+                dir = sign as i64 * (lhs.cmp(&rhs) as i64);
+                break;
+            }
+        }
+        let v = match dir {
+            1 => b,
+            -1 => a,
+            _ => {
+                if rng.random::<bool>() {
+                    a
+                } else {
+                    b
+                }
+            }
+        };
+        s.loads[v] += 1;
+        s.set_load[self.tree.leaf[v]] += 1;
+        for &i in &self.ancestors[v] {
+            s.set_load[i] += 1;
+        }
+        s.t += 1;
+        v
+    }
+}
+
+/// The state of a simulation of the strategy: vertex loads, set loads, time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// `L^t(v)`.
+    pub loads: Vec<u64>,
+    /// `L^t(S_i)` for every node.
+    pub set_load: Vec<u64>,
+    /// The number of balls so far.
+    pub t: u64,
+}
+
+impl State {
+    /// The gap `max_v L(v) − t/n`.
+    pub fn gap(&self) -> f64 {
+        *self.loads.iter().max().unwrap_or(&0) as f64 - self.t as f64 / self.loads.len() as f64
+    }
+}

@@ -1,0 +1,183 @@
+//! Graphical allocation: a uniform edge of a graph is requested and the ball goes to one endpoint,
+//! chosen by the greedy rule (the strictly lighter endpoint, a fair coin on ties) or by
+//! Bansal–Feldheim's strategy (`strategy=flow`: compare the average loads of a sibling pair of the
+//! decomposition drawn from the edge's distribution). The graph is built on `n` = the number of
+//! bins of the load vector: `graph=cycle|path|torus|hypercube|complete|regular|file`, with `d` and
+//! `seed` for `regular` and `file=PATH` (an edge list) for `file`.
+//!
+//! Greedy: `r_v = (#{u ∈ N(v): x_u > x_v} + ½#{u ∈ N(v): x_u = x_v})/m`.
+//! Reference: Bansal–Feldheim, *The Power of Two Choices in Graphical Allocation*
+//! (arXiv:2106.06051 v2, STOC 2022), §1.2, §2.1; Peres–Talwar–Wieder (RSA 2015) for greedy.
+
+use super::{Param, Process, ProcessInfo, StepLaw};
+use crate::error::{Error, Result};
+use crate::graph::strategy::Strategy;
+use crate::graph::{Graph, GraphKind, greedy};
+use crate::loads::{Loads, Ranking, TieRule};
+use crate::spec::Spec;
+use rand::Rng;
+use std::sync::{Arc, Mutex};
+
+pub(super) static INFO: ProcessInfo = ProcessInfo {
+    name: "graphical",
+    aliases: &["graph", "greedy-graphical"],
+    params: &[
+        Param {
+            name: "graph",
+            default: Some("cycle"),
+            doc: "cycle, path, torus (n a square), hypercube (n a power of 2), complete, regular, file",
+        },
+        Param {
+            name: "strategy",
+            default: Some("greedy"),
+            doc: "greedy (lighter endpoint) or flow (Bansal–Feldheim sibling-set comparison)",
+        },
+        Param {
+            name: "d",
+            default: Some("3"),
+            doc: "degree of graph=regular (1 ≤ d ≤ 12, n·d even)",
+        },
+        Param {
+            name: "seed",
+            default: Some("1"),
+            doc: "ChaCha seed of graph=regular",
+        },
+        Param {
+            name: "file",
+            default: None,
+            doc: "edge-list file of graph=file (lines `u v`, 0-based)",
+        },
+    ],
+    summary: "uniform edge, ball to an endpoint: greedy r_v = (#heavier nbrs + ½#tied nbrs)/m, or the flow strategy",
+    reference: "Bansal–Feldheim, The Power of Two Choices in Graphical Allocation (STOC 2022), §1.2, §2.1",
+    rank_based: false,
+    example: "graphical(graph=cycle)",
+    build,
+};
+
+/// The graph and strategy last built, with its `n`.
+type Cached = (usize, Arc<Graph>, Option<Arc<Strategy>>);
+
+/// The greedy or flow strategy on a graph family instantiated at the load vector's `n`.
+///
+/// ```
+/// use balloc::loads::{Loads, TieRule};
+/// let p = balloc::process::parse("graphical(graph=cycle)").unwrap();
+/// // C_4, loads (1, 0, 0, 0): edges {0,1}, {3,0} send the ball to 1 and 3; {1,2}, {2,3} are ties.
+/// let r = p.step_law(&Loads::new(vec![1.0, 0.0, 0.0, 0.0]).unwrap(), TieRule::Random).unwrap();
+/// assert_eq!(r.per_bin_probability(), vec![0.0, 0.375, 0.25, 0.375]);
+/// ```
+#[derive(Debug)]
+pub struct Graphical {
+    kind: GraphKind,
+    flow: bool,
+    cache: Mutex<Option<Cached>>,
+}
+
+fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+    let g = spec.get_choice("graph", GraphKind::NAMES, "cycle")?;
+    let kind = match g.as_str() {
+        "cycle" => GraphKind::Cycle,
+        "path" => GraphKind::Path,
+        "torus" => GraphKind::Torus,
+        "hypercube" => GraphKind::Hypercube,
+        "complete" => GraphKind::Complete,
+        "regular" => GraphKind::Regular {
+            d: spec.get_u64("d", 3)? as usize,
+            seed: spec.get_u64("seed", 1)?,
+        },
+        _ => GraphKind::File(
+            spec.get("file")
+                .ok_or_else(|| {
+                    Error::invalid(
+                        "parameter `file` of `graphical`",
+                        "is required with graph=file",
+                    )
+                })?
+                .to_string(),
+        ),
+    };
+    if spec.get("file").is_some() && !matches!(kind, GraphKind::File(_)) {
+        return Err(Error::invalid(
+            "parameter `file` of `graphical`",
+            "is only used with graph=file",
+        ));
+    }
+    if (spec.get("d").is_some() || spec.get("seed").is_some())
+        && !matches!(kind, GraphKind::Regular { .. })
+    {
+        return Err(Error::invalid(
+            "parameters `d`, `seed` of `graphical`",
+            "are only used with graph=regular",
+        ));
+    }
+    let flow = spec.get_choice("strategy", &["greedy", "flow"], "greedy")? == "flow";
+    Ok(Box::new(Graphical {
+        kind,
+        flow,
+        cache: Mutex::new(None),
+    }))
+}
+
+impl Graphical {
+    /// The graph (and the preprocessed strategy) at `n` bins, cached for the last `n`.
+    fn at(&self, n: usize) -> Result<(Arc<Graph>, Option<Arc<Strategy>>)> {
+        let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((m, g, s)) = c.as_ref()
+            && *m == n
+        {
+            return Ok((g.clone(), s.clone()));
+        }
+        let g = Arc::new(self.kind.build(n)?);
+        let s = if self.flow {
+            Some(Arc::new(Strategy::new(&g)?))
+        } else {
+            None
+        };
+        *c = Some((n, g.clone(), s.clone()));
+        Ok((g, s))
+    }
+}
+
+impl Process for Graphical {
+    fn info(&self) -> &'static ProcessInfo {
+        &INFO
+    }
+    fn spec(&self) -> String {
+        let g = match &self.kind {
+            GraphKind::Cycle => "cycle".to_string(),
+            GraphKind::Path => "path".into(),
+            GraphKind::Torus => "torus".into(),
+            GraphKind::Hypercube => "hypercube".into(),
+            GraphKind::Complete => "complete".into(),
+            GraphKind::Regular { d, seed } => format!("regular,d={d},seed={seed}"),
+            GraphKind::File(p) => format!("file,file={p}"),
+        };
+        format!(
+            "graphical(graph={g},strategy={})",
+            if self.flow { "flow" } else { "greedy" }
+        )
+    }
+    /// The per-vertex probabilities at `loads`; ties between endpoints are always broken by a fair
+    /// coin (the `ties` rule concerns ranks and does not apply).
+    fn step_law(&self, loads: &Loads, _ties: TieRule) -> Result<StepLaw> {
+        let (g, s) = self.at(loads.n())?;
+        Ok(StepLaw::unit(match s {
+            Some(s) => s.probabilities(loads.as_slice())?,
+            None => greedy::probabilities(&g, loads.as_slice())?,
+        }))
+    }
+    fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {
+        let (g, s) = self
+            .at(loads.n())
+            .expect("step_law validated the graph at this n");
+        match s {
+            None => (greedy::sample(g.as_ref(), loads.as_slice(), rng), 1),
+            Some(s) => {
+                // The strategy decides from set averages; rebuild them from the loads.
+                let u = s.sample_at(loads.as_slice(), rng);
+                (u, 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,486 @@
+//! Graphical allocation: graphs, greedy, the Bansal–Feldheim strategy and the paper's checks.
+//! Expected values come from independent routes (hand computations in comments, enumeration
+//! against closed forms, rationals against f64, max-flow against subset enumeration).
+
+use balloc::graph::checks::{self, Finding};
+use balloc::graph::strategy::Strategy;
+use balloc::graph::tree::Tree;
+use balloc::graph::{Graph, greedy, haar, measures};
+use num_rational::BigRational;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn q(a: i64, b: i64) -> BigRational {
+    BigRational::new(a.into(), b.into())
+}
+
+fn small_graphs() -> Vec<Graph> {
+    vec![
+        Graph::cycle(8).unwrap(),
+        Graph::cycle(7).unwrap(),
+        Graph::path(6).unwrap(),
+        Graph::torus(4, 4).unwrap(),
+        Graph::torus(3, 5).unwrap(),
+        Graph::hypercube(3).unwrap(),
+        Graph::complete(5).unwrap(),
+        Graph::random_regular(10, 3, 1).unwrap(),
+        Graph::parse_edge_list("0 1\n1 2\n2 3\n3 0\n0 2\n3 4\n4 5\n5 3\n", "kite").unwrap(),
+    ]
+}
+
+/// Load families G1–G4 of the notes (§5): random integers, mixed sibling signs, all tied,
+/// signs alternating by level (a ramp along the leaf order).
+fn load_families(t: &Tree, rng: &mut ChaCha8Rng) -> Vec<Vec<f64>> {
+    let n = t.pos.len();
+    let mut out = vec![vec![3.0; n]];
+    for _ in 0..6 {
+        out.push((0..n).map(|_| rng.random_range(0..6) as f64).collect());
+    }
+    let mut ramp = vec![0.0; n];
+    for (k, &v) in t.order.iter().enumerate() {
+        ramp[v] = if k % 2 == 0 { k as f64 } else { (n - k) as f64 };
+    }
+    out.push(ramp);
+    out
+}
+
+fn assert_holds(f: Finding, what: &str) {
+    assert!(f.holds, "{what}: {:?}", f.violation);
+    assert!(f.instances > 0, "{what}: nothing evaluated");
+}
+
+#[test]
+fn exact_identities_of_the_strategy_on_small_graphs() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for g in small_graphs() {
+        let s = Strategy::new(&g).unwrap();
+        let name = g.name().to_string();
+        assert_holds(checks::claim_3_1(&s.tree), &format!("{name} Claim 3.1"));
+        assert_holds(checks::lemma_3_2(&s), &format!("{name} Lemma 3.2"));
+        assert_holds(checks::lemma_3_3(&s), &format!("{name} Lemma 3.3"));
+        assert_holds(checks::lemma_3_4(&s), &format!("{name} Lemma 3.4"));
+        assert!(
+            haar::orthogonality_defect(&s.tree) < 1e-12,
+            "{name} Haar orthogonality"
+        );
+        for x in load_families(&s.tree, &mut rng) {
+            assert_holds(
+                checks::lemma_3_5(&s, &x).unwrap(),
+                &format!("{name} Lemma 3.5 at {x:?}"),
+            );
+            if g.regular_degree().is_some() {
+                assert_holds(
+                    checks::lemma_3_6(&s, &x).unwrap(),
+                    &format!("{name} Lemma 3.6 at {x:?}"),
+                );
+            }
+            assert_holds(
+                checks::telescope(&s.tree, &x).unwrap(),
+                &format!("{name} telescope"),
+            );
+            assert_holds(
+                checks::parent_child(&s.tree, &x).unwrap(),
+                &format!("{name} (9)"),
+            );
+            assert_holds(
+                checks::haar_basis(&s.tree, &x).unwrap(),
+                &format!("{name} Haar basis"),
+            );
+            assert_holds(
+                checks::gap_vs_deviation(&x).unwrap(),
+                &format!("{name} gap"),
+            );
+        }
+    }
+}
+
+#[test]
+fn lemma_3_6_needs_a_regular_graph() {
+    // Path 0–…–5 (irregular), all loads equal, so every Q_L(i) = 0 and q(v) = deg(v)/(2m) =
+    // (1, 2, 2, 2, 2, 1)/10. Node {0, 1, 2} has children {0} and {1, 2}:
+    // q({0})/1 − q({1, 2})/2 = 1/10 − 4/20 = −1/10, while Lemma 3.6 predicts 0.
+    let s = Strategy::new(&Graph::path(6).unwrap()).unwrap();
+    let f = checks::lemma_3_6(&s, &[3.0; 6]).unwrap();
+    assert!(!f.holds);
+    assert!(f.violation.unwrap().contains("-1/10"));
+}
+
+#[test]
+fn greedy_edge_sum_equals_closed_form_and_brute_force() {
+    use balloc::{expectation, loads::Loads, potential, process, setting::Setting};
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let pots = ["quadratic", "absolute", "gamma(alpha=0.5)", "phi(alpha=1)"];
+    for (spec, n) in [
+        ("graphical(graph=cycle)", 7),
+        ("graphical(graph=torus)", 9),
+        ("graphical(graph=hypercube)", 8),
+        ("graphical(graph=complete)", 5),
+        ("graphical(graph=regular,d=3,seed=2)", 10),
+    ] {
+        let p = process::parse(spec).unwrap();
+        let g = balloc::graph::GraphKind::build(
+            &match spec {
+                s if s.contains("cycle") => balloc::graph::GraphKind::Cycle,
+                s if s.contains("torus") => balloc::graph::GraphKind::Torus,
+                s if s.contains("hypercube") => balloc::graph::GraphKind::Hypercube,
+                s if s.contains("complete") => balloc::graph::GraphKind::Complete,
+                _ => balloc::graph::GraphKind::Regular { d: 3, seed: 2 },
+            },
+            n,
+        )
+        .unwrap();
+        for _ in 0..5 {
+            let x = Loads::new((0..n).map(|_| rng.random_range(0..4) as f64).collect()).unwrap();
+            for ps in pots {
+                let pot = potential::parse(ps).unwrap();
+                let e = expectation::expect(p.as_ref(), pot.as_ref(), &x, &Setting::sequential())
+                    .unwrap();
+                let b =
+                    expectation::brute_force(p.as_ref(), pot.as_ref(), &x, &Setting::sequential())
+                        .unwrap();
+                let s = greedy::edge_sum_expectation(&g, pot.as_ref(), &x).unwrap();
+                let (e, b, s) = (
+                    e.expected_next.to_f64().unwrap(),
+                    b.to_f64().unwrap(),
+                    s.to_f64().unwrap(),
+                );
+                assert!(
+                    (e - s).abs() <= 1e-12 * s.abs().max(1.0),
+                    "{spec} {ps} {x:?}: {e} vs edge sum {s}"
+                );
+                assert!(
+                    (b - s).abs() <= 1e-12 * s.abs().max(1.0),
+                    "{spec} {ps} {x:?}: {b} vs edge sum {s}"
+                );
+            }
+            // f64 per-vertex probabilities equal the exact ones.
+            let r = greedy::probabilities(&g, x.as_slice()).unwrap();
+            let rx = greedy::probabilities_exact(&g, x.as_slice()).unwrap();
+            for (a, b) in r.iter().zip(&rx) {
+                assert_eq!(*a, num_traits::ToPrimitive::to_f64(b).unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn greedy_eps_is_at_least_the_edge_expansion_and_attained_on_the_cut() {
+    // Exhaustive over the orderings of distinct loads (only the order matters to greedy): all 720
+    // permutations of 0..6 on C_6 and all 120 of 0..5 on K_5.
+    for g in [Graph::cycle(6).unwrap(), Graph::complete(5).unwrap()] {
+        let n = g.n();
+        let mut perm: Vec<usize> = (0..n).collect();
+        let mut count = 0;
+        loop {
+            let x: Vec<f64> = perm.iter().map(|&v| v as f64).collect();
+            assert_holds(checks::greedy_eps_vs_expansion(&g, &x).unwrap(), g.name());
+            count += 1;
+            // next permutation in lexicographic order
+            let Some(i) = (0..n - 1).rev().find(|&i| perm[i] < perm[i + 1]) else {
+                break;
+            };
+            let j = (i + 1..n).rev().find(|&j| perm[j] > perm[i]).unwrap();
+            perm.swap(i, j);
+            perm[i + 1..].reverse();
+        }
+        assert_eq!(count, (1..=n).product::<usize>());
+    }
+    // With ties the statement fails: all loads equal, greedy is uniform, ε*(1/2) = 0 < β = 1/3.
+    let f = checks::greedy_eps_vs_expansion(&Graph::cycle(6).unwrap(), &[2.0; 6]).unwrap();
+    assert!(!f.holds && f.violation.unwrap().contains("= 0 < β = 1/3"));
+    // Equality at the minimising cut: C_6 with {0, 1, 2} heavy. Prefix k = 3 holds e(S)/m = 2/6,
+    // so 1 − n·P_3/3 = 1 − 6·(1/3)/3 = 1/3 = |∂S|/(d|S|) = 2/(2·3) = β.
+    let g = Graph::cycle(6).unwrap();
+    let x = balloc::loads::Loads::new(vec![1.0, 1.0, 1.0, 0.0, 0.0, 0.0]).unwrap();
+    let (e, c) = greedy::conditions(&g, &x, 3).unwrap();
+    let (h, _) = measures::edge_expansion(&g).unwrap();
+    assert_eq!(e.eps, q(1, 3));
+    assert_eq!(e.eps, h / BigRational::from_integer(2.into()));
+    // C2: vertices 3 and 5 win 1 + 1/2 edges, vertex 4 wins 1/2 + 1/2 (m = 6), so the light tied
+    // group {3, 4, 5} gets (1/4 + 1/6 + 1/4)/3 = 2/9 per rank (random tie-breaking among ranks):
+    // C = n·max p = 6·2/9 = 4/3.
+    assert_eq!(c.c, q(4, 3));
+}
+
+#[test]
+fn measures_against_independent_routes() {
+    // Edge connectivity: hand values.
+    assert_eq!(measures::edge_connectivity(&Graph::torus(4, 4).unwrap()), 4);
+    assert_eq!(measures::edge_connectivity(&Graph::complete(6).unwrap()), 5);
+    let two = Graph::parse_edge_list("0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n", "two triangles").unwrap();
+    assert_eq!(measures::edge_connectivity(&two), 0);
+    // Spectral gap of Q_h is 2 (eigenvalues 2j); of K_n is n.
+    assert!((measures::spectral_gap(&Graph::hypercube(4).unwrap()).unwrap() - 2.0).abs() < 1e-9);
+    assert!((measures::spectral_gap(&Graph::complete(7).unwrap()).unwrap() - 7.0).abs() < 1e-9);
+    // Cheeger (normalised Laplacian of a d-regular graph: λ₂/d): λ/2 ≤ β ≤ √(2λ).
+    for g in small_graphs()
+        .into_iter()
+        .filter(|g| g.regular_degree().is_some())
+    {
+        let d = g.regular_degree().unwrap() as f64;
+        let lam = measures::spectral_gap(&g).unwrap() / d;
+        let (h, _) = measures::edge_expansion(&g).unwrap();
+        let beta = num_traits::ToPrimitive::to_f64(&h).unwrap() / d;
+        assert!(
+            lam / 2.0 <= beta + 1e-12 && beta <= (2.0 * lam).sqrt() + 1e-12,
+            "{}: λ = {lam}, β = {beta}",
+            g.name()
+        );
+    }
+}
+
+#[test]
+fn edge_list_errors_name_the_line() {
+    let cases = [
+        ("0 1\n1 1\n", "line 2", "self-loop"),
+        (
+            "0 1\n# c\n\n1 0\n",
+            "line 4",
+            "repeats the edge 1 0 of line 1",
+        ),
+        ("0 1 2\n", "line 1", "expected two vertex numbers"),
+        ("0 -1\n", "line 1", "not a vertex number"),
+        ("# nothing\n", "g.txt", "contains no edge"),
+    ];
+    for (text, at, why) in cases {
+        let e = Graph::parse_edge_list(text, "g.txt")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(at) && e.contains(why) && !e.contains('\n'),
+            "{e}"
+        );
+    }
+    assert!(
+        Graph::read_edge_list("/nonexistent/g.txt")
+            .unwrap_err()
+            .to_string()
+            .contains("/nonexistent/g.txt")
+    );
+    for bad in [
+        "graphical(graph=torus)",
+        "graphical(graph=mesh)",
+        "graphical(graph=file)",
+        "graphical(d=3)",
+        "graphical(strategy=best)",
+    ] {
+        let r = balloc::process::parse(bad)
+            .and_then(|p| p.step_law(&balloc::loads::Loads::zeros(8).unwrap(), Default::default()));
+        assert!(r.is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn flow_strategy_process_agrees_with_lemma_3_5_and_its_sampler() {
+    // The registered process with strategy=flow gives the per-vertex probabilities of Lemma 3.5;
+    // its sampler (and the fast simulation step) match them within a 5-sigma Monte Carlo band.
+    use balloc::loads::Loads;
+    let g = Graph::cycle(8).unwrap();
+    let s = Strategy::new(&g).unwrap();
+    let x = [5.0, 1.0, 0.0, 2.0, 2.0, 7.0, 3.0, 0.0];
+    let p = balloc::process::parse("graphical(graph=cycle,strategy=flow)").unwrap();
+    let law = p
+        .step_law(&Loads::new(x.to_vec()).unwrap(), Default::default())
+        .unwrap()
+        .per_bin_probability();
+    let exact = s.predicted_exact(&x).unwrap();
+    for (a, b) in law.iter().zip(&exact) {
+        assert!((a - num_traits::ToPrimitive::to_f64(b).unwrap()).abs() < 1e-15);
+    }
+    let loads = Loads::new(x.to_vec()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let trials = 200_000;
+    let mut count = [0usize; 8];
+    for _ in 0..trials {
+        count[p
+            .sample(&loads, &loads.ranking(), Default::default(), &mut rng)
+            .0] += 1;
+    }
+    for v in 0..8 {
+        let sd = (law[v] * (1.0 - law[v]) / trials as f64).sqrt();
+        assert!(
+            (count[v] as f64 / trials as f64 - law[v]).abs() < 5.0 * sd + 1e-12,
+            "vertex {v}"
+        );
+    }
+}
+
+#[test]
+fn greedy_sampler_matches_probabilities() {
+    let g = Graph::torus(3, 3).unwrap();
+    let x: Vec<f64> = vec![2.0, 0.0, 1.0, 1.0, 3.0, 0.0, 1.0, 1.0, 2.0];
+    let r = greedy::probabilities(&g, &x).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let trials = 200_000;
+    let mut c = [0usize; 9];
+    for _ in 0..trials {
+        c[greedy::sample(&g, &x, &mut rng)] += 1;
+    }
+    for v in 0..9 {
+        let sd = (r[v] * (1.0 - r[v]) / trials as f64).sqrt();
+        assert!(
+            (c[v] as f64 / trials as f64 - r[v]).abs() < 5.0 * sd + 1e-12,
+            "vertex {v}"
+        );
+    }
+}
+
+#[test]
+fn general_graphs_use_spectral_trees_and_spanning_tree_flows() {
+    let g = Graph::random_regular(16, 3, 4).unwrap();
+    let s = Strategy::new(&g).unwrap();
+    assert_eq!(s.flows.method, "spanning-tree");
+    assert!(haar::orthogonality_defect(&s.tree) < 1e-12);
+    assert_holds(checks::lemma_3_4(&s), "regular(16,3) Lemma 3.4");
+    assert_holds(checks::lemma_3_2(&s), "regular(16,3) Lemma 3.2");
+    let x: Vec<f64> = (0..16).map(|v| ((v * 7) % 5) as f64).collect();
+    assert_holds(
+        checks::lemma_3_5(&s, &x).unwrap(),
+        "regular(16,3) Lemma 3.5",
+    );
+    // Balanced: sizes of siblings differ by at most one.
+    for i in s.tree.internal() {
+        let (l, r) = s.tree.nodes[i].children.unwrap();
+        assert!(s.tree.nodes[l].size().abs_diff(s.tree.nodes[r].size()) <= 1);
+    }
+}
+
+#[test]
+fn lemma_3_7_epsilon_printed_forms_fail_and_derived_forms_hold() {
+    // C_8, standard tree, loads heavy on the left half {0..3}: the right half {4..7} lies on the
+    // light side of the root, receives more than its share, q(S_i) > |S_i|/n, and the printed
+    // bound (10) fails there.
+    let s = Strategy::new(&Graph::cycle(8).unwrap()).unwrap();
+    let x = [4.0, 4.0, 4.0, 4.0, 2.0, 2.0, 0.0, 1.0];
+    let e = checks::lemma_3_7_epsilon(&s, &x).unwrap();
+    assert_holds(e.derived_closed_form.clone(), "ε_t = βkQ/(2m q(S_i))");
+    assert_holds(e.derived_bound.clone(), "|ε_t| ≥ βkn/(4m|S_i|)");
+    assert!(
+        !e.printed_closed_form.holds,
+        "printed ε_t = βkQ/q(S_i) is off by the factor 2m"
+    );
+    assert!(!e.printed_bound_10.holds);
+    let v = e.printed_bound_10.violation.unwrap();
+    // Hand check of the first violating node {4..7} (|S_i| = 4): C* = 9/4 so βk = 4/9; m = 8.
+    // Q(root) = +1 (L̄{0..3} = 4 > L̄{4..7} = 5/4); the root's drift gives +βk/4 to each of the
+    // four vertices, the drifts of nodes inside {4..7} sum to zero on it (Lemma 3.2), so
+    // q(S_i) = 4/8 + (1/16)·βk = 1/2 + 1/36 = 19/36 and ε_t = βk/(2m·q(S_i)) = (4/9)/(16·19/36) = 1/19,
+    // while (10) asks for |ε_t| ≥ βkn/(2m|S_i|) = (4/9)·8/64 = 1/18.
+    assert!(v.contains("ε_t = 1/19") && v.contains("= 1/18"), "{v}");
+}
+
+#[test]
+fn two_point_lemma_one_step_and_printed_intermediate_claim() {
+    use balloc::graph::twopoint::TwoPoint;
+    let deltas: Vec<f64> = (-400..=400).map(|k| k as f64 * 0.25).collect();
+    // Sweep the printed hypothesis range (restricted to valid probabilities).
+    let mut worst = f64::INFINITY;
+    let mut cases = 0;
+    for a in 1..20 {
+        let pi1 = a as f64 / 20.0;
+        let pmin = pi1.min(1.0 - pi1);
+        for b in 1..=4 {
+            let eps = pmin / 2.0 * b as f64 / 4.0;
+            for c in 1..=6 {
+                let eps_t = eps + (pi1.max(1.0 - pi1) / 2.0 - eps) * c as f64 / 6.0;
+                let tp = TwoPoint { pi1, eps, eps_t };
+                if !(tp.hypotheses() && tp.valid()) {
+                    continue;
+                }
+                cases += 1;
+                let (f, w) = checks::two_point_one_step_f64(&tp, &deltas);
+                assert_holds(f, &format!("{tp:?}"));
+                worst = worst.min(w);
+                // E[Δδ] = −ε_tγ for δ > 0 and E[(Δδ)²] ≤ 2γ (printed), at valid probabilities.
+                assert!((tp.mean_step(1.0) + eps_t * tp.gamma()).abs() < 1e-12);
+                assert!(
+                    tp.second_moment(1.0) <= 2.0 * tp.gamma() + 1e-12
+                        && tp.second_moment(-1.0) <= 2.0 * tp.gamma() + 1e-12
+                );
+            }
+        }
+    }
+    assert!(
+        cases > 100 && worst >= 0.0,
+        "cases {cases}, worst slack {worst}"
+    );
+    // The printed step "ε_tγ ≤ 1" fails inside the hypotheses: π₁ = 0.4, ε = 0.2 = min(π)/2,
+    // ε_t = 0.3 = max(π)/2 (probabilities 0.1 and 0.7 are valid); γ = 1/0.4 + 1/0.6 = 25/6 and
+    // ε_tγ = 1.25 > 1.
+    let tp = TwoPoint {
+        pi1: 0.4,
+        eps: 0.2,
+        eps_t: 0.3,
+    };
+    assert!(tp.hypotheses() && tp.valid());
+    assert!(!checks::two_point_eps_gamma(&tp).holds);
+    assert!((tp.eps_t * tp.gamma() - 1.25).abs() < 1e-12);
+    // The printed hypotheses admit invalid probabilities: π₁ = 0.1, ε_t = 0.3 ≤ max(π)/2 = 0.45
+    // gives P(bin 1) = π₁ − ε_t = −0.2.
+    let bad = TwoPoint {
+        pi1: 0.1,
+        eps: 0.05,
+        eps_t: 0.3,
+    };
+    assert!(bad.hypotheses() && !bad.valid() && bad.p1(1.0) < 0.0);
+}
+
+#[test]
+fn cycle_drift_limitation_construction() {
+    // C.Heur.first-attempt: δ* = 2/n, confirmed by max-flow on both sides of δ*.
+    let mut lines = Vec::new();
+    for n in [4usize, 6, 8, 12, 16] {
+        let (d, mask, f) = checks::cycle_drift_limitation(n).unwrap();
+        assert_holds(f, &format!("C_{n}"));
+        let tight: Vec<usize> = (0..n).filter(|v| (mask >> v) & 1 == 1).collect();
+        lines.push(format!(
+            "C_{n}: overloaded 0..{}, delta* = {d} (= 2/n), tight set {tight:?}, |boundary| = {}",
+            n / 2,
+            measures::boundary(&Graph::cycle(n).unwrap(), mask)
+        ));
+    }
+    insta::assert_snapshot!("cycle_drift_limitation", lines.join("\n"));
+}
+
+#[test]
+fn lemma_4_1_arithmetic() {
+    // (|S| − k/d)/n ≥ 1/3 for k ≤ d, |S| ≥ n/2, n ≥ 6; equality-tight at n = 6, |S| = 3, k = d.
+    for n in 6..40 {
+        for d in 1..6 {
+            for k in 0..=d {
+                assert_holds(checks::lemma_4_1_mean(n, d, k, n.div_ceil(2)), "L4.1");
+            }
+        }
+    }
+    // Below the hypothesis n ≥ 6 it can fail: n = 4, d = k = 2, |S| = 2 gives (2 − 1)/4 = 1/4 < 1/3.
+    assert!(!checks::lemma_4_1_mean(4, 2, 2, 2).holds);
+}
+
+#[test]
+fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
+    // Greedy on C_6 from x: the mean of Υ after one step over 100 000 seeded samples is within
+    // 5 standard errors of the exact edge-sum expectation.
+    use balloc::{loads::Loads, potential};
+    let g = Graph::cycle(6).unwrap();
+    let x = Loads::new(vec![3.0, 0.0, 1.0, 4.0, 1.0, 2.0]).unwrap();
+    let pot = potential::parse("quadratic").unwrap();
+    let exact = greedy::edge_sum_expectation(&g, pot.as_ref(), &x)
+        .unwrap()
+        .to_f64()
+        .unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let k = 100_000;
+    let vals: Vec<f64> = (0..k)
+        .map(|_| {
+            let mut y = x.clone();
+            y.add(greedy::sample(&g, x.as_slice(), &mut rng), 1.0);
+            pot.value(&y).to_f64().unwrap()
+        })
+        .collect();
+    let s = balloc::graph::experiment::summarize(&vals, 0.95).unwrap();
+    assert!(
+        (s.mean - exact).abs() < 5.0 * s.stderr,
+        "{} vs {exact}",
+        s.mean
+    );
+}
