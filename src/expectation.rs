@@ -167,6 +167,10 @@ pub fn brute_force_law(
     // Branches of one sample: each outcome with each combination of its balls' weights.
     let mut branches: Vec<(usize, f64, f64)> = Vec::new(); // (bin, total weight, probability)
     for o in law.outcomes.iter().filter(|o| o.prob > 0.0) {
+        // Refuse before building: the weight combinations of one outcome number |support|^balls.
+        if (support.len() as f64).powf(o.balls as f64) > ENUMERATION_LIMIT as f64 {
+            return Err(too_many());
+        }
         let mut partial = vec![(0.0f64, o.prob)];
         for _ in 0..o.balls {
             let mut next = Vec::with_capacity(partial.len() * support.len());
