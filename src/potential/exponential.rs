@@ -130,21 +130,20 @@ impl Exponential {
         let a = sigma * self.alpha * (1.0 - 1.0 / n); // exponent per unit weight at the destination
         let c = -sigma * self.alpha / n; // exponent per unit weight elsewhere
         let w = &setting.weights;
-        // E(s, k) = M(s)^k − 1 without cancellation.
-        let em1 = |s: f64, k: u32| -> Result<f64> {
-            let lm = w.ln_mgf(s)?;
-            Ok((k as f64 * lm).exp_m1())
-        };
-        let (ea1, ec1) = (em1(a, 1)?, em1(c, 1)?);
-        let e =
-            |s: f64, e1: f64, k: u32| -> Result<f64> { if k == 1 { Ok(e1) } else { em1(s, k) } };
+        let (lm_a, lm_c) = (w.ln_mgf(a)?, w.ln_mgf(c)?);
+        let max_balls = law.outcomes.iter().map(|o| o.balls).max().unwrap_or(1) as f64;
+        if max_balls * lm_a.abs().max(lm_c.abs()) > LOG_PATH_EXPONENT {
+            return Ok(self.one_side_log(sigma, law, y, setting, lm_a, lm_c));
+        }
+        // E(lm, k) = M(s)^k − 1 = e^{k ln M(s)} − 1 without cancellation.
+        let em1 = |lm: f64, k: u32| (k as f64 * lm).exp_m1();
         // D_i = F_i − 1 = Σ_o p_o E(c, k_o) + Σ_{o at i} p_o (E(a, k_o) − E(c, k_o)).
         let mut g = 0.0;
         let mut extra = vec![0.0; y.len()];
         for o in &law.outcomes {
-            let ec = e(c, ec1, o.balls)?;
+            let ec = em1(lm_c, o.balls);
             g += o.prob * ec;
-            extra[o.bin] += o.prob * (e(a, ea1, o.balls)? - ec);
+            extra[o.bin] += o.prob * (em1(lm_a, o.balls) - ec);
         }
         let b = setting.batch as f64;
         let logf: Vec<f64> = extra.iter().map(|x| b * (g + x).ln_1p()).collect();
@@ -179,6 +178,54 @@ impl Exponential {
         })
     }
 }
+
+impl Exponential {
+    /// The log-domain route of [`Exponential::one_side`] for outcomes with many balls (Packing at
+    /// large loads), where `M(s)^k` overflows: `Fᵢ = Σ_{o at i} p_o M(a)^{k_o} + Σ_{o not at i}
+    /// p_o M(c)^{k_o}` is summed as [`Scaled`] numbers (the exclusive sums from prefix and suffix
+    /// sums, so nothing cancels), and `E[e^{σα y'ᵢ}] = e^{σα yᵢ + b ln Fᵢ}`. The change is
+    /// `next − value`, accurate relative to the larger of the two.
+    fn one_side_log(
+        &self,
+        sigma: f64,
+        law: &StepLaw,
+        y: &[f64],
+        setting: &Setting,
+        lm_a: f64,
+        lm_c: f64,
+    ) -> Expected {
+        let n = y.len();
+        let zero = Scaled::from_f64(0.0);
+        let mut at_c = vec![zero; n];
+        let mut at_a = vec![zero; n];
+        for o in law.outcomes.iter().filter(|o| o.prob > 0.0) {
+            let (lp, k) = (o.prob.ln(), o.balls as f64);
+            at_c[o.bin] = at_c[o.bin].add(&Scaled::exp(lp + k * lm_c));
+            at_a[o.bin] = at_a[o.bin].add(&Scaled::exp(lp + k * lm_a));
+        }
+        let mut suffix = vec![zero; n + 1];
+        for i in (0..n).rev() {
+            suffix[i] = suffix[i + 1].add(&at_c[i]);
+        }
+        let b = setting.batch as f64;
+        let mut prefix = zero;
+        let mut exps = Vec::with_capacity(n);
+        for i in 0..n {
+            let f = prefix.add(&suffix[i + 1]).add(&at_a[i]);
+            exps.push(sigma * self.alpha * y[i] + b * f.ln());
+            prefix = prefix.add(&at_c[i]);
+        }
+        let next = Scaled::sum_exp(exps);
+        let value = Scaled::sum_exp(y.iter().map(|v| sigma * self.alpha * v).collect::<Vec<_>>());
+        Expected {
+            next,
+            change: next.add(&value.scale(-1.0)),
+        }
+    }
+}
+
+/// Above this `|k ln M(s)|` (k balls in one outcome) the closed form switches to the log domain.
+const LOG_PATH_EXPONENT: f64 = 30.0;
 
 impl Potential for Exponential {
     fn info(&self) -> &'static PotentialInfo {
