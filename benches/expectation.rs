@@ -1,1 +1,42 @@
-fn main() {}
+//! E[Γ'] for Two-Choice (sequential, random ties, unit weights) at n = 10³ … 10⁶, on a random
+//! integer load vector with ties (loads uniform in 0..100, fixed ChaCha seed). Figures are
+//! recorded in `BENCHMARKS.md`.
+//!
+//! Run: `cargo bench --bench expectation`.
+
+use balloc::expectation::expect;
+use balloc::loads::Loads;
+use balloc::setting::Setting;
+use balloc::{potential, process};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use std::time::Duration;
+
+/// A random integer load vector with ties: n loads uniform in 0..100.
+fn loads(n: usize) -> Loads {
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    Loads::new((0..n).map(|_| rng.random_range(0..100u32) as f64).collect()).unwrap()
+}
+
+fn gamma_two_choice(c: &mut Criterion) {
+    let p = process::parse("two-choice").unwrap();
+    let g = potential::parse("gamma(alpha=0.1)").unwrap();
+    let s = Setting::sequential();
+    let mut group = c.benchmark_group("expect_gamma_two_choice");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for n in [1_000usize, 10_000, 100_000, 1_000_000] {
+        let x = loads(n);
+        group.bench_with_input(BenchmarkId::from_parameter(n), &x, |b, x| {
+            b.iter(|| expect(p.as_ref(), g.as_ref(), black_box(x), &s).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, gamma_two_choice);
+criterion_main!(benches);

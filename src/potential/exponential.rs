@@ -136,33 +136,63 @@ impl Exponential {
             return Ok(self.one_side_log(sigma, law, y, setting, lm_a, lm_c));
         }
         // E(lm, k) = M(s)^k − 1 = e^{k ln M(s)} − 1 without cancellation.
-        let em1 = |lm: f64, k: u32| (k as f64 * lm).exp_m1();
+        // (The one-ball values are computed once: most outcomes have k = 1.)
+        let em1 = |lm: f64, e1: f64, k: u32| if k == 1 { e1 } else { (k as f64 * lm).exp_m1() };
+        let (ea1, ec1) = (lm_a.exp_m1(), lm_c.exp_m1());
         // D_i = F_i − 1 = Σ_o p_o E(c, k_o) + Σ_{o at i} p_o (E(a, k_o) − E(c, k_o)).
         let mut g = 0.0;
         let mut extra = vec![0.0; y.len()];
         for o in &law.outcomes {
-            let ec = em1(lm_c, o.balls);
+            let ec = em1(lm_c, ec1, o.balls);
             g += o.prob * ec;
-            extra[o.bin] += o.prob * (em1(lm_a, o.balls) - ec);
+            extra[o.bin] += o.prob * (em1(lm_a, ea1, o.balls) - ec);
         }
-        let b = setting.batch as f64;
-        let logf: Vec<f64> = extra.iter().map(|x| b * (g + x).ln_1p()).collect();
-        let base: Vec<f64> = y.iter().map(|v| sigma * self.alpha * v).collect();
-        let next = Scaled::sum_exp(
-            base.iter()
-                .zip(&logf)
-                .map(|(u, l)| u + l)
-                .collect::<Vec<_>>(),
-        );
-        let m = base.iter().copied().fold(next.log_scale, f64::max);
-        let mut mant = 0.0;
-        for (u, l) in base.iter().zip(&logf) {
-            mant += if l.abs() < 1.0 {
-                (u - m).exp() * l.exp_m1()
-            } else {
-                (u + l - m).exp() - (u - m).exp()
-            };
+        // One pass, no allocation: with uᵢ = σα yᵢ and Fᵢ = 1 + Dᵢ,
+        // E[e^{σα y'ᵢ}] = e^{uᵢ} Fᵢᵇ and the change is e^{uᵢ}(Fᵢᵇ − 1). The common scale
+        // m = max uᵢ + b ln(1 + max Dᵢ⁺) bounds every exponent, so nothing overflows.
+        let b = setting.batch;
+        let (ymin, ymax) = y
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                (lo.min(v), hi.max(v))
+            });
+        let u_max = if sigma > 0.0 {
+            sigma * self.alpha * ymax
+        } else {
+            sigma * self.alpha * ymin
+        };
+        let d_max = extra.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(g + x));
+        let m = u_max + b as f64 * d_max.max(0.0).ln_1p();
+        let (mut next_mant, mut mant) = (0.0, 0.0);
+        if b == 1 {
+            // Fᵢ = 1 + Dᵢ: one exponential per bin.
+            for (v, x) in y.iter().zip(&extra) {
+                let d = g + x;
+                let t = (sigma * self.alpha * v - m).exp();
+                next_mant += t * (1.0 + d);
+                mant += t * d;
+            }
+        } else {
+            let bf = b as f64;
+            for (v, x) in y.iter().zip(&extra) {
+                let u = sigma * self.alpha * v - m;
+                let l = bf * (g + x).ln_1p();
+                let t = u.exp();
+                if l.abs() < 1.0 {
+                    let em = l.exp_m1();
+                    next_mant += t + t * em;
+                    mant += t * em;
+                } else {
+                    let tl = (u + l).exp();
+                    next_mant += tl;
+                    mant += tl - t;
+                }
+            }
         }
+        let next = Scaled {
+            mantissa: next_mant,
+            log_scale: m,
+        };
         if next.is_nan() || mant.is_nan() {
             return Err(Error::invalid(
                 "loads",
@@ -215,8 +245,8 @@ impl Exponential {
             exps.push(sigma * self.alpha * y[i] + b * f.ln());
             prefix = prefix.add(&at_c[i]);
         }
-        let next = Scaled::sum_exp(exps);
-        let value = Scaled::sum_exp(y.iter().map(|v| sigma * self.alpha * v).collect::<Vec<_>>());
+        let next = Scaled::sum_exp(exps.iter().copied());
+        let value = Scaled::sum_exp(y.iter().map(|v| sigma * self.alpha * v));
         Expected {
             next,
             change: next.add(&value.scale(-1.0)),
@@ -242,11 +272,26 @@ impl Potential for Exponential {
 
     fn value(&self, loads: &Loads) -> Scaled {
         let y = loads.normalized();
-        let mut exps = Vec::with_capacity(y.len() * self.signs().len());
+        let (ymin, ymax) = y
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                (lo.min(v), hi.max(v))
+            });
+        let mut total = Scaled::from_f64(0.0);
         for &s in self.signs() {
-            exps.extend(y.iter().map(|v| s * self.alpha * v));
+            // Σ e^{sα yᵢ} with the largest exponent as scale.
+            let m = if s > 0.0 {
+                self.alpha * ymax
+            } else {
+                -self.alpha * ymin
+            };
+            let mant: f64 = y.iter().map(|v| (s * self.alpha * v - m).exp()).sum();
+            total = total.add(&Scaled {
+                mantissa: mant,
+                log_scale: m,
+            });
         }
-        Scaled::sum_exp(exps)
+        total
     }
 
     fn term(&self, y: f64) -> Option<f64> {
