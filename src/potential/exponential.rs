@@ -13,7 +13,7 @@ use super::{Expected, Potential, PotentialInfo};
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::process::{Param, StepLaw};
-use crate::scaled::Scaled;
+use crate::scaled::{CompensatedSum, Scaled};
 use crate::setting::Setting;
 use crate::spec::Spec;
 
@@ -163,14 +163,14 @@ impl Exponential {
         };
         let d_max = extra.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(g + x));
         let m = u_max + b as f64 * d_max.max(0.0).ln_1p();
-        let (mut next_mant, mut mant) = (0.0, 0.0);
+        let (mut next_sum, mut change_sum) = (CompensatedSum::default(), CompensatedSum::default());
         if b == 1 {
             // Fᵢ = 1 + Dᵢ: one exponential per bin.
             for (v, x) in y.iter().zip(&extra) {
                 let d = g + x;
                 let t = (sigma * self.alpha * v - m).exp();
-                next_mant += t * (1.0 + d);
-                mant += t * d;
+                next_sum.add(t * (1.0 + d));
+                change_sum.add(t * d);
             }
         } else {
             let bf = b as f64;
@@ -180,15 +180,16 @@ impl Exponential {
                 let t = u.exp();
                 if l.abs() < 1.0 {
                     let em = l.exp_m1();
-                    next_mant += t + t * em;
-                    mant += t * em;
+                    next_sum.add(t + t * em);
+                    change_sum.add(t * em);
                 } else {
                     let tl = (u + l).exp();
-                    next_mant += tl;
-                    mant += tl - t;
+                    next_sum.add(tl);
+                    change_sum.add(tl - t);
                 }
             }
         }
+        let (next_mant, mant) = (next_sum.value(), change_sum.value());
         let next = Scaled {
             mantissa: next_mant,
             log_scale: m,
@@ -285,7 +286,11 @@ impl Potential for Exponential {
             } else {
                 -self.alpha * ymin
             };
-            let mant: f64 = y.iter().map(|v| (s * self.alpha * v - m).exp()).sum();
+            let mut mant = CompensatedSum::default();
+            for v in &y {
+                mant.add((s * self.alpha * v - m).exp());
+            }
+            let mant = mant.value();
             total = total.add(&Scaled {
                 mantissa: mant,
                 log_scale: m,
