@@ -33,6 +33,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
 pub mod cli;
 pub mod condition;
 pub mod error;
