@@ -201,6 +201,13 @@ impl Loads {
     }
 
     /// Adds `w` to bin `j`.
+    /// ```
+    /// let mut x = balloc::loads::Loads::new(vec![1.0, 4.0]).unwrap();
+    /// x.add(0, 2.5); // (3.5, 4)
+    /// assert_eq!(x.mean(), 3.75);
+    /// assert_eq!((x.max(), x.min()), (4.0, 3.5));
+    /// assert!(!x.is_integral());
+    /// ```
     pub fn add(&mut self, j: usize, w: f64) {
         self.x[j] += w;
     }
@@ -297,6 +304,11 @@ impl Ranking {
     }
 
     /// Sorts per-bin values into rank order (heaviest bin first).
+    /// ```
+    /// let x = balloc::loads::Loads::new(vec![1.0, 5.0, 0.0]).unwrap();
+    /// // Ranks heaviest first: bin 1 (load 5), bin 0 (load 1), bin 2 (load 0).
+    /// assert_eq!(x.ranking().by_rank(&["a", "b", "c"]), vec!["b", "a", "c"]);
+    /// ```
     pub fn by_rank<T: Clone>(&self, per_bin: &[T]) -> Vec<T> {
         self.order.iter().map(|&b| per_bin[b].clone()).collect()
     }

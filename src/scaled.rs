@@ -67,6 +67,13 @@ impl Scaled {
     }
 
     /// Multiplication by an ordinary `f64`.
+    /// ```
+    /// use balloc::scaled::Scaled;
+    /// // −2e^{800}: sign −1, ln|v| = 800 + ln 2.
+    /// let v = Scaled::exp(800.0).scale(-2.0);
+    /// assert_eq!(v.signum(), -1.0);
+    /// assert!((v.ln() - (800.0 + 2f64.ln())).abs() < 1e-12);
+    /// ```
     pub fn scale(&self, f: f64) -> Scaled {
         Scaled {
             mantissa: self.mantissa * f,

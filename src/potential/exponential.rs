@@ -95,6 +95,11 @@ fn build(spec: &Spec, side: Side) -> Result<Box<dyn Potential>> {
 
 impl Exponential {
     /// An exponential potential; `alpha` must be finite and `> 0`.
+    /// ```
+    /// use balloc::potential::{Exponential, Side};
+    /// assert_eq!(Exponential::new(Side::Gamma, 0.5).unwrap().alpha(), 0.5);
+    /// assert!(Exponential::new(Side::Phi, 0.0).is_err());
+    /// ```
     pub fn new(side: Side, alpha: f64) -> Result<Exponential> {
         if !(alpha > 0.0 && alpha.is_finite()) {
             return Err(Error::invalid(
