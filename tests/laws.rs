@@ -220,3 +220,20 @@ fn tie_rules_give_distributions_with_the_same_group_totals() {
     }
     check(8, prop as fn(Loads, TieRule) -> bool);
 }
+
+#[test]
+fn ranking_edge_cases() {
+    // −0.0 and +0.0 are equal loads: one tied group, ordered by index.
+    let r = Loads::new(vec![-0.0, 0.0]).unwrap().ranking();
+    assert_eq!(r.order, vec![0, 1]);
+    assert_eq!(r.groups, vec![0..2]);
+    // Negative, fractional and huge loads, all distinct keys, against a comparison sort.
+    let x = vec![-1.5, 1e300, -1e300, 0.25, -0.0, 3.0, 0.25, -1.5, 5e-324];
+    let r = Loads::new(x.clone()).unwrap().ranking();
+    let mut reference: Vec<usize> = (0..x.len()).collect();
+    reference.sort_by(|&a, &b| x[b].partial_cmp(&x[a]).unwrap());
+    assert_eq!(r.order, reference);
+    assert_eq!(r.groups.len(), 7); // 0.25 and −1.5 appear twice
+    // A single bin.
+    assert_eq!(Loads::new(vec![7.0]).unwrap().ranking().groups, vec![0..1]);
+}
