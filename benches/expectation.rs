@@ -1,1 +1,96 @@
-fn main() {}
+//! E[Γ'] for Two-Choice (sequential, random ties, unit weights) at n = 10³ … 10⁶, on a random
+//! integer load vector with ties (loads uniform in 0..100, fixed ChaCha seed). Figures are
+//! recorded in `BENCHMARKS.md`.
+//!
+//! Two measurements: criterion's wall clock (`expect_gamma_two_choice`) and the CPU time of the
+//! benchmark thread (`expect_gamma_two_choice_cpu`, read from `/proc/thread-self/schedstat` on
+//! Linux), which stays meaningful when other jobs share the cores.
+//!
+//! Run: `cargo bench --bench expectation`.
+
+use balloc::expectation::expect;
+use balloc::loads::Loads;
+use balloc::setting::Setting;
+use balloc::{potential, process};
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use std::time::Duration;
+
+/// A random integer load vector with ties: n loads uniform in 0..100.
+fn loads(n: usize) -> Loads {
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    Loads::new((0..n).map(|_| rng.random_range(0..100u32) as f64).collect()).unwrap()
+}
+
+/// The CPU time consumed by the calling thread (Linux: first field of
+/// `/proc/thread-self/schedstat`, in nanoseconds).
+struct ThreadCpuTime;
+
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .expect("/proc/thread-self/schedstat is readable (Linux)")
+}
+
+static WALL: WallTime = WallTime;
+
+impl Measurement for ThreadCpuTime {
+    type Intermediate = u64;
+    type Value = Duration;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, start: u64) -> Duration {
+        Duration::from_nanos(thread_cpu_ns().saturating_sub(start))
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, v: &Duration) -> f64 {
+        v.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        WALL.formatter()
+    }
+}
+
+fn bench<M: Measurement>(c: &mut Criterion<M>, name: &str) {
+    let p = process::parse("two-choice").unwrap();
+    let g = potential::parse("gamma(alpha=0.1)").unwrap();
+    let s = Setting::sequential();
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for n in [1_000usize, 10_000, 100_000, 1_000_000] {
+        let x = loads(n);
+        group.bench_with_input(BenchmarkId::from_parameter(n), &x, |b, x| {
+            b.iter(|| expect(p.as_ref(), g.as_ref(), black_box(x), &s).unwrap())
+        });
+    }
+    group.finish();
+}
+
+fn wall(c: &mut Criterion) {
+    bench(c, "expect_gamma_two_choice");
+}
+
+fn cpu(c: &mut Criterion<ThreadCpuTime>) {
+    bench(c, "expect_gamma_two_choice_cpu");
+}
+
+criterion_group!(wall_clock, wall);
+criterion_group! {
+    name = cpu_time;
+    config = Criterion::default().with_measurement(ThreadCpuTime);
+    targets = cpu
+}
+criterion_main!(wall_clock, cpu_time);

@@ -44,6 +44,10 @@ impl Error {
     }
 
     /// Builds an [`Error::Unknown`].
+    /// ```
+    /// let e = balloc::Error::unknown("process", "3-choice", &["one-choice", "two-choice"]);
+    /// assert_eq!(e.to_string(), "unknown process `3-choice`; accepted: one-choice, two-choice");
+    /// ```
     pub fn unknown(kind: impl Into<String>, name: impl Into<String>, accepted: &[&str]) -> Self {
         Error::Unknown {
             kind: kind.into(),

@@ -72,6 +72,16 @@ pub fn expect(
 
 /// As [`expect`], for an explicit step law (for example an allocation vector that is not a
 /// registered process).
+/// ```
+/// use balloc::{expectation, loads::Loads, potential, process::StepLaw, setting::Setting};
+/// // The ball always goes to bin 0: x = (1, 0) → (2, 0); Υ goes from ½ (y = (½, −½)) to 2.
+/// let law = StepLaw::unit(vec![1.0, 0.0]);
+/// let q = potential::parse("quadratic").unwrap();
+/// let e = expectation::expect_law(&law, q.as_ref(), &Loads::new(vec![1.0, 0.0]).unwrap(),
+///     &Setting::sequential()).unwrap();
+/// assert_eq!(e.expected_next.to_f64(), Some(2.0));
+/// assert_eq!(e.expected_change.to_f64(), Some(1.5));
+/// ```
 pub fn expect_law(
     law: &StepLaw,
     potential: &dyn Potential,
@@ -151,6 +161,16 @@ pub fn brute_force(
 }
 
 /// [`brute_force`] for an explicit step law.
+/// ```
+/// use balloc::{expectation, loads::Loads, potential, process::StepLaw, setting::Setting};
+/// // Two balls, each to bin 0 or 1 with probability ½, at x = (0, 0), Δ = Σ|yᵢ|:
+/// // same bin (prob ½): y = (±1, ∓1), Δ = 2; split (prob ½): Δ = 0. E[Δ'] = 1.
+/// let law = StepLaw::unit(vec![0.5, 0.5]);
+/// let d = potential::parse("absolute").unwrap();
+/// let e = expectation::brute_force_law(&law, d.as_ref(), &Loads::zeros(2).unwrap(),
+///     &Setting::batched(2).unwrap()).unwrap();
+/// assert_eq!(e.to_f64(), Some(1.0));
+/// ```
 pub fn brute_force_law(
     law: &StepLaw,
     potential: &dyn Potential,
@@ -167,6 +187,10 @@ pub fn brute_force_law(
     // Branches of one sample: each outcome with each combination of its balls' weights.
     let mut branches: Vec<(usize, f64, f64)> = Vec::new(); // (bin, total weight, probability)
     for o in law.outcomes.iter().filter(|o| o.prob > 0.0) {
+        // Refuse before building: the weight combinations of one outcome number |support|^balls.
+        if (support.len() as f64).powf(o.balls as f64) > ENUMERATION_LIMIT as f64 {
+            return Err(too_many());
+        }
         let mut partial = vec![(0.0f64, o.prob)];
         for _ in 0..o.balls {
             let mut next = Vec::with_capacity(partial.len() * support.len());

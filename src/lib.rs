@@ -41,6 +41,8 @@
 #![deny(missing_docs)]
 
 pub mod bias;
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
 pub mod cli;
 pub mod condition;
 pub mod error;

@@ -241,6 +241,13 @@ impl Loads {
     }
 
     /// Adds `w` to bin `j`.
+    /// ```
+    /// let mut x = balloc::loads::Loads::new(vec![1.0, 4.0]).unwrap();
+    /// x.add(0, 2.5); // (3.5, 4)
+    /// assert_eq!(x.mean(), 3.75);
+    /// assert_eq!((x.max(), x.min()), (4.0, 3.5));
+    /// assert!(!x.is_integral());
+    /// ```
     pub fn add(&mut self, j: usize, w: f64) {
         self.x[j] += w;
     }
@@ -277,13 +284,13 @@ pub struct Ranking {
 impl Ranking {
     /// Sorts the bins heaviest first, ties by index, and finds the tied groups.
     pub fn new(x: &[f64]) -> Ranking {
-        let mut order: Vec<usize> = (0..x.len()).collect();
-        order.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+        let keys: Vec<u64> = x.iter().map(|&v| heaviest_first_key(v)).collect();
+        let order = radix_order(&keys);
         let mut groups = Vec::new();
         let mut group_of = vec![0; x.len()];
         let mut start = 0;
         for r in 1..=x.len() {
-            if r == x.len() || x[order[r]] != x[order[start]] {
+            if r == x.len() || keys[order[r]] != keys[order[start]] {
                 for g in group_of.iter_mut().take(r).skip(start) {
                     *g = groups.len();
                 }
@@ -337,7 +344,64 @@ impl Ranking {
     }
 
     /// Sorts per-bin values into rank order (heaviest bin first).
+    /// ```
+    /// let x = balloc::loads::Loads::new(vec![1.0, 5.0, 0.0]).unwrap();
+    /// // Ranks heaviest first: bin 1 (load 5), bin 0 (load 1), bin 2 (load 0).
+    /// assert_eq!(x.ranking().by_rank(&["a", "b", "c"]), vec!["b", "a", "c"]);
+    /// ```
     pub fn by_rank<T: Clone>(&self, per_bin: &[T]) -> Vec<T> {
         self.order.iter().map(|&b| per_bin[b].clone()).collect()
     }
+}
+
+/// A `u64` whose ascending order is the descending order of the load `v` (IEEE-754 bits made
+/// monotone; `−0.0` and `+0.0` share a key, so they are tied).
+fn heaviest_first_key(v: f64) -> u64 {
+    let bits = (v + 0.0).to_bits();
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    };
+    !ascending
+}
+
+/// The indices `0..keys.len()` sorted by key, ties by index: a stable LSD radix sort with 11-bit
+/// digits that skips the digits on which all keys agree (O(n) per distinct digit; integer loads
+/// differ in only two or three digits).
+fn radix_order(keys: &[u64]) -> Vec<usize> {
+    const BITS: usize = 11;
+    const BUCKETS: usize = 1 << BITS;
+    const DIGITS: usize = 64_usize.div_ceil(BITS);
+    let n = keys.len();
+    // The bits in which some key differs from the first; only digits containing one need a pass.
+    let first = keys.first().copied().unwrap_or(0);
+    let varying = keys.iter().fold(0u64, |m, &k| m | (k ^ first));
+    let active: Vec<usize> = (0..DIGITS)
+        .filter(|d| (varying >> (d * BITS)) & (BUCKETS as u64 - 1) != 0)
+        .collect();
+    let mut cur: Vec<(u64, usize)> = keys.iter().copied().zip(0..n).collect();
+    if active.is_empty() {
+        return (0..n).collect();
+    }
+    let mut tmp = cur.clone();
+    for d in active {
+        let mut c = [0usize; BUCKETS];
+        for &k in keys {
+            c[((k >> (d * BITS)) as usize) & (BUCKETS - 1)] += 1;
+        }
+        let mut pos = [0usize; BUCKETS];
+        let mut acc = 0;
+        for (p, &m) in pos.iter_mut().zip(c.iter()) {
+            *p = acc;
+            acc += m;
+        }
+        for &(k, i) in &cur {
+            let b = ((k >> (d * BITS)) as usize) & (BUCKETS - 1);
+            tmp[pos[b]] = (k, i);
+            pos[b] += 1;
+        }
+        std::mem::swap(&mut cur, &mut tmp);
+    }
+    cur.into_iter().map(|(_, i)| i).collect()
 }

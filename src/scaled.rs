@@ -67,6 +67,13 @@ impl Scaled {
     }
 
     /// Multiplication by an ordinary `f64`.
+    /// ```
+    /// use balloc::scaled::Scaled;
+    /// // −2e^{800}: sign −1, ln|v| = 800 + ln 2.
+    /// let v = Scaled::exp(800.0).scale(-2.0);
+    /// assert_eq!(v.signum(), -1.0);
+    /// assert!((v.ln() - (800.0 + 2f64.ln())).abs() < 1e-12);
+    /// ```
     pub fn scale(&self, f: f64) -> Scaled {
         Scaled {
             mantissa: self.mantissa * f,
@@ -100,5 +107,43 @@ impl Scaled {
     /// Whether the value is NaN.
     pub fn is_nan(&self) -> bool {
         self.mantissa.is_nan() || self.log_scale.is_nan()
+    }
+}
+
+/// A compensated (Neumaier) running sum: the error of `n` additions stays at a few ulps of the
+/// result instead of growing with `n`, for the million-term sums of the potentials.
+///
+/// ```
+/// use balloc::scaled::CompensatedSum;
+/// // 1 + 10⁻¹⁶ + 10⁻¹⁶ (ten thousand times) = 1 + 10⁻¹²; naive summation returns 1.
+/// let mut s = CompensatedSum::default();
+/// s.add(1.0);
+/// for _ in 0..10_000 {
+///     s.add(1e-16);
+/// }
+/// assert!((s.value() - (1.0 + 1e-12)).abs() < 1e-15);
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CompensatedSum {
+    sum: f64,
+    compensation: f64,
+}
+
+impl CompensatedSum {
+    /// Adds `x`.
+    #[inline]
+    pub fn add(&mut self, x: f64) {
+        let t = self.sum + x;
+        if self.sum.abs() >= x.abs() {
+            self.compensation += (self.sum - t) + x;
+        } else {
+            self.compensation += (x - t) + self.sum;
+        }
+        self.sum = t;
+    }
+
+    /// The sum.
+    pub fn value(&self) -> f64 {
+        self.sum + self.compensation
     }
 }

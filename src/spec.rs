@@ -83,6 +83,11 @@ impl Spec {
 
     /// Rejects parameters not in `accepted` (the empty key stands for a bare value, which is
     /// mapped to `accepted[0]` by [`Spec::with_bare_as`]).
+    /// ```
+    /// let s = balloc::spec::Spec::parse("gamma(alpha=1,beta=2)").unwrap();
+    /// assert!(s.check_keys(&["alpha", "beta"]).is_ok());
+    /// assert!(s.check_keys(&["alpha"]).unwrap_err().to_string().contains("beta"));
+    /// ```
     pub fn check_keys(&self, accepted: &[&str]) -> Result<()> {
         for (k, _) in &self.params {
             if !accepted.contains(&k.as_str()) {

@@ -140,6 +140,15 @@ impl WeightLaw {
 
     /// Geometric weights on {start, start+1, ...} with the given mean
     /// (start = 0: mean > 0, q = 1/(1+mean); start = 1: mean ≥ 1, q = 1/mean).
+    /// ```
+    /// use balloc::weights::WeightLaw;
+    /// // On {1, 2, ...} with mean 2: q = 1/2; W − 1 has mean 1 and variance (1 − q)/q² = 2,
+    /// // so E[W²] = 2 + 2² = 6; the MGF q eˢ/(1 − (1 − q)eˢ) is finite for s < ln 2.
+    /// let w = WeightLaw::geometric(2.0, 1).unwrap();
+    /// assert_eq!((w.mean(), w.second_moment()), (2.0, 6.0));
+    /// assert!((w.mgf_limit() - 2f64.ln()).abs() < 1e-15);
+    /// assert!(WeightLaw::geometric(0.5, 1).is_err()); // mean < 1 on {1, 2, ...}
+    /// ```
     pub fn geometric(mean: f64, start: u64) -> Result<WeightLaw> {
         let bad = |why: String| Error::invalid("geometric weights", why);
         if !mean.is_finite() {
@@ -159,6 +168,13 @@ impl WeightLaw {
     }
 
     /// A finite law; values must be finite and ≥ 0, probabilities ≥ 0 summing to 1 (to 1e-12).
+    /// ```
+    /// use balloc::weights::WeightLaw;
+    /// // 0.5 or 1.5 with probability ½ each: E[W] = 1, E[W²] = (0.25 + 2.25)/2 = 1.25.
+    /// let w = WeightLaw::discrete(vec![(0.5, 0.5), (1.5, 0.5)]).unwrap();
+    /// assert_eq!((w.mean(), w.second_moment()), (1.0, 1.25));
+    /// assert!(WeightLaw::discrete(vec![(1.0, 0.9)]).is_err()); // probabilities sum to 0.9
+    /// ```
     pub fn discrete(pairs: Vec<(f64, f64)>) -> Result<WeightLaw> {
         let bad = |why: String| Error::invalid("discrete weights", why);
         if pairs.is_empty() {
@@ -306,6 +322,14 @@ impl WeightLaw {
     }
 
     /// `ln M(s)`, accurate for small `s` and without overflow for large `s`.
+    /// ```
+    /// use balloc::weights::WeightLaw;
+    /// // Unit weights: ln M(s) = s, even where e^s overflows.
+    /// assert_eq!(WeightLaw::Unit.ln_mgf(1000.0).unwrap(), 1000.0);
+    /// // Exp(1): ln M(−1) = −ln 2.
+    /// let e = WeightLaw::exponential(1.0).unwrap();
+    /// assert!((e.ln_mgf(-1.0).unwrap() + 2f64.ln()).abs() < 1e-15);
+    /// ```
     pub fn ln_mgf(&self, s: f64) -> Result<f64> {
         let m1 = self.mgf_m1(s)?;
         if m1.is_finite() && m1 < 1e300 {
@@ -367,6 +391,15 @@ impl WeightLaw {
     }
 
     /// Draws one weight.
+    /// ```
+    /// use balloc::weights::WeightLaw;
+    /// use rand::SeedableRng;
+    /// // The mean of 10⁴ Exp(1) draws is 1 within 5 standard errors (σ/√m = 0.01).
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    /// let w = WeightLaw::exponential(1.0).unwrap();
+    /// let m = (0..10_000).map(|_| w.sample(&mut rng)).sum::<f64>() / 1e4;
+    /// assert!((m - 1.0).abs() < 0.05);
+    /// ```
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
         match self {
             WeightLaw::Unit => 1.0,

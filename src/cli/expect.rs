@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long, default_value = "unit")]
     weights: String,
     /// Batch size b ≥ 1 (b balls decided on the load vector at the start of the batch).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     batch: u64,
     /// Tie rule.
     #[arg(long, default_value = "random")]

@@ -40,9 +40,16 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
+            if !e.use_stderr() {
+                // --help and --version
+                let _ = e.print();
+                return 0;
+            }
+            // One line: clap's first line ("error: ..."), without the usage block and tips.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("error: invalid arguments");
+            eprintln!("{first} (see `balloc --help`)");
+            return 2;
         }
     };
     let result = match cli.command {

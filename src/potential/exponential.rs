@@ -13,7 +13,7 @@ use super::{Expected, Potential, PotentialInfo};
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::process::{Param, StepLaw};
-use crate::scaled::Scaled;
+use crate::scaled::{CompensatedSum, Scaled};
 use crate::setting::Setting;
 use crate::spec::Spec;
 
@@ -95,6 +95,11 @@ fn build(spec: &Spec, side: Side) -> Result<Box<dyn Potential>> {
 
 impl Exponential {
     /// An exponential potential; `alpha` must be finite and `> 0`.
+    /// ```
+    /// use balloc::potential::{Exponential, Side};
+    /// assert_eq!(Exponential::new(Side::Gamma, 0.5).unwrap().alpha(), 0.5);
+    /// assert!(Exponential::new(Side::Phi, 0.0).is_err());
+    /// ```
     pub fn new(side: Side, alpha: f64) -> Result<Exponential> {
         if !(alpha > 0.0 && alpha.is_finite()) {
             return Err(Error::invalid(
@@ -130,40 +135,70 @@ impl Exponential {
         let a = sigma * self.alpha * (1.0 - 1.0 / n); // exponent per unit weight at the destination
         let c = -sigma * self.alpha / n; // exponent per unit weight elsewhere
         let w = &setting.weights;
-        // E(s, k) = M(s)^k − 1 without cancellation.
-        let em1 = |s: f64, k: u32| -> Result<f64> {
-            let lm = w.ln_mgf(s)?;
-            Ok((k as f64 * lm).exp_m1())
-        };
-        let (ea1, ec1) = (em1(a, 1)?, em1(c, 1)?);
-        let e =
-            |s: f64, e1: f64, k: u32| -> Result<f64> { if k == 1 { Ok(e1) } else { em1(s, k) } };
+        let (lm_a, lm_c) = (w.ln_mgf(a)?, w.ln_mgf(c)?);
+        let max_balls = law.outcomes.iter().map(|o| o.balls).max().unwrap_or(1) as f64;
+        if max_balls * lm_a.abs().max(lm_c.abs()) > LOG_PATH_EXPONENT {
+            return Ok(self.one_side_log(sigma, law, y, setting, lm_a, lm_c));
+        }
+        // E(lm, k) = M(s)^k − 1 = e^{k ln M(s)} − 1 without cancellation.
+        // (The one-ball values are computed once: most outcomes have k = 1.)
+        let em1 = |lm: f64, e1: f64, k: u32| if k == 1 { e1 } else { (k as f64 * lm).exp_m1() };
+        let (ea1, ec1) = (lm_a.exp_m1(), lm_c.exp_m1());
         // D_i = F_i − 1 = Σ_o p_o E(c, k_o) + Σ_{o at i} p_o (E(a, k_o) − E(c, k_o)).
         let mut g = 0.0;
         let mut extra = vec![0.0; y.len()];
         for o in &law.outcomes {
-            let ec = e(c, ec1, o.balls)?;
+            let ec = em1(lm_c, ec1, o.balls);
             g += o.prob * ec;
-            extra[o.bin] += o.prob * (e(a, ea1, o.balls)? - ec);
+            extra[o.bin] += o.prob * (em1(lm_a, ea1, o.balls) - ec);
         }
-        let b = setting.batch as f64;
-        let logf: Vec<f64> = extra.iter().map(|x| b * (g + x).ln_1p()).collect();
-        let base: Vec<f64> = y.iter().map(|v| sigma * self.alpha * v).collect();
-        let next = Scaled::sum_exp(
-            base.iter()
-                .zip(&logf)
-                .map(|(u, l)| u + l)
-                .collect::<Vec<_>>(),
-        );
-        let m = base.iter().copied().fold(next.log_scale, f64::max);
-        let mut mant = 0.0;
-        for (u, l) in base.iter().zip(&logf) {
-            mant += if l.abs() < 1.0 {
-                (u - m).exp() * l.exp_m1()
-            } else {
-                (u + l - m).exp() - (u - m).exp()
-            };
+        // One pass, no allocation: with uᵢ = σα yᵢ and Fᵢ = 1 + Dᵢ,
+        // E[e^{σα y'ᵢ}] = e^{uᵢ} Fᵢᵇ and the change is e^{uᵢ}(Fᵢᵇ − 1). The common scale
+        // m = max uᵢ + b ln(1 + max Dᵢ⁺) bounds every exponent, so nothing overflows.
+        let b = setting.batch;
+        let (ymin, ymax) = y
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                (lo.min(v), hi.max(v))
+            });
+        let u_max = if sigma > 0.0 {
+            sigma * self.alpha * ymax
+        } else {
+            sigma * self.alpha * ymin
+        };
+        let d_max = extra.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(g + x));
+        let m = u_max + b as f64 * d_max.max(0.0).ln_1p();
+        let (mut next_sum, mut change_sum) = (CompensatedSum::default(), CompensatedSum::default());
+        if b == 1 {
+            // Fᵢ = 1 + Dᵢ: one exponential per bin.
+            for (v, x) in y.iter().zip(&extra) {
+                let d = g + x;
+                let t = (sigma * self.alpha * v - m).exp();
+                next_sum.add(t * (1.0 + d));
+                change_sum.add(t * d);
+            }
+        } else {
+            let bf = b as f64;
+            for (v, x) in y.iter().zip(&extra) {
+                let u = sigma * self.alpha * v - m;
+                let l = bf * (g + x).ln_1p();
+                let t = u.exp();
+                if l.abs() < 1.0 {
+                    let em = l.exp_m1();
+                    next_sum.add(t + t * em);
+                    change_sum.add(t * em);
+                } else {
+                    let tl = (u + l).exp();
+                    next_sum.add(tl);
+                    change_sum.add(tl - t);
+                }
+            }
         }
+        let (next_mant, mant) = (next_sum.value(), change_sum.value());
+        let next = Scaled {
+            mantissa: next_mant,
+            log_scale: m,
+        };
         if next.is_nan() || mant.is_nan() {
             return Err(Error::invalid(
                 "loads",
@@ -180,6 +215,54 @@ impl Exponential {
     }
 }
 
+impl Exponential {
+    /// The log-domain route of [`Exponential::one_side`] for outcomes with many balls (Packing at
+    /// large loads), where `M(s)^k` overflows: `Fᵢ = Σ_{o at i} p_o M(a)^{k_o} + Σ_{o not at i}
+    /// p_o M(c)^{k_o}` is summed as [`Scaled`] numbers (the exclusive sums from prefix and suffix
+    /// sums, so nothing cancels), and `E[e^{σα y'ᵢ}] = e^{σα yᵢ + b ln Fᵢ}`. The change is
+    /// `next − value`, accurate relative to the larger of the two.
+    fn one_side_log(
+        &self,
+        sigma: f64,
+        law: &StepLaw,
+        y: &[f64],
+        setting: &Setting,
+        lm_a: f64,
+        lm_c: f64,
+    ) -> Expected {
+        let n = y.len();
+        let zero = Scaled::from_f64(0.0);
+        let mut at_c = vec![zero; n];
+        let mut at_a = vec![zero; n];
+        for o in law.outcomes.iter().filter(|o| o.prob > 0.0) {
+            let (lp, k) = (o.prob.ln(), o.balls as f64);
+            at_c[o.bin] = at_c[o.bin].add(&Scaled::exp(lp + k * lm_c));
+            at_a[o.bin] = at_a[o.bin].add(&Scaled::exp(lp + k * lm_a));
+        }
+        let mut suffix = vec![zero; n + 1];
+        for i in (0..n).rev() {
+            suffix[i] = suffix[i + 1].add(&at_c[i]);
+        }
+        let b = setting.batch as f64;
+        let mut prefix = zero;
+        let mut exps = Vec::with_capacity(n);
+        for i in 0..n {
+            let f = prefix.add(&suffix[i + 1]).add(&at_a[i]);
+            exps.push(sigma * self.alpha * y[i] + b * f.ln());
+            prefix = prefix.add(&at_c[i]);
+        }
+        let next = Scaled::sum_exp(exps.iter().copied());
+        let value = Scaled::sum_exp(y.iter().map(|v| sigma * self.alpha * v));
+        Expected {
+            next,
+            change: next.add(&value.scale(-1.0)),
+        }
+    }
+}
+
+/// Above this `|k ln M(s)|` (k balls in one outcome) the closed form switches to the log domain.
+const LOG_PATH_EXPONENT: f64 = 30.0;
+
 impl Potential for Exponential {
     fn info(&self) -> &'static PotentialInfo {
         match self.side {
@@ -195,11 +278,30 @@ impl Potential for Exponential {
 
     fn value(&self, loads: &Loads) -> Scaled {
         let y = loads.normalized();
-        let mut exps = Vec::with_capacity(y.len() * self.signs().len());
+        let (ymin, ymax) = y
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                (lo.min(v), hi.max(v))
+            });
+        let mut total = Scaled::from_f64(0.0);
         for &s in self.signs() {
-            exps.extend(y.iter().map(|v| s * self.alpha * v));
+            // Σ e^{sα yᵢ} with the largest exponent as scale.
+            let m = if s > 0.0 {
+                self.alpha * ymax
+            } else {
+                -self.alpha * ymin
+            };
+            let mut mant = CompensatedSum::default();
+            for v in &y {
+                mant.add((s * self.alpha * v - m).exp());
+            }
+            let mant = mant.value();
+            total = total.add(&Scaled {
+                mantissa: mant,
+                log_scale: m,
+            });
         }
-        Scaled::sum_exp(exps)
+        total
     }
 
     fn term(&self, y: f64) -> Option<f64> {

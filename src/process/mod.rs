@@ -96,6 +96,17 @@ impl StepLaw {
     }
 
     /// The expected number of balls allocated to each bin in one step.
+    /// ```
+    /// use balloc::process::{Outcome, StepLaw};
+    /// // Twinning at n = 2, bin 0 underloaded: (bin 0, 2 balls) or (bin 1, 1 ball), each with prob ½.
+    /// let law = StepLaw { n: 2, outcomes: vec![
+    ///     Outcome { bin: 0, balls: 2, prob: 0.5 },
+    ///     Outcome { bin: 1, balls: 1, prob: 0.5 },
+    /// ] };
+    /// assert_eq!(law.per_bin_expected_balls(), vec![1.0, 0.5]);
+    /// assert_eq!(law.per_bin_probability(), vec![0.5, 0.5]);
+    /// assert!(!law.is_unit());
+    /// ```
     pub fn per_bin_expected_balls(&self) -> Vec<f64> {
         let mut r = vec![0.0; self.n];
         for o in &self.outcomes {
@@ -278,6 +289,15 @@ pub trait Process: Send + Sync + std::fmt::Debug {
 
 /// Maps a sampled 0-based rank to a bin under a tie rule: the bin at that rank (fixed), or a
 /// uniformly random bin of the rank's tied group (random).
+/// ```
+/// use balloc::{loads::{Loads, TieRule}, process::bin_of_rank};
+/// use rand::SeedableRng;
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+/// let r = Loads::new(vec![1.0, 1.0, 0.0]).unwrap().ranking(); // bins 0, 1 tied at ranks 1–2
+/// assert_eq!(bin_of_rank(&r, 1, TieRule::Fixed, &mut rng), 1);
+/// assert!(bin_of_rank(&r, 1, TieRule::Random, &mut rng) < 2);
+/// assert_eq!(bin_of_rank(&r, 2, TieRule::Random, &mut rng), 2);
+/// ```
 pub fn bin_of_rank(ranking: &Ranking, r: usize, ties: TieRule, rng: &mut dyn Rng) -> usize {
     use rand::RngExt;
     match ties {
@@ -309,6 +329,10 @@ pub static REGISTRY: &[&ProcessInfo] = &[
 ];
 
 /// Looks up a registry entry by name or alias.
+/// ```
+/// assert_eq!(balloc::process::lookup("2-choice").unwrap().name, "two-choice");
+/// assert!(balloc::process::lookup("three-choice").is_err());
+/// ```
 pub fn lookup(name: &str) -> Result<&'static ProcessInfo> {
     REGISTRY
         .iter()

@@ -36,6 +36,12 @@ impl Quantile {
     }
 
     /// `k = δn`, an error when it is not an integer.
+    /// ```
+    /// use balloc::process::Quantile;
+    /// let q = Quantile::new(0.25, balloc::spec::parse_ratio("0.25").unwrap()).unwrap();
+    /// assert_eq!(q.k(8).unwrap(), 2);
+    /// assert!(q.k(6).is_err());
+    /// ```
     pub fn k(&self, n: usize) -> Result<usize> {
         let k = &self.delta_exact * BigRational::from_integer(BigInt::from(n));
         if !k.is_integer() {

@@ -50,6 +50,10 @@ impl Setting {
     }
 
     /// A `b`-batched setting with unit weights and random ties.
+    /// ```
+    /// assert_eq!(balloc::setting::Setting::batched(3).unwrap().batch, 3);
+    /// assert!(balloc::setting::Setting::batched(0).is_err());
+    /// ```
     pub fn batched(b: u64) -> Result<Setting> {
         Setting::new(b, WeightLaw::Unit, TieRule::Random)
     }
