@@ -12,6 +12,8 @@
 //! * **Settings** ([`setting`]): sequential, b-batched, weighted ([`weights`]), with random or
 //!   fixed tie-breaking ([`loads::TieRule`]).
 //! * **Expectations** ([`expectation`]): closed forms and a brute-force enumerator.
+//! * **Multidimensional** ([`multidim`]): md-balls, the sum-load and max-populated rules,
+//!   rank-weighted group potentials and the checks of Narang–Dutta–Bhattacherjee.
 //! * **Conditions** ([`condition`]): C1(δ, ε) and C2(C) with witnesses and best constants, in
 //!   `f64` and in exact rationals.
 //!
@@ -38,6 +40,7 @@ pub mod condition;
 pub mod error;
 pub mod expectation;
 pub mod loads;
+pub mod multidim;
 pub mod potential;
 pub mod process;
 pub mod scaled;
