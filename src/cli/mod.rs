@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod expect;
 mod list;
+mod multidim;
 mod output;
 mod pvec;
 
@@ -29,6 +30,8 @@ pub enum Command {
     Pvec(pvec::Args),
     /// List registered processes, potentials or weight laws.
     List(list::Args),
+    /// Multidimensional md-balls: simulation and the gap-growth experiment.
+    Multidim(multidim::Args),
 }
 
 /// Parses the arguments and runs the command; returns the process exit code (0 success,
@@ -46,6 +49,7 @@ pub fn main() -> i32 {
         Command::Expect(a) => expect::run(a),
         Command::Pvec(a) => pvec::run(a),
         Command::List(a) => list::run(a),
+        Command::Multidim(a) => multidim::run(a),
     };
     match result {
         Ok(code) => code,

@@ -170,8 +170,11 @@ pub struct GammaAtZero {
 /// assert!(!g.holds);           // 2 ln 4 = 2.77…
 /// ```
 pub fn gamma_at_zero(n: usize) -> Result<GammaAtZero> {
-    if n == 0 {
-        return Err(Error::invalid("n", "must be at least 1"));
+    if n == 0 || n > 20_000 {
+        return Err(Error::invalid(
+            "n",
+            format!("must lie in 1..=20000 (exact harmonic numbers), got {n}"),
+        ));
     }
     let mut h = BigRational::zero();
     for i in 1..=n {
