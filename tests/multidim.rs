@@ -117,9 +117,9 @@ fn sum_load_is_the_sum_of_normalised_loads_and_sums_to_zero() {
     for _ in 0..20 {
         let x = random_loads(&mut rng, 5, 3, 7);
         let s: Vec<BigRational> = x.sum_loads();
-        for b in 0..5 {
+        for (b, sb) in s.iter().enumerate() {
             let direct: BigRational = (0..3).map(|a| x.normalised::<BigRational>(a, b)).sum();
-            assert_eq!(direct, s[b]);
+            assert_eq!(&direct, sb);
         }
         assert!(s.iter().cloned().sum::<BigRational>().is_zero());
         for a in 0..3 {
