@@ -15,6 +15,8 @@
 //! * **Graphical allocation** ([`graph`]): cycles, paths, tori, hypercubes, complete and random
 //!   regular graphs, edge-list files; greedy and Bansal–Feldheim's strategy (process `graphical`),
 //!   hierarchical decompositions, Haar drifts, edge-bias flows, the paper's checks.
+//! * **Multidimensional** ([`multidim`]): md-balls, the sum-load and max-populated rules,
+//!   rank-weighted group potentials and the checks of Narang–Dutta–Bhattacherjee.
 //! * **Conditions** ([`condition`]): C1(δ, ε) and C2(C) with witnesses and best constants, in
 //!   `f64` and in exact rationals.
 //!
@@ -50,6 +52,7 @@ pub mod expectation;
 pub mod graph;
 pub mod loads;
 pub mod lower_bound;
+pub mod multidim;
 pub mod potential;
 pub mod process;
 pub mod scaled;

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod expect;
 mod graph;
 mod list;
+mod multidim;
 mod output;
 mod pvec;
 
@@ -32,6 +33,8 @@ pub enum Command {
     List(list::Args),
     /// Graphs for graphical allocation: facts and experiments.
     Graph(graph::Args),
+    /// Multidimensional md-balls: simulation and the gap-growth experiment.
+    Multidim(multidim::Args),
 }
 
 /// Parses the arguments and runs the command; returns the process exit code (0 success,
@@ -57,6 +60,7 @@ pub fn main() -> i32 {
         Command::Pvec(a) => pvec::run(a),
         Command::List(a) => list::run(a),
         Command::Graph(a) => graph::run(a),
+        Command::Multidim(a) => multidim::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,248 @@
+//! `balloc multidim`: md-balls (Narang–Dutta–Bhattacherjee, arXiv:1111.0762).
+//!
+//! * `balloc multidim simulate`: runs of one configuration with the summary of `max_a gap(a)`;
+//! * `balloc multidim experiment --out DIR`: the gap-growth sweep of both rules against
+//!   `ln ln n` for `m = n` and `m ≫ n`, written as `points.csv`, `points.json` and one SVG per
+//!   regime and choice (atomically: temp file + rename).
+
+use super::output::Format;
+use crate::multidim::experiment::{Regime, Sweep, svg, to_csv};
+use crate::multidim::sim::{MdSimConfig, summarize};
+use crate::multidim::{BallLaw, Choice, Criterion, MdRule};
+use crate::outln;
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+use std::path::Path;
+
+/// Arguments of `balloc multidim`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The action.
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Action {
+    /// Simulate one configuration; report max over dimensions of gap(a) per run and summarised.
+    Simulate(SimArgs),
+    /// The gap-growth sweep with CSV, JSON and SVG output.
+    Experiment(ExpArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct SimArgs {
+    /// Number of bins n ≥ 1.
+    #[arg(long)]
+    n: usize,
+    /// Number of balls m.
+    #[arg(long)]
+    balls: u64,
+    /// Ball law: `uniform(dims=D,f=F)`, `skewed(dims=D,f=F,r=R)`, `binomial(dims=D,q=Q)`.
+    #[arg(long, default_value = "uniform(dims=8,f=2)")]
+    ball: String,
+    /// Allocation criterion: `sum` (D's sum-load rule) or `max` (max over populated dimensions).
+    #[arg(long, default_value = "sum")]
+    rule: String,
+    /// Choice: `two-choice`, `d-choice(d=D)`, `one-plus-beta(beta=B)`.
+    #[arg(long, default_value = "two-choice")]
+    choice: String,
+    /// Rounds of this many balls decided in parallel (1 = sequential).
+    #[arg(long, default_value_t = 1)]
+    batch: u64,
+    /// Number of runs (≥ 2 for an interval).
+    #[arg(long, default_value_t = 10)]
+    runs: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Output format (text or json).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+struct ExpArgs {
+    /// Output directory (created if missing).
+    #[arg(long)]
+    out: String,
+    /// Ball law.
+    #[arg(long, default_value = "uniform(dims=8,f=2)")]
+    ball: String,
+    /// Choices, comma separated (`;` inside a spec is not needed for these).
+    #[arg(long, default_value = "two-choice,one-plus-beta(beta=0.5)")]
+    choices: String,
+    /// Smallest k with n = 2^k.
+    #[arg(long, default_value_t = 6)]
+    min_log2_n: u32,
+    /// Largest k with n = 2^k.
+    #[arg(long, default_value_t = 14)]
+    max_log2_n: u32,
+    /// m/n of the heavy regime (the light regime is m = n).
+    #[arg(long, default_value_t = 64)]
+    heavy: u64,
+    /// Runs per point.
+    #[arg(long, default_value_t = 20)]
+    runs: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 2011)]
+    seed: u64,
+    /// Rounds of this many balls decided in parallel (1 = sequential).
+    #[arg(long, default_value_t = 1)]
+    batch: u64,
+}
+
+/// Runs `balloc multidim`.
+pub fn run(a: Args) -> Result<i32> {
+    match a.action {
+        Action::Simulate(s) => simulate(s),
+        Action::Experiment(e) => experiment(e),
+    }
+}
+
+fn simulate(a: SimArgs) -> Result<i32> {
+    let cfg = MdSimConfig {
+        n: a.n,
+        balls: a.balls,
+        law: BallLaw::parse(&a.ball).context("--ball")?,
+        rule: MdRule {
+            criterion: Criterion::parse(&a.rule).context("--rule")?,
+            choice: Choice::parse(&a.choice).context("--choice")?,
+            ties: Default::default(),
+        },
+        batch: a.batch,
+    };
+    let runs = cfg.runs(a.seed, a.runs)?;
+    let gaps: Vec<f64> = runs.iter().map(|r| r.max_gap).collect();
+    let summary = if gaps.len() >= 2 {
+        Some(summarize(&gaps, 0.95)?)
+    } else {
+        None
+    };
+    match a.format {
+        Format::Json => {
+            let v = json!({
+                "config": {"n": cfg.n, "balls": cfg.balls, "ball": cfg.law.spec(),
+                           "rule": cfg.rule.label(), "batch": cfg.batch, "runs": a.runs, "seed": a.seed},
+                "runs": runs,
+                "summary": {"max_gap": summary},
+            });
+            outln!("{}", serde_json::to_string_pretty(&v)?);
+        }
+        _ => {
+            outln!(
+                "{} bins, {} balls {}, rule {}, batch {}, seed {}",
+                cfg.n,
+                cfg.balls,
+                cfg.law.spec(),
+                cfg.rule.label(),
+                cfg.batch,
+                a.seed
+            );
+            for r in &runs {
+                outln!(
+                    "run {:>4}: max_a gap(a) = {:.4}, max_b s_b = {:.4}",
+                    r.run,
+                    r.max_gap,
+                    r.sum_gap
+                );
+            }
+            if let Some(s) = summary {
+                outln!(
+                    "max_a gap(a): mean {:.4}, 95% CI [{:.4}, {:.4}] over {} runs",
+                    s.mean,
+                    s.ci_low,
+                    s.ci_high,
+                    s.count
+                );
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write `{}`", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename to `{}`", path.display()))
+}
+
+fn experiment(a: ExpArgs) -> Result<i32> {
+    if a.min_log2_n < 1 || a.min_log2_n > a.max_log2_n || a.max_log2_n > 24 {
+        bail!("--min-log2-n/--max-log2-n: need 1 ≤ min ≤ max ≤ 24");
+    }
+    if a.heavy < 2 {
+        bail!("--heavy: m/n of the heavy regime must be at least 2");
+    }
+    let choices = a
+        .choices
+        .split(',')
+        .map(|c| Choice::parse(c.trim()).with_context(|| format!("--choices: `{c}`")))
+        .collect::<Result<Vec<_>>>()?;
+    let sweep = Sweep {
+        law: BallLaw::parse(&a.ball).context("--ball")?,
+        choices,
+        criteria: vec![Criterion::SumLoad, Criterion::MaxPopulated],
+        log2_n: (a.min_log2_n..=a.max_log2_n).collect(),
+        regimes: vec![
+            Regime {
+                name: "m=n".into(),
+                balls_per_bin: 1,
+            },
+            Regime {
+                name: format!("m={}n", a.heavy),
+                balls_per_bin: a.heavy,
+            },
+        ],
+        runs: a.runs,
+        seed: a.seed,
+        level: 0.95,
+        batch: a.batch,
+    };
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(sweep.len() as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    let points = sweep.run(|done, _| bar.set_position(done as u64))?;
+    bar.finish_and_clear();
+    let out = Path::new(&a.out);
+    std::fs::create_dir_all(out).with_context(|| format!("--out: cannot create `{}`", a.out))?;
+    write_atomic(&out.join("points.csv"), &to_csv(&points))?;
+    write_atomic(
+        &out.join("points.json"),
+        &serde_json::to_string_pretty(&points)?,
+    )?;
+    for regime in &sweep.regimes {
+        for choice in &sweep.choices {
+            let title = format!(
+                "{} {}, {}: max_a gap(a) vs log2 n (95% t-CI, {} runs)",
+                sweep.law.spec(),
+                choice.spec(),
+                regime.name,
+                sweep.runs
+            );
+            let text = svg(&points, &regime.name, &choice.spec(), &title)?;
+            let file = format!(
+                "gap-{}-{}.svg",
+                regime.name.replace('=', ""),
+                choice.spec().replace(['(', ')', '='], "")
+            );
+            write_atomic(&out.join(file), &text)?;
+        }
+    }
+    for p in &points {
+        outln!(
+            "{:<8} {:<28} {:<3} n={:<6} max_a gap(a) = {:.3} [{:.3}, {:.3}]  max s = {:.3}  ln ln n = {:.3}",
+            p.regime,
+            p.choice,
+            p.rule,
+            p.n,
+            p.max_gap.mean,
+            p.max_gap.ci_low,
+            p.max_gap.ci_high,
+            p.sum_gap.mean,
+            p.ln_ln_n
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,265 @@
+//! The gap-growth experiment for md-balls: per-dimension gap `max_a gap(a)` against `ln ln n` for
+//! both allocation rules (D's sum-load rule and the max-populated rule of D's ref. [6]), for
+//! `m = O(n)` and `m ≫ n`, with t-intervals, a CSV table and SVG plots.
+//!
+//! This probes D.R1/D.R2 (notes §8.3, [stat]): "for n bins and m = O(n) balls, the gap … is
+//! O(ln ln(n))", and for `m ≫ n` "the expected gap is still O(ln ln(n))". A simulation can only
+//! show growth compatible or incompatible with `ln ln n` on the range simulated; it proves nothing.
+//!
+//! The SVG is rendered into a string (no file I/O here; the CLI writes the files).
+
+use super::ball::BallLaw;
+use super::rule::{Choice, Criterion, MdRule};
+use super::sim::{MdSimConfig, Summary, summarize};
+use crate::error::{Error, Result};
+use crate::loads::TieRule;
+use plotters::prelude::*;
+
+/// A load regime: `m = balls_per_bin · n`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Regime {
+    /// A short name (`m=n`, `m=64n`).
+    pub name: String,
+    /// `m / n`.
+    pub balls_per_bin: u64,
+}
+
+/// A sweep over `n = 2^k` for every regime, choice and criterion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    /// The law of the balls.
+    pub law: BallLaw,
+    /// The choices (d-choice, (1+β)).
+    pub choices: Vec<Choice>,
+    /// The allocation criteria.
+    pub criteria: Vec<Criterion>,
+    /// The exponents `k` with `n = 2^k`.
+    pub log2_n: Vec<u32>,
+    /// The regimes.
+    pub regimes: Vec<Regime>,
+    /// Runs per point (≥ 2).
+    pub runs: u64,
+    /// The master seed.
+    pub seed: u64,
+    /// Confidence level of the intervals.
+    pub level: f64,
+    /// Rounds of this many balls decided in parallel (1 = sequential).
+    pub batch: u64,
+}
+
+/// One point of the sweep.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Point {
+    /// The regime name.
+    pub regime: String,
+    /// The choice spec.
+    pub choice: String,
+    /// The criterion (`sum` or `max`).
+    pub rule: String,
+    /// The number of bins.
+    pub n: usize,
+    /// The number of balls.
+    pub balls: u64,
+    /// `ln ln n`.
+    pub ln_ln_n: f64,
+    /// `max_a gap(a)` at the end, over runs.
+    pub max_gap: Summary,
+    /// `max_b s_b` at the end, over runs.
+    pub sum_gap: Summary,
+}
+
+/// A per-configuration seed: a SplitMix64 mix of the master seed and the configuration indices.
+pub fn config_seed(seed: u64, parts: &[u64]) -> u64 {
+    let mut z = seed;
+    for &p in parts {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_add(p);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+    }
+    z
+}
+
+impl Sweep {
+    /// The number of points.
+    pub fn len(&self) -> usize {
+        self.regimes.len() * self.choices.len() * self.criteria.len() * self.log2_n.len()
+    }
+
+    /// Whether the sweep is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Runs every point; `progress(done, total)` is called after each point.
+    pub fn run(&self, mut progress: impl FnMut(usize, usize)) -> Result<Vec<Point>> {
+        if self.runs < 2 {
+            return Err(Error::invalid("runs", "need at least 2 runs per point"));
+        }
+        let mut out = Vec::with_capacity(self.len());
+        for (ri, regime) in self.regimes.iter().enumerate() {
+            for (ci, choice) in self.choices.iter().enumerate() {
+                for (ki, &criterion) in self.criteria.iter().enumerate() {
+                    for &k in &self.log2_n {
+                        if k > 30 {
+                            return Err(Error::invalid("log2 n", format!("at most 30, got {k}")));
+                        }
+                        let n = 1usize << k;
+                        let cfg = MdSimConfig {
+                            n,
+                            balls: regime.balls_per_bin * n as u64,
+                            law: self.law.clone(),
+                            rule: MdRule {
+                                criterion,
+                                choice: choice.clone(),
+                                ties: TieRule::Random,
+                            },
+                            batch: self.batch,
+                        };
+                        let seed =
+                            config_seed(self.seed, &[ri as u64, ci as u64, ki as u64, k as u64]);
+                        let runs = cfg.runs(seed, self.runs)?;
+                        let mg: Vec<f64> = runs.iter().map(|r| r.max_gap).collect();
+                        let sg: Vec<f64> = runs.iter().map(|r| r.sum_gap).collect();
+                        out.push(Point {
+                            regime: regime.name.clone(),
+                            choice: choice.spec(),
+                            rule: criterion.name().to_string(),
+                            n,
+                            balls: cfg.balls,
+                            ln_ln_n: (n as f64).ln().ln(),
+                            max_gap: summarize(&mg, self.level)?,
+                            sum_gap: summarize(&sg, self.level)?,
+                        });
+                        progress(out.len(), self.len());
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The points as CSV (header line first).
+pub fn to_csv(points: &[Point]) -> String {
+    let mut s = String::from(
+        "regime,choice,rule,n,balls,ln_ln_n,runs,max_gap_mean,max_gap_stderr,max_gap_ci_low,max_gap_ci_high,sum_gap_mean,sum_gap_stderr,sum_gap_ci_low,sum_gap_ci_high\n",
+    );
+    for p in points {
+        s.push_str(&format!(
+            "{},\"{}\",{},{},{},{:.6},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6}\n",
+            p.regime,
+            p.choice,
+            p.rule,
+            p.n,
+            p.balls,
+            p.ln_ln_n,
+            p.max_gap.count,
+            p.max_gap.mean,
+            p.max_gap.stderr,
+            p.max_gap.ci_low,
+            p.max_gap.ci_high,
+            p.sum_gap.mean,
+            p.sum_gap.stderr,
+            p.sum_gap.ci_low,
+            p.sum_gap.ci_high,
+        ));
+    }
+    s
+}
+
+/// An SVG plot of `max_a gap(a)` (mean and interval) against `log₂ n` for one regime and choice,
+/// one series per rule, with `ln ln n` for reference.
+pub fn svg(points: &[Point], regime: &str, choice: &str, title: &str) -> Result<String> {
+    let pts: Vec<&Point> = points
+        .iter()
+        .filter(|p| p.regime == regime && p.choice == choice)
+        .collect();
+    if pts.is_empty() {
+        return Err(Error::invalid(
+            "plot",
+            format!("no points for {regime}, {choice}"),
+        ));
+    }
+    let x = |p: &Point| (p.n as f64).log2();
+    let xmin = pts.iter().map(|p| x(p)).fold(f64::INFINITY, f64::min);
+    let xmax = pts.iter().map(|p| x(p)).fold(f64::NEG_INFINITY, f64::max);
+    let ymax = pts
+        .iter()
+        .map(|p| p.max_gap.ci_high.max(p.ln_ln_n))
+        .fold(0.0, f64::max)
+        * 1.1;
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (720, 480)).into_drawing_area();
+        let err = |e: &dyn std::fmt::Display| Error::invalid("plot", e.to_string());
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d((xmin - 0.3)..(xmax + 0.3), 0.0..ymax.max(1.0))
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("log2 n")
+            .y_desc("max over dimensions of gap(a)")
+            .draw()
+            .map_err(|e| err(&e))?;
+        let colours = [RED, BLUE, GREEN, MAGENTA];
+        let mut rules: Vec<&str> = pts.iter().map(|p| p.rule.as_str()).collect();
+        rules.dedup();
+        rules.sort();
+        rules.dedup();
+        for (ri, rule) in rules.iter().enumerate() {
+            let c = colours[ri % colours.len()];
+            let series: Vec<&&Point> = pts.iter().filter(|p| p.rule == *rule).collect();
+            let label = match *rule {
+                "sum" => "sum-load rule (D)",
+                "max" => "max over populated dims ([6])",
+                other => other,
+            };
+            chart
+                .draw_series(LineSeries::new(
+                    series.iter().map(|p| (x(p), p.max_gap.mean)),
+                    c.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?
+                .label(label)
+                .legend(move |(a, b)| PathElement::new(vec![(a, b), (a + 20, b)], c));
+            chart
+                .draw_series(series.iter().map(|p| {
+                    PathElement::new(
+                        vec![(x(p), p.max_gap.ci_low), (x(p), p.max_gap.ci_high)],
+                        c.stroke_width(1),
+                    )
+                }))
+                .map_err(|e| err(&e))?;
+            chart
+                .draw_series(
+                    series
+                        .iter()
+                        .map(|p| Circle::new((x(p), p.max_gap.mean), 3, c.filled())),
+                )
+                .map_err(|e| err(&e))?;
+        }
+        let mut ref_pts: Vec<(f64, f64)> = pts.iter().map(|p| (x(p), p.ln_ln_n)).collect();
+        ref_pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        ref_pts.dedup();
+        chart
+            .draw_series(LineSeries::new(ref_pts, BLACK.stroke_width(1)))
+            .map_err(|e| err(&e))?
+            .label("ln ln n")
+            .legend(|(a, b)| PathElement::new(vec![(a, b), (a + 20, b)], BLACK));
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+    }
+    Ok(out)
+}

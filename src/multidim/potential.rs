@@ -1,0 +1,243 @@
+//! The rank-weighted equi-load-group potentials of Narang–Dutta–Bhattacherjee (arXiv:1111.0762,
+//! §3; notes D.Def.groups) and the standard potentials for comparison.
+//!
+//! Bins are sorted by sum-load, heaviest first: `s_(1) ≥ s_(2) ≥ … ≥ s_(n)`. An equi-load group
+//! `G_p` is a maximal run of equal `s` occupying the 1-based positions `p₀, …, p₀ + |G_p| − 1`.
+//! * `Φ(G_p) = Σ_{k=0}^{|G_p|−1} e^{α s_k}/(p₀ + k)` [read], `Φ = Σ_p Φ(G_p) = Σ_i e^{α s_(i)}/i`
+//!   [reconstructed: the display of the global sum is missing];
+//! * `Ψ(G_p) = Σ_k e^{−α s_k}/(p₀ + k)` as printed ([`PsiReading::Printed`]); the mirrored weight
+//!   `1/(n − (p₀ + k) + 1)` is the other possible reading ([`PsiReading::Mirrored`]);
+//! * `Γ = Φ + Ψ`.
+//!
+//! Every value is computed in the log domain ([`Scaled`]), so `e^{α s}` never overflows.
+//! The standard potentials (`Σ e^{±α s_i}`, and the per-dimension `Σ_a Σ_i e^{±α x_i^a}`) reuse
+//! [`crate::potential::Exponential`].
+
+use super::state::MdLoads;
+use crate::error::{Error, Result};
+use crate::loads::Loads;
+use crate::potential::{Exponential, Potential, Side};
+use crate::scaled::Scaled;
+
+/// The reading of the weights of `Ψ` (the text is ambiguous, notes D.Def.groups).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PsiReading {
+    /// `1/(p₀ + k)`: the same rank weights as `Φ` (heaviest first), as printed.
+    Printed,
+    /// `1/(n − i + 1)`: rank counted from the lightest bin.
+    Mirrored,
+}
+
+impl PsiReading {
+    /// Both readings, printed first.
+    pub const ALL: [PsiReading; 2] = [PsiReading::Printed, PsiReading::Mirrored];
+
+    /// The label used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            PsiReading::Printed => "printed",
+            PsiReading::Mirrored => "mirrored",
+        }
+    }
+}
+
+/// Which group potential.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Which {
+    /// `Φ = Σ_i e^{α s_(i)}/i`.
+    Phi,
+    /// `Ψ = Σ_i e^{−α s_(i)}/w_i` (`w_i = i` or `n − i + 1`).
+    Psi,
+    /// `Γ = Φ + Ψ`.
+    Gamma,
+}
+
+/// A rank-weighted group potential with parameter `α > 0` and a reading of `Ψ`.
+///
+/// ```
+/// use balloc::multidim::{GroupPotential, PsiReading, Which};
+/// let g = GroupPotential::new(Which::Gamma, 0.5, PsiReading::Printed).unwrap();
+/// // s ≡ 0 on n = 4 bins: Γ = 2(1 + 1/2 + 1/3 + 1/4) = 25/6.
+/// let v = g.value(&[0.0; 4]).to_f64().unwrap();
+/// assert!((v - 25.0 / 6.0).abs() < 1e-14);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GroupPotential {
+    /// Which of Φ, Ψ, Γ.
+    pub which: Which,
+    /// The parameter `α > 0` (the paper takes `α = ε/(2f)`).
+    pub alpha: f64,
+    /// The reading of `Ψ`'s weights.
+    pub reading: PsiReading,
+}
+
+/// An equi-load group: 1-based start position `p0`, size and common sum-load.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Group {
+    /// The first (1-based) position of the group in the heaviest-first order.
+    pub p0: usize,
+    /// The number of bins in the group.
+    pub size: usize,
+    /// The common value of `s`.
+    pub s: f64,
+}
+
+/// The sum-loads sorted heaviest first (NaN is rejected by callers; `total_cmp` orders it).
+pub fn sorted_desc(s: &[f64]) -> Vec<f64> {
+    let mut v = s.to_vec();
+    v.sort_by(|a, b| b.total_cmp(a));
+    v
+}
+
+/// The equi-load groups of `s`, heaviest first.
+///
+/// ```
+/// use balloc::multidim::potential::groups;
+/// let g = groups(&[1.0, -1.0, 1.0, -1.0, 0.0]);
+/// assert_eq!(g.iter().map(|g| (g.p0, g.size)).collect::<Vec<_>>(), vec![(1, 2), (3, 1), (4, 2)]);
+/// ```
+pub fn groups(s: &[f64]) -> Vec<Group> {
+    let v = sorted_desc(s);
+    let mut out: Vec<Group> = Vec::new();
+    for (i, &x) in v.iter().enumerate() {
+        match out.last_mut() {
+            Some(g) if g.s == x => g.size += 1,
+            _ => out.push(Group {
+                p0: i + 1,
+                size: 1,
+                s: x,
+            }),
+        }
+    }
+    out
+}
+
+/// Validates a sum-load vector: non-empty, finite.
+pub fn check_s(s: &[f64]) -> Result<()> {
+    if s.is_empty() {
+        return Err(Error::invalid("sum-loads", "empty (need n ≥ 1)"));
+    }
+    if let Some(i) = s.iter().position(|v| !v.is_finite()) {
+        return Err(Error::invalid(
+            "sum-loads",
+            format!("entry {} is {}, must be finite", i + 1, s[i]),
+        ));
+    }
+    Ok(())
+}
+
+impl GroupPotential {
+    /// A group potential; `alpha` must be finite and positive.
+    pub fn new(which: Which, alpha: f64, reading: PsiReading) -> Result<GroupPotential> {
+        if !(alpha > 0.0 && alpha.is_finite()) {
+            return Err(Error::invalid(
+                "alpha",
+                format!("must be a finite number > 0, got {alpha}"),
+            ));
+        }
+        Ok(GroupPotential {
+            which,
+            alpha,
+            reading,
+        })
+    }
+
+    /// The same potential with another `which`.
+    pub fn with(self, which: Which) -> GroupPotential {
+        GroupPotential { which, ..self }
+    }
+
+    /// `ln` of the weight denominator at 1-based position `i` of `n`.
+    fn ln_den(&self, psi: bool, i: usize, n: usize) -> f64 {
+        if psi && self.reading == PsiReading::Mirrored {
+            ((n - i + 1) as f64).ln()
+        } else {
+            (i as f64).ln()
+        }
+    }
+
+    /// The value at sum-loads `s` (any order; sorted internally), overflow-safe.
+    pub fn value(&self, s: &[f64]) -> Scaled {
+        let v = sorted_desc(s);
+        self.value_sorted(&v)
+    }
+
+    /// The value at sum-loads already sorted heaviest first.
+    pub fn value_sorted(&self, v: &[f64]) -> Scaled {
+        let n = v.len();
+        let phi = || {
+            Scaled::sum_exp(
+                v.iter()
+                    .enumerate()
+                    .map(|(k, &x)| self.alpha * x - self.ln_den(false, k + 1, n)),
+            )
+        };
+        let psi = || {
+            Scaled::sum_exp(
+                v.iter()
+                    .enumerate()
+                    .map(|(k, &x)| -self.alpha * x - self.ln_den(true, k + 1, n)),
+            )
+        };
+        match self.which {
+            Which::Phi => phi(),
+            Which::Psi => psi(),
+            Which::Gamma => phi().add(&psi()),
+        }
+    }
+
+    /// The value computed group by group, literally as printed:
+    /// `Σ_p Σ_{k=0}^{|G_p|−1} e^{±α s_k}/(p₀ + k)` (a second route to [`Self::value`]).
+    pub fn value_by_groups(&self, s: &[f64]) -> Scaled {
+        let n = s.len();
+        let mut acc = Scaled::from_f64(0.0);
+        for g in groups(s) {
+            for k in 0..g.size {
+                let pos = g.p0 + k;
+                if self.which != Which::Psi {
+                    acc = acc.add(&Scaled::exp(self.alpha * g.s - self.ln_den(false, pos, n)));
+                }
+                if self.which != Which::Phi {
+                    acc = acc.add(&Scaled::exp(-self.alpha * g.s - self.ln_den(true, pos, n)));
+                }
+            }
+        }
+        acc
+    }
+}
+
+/// The standard exponential potential of the sum-loads, `Σ_i e^{±α s_i}` (or both), through the
+/// spine's [`Exponential`] applied to the raw sums `L_i` (whose normalised loads are `s_i`).
+///
+/// ```
+/// use balloc::multidim::{MdLoads, potential::standard_sum};
+/// use balloc::potential::Side;
+/// let x = MdLoads::from_rows(&[vec![1, 1], vec![0, 0]]).unwrap(); // s = (1, −1)
+/// let v = standard_sum(&x, Side::Gamma, 1.0).unwrap().to_f64().unwrap();
+/// assert!((v - 4.0 * 1f64.cosh()).abs() < 1e-12);
+/// ```
+pub fn standard_sum(x: &MdLoads, side: Side, alpha: f64) -> Result<Scaled> {
+    let p = Exponential::new(side, alpha)?;
+    let l = Loads::new((0..x.n()).map(|b| x.bin_sum(b) as f64).collect())?;
+    Ok(p.value(&l))
+}
+
+/// The per-dimension standard potential `Σ_a Σ_i e^{±α x_i^a}` (or both for `Side::Gamma`).
+///
+/// ```
+/// use balloc::multidim::{MdLoads, potential::standard_per_dimension};
+/// use balloc::potential::Side;
+/// let x = MdLoads::from_rows(&[vec![2, 0], vec![0, 0]]).unwrap(); // x^0 = (1, −1), x^1 = (0, 0)
+/// let v = standard_per_dimension(&x, Side::Phi, 1.0).unwrap().to_f64().unwrap();
+/// assert!((v - (1f64.exp() + (-1f64).exp() + 2.0)).abs() < 1e-12);
+/// ```
+pub fn standard_per_dimension(x: &MdLoads, side: Side, alpha: f64) -> Result<Scaled> {
+    let p = Exponential::new(side, alpha)?;
+    let mut acc = Scaled::from_f64(0.0);
+    for a in 0..x.dims() {
+        let l = Loads::new((0..x.n()).map(|b| x.load(a, b) as f64).collect())?;
+        acc = acc.add(&p.value(&l));
+    }
+    Ok(acc)
+}
