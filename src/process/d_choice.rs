@@ -50,6 +50,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "least loaded of d uniform samples: p_i = (i^d − (i−1)^d)/n^d",
     reference: "Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022), §2",
     rank_based: true,
+    monotone: true,
     example: "d-choice(d=3)",
     build,
 };

@@ -51,6 +51,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "uniform edge, ball to an endpoint: greedy r_v = (#heavier nbrs + ½#tied nbrs)/m, or the flow strategy",
     reference: "Bansal–Feldheim, The Power of Two Choices in Graphical Allocation (STOC 2022), §1.2, §2.1",
     rank_based: false,
+    monotone: false,
     example: "graphical(graph=cycle)",
     build,
 };

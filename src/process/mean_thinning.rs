@@ -21,6 +21,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "first sample if underloaded, else a second sample: r_i = θ/n (overloaded), (1+θ)/n (underloaded)",
     reference: "Los–Sauerwald–Sylvester, Mean-Biased Processes (arXiv:2308.05087), §1, Fig. 3.2",
     rank_based: false,
+    monotone: true,
     example: "mean-thinning",
     build,
 };

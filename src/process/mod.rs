@@ -223,6 +223,10 @@ pub struct ProcessInfo {
     pub reference: &'static str,
     /// Whether the allocation vector depends on ranks only.
     pub rank_based: bool,
+    /// Whether a strictly heavier bin never expects more balls than a lighter one in one step
+    /// (true for every process that looks only at its own samples' loads; false for graphical
+    /// processes, where a bin's chances depend on its neighbours).
+    pub monotone: bool,
     /// An example spec used by conformance tests.
     pub example: &'static str,
     /// Builds the process from a parsed spec (parameters validated).
@@ -270,8 +274,22 @@ pub trait Process: Send + Sync + std::fmt::Debug {
             .map(|p| ExactStepLaw::unit(loads.ranking().per_bin(&p, ties))))
     }
 
+    /// Checks that the process is defined at `n` bins (δn an integer for Quantile, a graph that
+    /// exists at this n for graphical processes, ...). [`Process::sample`] may be called only at
+    /// sizes for which this returned `Ok`; simulators call it once before sampling.
+    ///
+    /// ```
+    /// let q = balloc::process::parse("quantile(delta=0.25)").unwrap();
+    /// assert!(q.validate(8).is_ok());
+    /// assert!(q.validate(6).is_err()); // δn = 1.5
+    /// ```
+    fn validate(&self, n: usize) -> Result<()> {
+        self.step_law(&Loads::zeros(n)?, TieRule::Random).map(|_| ())
+    }
+
     /// Samples one step: the destination bin and the number of balls. `ranking` must be the
-    /// ranking of `loads`.
+    /// ranking of `loads`, and [`Process::validate`] must have accepted `loads.n()` (otherwise a
+    /// process may panic).
     fn sample(
         &self,
         loads: &Loads,

@@ -23,6 +23,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "each ball to a uniform bin: p_i = 1/n",
     reference: "Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022), §2",
     rank_based: true,
+    monotone: true,
     example: "one-choice",
     build: |_| Ok(Box::new(OneChoice)),
 };

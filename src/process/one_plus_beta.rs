@@ -47,6 +47,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "Two-Choice with probability β, else One-Choice: p_i = (1−β)/n + β(2i−1)/n^2",
     reference: "Peres–Talwar–Wieder (SODA 2010); Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022), §6",
     rank_based: true,
+    monotone: true,
     example: "one-plus-beta(beta=0.5)",
     build,
 };

@@ -34,6 +34,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "one uniform sample; underloaded: filled up to ⌈W/n⌉+1, overloaded: one ball (integer loads)",
     reference: "Los–Sauerwald–Sylvester, Caching and Packing, Twinning and Thinning (SODA 2022, arXiv:2110.10759)",
     rank_based: false,
+    monotone: true,
     example: "packing",
     build: |spec| {
         Ok(Box::new(Packing {

@@ -69,6 +69,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "second sample iff the first is among the δn heaviest: p_i = δ/n (i ≤ δn), (1+δ)/n (i > δn)",
     reference: "Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022), §2",
     rank_based: true,
+    monotone: true,
     example: "quantile(delta=0.25)",
     build,
 };

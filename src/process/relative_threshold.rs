@@ -60,6 +60,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "first sample if y ≤ f, else a second sample: r_i = 1{y_i ≤ f}/n + #{y_j > f}/n^2",
     reference: "Los–Sauerwald–Sylvester, Mean-Biased Processes (arXiv:2308.05087)",
     rank_based: false,
+    monotone: true,
     example: "relative-threshold(f=1)",
     build,
 };

@@ -48,6 +48,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "one uniform sample; w₋ balls if underloaded, w₊ otherwise (E balls = 1 + δ₋ by default)",
     reference: "Los–Sauerwald–Sylvester, Mean-Biased Processes (arXiv:2308.05087), §1, Fig. 3.1",
     rank_based: false,
+    monotone: true,
     example: "twinning",
     build,
 };

@@ -24,6 +24,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "lesser loaded of two uniform samples: p_i = (2i − 1)/n^2",
     reference: "Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022), §2",
     rank_based: true,
+    monotone: true,
     example: "two-choice",
     build: |_| Ok(Box::new(TwoChoice)),
 };

@@ -35,6 +35,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     summary: "first sample if its load ≤ ℓ, else a second sample: r_i = 1{x_i ≤ ℓ}/n + #{x_j > ℓ}/n²",
     reference: "Los–Sauerwald, Balanced Allocations in Batches (SPAA 2022), §2",
     rank_based: false,
+    monotone: true,
     example: "two-thinning(threshold=1)",
     build,
 };
