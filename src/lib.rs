@@ -33,6 +33,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod claim;
 pub mod cli;
 pub mod condition;
 pub mod error;
@@ -41,6 +42,7 @@ pub mod loads;
 pub mod potential;
 pub mod process;
 pub mod scaled;
+pub mod search;
 pub mod setting;
 pub mod spec;
 pub mod weights;
