@@ -11,14 +11,15 @@
 //!    minimal one and persists its seed under `proptest-regressions/` ([`random`]);
 //! 5. a local optimiser that moves mass between bins to minimise the slack, started from the best
 //!    states found ([`optimise`]);
-//! and shrinks the first violation it finds ([`shrink`]). Every random choice comes from a ChaCha
+//!
+//! and then shrinks the first violation it finds ([`shrink`]). Every random choice comes from a ChaCha
 //! generator seeded from the plan, so a search is reproducible.
 //!
 //! Reference for the families: notes §7 of `papers/batched-and-mean-biased.md`.
 
+use crate::claim::Searched;
 use crate::claim::XFloat;
 use crate::error::Result;
-use crate::claim::Searched;
 use std::path::PathBuf;
 
 mod constant;
@@ -145,7 +146,10 @@ impl<'a> Tracker<'a> {
                 phase: phase.to_string(),
             });
         }
-        let pos = self.best.iter().position(|f| worse(&eval.slack, &f.eval.slack));
+        let pos = self
+            .best
+            .iter()
+            .position(|f| worse(&eval.slack, &f.eval.slack));
         let enter = pos.is_some() || self.best.len() < self.k;
         if enter && !self.best.iter().any(|f| f.loads == loads) {
             let f = Found {
@@ -249,7 +253,14 @@ pub fn run(obj: &dyn Objective, plan: &Plan, extra: &mut dyn StateSource) -> Res
         let starts = t.best.clone();
         for (j, s) in starts.iter().enumerate() {
             let seed = plan.seed ^ (0x0971_3150 + j as u64);
-            let (f, evals) = optimise::descend(obj, s, plan.optimise, plan.integer, seed, plan.stop_at_violation)?;
+            let (f, evals) = optimise::descend(
+                obj,
+                s,
+                plan.optimise,
+                plan.integer,
+                seed,
+                plan.stop_at_violation,
+            )?;
             t.report.searched.add("optimiser", evals);
             t.record(&f.loads, f.eval, "optimiser");
             if stop(&t) {

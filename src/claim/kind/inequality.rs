@@ -106,6 +106,18 @@ impl Alloc {
     }
 }
 
+/// The tightest state so far: witness, evaluation, n, allocation index, constants, loads.
+type WorstState = (
+    Witness,
+    Eval,
+    usize,
+    usize,
+    Vec<(f64, BigRational)>,
+    Vec<f64>,
+);
+/// A violation: witness, state, n, allocation index, constants.
+type ViolationState = (Witness, Found, usize, usize, Vec<(f64, BigRational)>);
+
 /// A built `inequality` check.
 pub struct Inequality {
     t: Theorem,
@@ -146,7 +158,9 @@ impl Inequality {
         for (name, v) in &f.constants {
             let at = Some(v.span().start);
             if builtin(name).is_some() || name == "p" || name == "eps1" {
-                return Err(t.error_at(at, format!("constant `{name}` shadows a built-in quantity")));
+                return Err(
+                    t.error_at(at, format!("constant `{name}` shadows a built-in quantity"))
+                );
             }
             let scalars = match v.get_ref() {
                 crate::claim::schema::ConstValue::One(s) => vec![s.clone()],
@@ -196,7 +210,13 @@ impl Inequality {
         let pots: Vec<Pot> = {
             let mut v: Vec<Pot> = slots
                 .iter()
-                .filter_map(|q| if let Quantity::Pot(p, _) = q { Some(*p) } else { None })
+                .filter_map(|q| {
+                    if let Quantity::Pot(p, _) = q {
+                        Some(*p)
+                    } else {
+                        None
+                    }
+                })
                 .collect();
             v.dedup();
             let mut u = Vec::new();
@@ -218,7 +238,7 @@ impl Inequality {
             && pots.iter().any(|p| p.exponential())
         {
             for (v, _) in &grids[a] {
-                if !(*v > 0.0) {
+                if v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
                     return Err(t.error_at(
                         Some(f.constants["alpha"].span().start),
                         format!("alpha must be > 0, got {v}"),
@@ -240,7 +260,11 @@ impl Inequality {
                             crate::potential::REGISTRY.iter().map(|i| i.name).collect();
                         t.error_at(
                             Some(s.span().start),
-                            format!("unknown potential `{}`; accepted: {}", spec.name, names.join(", ")),
+                            format!(
+                                "unknown potential `{}`; accepted: {}",
+                                spec.name,
+                                names.join(", ")
+                            ),
                         )
                     })?;
                 declared.push(info.name);
@@ -267,8 +291,7 @@ impl Inequality {
         let uses_process = cmp.calls(Func::P)
             || cmp.calls(Func::Eps1)
             || slots.iter().any(|q| {
-                matches!(q, Quantity::C2)
-                    || matches!(q, Quantity::Pot(_, s) if *s != Stat::Value)
+                matches!(q, Quantity::C2) || matches!(q, Quantity::Pot(_, s) if *s != Stat::Value)
             });
         let mut sources = Vec::new();
         for s in &f.setting.processes {
@@ -287,7 +310,7 @@ impl Inequality {
             let (delta, eps, c2) = (g(&vs.delta, "delta")?, g(&vs.eps, "eps")?, g(&vs.c2, "c2")?);
             let zero = BigRational::zero();
             let one = BigRational::one();
-            if !(delta > zero && delta < one) || !(eps > zero && eps < one) || c2 < one {
+            if !(delta > zero && delta < one && eps > zero && eps < one) || c2 < one {
                 return Err(t.error_at(
                     at,
                     "[setting.vectors] needs 0 < delta < 1, 0 < eps < 1 and c2 ≥ 1",
@@ -313,8 +336,8 @@ impl Inequality {
             SourceSpec::Process(p) => !p.info().rank_based,
             _ => false,
         });
-        let state_dependent = slots.iter().any(|q| q.state_dependent())
-            || (load_dependent && uses_process);
+        let state_dependent =
+            slots.iter().any(|q| q.state_dependent()) || (load_dependent && uses_process);
         // Domain.
         let d = f.domain.get_ref();
         let dspan = Some(f.domain.span().start);
@@ -330,7 +353,11 @@ impl Inequality {
                     let names: Vec<&str> = search::FAMILIES.iter().map(|(n, _)| *n).collect();
                     return Err(t.error_at(
                         Some(s.span().start),
-                        format!("unknown family `{}`; accepted: {}", s.get_ref(), names.join(", ")),
+                        format!(
+                            "unknown family `{}`; accepted: {}",
+                            s.get_ref(),
+                            names.join(", ")
+                        ),
                     ));
                 }
             }
@@ -345,11 +372,17 @@ impl Inequality {
             ));
         }
         if !(f.tolerance >= 0.0 && f.tolerance.is_finite()) {
-            return Err(t.error_at(None, format!("tolerance must be a finite number ≥ 0, got {}", f.tolerance)));
+            return Err(t.error_at(
+                None,
+                format!("tolerance must be a finite number ≥ 0, got {}", f.tolerance),
+            ));
         }
-        for (name, _) in &f.tighten {
+        for name in f.tighten.keys() {
             if !const_names.contains(name) {
-                return Err(t.error_at(None, format!("[tighten] names `{name}`, which is not a constant")));
+                return Err(t.error_at(
+                    None,
+                    format!("[tighten] names `{name}`, which is not a constant"),
+                ));
             }
         }
         let exact_capable = !cmp.calls(Func::Exp)
@@ -373,7 +406,8 @@ impl Inequality {
         };
         // Validate every n against every source now, so errors name the file before any search.
         for &n in &d.n {
-            me.allocs(n, 0).map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
+            me.allocs(n, 0)
+                .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
         }
         Ok(me)
     }
@@ -432,7 +466,10 @@ impl Inequality {
         let d = self.t.file.domain.get_ref();
         let families = match &d.families {
             None => search::FAMILIES.iter().map(|(_, f)| *f).collect(),
-            Some(v) => v.iter().filter_map(|s| Family::parse(s.get_ref())).collect(),
+            Some(v) => v
+                .iter()
+                .filter_map(|s| Family::parse(s.get_ref()))
+                .collect(),
         };
         let regressions = ctx
             .regressions
@@ -445,8 +482,19 @@ impl Inequality {
             } else {
                 None
             },
-            random: d.random.saturating_mul(ctx.effort),
-            optimise: d.optimise.saturating_mul(ctx.effort),
+            // Later rounds (`balloc search --budget`) run random states and the optimiser only.
+            random: if round == 0 {
+                d.random
+            } else {
+                d.random.max(64)
+            }
+            .saturating_mul(ctx.effort),
+            optimise: if round == 0 {
+                d.optimise
+            } else {
+                d.optimise.max(200)
+            }
+            .saturating_mul(ctx.effort),
             starts: d.starts,
             seed: d
                 .seed
@@ -459,7 +507,12 @@ impl Inequality {
         }
     }
 
-    fn case<'a>(&'a self, n: usize, alloc: &'a Alloc, consts: Vec<(f64, BigRational)>) -> Result<Case<'a>> {
+    fn case<'a>(
+        &'a self,
+        n: usize,
+        alloc: &'a Alloc,
+        consts: Vec<(f64, BigRational)>,
+    ) -> Result<Case<'a>> {
         let alpha = self.alpha.map(|a| consts[a].0);
         let mut pots = Vec::new();
         for p in &self.pots {
@@ -493,11 +546,21 @@ impl Inequality {
             exhaustive_bound: f.domain.get_ref().exhaustive.map(|e| (e.max_n, e.max_load)),
             ..Searched::default()
         };
-        let mut worst: Option<(Witness, Eval, usize, usize, Vec<(f64, BigRational)>, Vec<f64>)> = None;
-        let mut violation: Option<(Witness, Found, usize, usize, Vec<(f64, BigRational)>)> = None;
+        let mut worst: Option<WorstState> = None;
+        let mut violation: Option<ViolationState> = None;
         let mut all_exact = true;
         let mut sources = 0;
         let mut case_index = 0;
+        // A time budget is shared evenly by the cases (vector quantifiers count as one source).
+        let t0 = std::time::Instant::now();
+        let total_cases = (ns.len() * self.sources.len() * self.combos(overrides).len()).max(1);
+        let case_deadline = |k: usize| {
+            ctx.deadline.map(|d| {
+                t0 + d
+                    .saturating_duration_since(t0)
+                    .mul_f64(k as f64 / total_cases as f64)
+            })
+        };
         'outer: for &n in ns {
             let allocs = self.allocs(n, f.domain.get_ref().seed)?;
             sources = sources.max(allocs.len());
@@ -516,13 +579,21 @@ impl Inequality {
                             Ok(Some((_, _, s))) => {
                                 searched.add("exact", 1);
                                 let holds = self.cmp.holds_exact(&s, &ratio_of(tol));
-                                let fnd = Found { loads, eval: e, phase: "exact".into() };
+                                let fnd = Found {
+                                    loads,
+                                    eval: e,
+                                    phase: "exact".into(),
+                                };
                                 found = (!holds).then(|| fnd.clone());
                                 best = Some(fnd);
                             }
                             _ => {
                                 all_exact = false;
-                                let fnd = Found { loads, eval: e, phase: "point".into() };
+                                let fnd = Found {
+                                    loads,
+                                    eval: e,
+                                    phase: "point".into(),
+                                };
                                 found = case.violates(&e).then(|| fnd.clone());
                                 best = Some(fnd);
                             }
@@ -540,7 +611,8 @@ impl Inequality {
                             let r = search::run(&case, &plan, states)?;
                             searched.merge(&r.searched);
                             let done = r.violation.is_some();
-                            if done || ctx.deadline.is_none_or(|d| std::time::Instant::now() >= d) {
+                            let until = case_deadline(case_index.min(total_cases));
+                            if done || until.is_none_or(|d| std::time::Instant::now() >= d) {
                                 found = r.violation;
                                 best = r.worst;
                                 break;
@@ -554,7 +626,14 @@ impl Inequality {
                     if let Some(b) = best {
                         let better = worst.as_ref().is_none_or(|w| b.eval.slack < w.1.slack);
                         if better {
-                            worst = Some((case.witness(&b), b.eval, n, ai, consts.clone(), b.loads.clone()));
+                            worst = Some((
+                                case.witness(&b),
+                                b.eval,
+                                n,
+                                ai,
+                                consts.clone(),
+                                b.loads.clone(),
+                            ));
                         }
                     }
                     if let Some(v) = found
@@ -581,7 +660,9 @@ impl Inequality {
                         (
                             Status::Inconclusive,
                             Trust::Exact,
-                            format!("the float search saw a violation, but exactly lhs = {l}, rhs = {r}, slack = {s} ≥ 0"),
+                            format!(
+                                "the float search saw a violation, but exactly lhs = {l}, rhs = {r}, slack = {s} ≥ 0"
+                            ),
                         )
                     } else {
                         (
@@ -598,25 +679,37 @@ impl Inequality {
                             (
                                 Status::Refuted,
                                 Trust::Float,
-                                format!("brute-force enumeration of the step: lhs = {}, rhs = {}, slack = {}", e.lhs, e.rhs, e.slack),
+                                format!(
+                                    "brute-force enumeration of the step: lhs = {}, rhs = {}, slack = {}",
+                                    e.lhs, e.rhs, e.slack
+                                ),
                             )
                         } else {
                             (
                                 Status::Inconclusive,
                                 Trust::Float,
-                                format!("below numerical resolution {resolution:e}: enumeration gives slack {}", e.slack),
+                                format!(
+                                    "below numerical resolution {resolution:e}: enumeration gives slack {}",
+                                    e.slack
+                                ),
                             )
                         }
                     }
                     Err(err) => {
                         let s = v.eval.slack.to_f64();
                         if -s > resolution {
-                            (Status::Refuted, Trust::Float, format!("closed form only ({err})"))
+                            (
+                                Status::Refuted,
+                                Trust::Float,
+                                format!("closed form only ({err})"),
+                            )
                         } else {
                             (
                                 Status::Inconclusive,
                                 Trust::Float,
-                                format!("below numerical resolution {resolution:e}; no independent route ({err})"),
+                                format!(
+                                    "below numerical resolution {resolution:e}; no independent route ({err})"
+                                ),
                             )
                         }
                     }
@@ -644,7 +737,9 @@ impl Inequality {
             let allocs = self.allocs(wn, f.domain.get_ref().seed)?;
             let case = self.case(wn, &allocs[wai], wconsts)?;
             if let Some((l, r, xs)) = case.eval_exact(&wloads)? {
-                let text = format!("exact rationals at the tightest state: lhs = {l}, rhs = {r}, slack = {xs}");
+                let text = format!(
+                    "exact rationals at the tightest state: lhs = {l}, rhs = {r}, slack = {xs}"
+                );
                 w.recheck = Some(text.clone());
                 notes.push(text);
                 if !self.cmp.holds_exact(&xs, &ratio_of(tol)) {
@@ -700,26 +795,46 @@ impl Check for Inequality {
         self.run_with(ctx, &ns, &BTreeMap::new(), true)
     }
 
-    fn tighten(&self, name: &str, ns: Option<&[usize]>, ctx: &mut RunContext) -> Result<ConstantReport> {
-        let idx = self.const_names.iter().position(|c| c == name).ok_or_else(|| {
-            Error::unknown(
-                "constant",
-                name,
-                &self.const_names.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-            )
-        })?;
+    fn tighten(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
+        let idx = self
+            .const_names
+            .iter()
+            .position(|c| c == name)
+            .ok_or_else(|| {
+                Error::unknown(
+                    "constant",
+                    name,
+                    &self
+                        .const_names
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>(),
+                )
+            })?;
         let dir = *self.t.file.tighten.get(name).ok_or_else(|| {
             Error::invalid(
                 "--name",
-                format!("`{name}` has no direction in the file's [tighten] table (smallest or largest)"),
+                format!(
+                    "`{name}` has no direction in the file's [tighten] table (smallest or largest)"
+                ),
             )
         })?;
         let start = self.grids[idx][0].0;
-        let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or_else(|| self.t.file.domain.get_ref().n.clone());
+        let ns: Vec<usize> = ns
+            .map(|v| v.to_vec())
+            .unwrap_or_else(|| self.t.file.domain.get_ref().n.clone());
         let mut per_n = Vec::new();
         for n in ns {
             if n < 2 {
-                return Err(Error::invalid("--n", format!("n must be at least 2, got {n}")));
+                return Err(Error::invalid(
+                    "--n",
+                    format!("n must be at least 2, got {n}"),
+                ));
             }
             self.allocs(n, 0)?;
             let mut holds = |v: f64| -> Result<bool> {
@@ -735,7 +850,11 @@ impl Check for Inequality {
             per_n.push(Tightest { n, value, witness });
         }
         let pts: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
-        let fits = if pts.len() >= 2 { search::fit_growth(&pts) } else { vec![] };
+        let fits = if pts.len() >= 2 {
+            search::fit_growth(&pts)
+        } else {
+            vec![]
+        };
         Ok(ConstantReport {
             id: self.t.id.clone(),
             name: name.to_string(),
@@ -769,7 +888,11 @@ fn vectors(
         if b < a {
             return None;
         }
-        Some((0..n).map(|i| if i < kk { a.clone() } else { b.clone() }).collect())
+        Some(
+            (0..n)
+                .map(|i| if i < kk { a.clone() } else { b.clone() })
+                .collect(),
+        )
     };
     let ok = |p: &[BigRational]| c1_violation(p, k, eps).is_none() && c2_violation(p, c2).is_none();
     // The largest bias whose step vector at k meets C2: 1 + e·k/(n − k) ≤ C.
@@ -801,18 +924,30 @@ fn vectors(
             }
         }
     }
-    let strongest = step(k, &emax).filter(|v| ok(v)).unwrap_or_else(|| cands[0].1.clone());
+    let strongest = step(k, &emax)
+        .filter(|v| ok(v))
+        .unwrap_or_else(|| cands[0].1.clone());
     let strongest_f: Vec<f64> = strongest.iter().map(ratio_f64).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (n as u64).wrapping_mul(0x51_7cc1_b727_220a));
     let eps_f = ratio_f64(eps);
     let c2_f = ratio_f64(c2);
     for j in 0..random {
-        let mut r: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0f64).powi(1 + (j % 3) as i32)).collect();
+        let mut r: Vec<f64> = (0..n)
+            .map(|_| rng.random_range(0.0..1.0f64).powi(1 + (j % 3) as i32))
+            .collect();
         r.sort_by(|a, b| a.total_cmp(b));
         let s: f64 = r.iter().sum();
         r.iter_mut().for_each(|v| *v /= s);
-        let mix = |l: f64| -> Vec<f64> { r.iter().zip(&strongest_f).map(|(a, b)| (1.0 - l) * a + l * b).collect() };
-        let pass = |p: &[f64]| c1_violation(p, k, &(eps_f * (1.0 + 1e-9))).is_none() && c2_violation(p, &(c2_f * (1.0 - 1e-9))).is_none();
+        let mix = |l: f64| -> Vec<f64> {
+            r.iter()
+                .zip(&strongest_f)
+                .map(|(a, b)| (1.0 - l) * a + l * b)
+                .collect()
+        };
+        let pass = |p: &[f64]| {
+            c1_violation(p, k, &(eps_f * (1.0 + 1e-9))).is_none()
+                && c2_violation(p, &(c2_f * (1.0 - 1e-9))).is_none()
+        };
         let (mut lo, mut hi) = (0.0, 1.0);
         if pass(&mix(0.0)) {
             hi = 0.0;
@@ -831,7 +966,10 @@ fn vectors(
             continue;
         }
         // Exact companion: the dyadic values, renormalised to sum 1.
-        let ex: Vec<BigRational> = p.iter().map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero)).collect();
+        let ex: Vec<BigRational> = p
+            .iter()
+            .map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero))
+            .collect();
         let sum: BigRational = ex.iter().fold(BigRational::zero(), |a, b| a + b);
         let ex: Vec<BigRational> = ex.into_iter().map(|v| v / &sum).collect();
         cands.push((format!("random#{j}"), ex));
@@ -874,13 +1012,22 @@ impl Env for StateEnv<'_> {
     }
     fn eps1(&self, delta: f64) -> std::result::Result<XFloat, String> {
         let fixed = self.case.alloc.rank_vector().is_some();
-        if fixed && let Some((_, v)) = self.case.eps_cache.borrow().iter().find(|(d, _)| *d == delta.to_bits()) {
+        if fixed
+            && let Some((_, v)) = self
+                .case
+                .eps_cache
+                .borrow()
+                .iter()
+                .find(|(d, _)| *d == delta.to_bits())
+        {
             return Ok(*v);
         }
         let n = self.p_rank.len();
         let k = delta * n as f64;
         if (k - k.round()).abs() > 1e-9 || k.round() < 1.0 || k.round() >= n as f64 {
-            return Err(format!("eps1({delta}): δn = {k} must be an integer in 1..{n}"));
+            return Err(format!(
+                "eps1({delta}): δn = {k} must be an integer in 1..{n}"
+            ));
         }
         let b = best_eps(self.p_rank, k.round() as usize).map_err(|e| e.to_string())?;
         let v = XFloat::from_f64(b.eps);
@@ -915,7 +1062,9 @@ impl Case<'_> {
         let ties = self.ineq.setting.ties;
         match self.alloc {
             Alloc::None => Ok((None, vec![])),
-            Alloc::Process { process, p: None, .. } => {
+            Alloc::Process {
+                process, p: None, ..
+            } => {
                 let law = process.step_law(loads, ties)?;
                 let by_rank = loads.ranking().by_rank(&law.per_bin_probability());
                 Ok((Some(law), by_rank))
@@ -932,10 +1081,16 @@ impl Case<'_> {
     fn values(&self, x: &[f64], brute: bool) -> Result<(Vec<XFloat>, Vec<f64>)> {
         let loads = Loads::new(x.to_vec())?;
         let n = self.n as f64;
-        let need_law = self.ineq.slots.iter().any(|q| matches!(q, Quantity::Pot(_, s) if *s != Stat::Value) || *q == Quantity::C2)
-            || self.ineq.cmp.calls(Func::P)
-            || self.ineq.cmp.calls(Func::Eps1);
-        let (law, p_rank) = if need_law { self.law(&loads)? } else { (None, vec![]) };
+        let need_law =
+            self.ineq.slots.iter().any(|q| {
+                matches!(q, Quantity::Pot(_, s) if *s != Stat::Value) || *q == Quantity::C2
+            }) || self.ineq.cmp.calls(Func::P)
+                || self.ineq.cmp.calls(Func::Eps1);
+        let (law, p_rank) = if need_law {
+            self.law(&loads)?
+        } else {
+            (None, vec![])
+        };
         let y = loads.normalized();
         let mut pot_vals: Vec<Option<(XFloat, XFloat, XFloat)>> = vec![None; self.pots.len()];
         let mut vals = Vec::with_capacity(self.ineq.slots.len());
@@ -946,24 +1101,48 @@ impl Case<'_> {
                 Quantity::Const(i) => XFloat::from_f64(self.consts[*i].0),
                 Quantity::Gap => XFloat::from_f64(loads.gap()),
                 Quantity::Spread => XFloat::from_f64(loads.spread()),
-                Quantity::YMax => XFloat::from_f64(y.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+                Quantity::YMax => {
+                    XFloat::from_f64(y.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+                }
                 Quantity::YMin => XFloat::from_f64(y.iter().copied().fold(f64::INFINITY, f64::min)),
-                Quantity::FracOver => XFloat::from_f64(y.iter().filter(|v| **v >= 0.0).count() as f64 / n),
+                Quantity::FracOver => {
+                    XFloat::from_f64(y.iter().filter(|v| **v >= 0.0).count() as f64 / n)
+                }
                 Quantity::C2 => XFloat::from_f64(n * p_rank.iter().copied().fold(0.0, f64::max)),
                 Quantity::Pot(p, stat) => {
-                    let j = self.pots.iter().position(|(q, _)| q == p).expect("potential built");
+                    let j = self
+                        .pots
+                        .iter()
+                        .position(|(q, _)| q == p)
+                        .expect("potential built");
                     let pot = self.pots[j].1.as_ref();
-                    if *stat == Stat::Value {
+                    let needs_expectation =
+                        self.ineq.slots.iter().any(
+                            |q| matches!(q, Quantity::Pot(r, st) if r == p && *st != Stat::Value),
+                        );
+                    if *stat == Stat::Value && !needs_expectation {
                         XFloat::from_scaled(&pot.value(&loads))
                     } else {
                         if pot_vals[j].is_none() {
-                            let law = law.as_ref().ok_or_else(|| Error::Unsupported("no allocation".into()))?;
+                            let law = law
+                                .as_ref()
+                                .ok_or_else(|| Error::Unsupported("no allocation".into()))?;
                             let value = pot.value(&loads);
                             let (next, change) = if brute {
-                                let next = crate::expectation::brute_force_law(law, pot, &loads, &self.ineq.setting)?;
+                                let next = crate::expectation::brute_force_law(
+                                    law,
+                                    pot,
+                                    &loads,
+                                    &self.ineq.setting,
+                                )?;
                                 (next, next.add(&value.scale(-1.0)))
                             } else {
-                                let e = crate::expectation::expect_law(law, pot, &loads, &self.ineq.setting)?;
+                                let e = crate::expectation::expect_law(
+                                    law,
+                                    pot,
+                                    &loads,
+                                    &self.ineq.setting,
+                                )?;
                                 (e.expected_next, e.expected_change)
                             };
                             pot_vals[j] = Some((
@@ -995,12 +1174,25 @@ impl Case<'_> {
             case: self,
         };
         let file = self.ineq.t.file_name();
-        let lhs = self.ineq.cmp.lhs.eval(&env).map_err(|e| Error::invalid(&file, e))?;
-        let rhs = self.ineq.cmp.rhs.eval(&env).map_err(|e| Error::invalid(&file, e))?;
+        let lhs = self
+            .ineq
+            .cmp
+            .lhs
+            .eval(&env)
+            .map_err(|e| Error::invalid(&file, e))?;
+        let rhs = self
+            .ineq
+            .cmp
+            .rhs
+            .eval(&env)
+            .map_err(|e| Error::invalid(&file, e))?;
         if lhs.is_nan() || rhs.is_nan() {
             return Err(Error::invalid(
                 &file,
-                format!("the claim is not a number at n = {}, loads {:?} (lhs {lhs}, rhs {rhs})", self.n, x),
+                format!(
+                    "the claim is not a number at n = {}, loads {:?} (lhs {lhs}, rhs {rhs})",
+                    self.n, x
+                ),
             ));
         }
         let mut slack = self.ineq.cmp.slack(lhs, rhs, self.ineq.t.file.tolerance);
@@ -1025,7 +1217,10 @@ impl Case<'_> {
         if !self.ineq.exact_capable {
             return Ok(None);
         }
-        let ex: Vec<BigRational> = x.iter().map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero)).collect();
+        let ex: Vec<BigRational> = x
+            .iter()
+            .map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero))
+            .collect();
         let n = x.len();
         let nn = BigRational::from_integer(BigInt::from(n));
         let total = ex.iter().fold(BigRational::zero(), |a, b| a + b);
@@ -1038,7 +1233,10 @@ impl Case<'_> {
         });
         let b = self.ineq.setting.batch;
         let sq = |y: &[BigRational]| y.iter().fold(BigRational::zero(), |a, v| a + v * v);
-        let ab = |y: &[BigRational]| y.iter().fold(BigRational::zero(), |a, v| a + num_traits::Signed::abs(v));
+        let ab = |y: &[BigRational]| {
+            y.iter()
+                .fold(BigRational::zero(), |a, v| a + num_traits::Signed::abs(v))
+        };
         let expected = |pot: Pot| -> Option<BigRational> {
             let r = per_bin.as_ref()?;
             let inv = BigRational::one() / &nn;
@@ -1052,9 +1250,20 @@ impl Case<'_> {
                     let yj: Vec<BigRational> = y
                         .iter()
                         .enumerate()
-                        .map(|(i, v)| if i == j { v + BigRational::one() - &inv } else { v - &inv })
+                        .map(|(i, v)| {
+                            if i == j {
+                                v + BigRational::one() - &inv
+                            } else {
+                                v - &inv
+                            }
+                        })
                         .collect();
-                    acc += rj * if pot == Pot::Upsilon { sq(&yj) } else { ab(&yj) };
+                    acc += rj
+                        * if pot == Pot::Upsilon {
+                            sq(&yj)
+                        } else {
+                            ab(&yj)
+                        };
                 }
                 Some(acc)
             } else if pot == Pot::Upsilon {
@@ -1065,7 +1274,10 @@ impl Case<'_> {
                 for (yi, ri) in y.iter().zip(r) {
                     let mu = ri - &inv;
                     let nu = ri * (&one - &inv) * (&one - &inv) + (&one - ri) * &inv * &inv;
-                    acc += yi * yi + BigRational::from_integer(2.into()) * &bb * yi * &mu + &bb * nu + &bb * (&bb - &one) * &mu * &mu;
+                    acc += yi * yi
+                        + BigRational::from_integer(2.into()) * &bb * yi * &mu
+                        + &bb * nu
+                        + &bb * (&bb - &one) * &mu * &mu;
                 }
                 Some(acc)
             } else {
@@ -1083,7 +1295,11 @@ impl Case<'_> {
                 Quantity::YMin => y.iter().min().cloned(),
                 Quantity::Spread => Some(y.iter().max()?.clone() - y.iter().min()?.clone()),
                 Quantity::FracOver => Some(BigRational::new(
-                    BigInt::from(y.iter().filter(|v| !num_traits::Signed::is_negative(*v)).count()),
+                    BigInt::from(
+                        y.iter()
+                            .filter(|v| !num_traits::Signed::is_negative(*v))
+                            .count(),
+                    ),
                     BigInt::from(n),
                 )),
                 Quantity::C2 => p_rank.map(|p| best_c(p).c),
@@ -1099,7 +1315,11 @@ impl Case<'_> {
                         Stat::Change => Some(expected(*p)? - value?),
                         Stat::Ratio => {
                             let v = value?;
-                            if v.is_zero() { None } else { Some(expected(*p)? / v) }
+                            if v.is_zero() {
+                                None
+                            } else {
+                                Some(expected(*p)? / v)
+                            }
                         }
                     }
                 }
@@ -1107,11 +1327,17 @@ impl Case<'_> {
             vals.push(v);
         }
         let env = ExactState { vals, p_rank };
-        let (l, r) = match (self.ineq.cmp.lhs.eval_exact(&env), self.ineq.cmp.rhs.eval_exact(&env)) {
+        let (l, r) = match (
+            self.ineq.cmp.lhs.eval_exact(&env),
+            self.ineq.cmp.rhs.eval_exact(&env),
+        ) {
             (Ok(l), Ok(r)) => (l, r),
             _ => return Ok(None),
         };
-        let s = self.ineq.cmp.slack_exact(&l, &r, &ratio_of(self.ineq.t.file.tolerance));
+        let s = self
+            .ineq
+            .cmp
+            .slack_exact(&l, &r, &ratio_of(self.ineq.t.file.tolerance));
         Ok(Some((l, r, s)))
     }
 
@@ -1125,7 +1351,11 @@ impl Case<'_> {
             .collect();
         Witness {
             n: self.n,
-            loads: if self.ineq.state_dependent { f.loads.clone() } else { vec![] },
+            loads: if self.ineq.state_dependent {
+                f.loads.clone()
+            } else {
+                vec![]
+            },
             source: self.alloc.label(),
             constants,
             lhs: f.eval.lhs.to_string(),
