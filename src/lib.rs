@@ -45,6 +45,7 @@
 pub mod bias;
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
+pub mod claim;
 pub mod cli;
 pub mod condition;
 pub mod error;
@@ -56,6 +57,7 @@ pub mod multidim;
 pub mod potential;
 pub mod process;
 pub mod scaled;
+pub mod search;
 pub mod setting;
 pub mod spec;
 pub mod weights;

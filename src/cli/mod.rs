@@ -4,12 +4,15 @@
 
 use clap::{Parser, Subcommand};
 
+mod check;
+mod constant;
 mod expect;
 mod graph;
 mod list;
 mod multidim;
 mod output;
 mod pvec;
+mod search;
 
 pub use output::Format;
 
@@ -35,6 +38,12 @@ pub enum Command {
     Graph(graph::Args),
     /// Multidimensional md-balls: simulation and the gap-growth experiment.
     Multidim(multidim::Args),
+    /// Run theorem files: the main job (exit 1 iff a verdict contradicts its expected status).
+    Check(check::Args),
+    /// Counterexample search for one claim within a time budget.
+    Search(search::Args),
+    /// The tightest value of a constant per n and its growth across n.
+    Constant(constant::Args),
 }
 
 /// Parses the arguments and runs the command; returns the process exit code (0 success,
@@ -61,6 +70,9 @@ pub fn main() -> i32 {
         Command::List(a) => list::run(a),
         Command::Graph(a) => graph::run(a),
         Command::Multidim(a) => multidim::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Search(a) => search::run(a),
+        Command::Constant(a) => constant::run(a),
     };
     match result {
         Ok(code) => code,
