@@ -35,7 +35,9 @@
 
 pub mod cli;
 pub mod condition;
+pub mod enclosure;
 pub mod error;
+pub mod exact;
 pub mod expectation;
 pub mod loads;
 pub mod potential;
