@@ -389,7 +389,8 @@ fn huge_exponents() {
     .unwrap();
     let e = exponential::enclose(&law, &spec, &xq, &ExactSetting::sequential(), 64).unwrap();
     assert_eq!(decide(&e.expected_next, &e.value), Decision::Less); // the heavy bin drains
-    let big = Loads::new(vec![1e9, 0.0]).unwrap();
+    // y = (10⁹, −10⁹): e^{10⁹} is beyond 2^{2^30} ≈ e^{7.44·10⁸}.
+    let big = Loads::new(vec![2e9, 0.0]).unwrap();
     assert!(exponential::value(&spec, &exact::loads(&big).unwrap(), 64).is_err());
 }
 
