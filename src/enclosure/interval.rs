@@ -1,0 +1,360 @@
+//! Closed intervals `[lo, hi]` of arbitrary-precision binary floats with outward rounding.
+//!
+//! Every operation rounds its lower end toward −∞ (`Floor`) and its upper end toward +∞
+//! (`Ceiling`), so the exact result of the operation on any points of the operands lies in the
+//! result. The floats are malachite's `Float` (correctly rounded `exp` with directed rounding,
+//! exponents up to about `2^{2^30}`, i.e. values up to about `e^{7.4·10⁸}`).
+
+use crate::error::{Error, Result};
+use crate::exact::Q;
+use malachite::base::num::conversion::traits::RoundingFrom;
+use malachite::base::rounding_modes::RoundingMode::{self, Ceiling, Floor};
+use malachite::{Float, Natural, Rational};
+use num_bigint::Sign;
+use num_traits::Signed;
+use std::cmp::Ordering;
+
+/// The exact malachite rational of a `BigRational`.
+///
+/// ```
+/// use balloc::enclosure::to_malachite;
+/// let r = to_malachite(&balloc::exact::Q::new((-3).into(), 8.into()));
+/// assert_eq!(r.to_string(), "-3/8");
+/// ```
+pub fn to_malachite(q: &Q) -> Rational {
+    let nat = |b: &num_bigint::BigInt| Natural::from_owned_limbs_asc(b.magnitude().to_u64_digits());
+    Rational::from_sign_and_naturals(
+        q.numer().sign() != Sign::Minus,
+        nat(q.numer()),
+        nat(q.denom()),
+    )
+}
+
+/// A closed interval `[lo, hi]` of binary floats containing the quantity it encloses.
+///
+/// ```
+/// use balloc::enclosure::Interval;
+/// use balloc::exact::int;
+/// // e ∈ [2.718281828459045, 2.718281828459046] (the f64 neighbours of e at 53 bits)
+/// let e = Interval::exp_of(&int(1), 53).unwrap();
+/// assert!(e.lo_f64() <= std::f64::consts::E && std::f64::consts::E <= e.hi_f64());
+/// assert!(e.hi_f64() - e.lo_f64() <= 4.5e-16);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Interval {
+    lo: Float,
+    hi: Float,
+}
+
+fn round_pair(f: impl Fn(RoundingMode) -> Float) -> (Float, Float) {
+    (f(Floor), f(Ceiling))
+}
+
+fn overflow(what: &str) -> Error {
+    Error::invalid(
+        what,
+        "exceeds the range of the enclosure arithmetic (about e^(7.4e8)); the value is too large to enclose",
+    )
+}
+
+impl Interval {
+    /// `[lo, hi]` from two floats; an error when `lo > hi` or an end is NaN.
+    pub fn new(lo: Float, hi: Float) -> Result<Interval> {
+        if lo.is_nan() || hi.is_nan() || lo > hi {
+            return Err(Error::invalid(
+                "interval",
+                format!("[{lo}, {hi}] is not an interval"),
+            ));
+        }
+        Ok(Interval { lo, hi })
+    }
+
+    /// The smallest enclosure of a rational at `prec` bits.
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::Q};
+    /// let third = Interval::from_rational(&Q::new(1.into(), 3.into()), 64);
+    /// assert!(third.lo_f64() <= 1.0 / 3.0 && 1.0 / 3.0 <= third.hi_f64());
+    /// assert!(third.contains(&Q::new(1.into(), 3.into())));
+    /// ```
+    pub fn from_rational(q: &Q, prec: u64) -> Interval {
+        let r = to_malachite(q);
+        let (lo, hi) = round_pair(|rm| Float::from_rational_prec_round_ref(&r, prec, rm).0);
+        Interval { lo, hi }
+    }
+
+    /// The point interval of a finite `f64` (exact).
+    pub fn from_f64(v: f64) -> Result<Interval> {
+        if !v.is_finite() {
+            return Err(Error::invalid(
+                "interval end",
+                format!("must be finite, got {v}"),
+            ));
+        }
+        Ok(Interval {
+            lo: Float::from(v),
+            hi: Float::from(v),
+        })
+    }
+
+    /// The enclosure of `e^q` for a rational `q`: both ends correctly rounded (`Floor`,
+    /// `Ceiling`) by malachite's `exp`. An error when `e^q` exceeds the float range.
+    pub fn exp_of(q: &Q, prec: u64) -> Result<Interval> {
+        let r = to_malachite(q);
+        let (lo, hi) = round_pair(|rm| Float::exp_rational_prec_round_ref(&r, prec, rm).0);
+        if !hi.is_finite() {
+            return Err(overflow("e^x"));
+        }
+        Ok(Interval { lo, hi })
+    }
+
+    /// The lower end.
+    pub fn lo(&self) -> &Float {
+        &self.lo
+    }
+
+    /// The upper end.
+    pub fn hi(&self) -> &Float {
+        &self.hi
+    }
+
+    /// The lower end rounded down to an `f64` (−∞ or the largest `f64` below it when out of range).
+    pub fn lo_f64(&self) -> f64 {
+        f64::rounding_from(&self.lo, Floor).0
+    }
+
+    /// The upper end rounded up to an `f64`.
+    pub fn hi_f64(&self) -> f64 {
+        f64::rounding_from(&self.hi, Ceiling).0
+    }
+
+    /// The midpoint, to the nearest `f64` (for display).
+    pub fn mid_f64(&self) -> f64 {
+        let m = self
+            .lo
+            .add_prec_round_ref_ref(&self.hi, self.prec() + 1, Floor)
+            .0;
+        f64::rounding_from(&m, RoundingMode::Nearest).0 / 2.0
+    }
+
+    /// The precision of the ends in bits (the larger of the two).
+    pub fn prec(&self) -> u64 {
+        self.lo
+            .get_prec()
+            .unwrap_or(1)
+            .max(self.hi.get_prec().unwrap_or(1))
+    }
+
+    /// Whether the `f64` value `v` lies in the interval.
+    pub fn contains_f64(&self, v: f64) -> bool {
+        self.lo <= v && v <= self.hi
+    }
+
+    /// Whether the rational `q` lies in the interval.
+    pub fn contains(&self, q: &Q) -> bool {
+        let r = to_malachite(q);
+        self.lo <= r && r <= self.hi
+    }
+
+    /// Whether both ends are finite.
+    pub fn is_finite(&self) -> bool {
+        self.lo.is_finite() && self.hi.is_finite()
+    }
+
+    /// The width relative to the magnitude, `(hi − lo)/max(|lo|, |hi|)`, as an `f64` (0 for
+    /// the point 0).
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::Q};
+    /// let i = Interval::from_rational(&Q::new(1.into(), 3.into()), 64);
+    /// assert!(i.rel_width() > 0.0 && i.rel_width() <= 2f64.powi(-62));
+    /// ```
+    pub fn rel_width(&self) -> f64 {
+        let w = self.hi.sub_prec_round_ref_ref(&self.lo, 64, Ceiling).0;
+        let lo = f64::rounding_from(&self.lo, Floor).0.abs();
+        let hi = f64::rounding_from(&self.hi, Ceiling).0.abs();
+        let m = lo.max(hi);
+        if m == 0.0 {
+            0.0
+        } else {
+            f64::rounding_from(&w, Ceiling).0 / m
+        }
+    }
+
+    /// `self + other`.
+    pub fn add(&self, other: &Interval, prec: u64) -> Interval {
+        Interval {
+            lo: self.lo.add_prec_round_ref_ref(&other.lo, prec, Floor).0,
+            hi: self.hi.add_prec_round_ref_ref(&other.hi, prec, Ceiling).0,
+        }
+    }
+
+    /// `self − other`.
+    pub fn sub(&self, other: &Interval, prec: u64) -> Interval {
+        Interval {
+            lo: self.lo.sub_prec_round_ref_ref(&other.hi, prec, Floor).0,
+            hi: self.hi.sub_prec_round_ref_ref(&other.lo, prec, Ceiling).0,
+        }
+    }
+
+    /// `−self` (exact).
+    pub fn neg(&self) -> Interval {
+        Interval {
+            lo: -self.hi.clone(),
+            hi: -self.lo.clone(),
+        }
+    }
+
+    /// `self + q` for a rational `q`.
+    pub fn add_rational(&self, q: &Q, prec: u64) -> Interval {
+        let r = to_malachite(q);
+        Interval {
+            lo: self.lo.add_rational_prec_round_ref_ref(&r, prec, Floor).0,
+            hi: self.hi.add_rational_prec_round_ref_ref(&r, prec, Ceiling).0,
+        }
+    }
+
+    /// `self · q` for a rational `q`.
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::{int, Q}};
+    /// let i = Interval::from_rational(&int(3), 64).mul_rational(&Q::new((-1).into(), 3.into()), 64);
+    /// assert!(i.contains(&int(-1)));
+    /// ```
+    pub fn mul_rational(&self, q: &Q, prec: u64) -> Interval {
+        let r = to_malachite(q);
+        let (a, b) = if q.is_negative() {
+            (&self.hi, &self.lo)
+        } else {
+            (&self.lo, &self.hi)
+        };
+        Interval {
+            lo: a.mul_rational_prec_round_ref_ref(&r, prec, Floor).0,
+            hi: b.mul_rational_prec_round_ref_ref(&r, prec, Ceiling).0,
+        }
+    }
+
+    fn is_nonneg(&self) -> bool {
+        self.lo >= 0u32
+    }
+
+    /// `self · other` (the hull of the four end products, each rounded outward).
+    pub fn mul(&self, other: &Interval, prec: u64) -> Interval {
+        if self.is_nonneg() && other.is_nonneg() {
+            return Interval {
+                lo: self.lo.mul_prec_round_ref_ref(&other.lo, prec, Floor).0,
+                hi: self.hi.mul_prec_round_ref_ref(&other.hi, prec, Ceiling).0,
+            };
+        }
+        let ends = [
+            (&self.lo, &other.lo),
+            (&self.lo, &other.hi),
+            (&self.hi, &other.lo),
+            (&self.hi, &other.hi),
+        ];
+        let lo = ends
+            .iter()
+            .map(|(a, b)| a.mul_prec_round_ref_ref(b, prec, Floor).0)
+            .min_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
+            .expect("four products");
+        let hi = ends
+            .iter()
+            .map(|(a, b)| a.mul_prec_round_ref_ref(b, prec, Ceiling).0)
+            .max_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
+            .expect("four products");
+        Interval { lo, hi }
+    }
+
+    /// `self / other`; an error when `other` contains 0.
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::{int, Q}};
+    /// let i = Interval::from_rational(&int(1), 64).div(&Interval::from_rational(&int(3), 64), 64).unwrap();
+    /// assert!(i.contains(&Q::new(1.into(), 3.into())));
+    /// assert!(i.div(&Interval::from_rational(&int(0), 64), 64).is_err());
+    /// ```
+    pub fn div(&self, other: &Interval, prec: u64) -> Result<Interval> {
+        if other.lo <= 0u32 && other.hi >= 0u32 {
+            return Err(Error::invalid(
+                "divisor",
+                "the enclosure of the divisor contains 0",
+            ));
+        }
+        let ends = [
+            (&self.lo, &other.lo),
+            (&self.lo, &other.hi),
+            (&self.hi, &other.lo),
+            (&self.hi, &other.hi),
+        ];
+        let lo = ends
+            .iter()
+            .map(|(a, b)| a.div_prec_round_ref_ref(b, prec, Floor).0)
+            .min_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
+            .expect("four quotients");
+        let hi = ends
+            .iter()
+            .map(|(a, b)| a.div_prec_round_ref_ref(b, prec, Ceiling).0)
+            .max_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
+            .expect("four quotients");
+        Ok(Interval { lo, hi })
+    }
+
+    /// `selfᵏ` for an interval of non-negative numbers (repeated squaring, each step rounded
+    /// outward; a slightly negative lower end, possible only through rounding, is clamped to 0
+    /// by the caller's guarantee that the true value is positive).
+    pub fn pow_nonneg(&self, k: u64, prec: u64) -> Interval {
+        let zero = Float::from(0u32);
+        let clamp = |f: &Float| if *f < 0u32 { zero.clone() } else { f.clone() };
+        let pow = |base: Float, rm: RoundingMode| -> Float {
+            let mut result = Float::from(1u32);
+            let mut base = base;
+            let mut e = k;
+            while e > 0 {
+                if e & 1 == 1 {
+                    result = result.mul_prec_round_ref_ref(&base, prec, rm).0;
+                }
+                e >>= 1;
+                if e > 0 {
+                    base = base.square_prec_round_ref(prec, rm).0;
+                }
+            }
+            result
+        };
+        Interval {
+            lo: pow(clamp(&self.lo), Floor),
+            hi: pow(clamp(&self.hi), Ceiling),
+        }
+    }
+
+    /// `e^{self}` (monotone: the ends are exponentiated with `Floor` and `Ceiling`).
+    pub fn exp(&self, prec: u64) -> Result<Interval> {
+        let lo = self.lo.exp_prec_round_ref(prec, Floor).0;
+        let hi = self.hi.exp_prec_round_ref(prec, Ceiling).0;
+        if !hi.is_finite() {
+            return Err(overflow("e^x"));
+        }
+        Ok(Interval { lo, hi })
+    }
+
+    /// The smallest interval containing both.
+    pub fn hull(&self, other: &Interval) -> Interval {
+        Interval {
+            lo: if self.lo <= other.lo {
+                self.lo.clone()
+            } else {
+                other.lo.clone()
+            },
+            hi: if self.hi >= other.hi {
+                self.hi.clone()
+            } else {
+                other.hi.clone()
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for Interval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[{:e}, {:e}]", self.lo_f64(), self.hi_f64())
+    }
+}

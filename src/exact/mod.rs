@@ -1,0 +1,151 @@
+//! Trust level **`exact`**: rational evaluation of every quantity that is rational.
+//!
+//! DESIGN §3 names four trust levels for a verdict; this module is the strongest one. It evaluates,
+//! in exact rationals (`BigRational`, here abbreviated [`Q`]):
+//!
+//! * the per-bin allocation vectors of rank-based processes with the tie rule applied
+//!   ([`ExactStepLaw::from_process`]; random ties give every bin of a tied group the group
+//!   average, fixed ties keep the rank order, DESIGN §1);
+//! * C1/C2 (already generic: call [`crate::condition`] with `Q`);
+//! * the quadratic potential `Υ = Σ yᵢ²` and the absolute-value potential `Δ = Σ |yᵢ|`, and
+//!   their expectations after one step and one batch ([`quadratic`], [`absolute`]), by the same
+//!   closed forms as the `f64` code in `crate::potential` (notes §6 of
+//!   `papers/batched-and-mean-biased.md`);
+//! * an independent brute-force enumerator over every outcome ([`enumerate::brute_force`]).
+//!
+//! Loads given as `f64` are converted exactly (`BigRational::from_float`), so integer loads and
+//! dyadic loads are represented without error. Weight laws carry rational parameters
+//! ([`ExactWeights`]).
+//!
+//! ```
+//! use balloc::exact::{self, ExactSetting, ExactStepLaw, Q};
+//! use balloc::{loads::{Loads, TieRule}, process};
+//! // Two-Choice, n = 2, x = (1, 0): p = (1/4, 3/4) by rank; Υ' is 2 (heavy bin, prob. 1/4) or
+//! // 0 (light bin, prob. 3/4), so E[Υ'] = 1/2 exactly.
+//! let x = Loads::new(vec![1.0, 0.0]).unwrap();
+//! let law = ExactStepLaw::from_process(process::parse("two-choice").unwrap().as_ref(),
+//!                                      &x, TieRule::Random).unwrap();
+//! let e = exact::quadratic::expected_next(&law, &exact::loads(&x).unwrap(),
+//!                                         &ExactSetting::sequential()).unwrap();
+//! assert_eq!(e, Q::new(1.into(), 2.into()));
+//! ```
+
+use crate::error::{Error, Result};
+use crate::loads::Loads;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+
+pub mod absolute;
+pub mod enumerate;
+mod law;
+pub mod quadratic;
+mod weights;
+
+pub use law::{ExactOutcome, ExactStepLaw};
+pub use weights::ExactWeights;
+
+/// Exact rationals.
+pub type Q = BigRational;
+
+/// The integer `v` as a rational.
+///
+/// ```
+/// assert_eq!(balloc::exact::int(3).to_string(), "3");
+/// ```
+pub fn int(v: i64) -> Q {
+    Q::from_integer(BigInt::from(v))
+}
+
+/// The exact rational value of a finite `f64`; an error naming `what` otherwise.
+///
+/// ```
+/// use balloc::exact::{from_f64, Q};
+/// assert_eq!(from_f64(0.375, "x").unwrap(), Q::new(3.into(), 8.into()));
+/// assert!(from_f64(f64::NAN, "x").is_err());
+/// ```
+pub fn from_f64(v: f64, what: &str) -> Result<Q> {
+    Q::from_float(v)
+        .ok_or_else(|| Error::invalid(what, format!("must be a finite number, got {v}")))
+}
+
+/// The nearest `f64` to a rational (for comparisons with the float routes).
+///
+/// ```
+/// assert_eq!(balloc::exact::to_f64(&balloc::exact::Q::new(1.into(), 4.into())), 0.25);
+/// ```
+pub fn to_f64(q: &Q) -> f64 {
+    q.to_f64().unwrap_or(f64::NAN)
+}
+
+/// The loads as exact rationals (every finite `f64` is a rational).
+///
+/// ```
+/// let x = balloc::loads::Loads::new(vec![2.0, 0.5]).unwrap();
+/// assert_eq!(balloc::exact::loads(&x).unwrap()[1].to_string(), "1/2");
+/// ```
+pub fn loads(x: &Loads) -> Result<Vec<Q>> {
+    x.as_slice()
+        .iter()
+        .enumerate()
+        .map(|(i, v)| from_f64(*v, &format!("load {}", i + 1)))
+        .collect()
+}
+
+/// The normalised loads `yᵢ = xᵢ − W/n` in exact arithmetic (so `Σ yᵢ = 0` exactly).
+///
+/// ```
+/// use balloc::exact::{int, normalized, Q};
+/// let y = normalized(&[int(1), int(0), int(0)]);
+/// assert_eq!(y, vec![Q::new(2.into(), 3.into()), Q::new((-1).into(), 3.into()), Q::new((-1).into(), 3.into())]);
+/// ```
+pub fn normalized(x: &[Q]) -> Vec<Q> {
+    let mean = x.iter().fold(Q::zero(), |a, b| a + b) / int(x.len() as i64);
+    x.iter().map(|v| v - &mean).collect()
+}
+
+/// The setting of an exact evaluation: batch size `b ≥ 1` and a rational weight law. (The tie
+/// rule is already applied in the [`ExactStepLaw`].)
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactSetting {
+    /// The batch size (1 = sequential).
+    pub batch: u64,
+    /// The weight law.
+    pub weights: ExactWeights,
+}
+
+impl ExactSetting {
+    /// A validated setting.
+    ///
+    /// ```
+    /// use balloc::exact::{ExactSetting, ExactWeights};
+    /// assert!(ExactSetting::new(0, ExactWeights::Unit).is_err());
+    /// assert_eq!(ExactSetting::new(4, ExactWeights::Unit).unwrap().batch, 4);
+    /// ```
+    pub fn new(batch: u64, weights: ExactWeights) -> Result<ExactSetting> {
+        if batch == 0 {
+            return Err(Error::invalid("batch", "must be at least 1, got 0"));
+        }
+        Ok(ExactSetting { batch, weights })
+    }
+
+    /// One unit ball.
+    pub fn sequential() -> ExactSetting {
+        ExactSetting {
+            batch: 1,
+            weights: ExactWeights::Unit,
+        }
+    }
+
+    /// The exact counterpart of a float [`crate::setting::Setting`] (weights via
+    /// [`ExactWeights::from_law`]; the tie rule belongs to the step law).
+    ///
+    /// ```
+    /// use balloc::{exact::ExactSetting, setting::Setting};
+    /// let s = ExactSetting::from_setting(&Setting::batched(3).unwrap()).unwrap();
+    /// assert_eq!(s.batch, 3);
+    /// ```
+    pub fn from_setting(s: &crate::setting::Setting) -> Result<ExactSetting> {
+        ExactSetting::new(s.batch, ExactWeights::from_law(&s.weights)?)
+    }
+}

@@ -1,0 +1,408 @@
+//! Trust level `enclosure`: interval enclosures of Φ, Ψ, Γ and their expectations contain
+//! hand-derived values (evaluated independently to 45 digits), agree with the f64 closed forms,
+//! overlap an independent interval enumeration, and decide near-tie comparisons that f64 cannot.
+
+use balloc::enclosure::{
+    self, Decision, ExpSpec, Interval, Precisions, decide, decide_escalating, decide_f64,
+    exponential, to_malachite,
+};
+use balloc::exact::{self, ExactSetting, ExactStepLaw, ExactWeights, Q, int, normalized};
+use balloc::loads::{Loads, TieRule};
+use balloc::setting::Setting;
+use balloc::spec::parse_ratio;
+use balloc::weights::WeightLaw;
+use balloc::{expectation, potential, process};
+use num_traits::{One, Zero};
+
+fn q(a: i64, b: i64) -> Q {
+    Q::new(a.into(), b.into())
+}
+
+/// `iv` contains the number whose 45-significant-digit decimal is `dec` (to the decimal's
+/// truncation, 1e−43) and is no wider than `width`.
+fn assert_encloses(iv: &Interval, dec: &str, width: &str) {
+    let v = parse_ratio(dec).unwrap();
+    let t = parse_ratio("1e-43").unwrap();
+    assert!(
+        *iv.lo() <= to_malachite(&(&v + &t)),
+        "{iv} lies above {dec}"
+    );
+    assert!(
+        *iv.hi() >= to_malachite(&(&v - &t)),
+        "{iv} lies below {dec}"
+    );
+    let w = parse_ratio(width).unwrap();
+    assert!(*iv.hi() <= to_malachite(&(&v + &w)) && *iv.lo() >= to_malachite(&(&v - &w)));
+}
+
+fn two_choice_n2() -> ExactStepLaw {
+    // Two-Choice, n = 2, loads (1, 0): heavy bin 1/4, light bin 3/4.
+    ExactStepLaw::unit(vec![q(1, 4), q(3, 4)]).unwrap()
+}
+
+/// Worked cases, derived by hand; the decimals come from
+/// `python3 -c "from mpmath import *; mp.dps=45; print(cosh(1)/2+mpf(3)/2)"` (and the same for
+/// the other lines), cross-checked with `echo 'scale=45; (e(1)+e(-1))/4+3/2' | bc -l`.
+#[test]
+fn worked_cases_two_choice_n2() {
+    let x = [int(1), int(0)]; // y = (½, −½)
+    let law = two_choice_n2();
+    let seq = ExactSetting::sequential();
+    // α = 1. Heavy bin (1/4): loads (2, 0), y' = (1, −1), Φ' = Ψ' = e + e⁻¹.
+    // Light bin (3/4): loads (1, 1), y' = 0, Φ' = Ψ' = 2.
+    // E[Φ'] = (e + e⁻¹)/4 + 3/2 = cosh(1)/2 + 3/2; E[Γ'] = cosh(1) + 3; Γ = 4 cosh(½).
+    let phi =
+        exponential::enclose(&law, &ExpSpec::parse("phi(1)").unwrap(), &x, &seq, 160).unwrap();
+    assert_encloses(
+        &phi.expected_next,
+        "2.27154031740762188923895281037853084130076456",
+        "1e-40",
+    );
+    let gam =
+        exponential::enclose(&law, &ExpSpec::parse("gamma(1)").unwrap(), &x, &seq, 160).unwrap();
+    assert_encloses(
+        &gam.expected_next,
+        "4.54308063481524377847790562075706168260152911",
+        "1e-40",
+    );
+    assert_encloses(
+        &gam.value,
+        "4.51050386082552314090490064561068805019138847",
+        "1e-40",
+    );
+    // E[ΔΓ] = cosh(1) + 3 − 4cosh(½)
+    assert_encloses(
+        &gam.expected_change,
+        "0.03257677398972063757300497514637363241014064",
+        "1e-40",
+    );
+
+    // Exp(1) weights, α = ½, Φ: a = α/2 = ¼, c = −¼, M(s) = 1/(1 − s): M(¼) = 4/3, M(−¼) = 4/5.
+    // Heavy bin: F = ¼·4/3 + ¾·4/5 = 14/15; light bin: F = ¾·4/3 + ¼·4/5 = 6/5.
+    // E[Φ'] = e^{¼}·14/15 + e^{−¼}·6/5.
+    let w = ExactSetting::new(1, ExactWeights::parse("exp(1)").unwrap()).unwrap();
+    let e = exponential::enclose(&law, &ExpSpec::parse("phi(0.5)").unwrap(), &x, &w, 160).unwrap();
+    assert_encloses(
+        &e.expected_next,
+        "2.13298466192757789369606351723225880453665556",
+        "1e-40",
+    );
+
+    // Batch of b = 2 unit balls, α = 1, Φ: both heavy (1/16): loads (3, 0), Φ' = 2cosh(3/2);
+    // one each (6/16): (2, 1); both light (9/16): (1, 2); both have Φ' = 2cosh(½).
+    // E[Φ'] = 2cosh(3/2)/16 + (15/16)·2cosh(½).
+    let b2 = ExactSetting::new(2, ExactWeights::Unit).unwrap();
+    let e = exponential::enclose(&law, &ExpSpec::parse("phi(1)").unwrap(), &x, &b2, 160).unwrap();
+    assert_encloses(
+        &e.expected_next,
+        "2.40834988666736988802013067331021554479895844",
+        "1e-40",
+    );
+}
+
+/// An independent route: `E[P'] = Σ over outcome sequences (prob · Σᵢ e^{σα y'ᵢ})`, every
+/// exponential enclosed at the resulting exact loads (finite weight laws).
+fn enumerate_interval(
+    law: &ExactStepLaw,
+    spec: &ExpSpec,
+    x: &[Q],
+    setting: &ExactSetting,
+    prec: u64,
+) -> Interval {
+    let support = setting.weights.support().unwrap();
+    let mut branches: Vec<(usize, Q, Q)> = Vec::new();
+    for o in &law.outcomes {
+        let mut partial = vec![(Q::zero(), o.prob.clone())];
+        for _ in 0..o.balls {
+            partial = partial
+                .iter()
+                .flat_map(|(w0, p0)| support.iter().map(move |(w, p)| (w0 + w, p0 * p)))
+                .collect();
+        }
+        branches.extend(partial.into_iter().map(|(w, p)| (o.bin, w, p)));
+    }
+    let mut states = vec![(x.to_vec(), Q::one())];
+    for _ in 0..setting.batch {
+        let mut next = Vec::new();
+        for (xs, p) in &states {
+            for (bin, w, pb) in &branches {
+                let mut x2 = xs.clone();
+                x2[*bin] += w;
+                next.push((x2, p * pb));
+            }
+        }
+        states = next;
+    }
+    let mut acc = Interval::from_rational(&Q::zero(), prec);
+    for (xs, p) in states {
+        let v = exponential::value(spec, &xs, prec).unwrap();
+        acc = acc.add(&v.mul_rational(&p, prec), prec);
+    }
+    acc
+}
+
+fn overlap(a: &Interval, b: &Interval) -> bool {
+    a.lo() <= b.hi() && b.lo() <= a.hi()
+}
+
+/// Every (process, loads, potential, setting): the closed-form enclosure overlaps the enumerated
+/// enclosure, both are tight, and the f64 closed form lies within 1e-12 relative.
+#[test]
+fn closed_form_enclosures_agree_with_enumeration_and_f64() {
+    let processes = [
+        "two-choice",
+        "d-choice(d=3)",
+        "one-plus-beta(beta=0.5)",
+        "quantile(delta=0.5)",
+    ];
+    let loads: &[&[f64]] = &[&[1.0, 0.0], &[3.0, 0.0, 1.0, 0.0], &[2.0, 2.0, 0.0, 5.0]];
+    let pots = ["phi(0.5)", "psi(1)", "gamma(0.25)"];
+    let settings = [
+        ("unit", 1),
+        ("unit", 3),
+        ("two-point(low=0.5,high=1.5,p=0.5)", 1),
+        ("two-point(low=0.5,high=1.5,p=0.25)", 2),
+    ];
+    let mut n_cases = 0;
+    for pname in processes {
+        let p = process::parse(pname).unwrap();
+        for &xs in loads {
+            let l = Loads::new(xs.to_vec()).unwrap();
+            let xq = exact::loads(&l).unwrap();
+            for ties in [TieRule::Random, TieRule::Fixed] {
+                let law = ExactStepLaw::from_process(p.as_ref(), &l, ties).unwrap();
+                for pot in pots {
+                    let spec = ExpSpec::parse(pot).unwrap();
+                    for (w, b) in settings {
+                        let es = ExactSetting::new(b, ExactWeights::parse(w).unwrap()).unwrap();
+                        let cf = exponential::enclose(&law, &spec, &xq, &es, 128).unwrap();
+                        let en = enumerate_interval(&law, &spec, &xq, &es, 128);
+                        assert!(
+                            overlap(&cf.expected_next, &en),
+                            "{pname} {xs:?} {pot} {w} b={b}"
+                        );
+                        assert!(cf.expected_next.rel_width() < 1e-30);
+                        // change = next − value, enclosed separately
+                        let diff = cf.expected_next.sub(&cf.value, 128);
+                        assert!(overlap(&cf.expected_change, &diff));
+                        let fs = Setting::new(b, WeightLaw::parse(w).unwrap(), ties).unwrap();
+                        let f = expectation::expect(
+                            p.as_ref(),
+                            potential::parse(pot).unwrap().as_ref(),
+                            &l,
+                            &fs,
+                        )
+                        .unwrap()
+                        .expected_next
+                        .to_f64()
+                        .unwrap();
+                        let m = cf.expected_next.mid_f64();
+                        assert!((f - m).abs() <= 1e-12 * m, "{f} vs {m}");
+                        // A coarse enclosure (30 bits) contains the f64 value outright.
+                        let coarse = exponential::enclose(&law, &spec, &xq, &es, 30).unwrap();
+                        assert!(coarse.expected_next.contains_f64(f));
+                        n_cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(n_cases, 4 * 3 * 2 * 3 * 4);
+}
+
+/// Continuous weights: Exp and Geometric against the f64 closed form, including a batch.
+#[test]
+fn continuous_weight_laws_agree_with_f64() {
+    let p = process::parse("two-choice").unwrap();
+    let l = Loads::new(vec![4.0, 0.0, 1.0, 3.0, 0.0, 2.0]).unwrap();
+    let xq = exact::loads(&l).unwrap();
+    let law = ExactStepLaw::from_process(p.as_ref(), &l, TieRule::Random).unwrap();
+    for w in ["exp(1)", "geometric(mean=1)", "geometric(mean=2,start=1)"] {
+        for b in [1, 6] {
+            for pot in ["phi(0.25)", "gamma(0.5)"] {
+                let es = ExactSetting::new(b, ExactWeights::parse(w).unwrap()).unwrap();
+                let cf = exponential::enclose(&law, &ExpSpec::parse(pot).unwrap(), &xq, &es, 128)
+                    .unwrap();
+                let fs = Setting::new(b, WeightLaw::parse(w).unwrap(), TieRule::Random).unwrap();
+                let f = expectation::expect(
+                    p.as_ref(),
+                    potential::parse(pot).unwrap().as_ref(),
+                    &l,
+                    &fs,
+                )
+                .unwrap()
+                .expected_next
+                .to_f64()
+                .unwrap();
+                let m = cf.expected_next.mid_f64();
+                assert!((f - m).abs() <= 1e-12 * m, "{w} b={b} {pot}: {f} vs {m}");
+            }
+        }
+    }
+    // Outside the MGF domain: α(1 − 1/n) ≥ ln 2 for Geometric(mean 1) is an error, not a number.
+    let es = ExactSetting::new(1, ExactWeights::parse("geometric(mean=1)").unwrap()).unwrap();
+    assert!(exponential::enclose(&law, &ExpSpec::parse("phi(1)").unwrap(), &xq, &es, 64).is_err());
+}
+
+/// Two-Choice, n = 16, Γ with α = ½ at a fixed state.
+fn near_tie_state() -> (Box<dyn process::Process>, Loads, ExactStepLaw, Vec<Q>) {
+    let p = process::parse("two-choice").unwrap();
+    let l = Loads::new(vec![
+        5.0, 0.0, 3.0, 1.0, 0.0, 2.0, 7.0, 1.0, 1.0, 0.0, 4.0, 2.0, 0.0, 0.0, 3.0, 1.0,
+    ])
+    .unwrap();
+    let law = ExactStepLaw::from_process(p.as_ref(), &l, TieRule::Random).unwrap();
+    let xq = exact::loads(&l).unwrap();
+    (p, l, law, xq)
+}
+
+/// The a-priori error estimate of the f64 closed form used by the float level: E[Γ'] is a sum of
+/// 2n positive terms, each a product of a few (≤ 10) faithfully rounded operations, so its
+/// relative error is at most (2n + 10)·2⁻⁵³ (standard recursive-summation bound γ_N with
+/// N = 2n + 10), doubled for safety.
+fn f64_error(value: f64, n: usize) -> f64 {
+    2.0 * (2 * n + 10) as f64 * f64::EPSILON / 2.0 * value.abs()
+}
+
+/// A constructed near tie: `E[Γ']` against `E[Γ']·(1 ± 10⁻¹⁵)`. In f64 the difference is below
+/// the error estimate (undecided); the enclosures decide it at 64 bits.
+#[test]
+fn near_tie_undecided_in_f64_decided_by_enclosure() {
+    let (p, l, law, xq) = near_tie_state();
+    let g = potential::parse("gamma(0.5)").unwrap();
+    let lhs = expectation::expect(p.as_ref(), g.as_ref(), &l, &Setting::sequential())
+        .unwrap()
+        .expected_next
+        .to_f64()
+        .unwrap();
+    let rhs = lhs * (1.0 + 1e-15);
+    let err = f64_error(lhs, l.n());
+    assert!(
+        (rhs - lhs).abs() < err,
+        "difference {} vs estimate {err}",
+        rhs - lhs
+    );
+    assert_eq!(decide_f64(lhs, err, rhs, 0.0), Decision::Undecided);
+
+    let spec = ExpSpec::parse("gamma(0.5)").unwrap();
+    let up = Q::one() + parse_ratio("1e-15").unwrap();
+    let down = Q::one() - parse_ratio("1e-15").unwrap();
+    for (factor, want) in [(&up, Decision::Less), (&down, Decision::Greater)] {
+        let d = decide_escalating(Precisions::default(), |prec| {
+            let e = exponential::enclose(&law, &spec, &xq, &ExactSetting::sequential(), prec)?;
+            let r = e.expected_next.mul_rational(factor, prec);
+            Ok((e.expected_next, r))
+        })
+        .unwrap();
+        assert_eq!((d.decision, d.prec), (want, 64));
+    }
+}
+
+/// Escalation: slack 10⁻³⁰ relative is below what 64 bits resolve (relative width ~1e−17) and
+/// is decided at 128 bits; slack 10⁻⁷⁰ needs 256 bits.
+#[test]
+fn precision_escalation() {
+    let (_, _, law, xq) = near_tie_state();
+    let spec = ExpSpec::parse("gamma(0.5)").unwrap();
+    for (slack, want_prec) in [("1e-30", 128), ("1e-70", 256)] {
+        let factor = Q::one() + parse_ratio(slack).unwrap();
+        let mut tried = Vec::new();
+        let d = decide_escalating(Precisions::default(), |prec| {
+            tried.push(prec);
+            let e = exponential::enclose(&law, &spec, &xq, &ExactSetting::sequential(), prec)?;
+            let r = e.expected_next.mul_rational(&factor, prec);
+            Ok((e.expected_next, r))
+        })
+        .unwrap();
+        assert_eq!((d.decision, d.prec), (Decision::Less, want_prec));
+        assert_eq!(tried.first(), Some(&64));
+        assert_eq!(tried.last(), Some(&want_prec));
+    }
+}
+
+/// Two algebraically equal expressions along different routes (closed form vs enumeration):
+/// undecided at every precision up to the limit (honestly `Undecided`, never a guess); with a
+/// relative slack of 10⁻¹⁵ they are decided, while the f64 routes are within their error.
+#[test]
+fn equal_expressions_along_two_routes() {
+    let (p, l, law, xq) = near_tie_state();
+    let spec = ExpSpec::parse("gamma(0.5)").unwrap();
+    let seq = ExactSetting::sequential();
+    let limit = Precisions {
+        start: 64,
+        max: 512,
+    };
+    let d = decide_escalating(limit, |prec| {
+        let cf = exponential::enclose(&law, &spec, &xq, &seq, prec)?;
+        Ok((
+            cf.expected_next,
+            enumerate_interval(&law, &spec, &xq, &seq, prec),
+        ))
+    })
+    .unwrap();
+    assert_eq!((d.decision, d.prec), (Decision::Undecided, 512));
+    assert!(d.lhs.rel_width() < 1e-150);
+
+    let factor = Q::one() + parse_ratio("1e-15").unwrap();
+    let d = decide_escalating(limit, |prec| {
+        let cf = exponential::enclose(&law, &spec, &xq, &seq, prec)?;
+        let en = enumerate_interval(&law, &spec, &xq, &seq, prec).mul_rational(&factor, prec);
+        Ok((cf.expected_next, en))
+    })
+    .unwrap();
+    assert_eq!(d.decision, Decision::Less);
+
+    // The float routes: closed form and brute force differ by less than the estimate.
+    let g = potential::parse("gamma(0.5)").unwrap();
+    let cf = expectation::expect(p.as_ref(), g.as_ref(), &l, &Setting::sequential()).unwrap();
+    let bf = expectation::brute_force(p.as_ref(), g.as_ref(), &l, &Setting::sequential()).unwrap();
+    let (a, b) = (
+        cf.expected_next.to_f64().unwrap(),
+        bf.to_f64().unwrap() * (1.0 + 1e-15),
+    );
+    assert_eq!(
+        decide_f64(a, f64_error(a, l.n()), b, f64_error(b, l.n())),
+        Decision::Undecided
+    );
+}
+
+/// Huge loads: Φ at y ≈ 7.5·10⁷ (e^{7.5e7}, far beyond f64) is enclosed, its logarithm agrees
+/// with the log-domain f64 route; loads beyond the float range give an error, not a panic.
+#[test]
+fn huge_exponents() {
+    use malachite::base::num::conversion::traits::RoundingFrom;
+    use malachite::base::rounding_modes::RoundingMode::Nearest;
+    let l = Loads::new(vec![1e8, 0.0, 0.0, 0.0]).unwrap();
+    let xq = exact::loads(&l).unwrap();
+    let spec = ExpSpec::parse("phi(1)").unwrap();
+    let v = exponential::value(&spec, &xq, 64).unwrap();
+    assert!(v.is_finite());
+    let ln = v.lo().ln_prec_round_ref(64, Nearest).0;
+    let ln = f64::rounding_from(&ln, Nearest).0;
+    let fl = potential::parse("phi(1)").unwrap().value(&l).ln();
+    assert!((ln - fl).abs() < 1e-6, "{ln} vs {fl}");
+    let law = ExactStepLaw::from_process(
+        process::parse("two-choice").unwrap().as_ref(),
+        &l,
+        TieRule::Random,
+    )
+    .unwrap();
+    let e = exponential::enclose(&law, &spec, &xq, &ExactSetting::sequential(), 64).unwrap();
+    assert_eq!(decide(&e.expected_next, &e.value), Decision::Less); // the heavy bin drains
+    // y = (10⁹, −10⁹): e^{10⁹} is beyond 2^{2^30} ≈ e^{7.44·10⁸}.
+    let big = Loads::new(vec![2e9, 0.0]).unwrap();
+    assert!(exponential::value(&spec, &exact::loads(&big).unwrap(), 64).is_err());
+}
+
+/// `enclosure` re-exports are what the verdict engine uses; a sanity check of Γ at balance.
+#[test]
+fn gamma_at_balance_is_2n() {
+    let x = vec![int(7); 5];
+    assert!(normalized(&x).iter().all(|v| v.is_zero()));
+    let g = exponential::value(&ExpSpec::parse("gamma(0.3)").unwrap(), &x, 64).unwrap();
+    assert_eq!(
+        decide(&g, &Interval::from_rational(&int(10), 64)),
+        Decision::Equal
+    );
+    let _ = enclosure::mgf::mgf(&ExactWeights::Unit, &q(1, 3), 64).unwrap();
+}
