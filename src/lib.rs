@@ -42,6 +42,7 @@ pub mod potential;
 pub mod process;
 pub mod scaled;
 pub mod setting;
+pub mod sim;
 pub mod spec;
 pub mod weights;
 

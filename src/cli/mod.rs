@@ -8,6 +8,8 @@ mod expect;
 mod list;
 mod output;
 mod pvec;
+mod simulate;
+mod sweep;
 
 pub use output::Format;
 
@@ -29,6 +31,10 @@ pub enum Command {
     Pvec(pvec::Args),
     /// List registered processes, potentials or weight laws.
     List(list::Args),
+    /// Monte Carlo runs of a process with a summary (mean, stderr, t-interval).
+    Simulate(simulate::Args),
+    /// Run a grid of configurations × runs from a TOML file (shardable, resumable), or merge shards.
+    Sweep(sweep::Args),
 }
 
 /// Parses the arguments and runs the command; returns the process exit code (0 success,
@@ -46,6 +52,8 @@ pub fn main() -> i32 {
         Command::Expect(a) => expect::run(a),
         Command::Pvec(a) => pvec::run(a),
         Command::List(a) => list::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Sweep(a) => sweep::run(a),
     };
     match result {
         Ok(code) => code,
@@ -55,4 +63,19 @@ pub fn main() -> i32 {
             2
         }
     }
+}
+
+/// A progress bar on standard error, hidden when standard error is not a terminal.
+pub(crate) fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+        "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} (eta {{eta}})"
+    )) {
+        bar.set_style(style);
+    }
+    bar
 }
