@@ -14,6 +14,10 @@ use crate::weights::WeightLaw;
 use rand_distr::{Distribution, Gamma, Poisson};
 use std::sync::Arc;
 
+/// Batches of fewer than this many balls per bin are drawn ball by ball (cheaper than `n`
+/// binomials); larger ones as one multinomial over ranks (cost independent of `b`).
+pub const BALL_BY_BALL_FACTOR: u64 = 8;
+
 /// The dense engine.
 #[derive(Debug)]
 pub struct Dense {
@@ -239,7 +243,45 @@ impl Dense {
             }
         }
         let mut counts = std::mem::take(&mut self.counts);
-        multinomial(rng, steps, &q, &mut counts);
+        if steps < BALL_BY_BALL_FACTOR * n as u64 {
+            // Small batch: ball by ball on the frozen ranking (rank from the kernel, then a
+            // uniform bin of the rank's tied group for random ties). Same law, cheaper here.
+            counts.clear();
+            counts.resize(n, 0);
+            let Kernel::Rank(sampler) = &self.kernel else {
+                unreachable!("rank_batch is only used for rank-based kernels")
+            };
+            let mut group_start = vec![0u32; n];
+            let mut group_len = vec![1u32; n];
+            if self.ties == TieRule::Random {
+                let mut start = 0;
+                for r in 1..=n {
+                    if r == n || self.x[order[r] as usize] != self.x[order[start] as usize] {
+                        for g in start..r {
+                            group_start[g] = start as u32;
+                            group_len[g] = (r - start) as u32;
+                        }
+                        start = r;
+                    }
+                }
+            } else {
+                for (r, g) in group_start.iter_mut().enumerate() {
+                    *g = r as u32;
+                }
+            }
+            for _ in 0..steps {
+                let r = sampler.sample(rng) as usize;
+                let len = group_len[r] as u64;
+                let r = if len == 1 {
+                    group_start[r] as usize
+                } else {
+                    group_start[r] as usize + below(rng, len) as usize
+                };
+                counts[r] += 1;
+            }
+        } else {
+            multinomial(rng, steps, &q, &mut counts);
+        }
         for (r, &c) in counts.iter().enumerate() {
             if c > 0 {
                 self.add(order[r] as usize, c, rng);
