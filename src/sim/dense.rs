@@ -209,7 +209,25 @@ impl Dense {
         let mut order = std::mem::take(&mut self.order);
         order.clear();
         let integral = self.weights.is_unit() && n < 1 << 32 && self.max < 4_294_967_295.0;
-        if integral {
+        let min = if integral { self.x.iter().copied().fold(f64::INFINITY, f64::min) } else { 0.0 };
+        if integral && self.max - min <= 4.0 * n as f64 {
+            // Counting sort by load (heaviest first); stable, so ties stay in index order.
+            let top = self.max as u64;
+            let levels = (self.max - min) as usize + 1;
+            let mut start = vec![0usize; levels + 1];
+            for &x in &self.x {
+                start[(top - x as u64) as usize + 1] += 1;
+            }
+            for l in 0..levels {
+                start[l + 1] += start[l];
+            }
+            order.resize(n, 0);
+            for (i, &x) in self.x.iter().enumerate() {
+                let l = (top - x as u64) as usize;
+                order[start[l]] = i as u64;
+                start[l] += 1;
+            }
+        } else if integral {
             // Packed keys: heavier first, then smaller index first.
             order.extend(
                 self.x
