@@ -65,7 +65,7 @@ fn sweep_k(procs: &[(&str, &str, &str)], weights: &str, ks: &[u64], runs: u64) -
 }
 
 fn write_outputs(
-    dir: &PathBuf,
+    dir: &std::path::Path,
     name: &str,
     title: &str,
     xlabel: &str,
