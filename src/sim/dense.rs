@@ -209,7 +209,11 @@ impl Dense {
         let mut order = std::mem::take(&mut self.order);
         order.clear();
         let integral = self.weights.is_unit() && n < 1 << 32 && self.max < 4_294_967_295.0;
-        let min = if integral { self.x.iter().copied().fold(f64::INFINITY, f64::min) } else { 0.0 };
+        let min = if integral {
+            self.x.iter().copied().fold(f64::INFINITY, f64::min)
+        } else {
+            0.0
+        };
         if integral && self.max - min <= 4.0 * n as f64 {
             // Counting sort by load (heaviest first); stable, so ties stay in index order.
             let top = self.max as u64;

@@ -177,6 +177,9 @@ impl Levels {
             };
         }
         match *s {
+            RankSampler::DChoice { n, d: 2 } if !self.table.is_empty() => {
+                return self.run_two_choice_table(n, target, rng);
+            }
             RankSampler::DChoice { n, d: 2 } if n <= 1 << 32 => {
                 // (2³² − n) mod n: a 32-bit half below it is rejected (Lemire).
                 let reject = ((1u64 << 32) - n) % n;
@@ -188,6 +191,58 @@ impl Levels {
             RankSampler::DChoice { n, d: 2 } => go!(below(rng, n).max(below(rng, n))),
             RankSampler::Uniform { n } => go!(below(rng, n)),
             _ => go!(s.sample(rng)),
+        }
+        best
+    }
+
+    /// Two-Choice with the rank → level table, the state held in locals so that the hot loop
+    /// keeps it in registers; growth of the level vector leaves the loop for [`Self::move_up`].
+    /// Draws exactly what the generic loop draws, so results are identical.
+    fn run_two_choice_table(&mut self, n: u64, target: u64, rng: &mut SimRng) -> f64 {
+        let reject = ((1u64 << 32) - n) % n;
+        let nf = n as f64;
+        let mut best = f64::NEG_INFINITY;
+        let mut first = true;
+        while self.balls < target {
+            let mut cum = std::mem::take(&mut self.cum);
+            let mut table = std::mem::take(&mut self.table);
+            let (mut lo, mut hi, mut balls, base) = (self.lo, self.hi, self.balls, self.base);
+            let limit = cum.len() - WINDOW - 2;
+            let mut pending = None;
+            while balls < target {
+                let (a, b) = below_pair32(rng, n, reject);
+                let l = table[a.max(b) as usize] as usize;
+                if l + 1 > limit {
+                    pending = Some(l);
+                    break;
+                }
+                let c = cum[l + 1];
+                table[c as usize] = (l + 1) as u32;
+                cum[l + 1] = c + 1;
+                while cum[lo + 1] == n {
+                    lo += 1;
+                }
+                balls += 1;
+                let rose = l + 1 > hi;
+                if rose || first {
+                    if rose {
+                        hi = l + 1;
+                    }
+                    first = false;
+                    best = best.max((base + hi as i64) as f64 - balls as f64 / nf);
+                }
+            }
+            self.cum = cum;
+            self.table = table;
+            (self.lo, self.hi, self.balls) = (lo, hi, balls);
+            if let Some(l) = pending {
+                let rose = self.move_up(l, 1);
+                self.balls += 1;
+                if rose || first {
+                    first = false;
+                    best = best.max(self.gap_now());
+                }
+            }
         }
         best
     }

@@ -91,7 +91,8 @@ fn stirling_tail(k: f64) -> f64 {
             lf += f64::ln(j);
             j += 1.0;
         }
-        return lf - ((k + 0.5) * (k + 1.0).ln() - (k + 1.0) + 0.5 * (2.0 * std::f64::consts::PI).ln());
+        return lf
+            - ((k + 0.5) * (k + 1.0).ln() - (k + 1.0) + 0.5 * (2.0 * std::f64::consts::PI).ln());
     }
     let k1 = k + 1.0;
     let k1sq = k1 * k1;

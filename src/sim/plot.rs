@@ -49,8 +49,8 @@ fn draw<DB: DrawingBackend>(
     draw_inner(root, title, xlabel, ylabel, series).map_err(|e| e.to_string())
 }
 
-fn draw_inner<'a, DB: DrawingBackend>(
-    root: &'a DrawingArea<DB, plotters::coord::Shift>,
+fn draw_inner<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
     title: &str,
     xlabel: &str,
     ylabel: &str,

@@ -339,10 +339,10 @@ impl Sweep {
         }
         done.sort_by_key(|d| (d.0, d.1.run));
         match shard {
-            Some(s) => atomic_write(&self.shard_path(s), self.rows_csv(&done).as_bytes())?,
+            Some(s) => atomic_write(self.shard_path(s), self.rows_csv(&done).as_bytes())?,
             None => {
-                atomic_write(&self.runs_path(), self.rows_csv(&done).as_bytes())?;
-                atomic_write(&self.summary_path(), self.summary_csv(&done)?.as_bytes())?;
+                atomic_write(self.runs_path(), self.rows_csv(&done).as_bytes())?;
+                atomic_write(self.summary_path(), self.summary_csv(&done)?.as_bytes())?;
             }
         }
         let _ = std::fs::remove_file(&partial);
@@ -388,8 +388,8 @@ impl Sweep {
                 ),
             ));
         }
-        atomic_write(&self.runs_path(), self.rows_csv(&all).as_bytes())?;
-        atomic_write(&self.summary_path(), self.summary_csv(&all)?.as_bytes())?;
+        atomic_write(self.runs_path(), self.rows_csv(&all).as_bytes())?;
+        atomic_write(self.summary_path(), self.summary_csv(&all)?.as_bytes())?;
         Ok(vec![self.runs_path(), self.summary_path()])
     }
 
