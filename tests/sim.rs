@@ -370,10 +370,18 @@ batches = [4]
 fn binomial_sampler_matches_the_exact_pmf() {
     // Independent route: the pmf by the recurrence ln f(k+1) = ln f(k) + ln((n−k)/(k+1)) +
     // ln(p/(1−p)), normalised.
-    for &(n, p) in &[(30u64, 0.5f64), (50, 0.3), (1000, 0.02), (400, 0.97), (100_000, 0.4), (12, 0.2)] {
+    for &(n, p) in &[
+        (30u64, 0.5f64),
+        (50, 0.3),
+        (1000, 0.02),
+        (400, 0.97),
+        (100_000, 0.4),
+        (12, 0.2),
+    ] {
         let mut lf = vec![0.0f64];
         for k in 0..n {
-            let next = lf[k as usize] + ((n - k) as f64 / (k + 1) as f64).ln() + (p / (1.0 - p)).ln();
+            let next =
+                lf[k as usize] + ((n - k) as f64 / (k + 1) as f64).ln() + (p / (1.0 - p)).ln();
             lf.push(next);
         }
         let mx = lf.iter().cloned().fold(f64::MIN, f64::max);
