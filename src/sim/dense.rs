@@ -153,7 +153,7 @@ impl Dense {
         }
     }
 
-    /// One sequential step with a kernel; `false` if the kernel cannot do it (generic path).
+    /// One sequential step with a kernel (processes without an O(1) kernel take the step law).
     fn sequential_step(&mut self, rng: &mut SimRng) -> Result<()> {
         let n = self.x.len() as u64;
         let nf = n as f64;

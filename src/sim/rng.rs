@@ -10,7 +10,7 @@ use std::convert::Infallible;
 
 /// The generator of one run: xoshiro256++ seeded with four words of a ChaCha8 stream (see
 /// [`run_rng`]). The hot loops draw one or two words per ball, and `BENCHMARKS.md` ("generator")
-/// shows that ChaCha8 itself costs about twice as much per word there.
+/// shows that ChaCha8 costs about 1.8× as much for the two ranks of a Two-Choice ball.
 pub type SimRng = Xoshiro256pp;
 
 /// xoshiro256++ (Blackman–Vigna, 2019): 256 bits of state, period 2²⁵⁶ − 1, output
