@@ -61,6 +61,7 @@ pub mod process;
 pub mod scaled;
 pub mod search;
 pub mod setting;
+pub mod sim;
 pub mod spec;
 pub mod weights;
 

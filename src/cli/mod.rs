@@ -13,6 +13,8 @@ mod multidim;
 mod output;
 mod pvec;
 mod search;
+mod simulate;
+mod sweep;
 
 pub use output::Format;
 
@@ -44,6 +46,10 @@ pub enum Command {
     Search(search::Args),
     /// The tightest value of a constant per n and its growth across n.
     Constant(constant::Args),
+    /// Monte Carlo runs of a process with a summary (mean, stderr, t-interval).
+    Simulate(simulate::Args),
+    /// Run a grid of configurations × runs from a TOML file (shardable, resumable), or merge shards.
+    Sweep(sweep::Args),
 }
 
 /// Parses the arguments and runs the command; returns the process exit code (0 success,
@@ -73,6 +79,8 @@ pub fn main() -> i32 {
         Command::Check(a) => check::run(a),
         Command::Search(a) => search::run(a),
         Command::Constant(a) => constant::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Sweep(a) => sweep::run(a),
     };
     match result {
         Ok(code) => code,
@@ -82,4 +90,19 @@ pub fn main() -> i32 {
             2
         }
     }
+}
+
+/// A progress bar on standard error, hidden when standard error is not a terminal.
+pub(crate) fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+        "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} (eta {{eta}})"
+    )) {
+        bar.set_style(style);
+    }
+    bar
 }

@@ -1,0 +1,227 @@
+//! `balloc simulate`: Monte Carlo runs of a process with a summary (DESIGN §4).
+
+use super::output::Format;
+use crate::sim::{self, Config, Plan, plot, sweep::atomic_write};
+use anyhow::{Context, Result, bail};
+use std::sync::Arc;
+
+/// Arguments of `balloc simulate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Process spec, e.g. `two-choice`, `d-choice(d=3)`, `one-plus-beta(beta=0.5)`.
+    #[arg(long)]
+    process: String,
+    /// Number of bins n ≥ 1.
+    #[arg(long)]
+    n: usize,
+    /// Balls per run m (a run ends at the first observation point with at least m balls).
+    #[arg(long)]
+    balls: u64,
+    /// Batch size b ≥ 1 (1 = sequential).
+    #[arg(long, default_value_t = 1)]
+    batch: u64,
+    /// Weight law, e.g. `unit`, `exp(1)`, `geometric(mean=1)`.
+    #[arg(long, default_value = "unit")]
+    weights: String,
+    /// Number of runs.
+    #[arg(long, default_value_t = 10)]
+    runs: u64,
+    /// Base seed (run i is seeded from the configuration, this seed and i).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Tie rule: random or fixed.
+    #[arg(long, default_value = "random")]
+    ties: String,
+    /// Output format: text, json or csv.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Potentials to record (repeatable), e.g. `gamma(alpha=0.1)`.
+    #[arg(long)]
+    potential: Vec<String>,
+    /// Record a trajectory at this many checkpoints (batch ends when batched).
+    #[arg(long, default_value_t = 0)]
+    trajectory: usize,
+    /// Record the final histogram of loads.
+    #[arg(long)]
+    histogram: bool,
+    /// Confidence level of the summary intervals.
+    #[arg(long, default_value_t = 0.95)]
+    confidence: f64,
+    /// Write an SVG plot of the mean gap (with its confidence interval) against balls.
+    #[arg(long)]
+    plot: Option<String>,
+}
+
+/// Runs `balloc simulate`.
+pub fn run(a: Args) -> Result<i32> {
+    let cfg = Config::parse(&a.process, a.n, a.batch, &a.weights, &a.ties).map_err(|e| {
+        anyhow::anyhow!(
+            "{}",
+            e.to_string()
+                .replace("invalid n:", "invalid --n:")
+                .replace("invalid batch:", "invalid --batch:")
+        )
+    })?;
+    if a.runs == 0 {
+        bail!("invalid --runs: must be at least 1, got 0");
+    }
+    if a.balls == 0 {
+        bail!("invalid --balls: must be at least 1, got 0");
+    }
+    if !(a.confidence > 0.0 && a.confidence < 1.0) {
+        bail!(
+            "invalid --confidence: must lie in (0, 1), got {}",
+            a.confidence
+        );
+    }
+    if matches!(a.format, Format::Markdown) {
+        bail!("invalid --format: simulate writes text, json or csv");
+    }
+    let mut plan = Plan::new(a.balls, a.runs, a.seed);
+    plan.confidence = a.confidence;
+    plan.histogram = a.histogram;
+    plan.trajectory = a.trajectory;
+    for p in &a.potential {
+        plan.potentials.push(Arc::from(
+            crate::potential::parse(p).with_context(|| format!("--potential `{p}`"))?,
+        ));
+    }
+    if let Some(path) = &a.plot {
+        sim::sweep::check_writable(path).context("--plot")?;
+        if plan.trajectory == 0 {
+            plan.trajectory = 50;
+        }
+    }
+    let bar = super::progress(a.runs, "runs");
+    let out = sim::simulate(&cfg, &plan, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    if let Some(path) = &a.plot {
+        let svg = plot_gap(&out, &plan)?;
+        atomic_write(path, svg.as_bytes()).context("--plot")?;
+    }
+    match a.format {
+        Format::Json => {
+            crate::outln!(
+                "{}",
+                serde_json::to_string_pretty(&sim::to_json(&out, &plan))?
+            )
+        }
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            let mut head = vec![
+                "run",
+                "seed",
+                "final_gap",
+                "max_gap",
+                "spread",
+                "balls",
+                "steps",
+                "mean_quantile",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>();
+            head.extend(out.potential_names.iter().cloned());
+            w.write_record(&head)?;
+            for r in &out.runs {
+                let mut row = vec![
+                    r.run.to_string(),
+                    r.seed.to_string(),
+                    r.final_gap.to_string(),
+                    r.max_gap.to_string(),
+                    r.spread.to_string(),
+                    r.balls.to_string(),
+                    r.steps.to_string(),
+                    r.mean_quantile.to_string(),
+                ];
+                row.extend(
+                    r.potentials
+                        .iter()
+                        .map(|v| v.map(|x| x.to_string()).unwrap_or_default()),
+                );
+                w.write_record(&row)?;
+            }
+            let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
+            crate::outln!("{}", String::from_utf8_lossy(&bytes).trim_end());
+        }
+        _ => {
+            for (k, v) in &out.config {
+                crate::outln!("{k:<16} {}", v.to_string().trim_matches('"'));
+            }
+            crate::outln!("balls            {}", a.balls);
+            crate::outln!("runs             {}  (seed {})", a.runs, a.seed);
+            crate::outln!(
+                "{:<16} {:>12} {:>12} {:>12} {:>12}   ({}% t-interval; gap = max x − W/n)",
+                "quantity",
+                "mean",
+                "stderr",
+                "ci_low",
+                "ci_high",
+                a.confidence * 100.0
+            );
+            for (k, e) in &out.summary {
+                let name = match k.strip_prefix("potential_") {
+                    Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
+                    None => k.clone(),
+                };
+                crate::outln!(
+                    "{name:<16} {:>12.4} {:>12.4} {:>12.4} {:>12.4}",
+                    e.mean,
+                    e.stderr,
+                    e.ci_low,
+                    e.ci_high
+                );
+            }
+        }
+    }
+    Ok(0)
+}
+
+/// The mean gap over runs at each checkpoint, with its confidence half-width.
+fn plot_gap(out: &sim::SimOutput, plan: &Plan) -> Result<String> {
+    let k = out.runs[0].trajectory.len();
+    let mut gap = Vec::new();
+    let mut maxg = Vec::new();
+    for i in 0..k {
+        let col = |f: &dyn Fn(&sim::Point) -> f64| -> Vec<f64> {
+            out.runs.iter().map(|r| f(&r.trajectory[i])).collect()
+        };
+        let x = out.runs[0].trajectory[i].balls as f64;
+        let e = sim::statistic::mean_ci(&col(&|p| p.gap), plan.confidence)?;
+        let hw = if e.ci_high.is_finite() {
+            e.ci_high - e.mean
+        } else {
+            0.0
+        };
+        gap.push((x, e.mean, hw));
+        let e = sim::statistic::mean_ci(&col(&|p| p.max_gap), plan.confidence)?;
+        let hw = if e.ci_high.is_finite() {
+            e.ci_high - e.mean
+        } else {
+            0.0
+        };
+        maxg.push((x, e.mean, hw));
+    }
+    let title = format!(
+        "{}  n = {}, b = {}, {} runs",
+        out.config["process"].as_str().unwrap_or(""),
+        out.config["n"],
+        out.config["batch"],
+        plan.runs
+    );
+    Ok(plot::svg(
+        &title,
+        "balls",
+        "gap (max x − W/n)",
+        &[
+            plot::Series {
+                label: "gap".into(),
+                points: gap,
+            },
+            plot::Series {
+                label: "max gap so far".into(),
+                points: maxg,
+            },
+        ],
+    )?)
+}

@@ -1,0 +1,448 @@
+//! The dense engine: one `f64` load per bin. It runs every process in every built-in setting:
+//! sequential with weights (fast kernels, O(1) per ball), b-batched with or without weights (the
+//! batch drawn as a multinomial over the frozen step law, see [`super::multinomial`]), and the
+//! generic path for processes without a kernel (the step law at every step).
+
+use super::System;
+use super::kernel::{Kernel, RankSampler};
+use super::multinomial::multinomial;
+use super::rng::{SimRng, below, bernoulli, unit_f64};
+use crate::error::Result;
+use crate::loads::{Loads, TieRule};
+use crate::process::{Process, StepLaw};
+use crate::weights::WeightLaw;
+use rand_distr::{Distribution, Gamma, Poisson};
+use std::sync::Arc;
+
+/// Batches of fewer than this many balls per bin are drawn ball by ball (cheaper than `n`
+/// binomials); larger ones as one multinomial over ranks (cost independent of `b`).
+pub const BALL_BY_BALL_FACTOR: u64 = 8;
+
+/// The dense engine.
+#[derive(Debug)]
+pub struct Dense {
+    x: Vec<f64>,
+    total: f64,
+    max: f64,
+    balls: u64,
+    steps: u64,
+    batch: u64,
+    weights: WeightLaw,
+    ties: TieRule,
+    kernel: Kernel,
+    process: Arc<dyn Process>,
+    counts: Vec<u64>,
+    /// The allocation vector by rank (rank-based processes in the batched setting).
+    p_rank: Vec<f64>,
+    order: Vec<u64>,
+    q: Vec<f64>,
+}
+
+/// The total weight of `k` i.i.d. balls: exact laws for the sum where one exists (Exp: Gamma;
+/// geometric: negative binomial as a Gamma–Poisson mixture; finite laws: multinomial over the
+/// support), otherwise `k` draws.
+pub fn weight_sum(w: &WeightLaw, k: u64, rng: &mut SimRng) -> f64 {
+    if k == 0 {
+        return 0.0;
+    }
+    if k <= 8 {
+        return (0..k).map(|_| w.sample(rng)).sum();
+    }
+    match w {
+        WeightLaw::Unit => k as f64,
+        WeightLaw::Exponential { mean } => {
+            mean * Gamma::new(k as f64, 1.0)
+                .map(|g| g.sample(rng))
+                .unwrap_or(k as f64)
+        }
+        WeightLaw::Geometric { start, q } => {
+            // Σ of k Geom₀(q) = NegBin(k, q) = Poisson(Λ), Λ ~ Gamma(k, (1 − q)/q).
+            let base = *start as f64 * k as f64;
+            if *q >= 1.0 {
+                return base;
+            }
+            let lambda = Gamma::new(k as f64, (1.0 - q) / q)
+                .map(|g| g.sample(rng))
+                .unwrap_or(0.0);
+            if lambda <= 0.0 {
+                return base;
+            }
+            base + Poisson::new(lambda)
+                .map(|p| p.sample(rng))
+                .unwrap_or(lambda)
+        }
+        WeightLaw::Discrete(v) => {
+            let q: Vec<f64> = v.iter().map(|p| p.1).collect();
+            let mut c = Vec::new();
+            multinomial(rng, k, &q, &mut c);
+            v.iter().zip(&c).map(|(p, &c)| p.0 * c as f64).sum()
+        }
+    }
+}
+
+impl Dense {
+    /// All `n` bins empty.
+    pub fn new(
+        n: usize,
+        process: Arc<dyn Process>,
+        batch: u64,
+        weights: WeightLaw,
+        ties: TieRule,
+    ) -> Result<Dense> {
+        let kernel = Kernel::for_process(process.as_ref(), n)?;
+        let p_rank = if batch > 1 && matches!(kernel, Kernel::Rank(_)) {
+            process.rank_probabilities(n)?.unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        Ok(Dense {
+            p_rank,
+            order: Vec::new(),
+            q: Vec::new(),
+            x: vec![0.0; n],
+            total: 0.0,
+            max: 0.0,
+            balls: 0,
+            steps: 0,
+            batch,
+            weights,
+            ties,
+            kernel,
+            process,
+            counts: Vec::new(),
+        })
+    }
+
+    /// Starts from a given load vector instead of zeros (for tests and recovery experiments).
+    pub fn with_loads(mut self, loads: &Loads) -> Dense {
+        self.x = loads.as_slice().to_vec();
+        self.total = loads.total();
+        self.max = loads.max();
+        self
+    }
+
+    /// The current loads.
+    pub fn loads(&self) -> &[f64] {
+        &self.x
+    }
+
+    #[inline(always)]
+    fn add(&mut self, j: usize, balls: u64, rng: &mut SimRng) {
+        let w = if self.weights.is_unit() {
+            balls as f64
+        } else {
+            weight_sum(&self.weights, balls, rng)
+        };
+        self.x[j] += w;
+        self.total += w;
+        if self.x[j] > self.max {
+            self.max = self.x[j];
+        }
+        self.balls += balls;
+    }
+
+    /// The lighter of two bins (random ties: the first; fixed ties: the larger index, which has
+    /// the larger rank).
+    #[inline(always)]
+    fn lighter(&self, a: usize, b: usize) -> usize {
+        let (xa, xb) = (self.x[a], self.x[b]);
+        if xa < xb || (xa == xb && (self.ties == TieRule::Random || a > b)) {
+            a
+        } else {
+            b
+        }
+    }
+
+    /// One sequential step with a kernel (processes without an O(1) kernel take the step law).
+    fn sequential_step(&mut self, rng: &mut SimRng) -> Result<()> {
+        let n = self.x.len() as u64;
+        let nf = n as f64;
+        let (j, balls) = match &self.kernel {
+            Kernel::Rank(RankSampler::Uniform { .. }) => (below(rng, n) as usize, 1),
+            Kernel::Rank(RankSampler::DChoice { d, .. }) => {
+                let mut j = below(rng, n) as usize;
+                for _ in 1..*d {
+                    j = self.lighter(j, below(rng, n) as usize);
+                }
+                (j, 1)
+            }
+            Kernel::Rank(RankSampler::OnePlusBeta { threshold, .. }) => {
+                let j = below(rng, n) as usize;
+                if bernoulli(rng, *threshold) {
+                    (self.lighter(j, below(rng, n) as usize), 1)
+                } else {
+                    (j, 1)
+                }
+            }
+            Kernel::Thinning(acc) => {
+                let j = below(rng, n) as usize;
+                if acc.accepts(self.x[j], self.total, nf) {
+                    (j, 1)
+                } else {
+                    (below(rng, n) as usize, 1)
+                }
+            }
+            Kernel::Twinning {
+                w_minus,
+                w_plus,
+                boundary,
+            } => {
+                let j = below(rng, n) as usize;
+                let under = boundary.is_under(nf * self.x[j] - self.total, 0.0);
+                (j, if under { *w_minus } else { *w_plus })
+            }
+            // Quantile and alias-table processes need the rank of a bin, Packing integer
+            // loads and its fill-up rule: the step law gives all of them.
+            _ => return self.generic_batch(1, rng),
+        };
+        self.add(j, balls as u64, rng);
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// A batch of a rank-based process: rank the bins (heaviest first, ties by index), apply the
+    /// tie rule to the allocation vector (random ties: each tied group shares its average), draw
+    /// the counts per rank as one multinomial and add them to the bins of those ranks. The same
+    /// law as `Ranking::per_bin` + [`multinomial`] over bins, without building a `StepLaw`.
+    fn rank_batch(&mut self, steps: u64, rng: &mut SimRng) {
+        let n = self.x.len();
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        let integral = self.weights.is_unit() && n < 1 << 32 && self.max < 4_294_967_295.0;
+        let min = if integral {
+            self.x.iter().copied().fold(f64::INFINITY, f64::min)
+        } else {
+            0.0
+        };
+        if integral && self.max - min <= 4.0 * n as f64 {
+            // Counting sort by load (heaviest first); stable, so ties stay in index order.
+            let top = self.max as u64;
+            let levels = (self.max - min) as usize + 1;
+            let mut start = vec![0usize; levels + 1];
+            for &x in &self.x {
+                start[(top - x as u64) as usize + 1] += 1;
+            }
+            for l in 0..levels {
+                start[l + 1] += start[l];
+            }
+            order.resize(n, 0);
+            for (i, &x) in self.x.iter().enumerate() {
+                let l = (top - x as u64) as usize;
+                order[start[l]] = i as u64;
+                start[l] += 1;
+            }
+        } else if integral {
+            // Packed keys: heavier first, then smaller index first.
+            order.extend(
+                self.x
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| ((4_294_967_295 - x as u64) << 32) | i as u64),
+            );
+            order.sort_unstable();
+            for k in order.iter_mut() {
+                *k &= 0xffff_ffff;
+            }
+        } else {
+            order.extend(0..n as u64);
+            let x = &self.x;
+            order
+                .sort_unstable_by(|&a, &b| x[b as usize].total_cmp(&x[a as usize]).then(a.cmp(&b)));
+        }
+        let mut q = std::mem::take(&mut self.q);
+        q.clear();
+        q.extend_from_slice(&self.p_rank);
+        if self.ties == TieRule::Random {
+            let mut start = 0;
+            for r in 1..=n {
+                if r == n || self.x[order[r] as usize] != self.x[order[start] as usize] {
+                    if r - start > 1 {
+                        let avg = q[start..r].iter().sum::<f64>() / (r - start) as f64;
+                        q[start..r].fill(avg);
+                    }
+                    start = r;
+                }
+            }
+        }
+        let mut counts = std::mem::take(&mut self.counts);
+        if steps < BALL_BY_BALL_FACTOR * n as u64 {
+            // Small batch: ball by ball on the frozen ranking (rank from the kernel, then a
+            // uniform bin of the rank's tied group for random ties). Same law, cheaper here.
+            counts.clear();
+            counts.resize(n, 0);
+            let Kernel::Rank(sampler) = &self.kernel else {
+                unreachable!("rank_batch is only used for rank-based kernels")
+            };
+            let mut group_start = vec![0u32; n];
+            let mut group_len = vec![1u32; n];
+            if self.ties == TieRule::Random {
+                let mut start = 0;
+                for r in 1..=n {
+                    if r == n || self.x[order[r] as usize] != self.x[order[start] as usize] {
+                        for g in start..r {
+                            group_start[g] = start as u32;
+                            group_len[g] = (r - start) as u32;
+                        }
+                        start = r;
+                    }
+                }
+            } else {
+                for (r, g) in group_start.iter_mut().enumerate() {
+                    *g = r as u32;
+                }
+            }
+            for _ in 0..steps {
+                let r = sampler.sample(rng) as usize;
+                let len = group_len[r] as u64;
+                let r = if len == 1 {
+                    group_start[r] as usize
+                } else {
+                    group_start[r] as usize + below(rng, len) as usize
+                };
+                counts[r] += 1;
+            }
+        } else {
+            multinomial(rng, steps, &q, &mut counts);
+        }
+        for (r, &c) in counts.iter().enumerate() {
+            if c > 0 {
+                self.add(order[r] as usize, c, rng);
+            }
+        }
+        self.steps += steps;
+        self.counts = counts;
+        self.order = order;
+        self.q = q;
+    }
+
+    /// `steps` steps drawn from the step law frozen at the current loads.
+    fn generic_batch(&mut self, steps: u64, rng: &mut SimRng) -> Result<()> {
+        if !self.p_rank.is_empty() && steps as usize * 4 >= self.x.len() {
+            self.rank_batch(steps, rng);
+            return Ok(());
+        }
+        let loads = Loads::new(self.x.clone())?;
+        let law = self.process.step_law(&loads, self.ties)?;
+        self.apply_batch(&law, steps, rng);
+        Ok(())
+    }
+
+    /// Draws `steps` i.i.d. outcomes of `law` and applies them: ball by ball when the batch is
+    /// small against the number of outcomes, otherwise as one multinomial (same law).
+    fn apply_batch(&mut self, law: &StepLaw, steps: u64, rng: &mut SimRng) {
+        let q: Vec<f64> = law.outcomes.iter().map(|o| o.prob).collect();
+        let mut counts = std::mem::take(&mut self.counts);
+        if (steps as usize) * 4 < q.len() {
+            counts.clear();
+            counts.resize(q.len(), 0);
+            let mut cdf = Vec::with_capacity(q.len());
+            let mut s = 0.0;
+            for &v in &q {
+                s += v;
+                cdf.push(s);
+            }
+            for _ in 0..steps {
+                let u = unit_f64(rng) * s;
+                let i = cdf.partition_point(|&c| c <= u).min(q.len() - 1);
+                // Skip zero-probability outcomes that share the boundary.
+                let i = (i..q.len()).find(|&i| q[i] > 0.0).unwrap_or(i);
+                counts[i] += 1;
+            }
+        } else {
+            multinomial(rng, steps, &q, &mut counts);
+        }
+        for (o, &c) in law.outcomes.iter().zip(&counts) {
+            if c > 0 {
+                self.add(o.bin, c * o.balls as u64, rng);
+            }
+        }
+        self.counts = counts;
+        self.steps += steps;
+    }
+}
+
+impl System for Dense {
+    fn n(&self) -> usize {
+        self.x.len()
+    }
+    fn balls(&self) -> u64 {
+        self.balls
+    }
+    fn steps(&self) -> u64 {
+        self.steps
+    }
+    fn total(&self) -> f64 {
+        self.total
+    }
+    fn max_load(&self) -> f64 {
+        self.max
+    }
+    fn min_load(&self) -> f64 {
+        self.x.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+    fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64> {
+        let nf = self.x.len() as f64;
+        let mut best = f64::NEG_INFINITY;
+        while self.balls < balls {
+            if self.batch <= 1 {
+                self.sequential_step(rng)?;
+            } else {
+                // A batch is b steps, cut short at the target for one-ball-per-step processes.
+                let steps = self.batch.min(balls - self.balls);
+                self.generic_batch(steps, rng)?;
+            }
+            best = best.max(self.max - self.total / nf);
+        }
+        Ok(best)
+    }
+    fn levels(&self) -> Vec<(f64, u64)> {
+        let mut v = self.x.clone();
+        v.sort_by(|a, b| a.total_cmp(b));
+        let mut out: Vec<(f64, u64)> = Vec::new();
+        for x in v {
+            match out.last_mut() {
+                Some(l) if l.0 == x => l.1 += 1,
+                _ => out.push((x, 1)),
+            }
+        }
+        out
+    }
+}
+
+/// The naive ball-by-ball reference for one batch: the process's own natural sampler
+/// ([`Process::sample`]) applied `steps` times on the frozen loads and ranking. Used by tests to
+/// check the fast paths.
+pub fn naive_batch(
+    process: &dyn Process,
+    loads: &Loads,
+    ties: TieRule,
+    steps: u64,
+    weights: &WeightLaw,
+    rng: &mut SimRng,
+) -> Loads {
+    let ranking = loads.ranking();
+    let mut x = loads.as_slice().to_vec();
+    for _ in 0..steps {
+        let (j, balls) = process.sample(loads, &ranking, ties, rng);
+        for _ in 0..balls {
+            x[j] += weights.sample(rng);
+        }
+    }
+    Loads::new(x).expect("finite loads")
+}
+
+/// One batch of the fast path from a given load vector (for tests): the multinomial over the
+/// frozen step law.
+pub fn fast_batch(
+    process: Arc<dyn Process>,
+    loads: &Loads,
+    ties: TieRule,
+    steps: u64,
+    weights: &WeightLaw,
+    rng: &mut SimRng,
+) -> Result<Loads> {
+    let mut d =
+        Dense::new(loads.n(), process, steps.max(2), weights.clone(), ties)?.with_loads(loads);
+    d.generic_batch(steps, rng)?;
+    Loads::new(d.x)
+}

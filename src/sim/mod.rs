@@ -1,0 +1,545 @@
+//! Monte Carlo simulation of allocation processes: engines, observers, statistics, sweeps.
+//!
+//! * A [`Model`] says what is simulated (the built-in [`Config`]: a registered process, `n`, the
+//!   batch size, the weight law and the tie rule) and builds a fresh [`System`] per run. The
+//!   graphical and multidimensional settings plug in by implementing these two traits.
+//! * [`simulate`] runs `R` independent runs in parallel (rayon). Run `i` uses the generator
+//!   [`rng::run_rng`]`(`[`rng::run_seed`]`(model key, seed, i))`, so its result depends only on
+//!   (configuration, seed, run index), never on the thread count.
+//! * Engines: [`levels::Levels`] (sequential, unit weights, O(levels) memory) and
+//!   [`dense::Dense`] (weights, batches, any process; batches drawn as one multinomial).
+//! * Observers per run: final gap `max xᵢ − W/n`, max gap over the observation points (every step
+//!   when unbatched, every batch end when batched), spread `max − min`, the mean quantile (fraction
+//!   of bins with `y ≥ 0`), final values of chosen potentials, an optional trajectory at
+//!   checkpoints and an optional final histogram of loads.
+//!
+//! Reference: the experimental protocol of Los–Sauerwald, *Balanced Allocations in Batches*
+//! (SPAA 2022), §8 (notes §11): gap = max load − W/n, maximum over batch ends.
+
+pub mod dense;
+pub mod kernel;
+pub mod levels;
+pub mod multinomial;
+pub mod plot;
+pub mod rng;
+pub mod statistic;
+pub mod sweep;
+
+use crate::error::{Error, Result};
+use crate::loads::{Loads, TieRule};
+use crate::potential::Potential;
+use crate::process::Process;
+use crate::weights::WeightLaw;
+use rayon::prelude::*;
+use rng::SimRng;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use statistic::Estimate;
+use std::sync::Arc;
+
+/// The state of one run: something that allocates balls and exposes its loads.
+///
+/// Implement it (with a [`Model`]) to simulate a new setting; every observer works through these
+/// methods.
+pub trait System: Send {
+    /// The number of bins.
+    fn n(&self) -> usize;
+    /// Balls allocated so far.
+    fn balls(&self) -> u64;
+    /// Steps (samples) taken so far; equals `balls` for one-ball-per-step processes.
+    fn steps(&self) -> u64;
+    /// The total weight `W`.
+    fn total(&self) -> f64;
+    /// `max xᵢ`.
+    fn max_load(&self) -> f64;
+    /// `min xᵢ`.
+    fn min_load(&self) -> f64;
+    /// Runs until at least `balls` balls are allocated, stopping only at observation points
+    /// (step or batch ends); returns the largest gap `max x − W/n` at the observation points
+    /// passed (−∞ if none).
+    fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64>;
+    /// The loads as (load, number of bins) pairs, in any order.
+    fn levels(&self) -> Vec<(f64, u64)>;
+}
+
+/// What is simulated: a plug-in point for settings (the built-in [`Config`]; graphical and
+/// multidimensional settings add their own).
+pub trait Model: Send + Sync {
+    /// The canonical key: it identifies the configuration and seeds its runs.
+    fn key(&self) -> String;
+    /// The configuration as JSON fields (the `config` object of the output).
+    fn describe(&self) -> Map<String, Value>;
+    /// The number of bins.
+    fn n(&self) -> usize;
+    /// Balls per observation interval (the batch size; 1 = every step is observed).
+    fn batch(&self) -> u64;
+    /// A fresh system with every bin empty.
+    fn build(&self) -> Result<Box<dyn System>>;
+}
+
+/// The built-in model: a registered process in the sequential / batched / weighted setting.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The process.
+    pub process: Arc<dyn Process>,
+    /// The number of bins `n ≥ 1`.
+    pub n: usize,
+    /// The batch size `b ≥ 1` (1 = sequential).
+    pub batch: u64,
+    /// The weight law.
+    pub weights: WeightLaw,
+    /// The tie rule.
+    pub ties: TieRule,
+}
+
+impl Config {
+    /// Parses and validates a configuration from spec strings.
+    ///
+    /// ```
+    /// let c = balloc::sim::Config::parse("two-choice", 100, 1, "exp(1)", "random").unwrap();
+    /// assert_eq!(c.weights.mean(), 1.0);
+    /// assert!(balloc::sim::Config::parse("two-choice", 0, 1, "unit", "random").is_err());
+    /// assert!(balloc::sim::Config::parse("two-choice", 4, 0, "unit", "random").is_err());
+    /// ```
+    pub fn parse(process: &str, n: usize, batch: u64, weights: &str, ties: &str) -> Result<Config> {
+        let process: Arc<dyn Process> = Arc::from(crate::process::parse(process)?);
+        let weights = WeightLaw::parse(weights)?;
+        let ties = TieRule::parse(ties)?;
+        Config::new(process, n, batch, weights, ties)
+    }
+
+    /// Validates a configuration: `n ≥ 1`, `b ≥ 1`, and the process's allocation vector exists
+    /// at `n` (e.g. Quantile needs `δn ∈ ℤ`).
+    pub fn new(
+        process: Arc<dyn Process>,
+        n: usize,
+        batch: u64,
+        weights: WeightLaw,
+        ties: TieRule,
+    ) -> Result<Config> {
+        if n == 0 {
+            return Err(Error::invalid("n", "must be at least 1, got 0"));
+        }
+        if batch == 0 {
+            return Err(Error::invalid("batch", "must be at least 1, got 0"));
+        }
+        // Validates the allocation vector at n (e.g. Quantile needs δn ∈ ℤ).
+        kernel::Kernel::for_process(process.as_ref(), n)?;
+        if process.info().name == "packing" && !weights.is_unit() {
+            return Err(Error::invalid(
+                "weights",
+                "packing is defined for integer loads only; use unit weights",
+            ));
+        }
+        Ok(Config {
+            process,
+            n,
+            batch,
+            weights,
+            ties,
+        })
+    }
+
+    /// Whether the level-count engine runs this configuration (sequential, unit weights, a
+    /// process with a kernel).
+    pub fn uses_levels(&self) -> bool {
+        self.batch == 1
+            && self.weights.is_unit()
+            && !matches!(
+                kernel::Kernel::for_process(self.process.as_ref(), self.n),
+                Ok(kernel::Kernel::Generic) | Err(_)
+            )
+    }
+}
+
+impl Model for Config {
+    fn key(&self) -> String {
+        format!(
+            "process={};n={};batch={};weights={};ties={}",
+            self.process.spec(),
+            self.n,
+            self.batch,
+            self.weights.spec(),
+            self.ties.name()
+        )
+    }
+    fn describe(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("process".into(), json!(self.process.spec()));
+        m.insert("n".into(), json!(self.n));
+        m.insert("batch".into(), json!(self.batch));
+        m.insert("weights".into(), json!(self.weights.spec()));
+        m.insert("ties".into(), json!(self.ties.name()));
+        let engine = if self.uses_levels() {
+            "levels"
+        } else {
+            "dense"
+        };
+        m.insert("engine".into(), json!(engine));
+        m
+    }
+    fn n(&self) -> usize {
+        self.n
+    }
+    fn batch(&self) -> u64 {
+        self.batch
+    }
+    fn build(&self) -> Result<Box<dyn System>> {
+        if self.uses_levels() {
+            let k = kernel::Kernel::for_process(self.process.as_ref(), self.n)?;
+            return Ok(Box::new(levels::Levels::new(self.n, k)?));
+        }
+        Ok(Box::new(dense::Dense::new(
+            self.n,
+            self.process.clone(),
+            self.batch,
+            self.weights.clone(),
+            self.ties,
+        )?))
+    }
+}
+
+/// How a model is simulated: balls per run, runs, base seed and what is observed.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Balls per run `m` (a run stops at the first observation point with at least `m` balls).
+    pub balls: u64,
+    /// Number of runs `R`.
+    pub runs: u64,
+    /// Base seed.
+    pub seed: u64,
+    /// Potentials whose final values (and trajectory values) are recorded.
+    pub potentials: Vec<Arc<dyn Potential>>,
+    /// Number of checkpoints of the recorded trajectory (0 = none). Checkpoints are rounded up
+    /// to batch ends; in the batched setting a value ≥ the number of batches records every batch.
+    pub trajectory: usize,
+    /// Whether the final histogram of loads is recorded.
+    pub histogram: bool,
+    /// Confidence level of the summary intervals.
+    pub confidence: f64,
+}
+
+impl Plan {
+    /// `runs` runs of `balls` balls from base seed `seed`, 95% intervals, nothing extra recorded.
+    pub fn new(balls: u64, runs: u64, seed: u64) -> Plan {
+        Plan {
+            balls,
+            runs,
+            seed,
+            potentials: Vec::new(),
+            trajectory: 0,
+            histogram: false,
+            confidence: 0.95,
+        }
+    }
+}
+
+/// One checkpoint of a trajectory.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Point {
+    /// Balls allocated.
+    pub balls: u64,
+    /// Gap `max x − W/n` at the checkpoint.
+    pub gap: f64,
+    /// Largest gap at any observation point so far.
+    pub max_gap: f64,
+    /// Fraction of bins with `y ≥ 0`.
+    pub mean_quantile: f64,
+    /// Potential values (order of [`Plan::potentials`]; `None` if not representable).
+    pub potentials: Vec<Option<f64>>,
+}
+
+/// The result of one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunResult {
+    /// Run index.
+    pub run: u64,
+    /// The run seed ([`rng::run_rng`] of it replays the run).
+    pub seed: u64,
+    /// Final gap `max x − W/n`.
+    pub final_gap: f64,
+    /// Largest gap at any observation point.
+    pub max_gap: f64,
+    /// Final spread `max x − min x`.
+    pub spread: f64,
+    /// Balls allocated.
+    pub balls: u64,
+    /// Steps taken.
+    pub steps: u64,
+    /// Final fraction of bins with `y ≥ 0` (the mean quantile of the mean-biased paper).
+    pub mean_quantile: f64,
+    /// Final potential values.
+    pub potentials: Vec<Option<f64>>,
+    /// The trajectory (empty unless requested).
+    pub trajectory: Vec<Point>,
+    /// Final histogram: (load, bins) pairs by increasing load (empty unless requested).
+    pub histogram: Vec<(f64, u64)>,
+}
+
+/// The output of [`simulate`].
+#[derive(Debug, Clone)]
+pub struct SimOutput {
+    /// The configuration fields.
+    pub config: Map<String, Value>,
+    /// The potentials' spec strings.
+    pub potential_names: Vec<String>,
+    /// The runs in index order.
+    pub runs: Vec<RunResult>,
+    /// Summary estimates: `final_gap`, `max_gap`, `spread`, `mean_quantile`, then potentials.
+    pub summary: Vec<(String, Estimate)>,
+}
+
+fn potential_values(
+    pots: &[Arc<dyn Potential>],
+    levels: &[(f64, u64)],
+    n: usize,
+    w: f64,
+) -> Vec<Option<f64>> {
+    let mean = w / n as f64;
+    pots.iter()
+        .map(|p| {
+            let mut s = 0.0;
+            let mut ok = true;
+            for &(x, c) in levels {
+                match p.term(x - mean) {
+                    Some(t) => s += t * c as f64,
+                    None => ok = false,
+                }
+            }
+            if ok && s.is_finite() {
+                return Some(s);
+            }
+            if n <= 10_000_000 {
+                let mut x = Vec::with_capacity(n);
+                for &(v, c) in levels {
+                    x.extend(std::iter::repeat_n(v, c as usize));
+                }
+                return Loads::new(x).ok().and_then(|l| p.value(&l).to_f64());
+            }
+            None
+        })
+        .collect()
+}
+
+fn mean_quantile(levels: &[(f64, u64)], n: usize, w: f64) -> f64 {
+    let nf = n as f64;
+    // y ≥ 0 ⇔ n·x − W ≥ 0 (exact for integer loads).
+    levels
+        .iter()
+        .filter(|l| nf * l.0 - w >= 0.0)
+        .map(|l| l.1)
+        .sum::<u64>() as f64
+        / nf
+}
+
+/// The checkpoints of a run: `⌈m·i/K⌉` rounded up to a batch end, the last one `m`.
+pub fn checkpoints(balls: u64, batch: u64, k: usize) -> Vec<u64> {
+    let k = k.max(1) as u64;
+    let mut out: Vec<u64> = (1..=k)
+        .map(|i| {
+            let t = ((balls as u128 * i as u128).div_ceil(k as u128)) as u64;
+            t.div_ceil(batch).saturating_mul(batch).min(balls)
+        })
+        .filter(|&t| t > 0)
+        .collect();
+    out.dedup();
+    if out.last() != Some(&balls) {
+        out.push(balls);
+    }
+    out
+}
+
+/// Runs one run (index `run`) of `model` under `plan`.
+pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
+    let seed = rng::run_seed(&model.key(), plan.seed, run);
+    let mut r = rng::run_rng(seed);
+    let mut sys = model.build()?;
+    let n = sys.n();
+    let nf = n as f64;
+    let cps = if plan.trajectory > 0 {
+        checkpoints(plan.balls, model.batch(), plan.trajectory)
+    } else {
+        vec![plan.balls]
+    };
+    let mut max_gap = f64::NEG_INFINITY;
+    let mut trajectory = Vec::new();
+    for &t in &cps {
+        max_gap = max_gap.max(sys.run_until(t, &mut r)?);
+        if plan.trajectory > 0 {
+            let lv = sys.levels();
+            let w = sys.total();
+            trajectory.push(Point {
+                balls: sys.balls(),
+                gap: sys.max_load() - w / nf,
+                max_gap,
+                mean_quantile: mean_quantile(&lv, n, w),
+                potentials: potential_values(&plan.potentials, &lv, n, w),
+            });
+        }
+    }
+    let w = sys.total();
+    let final_gap = sys.max_load() - w / nf;
+    if !max_gap.is_finite() {
+        max_gap = final_gap;
+    }
+    let need_levels = plan.histogram || !plan.potentials.is_empty() || n <= 1 << 20;
+    let lv = if need_levels {
+        sys.levels()
+    } else {
+        Vec::new()
+    };
+    let mq = if need_levels {
+        mean_quantile(&lv, n, w)
+    } else {
+        f64::NAN
+    };
+    let mut histogram = Vec::new();
+    if plan.histogram {
+        histogram = lv.clone();
+        histogram.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    Ok(RunResult {
+        run,
+        seed,
+        final_gap,
+        max_gap,
+        spread: sys.max_load() - sys.min_load(),
+        balls: sys.balls(),
+        steps: sys.steps(),
+        mean_quantile: mq,
+        potentials: potential_values(&plan.potentials, &lv, n, w),
+        trajectory,
+        histogram,
+    })
+}
+
+/// Runs `plan.runs` runs of `model` in parallel (on the current rayon pool) and summarises them;
+/// `tick` is called after each run (for a progress bar).
+///
+/// ```
+/// use balloc::sim::{simulate, Config, Plan};
+/// let cfg = Config::parse("two-choice", 10, 1, "unit", "random").unwrap();
+/// let out = simulate(&cfg, &Plan::new(100, 8, 42), &|| {}).unwrap();
+/// assert_eq!(out.runs.len(), 8);
+/// // W/n = 10 and the max load is an integer ≥ 10: every gap is a non-negative integer.
+/// assert!(out.runs.iter().all(|r| r.final_gap >= 0.0 && r.final_gap.fract() == 0.0));
+/// assert!(out.runs.iter().all(|r| r.max_gap >= r.final_gap));
+/// ```
+pub fn simulate(model: &dyn Model, plan: &Plan, tick: &(dyn Fn() + Sync)) -> Result<SimOutput> {
+    if plan.runs == 0 {
+        return Err(Error::invalid("runs", "must be at least 1, got 0"));
+    }
+    if plan.balls == 0 {
+        return Err(Error::invalid("balls", "must be at least 1, got 0"));
+    }
+    model.build()?; // validate before spawning work
+    let runs: Vec<RunResult> = (0..plan.runs)
+        .into_par_iter()
+        .map(|i| {
+            let r = run_one(model, plan, i);
+            tick();
+            r
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let summary = summarise(&runs, plan.confidence, plan.potentials.len())?;
+    Ok(SimOutput {
+        config: model.describe(),
+        potential_names: plan.potentials.iter().map(|p| p.spec()).collect(),
+        runs,
+        summary,
+    })
+}
+
+/// Summary estimates of a list of runs (used by [`simulate`] and by sweep merges).
+pub fn summarise(runs: &[RunResult], c: f64, potentials: usize) -> Result<Vec<(String, Estimate)>> {
+    let col = |f: &dyn Fn(&RunResult) -> f64| -> Vec<f64> { runs.iter().map(f).collect() };
+    let mut out = vec![
+        (
+            "final_gap".to_string(),
+            statistic::mean_ci(&col(&|r| r.final_gap), c)?,
+        ),
+        (
+            "max_gap".to_string(),
+            statistic::mean_ci(&col(&|r| r.max_gap), c)?,
+        ),
+        (
+            "spread".to_string(),
+            statistic::mean_ci(&col(&|r| r.spread), c)?,
+        ),
+    ];
+    let mq = col(&|r| r.mean_quantile);
+    if mq.iter().all(|v| v.is_finite()) {
+        out.push(("mean_quantile".to_string(), statistic::mean_ci(&mq, c)?));
+    }
+    for k in 0..potentials {
+        let v: Vec<f64> = runs.iter().filter_map(|r| r.potentials[k]).collect();
+        if v.len() == runs.len() {
+            out.push((format!("potential_{k}"), statistic::mean_ci(&v, c)?));
+        }
+    }
+    Ok(out)
+}
+
+/// A JSON number or null.
+pub fn num(x: f64) -> Value {
+    if x.is_finite() { json!(x) } else { Value::Null }
+}
+
+/// The JSON of DESIGN §4: `{"config", "runs": [{"seed", "final_gap", "max_gap", ...}],
+/// "summary": {"final_gap": {"mean", "stderr", "ci_low", "ci_high"}, ...}}`.
+pub fn to_json(out: &SimOutput, plan: &Plan) -> Value {
+    let mut config = out.config.clone();
+    config.insert("balls".into(), json!(plan.balls));
+    config.insert("runs".into(), json!(plan.runs));
+    config.insert("seed".into(), json!(plan.seed));
+    config.insert("confidence".into(), json!(plan.confidence));
+    config.insert("gap".into(), json!("max x - W/n"));
+    config.insert("potentials".into(), json!(out.potential_names));
+    let runs: Vec<Value> = out
+        .runs
+        .iter()
+        .map(|r| {
+            let mut o = Map::new();
+            o.insert("run".into(), json!(r.run));
+            o.insert("seed".into(), json!(r.seed));
+            o.insert("final_gap".into(), num(r.final_gap));
+            o.insert("max_gap".into(), num(r.max_gap));
+            o.insert("spread".into(), num(r.spread));
+            o.insert("balls".into(), json!(r.balls));
+            o.insert("steps".into(), json!(r.steps));
+            o.insert("mean_quantile".into(), num(r.mean_quantile));
+            if !out.potential_names.is_empty() {
+                let p: Map<String, Value> = out
+                    .potential_names
+                    .iter()
+                    .zip(&r.potentials)
+                    .map(|(k, v)| (k.clone(), v.map(num).unwrap_or(Value::Null)))
+                    .collect();
+                o.insert("potentials".into(), Value::Object(p));
+            }
+            if !r.trajectory.is_empty() {
+                o.insert(
+                    "trajectory".into(),
+                    serde_json::to_value(&r.trajectory).unwrap_or(Value::Null),
+                );
+            }
+            if !r.histogram.is_empty() {
+                o.insert("histogram".into(), json!(r.histogram));
+            }
+            Value::Object(o)
+        })
+        .collect();
+    let mut summary = Map::new();
+    for (k, e) in &out.summary {
+        let key = match k.strip_prefix("potential_") {
+            Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
+            None => k.clone(),
+        };
+        summary.insert(
+            key,
+            json!({"mean": num(e.mean), "stderr": num(e.stderr), "ci_low": num(e.ci_low),
+                   "ci_high": num(e.ci_high), "runs": e.samples}),
+        );
+    }
+    json!({"config": Value::Object(config), "runs": runs, "summary": Value::Object(summary)})
+}

@@ -1,0 +1,626 @@
+//! Sweeps: a grid of configurations × runs described in a TOML file, split into shards that merge
+//! into exactly the unsharded output, written atomically and resumable after an interruption.
+//!
+//! ```toml
+//! runs = 50            # runs per configuration
+//! seed = 1             # base seed (default 0)
+//! confidence = 0.95    # summary intervals (default 0.95)
+//! output = "out/grid"  # prefix, relative to the TOML file: writes grid.csv and grid.summary.csv
+//!
+//! [grid]               # the Cartesian product, process outermost
+//! process = ["two-choice", "one-plus-beta(beta=0.5)"]
+//! weights = ["unit", "exp(1)"]       # default ["unit"]
+//! ties = ["random"]                  # default ["random"]
+//! n = [1000]
+//! batch_per_n = [1, 10, 50]          # or batch = [...] (default [1])
+//! batches = [20]                     # balls = batches·b; or balls = [...], or balls_per_n = [...]
+//! ```
+//!
+//! Work items are (configuration, run) pairs numbered `c·runs + r`; shard `i/k` (0-based `i`) runs
+//! the items with number ≡ i (mod k). Each run's result depends only on (configuration, seed, run
+//! index), so the rows of the shards are exactly the rows of the unsharded sweep; `merge` sorts
+//! them and writes both files with the same code as the unsharded sweep (floats are written in
+//! shortest round-trip form, so parsing them back is exact).
+//!
+//! Resumption: completed configurations are appended (one write per configuration, flushed) to
+//! `PREFIX[.shard-i-of-k].partial.csv`; a restarted sweep keeps its complete lines and skips those
+//! items. Final files are written to a temporary file in the same directory and renamed.
+
+use super::{Config, Model, Plan, RunResult, simulate, summarise};
+use crate::error::{Error, Result};
+use serde::Deserialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepFile {
+    runs: u64,
+    #[serde(default)]
+    seed: u64,
+    confidence: Option<f64>,
+    output: String,
+    balls: Option<u64>,
+    grid: Grid,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Grid {
+    process: Vec<String>,
+    n: Vec<usize>,
+    weights: Option<Vec<String>>,
+    ties: Option<Vec<String>>,
+    batch: Option<Vec<u64>>,
+    batch_per_n: Option<Vec<u64>>,
+    balls: Option<Vec<u64>>,
+    balls_per_n: Option<Vec<u64>>,
+    batches: Option<Vec<u64>>,
+}
+
+/// One configuration of a sweep with its balls per run.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The configuration.
+    pub config: Config,
+    /// Balls per run.
+    pub balls: u64,
+}
+
+/// A parsed sweep.
+#[derive(Debug, Clone)]
+pub struct Sweep {
+    /// The configurations in grid order.
+    pub entries: Vec<Entry>,
+    /// Runs per configuration.
+    pub runs: u64,
+    /// Base seed.
+    pub seed: u64,
+    /// Confidence of the summary intervals.
+    pub confidence: f64,
+    /// The output prefix (resolved against the TOML file's directory).
+    pub output: PathBuf,
+    /// A hash of the sweep's content (guards resumption against a changed file).
+    pub fingerprint: u64,
+}
+
+/// A shard `i/k`: 0 ≤ i < k.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// Index, 0-based.
+    pub index: u64,
+    /// Number of shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Parses `i/k` with `0 ≤ i < k`.
+    ///
+    /// ```
+    /// use balloc::sim::sweep::Shard;
+    /// assert_eq!(Shard::parse("1/4").unwrap(), Shard { index: 1, count: 4 });
+    /// assert!(Shard::parse("4/4").is_err());
+    /// assert!(Shard::parse("x").is_err());
+    /// ```
+    pub fn parse(s: &str) -> Result<Shard> {
+        let bad = |why: String| Error::invalid("--shard", why);
+        let (i, k) = s
+            .split_once('/')
+            .ok_or_else(|| bad(format!("expected i/k, got `{s}`")))?;
+        let i: u64 = i
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("index `{i}` is not an integer")))?;
+        let k: u64 = k
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("count `{k}` is not an integer")))?;
+        if k == 0 {
+            return Err(bad("the number of shards must be at least 1".into()));
+        }
+        if i >= k {
+            return Err(bad(format!(
+                "index {i} is out of range for {k} shards (indices are 0..{})",
+                k - 1
+            )));
+        }
+        Ok(Shard { index: i, count: k })
+    }
+}
+
+fn field(path: &Path, f: &str, why: impl std::fmt::Display) -> Error {
+    Error::invalid(
+        format!("sweep file `{}`, field `{f}`", path.display()),
+        why.to_string(),
+    )
+}
+
+impl Sweep {
+    /// Reads and validates a sweep file.
+    pub fn load(path: &Path) -> Result<Sweep> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::invalid(format!("sweep file `{}`", path.display()), e.to_string())
+        })?;
+        Sweep::parse(&text, path)
+    }
+
+    /// Parses a sweep from its TOML text; `path` names it in errors and anchors `output`.
+    pub fn parse(text: &str, path: &Path) -> Result<Sweep> {
+        let f: SweepFile = toml::from_str(text).map_err(|e| {
+            Error::invalid(
+                format!("sweep file `{}`", path.display()),
+                e.to_string().replace('\n', " "),
+            )
+        })?;
+        if f.runs == 0 {
+            return Err(field(path, "runs", "must be at least 1"));
+        }
+        let confidence = f.confidence.unwrap_or(0.95);
+        if !(confidence > 0.0 && confidence < 1.0) {
+            return Err(field(
+                path,
+                "confidence",
+                format!("must lie in (0, 1), got {confidence}"),
+            ));
+        }
+        let g = &f.grid;
+        let nonempty = |name: &str, len: usize| -> Result<()> {
+            if len == 0 {
+                Err(field(path, &format!("grid.{name}"), "must not be empty"))
+            } else {
+                Ok(())
+            }
+        };
+        nonempty("process", g.process.len())?;
+        nonempty("n", g.n.len())?;
+        if g.batch.is_some() && g.batch_per_n.is_some() {
+            return Err(field(
+                path,
+                "grid.batch",
+                "give batch or batch_per_n, not both",
+            ));
+        }
+        let ball_fields = [
+            f.balls.is_some(),
+            g.balls.is_some(),
+            g.balls_per_n.is_some(),
+            g.batches.is_some(),
+        ];
+        if ball_fields.iter().filter(|b| **b).count() != 1 {
+            return Err(field(
+                path,
+                "balls",
+                "give exactly one of balls, grid.balls, grid.balls_per_n, grid.batches",
+            ));
+        }
+        let weights = g.weights.clone().unwrap_or_else(|| vec!["unit".into()]);
+        let ties = g.ties.clone().unwrap_or_else(|| vec!["random".into()]);
+        let mut entries = Vec::new();
+        for p in &g.process {
+            for w in &weights {
+                for t in &ties {
+                    for &n in &g.n {
+                        let batches: Vec<u64> = match (&g.batch, &g.batch_per_n) {
+                            (Some(b), _) => b.clone(),
+                            (None, Some(k)) => k.iter().map(|k| k * n as u64).collect(),
+                            (None, None) => vec![1],
+                        };
+                        for &b in &batches {
+                            let cfg = Config::parse(p, n, b, w, t).map_err(|e| {
+                                field(path, "grid", format!("process `{p}`, n = {n}, batch = {b}, weights `{w}`, ties `{t}`: {e}"))
+                            })?;
+                            let balls: Vec<u64> = if let Some(m) = f.balls {
+                                vec![m]
+                            } else if let Some(m) = &g.balls {
+                                m.clone()
+                            } else if let Some(k) = &g.balls_per_n {
+                                k.iter().map(|k| k * n as u64).collect()
+                            } else {
+                                g.batches
+                                    .as_ref()
+                                    .map(|r| r.iter().map(|r| r * b).collect())
+                                    .unwrap_or_default()
+                            };
+                            for m in balls {
+                                if m == 0 {
+                                    return Err(field(path, "balls", "must be at least 1"));
+                                }
+                                entries.push(Entry {
+                                    config: cfg.clone(),
+                                    balls: m,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let keys: Vec<String> = entries
+            .iter()
+            .map(|e| format!("{}#{}", e.config.key(), e.balls))
+            .collect();
+        let fingerprint = super::rng::fnv1a64(&format!(
+            "{}|{}|{}|{}",
+            keys.join("|"),
+            f.runs,
+            f.seed,
+            confidence
+        ));
+        Ok(Sweep {
+            entries,
+            runs: f.runs,
+            seed: f.seed,
+            confidence,
+            output: dir.join(&f.output),
+            fingerprint,
+        })
+    }
+
+    fn path_with(&self, suffix: &str) -> PathBuf {
+        let mut s = self.output.as_os_str().to_owned();
+        s.push(suffix);
+        PathBuf::from(s)
+    }
+
+    /// The file of all runs: `PREFIX.csv`.
+    pub fn runs_path(&self) -> PathBuf {
+        self.path_with(".csv")
+    }
+
+    /// The summary file: `PREFIX.summary.csv`.
+    pub fn summary_path(&self) -> PathBuf {
+        self.path_with(".summary.csv")
+    }
+
+    /// The output file of a shard: `PREFIX.shard-i-of-k.csv`.
+    pub fn shard_path(&self, s: Shard) -> PathBuf {
+        self.path_with(&format!(".shard-{}-of-{}.csv", s.index, s.count))
+    }
+
+    fn partial_path(&self, s: Option<Shard>) -> PathBuf {
+        match s {
+            Some(s) => self.path_with(&format!(".shard-{}-of-{}.partial.csv", s.index, s.count)),
+            None => self.path_with(".partial.csv"),
+        }
+    }
+
+    /// Runs the sweep (or one shard of it), resuming from a partial file if one exists, and
+    /// writes the output files atomically. Returns the paths written.
+    pub fn run(&self, shard: Option<Shard>, tick: &(dyn Fn(u64) + Sync)) -> Result<Vec<PathBuf>> {
+        let finals = match shard {
+            Some(s) => vec![self.shard_path(s)],
+            None => vec![self.runs_path(), self.summary_path()],
+        };
+        for f in &finals {
+            check_writable(f)?;
+        }
+        let partial = self.partial_path(shard);
+        let mut done = self.read_partial(&partial)?;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&partial)
+            .map_err(|e| io_err(&partial, e))?;
+        if std::fs::metadata(&partial).map(|m| m.len()).unwrap_or(0) == 0 {
+            writeln!(file, "# balloc sweep {:016x}", self.fingerprint)
+                .map_err(|e| io_err(&partial, e))?;
+        }
+        let mine = |c: usize, r: u64| match shard {
+            Some(s) => (c as u64 * self.runs + r) % s.count == s.index,
+            None => true,
+        };
+        for (c, e) in self.entries.iter().enumerate() {
+            let todo: Vec<u64> = (0..self.runs)
+                .filter(|&r| mine(c, r) && !done.iter().any(|d| d.0 == c && d.1.run == r))
+                .collect();
+            if todo.is_empty() {
+                continue;
+            }
+            let plan = Plan::new(e.balls, self.runs, self.seed);
+            use rayon::prelude::*;
+            let rows: Vec<RunResult> = todo
+                .par_iter()
+                .map(|&r| {
+                    let x = super::run_one(&e.config, &plan, r);
+                    tick(1);
+                    x
+                })
+                .collect::<Result<_>>()?;
+            let mut text = String::new();
+            for r in &rows {
+                text.push_str(&row_line(c, e, r));
+                text.push('\n');
+            }
+            file.write_all(text.as_bytes())
+                .and_then(|_| file.sync_data())
+                .map_err(|e| io_err(&partial, e))?;
+            done.extend(rows.into_iter().map(|r| (c, r)));
+        }
+        done.sort_by_key(|d| (d.0, d.1.run));
+        match shard {
+            Some(s) => atomic_write(self.shard_path(s), self.rows_csv(&done).as_bytes())?,
+            None => {
+                atomic_write(self.runs_path(), self.rows_csv(&done).as_bytes())?;
+                atomic_write(self.summary_path(), self.summary_csv(&done)?.as_bytes())?;
+            }
+        }
+        let _ = std::fs::remove_file(&partial);
+        Ok(finals)
+    }
+
+    /// Merges the `k` shard files into the unsharded outputs (byte for byte what the unsharded
+    /// sweep writes). Fails if a shard is missing or incomplete.
+    pub fn merge(&self, k: u64) -> Result<Vec<PathBuf>> {
+        if k == 0 {
+            return Err(Error::invalid("--shards", "must be at least 1"));
+        }
+        let mut all = Vec::new();
+        for i in 0..k {
+            let p = self.shard_path(Shard { index: i, count: k });
+            let text = std::fs::read_to_string(&p).map_err(|e| io_err(&p, e))?;
+            for (ln, line) in text.lines().enumerate().skip(1) {
+                all.push(self.parse_row(line).map_err(|e| {
+                    Error::invalid(
+                        format!("shard file `{}` line {}", p.display(), ln + 1),
+                        e.to_string(),
+                    )
+                })?);
+            }
+        }
+        all.sort_by_key(|d| (d.0, d.1.run));
+        let expected = self.entries.len() as u64 * self.runs;
+        let mut seen = std::collections::BTreeSet::new();
+        for d in &all {
+            if !seen.insert((d.0, d.1.run)) {
+                return Err(Error::invalid(
+                    "shards",
+                    format!("run {} of configuration {} appears twice", d.1.run, d.0),
+                ));
+            }
+        }
+        if all.len() as u64 != expected {
+            return Err(Error::invalid(
+                "shards",
+                format!(
+                    "hold {} of the {expected} runs; run the missing shards first",
+                    all.len()
+                ),
+            ));
+        }
+        atomic_write(self.runs_path(), self.rows_csv(&all).as_bytes())?;
+        atomic_write(self.summary_path(), self.summary_csv(&all)?.as_bytes())?;
+        Ok(vec![self.runs_path(), self.summary_path()])
+    }
+
+    fn read_partial(&self, p: &Path) -> Result<Vec<(usize, RunResult)>> {
+        let text = match std::fs::read_to_string(p) {
+            Ok(t) => t,
+            Err(_) => return Ok(Vec::new()),
+        };
+        let mut lines = text.split_inclusive('\n');
+        match lines.next() {
+            Some(h) if h.trim_end() == format!("# balloc sweep {:016x}", self.fingerprint) => {}
+            Some(_) => {
+                return Err(Error::invalid(
+                    format!("partial file `{}`", p.display()),
+                    "belongs to a different sweep (the file changed); delete it to start over",
+                ));
+            }
+            None => return Ok(Vec::new()),
+        }
+        let mut out = Vec::new();
+        let mut good = text.lines().next().map(|l| l.len() + 1).unwrap_or(0);
+        for l in lines {
+            // A line without its newline was cut by the interruption: drop it and what follows.
+            if !l.ends_with('\n') {
+                break;
+            }
+            match self.parse_row(l.trim_end()) {
+                Ok(r) => out.push(r),
+                Err(_) => break,
+            }
+            good += l.len();
+        }
+        // Truncate a torn tail so that appended rows start on a fresh line.
+        if good < text.len() {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(p)
+                .map_err(|e| io_err(p, e))?;
+            f.set_len(good as u64).map_err(|e| io_err(p, e))?;
+        }
+        Ok(out)
+    }
+
+    fn rows_csv(&self, rows: &[(usize, RunResult)]) -> String {
+        let mut s = String::from(ROW_HEADER);
+        s.push('\n');
+        for (c, r) in rows {
+            s.push_str(&row_line(*c, &self.entries[*c], r));
+            s.push('\n');
+        }
+        s
+    }
+
+    fn summary_csv(&self, rows: &[(usize, RunResult)]) -> Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut head: Vec<String> = [
+            "config", "process", "n", "batch", "weights", "ties", "balls", "runs",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for q in ["final_gap", "max_gap", "spread", "mean_quantile"] {
+            for s in ["mean", "stderr", "ci_low", "ci_high"] {
+                head.push(format!("{q}_{s}"));
+            }
+        }
+        w.write_record(&head).map_err(csv_err)?;
+        for (c, e) in self.entries.iter().enumerate() {
+            let runs: Vec<RunResult> = rows
+                .iter()
+                .filter(|d| d.0 == c)
+                .map(|d| d.1.clone())
+                .collect();
+            if runs.is_empty() {
+                continue;
+            }
+            let sum = summarise(&runs, self.confidence, 0)?;
+            let mut rec = config_fields(c, e);
+            rec.push(runs.len().to_string());
+            for q in ["final_gap", "max_gap", "spread", "mean_quantile"] {
+                match sum.iter().find(|s| s.0 == q) {
+                    Some((_, est)) => {
+                        for v in [est.mean, est.stderr, est.ci_low, est.ci_high] {
+                            rec.push(fmt_f64(v));
+                        }
+                    }
+                    None => rec.extend(std::iter::repeat_n(String::new(), 4)),
+                }
+            }
+            w.write_record(&rec).map_err(csv_err)?;
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| Error::invalid("csv", e.to_string()))?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn parse_row(&self, line: &str) -> Result<(usize, RunResult)> {
+        let mut rd = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(line.as_bytes());
+        let rec = rd
+            .records()
+            .next()
+            .ok_or_else(|| Error::invalid("row", "is empty"))?
+            .map_err(csv_err)?;
+        let bad = || Error::invalid("row", format!("malformed: `{line}`"));
+        if rec.len() != ROW_HEADER.split(',').count() {
+            return Err(bad());
+        }
+        let u = |i: usize| rec[i].parse::<u64>().map_err(|_| bad());
+        let f = |i: usize| -> Result<f64> {
+            if rec[i].is_empty() {
+                Ok(f64::NAN)
+            } else {
+                rec[i].parse::<f64>().map_err(|_| bad())
+            }
+        };
+        let c = u(0)? as usize;
+        let e = self.entries.get(c).ok_or_else(bad)?;
+        if config_fields(c, e) != rec.iter().take(7).map(String::from).collect::<Vec<_>>() {
+            return Err(Error::invalid(
+                "row",
+                format!("does not match this sweep's configuration {c}"),
+            ));
+        }
+        Ok((
+            c,
+            RunResult {
+                run: u(7)?,
+                seed: u(8)?,
+                final_gap: f(9)?,
+                max_gap: f(10)?,
+                spread: f(11)?,
+                balls: u(12)?,
+                steps: u(13)?,
+                mean_quantile: f(14)?,
+                potentials: Vec::new(),
+                trajectory: Vec::new(),
+                histogram: Vec::new(),
+            },
+        ))
+    }
+}
+
+const ROW_HEADER: &str = "config,process,n,batch,weights,ties,balls_target,run,seed,final_gap,max_gap,spread,balls,steps,mean_quantile";
+
+fn config_fields(c: usize, e: &Entry) -> Vec<String> {
+    vec![
+        c.to_string(),
+        e.config.process.spec(),
+        e.config.n.to_string(),
+        e.config.batch.to_string(),
+        e.config.weights.spec(),
+        e.config.ties.name().to_string(),
+        e.balls.to_string(),
+    ]
+}
+
+/// Shortest round-trip form; NaN as the empty field.
+fn fmt_f64(v: f64) -> String {
+    if v.is_nan() {
+        String::new()
+    } else {
+        v.to_string()
+    }
+}
+
+fn row_line(c: usize, e: &Entry, r: &RunResult) -> String {
+    let mut rec = config_fields(c, e);
+    rec.extend([
+        r.run.to_string(),
+        r.seed.to_string(),
+        fmt_f64(r.final_gap),
+        fmt_f64(r.max_gap),
+        fmt_f64(r.spread),
+        r.balls.to_string(),
+        r.steps.to_string(),
+        fmt_f64(r.mean_quantile),
+    ]);
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    let _ = w.write_record(&rec);
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8_lossy(&bytes).trim_end().to_string()
+}
+
+fn csv_err(e: csv::Error) -> Error {
+    Error::invalid("csv", e.to_string())
+}
+
+fn io_err(p: &Path, e: std::io::Error) -> Error {
+    Error::invalid(format!("file `{}`", p.display()), e.to_string())
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map(|s| s.to_owned()).unwrap_or_default();
+    name.push(format!(".tmp.{}", std::process::id()));
+    path.with_file_name(name)
+}
+
+/// Checks that `path` can be written (its directory exists and accepts a new file), without
+/// leaving a file behind. Call it before a long computation.
+pub fn check_writable(path: impl AsRef<Path>) -> Result<()> {
+    let path = path.as_ref();
+    let tmp = temp_path(path);
+    std::fs::File::create(&tmp).map_err(|e| io_err(path, e))?;
+    let _ = std::fs::remove_file(&tmp);
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced, then
+/// renamed over `path`. On failure no file is left at `path` or at the temporary name.
+pub fn atomic_write(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
+    let path = path.as_ref();
+    let tmp = temp_path(path);
+    let res = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = res {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_err(path, e));
+    }
+    Ok(())
+}
+
+/// Simulates a whole configuration (for callers that want [`super::SimOutput`] of one entry).
+pub fn simulate_entry(e: &Entry, runs: u64, seed: u64) -> Result<super::SimOutput> {
+    simulate(&e.config, &Plan::new(e.balls, runs, seed), &|| {})
+}

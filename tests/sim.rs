@@ -1,0 +1,398 @@
+//! Simulator checks: fast kernels and batch multinomials against the processes' own laws and
+//! natural samplers (chi-square tests at fixed seeds), one simulated step against the exact
+//! expectation, determinism across thread counts, and the sweep shard/merge/resume contract.
+
+use balloc::expectation::expect;
+use balloc::loads::{Loads, TieRule};
+use balloc::potential;
+use balloc::process::{self, Process};
+use balloc::setting::Setting;
+use balloc::sim::dense::{Dense, fast_batch, naive_batch};
+use balloc::sim::kernel::RankSampler;
+use balloc::sim::rng::run_rng;
+use balloc::sim::statistic::mean_ci;
+use balloc::sim::{self, Config, Plan, System};
+use balloc::weights::WeightLaw;
+use statrs::distribution::{ChiSquared, ContinuousCDF};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// p-value of Pearson's goodness-of-fit statistic, pooling cells with expectation < 5.
+fn gof_p(observed: &[u64], expected_prob: &[f64]) -> f64 {
+    let total: u64 = observed.iter().sum();
+    let (mut stat, mut cells) = (0.0, 0usize);
+    let (mut o_acc, mut e_acc) = (0.0, 0.0);
+    for (o, p) in observed.iter().zip(expected_prob) {
+        o_acc += *o as f64;
+        e_acc += p * total as f64;
+        if e_acc >= 5.0 {
+            stat += (o_acc - e_acc).powi(2) / e_acc;
+            cells += 1;
+            o_acc = 0.0;
+            e_acc = 0.0;
+        }
+    }
+    if e_acc > 0.0 {
+        stat += (o_acc - e_acc).powi(2) / e_acc;
+        cells += 1;
+    }
+    1.0 - ChiSquared::new((cells - 1) as f64).unwrap().cdf(stat)
+}
+
+/// p-value of the two-sample chi-square test of homogeneity on two samples of numbers
+/// (values binned exactly; sparse cells pooled in order).
+fn two_sample_p(a: &[f64], b: &[f64]) -> f64 {
+    let mut m: BTreeMap<i64, (f64, f64)> = BTreeMap::new();
+    for &x in a {
+        m.entry((x * 1000.0).round() as i64).or_default().0 += 1.0;
+    }
+    for &x in b {
+        m.entry((x * 1000.0).round() as i64).or_default().1 += 1.0;
+    }
+    let (na, nb) = (a.len() as f64, b.len() as f64);
+    let mut cells: Vec<(f64, f64)> = Vec::new();
+    let mut acc = (0.0, 0.0);
+    for (_, (x, y)) in m {
+        acc.0 += x;
+        acc.1 += y;
+        if acc.0 + acc.1 >= 20.0 {
+            cells.push(acc);
+            acc = (0.0, 0.0);
+        }
+    }
+    if acc.0 + acc.1 > 0.0 {
+        match cells.last_mut() {
+            Some(l) => {
+                l.0 += acc.0;
+                l.1 += acc.1;
+            }
+            None => cells.push(acc),
+        }
+    }
+    if cells.len() < 2 {
+        return 1.0;
+    }
+    let stat: f64 = cells
+        .iter()
+        .map(|(x, y)| ((nb / na).sqrt() * x - (na / nb).sqrt() * y).powi(2) / (x + y))
+        .sum();
+    1.0 - ChiSquared::new((cells.len() - 1) as f64).unwrap().cdf(stat)
+}
+
+const ALPHA: f64 = 1e-3;
+
+#[test]
+fn rank_samplers_match_allocation_vectors() {
+    // Independent route: each process's own allocation vector p (rank_probabilities).
+    for spec in [
+        "one-choice",
+        "two-choice",
+        "d-choice(d=3)",
+        "one-plus-beta(beta=0.3)",
+        "quantile(delta=0.25)",
+    ] {
+        let p = process::parse(spec).unwrap();
+        let n = 8;
+        let s = RankSampler::for_process(p.as_ref(), n).unwrap().unwrap();
+        let mut r = run_rng(11);
+        let mut c = vec![0u64; n];
+        for _ in 0..80_000 {
+            c[s.sample(&mut r) as usize] += 1;
+        }
+        let pv = p.rank_probabilities(n).unwrap().unwrap();
+        let pval = gof_p(&c, &pv);
+        assert!(pval > ALPHA, "{spec}: p-value {pval}, counts {c:?}");
+        // The alias fallback must agree too.
+        let a = balloc::sim::kernel::Alias::new(&pv).unwrap();
+        let mut c = vec![0u64; n];
+        for _ in 0..80_000 {
+            c[a.sample(&mut r)] += 1;
+        }
+        assert!(gof_p(&c, &pv) > ALPHA, "{spec}: alias");
+    }
+}
+
+/// The state used by the one-step and one-batch checks: ties at the top and the bottom.
+fn state() -> Loads {
+    Loads::new(vec![3.0, 1.0, 1.0, 0.0, 3.0, 2.0, 0.0, 0.0]).unwrap()
+}
+
+#[test]
+fn one_simulated_step_matches_exact_expectation() {
+    // For each process and setting: the mean of Γ after one step (or batch) over R independent
+    // simulated steps from the same state lies in its 99.9% t-interval around... i.e. the exact
+    // expectation lies in the simulated interval.
+    let gamma = potential::parse("gamma(alpha=0.5)").unwrap();
+    let cases: &[(&str, u64, &str)] = &[
+        ("two-choice", 1, "unit"),
+        ("one-plus-beta(beta=0.5)", 1, "exp(1)"),
+        ("quantile(delta=0.25)", 1, "unit"),
+        ("mean-thinning", 1, "unit"),
+        ("twinning", 1, "exp(1)"),
+        ("packing", 1, "unit"),
+        ("two-thinning(threshold=1)", 1, "geometric(mean=1)"),
+        ("two-choice", 4, "unit"),
+        ("d-choice(d=3)", 3, "exp(1)"),
+        ("twinning", 3, "unit"),
+    ];
+    let x = state();
+    for &(spec, b, w) in cases {
+        let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
+        let weights = WeightLaw::parse(w).unwrap();
+        let setting = Setting::new(b, weights.clone(), TieRule::Random).unwrap();
+        let exact = expect(p.as_ref(), gamma.as_ref(), &x, &setting)
+            .unwrap()
+            .expected_next
+            .to_f64()
+            .unwrap();
+        let mut rng = run_rng(5);
+        let vals: Vec<f64> = (0..20_000)
+            .map(|_| {
+                let mut d = Dense::new(8, p.clone(), b, weights.clone(), TieRule::Random)
+                    .unwrap()
+                    .with_loads(&x);
+                let t = d.balls() + b;
+                d.run_until(t, &mut rng).unwrap();
+                gamma
+                    .value(&Loads::new(d.loads().to_vec()).unwrap())
+                    .to_f64()
+                    .unwrap()
+            })
+            .collect();
+        let e = mean_ci(&vals, 0.999).unwrap();
+        assert!(
+            e.ci_low <= exact && exact <= e.ci_high,
+            "{spec} b={b} {w}: exact {exact} outside [{}, {}]",
+            e.ci_low,
+            e.ci_high
+        );
+    }
+}
+
+#[test]
+fn batch_multinomial_matches_ball_by_ball() {
+    // The fast batch (multinomial over the frozen law) against the process's natural sampler
+    // applied ball by ball: same distribution of the load of bin 1 (in a tied group), of bin 3
+    // (lightest group) and of the maximum load.
+    let x = state();
+    let cases: &[(&str, TieRule, &str, u64)] = &[
+        // b < 8n: ball by ball on the frozen ranking; b ≥ 8n: one multinomial over ranks.
+        ("two-choice", TieRule::Random, "unit", 16),
+        ("two-choice", TieRule::Random, "unit", 100),
+        ("two-choice", TieRule::Fixed, "unit", 100),
+        ("d-choice(d=3)", TieRule::Fixed, "unit", 12),
+        ("one-plus-beta(beta=0.5)", TieRule::Random, "exp(1)", 12),
+        ("one-plus-beta(beta=0.5)", TieRule::Random, "exp(1)", 80),
+        ("quantile(delta=0.25)", TieRule::Fixed, "unit", 2), // small batch: ball-by-ball path
+        ("twinning", TieRule::Random, "unit", 10),
+        ("mean-thinning", TieRule::Random, "geometric(mean=1)", 10),
+    ];
+    for &(spec, ties, w, b) in cases {
+        let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
+        let weights = WeightLaw::parse(w).unwrap();
+        let mut r1 = run_rng(21);
+        let mut r2 = run_rng(22);
+        let (mut fa, mut fb, mut fc) = (vec![], vec![], vec![]);
+        let (mut na, mut nb, mut nc) = (vec![], vec![], vec![]);
+        for _ in 0..4_000 {
+            let f = fast_batch(p.clone(), &x, ties, b, &weights, &mut r1).unwrap();
+            let g = naive_batch(p.as_ref(), &x, ties, b, &weights, &mut r2);
+            let (f, g) = (f.as_slice(), g.as_slice());
+            let round = |v: f64| if weights.is_unit() { v } else { v.floor() };
+            fa.push(round(f[1]));
+            na.push(round(g[1]));
+            fb.push(round(f[3]));
+            nb.push(round(g[3]));
+            fc.push(round(f.iter().cloned().fold(0.0, f64::max)));
+            nc.push(round(g.iter().cloned().fold(0.0, f64::max)));
+        }
+        for (what, a, bb) in [("bin 1", &fa, &na), ("bin 3", &fb, &nb), ("max", &fc, &nc)] {
+            let pv = two_sample_p(a, bb);
+            assert!(pv > ALPHA, "{spec} {ties:?} {w} b={b}, {what}: p = {pv}");
+        }
+    }
+}
+
+#[test]
+fn level_engine_matches_natural_sequential_sampler() {
+    // Final gap and spread after m balls: the level-count engine against the process's own
+    // natural sampler on a full load vector (ranking recomputed after every ball).
+    for spec in [
+        "two-choice",
+        "quantile(delta=0.5)",
+        "mean-thinning",
+        "twinning",
+        "packing",
+    ] {
+        let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
+        let cfg = Config::new(p.clone(), 6, 1, WeightLaw::Unit, TieRule::Random).unwrap();
+        assert!(cfg.uses_levels(), "{spec}");
+        let out = sim::simulate(&cfg, &Plan::new(30, 3_000, 3), &|| {}).unwrap();
+        let fast: Vec<f64> = out
+            .runs
+            .iter()
+            .map(|r| r.final_gap * 6.0 + r.spread * 1000.0)
+            .collect();
+        let mut rng = run_rng(99);
+        let naive: Vec<f64> = (0..3_000)
+            .map(|_| {
+                let mut x = Loads::zeros(6).unwrap();
+                let mut balls = 0;
+                while balls < 30 {
+                    let ranking = x.ranking();
+                    let (j, k) = p.sample(&x, &ranking, TieRule::Random, &mut rng);
+                    x.add(j, k as f64);
+                    balls += k;
+                }
+                x.gap() * 6.0 + x.spread() * 1000.0
+            })
+            .collect();
+        let pv = two_sample_p(&fast, &naive);
+        assert!(pv > ALPHA, "{spec}: p = {pv}");
+    }
+}
+
+#[test]
+fn max_gap_is_the_maximum_over_every_step() {
+    // Replay: the level engine's max gap over every step equals the max over one-ball checkpoints.
+    let cfg = Config::parse("one-choice", 5, 1, "unit", "random").unwrap();
+    let mut plan = Plan::new(200, 1, 4);
+    let a = sim::run_one(&cfg, &plan, 0).unwrap();
+    plan.trajectory = 200; // a checkpoint after every ball
+    let b = sim::run_one(&cfg, &plan, 0).unwrap();
+    let m = b.trajectory.iter().map(|p| p.gap).fold(f64::MIN, f64::max);
+    assert_eq!(a.max_gap, m);
+    assert_eq!(a.final_gap, b.final_gap);
+}
+
+fn json_of(cfg: &Config, plan: &Plan) -> String {
+    let out = sim::simulate(cfg, plan, &|| {}).unwrap();
+    serde_json::to_string(&sim::to_json(&out, plan)).unwrap()
+}
+
+#[test]
+fn same_seed_same_bytes_for_any_thread_count() {
+    for (spec, b, w) in [
+        ("two-choice", 1, "unit"),
+        ("one-plus-beta(beta=0.5)", 50, "exp(1)"),
+        ("twinning", 1, "exp(1)"),
+    ] {
+        let cfg = Config::parse(spec, 50, b, w, "random").unwrap();
+        let mut plan = Plan::new(2_000, 12, 7);
+        plan.trajectory = 5;
+        plan.potentials
+            .push(Arc::from(potential::parse("quadratic").unwrap()));
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let a = one.install(|| json_of(&cfg, &plan));
+        let b2 = two.install(|| json_of(&cfg, &plan));
+        let c = two.install(|| json_of(&cfg, &plan));
+        assert_eq!(a, b2, "{spec}: 1 vs 2 threads");
+        assert_eq!(b2, c, "{spec}: repeat");
+        plan.seed = 8;
+        assert_ne!(
+            a,
+            two.install(|| json_of(&cfg, &plan)),
+            "{spec}: the seed matters"
+        );
+    }
+}
+
+mod sweep {
+    use balloc::sim::sweep::{Shard, Sweep};
+    use std::path::Path;
+
+    const TOML: &str = r#"
+runs = 5
+seed = 3
+output = "grid"
+[grid]
+process = ["two-choice", "one-plus-beta(beta=0.5)"]
+weights = ["unit", "exp(1)"]
+n = [20]
+batch_per_n = [1, 3]
+batches = [4]
+"#;
+
+    fn setup(dir: &Path) -> Sweep {
+        std::fs::create_dir_all(dir).unwrap();
+        let f = dir.join("s.toml");
+        std::fs::write(&f, TOML).unwrap();
+        Sweep::load(&f).unwrap()
+    }
+
+    #[test]
+    fn shards_merge_to_the_unsharded_bytes_and_resume_works() {
+        let base = std::env::temp_dir().join(format!("balloc-sweep-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let s = setup(&base.join("full"));
+        assert_eq!(s.entries.len(), 8);
+        s.run(None, &|_| {}).unwrap();
+        let full = std::fs::read(s.runs_path()).unwrap();
+        let full_sum = std::fs::read(s.summary_path()).unwrap();
+        assert_eq!(String::from_utf8_lossy(&full).lines().count(), 1 + 8 * 5);
+
+        let t = setup(&base.join("sharded"));
+        for i in 0..3 {
+            t.run(Some(Shard { index: i, count: 3 }), &|_| {}).unwrap();
+        }
+        assert!(t.merge(2).is_err(), "a wrong shard count must not merge");
+        t.merge(3).unwrap();
+        assert_eq!(std::fs::read(t.runs_path()).unwrap(), full);
+        assert_eq!(std::fs::read(t.summary_path()).unwrap(), full_sum);
+
+        // Resume: a partial file with the first 7 rows and a torn eighth line.
+        let u = setup(&base.join("resume"));
+        let text = String::from_utf8(full.clone()).unwrap();
+        let rows: Vec<&str> = text.lines().skip(1).collect();
+        let mut partial = format!("# balloc sweep {:016x}\n", u.fingerprint);
+        for r in &rows[..7] {
+            partial.push_str(r);
+            partial.push('\n');
+        }
+        partial.push_str(&rows[7][..10]);
+        let pp = base.join("resume").join("grid.partial.csv");
+        std::fs::write(&pp, partial).unwrap();
+        u.run(None, &|_| {}).unwrap();
+        assert_eq!(std::fs::read(u.runs_path()).unwrap(), full);
+        assert!(!pp.exists(), "the partial file is removed at the end");
+        let _ = std::fs::remove_dir_all(&base);
+    }
+}
+
+#[test]
+fn binomial_sampler_matches_the_exact_pmf() {
+    // Independent route: the pmf by the recurrence ln f(k+1) = ln f(k) + ln((n−k)/(k+1)) +
+    // ln(p/(1−p)), normalised.
+    for &(n, p) in &[
+        (30u64, 0.5f64),
+        (50, 0.3),
+        (1000, 0.02),
+        (400, 0.97),
+        (100_000, 0.4),
+        (12, 0.2),
+    ] {
+        let mut lf = vec![0.0f64];
+        for k in 0..n {
+            let next =
+                lf[k as usize] + ((n - k) as f64 / (k + 1) as f64).ln() + (p / (1.0 - p)).ln();
+            lf.push(next);
+        }
+        let mx = lf.iter().cloned().fold(f64::MIN, f64::max);
+        let s: f64 = lf.iter().map(|v| (v - mx).exp()).sum();
+        let pmf: Vec<f64> = lf.iter().map(|v| (v - mx).exp() / s).collect();
+        let mut rng = run_rng(n ^ 77);
+        let mut c = vec![0u64; n as usize + 1];
+        for _ in 0..200_000 {
+            c[balloc::sim::multinomial::binomial(&mut rng, n, p) as usize] += 1;
+        }
+        let pv = gof_p(&c, &pmf);
+        assert!(pv > ALPHA, "Bin({n}, {p}): p-value {pv}");
+    }
+}

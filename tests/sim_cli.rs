@@ -1,0 +1,182 @@
+//! `balloc simulate` and `balloc sweep` on the command line: the JSON contract, determinism of
+//! the bytes, and bad input (one-line error, exit code 2, no output file left behind).
+
+use std::process::Command;
+
+fn balloc(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_balloc"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("balloc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[test]
+fn simulate_json_contract() {
+    let args = [
+        "simulate",
+        "--process",
+        "two-choice",
+        "--n",
+        "16",
+        "--balls",
+        "400",
+        "--runs",
+        "6",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ];
+    let (code, out, err) = balloc(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["config"]["n"], 16);
+    assert_eq!(v["config"]["balls"], 400);
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 6);
+    for r in runs {
+        for k in ["seed", "final_gap", "max_gap"] {
+            assert!(r.get(k).is_some(), "run lacks {k}");
+        }
+        assert!(r["max_gap"].as_f64().unwrap() >= r["final_gap"].as_f64().unwrap());
+    }
+    // The summary mean is the mean of the runs (independent recomputation here).
+    let mean = runs
+        .iter()
+        .map(|r| r["final_gap"].as_f64().unwrap())
+        .sum::<f64>()
+        / 6.0;
+    let s = &v["summary"]["final_gap"];
+    assert!((s["mean"].as_f64().unwrap() - mean).abs() < 1e-12);
+    assert!(s["ci_low"].as_f64().unwrap() <= mean && mean <= s["ci_high"].as_f64().unwrap());
+    for k in ["mean", "stderr", "ci_low", "ci_high"] {
+        assert!(v["summary"]["max_gap"].get(k).is_some());
+    }
+    // Same seed, same bytes.
+    assert_eq!(balloc(&args).1, out);
+}
+
+#[test]
+fn simulate_csv_and_plot() {
+    let svg = tmp("gap.svg");
+    let (code, out, err) = balloc(&[
+        "simulate",
+        "--process",
+        "one-plus-beta(beta=0.5)",
+        "--n",
+        "20",
+        "--balls",
+        "2000",
+        "--batch",
+        "40",
+        "--runs",
+        "4",
+        "--format",
+        "csv",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("run,seed,final_gap,max_gap"));
+    assert_eq!(out.lines().count(), 5);
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+}
+
+fn assert_bad(args: &[&str], needle: &str) {
+    let (code, out, err) = balloc(args);
+    assert_eq!(code, 2, "{args:?}: exit {code}, stderr {err}");
+    assert!(out.is_empty(), "{args:?}: printed {out}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: not one line: {err}"
+    );
+    assert!(err.contains(needle), "{args:?}: `{err}` lacks `{needle}`");
+}
+
+#[test]
+fn bad_input_gives_one_line_and_exit_2() {
+    let base = ["simulate", "--process", "two-choice", "--balls", "10"];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    assert_bad(&with(&["--n", "0"]), "--n");
+    assert_bad(&with(&["--n", "4", "--batch", "0"]), "--batch");
+    assert_bad(
+        &with(&["--n", "4", "--weights", "discrete(w=-1;3,p=0.5;0.5)"]),
+        "weights must be finite and ≥ 0",
+    );
+    assert_bad(&with(&["--n", "4", "--ties", "coin"]), "tie rule");
+    assert_bad(
+        &["simulate", "--process", "nope", "--n", "4", "--balls", "1"],
+        "unknown process",
+    );
+    assert_bad(
+        &[
+            "simulate",
+            "--process",
+            "quantile(delta=0.3)",
+            "--n",
+            "4",
+            "--balls",
+            "1",
+        ],
+        "delta",
+    );
+    // Unwritable plot path: error before any work, no file.
+    let bad = "/nonexistent-dir/x/gap.svg";
+    assert_bad(&with(&["--n", "4", "--plot", bad]), "--plot");
+    assert!(!std::path::Path::new(bad).exists());
+}
+
+#[test]
+fn sweep_bad_shard_and_unwritable_output() {
+    let f = tmp("s.toml");
+    std::fs::write(
+        &f,
+        "runs = 2\noutput = \"out\"\nballs = 50\n[grid]\nprocess = [\"two-choice\"]\nn = [5]\n",
+    )
+    .unwrap();
+    let fs = f.to_str().unwrap();
+    assert_bad(&["sweep", fs, "--shard", "2/2"], "out of range");
+    assert_bad(&["sweep", fs, "--shard", "a/2"], "--shard");
+    assert!(!f.with_file_name("out.shard-2-of-2.csv").exists());
+    let g = tmp("u.toml");
+    std::fs::write(
+        &g,
+        "runs = 2\noutput = \"/nonexistent-dir/out\"\nballs = 50\n[grid]\nprocess = [\"two-choice\"]\nn = [5]\n",
+    )
+    .unwrap();
+    assert_bad(&["sweep", g.to_str().unwrap()], "/nonexistent-dir/out.csv");
+    let h = tmp("bad.toml");
+    std::fs::write(
+        &h,
+        "runs = 2\noutput = \"o\"\nballs = 5\n[grid]\nprocess = [\"two-choice\"]\nn = [0]\n",
+    )
+    .unwrap();
+    assert_bad(&["sweep", h.to_str().unwrap()], "bad.toml");
+    // A good sweep writes both files and merge of a single shard reproduces it.
+    let (code, _, err) = balloc(&["sweep", fs]);
+    assert_eq!(code, 0, "{err}");
+    let full = std::fs::read(f.with_file_name("out.csv")).unwrap();
+    let (code, _, err) = balloc(&["sweep", fs, "--shard", "0/1"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_file(f.with_file_name("out.csv")).unwrap();
+    let (code, _, err) = balloc(&["sweep", "merge", fs, "--shards", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(f.with_file_name("out.csv")).unwrap(), full);
+}
