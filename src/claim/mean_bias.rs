@@ -162,7 +162,9 @@ impl BiasState {
             BiasQ::SamplesMt => outcome::thinning_outcomes(&s.under, &s.under).samples,
             BiasQ::FigTw(i) => outcome::twinning_outcomes(&s.under).0[i as usize].clone(),
             BiasQ::MbProb | BiasQ::MbWeight => {
-                let k = k.ok_or_else(|| Error::invalid("constants", "mb_prob/mb_weight need the constant `k`"))?;
+                let k = k.ok_or_else(|| {
+                    Error::invalid("constants", "mb_prob/mb_weight need the constant `k`")
+                })?;
                 let b = bias_constant(&self.law, s.clone());
                 if q == BiasQ::MbProb && !b.unit {
                     return Err(Error::invalid(
@@ -190,7 +192,11 @@ fn margin(shares: &[BigRational], s: &Sides, k: &BigRational) -> BigRational {
         .iter()
         .zip(&s.under)
         .map(|(rho, &u)| {
-            let (slack, frac) = if u { (rho - &one, &dp) } else { (&one - rho, &dm) };
+            let (slack, frac) = if u {
+                (rho - &one, &dp)
+            } else {
+                (&one - rho, &dm)
+            };
             slack - k * frac
         })
         .min()
@@ -213,7 +219,10 @@ mod tests {
         let p = crate::process::parse("relative-threshold(f=1)").unwrap();
         let x = Loads::new(vec![0.0, 2.0, 4.0]).unwrap();
         let st = BiasState::new(p.as_ref(), &x, TieRule::Random).unwrap();
-        assert_eq!(st.value(BiasQ::MbProb, Some(&q(1, 10))).unwrap(), q(-11, 30));
+        assert_eq!(
+            st.value(BiasQ::MbProb, Some(&q(1, 10))).unwrap(),
+            q(-11, 30)
+        );
         // Mean-Thinning: k* = 1, so the margin at k = 1 is 0 and at k = 1/2 positive.
         let mt = crate::process::parse("mean-thinning").unwrap();
         let st = BiasState::new(mt.as_ref(), &x, TieRule::Random).unwrap();

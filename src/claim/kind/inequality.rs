@@ -147,7 +147,9 @@ impl Inequality {
         for (name, v) in &f.constants {
             let at = Some(v.span().start);
             if builtin(name).is_some() || name == "p" || name == "eps1" {
-                return Err(t.error_at(at, format!("constant `{name}` shadows a built-in quantity")));
+                return Err(
+                    t.error_at(at, format!("constant `{name}` shadows a built-in quantity"))
+                );
             }
             let scalars = match v.get_ref() {
                 crate::claim::schema::ConstValue::One(s) => vec![s.clone()],
@@ -197,7 +199,13 @@ impl Inequality {
         let pots: Vec<Pot> = {
             let mut v: Vec<Pot> = slots
                 .iter()
-                .filter_map(|q| if let Quantity::Pot(p, _) = q { Some(*p) } else { None })
+                .filter_map(|q| {
+                    if let Quantity::Pot(p, _) = q {
+                        Some(*p)
+                    } else {
+                        None
+                    }
+                })
                 .collect();
             v.dedup();
             let mut u = Vec::new();
@@ -241,7 +249,11 @@ impl Inequality {
                             crate::potential::REGISTRY.iter().map(|i| i.name).collect();
                         t.error_at(
                             Some(s.span().start),
-                            format!("unknown potential `{}`; accepted: {}", spec.name, names.join(", ")),
+                            format!(
+                                "unknown potential `{}`; accepted: {}",
+                                spec.name,
+                                names.join(", ")
+                            ),
                         )
                     })?;
                 declared.push(info.name);
@@ -314,8 +326,16 @@ impl Inequality {
             SourceSpec::Process(p) => !p.info().rank_based,
             _ => false,
         });
-        let state_dependent = slots.iter().any(|q| q.state_dependent())
-            || (load_dependent && uses_process);
+        // Load-dependent processes join the exact route only with an exact step law.
+        let load_dependent_exact = sources.iter().all(|s| match s {
+            SourceSpec::Process(p) if !p.info().rank_based => Loads::zeros(2)
+                .ok()
+                .and_then(|z| p.step_law_exact(&z, setting.ties).ok().flatten())
+                .is_some(),
+            _ => true,
+        });
+        let state_dependent =
+            slots.iter().any(|q| q.state_dependent()) || (load_dependent && uses_process);
         // Domain.
         let d = f.domain.get_ref();
         let dspan = Some(f.domain.span().start);
@@ -331,7 +351,11 @@ impl Inequality {
                     let names: Vec<&str> = search::FAMILIES.iter().map(|(n, _)| *n).collect();
                     return Err(t.error_at(
                         Some(s.span().start),
-                        format!("unknown family `{}`; accepted: {}", s.get_ref(), names.join(", ")),
+                        format!(
+                            "unknown family `{}`; accepted: {}",
+                            s.get_ref(),
+                            names.join(", ")
+                        ),
                     ));
                 }
             }
@@ -346,11 +370,17 @@ impl Inequality {
             ));
         }
         if !(f.tolerance >= 0.0 && f.tolerance.is_finite()) {
-            return Err(t.error_at(None, format!("tolerance must be a finite number ≥ 0, got {}", f.tolerance)));
+            return Err(t.error_at(
+                None,
+                format!("tolerance must be a finite number ≥ 0, got {}", f.tolerance),
+            ));
         }
         for (name, _) in &f.tighten {
             if !const_names.contains(name) {
-                return Err(t.error_at(None, format!("[tighten] names `{name}`, which is not a constant")));
+                return Err(t.error_at(
+                    None,
+                    format!("[tighten] names `{name}`, which is not a constant"),
+                ));
             }
         }
         let exact_capable = !cmp.calls(Func::Exp)
@@ -358,7 +388,7 @@ impl Inequality {
             && !cmp.calls(Func::Sqrt)
             && !pots.iter().any(|p| p.exponential())
             && setting.weights.is_unit()
-            && (!load_dependent || setting.batch == 1);
+            && (!load_dependent || (setting.batch == 1 && load_dependent_exact));
         // The mean-bias quantities need a process (not the vector quantifier) and `k` for MB(k).
         let uses_bias = slots.iter().any(|q| matches!(q, Quantity::Bias(_)));
         if uses_bias && f.setting.vectors.is_some() {
@@ -368,10 +398,17 @@ impl Inequality {
             ));
         }
         if uses_bias && setting.batch != 1 {
-            return Err(t.error_at(None, "the mean-bias quantities are defined for one step (batch = 1)"));
+            return Err(t.error_at(
+                None,
+                "the mean-bias quantities are defined for one step (batch = 1)",
+            ));
         }
         let k_index = const_names.iter().position(|c| c == "k");
-        if slots.iter().any(|q| matches!(q, Quantity::Bias(b) if b.needs_k())) && k_index.is_none() {
+        if slots
+            .iter()
+            .any(|q| matches!(q, Quantity::Bias(b) if b.needs_k()))
+            && k_index.is_none()
+        {
             return Err(t.error_at(
                 Some(expr.span().start),
                 "mb_prob and mb_weight are the margins of MB(k): define the constant `k`",
@@ -393,7 +430,8 @@ impl Inequality {
         };
         // Validate every n against every source now, so errors name the file before any search.
         for &n in &d.n {
-            me.allocs(n, 0).map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
+            me.allocs(n, 0)
+                .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
         }
         Ok(me)
     }
@@ -452,7 +490,10 @@ impl Inequality {
         let d = self.t.file.domain.get_ref();
         let families = match &d.families {
             None => search::FAMILIES.iter().map(|(_, f)| *f).collect(),
-            Some(v) => v.iter().filter_map(|s| Family::parse(s.get_ref())).collect(),
+            Some(v) => v
+                .iter()
+                .filter_map(|s| Family::parse(s.get_ref()))
+                .collect(),
         };
         let regressions = ctx
             .regressions
@@ -479,7 +520,12 @@ impl Inequality {
         }
     }
 
-    fn case<'a>(&'a self, n: usize, alloc: &'a Alloc, consts: Vec<(f64, BigRational)>) -> Result<Case<'a>> {
+    fn case<'a>(
+        &'a self,
+        n: usize,
+        alloc: &'a Alloc,
+        consts: Vec<(f64, BigRational)>,
+    ) -> Result<Case<'a>> {
         let alpha = self.alpha.map(|a| consts[a].0);
         let mut pots = Vec::new();
         for p in &self.pots {
@@ -513,7 +559,14 @@ impl Inequality {
             exhaustive_bound: f.domain.get_ref().exhaustive.map(|e| (e.max_n, e.max_load)),
             ..Searched::default()
         };
-        let mut worst: Option<(Witness, Eval, usize, usize, Vec<(f64, BigRational)>, Vec<f64>)> = None;
+        let mut worst: Option<(
+            Witness,
+            Eval,
+            usize,
+            usize,
+            Vec<(f64, BigRational)>,
+            Vec<f64>,
+        )> = None;
         let mut violation: Option<(Witness, Found, usize, usize, Vec<(f64, BigRational)>)> = None;
         let mut all_exact = true;
         let mut sources = 0;
@@ -536,13 +589,21 @@ impl Inequality {
                             Ok(Some((_, _, s))) => {
                                 searched.add("exact", 1);
                                 let holds = self.cmp.holds_exact(&s, &ratio_of(tol));
-                                let fnd = Found { loads, eval: e, phase: "exact".into() };
+                                let fnd = Found {
+                                    loads,
+                                    eval: e,
+                                    phase: "exact".into(),
+                                };
                                 found = (!holds).then(|| fnd.clone());
                                 best = Some(fnd);
                             }
                             _ => {
                                 all_exact = false;
-                                let fnd = Found { loads, eval: e, phase: "point".into() };
+                                let fnd = Found {
+                                    loads,
+                                    eval: e,
+                                    phase: "point".into(),
+                                };
                                 found = case.violates(&e).then(|| fnd.clone());
                                 best = Some(fnd);
                             }
@@ -574,7 +635,14 @@ impl Inequality {
                     if let Some(b) = best {
                         let better = worst.as_ref().is_none_or(|w| b.eval.slack < w.1.slack);
                         if better {
-                            worst = Some((case.witness(&b), b.eval, n, ai, consts.clone(), b.loads.clone()));
+                            worst = Some((
+                                case.witness(&b),
+                                b.eval,
+                                n,
+                                ai,
+                                consts.clone(),
+                                b.loads.clone(),
+                            ));
                         }
                     }
                     if let Some(v) = found
@@ -601,7 +669,9 @@ impl Inequality {
                         (
                             Status::Inconclusive,
                             Trust::Exact,
-                            format!("the float search saw a violation, but exactly lhs = {l}, rhs = {r}, slack = {s} ≥ 0"),
+                            format!(
+                                "the float search saw a violation, but exactly lhs = {l}, rhs = {r}, slack = {s} ≥ 0"
+                            ),
                         )
                     } else {
                         (
@@ -618,25 +688,37 @@ impl Inequality {
                             (
                                 Status::Refuted,
                                 Trust::Float,
-                                format!("brute-force enumeration of the step: lhs = {}, rhs = {}, slack = {}", e.lhs, e.rhs, e.slack),
+                                format!(
+                                    "brute-force enumeration of the step: lhs = {}, rhs = {}, slack = {}",
+                                    e.lhs, e.rhs, e.slack
+                                ),
                             )
                         } else {
                             (
                                 Status::Inconclusive,
                                 Trust::Float,
-                                format!("below numerical resolution {resolution:e}: enumeration gives slack {}", e.slack),
+                                format!(
+                                    "below numerical resolution {resolution:e}: enumeration gives slack {}",
+                                    e.slack
+                                ),
                             )
                         }
                     }
                     Err(err) => {
                         let s = v.eval.slack.to_f64();
                         if -s > resolution {
-                            (Status::Refuted, Trust::Float, format!("closed form only ({err})"))
+                            (
+                                Status::Refuted,
+                                Trust::Float,
+                                format!("closed form only ({err})"),
+                            )
                         } else {
                             (
                                 Status::Inconclusive,
                                 Trust::Float,
-                                format!("below numerical resolution {resolution:e}; no independent route ({err})"),
+                                format!(
+                                    "below numerical resolution {resolution:e}; no independent route ({err})"
+                                ),
                             )
                         }
                     }
@@ -664,7 +746,9 @@ impl Inequality {
             let allocs = self.allocs(wn, f.domain.get_ref().seed)?;
             let case = self.case(wn, &allocs[wai], wconsts)?;
             if let Some((l, r, xs)) = case.eval_exact(&wloads)? {
-                let text = format!("exact rationals at the tightest state: lhs = {l}, rhs = {r}, slack = {xs}");
+                let text = format!(
+                    "exact rationals at the tightest state: lhs = {l}, rhs = {r}, slack = {xs}"
+                );
                 w.recheck = Some(text.clone());
                 notes.push(text);
                 if !self.cmp.holds_exact(&xs, &ratio_of(tol)) {
@@ -691,7 +775,11 @@ impl Inequality {
         } else {
             (Status::Holds, Trust::Float)
         };
-        if status == Status::Holds && !all_exact && self.exact_capable && self.cmp.cmp == crate::claim::expr::Cmp::Eq {
+        if status == Status::Holds
+            && !all_exact
+            && self.exact_capable
+            && self.cmp.cmp == crate::claim::expr::Cmp::Eq
+        {
             notes.push("every searched state with a rational exact value was settled in exact rationals (integer loads)".into());
         }
         if status == Status::Holds && !all_exact {
@@ -723,26 +811,46 @@ impl Check for Inequality {
         self.run_with(ctx, &ns, &BTreeMap::new(), true)
     }
 
-    fn tighten(&self, name: &str, ns: Option<&[usize]>, ctx: &mut RunContext) -> Result<ConstantReport> {
-        let idx = self.const_names.iter().position(|c| c == name).ok_or_else(|| {
-            Error::unknown(
-                "constant",
-                name,
-                &self.const_names.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-            )
-        })?;
+    fn tighten(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
+        let idx = self
+            .const_names
+            .iter()
+            .position(|c| c == name)
+            .ok_or_else(|| {
+                Error::unknown(
+                    "constant",
+                    name,
+                    &self
+                        .const_names
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>(),
+                )
+            })?;
         let dir = *self.t.file.tighten.get(name).ok_or_else(|| {
             Error::invalid(
                 "--name",
-                format!("`{name}` has no direction in the file's [tighten] table (smallest or largest)"),
+                format!(
+                    "`{name}` has no direction in the file's [tighten] table (smallest or largest)"
+                ),
             )
         })?;
         let start = self.grids[idx][0].0;
-        let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or_else(|| self.t.file.domain.get_ref().n.clone());
+        let ns: Vec<usize> = ns
+            .map(|v| v.to_vec())
+            .unwrap_or_else(|| self.t.file.domain.get_ref().n.clone());
         let mut per_n = Vec::new();
         for n in ns {
             if n < 2 {
-                return Err(Error::invalid("--n", format!("n must be at least 2, got {n}")));
+                return Err(Error::invalid(
+                    "--n",
+                    format!("n must be at least 2, got {n}"),
+                ));
             }
             self.allocs(n, 0)?;
             let mut holds = |v: f64| -> Result<bool> {
@@ -758,7 +866,11 @@ impl Check for Inequality {
             per_n.push(Tightest { n, value, witness });
         }
         let pts: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
-        let fits = if pts.len() >= 2 { search::fit_growth(&pts) } else { vec![] };
+        let fits = if pts.len() >= 2 {
+            search::fit_growth(&pts)
+        } else {
+            vec![]
+        };
         Ok(ConstantReport {
             id: self.t.id.clone(),
             name: name.to_string(),
@@ -792,7 +904,11 @@ fn vectors(
         if b < a {
             return None;
         }
-        Some((0..n).map(|i| if i < kk { a.clone() } else { b.clone() }).collect())
+        Some(
+            (0..n)
+                .map(|i| if i < kk { a.clone() } else { b.clone() })
+                .collect(),
+        )
     };
     let ok = |p: &[BigRational]| c1_violation(p, k, eps).is_none() && c2_violation(p, c2).is_none();
     // The largest bias whose step vector at k meets C2: 1 + e·k/(n − k) ≤ C.
@@ -824,18 +940,30 @@ fn vectors(
             }
         }
     }
-    let strongest = step(k, &emax).filter(|v| ok(v)).unwrap_or_else(|| cands[0].1.clone());
+    let strongest = step(k, &emax)
+        .filter(|v| ok(v))
+        .unwrap_or_else(|| cands[0].1.clone());
     let strongest_f: Vec<f64> = strongest.iter().map(ratio_f64).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (n as u64).wrapping_mul(0x51_7cc1_b727_220a));
     let eps_f = ratio_f64(eps);
     let c2_f = ratio_f64(c2);
     for j in 0..random {
-        let mut r: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0f64).powi(1 + (j % 3) as i32)).collect();
+        let mut r: Vec<f64> = (0..n)
+            .map(|_| rng.random_range(0.0..1.0f64).powi(1 + (j % 3) as i32))
+            .collect();
         r.sort_by(|a, b| a.total_cmp(b));
         let s: f64 = r.iter().sum();
         r.iter_mut().for_each(|v| *v /= s);
-        let mix = |l: f64| -> Vec<f64> { r.iter().zip(&strongest_f).map(|(a, b)| (1.0 - l) * a + l * b).collect() };
-        let pass = |p: &[f64]| c1_violation(p, k, &(eps_f * (1.0 + 1e-9))).is_none() && c2_violation(p, &(c2_f * (1.0 - 1e-9))).is_none();
+        let mix = |l: f64| -> Vec<f64> {
+            r.iter()
+                .zip(&strongest_f)
+                .map(|(a, b)| (1.0 - l) * a + l * b)
+                .collect()
+        };
+        let pass = |p: &[f64]| {
+            c1_violation(p, k, &(eps_f * (1.0 + 1e-9))).is_none()
+                && c2_violation(p, &(c2_f * (1.0 - 1e-9))).is_none()
+        };
         let (mut lo, mut hi) = (0.0, 1.0);
         if pass(&mix(0.0)) {
             hi = 0.0;
@@ -854,7 +982,10 @@ fn vectors(
             continue;
         }
         // Exact companion: the dyadic values, renormalised to sum 1.
-        let ex: Vec<BigRational> = p.iter().map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero)).collect();
+        let ex: Vec<BigRational> = p
+            .iter()
+            .map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero))
+            .collect();
         let sum: BigRational = ex.iter().fold(BigRational::zero(), |a, b| a + b);
         let ex: Vec<BigRational> = ex.into_iter().map(|v| v / &sum).collect();
         cands.push((format!("random#{j}"), ex));
@@ -897,13 +1028,22 @@ impl Env for StateEnv<'_> {
     }
     fn eps1(&self, delta: f64) -> std::result::Result<XFloat, String> {
         let fixed = self.case.alloc.rank_vector().is_some();
-        if fixed && let Some((_, v)) = self.case.eps_cache.borrow().iter().find(|(d, _)| *d == delta.to_bits()) {
+        if fixed
+            && let Some((_, v)) = self
+                .case
+                .eps_cache
+                .borrow()
+                .iter()
+                .find(|(d, _)| *d == delta.to_bits())
+        {
             return Ok(*v);
         }
         let n = self.p_rank.len();
         let k = delta * n as f64;
         if (k - k.round()).abs() > 1e-9 || k.round() < 1.0 || k.round() >= n as f64 {
-            return Err(format!("eps1({delta}): δn = {k} must be an integer in 1..{n}"));
+            return Err(format!(
+                "eps1({delta}): δn = {k} must be an integer in 1..{n}"
+            ));
         }
         let b = best_eps(self.p_rank, k.round() as usize).map_err(|e| e.to_string())?;
         let v = XFloat::from_f64(b.eps);
@@ -937,7 +1077,12 @@ impl Case<'_> {
     /// The exact step law and sides of a mean-bias claim at `loads` (`None` when the claim uses
     /// no mean-bias quantity).
     fn bias_state(&self, loads: &Loads) -> Result<Option<crate::claim::mean_bias::BiasState>> {
-        if !self.ineq.slots.iter().any(|q| matches!(q, Quantity::Bias(_))) {
+        if !self
+            .ineq
+            .slots
+            .iter()
+            .any(|q| matches!(q, Quantity::Bias(_)))
+        {
             return Ok(None);
         }
         match self.alloc {
@@ -946,7 +1091,9 @@ impl Case<'_> {
                 loads,
                 self.ineq.setting.ties,
             )?)),
-            _ => Err(Error::Unsupported("the mean-bias quantities need a process".into())),
+            _ => Err(Error::Unsupported(
+                "the mean-bias quantities need a process".into(),
+            )),
         }
     }
 
@@ -959,7 +1106,9 @@ impl Case<'_> {
         let ties = self.ineq.setting.ties;
         match self.alloc {
             Alloc::None => Ok((None, vec![])),
-            Alloc::Process { process, p: None, .. } => {
+            Alloc::Process {
+                process, p: None, ..
+            } => {
                 let law = process.step_law(loads, ties)?;
                 let by_rank = loads.ranking().by_rank(&law.per_bin_probability());
                 Ok((Some(law), by_rank))
@@ -976,10 +1125,16 @@ impl Case<'_> {
     fn values(&self, x: &[f64], brute: bool) -> Result<(Vec<XFloat>, Vec<f64>)> {
         let loads = Loads::new(x.to_vec())?;
         let n = self.n as f64;
-        let need_law = self.ineq.slots.iter().any(|q| matches!(q, Quantity::Pot(_, s) if *s != Stat::Value) || *q == Quantity::C2)
-            || self.ineq.cmp.calls(Func::P)
-            || self.ineq.cmp.calls(Func::Eps1);
-        let (law, p_rank) = if need_law { self.law(&loads)? } else { (None, vec![]) };
+        let need_law =
+            self.ineq.slots.iter().any(|q| {
+                matches!(q, Quantity::Pot(_, s) if *s != Stat::Value) || *q == Quantity::C2
+            }) || self.ineq.cmp.calls(Func::P)
+                || self.ineq.cmp.calls(Func::Eps1);
+        let (law, p_rank) = if need_law {
+            self.law(&loads)?
+        } else {
+            (None, vec![])
+        };
         let y = loads.normalized();
         let bias = self.bias_state(&loads)?;
         let mut pot_vals: Vec<Option<(XFloat, XFloat, XFloat)>> = vec![None; self.pots.len()];
@@ -991,28 +1146,48 @@ impl Case<'_> {
                 Quantity::Const(i) => XFloat::from_f64(self.consts[*i].0),
                 Quantity::Gap => XFloat::from_f64(loads.gap()),
                 Quantity::Spread => XFloat::from_f64(loads.spread()),
-                Quantity::YMax => XFloat::from_f64(y.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+                Quantity::YMax => {
+                    XFloat::from_f64(y.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+                }
                 Quantity::YMin => XFloat::from_f64(y.iter().copied().fold(f64::INFINITY, f64::min)),
-                Quantity::FracOver => XFloat::from_f64(y.iter().filter(|v| **v >= 0.0).count() as f64 / n),
+                Quantity::FracOver => {
+                    XFloat::from_f64(y.iter().filter(|v| **v >= 0.0).count() as f64 / n)
+                }
                 Quantity::C2 => XFloat::from_f64(n * p_rank.iter().copied().fold(0.0, f64::max)),
                 Quantity::Bias(q) => {
                     let st = bias.as_ref().expect("bias state built when used");
                     XFloat::from_f64(ratio_f64(&st.value(*q, self.k())?))
                 }
                 Quantity::Pot(p, stat) => {
-                    let j = self.pots.iter().position(|(q, _)| q == p).expect("potential built");
+                    let j = self
+                        .pots
+                        .iter()
+                        .position(|(q, _)| q == p)
+                        .expect("potential built");
                     let pot = self.pots[j].1.as_ref();
                     if *stat == Stat::Value {
                         XFloat::from_scaled(&pot.value(&loads))
                     } else {
                         if pot_vals[j].is_none() {
-                            let law = law.as_ref().ok_or_else(|| Error::Unsupported("no allocation".into()))?;
+                            let law = law
+                                .as_ref()
+                                .ok_or_else(|| Error::Unsupported("no allocation".into()))?;
                             let value = pot.value(&loads);
                             let (next, change) = if brute {
-                                let next = crate::expectation::brute_force_law(law, pot, &loads, &self.ineq.setting)?;
+                                let next = crate::expectation::brute_force_law(
+                                    law,
+                                    pot,
+                                    &loads,
+                                    &self.ineq.setting,
+                                )?;
                                 (next, next.add(&value.scale(-1.0)))
                             } else {
-                                let e = crate::expectation::expect_law(law, pot, &loads, &self.ineq.setting)?;
+                                let e = crate::expectation::expect_law(
+                                    law,
+                                    pot,
+                                    &loads,
+                                    &self.ineq.setting,
+                                )?;
                                 (e.expected_next, e.expected_change)
                             };
                             pot_vals[j] = Some((
@@ -1044,12 +1219,25 @@ impl Case<'_> {
             case: self,
         };
         let file = self.ineq.t.file_name();
-        let lhs = self.ineq.cmp.lhs.eval(&env).map_err(|e| Error::invalid(&file, e))?;
-        let rhs = self.ineq.cmp.rhs.eval(&env).map_err(|e| Error::invalid(&file, e))?;
+        let lhs = self
+            .ineq
+            .cmp
+            .lhs
+            .eval(&env)
+            .map_err(|e| Error::invalid(&file, e))?;
+        let rhs = self
+            .ineq
+            .cmp
+            .rhs
+            .eval(&env)
+            .map_err(|e| Error::invalid(&file, e))?;
         if lhs.is_nan() || rhs.is_nan() {
             return Err(Error::invalid(
                 &file,
-                format!("the claim is not a number at n = {}, loads {:?} (lhs {lhs}, rhs {rhs})", self.n, x),
+                format!(
+                    "the claim is not a number at n = {}, loads {:?} (lhs {lhs}, rhs {rhs})",
+                    self.n, x
+                ),
             ));
         }
         let mut slack = self.ineq.cmp.slack(lhs, rhs, self.ineq.t.file.tolerance);
@@ -1077,7 +1265,10 @@ impl Case<'_> {
         if !self.ineq.exact_capable {
             return Ok(None);
         }
-        let ex: Vec<BigRational> = x.iter().map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero)).collect();
+        let ex: Vec<BigRational> = x
+            .iter()
+            .map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero))
+            .collect();
         let n = x.len();
         let nn = BigRational::from_integer(BigInt::from(n));
         let total = ex.iter().fold(BigRational::zero(), |a, b| a + b);
@@ -1093,18 +1284,31 @@ impl Case<'_> {
         let bias = self.bias_state(&loads)?;
         // A load-dependent process: its exact step law, when it has one.
         let law_exact = match self.alloc {
-            Alloc::Process { process, p: None, .. } if b == 1 => process.step_law_exact(&loads, self.ineq.setting.ties)?,
+            Alloc::Process {
+                process, p: None, ..
+            } if b == 1 => process.step_law_exact(&loads, self.ineq.setting.ties)?,
             _ => None,
         };
         let sq = |y: &[BigRational]| y.iter().fold(BigRational::zero(), |a, v| a + v * v);
-        let ab = |y: &[BigRational]| y.iter().fold(BigRational::zero(), |a, v| a + num_traits::Signed::abs(v));
+        let ab = |y: &[BigRational]| {
+            y.iter()
+                .fold(BigRational::zero(), |a, v| a + num_traits::Signed::abs(v))
+        };
         let expected = |pot: Pot| -> Option<BigRational> {
             if let Some(law) = &law_exact {
                 // Enumeration of the exact outcomes (balls per outcome included).
                 let f = if pot == Pot::Upsilon { sq(&y) } else { ab(&y) };
                 let change = match pot {
-                    Pot::Upsilon => crate::bias::identity::expected_change_exact(law, &y, crate::bias::identity::upsilon),
-                    Pot::Delta => crate::bias::identity::expected_change_exact(law, &y, crate::bias::identity::absolute),
+                    Pot::Upsilon => crate::bias::identity::expected_change_exact(
+                        law,
+                        &y,
+                        crate::bias::identity::upsilon,
+                    ),
+                    Pot::Delta => crate::bias::identity::expected_change_exact(
+                        law,
+                        &y,
+                        crate::bias::identity::absolute,
+                    ),
                     _ => return None,
                 };
                 return Some(f + change);
@@ -1121,9 +1325,20 @@ impl Case<'_> {
                     let yj: Vec<BigRational> = y
                         .iter()
                         .enumerate()
-                        .map(|(i, v)| if i == j { v + BigRational::one() - &inv } else { v - &inv })
+                        .map(|(i, v)| {
+                            if i == j {
+                                v + BigRational::one() - &inv
+                            } else {
+                                v - &inv
+                            }
+                        })
                         .collect();
-                    acc += rj * if pot == Pot::Upsilon { sq(&yj) } else { ab(&yj) };
+                    acc += rj
+                        * if pot == Pot::Upsilon {
+                            sq(&yj)
+                        } else {
+                            ab(&yj)
+                        };
                 }
                 Some(acc)
             } else if pot == Pot::Upsilon {
@@ -1134,7 +1349,10 @@ impl Case<'_> {
                 for (yi, ri) in y.iter().zip(r) {
                     let mu = ri - &inv;
                     let nu = ri * (&one - &inv) * (&one - &inv) + (&one - ri) * &inv * &inv;
-                    acc += yi * yi + BigRational::from_integer(2.into()) * &bb * yi * &mu + &bb * nu + &bb * (&bb - &one) * &mu * &mu;
+                    acc += yi * yi
+                        + BigRational::from_integer(2.into()) * &bb * yi * &mu
+                        + &bb * nu
+                        + &bb * (&bb - &one) * &mu * &mu;
                 }
                 Some(acc)
             } else {
@@ -1152,7 +1370,11 @@ impl Case<'_> {
                 Quantity::YMin => y.iter().min().cloned(),
                 Quantity::Spread => Some(y.iter().max()?.clone() - y.iter().min()?.clone()),
                 Quantity::FracOver => Some(BigRational::new(
-                    BigInt::from(y.iter().filter(|v| !num_traits::Signed::is_negative(*v)).count()),
+                    BigInt::from(
+                        y.iter()
+                            .filter(|v| !num_traits::Signed::is_negative(*v))
+                            .count(),
+                    ),
                     BigInt::from(n),
                 )),
                 Quantity::C2 => p_rank.map(|p| best_c(p).c),
@@ -1169,7 +1391,11 @@ impl Case<'_> {
                         Stat::Change => Some(expected(*p)? - value?),
                         Stat::Ratio => {
                             let v = value?;
-                            if v.is_zero() { None } else { Some(expected(*p)? / v) }
+                            if v.is_zero() {
+                                None
+                            } else {
+                                Some(expected(*p)? / v)
+                            }
                         }
                     }
                 }
@@ -1177,11 +1403,17 @@ impl Case<'_> {
             vals.push(v);
         }
         let env = ExactState { vals, p_rank };
-        let (l, r) = match (self.ineq.cmp.lhs.eval_exact(&env), self.ineq.cmp.rhs.eval_exact(&env)) {
+        let (l, r) = match (
+            self.ineq.cmp.lhs.eval_exact(&env),
+            self.ineq.cmp.rhs.eval_exact(&env),
+        ) {
             (Ok(l), Ok(r)) => (l, r),
             _ => return Ok(None),
         };
-        let s = self.ineq.cmp.slack_exact(&l, &r, &ratio_of(self.ineq.t.file.tolerance));
+        let s = self
+            .ineq
+            .cmp
+            .slack_exact(&l, &r, &ratio_of(self.ineq.t.file.tolerance));
         Ok(Some((l, r, s)))
     }
 
@@ -1195,7 +1427,11 @@ impl Case<'_> {
             .collect();
         Witness {
             n: self.n,
-            loads: if self.ineq.state_dependent { f.loads.clone() } else { vec![] },
+            loads: if self.ineq.state_dependent {
+                f.loads.clone()
+            } else {
+                vec![]
+            },
             source: self.alloc.label(),
             constants,
             lhs: f.eval.lhs.to_string(),
