@@ -281,14 +281,10 @@ fn malformed_files_name_file_line_and_column() {
     // Unknown kind, unknown process, δn not an integer.
     let e = err_of(
         "kind",
-        &HEAD
-            .replace("inequality", "flow")
-            .to_string()
-            .replace("", "")
-            .replace(
-                "provenance = \"derived\"\n",
-                &format!("provenance = \"derived\"\n{ok_rest}"),
-            ),
+        &HEAD.replace("inequality", "flow").replace(
+            "provenance = \"derived\"\n",
+            &format!("provenance = \"derived\"\n{ok_rest}"),
+        ),
     );
     assert!(
         e.contains("t/kind.toml:2:8:") && e.contains("unknown kind `flow`"),

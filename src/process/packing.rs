@@ -16,7 +16,8 @@ use rand::Rng;
 /// let x = Loads::new(vec![0.0, 3.0, 3.0]).unwrap(); // W/n = 2: bin 0 raised to 3 (3 balls)
 /// let law = p.step_law(&x, TieRule::Random).unwrap();
 /// assert_eq!(law.outcomes[0].balls, 3);
-/// assert!((law.expected_balls() - 5.0 / 3.0).abs() < 1e-15); // (3 + 1 + 1)/3
+/// // (3 + 1 + 1)/3, summed as 3·(1/3) + 1·(1/3) + 1·(1/3) in floating point.
+/// assert!((law.expected_balls() - 5.0 / 3.0).abs() < 1e-15);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Packing {
@@ -97,22 +98,6 @@ impl Process for Packing {
                 })
                 .collect(),
         })
-    }
-    fn step_law_exact(&self, loads: &Loads, _ties: TieRule) -> Result<Option<super::ExactStepLaw>> {
-        let p = num_rational::BigRational::new(1.into(), loads.n().into());
-        Ok(Some(super::ExactStepLaw {
-            n: loads.n(),
-            outcomes: self
-                .balls(loads)?
-                .into_iter()
-                .enumerate()
-                .map(|(bin, balls)| super::ExactOutcome {
-                    bin,
-                    balls,
-                    prob: p.clone(),
-                })
-                .collect(),
-        }))
     }
     fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {
         let j = uniform_rank(loads.n(), rng);

@@ -162,7 +162,7 @@ impl Family {
                 v
             }
             Family::RandomReal => {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_f10);
+                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x05ee_df10);
                 (0..32)
                     .map(|j| {
                         let scale = 2f64.powi(j % 12);

@@ -11,7 +11,8 @@
 //!    minimal one and persists its seed under `proptest-regressions/` ([`random`]);
 //! 5. a local optimiser that moves mass between bins to minimise the slack, started from the best
 //!    states found ([`optimise`]);
-//! and shrinks the first violation it finds ([`shrink`]). Every random choice comes from a ChaCha
+//!
+//! and then shrinks the first violation it finds ([`shrink`]). Every random choice comes from a ChaCha
 //! generator seeded from the plan, so a search is reproducible.
 //!
 //! Reference for the families: notes §7 of `papers/batched-and-mean-biased.md`.

@@ -106,6 +106,18 @@ impl Alloc {
     }
 }
 
+/// The tightest state so far: witness, evaluation, n, allocation index, constants, loads.
+type WorstState = (
+    Witness,
+    Eval,
+    usize,
+    usize,
+    Vec<(f64, BigRational)>,
+    Vec<f64>,
+);
+/// A violation: witness, state, n, allocation index, constants.
+type ViolationState = (Witness, Found, usize, usize, Vec<(f64, BigRational)>);
+
 /// A built `inequality` check.
 pub struct Inequality {
     t: Theorem,
@@ -227,7 +239,7 @@ impl Inequality {
             && pots.iter().any(|p| p.exponential())
         {
             for (v, _) in &grids[a] {
-                if !(*v > 0.0) {
+                if v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
                     return Err(t.error_at(
                         Some(f.constants["alpha"].span().start),
                         format!("alpha must be > 0, got {v}"),
@@ -300,7 +312,7 @@ impl Inequality {
             let (delta, eps, c2) = (g(&vs.delta, "delta")?, g(&vs.eps, "eps")?, g(&vs.c2, "c2")?);
             let zero = BigRational::zero();
             let one = BigRational::one();
-            if !(delta > zero && delta < one) || !(eps > zero && eps < one) || c2 < one {
+            if !(delta > zero && delta < one && eps > zero && eps < one) || c2 < one {
                 return Err(t.error_at(
                     at,
                     "[setting.vectors] needs 0 < delta < 1, 0 < eps < 1 and c2 ≥ 1",
@@ -375,7 +387,7 @@ impl Inequality {
                 format!("tolerance must be a finite number ≥ 0, got {}", f.tolerance),
             ));
         }
-        for (name, _) in &f.tighten {
+        for name in f.tighten.keys() {
             if !const_names.contains(name) {
                 return Err(t.error_at(
                     None,
@@ -506,8 +518,19 @@ impl Inequality {
             } else {
                 None
             },
-            random: d.random.saturating_mul(ctx.effort),
-            optimise: d.optimise.saturating_mul(ctx.effort),
+            // Later rounds (`balloc search --budget`) run random states and the optimiser only.
+            random: if round == 0 {
+                d.random
+            } else {
+                d.random.max(64)
+            }
+            .saturating_mul(ctx.effort),
+            optimise: if round == 0 {
+                d.optimise
+            } else {
+                d.optimise.max(200)
+            }
+            .saturating_mul(ctx.effort),
             starts: d.starts,
             seed: d
                 .seed
@@ -559,18 +582,21 @@ impl Inequality {
             exhaustive_bound: f.domain.get_ref().exhaustive.map(|e| (e.max_n, e.max_load)),
             ..Searched::default()
         };
-        let mut worst: Option<(
-            Witness,
-            Eval,
-            usize,
-            usize,
-            Vec<(f64, BigRational)>,
-            Vec<f64>,
-        )> = None;
-        let mut violation: Option<(Witness, Found, usize, usize, Vec<(f64, BigRational)>)> = None;
+        let mut worst: Option<WorstState> = None;
+        let mut violation: Option<ViolationState> = None;
         let mut all_exact = true;
         let mut sources = 0;
         let mut case_index = 0;
+        // A time budget is shared evenly by the cases (vector quantifiers count as one source).
+        let t0 = std::time::Instant::now();
+        let total_cases = (ns.len() * self.sources.len() * self.combos(overrides).len()).max(1);
+        let case_deadline = |k: usize| {
+            ctx.deadline.map(|d| {
+                t0 + d
+                    .saturating_duration_since(t0)
+                    .mul_f64(k as f64 / total_cases as f64)
+            })
+        };
         'outer: for &n in ns {
             let allocs = self.allocs(n, f.domain.get_ref().seed)?;
             sources = sources.max(allocs.len());
@@ -621,7 +647,8 @@ impl Inequality {
                             let r = search::run(&case, &plan, states)?;
                             searched.merge(&r.searched);
                             let done = r.violation.is_some();
-                            if done || ctx.deadline.is_none_or(|d| std::time::Instant::now() >= d) {
+                            let until = case_deadline(case_index.min(total_cases));
+                            if done || until.is_none_or(|d| std::time::Instant::now() >= d) {
                                 found = r.violation;
                                 best = r.worst;
                                 break;
@@ -1165,7 +1192,11 @@ impl Case<'_> {
                         .position(|(q, _)| q == p)
                         .expect("potential built");
                     let pot = self.pots[j].1.as_ref();
-                    if *stat == Stat::Value {
+                    let needs_expectation =
+                        self.ineq.slots.iter().any(
+                            |q| matches!(q, Quantity::Pot(r, st) if r == p && *st != Stat::Value),
+                        );
+                    if *stat == Stat::Value && !needs_expectation {
                         XFloat::from_scaled(&pot.value(&loads))
                     } else {
                         if pot_vals[j].is_none() {
