@@ -315,3 +315,71 @@ fn malformed_files_name_file_line_and_column() {
     let e = claim::prepare(&p, &root).err().unwrap().to_string();
     assert!(e.contains("paper.toml"), "{e}");
 }
+
+#[test]
+fn mean_bias_identities_are_settled_exactly() {
+    let root = scratch("mean-bias");
+    // Mean-Thinning: E[ΔΥ] = −Δ/n + 1 − 1/n (derived in theorems/mean-biased-2023/
+    // upsilon-identity-mean-thinning). Shifting the right side by 1/1000 must be refuted exactly at
+    // the first state searched, n = 2, y = 0: lhs = 1/2, rhs = 1/2 + 1/1000.
+    let text = |rhs: &str| {
+        format!(
+            "{HEAD}[setting]\nprocesses = [\"mean-thinning(boundary=under)\"]\n[claim]\nexpr = \"dE_Upsilon == {rhs}\"\n[domain]\nn = [2, 3]\nexhaustive = {{ max_n = 3, max_load = 3 }}\nrandom = 4\noptimise = 4\n"
+        )
+    };
+    let v = run(
+        &root,
+        &write(&root, "shifted", &text("-Delta / n + 1 - 1 / n + 1/1000")),
+    );
+    assert_eq!(v.verdict, Status::Refuted);
+    assert_eq!(v.trust, Trust::Exact);
+    let w = v.witness.unwrap();
+    assert_eq!((w.n, w.loads.clone()), (2, vec![0.0, 0.0]));
+    assert!(w.recheck.unwrap().contains("rhs = 501/1000"));
+    let v = run(
+        &root,
+        &write(&root, "identity", &text("-Delta / n + 1 - 1 / n")),
+    );
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("exact rationals")),
+        "{:?}",
+        v.notes
+    );
+}
+
+#[test]
+fn mean_bias_quantities_need_their_constant_and_a_process() {
+    let e = err_of(
+        "nok",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"mean-thinning\"]\n[claim]\nexpr = \"mb_prob >= 0\"\n[domain]\nn = [4]\nrandom = 4\n"
+        ),
+    );
+    assert!(
+        e.contains("t/nok.toml:") && e.contains("constant `k`"),
+        "{e}"
+    );
+    let e = err_of(
+        "noproc",
+        &format!("{HEAD}[claim]\nexpr = \"delta_minus >= 0\"\n[domain]\nn = [4]\nrandom = 4\n"),
+    );
+    assert!(
+        e.contains("t/noproc.toml:") && e.contains("processes"),
+        "{e}"
+    );
+    // Probability bias is for one ball per step: Twinning is an error at the first state, not a verdict.
+    let root = scratch("mb-shape");
+    let p = write(
+        &root,
+        "tw",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"twinning\"]\n[constants]\nk = 1\n[claim]\nexpr = \"mb_prob >= 0\"\n[domain]\nn = [2]\nrandom = 2\n"
+        ),
+    );
+    let e = claim::check(&p, &root, &mut RunContext::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("one ball per step"), "{e}");
+}

@@ -9,6 +9,7 @@
 
 pub mod expr;
 pub mod kind;
+pub mod mean_bias;
 pub mod quantity;
 pub mod schema;
 mod verdict;

@@ -15,6 +15,8 @@
 //! | `frac_over` | fraction of bins with `yᵢ ≥ 0` (overloaded, DESIGN default boundary) |
 //! | `C2` | `n·max pᵢ`, the smallest C of condition C2 |
 //! | `p(i)`, `eps1(δ)` | allocation probability of rank i; best ε of C1 at δ (functions) |
+//! | `Lambda` | `Σ e^{α|yᵢ|}` (paper B's Λ, as recalled; `E_Lambda`, `dE_Lambda`, `R_Lambda` too) |
+//! | `delta_minus`, `E_balls`, `drift_*`, `fig_*`, `samples_mt`, `mb_*` | mean-biased processes, exact ([`crate::claim::mean_bias`]) |
 
 /// A potential whose quantities a claim can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,21 +31,24 @@ pub enum Pot {
     Upsilon,
     /// `Δ`
     Delta,
+    /// `Λ = Σ e^{α|yᵢ|}` (paper B, as recalled)
+    Lambda,
 }
 
 impl Pot {
     /// Every potential with its name in expressions.
-    pub const ALL: [(Pot, &'static str); 5] = [
+    pub const ALL: [(Pot, &'static str); 6] = [
         (Pot::Phi, "Phi"),
         (Pot::Psi, "Psi"),
         (Pot::Gamma, "Gamma"),
         (Pot::Upsilon, "Upsilon"),
         (Pot::Delta, "Delta"),
+        (Pot::Lambda, "Lambda"),
     ];
 
     /// Whether the potential is exponential (needs `alpha`, no exact rational value).
     pub fn exponential(self) -> bool {
-        matches!(self, Pot::Phi | Pot::Psi | Pot::Gamma)
+        matches!(self, Pot::Phi | Pot::Psi | Pot::Gamma | Pot::Lambda)
     }
 
     /// The registry spec of the potential at smoothing parameter `alpha`.
@@ -54,6 +59,7 @@ impl Pot {
             Pot::Gamma => format!("gamma(alpha={alpha})"),
             Pot::Upsilon => "quadratic".into(),
             Pot::Delta => "absolute".into(),
+            Pot::Lambda => format!("lambda(alpha={alpha})"),
         }
     }
 
@@ -65,6 +71,7 @@ impl Pot {
             Pot::Gamma => "gamma",
             Pot::Upsilon => "quadratic",
             Pot::Delta => "absolute",
+            Pot::Lambda => "lambda",
         }
     }
 }
@@ -105,6 +112,8 @@ pub enum Quantity {
     FracOver,
     /// `n·max pᵢ`.
     C2,
+    /// A quantity of the mean-biased processes ([`crate::claim::mean_bias`]).
+    Bias(crate::claim::mean_bias::BiasQ),
 }
 
 impl Quantity {
@@ -140,6 +149,9 @@ pub fn builtin(name: &str) -> Option<Quantity> {
     if simple.is_some() {
         return simple;
     }
+    if let Some(q) = crate::claim::mean_bias::lookup(name) {
+        return Some(Quantity::Bias(q));
+    }
     let (stat, rest) = if let Some(r) = name.strip_prefix("E_") {
         (Stat::Expected, r)
     } else if let Some(r) = name.strip_prefix("dE_") {
@@ -163,6 +175,9 @@ pub fn builtin_names() -> Vec<String> {
         .collect();
     for (_, p) in Pot::ALL {
         v.push(p.to_string());
+    }
+    for (_, name) in crate::claim::mean_bias::NAMES {
+        v.push(name.to_string());
     }
     for pre in ["E_", "dE_", "R_"] {
         for (_, p) in Pot::ALL {

@@ -99,22 +99,6 @@ impl Process for Packing {
                 .collect(),
         })
     }
-    fn step_law_exact(&self, loads: &Loads, _ties: TieRule) -> Result<Option<super::ExactStepLaw>> {
-        let p = num_rational::BigRational::new(1.into(), loads.n().into());
-        Ok(Some(super::ExactStepLaw {
-            n: loads.n(),
-            outcomes: self
-                .balls(loads)?
-                .into_iter()
-                .enumerate()
-                .map(|(bin, balls)| super::ExactOutcome {
-                    bin,
-                    balls,
-                    prob: p.clone(),
-                })
-                .collect(),
-        }))
-    }
     fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {
         let j = uniform_rank(loads.n(), rng);
         let n = loads.n() as f64;

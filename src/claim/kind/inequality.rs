@@ -131,6 +131,7 @@ pub struct Inequality {
     pots: Vec<Pot>,
     state_dependent: bool,
     exact_capable: bool,
+    k_index: Option<usize>,
 }
 
 fn ratio_f64(r: &BigRational) -> f64 {
@@ -231,7 +232,7 @@ impl Inequality {
         if pots.iter().any(|p| p.exponential()) && alpha.is_none() {
             return Err(t.error_at(
                 Some(expr.span().start),
-                "the claim uses an exponential potential (Phi, Psi, Gamma): define the constant `alpha`",
+                "the claim uses an exponential potential (Phi, Psi, Gamma, Lambda): define the constant `alpha`",
             ));
         }
         if let Some(a) = alpha
@@ -291,7 +292,8 @@ impl Inequality {
         let uses_process = cmp.calls(Func::P)
             || cmp.calls(Func::Eps1)
             || slots.iter().any(|q| {
-                matches!(q, Quantity::C2) || matches!(q, Quantity::Pot(_, s) if *s != Stat::Value)
+                matches!(q, Quantity::C2 | Quantity::Bias(_))
+                    || matches!(q, Quantity::Pot(_, s) if *s != Stat::Value)
             });
         let mut sources = Vec::new();
         for s in &f.setting.processes {
@@ -335,6 +337,14 @@ impl Inequality {
         let load_dependent = sources.iter().any(|s| match s {
             SourceSpec::Process(p) => !p.info().rank_based,
             _ => false,
+        });
+        // Load-dependent processes join the exact route only with an exact step law.
+        let load_dependent_exact = sources.iter().all(|s| match s {
+            SourceSpec::Process(p) if !p.info().rank_based => Loads::zeros(2)
+                .ok()
+                .and_then(|z| p.step_law_exact(&z, setting.ties).ok().flatten())
+                .is_some(),
+            _ => true,
         });
         let state_dependent =
             slots.iter().any(|q| q.state_dependent()) || (load_dependent && uses_process);
@@ -390,7 +400,32 @@ impl Inequality {
             && !cmp.calls(Func::Sqrt)
             && !pots.iter().any(|p| p.exponential())
             && setting.weights.is_unit()
-            && !load_dependent;
+            && (!load_dependent || (setting.batch == 1 && load_dependent_exact));
+        // The mean-bias quantities need a process (not the vector quantifier) and `k` for MB(k).
+        let uses_bias = slots.iter().any(|q| matches!(q, Quantity::Bias(_)));
+        if uses_bias && f.setting.vectors.is_some() {
+            return Err(t.error_at(
+                Some(expr.span().start),
+                "the mean-bias quantities (delta_minus, E_balls, drift_*, fig_*, samples_mt, mb_*) need [setting] processes, not [setting.vectors]",
+            ));
+        }
+        if uses_bias && setting.batch != 1 {
+            return Err(t.error_at(
+                None,
+                "the mean-bias quantities are defined for one step (batch = 1)",
+            ));
+        }
+        let k_index = const_names.iter().position(|c| c == "k");
+        if slots
+            .iter()
+            .any(|q| matches!(q, Quantity::Bias(b) if b.needs_k()))
+            && k_index.is_none()
+        {
+            return Err(t.error_at(
+                Some(expr.span().start),
+                "mb_prob and mb_weight are the margins of MB(k): define the constant `k`",
+            ));
+        }
         let me = Inequality {
             t: t.clone(),
             cmp,
@@ -403,6 +438,7 @@ impl Inequality {
             pots,
             state_dependent,
             exact_capable,
+            k_index,
         };
         // Validate every n against every source now, so errors name the file before any search.
         for &n in &d.n {
@@ -766,6 +802,13 @@ impl Inequality {
         } else {
             (Status::Holds, Trust::Float)
         };
+        if status == Status::Holds
+            && !all_exact
+            && self.exact_capable
+            && self.cmp.cmp == crate::claim::expr::Cmp::Eq
+        {
+            notes.push("every searched state with a rational exact value was settled in exact rationals (integer loads)".into());
+        }
         if status == Status::Holds && !all_exact {
             notes.push("holds on the searched space; this is evidence, not a proof".into());
         }
@@ -1058,6 +1101,34 @@ impl ExactEnv for ExactState<'_> {
 }
 
 impl Case<'_> {
+    /// The exact step law and sides of a mean-bias claim at `loads` (`None` when the claim uses
+    /// no mean-bias quantity).
+    fn bias_state(&self, loads: &Loads) -> Result<Option<crate::claim::mean_bias::BiasState>> {
+        if !self
+            .ineq
+            .slots
+            .iter()
+            .any(|q| matches!(q, Quantity::Bias(_)))
+        {
+            return Ok(None);
+        }
+        match self.alloc {
+            Alloc::Process { process, .. } => Ok(Some(crate::claim::mean_bias::BiasState::new(
+                process.as_ref(),
+                loads,
+                self.ineq.setting.ties,
+            )?)),
+            _ => Err(Error::Unsupported(
+                "the mean-bias quantities need a process".into(),
+            )),
+        }
+    }
+
+    /// The constant `k` of `MB(k)`, exactly.
+    fn k(&self) -> Option<&BigRational> {
+        self.ineq.k_index.map(|i| &self.consts[i].1)
+    }
+
     fn law(&self, loads: &Loads) -> Result<(Option<StepLaw>, Vec<f64>)> {
         let ties = self.ineq.setting.ties;
         match self.alloc {
@@ -1092,6 +1163,7 @@ impl Case<'_> {
             (None, vec![])
         };
         let y = loads.normalized();
+        let bias = self.bias_state(&loads)?;
         let mut pot_vals: Vec<Option<(XFloat, XFloat, XFloat)>> = vec![None; self.pots.len()];
         let mut vals = Vec::with_capacity(self.ineq.slots.len());
         for q in &self.ineq.slots {
@@ -1109,6 +1181,10 @@ impl Case<'_> {
                     XFloat::from_f64(y.iter().filter(|v| **v >= 0.0).count() as f64 / n)
                 }
                 Quantity::C2 => XFloat::from_f64(n * p_rank.iter().copied().fold(0.0, f64::max)),
+                Quantity::Bias(q) => {
+                    let st = bias.as_ref().expect("bias state built when used");
+                    XFloat::from_f64(ratio_f64(&st.value(*q, self.k())?))
+                }
                 Quantity::Pot(p, stat) => {
                     let j = self
                         .pots
@@ -1197,9 +1273,12 @@ impl Case<'_> {
         }
         let mut slack = self.ineq.cmp.slack(lhs, rhs, self.ineq.t.file.tolerance);
         // Near a tie, rounding decides the sign: settle it exactly when the claim is polynomial.
+        // An identity (`==`) is settled exactly at every state: its two sides are often near 0,
+        // where a relative resolution cannot separate rounding from a real difference.
         if !brute && self.ineq.exact_capable {
             let e = Eval { lhs, rhs, slack };
-            if slack.abs().to_f64() <= resolution(&e, self.ineq.t.file.tolerance)
+            let identity = self.ineq.cmp.cmp == crate::claim::expr::Cmp::Eq;
+            if (identity || slack.abs().to_f64() <= resolution(&e, self.ineq.t.file.tolerance))
                 && let Some((_, _, s)) = self.eval_exact(x)?
             {
                 slack = XFloat::from_f64(s.to_f64().unwrap_or(0.0));
@@ -1232,12 +1311,39 @@ impl Case<'_> {
             loads.ranking().per_bin(p, self.ineq.setting.ties)
         });
         let b = self.ineq.setting.batch;
+        let loads = Loads::new(x.to_vec())?;
+        let bias = self.bias_state(&loads)?;
+        // A load-dependent process: its exact step law, when it has one.
+        let law_exact = match self.alloc {
+            Alloc::Process {
+                process, p: None, ..
+            } if b == 1 => process.step_law_exact(&loads, self.ineq.setting.ties)?,
+            _ => None,
+        };
         let sq = |y: &[BigRational]| y.iter().fold(BigRational::zero(), |a, v| a + v * v);
         let ab = |y: &[BigRational]| {
             y.iter()
                 .fold(BigRational::zero(), |a, v| a + num_traits::Signed::abs(v))
         };
         let expected = |pot: Pot| -> Option<BigRational> {
+            if let Some(law) = &law_exact {
+                // Enumeration of the exact outcomes (balls per outcome included).
+                let f = if pot == Pot::Upsilon { sq(&y) } else { ab(&y) };
+                let change = match pot {
+                    Pot::Upsilon => crate::bias::identity::expected_change_exact(
+                        law,
+                        &y,
+                        crate::bias::identity::upsilon,
+                    ),
+                    Pot::Delta => crate::bias::identity::expected_change_exact(
+                        law,
+                        &y,
+                        crate::bias::identity::absolute,
+                    ),
+                    _ => return None,
+                };
+                return Some(f + change);
+            }
             let r = per_bin.as_ref()?;
             let inv = BigRational::one() / &nn;
             if b == 1 {
@@ -1303,6 +1409,7 @@ impl Case<'_> {
                     BigInt::from(n),
                 )),
                 Quantity::C2 => p_rank.map(|p| best_c(p).c),
+                Quantity::Bias(q) => bias.as_ref()?.value(*q, self.k()).ok(),
                 Quantity::Pot(p, stat) => {
                     let value = match p {
                         Pot::Upsilon => Some(sq(&y)),
