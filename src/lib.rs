@@ -38,6 +38,7 @@
 #![deny(missing_docs)]
 
 pub mod bias;
+pub mod claim;
 pub mod cli;
 pub mod condition;
 pub mod error;
@@ -47,6 +48,7 @@ pub mod lower_bound;
 pub mod potential;
 pub mod process;
 pub mod scaled;
+pub mod search;
 pub mod setting;
 pub mod spec;
 pub mod weights;

@@ -14,6 +14,8 @@ pub enum What {
     Potentials,
     /// Weight laws.
     Weights,
+    /// Theorem files under `theorems/` (id, kind, expected status, title).
+    Theorems,
 }
 
 /// Arguments of `balloc list`.
@@ -50,6 +52,18 @@ pub fn run(a: Args) -> Result<i32> {
                 })
             })
             .collect(),
+        What::Theorems => {
+            let root = std::path::Path::new("theorems");
+            let mut rows = Vec::new();
+            for f in crate::claim::discover(root)? {
+                let t = crate::claim::load(&f, root)?;
+                rows.push(json!({
+                    "name": t.id, "kind": t.file.kind.get_ref(), "expected": t.file.expected.name(),
+                    "summary": t.file.title, "reference": t.file.source.locator,
+                }));
+            }
+            rows
+        }
         What::Weights => weights::WEIGHT_LAWS
             .iter()
             .map(|(name, params, summary)| json!({"name": name, "params": params, "summary": summary}))

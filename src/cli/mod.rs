@@ -4,10 +4,13 @@
 
 use clap::{Parser, Subcommand};
 
+mod check;
+mod constant;
 mod expect;
 mod list;
 mod output;
 mod pvec;
+mod search;
 
 pub use output::Format;
 
@@ -29,6 +32,12 @@ pub enum Command {
     Pvec(pvec::Args),
     /// List registered processes, potentials or weight laws.
     List(list::Args),
+    /// Run theorem files: the main job (exit 1 iff a verdict contradicts its expected status).
+    Check(check::Args),
+    /// Counterexample search for one claim within a time budget.
+    Search(search::Args),
+    /// The tightest value of a constant per n and its growth across n.
+    Constant(constant::Args),
 }
 
 /// Parses the arguments and runs the command; returns the process exit code (0 success,
@@ -46,6 +55,9 @@ pub fn main() -> i32 {
         Command::Expect(a) => expect::run(a),
         Command::Pvec(a) => pvec::run(a),
         Command::List(a) => list::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Search(a) => search::run(a),
+        Command::Constant(a) => constant::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,108 @@
+//! Check kinds. A theorem file names its kind; the kind reads the file's `[claim]` table and
+//! runs the check. Adding a kind (e.g. a flow check on graphs) takes one file in this folder and
+//! one line in [`KINDS`].
+
+use super::schema::{FileError, Theorem};
+use super::verdict::Verdict;
+use crate::error::Result;
+use crate::search::{GrowthFit, StateSource};
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub mod condition;
+pub mod inequality;
+
+/// How much effort a run spends and where it writes proptest regression files.
+pub struct RunContext<'a> {
+    /// A multiplier of the file's random and optimiser budgets (1 = the file's values; the long
+    /// test tier uses 10).
+    pub effort: u32,
+    /// Keep searching with fresh seeds until this instant (`balloc search --budget`).
+    pub deadline: Option<Instant>,
+    /// The directory of proptest regression files (`None`: no persistence).
+    pub regressions: Option<PathBuf>,
+    /// Extra states (simulated trajectories).
+    pub states: Option<&'a mut dyn StateSource>,
+    /// Called with a short message after each case (progress display).
+    pub progress: Option<&'a dyn Fn(&str)>,
+}
+
+impl Default for RunContext<'_> {
+    fn default() -> Self {
+        RunContext {
+            effort: 1,
+            deadline: None,
+            regressions: None,
+            states: None,
+            progress: None,
+        }
+    }
+}
+
+/// The tightest value of a constant at one n.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Tightest {
+    /// The number of bins.
+    pub n: usize,
+    /// The tightest value for which the claim survives the search.
+    pub value: f64,
+    /// The state that pins it (smallest slack at that value).
+    pub witness: Option<super::verdict::Witness>,
+}
+
+/// The constant finder's result.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ConstantReport {
+    /// The theorem id.
+    pub id: String,
+    /// The constant.
+    pub name: String,
+    /// The direction.
+    pub direction: super::schema::Direction,
+    /// Per n.
+    pub per_n: Vec<Tightest>,
+    /// Growth fits, best first.
+    pub fits: Vec<GrowthFit>,
+}
+
+/// A built check.
+pub trait Check: Send + Sync {
+    /// Runs the check.
+    fn run(&self, ctx: &mut RunContext) -> Result<Verdict>;
+
+    /// The tightest value of constant `name` per n (the kinds that support it).
+    fn tighten(&self, name: &str, ns: Option<&[usize]>, ctx: &mut RunContext) -> Result<ConstantReport> {
+        let _ = (ns, ctx);
+        Err(crate::Error::Unsupported(format!(
+            "this kind of check has no constant finder (constant `{name}`)"
+        )))
+    }
+}
+
+/// A registered kind.
+pub struct KindInfo {
+    /// The name used in `kind = "..."`.
+    pub name: &'static str,
+    /// What it checks.
+    pub summary: &'static str,
+    /// Builds the check from a loaded file (validating the `[claim]` table).
+    pub build: fn(&Theorem) -> std::result::Result<Box<dyn Check>, FileError>,
+}
+
+/// Every registered kind.
+pub static KINDS: &[&KindInfo] = &[&inequality::INFO, &condition::INFO];
+
+/// Builds the check of a theorem file by its kind.
+pub fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
+    let name = t.file.kind.get_ref();
+    match KINDS.iter().find(|k| k.name == name) {
+        Some(k) => (k.build)(t),
+        None => {
+            let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+            Err(t.error_at(
+                Some(t.file.kind.span().start),
+                format!("unknown kind `{name}`; accepted: {}", names.join(", ")),
+            ))
+        }
+    }
+}

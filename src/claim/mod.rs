@@ -1,0 +1,40 @@
+//! Lemmas as files: the theorem-file schema, claim expressions, check kinds and verdicts
+//! (DESIGN §3).
+//!
+//! A lemma is one TOML file under `theorems/<paper>/<name>.toml` (its id is `<paper>/<name>`);
+//! `theorems/README.md` documents the schema with a worked example. [`load`] reads a file,
+//! [`check`] runs it and returns a [`Verdict`]: `holds` (with what was searched and the smallest
+//! slack), `refuted` (with a shrunk counterexample re-checked independently) or `inconclusive`,
+//! each with a [`Trust`] level.
+
+pub mod expr;
+pub mod kind;
+pub mod quantity;
+pub mod schema;
+mod verdict;
+mod xfloat;
+
+pub use kind::{Check, ConstantReport, KINDS, KindInfo, RunContext, Tightest};
+pub use schema::{
+    Direction, ExpectedStatus, FileError, PaperFile, Provenance, Theorem, TheoremFile, discover,
+    load, resolve,
+};
+pub use verdict::{Searched, Status, Trust, Verdict, Witness};
+pub use xfloat::XFloat;
+
+/// Loads a file and builds its check (all validation happens here, before any search).
+pub fn prepare(path: &std::path::Path, root: &std::path::Path) -> Result<(Theorem, Box<dyn Check>), FileError> {
+    let t = load(path, root)?;
+    let c = kind::build(&t)?;
+    Ok((t, c))
+}
+
+/// Loads, builds and runs one theorem file.
+pub fn check(
+    path: &std::path::Path,
+    root: &std::path::Path,
+    ctx: &mut RunContext,
+) -> anyhow::Result<Verdict> {
+    let (_, c) = prepare(path, root)?;
+    Ok(c.run(ctx)?)
+}

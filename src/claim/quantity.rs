@@ -1,0 +1,170 @@
+//! The named quantities a claim expression may use (DESIGN §3): `n`, `b`, the file's constants
+//! (`alpha` among them for the exponential potentials), the potentials at the state and their
+//! exact expectations after one step or batch, gap-type statistics and process constants.
+//!
+//! | name | meaning |
+//! |---|---|
+//! | `n`, `b` | bins, batch size |
+//! | `Phi`, `Psi`, `Gamma` | `Σ e^{αyᵢ}`, `Σ e^{−αyᵢ}`, `Φ + Ψ` (α = the constant `alpha`) |
+//! | `Upsilon`, `Delta` | `Σ yᵢ²`, `Σ |yᵢ|` |
+//! | `E_X` | `E[X' | x]` after one step (one batch when b > 1), exact closed form |
+//! | `dE_X` | `E[X' − X | x]`, computed without cancellation |
+//! | `R_X` | `E[X' | x]/X` (computed in extended range) |
+//! | `gap`, `spread` | `max xᵢ − W/n`, `max xᵢ − min xᵢ` |
+//! | `ymax`, `ymin` | largest and smallest normalised load |
+//! | `frac_over` | fraction of bins with `yᵢ ≥ 0` (overloaded, DESIGN default boundary) |
+//! | `C2` | `n·max pᵢ`, the smallest C of condition C2 |
+//! | `p(i)`, `eps1(δ)` | allocation probability of rank i; best ε of C1 at δ (functions) |
+
+/// A potential whose quantities a claim can use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pot {
+    /// `Φ`
+    Phi,
+    /// `Ψ`
+    Psi,
+    /// `Γ`
+    Gamma,
+    /// `Υ`
+    Upsilon,
+    /// `Δ`
+    Delta,
+}
+
+impl Pot {
+    /// Every potential with its name in expressions.
+    pub const ALL: [(Pot, &'static str); 5] = [
+        (Pot::Phi, "Phi"),
+        (Pot::Psi, "Psi"),
+        (Pot::Gamma, "Gamma"),
+        (Pot::Upsilon, "Upsilon"),
+        (Pot::Delta, "Delta"),
+    ];
+
+    /// Whether the potential is exponential (needs `alpha`, no exact rational value).
+    pub fn exponential(self) -> bool {
+        matches!(self, Pot::Phi | Pot::Psi | Pot::Gamma)
+    }
+
+    /// The registry spec of the potential at smoothing parameter `alpha`.
+    pub fn spec(self, alpha: f64) -> String {
+        match self {
+            Pot::Phi => format!("phi(alpha={alpha})"),
+            Pot::Psi => format!("psi(alpha={alpha})"),
+            Pot::Gamma => format!("gamma(alpha={alpha})"),
+            Pot::Upsilon => "quadratic".into(),
+            Pot::Delta => "absolute".into(),
+        }
+    }
+
+    /// The registry name.
+    pub fn registry_name(self) -> &'static str {
+        match self {
+            Pot::Phi => "phi",
+            Pot::Psi => "psi",
+            Pot::Gamma => "gamma",
+            Pot::Upsilon => "quadratic",
+            Pot::Delta => "absolute",
+        }
+    }
+}
+
+/// Which statistic of a potential.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stat {
+    /// The value at the state.
+    Value,
+    /// The expected value after one step or batch.
+    Expected,
+    /// The expected change.
+    Change,
+    /// Expected value over value.
+    Ratio,
+}
+
+/// A named quantity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantity {
+    /// The number of bins.
+    N,
+    /// The batch size.
+    B,
+    /// The file's constant with this index (in name order).
+    Const(usize),
+    /// A potential statistic.
+    Pot(Pot, Stat),
+    /// `max xᵢ − W/n`.
+    Gap,
+    /// `max xᵢ − min xᵢ`.
+    Spread,
+    /// `max yᵢ`.
+    YMax,
+    /// `min yᵢ`.
+    YMin,
+    /// Fraction of bins with `yᵢ ≥ 0`.
+    FracOver,
+    /// `n·max pᵢ`.
+    C2,
+}
+
+impl Quantity {
+    /// Whether the quantity depends on the load vector (for a rank-based allocation vector).
+    pub fn state_dependent(self) -> bool {
+        !matches!(self, Quantity::N | Quantity::B | Quantity::Const(_) | Quantity::C2)
+    }
+}
+
+/// The built-in quantity called `name`, if any.
+///
+/// ```
+/// use balloc::claim::quantity::{builtin, Quantity, Pot, Stat};
+/// assert_eq!(builtin("E_Gamma"), Some(Quantity::Pot(Pot::Gamma, Stat::Expected)));
+/// assert_eq!(builtin("gap"), Some(Quantity::Gap));
+/// assert_eq!(builtin("E_gamma"), None);
+/// ```
+pub fn builtin(name: &str) -> Option<Quantity> {
+    let simple = match name {
+        "n" => Some(Quantity::N),
+        "b" => Some(Quantity::B),
+        "gap" => Some(Quantity::Gap),
+        "spread" => Some(Quantity::Spread),
+        "ymax" => Some(Quantity::YMax),
+        "ymin" => Some(Quantity::YMin),
+        "frac_over" => Some(Quantity::FracOver),
+        "C2" => Some(Quantity::C2),
+        _ => None,
+    };
+    if simple.is_some() {
+        return simple;
+    }
+    let (stat, rest) = if let Some(r) = name.strip_prefix("E_") {
+        (Stat::Expected, r)
+    } else if let Some(r) = name.strip_prefix("dE_") {
+        (Stat::Change, r)
+    } else if let Some(r) = name.strip_prefix("R_") {
+        (Stat::Ratio, r)
+    } else {
+        (Stat::Value, name)
+    };
+    Pot::ALL
+        .iter()
+        .find(|(_, s)| *s == rest)
+        .map(|(p, _)| Quantity::Pot(*p, stat))
+}
+
+/// Every built-in name, for error messages.
+pub fn builtin_names() -> Vec<String> {
+    let mut v: Vec<String> = ["n", "b", "gap", "spread", "ymax", "ymin", "frac_over", "C2"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for (_, p) in Pot::ALL {
+        v.push(p.to_string());
+    }
+    for pre in ["E_", "dE_", "R_"] {
+        for (_, p) in Pot::ALL {
+            v.push(format!("{pre}{p}"));
+        }
+    }
+    v
+}

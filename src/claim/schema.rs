@@ -1,0 +1,508 @@
+//! The theorem-file schema: one claim per TOML file under `theorems/<paper>/<name>.toml`, its id
+//! the path without `.toml`; a `paper.toml` per paper folder. Unknown fields are errors; every
+//! error names the file and, where the TOML parser or a span knows it, the line and column.
+
+use crate::loads::TieRule;
+use num_rational::BigRational;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// An error in a theorem file: `file:line:column: message`.
+///
+/// ```
+/// use balloc::claim::FileError;
+/// let e = FileError::at("theorems/x/y.toml", "a = 1\nb = ?\n", Some(10), "bad value");
+/// assert_eq!(e.to_string(), "theorems/x/y.toml:2:5: bad value");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileError {
+    /// The file (as given on the command line or found under `theorems/`).
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// 1-based column (in characters), when known.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "{}:{l}:{c}: {}", self.file, self.message),
+            _ => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for FileError {}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+impl FileError {
+    /// An error at a byte offset of `text` (or without a position).
+    pub fn at(file: impl Into<String>, text: &str, offset: Option<usize>, message: impl Into<String>) -> FileError {
+        let (line, column) = match offset {
+            Some(o) => {
+                let (l, c) = line_col(text, o);
+                (Some(l), Some(c))
+            }
+            None => (None, None),
+        };
+        FileError {
+            file: file.into(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    fn from_toml(file: &str, text: &str, e: toml::de::Error) -> FileError {
+        let msg = e.message().trim().replace('\n', " ");
+        FileError::at(file, text, e.span().map(|s| s.start), msg)
+    }
+}
+
+/// The status a theorem file expects (DESIGN §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExpectedStatus {
+    /// The claim should survive the search.
+    Holds,
+    /// The search should find a counterexample (a finding, explained in the file).
+    Refuted,
+    /// Unknown; any verdict is accepted.
+    Open,
+}
+
+impl ExpectedStatus {
+    /// The lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ExpectedStatus::Holds => "holds",
+            ExpectedStatus::Refuted => "refuted",
+            ExpectedStatus::Open => "open",
+        }
+    }
+}
+
+/// How a statement is known (the tags of the paper notes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provenance {
+    /// Read in the primary text.
+    Read,
+    /// Rebuilt from surrounding prose; not a quotation.
+    Reconstructed,
+    /// From memory of the paper; constants and hypotheses unverified.
+    Recalled,
+    /// Standard mathematics worked out independently; not a statement of the paper.
+    Derived,
+}
+
+/// Where the statement comes from.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSection {
+    /// Section, lemma/theorem/equation number, e.g. `A §3, Theorem 3.1 (key inequality)`.
+    pub locator: String,
+    /// How the statement is known.
+    pub provenance: Provenance,
+}
+
+/// A number as written in TOML: a float/integer or a string (`"1/3"`, `"0.1"`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    /// An integer literal.
+    Int(i64),
+    /// A float literal.
+    Float(f64),
+    /// A string holding a decimal or a fraction.
+    Text(String),
+}
+
+impl Scalar {
+    /// The value as `f64` and as the exact rational written.
+    pub fn value(&self) -> Result<(f64, BigRational), String> {
+        let text = match self {
+            Scalar::Int(i) => i.to_string(),
+            Scalar::Float(f) => {
+                if !f.is_finite() {
+                    return Err(format!("{f} is not a finite number"));
+                }
+                format!("{f:e}")
+            }
+            Scalar::Text(t) => t.clone(),
+        };
+        let f = crate::spec::parse_f64(&text)?;
+        let r = crate::spec::parse_ratio(&text)?;
+        Ok((f, r))
+    }
+}
+
+/// A constant: one value or a grid of values.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum ConstValue {
+    /// A single value.
+    One(Scalar),
+    /// A grid; the claim is checked at every value (every combination with other grids).
+    Grid(Vec<Scalar>),
+}
+
+/// The declared direction in which a constant is tightened by the constant finder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// The claim holds for large values; find the smallest.
+    Smallest,
+    /// The claim holds for small values; find the largest.
+    Largest,
+}
+
+/// The quantifier over allocation vectors: every sorted `p` with C1(δ, ε) and C2(C).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VectorSection {
+    /// The quantile δ of C1 (δn must be an integer at every n).
+    pub delta: Scalar,
+    /// The ε of C1.
+    pub eps: Scalar,
+    /// The C of C2.
+    pub c2: Scalar,
+    /// How many random vectors meeting the conditions, besides the extremal ones.
+    #[serde(default)]
+    pub random: usize,
+}
+
+fn default_batch() -> u64 {
+    1
+}
+
+fn default_weights() -> Spanned<String> {
+    Spanned::new(0..0, "unit".to_string())
+}
+
+/// Processes, potentials and the setting of one step.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingSection {
+    /// Process specs (e.g. `two-choice`, `one-plus-beta(beta=0.5)`).
+    #[serde(default)]
+    pub processes: Vec<Spanned<String>>,
+    /// The quantifier over allocation vectors.
+    #[serde(default)]
+    pub vectors: Option<Spanned<VectorSection>>,
+    /// Potentials the claim is about (`phi`, `psi`, `gamma`, `quadratic`, `absolute`); the
+    /// exponential ones take `alpha` from the constants.
+    #[serde(default)]
+    pub potentials: Vec<Spanned<String>>,
+    /// Batch size b (1 = sequential).
+    #[serde(default = "default_batch")]
+    pub batch: u64,
+    /// Weight law spec (`unit`, `exp(1)`, ...).
+    #[serde(default = "default_weights")]
+    pub weights: Spanned<String>,
+    /// Tie rule.
+    #[serde(default)]
+    pub ties: TieRule,
+}
+
+impl Default for SettingSection {
+    fn default() -> Self {
+        SettingSection {
+            processes: Vec::new(),
+            vectors: None,
+            potentials: Vec::new(),
+            batch: 1,
+            weights: default_weights(),
+            ties: TieRule::Random,
+        }
+    }
+}
+
+/// Exhaustive enumeration bounds.
+#[derive(Debug, Clone, Copy, Deserialize, serde::Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Exhaustive {
+    /// Enumerate only for n up to this.
+    pub max_n: usize,
+    /// Sorted integer vectors with minimum 0 and maximum at most this.
+    pub max_load: u32,
+}
+
+fn default_starts() -> usize {
+    4
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// The state domain and the search budget.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Domain {
+    /// The numbers of bins.
+    pub n: Vec<usize>,
+    /// Adversarial families (default: all of them).
+    #[serde(default)]
+    pub families: Option<Vec<Spanned<String>>>,
+    /// Exhaustive enumeration for small n.
+    #[serde(default)]
+    pub exhaustive: Option<Exhaustive>,
+    /// Random states (proptest cases) per n, process and constant combination.
+    #[serde(default)]
+    pub random: u32,
+    /// Local-optimiser evaluations per start.
+    #[serde(default)]
+    pub optimise: u32,
+    /// Optimiser starts (the best states found so far).
+    #[serde(default = "default_starts")]
+    pub starts: usize,
+    /// The seed of every random choice.
+    #[serde(default)]
+    pub seed: u64,
+    /// Integer loads only (unit balls); families are rounded.
+    #[serde(default = "default_true")]
+    pub integer: bool,
+}
+
+/// A theorem file (the fields common to every kind; the `[claim]` table is read by the kind).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TheoremFile {
+    /// A one-line title.
+    pub title: String,
+    /// The kind of check (`inequality`, `condition`, ...): see [`super::kind::KINDS`].
+    pub kind: Spanned<String>,
+    /// The expected status.
+    pub expected: ExpectedStatus,
+    /// The statement in LaTeX.
+    pub statement: String,
+    /// Free-text notes (derivations, findings, constants found).
+    #[serde(default)]
+    pub notes: String,
+    /// Where the statement comes from.
+    pub source: SourceSection,
+    /// Processes, potentials and setting.
+    #[serde(default)]
+    pub setting: SettingSection,
+    /// Named constants: values or grids.
+    #[serde(default)]
+    pub constants: BTreeMap<String, Spanned<ConstValue>>,
+    /// Constants the constant finder may tighten, with their direction.
+    #[serde(default)]
+    pub tighten: BTreeMap<String, Direction>,
+    /// Absolute tolerance of the comparison (default 0).
+    #[serde(default)]
+    pub tolerance: f64,
+    /// The claim (its fields depend on the kind).
+    pub claim: Spanned<toml::Table>,
+    /// The state domain.
+    pub domain: Spanned<Domain>,
+    /// Recorded results (counterexamples, constants found); not read by the engine.
+    #[serde(default)]
+    pub record: Option<toml::Table>,
+}
+
+/// `paper.toml`: the bibliographic record of a paper folder.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperFile {
+    /// The authors.
+    pub authors: Vec<String>,
+    /// The title.
+    pub title: String,
+    /// Venue (conference or journal).
+    pub venue: String,
+    /// Year.
+    pub year: u32,
+    /// arXiv identifier, if any.
+    #[serde(default)]
+    pub arxiv: Option<String>,
+    /// Free-text notes.
+    #[serde(default)]
+    pub notes: String,
+}
+
+/// A loaded theorem file.
+#[derive(Debug, Clone)]
+pub struct Theorem {
+    /// `<paper>/<name>`.
+    pub id: String,
+    /// The file path.
+    pub path: PathBuf,
+    /// The raw text (for positions).
+    pub text: String,
+    /// The parsed common fields.
+    pub file: TheoremFile,
+    /// The paper record of the folder.
+    pub paper: PaperFile,
+}
+
+impl Theorem {
+    /// The file name for messages.
+    pub fn file_name(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// An error at a byte offset of the file.
+    pub fn error_at(&self, offset: Option<usize>, message: impl Into<String>) -> FileError {
+        FileError::at(self.file_name(), &self.text, offset, message)
+    }
+
+    /// Re-reads the `[claim]` table as the kind's own type `T` (which should deny unknown
+    /// fields), with positions.
+    pub fn claim_section<T: serde::de::DeserializeOwned>(&self) -> Result<Spanned<T>, FileError> {
+        #[derive(Deserialize)]
+        #[serde(bound = "T: serde::de::DeserializeOwned")]
+        struct Doc<T> {
+            claim: Spanned<T>,
+        }
+        toml::from_str::<Doc<T>>(&self.text)
+            .map(|d| d.claim)
+            .map_err(|e| FileError::from_toml(&self.file_name(), &self.text, e))
+    }
+
+    /// The byte offset of the first occurrence of `needle` as a whole word inside the span
+    /// `within` (to point at an identifier inside an expression string).
+    pub fn find_in(&self, within: std::ops::Range<usize>, needle: &str) -> Option<usize> {
+        let hay = self.text.get(within.clone())?;
+        let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+        let mut from = 0;
+        while let Some(i) = hay[from..].find(needle) {
+            let s = from + i;
+            let e = s + needle.len();
+            let before = hay[..s].chars().next_back().is_none_or(|c| !is_word(c));
+            let after = hay[e..].chars().next().is_none_or(|c| !is_word(c));
+            if before && after {
+                return Some(within.start + s);
+            }
+            from = e;
+        }
+        None
+    }
+}
+
+/// Parses theorem-file text (no paper record check); `file` names it in errors.
+pub fn parse_file(file: &str, text: &str) -> Result<TheoremFile, FileError> {
+    toml::from_str(text).map_err(|e| FileError::from_toml(file, text, e))
+}
+
+/// Reads and validates `paper.toml` in `dir`.
+pub fn load_paper(dir: &Path) -> Result<PaperFile, FileError> {
+    let path = dir.join("paper.toml");
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(&path).map_err(|e| FileError {
+        file: name.clone(),
+        line: None,
+        column: None,
+        message: format!("cannot read the paper record (every paper folder needs one): {e}"),
+    })?;
+    toml::from_str(&text).map_err(|e| FileError::from_toml(&name, &text, e))
+}
+
+/// Loads one theorem file; `root` is the `theorems/` directory that defines its id.
+pub fn load(path: &Path, root: &Path) -> Result<Theorem, FileError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| FileError {
+        file: name.clone(),
+        line: None,
+        column: None,
+        message: format!("cannot read: {e}"),
+    })?;
+    let file = parse_file(&name, &text)?;
+    let id = id_of(path, root);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let paper = load_paper(dir)?;
+    Ok(Theorem {
+        id,
+        path: path.to_path_buf(),
+        text,
+        file,
+        paper,
+    })
+}
+
+/// The id of a file: its path under `root` without `.toml`, with `/` separators.
+pub fn id_of(path: &Path, root: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let s: Vec<String> = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    s.join("/")
+}
+
+/// Every theorem file under `root` (recursively; `paper.toml` and `README.md` excluded), sorted.
+pub fn discover(root: &Path) -> Result<Vec<PathBuf>, FileError> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let p = entry?.path();
+            if p.is_dir() {
+                walk(&p, out)?;
+            } else if p.extension().is_some_and(|e| e == "toml")
+                && p.file_name().is_some_and(|f| f != "paper.toml")
+            {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(root, &mut out).map_err(|e| FileError {
+        file: root.display().to_string(),
+        line: None,
+        column: None,
+        message: format!("cannot list theorem files: {e}"),
+    })?;
+    out.sort();
+    Ok(out)
+}
+
+/// Resolves command-line arguments (files, directories or ids under `root`) to theorem files.
+pub fn resolve(args: &[String], root: &Path) -> Result<Vec<PathBuf>, FileError> {
+    if args.is_empty() {
+        return discover(root);
+    }
+    let mut out = Vec::new();
+    for a in args {
+        let p = PathBuf::from(a);
+        if p.is_dir() {
+            out.extend(discover(&p)?);
+        } else if p.is_file() {
+            out.push(p);
+        } else {
+            let by_id = root.join(format!("{a}.toml"));
+            let as_dir = root.join(a);
+            if by_id.is_file() {
+                out.push(by_id);
+            } else if as_dir.is_dir() {
+                out.extend(discover(&as_dir)?);
+            } else {
+                return Err(FileError {
+                    file: a.clone(),
+                    line: None,
+                    column: None,
+                    message: format!(
+                        "no such theorem file, directory or id under {}",
+                        root.display()
+                    ),
+                });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,173 @@
+//! Verdicts (DESIGN §3): never a bare bool. A verdict says what was searched, the smallest slack
+//! and where it was attained, or the counterexample with both sides, and how far to trust it.
+
+use super::schema::ExpectedStatus;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The outcome of a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// No violation in the searched space (not a proof, unless the space is the whole domain and
+    /// the trust is `exact`).
+    Holds,
+    /// A concrete state violates the claim.
+    Refuted,
+    /// The margin is below numerical resolution, or the re-check disagreed.
+    Inconclusive,
+}
+
+impl Status {
+    /// The lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Holds => "holds",
+            Status::Refuted => "refuted",
+            Status::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// How far a verdict can be trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Trust {
+    /// Exact rational arithmetic.
+    Exact,
+    /// Directed-rounding enclosures (reserved for rigorous arithmetic; no check produces it yet).
+    Enclosure,
+    /// Floating point (53-bit mantissa, extended exponent) with an error estimate.
+    Float,
+    /// Monte Carlo with a confidence level.
+    Statistical,
+}
+
+impl Trust {
+    /// The lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Trust::Exact => "exact",
+            Trust::Enclosure => "enclosure",
+            Trust::Float => "float",
+            Trust::Statistical => "statistical",
+        }
+    }
+}
+
+/// A state at which a claim was evaluated: the worst one of a `holds` verdict, or the
+/// counterexample of a `refuted` one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Witness {
+    /// The number of bins.
+    pub n: usize,
+    /// The load vector (empty for claims that do not depend on the state).
+    pub loads: Vec<f64>,
+    /// The process spec or allocation vector label.
+    pub source: String,
+    /// The constants at which it was evaluated.
+    pub constants: BTreeMap<String, f64>,
+    /// The left side (decimal; may exceed the range of f64).
+    pub lhs: String,
+    /// The right side.
+    pub rhs: String,
+    /// The slack (positive when the claim holds; decimal string, may be huge).
+    pub slack: String,
+    /// Where the state came from (exhaustive, a family, random, optimiser, ...).
+    pub found_by: String,
+    /// The independent re-check, when one was made.
+    pub recheck: Option<String>,
+}
+
+/// What was searched.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Searched {
+    /// The numbers of bins.
+    pub n: Vec<usize>,
+    /// Processes or allocation vectors, per n.
+    pub sources: usize,
+    /// Constant combinations.
+    pub constant_combinations: usize,
+    /// Exhaustive bound (max n, max load) if enumeration was used.
+    pub exhaustive_bound: Option<(usize, u32)>,
+    /// States per phase or family (`exhaustive`, `one-heavy`, ..., `random`, `optimiser`,
+    /// `trajectory`, `exact`).
+    pub states: BTreeMap<String, u64>,
+    /// The total number of evaluations.
+    pub total: u64,
+}
+
+impl Searched {
+    /// Adds `k` states under `what`.
+    pub fn add(&mut self, what: &str, k: u64) {
+        if k > 0 {
+            *self.states.entry(what.to_string()).or_insert(0) += k;
+            self.total += k;
+        }
+    }
+
+    /// Merges another tally.
+    pub fn merge(&mut self, o: &Searched) {
+        for (k, v) in &o.states {
+            self.add(k, *v);
+        }
+    }
+
+    /// A one-line summary.
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> = self.states.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let ex = self
+            .exhaustive_bound
+            .map(|(n, l)| format!("; exhaustive up to n = {n}, loads ≤ {l}"))
+            .unwrap_or_default();
+        format!(
+            "{} evaluations over n ∈ {:?}, {} source(s), {} constant combination(s){ex}: {}",
+            self.total,
+            self.n,
+            self.sources,
+            self.constant_combinations,
+            parts.join(", ")
+        )
+    }
+}
+
+/// The verdict on one theorem file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The theorem id.
+    pub id: String,
+    /// The outcome.
+    pub verdict: Status,
+    /// The status the file expects.
+    pub expected: ExpectedStatus,
+    /// How far to trust it.
+    pub trust: Trust,
+    /// The smallest slack found (the counterexample's for `refuted`); `None` if not
+    /// representable as f64.
+    pub slack: Option<f64>,
+    /// The worst state or the counterexample.
+    pub witness: Option<Witness>,
+    /// What was searched.
+    pub searched: Searched,
+    /// Remarks (re-check details, resolution, why inconclusive).
+    pub notes: Vec<String>,
+}
+
+impl Verdict {
+    /// Whether the verdict contradicts the expected status: an expected `holds` or `refuted`
+    /// that is not obtained (an `inconclusive` verdict also contradicts it); `open` never does.
+    ///
+    /// ```
+    /// use balloc::claim::{Verdict, Status, Trust, ExpectedStatus, Searched};
+    /// let v = Verdict { id: "x/y".into(), verdict: Status::Holds, expected: ExpectedStatus::Refuted,
+    ///     trust: Trust::Float, slack: Some(0.5), witness: None, searched: Searched::default(), notes: vec![] };
+    /// assert!(v.contradicts());
+    /// ```
+    pub fn contradicts(&self) -> bool {
+        match self.expected {
+            ExpectedStatus::Open => false,
+            ExpectedStatus::Holds => self.verdict != Status::Holds,
+            ExpectedStatus::Refuted => self.verdict != Status::Refuted,
+        }
+    }
+}
