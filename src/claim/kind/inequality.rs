@@ -493,7 +493,7 @@ impl Inequality {
             exhaustive_bound: f.domain.get_ref().exhaustive.map(|e| (e.max_n, e.max_load)),
             ..Searched::default()
         };
-        let mut worst: Option<(Witness, Eval)> = None;
+        let mut worst: Option<(Witness, Eval, usize, usize, Vec<(f64, BigRational)>, Vec<f64>)> = None;
         let mut violation: Option<(Witness, Found, usize, usize, Vec<(f64, BigRational)>)> = None;
         let mut all_exact = true;
         let mut sources = 0;
@@ -552,9 +552,9 @@ impl Inequality {
                         p(&format!("{} n={n} {}", self.t.id, alloc.label()));
                     }
                     if let Some(b) = best {
-                        let better = worst.as_ref().is_none_or(|(_, e)| b.eval.slack < e.slack);
+                        let better = worst.as_ref().is_none_or(|w| b.eval.slack < w.1.slack);
                         if better {
-                            worst = Some((case.witness(&b), b.eval));
+                            worst = Some((case.witness(&b), b.eval, n, ai, consts.clone(), b.loads.clone()));
                         }
                     }
                     if let Some(v) = found
@@ -635,9 +635,32 @@ impl Inequality {
                 notes,
             });
         }
-        let (w, e) = worst.ok_or_else(|| Error::Unsupported("nothing was searched".into()))?;
+        let (mut w, e, wn, wai, wconsts, wloads) =
+            worst.ok_or_else(|| Error::Unsupported("nothing was searched".into()))?;
         let resolution = resolution(&e, tol);
         let s = e.slack.to_f64();
+        // Re-check the tightest state exactly when the claim is polynomial.
+        if self.exact_capable && !all_exact {
+            let allocs = self.allocs(wn, f.domain.get_ref().seed)?;
+            let case = self.case(wn, &allocs[wai], wconsts)?;
+            if let Some((l, r, xs)) = case.eval_exact(&wloads)? {
+                let text = format!("exact rationals at the tightest state: lhs = {l}, rhs = {r}, slack = {xs}");
+                w.recheck = Some(text.clone());
+                notes.push(text);
+                if !self.cmp.holds_exact(&xs, &ratio_of(tol)) {
+                    return Ok(Verdict {
+                        id: self.t.id.clone(),
+                        verdict: Status::Refuted,
+                        expected: f.expected,
+                        trust: Trust::Exact,
+                        slack: xs.to_f64(),
+                        witness: Some(w),
+                        searched,
+                        notes,
+                    });
+                }
+            }
+        }
         let (status, trust) = if all_exact {
             (Status::Holds, Trust::Exact)
         } else if s < resolution && !self.exact_capable {
@@ -980,7 +1003,16 @@ impl Case<'_> {
                 format!("the claim is not a number at n = {}, loads {:?} (lhs {lhs}, rhs {rhs})", self.n, x),
             ));
         }
-        let slack = self.ineq.cmp.slack(lhs, rhs, self.ineq.t.file.tolerance);
+        let mut slack = self.ineq.cmp.slack(lhs, rhs, self.ineq.t.file.tolerance);
+        // Near a tie, rounding decides the sign: settle it exactly when the claim is polynomial.
+        if !brute && self.ineq.exact_capable {
+            let e = Eval { lhs, rhs, slack };
+            if slack.abs().to_f64() <= resolution(&e, self.ineq.t.file.tolerance)
+                && let Some((_, _, s)) = self.eval_exact(x)?
+            {
+                slack = XFloat::from_f64(s.to_f64().unwrap_or(0.0));
+            }
+        }
         Ok(Eval { lhs, rhs, slack })
     }
 

@@ -1,0 +1,203 @@
+//! Runs every theorem file under `theorems/` and checks the engine on seeded claims.
+//!
+//! Fast tier: plain `cargo test`. Long tier: `BALLOC_LONG=1 cargo test --test theorems`
+//! (ten times the random and optimiser budgets of every file).
+
+use balloc::claim::{self, RunContext, Status, Trust};
+use std::path::{Path, PathBuf};
+
+fn effort() -> u32 {
+    if std::env::var("BALLOC_LONG").is_ok_and(|v| v == "1") { 10 } else { 1 }
+}
+
+#[test]
+fn every_theorem_file_meets_its_expected_status() {
+    let root = Path::new("theorems");
+    let files = claim::discover(root).unwrap();
+    assert!(files.len() >= 9, "theorem files found: {files:?}");
+    let mut bad = Vec::new();
+    for f in &files {
+        let mut ctx = RunContext {
+            effort: effort(),
+            regressions: Some(PathBuf::from("proptest-regressions/theorems")),
+            ..RunContext::default()
+        };
+        let v = claim::check(f, root, &mut ctx).unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
+        eprintln!("{:<45} {:<12} expected {:<8} trust {}", v.id, v.verdict.name(), v.expected.name(), v.trust.name());
+        if v.contradicts() {
+            bad.push(format!("{}: {} (expected {}) {:?}", v.id, v.verdict.name(), v.expected.name(), v.witness));
+        }
+    }
+    assert!(bad.is_empty(), "verdicts contradicting their files: {bad:#?}");
+}
+
+/// A scratch theorem directory `target/tmp/theorems-<name>/<paper>/` with a paper record.
+fn scratch(name: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("theorems-{name}"));
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join("t");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("paper.toml"),
+        "authors = [\"A\"]\ntitle = \"T\"\nvenue = \"V\"\nyear = 2022\n",
+    )
+    .unwrap();
+    root
+}
+
+fn write(root: &Path, name: &str, text: &str) -> PathBuf {
+    let p = root.join("t").join(format!("{name}.toml"));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const HEAD: &str = r#"title = "seeded"
+kind = "inequality"
+expected = "open"
+statement = "x"
+[source]
+locator = "test"
+provenance = "derived"
+"#;
+
+fn run(root: &Path, p: &Path) -> claim::Verdict {
+    claim::check(p, root, &mut RunContext::default()).unwrap()
+}
+
+#[test]
+fn gamma_drift_without_additive_constant_is_refuted_at_the_all_equal_vector() {
+    let root = scratch("gamma");
+    let p = write(
+        &root,
+        "no-c",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[constants]\nalpha = 0.1\ndelta = \"1/2\"\n\
+             [claim]\nexpr = \"E_Gamma <= Gamma * (1 - eps1(delta) * delta * alpha / (8 * n))\"\n\
+             [domain]\nn = [4, 8]\nrandom = 20\noptimise = 20\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Refuted);
+    let w = v.witness.unwrap();
+    assert_eq!(w.n, 4);
+    // Shrunk to the all-equal vector (translated to 0).
+    assert_eq!(w.loads, vec![0.0; 4]);
+    // Hand value at y = 0 (Σ pᵢ = 1): E[Γ'] = n(e^{−α/n} + e^{α/n}) + (e^α − 1)e^{−α/n} + (e^{−α} − 1)e^{α/n};
+    // right side 2n(1 − εδα/(8n)) with ε = 1/2 (Two-Choice's best ε at δ = 1/2), δ = 1/2.
+    let (n, a) = (4.0f64, 0.1f64);
+    let lhs = n * ((-a / n).exp() + (a / n).exp()) + (a.exp() - 1.0) * (-a / n).exp() + ((-a).exp() - 1.0) * (a / n).exp();
+    let rhs = 2.0 * n * (1.0 - 0.5 * 0.5 * a / (8.0 * n));
+    let got: f64 = w.lhs.parse().unwrap();
+    assert!((got - lhs).abs() < 1e-12, "{got} vs {lhs}");
+    assert!((w.rhs.parse::<f64>().unwrap() - rhs).abs() < 1e-12);
+    assert!((v.slack.unwrap() - (rhs - lhs)).abs() < 1e-12);
+    // Exponential potential: re-checked by enumeration, trust float.
+    assert_eq!(v.trust, Trust::Float);
+    assert!(w.recheck.unwrap().contains("enumeration"));
+}
+
+#[test]
+fn quadratic_claims_are_decided_exactly() {
+    let root = scratch("quadratic");
+    // False: One-Choice increases Υ by exactly 1 − 1/n in expectation (Σ yᵢ = 0), so ≤ 0 fails
+    // everywhere; the smallest counterexample is n = 2, y = 0, with E[ΔΥ] = 1/2.
+    let p = write(
+        &root,
+        "false",
+        &format!("{HEAD}[setting]\nprocesses = [\"one-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 0\"\n[domain]\nn = [2, 5]\nexhaustive = {{ max_n = 5, max_load = 3 }}\n"),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Refuted);
+    assert_eq!(v.trust, Trust::Exact);
+    let w = v.witness.unwrap();
+    assert_eq!((w.n, w.loads.clone()), (2, vec![0.0, 0.0]));
+    assert!(w.recheck.unwrap().contains("lhs = 1/2"));
+    // True and tight at y = 0 (derivation in theorems/batched-2022/quadratic-drift-two-choice).
+    let p = write(
+        &root,
+        "true",
+        &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1 - 1/n\"\n[domain]\nn = [2, 5]\nexhaustive = {{ max_n = 5, max_load = 3 }}\nrandom = 10\n"),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert!(v.notes.iter().any(|n| n.contains("slack = 0")), "{:?}", v.notes);
+}
+
+#[test]
+fn vector_quantifier_includes_the_extremal_vector() {
+    let root = scratch("vectors");
+    // q of eq. (3.2) at δ = 1/2, ε = 1/4 has max entry (1 + ε̃)/n with ε̃ = εδ/(1 − δ) = 1/4,
+    // so C* = 5/4 and "C2 <= 6/5" is refuted exactly, while "C2 <= 2" holds (C2(2) is imposed).
+    let text = |rhs: &str| {
+        format!("{HEAD}[setting]\nvectors = {{ delta = \"1/2\", eps = \"1/4\", c2 = 2, random = 3 }}\n[claim]\nexpr = \"C2 <= {rhs}\"\n[domain]\nn = [4, 8]\n")
+    };
+    let v = run(&root, &write(&root, "c2-false", &text("6/5")));
+    assert_eq!(v.verdict, Status::Refuted);
+    assert_eq!(v.trust, Trust::Exact);
+    assert!(v.witness.unwrap().source.starts_with("q("));
+    let v = run(&root, &write(&root, "c2-true", &text("2")));
+    assert_eq!(v.verdict, Status::Holds);
+    assert_eq!(v.trust, Trust::Exact);
+}
+
+#[test]
+fn constant_finder_matches_the_hand_value_at_the_all_equal_vector() {
+    let root = Path::new("theorems");
+    let (_, c) = claim::prepare(&root.join("ptw/gamma-drift-two-choice.toml"), root).unwrap();
+    let r = c.tighten("c", Some(&[4]), &mut RunContext::default()).unwrap();
+    // At y = 0 (where the file's search pins c): c*(n) = (E[Γ'] − 2n + εδα/4)/(εα).
+    let (n, a, e, d) = (4.0f64, 0.1f64, 0.5, 0.5);
+    let eg = n * ((-a / n).exp() + (a / n).exp()) + (a.exp() - 1.0) * (-a / n).exp() + ((-a).exp() - 1.0) * (a / n).exp();
+    let hand = (eg - 2.0 * n + e * d * a / 4.0) / (e * a);
+    assert!((r.per_n[0].value - hand).abs() < 1e-5 * hand, "{} vs {hand}", r.per_n[0].value);
+}
+
+fn err_of(name: &str, body: &str) -> String {
+    let root = scratch(&format!("bad-{name}"));
+    let p = write(&root, name, body);
+    match claim::prepare(&p, &root) {
+        Ok(_) => panic!("{name}: accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn malformed_files_name_file_line_and_column() {
+    let ok_rest = "[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1\"\n[domain]\nn = [4]\nrandom = 4\n";
+    // Bad TOML: the unterminated string is on line 9 of the file.
+    let e = err_of("syntax", &format!("{HEAD}[claim]\nexpr = \"E_Gamma <= \n"));
+    assert!(e.contains("t/syntax.toml:9:"), "{e}");
+    // Unknown field at the top level (line 8, column 1).
+    let e = err_of("field", &format!("{HEAD}colour = 1\n{ok_rest}"));
+    assert!(e.contains("t/field.toml:8:1:") && e.contains("colour"), "{e}");
+    // Unknown field in the kind's [claim] table.
+    let e = err_of("claimfield", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1\"\nexpresion = 2\n[domain]\nn = [4]\nrandom = 4\n"));
+    assert!(e.contains("t/claimfield.toml:") && e.contains("expresion"), "{e}");
+    // Unknown variable: points at the identifier (line 11, column of `Gama`).
+    let e = err_of("var", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"E_Gamma <= Gama\"\n[constants]\nalpha = 0.1\n[domain]\nn = [4]\nrandom = 4\n"));
+    assert!(e.contains("t/var.toml:11:20:") && e.contains("unknown variable `Gama`"), "{e}");
+    // Unknown function.
+    let e = err_of("fun", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon <= cosh(n)\"\n[domain]\nn = [4]\nrandom = 4\n"));
+    assert!(e.contains("t/fun.toml:11:20:") && e.contains("unknown function `cosh`"), "{e}");
+    // Not a comparison.
+    let e = err_of("cmp", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon + 1\"\n[domain]\nn = [4]\nrandom = 4\n"));
+    assert!(e.contains("t/cmp.toml:11:") && e.contains("comparison"), "{e}");
+    // Empty domain (no n), and no states at all.
+    let e = err_of("empty", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon <= 1\"\n[domain]\nn = []\n"));
+    assert!(e.contains("t/empty.toml:12:1:") && e.contains("empty domain"), "{e}");
+    let e = err_of("nostates", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon <= 1\"\n[domain]\nn = [4]\nfamilies = []\n"));
+    assert!(e.contains("t/nostates.toml:12:1:") && e.contains("empty domain"), "{e}");
+    // Unknown kind, unknown process, δn not an integer.
+    let e = err_of("kind", &HEAD.replace("inequality", "flow").to_string().replace("", "").replace("provenance = \"derived\"\n", &format!("provenance = \"derived\"\n{ok_rest}")));
+    assert!(e.contains("t/kind.toml:2:8:") && e.contains("unknown kind `flow`"), "{e}");
+    let e = err_of("proc", &ok_rest.replace("two-choice", "three-choice").replace("[setting]", &format!("{HEAD}[setting]")));
+    assert!(e.contains("t/proc.toml:9:") && e.contains("unknown process"), "{e}");
+    let e = err_of("quantile", &ok_rest.replace("two-choice", "quantile(delta=0.25)").replace("[setting]", &format!("{HEAD}[setting]")).replace("n = [4]", "n = [6]"));
+    assert!(e.contains("t/quantile.toml:") && e.contains("n = 6"), "{e}");
+    // Missing paper record.
+    let root = scratch("nopaper");
+    std::fs::remove_file(root.join("t/paper.toml")).unwrap();
+    let p = write(&root, "x", &format!("{HEAD}{ok_rest}"));
+    let e = claim::prepare(&p, &root).err().unwrap().to_string();
+    assert!(e.contains("paper.toml"), "{e}");
+}
