@@ -10,7 +10,11 @@ fn bench(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-theorems");
     let dir = root.join("b");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("paper.toml"), "authors = [\"-\"]\ntitle = \"-\"\nvenue = \"-\"\nyear = 2022\n").unwrap();
+    std::fs::write(
+        dir.join("paper.toml"),
+        "authors = [\"-\"]\ntitle = \"-\"\nvenue = \"-\"\nyear = 2022\n",
+    )
+    .unwrap();
     // The Γ drift claim of theorems/ptw/gamma-drift-two-choice at n = 64, families only
     // (two-level: 63 sizes × 31 heights = 1953 states per run).
     let file = dir.join("drift.toml");
@@ -38,7 +42,11 @@ families = ["two-level"]
     )
     .unwrap();
     let (_, check) = claim::prepare(&file, &root).unwrap();
-    let states = check.run(&mut RunContext::default()).unwrap().searched.total;
+    let states = check
+        .run(&mut RunContext::default())
+        .unwrap()
+        .searched
+        .total;
     let mut g = c.benchmark_group("search");
     g.throughput(Throughput::Elements(states));
     g.sample_size(20);

@@ -7,7 +7,11 @@ use balloc::claim::{self, RunContext, Status, Trust};
 use std::path::{Path, PathBuf};
 
 fn effort() -> u32 {
-    if std::env::var("BALLOC_LONG").is_ok_and(|v| v == "1") { 10 } else { 1 }
+    if std::env::var("BALLOC_LONG").is_ok_and(|v| v == "1") {
+        10
+    } else {
+        1
+    }
 }
 
 #[test]
@@ -22,13 +26,29 @@ fn every_theorem_file_meets_its_expected_status() {
             regressions: Some(PathBuf::from("proptest-regressions/theorems")),
             ..RunContext::default()
         };
-        let v = claim::check(f, root, &mut ctx).unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
-        eprintln!("{:<45} {:<12} expected {:<8} trust {}", v.id, v.verdict.name(), v.expected.name(), v.trust.name());
+        let v =
+            claim::check(f, root, &mut ctx).unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
+        eprintln!(
+            "{:<45} {:<12} expected {:<8} trust {}",
+            v.id,
+            v.verdict.name(),
+            v.expected.name(),
+            v.trust.name()
+        );
         if v.contradicts() {
-            bad.push(format!("{}: {} (expected {}) {:?}", v.id, v.verdict.name(), v.expected.name(), v.witness));
+            bad.push(format!(
+                "{}: {} (expected {}) {:?}",
+                v.id,
+                v.verdict.name(),
+                v.expected.name(),
+                v.witness
+            ));
         }
     }
-    assert!(bad.is_empty(), "verdicts contradicting their files: {bad:#?}");
+    assert!(
+        bad.is_empty(),
+        "verdicts contradicting their files: {bad:#?}"
+    );
 }
 
 /// A scratch theorem directory `target/tmp/theorems-<name>/<paper>/` with a paper record.
@@ -85,7 +105,9 @@ fn gamma_drift_without_additive_constant_is_refuted_at_the_all_equal_vector() {
     // Hand value at y = 0 (Σ pᵢ = 1): E[Γ'] = n(e^{−α/n} + e^{α/n}) + (e^α − 1)e^{−α/n} + (e^{−α} − 1)e^{α/n};
     // right side 2n(1 − εδα/(8n)) with ε = 1/2 (Two-Choice's best ε at δ = 1/2), δ = 1/2.
     let (n, a) = (4.0f64, 0.1f64);
-    let lhs = n * ((-a / n).exp() + (a / n).exp()) + (a.exp() - 1.0) * (-a / n).exp() + ((-a).exp() - 1.0) * (a / n).exp();
+    let lhs = n * ((-a / n).exp() + (a / n).exp())
+        + (a.exp() - 1.0) * (-a / n).exp()
+        + ((-a).exp() - 1.0) * (a / n).exp();
     let rhs = 2.0 * n * (1.0 - 0.5 * 0.5 * a / (8.0 * n));
     let got: f64 = w.lhs.parse().unwrap();
     assert!((got - lhs).abs() < 1e-12, "{got} vs {lhs}");
@@ -104,7 +126,9 @@ fn quadratic_claims_are_decided_exactly() {
     let p = write(
         &root,
         "false",
-        &format!("{HEAD}[setting]\nprocesses = [\"one-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 0\"\n[domain]\nn = [2, 5]\nexhaustive = {{ max_n = 5, max_load = 3 }}\n"),
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"one-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 0\"\n[domain]\nn = [2, 5]\nexhaustive = {{ max_n = 5, max_load = 3 }}\n"
+        ),
     );
     let v = run(&root, &p);
     assert_eq!(v.verdict, Status::Refuted);
@@ -116,11 +140,17 @@ fn quadratic_claims_are_decided_exactly() {
     let p = write(
         &root,
         "true",
-        &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1 - 1/n\"\n[domain]\nn = [2, 5]\nexhaustive = {{ max_n = 5, max_load = 3 }}\nrandom = 10\n"),
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1 - 1/n\"\n[domain]\nn = [2, 5]\nexhaustive = {{ max_n = 5, max_load = 3 }}\nrandom = 10\n"
+        ),
     );
     let v = run(&root, &p);
     assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
-    assert!(v.notes.iter().any(|n| n.contains("slack = 0")), "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("slack = 0")),
+        "{:?}",
+        v.notes
+    );
 }
 
 #[test]
@@ -129,7 +159,9 @@ fn vector_quantifier_includes_the_extremal_vector() {
     // q of eq. (3.2) at δ = 1/2, ε = 1/4 has max entry (1 + ε̃)/n with ε̃ = εδ/(1 − δ) = 1/4,
     // so C* = 5/4 and "C2 <= 6/5" is refuted exactly, while "C2 <= 2" holds (C2(2) is imposed).
     let text = |rhs: &str| {
-        format!("{HEAD}[setting]\nvectors = {{ delta = \"1/2\", eps = \"1/4\", c2 = 2, random = 3 }}\n[claim]\nexpr = \"C2 <= {rhs}\"\n[domain]\nn = [4, 8]\n")
+        format!(
+            "{HEAD}[setting]\nvectors = {{ delta = \"1/2\", eps = \"1/4\", c2 = 2, random = 3 }}\n[claim]\nexpr = \"C2 <= {rhs}\"\n[domain]\nn = [4, 8]\n"
+        )
     };
     let v = run(&root, &write(&root, "c2-false", &text("6/5")));
     assert_eq!(v.verdict, Status::Refuted);
@@ -144,12 +176,20 @@ fn vector_quantifier_includes_the_extremal_vector() {
 fn constant_finder_matches_the_hand_value_at_the_all_equal_vector() {
     let root = Path::new("theorems");
     let (_, c) = claim::prepare(&root.join("ptw/gamma-drift-two-choice.toml"), root).unwrap();
-    let r = c.tighten("c", Some(&[4]), &mut RunContext::default()).unwrap();
+    let r = c
+        .tighten("c", Some(&[4]), &mut RunContext::default())
+        .unwrap();
     // At y = 0 (where the file's search pins c): c*(n) = (E[Γ'] − 2n + εδα/4)/(εα).
     let (n, a, e, d) = (4.0f64, 0.1f64, 0.5, 0.5);
-    let eg = n * ((-a / n).exp() + (a / n).exp()) + (a.exp() - 1.0) * (-a / n).exp() + ((-a).exp() - 1.0) * (a / n).exp();
+    let eg = n * ((-a / n).exp() + (a / n).exp())
+        + (a.exp() - 1.0) * (-a / n).exp()
+        + ((-a).exp() - 1.0) * (a / n).exp();
     let hand = (eg - 2.0 * n + e * d * a / 4.0) / (e * a);
-    assert!((r.per_n[0].value - hand).abs() < 1e-5 * hand, "{} vs {hand}", r.per_n[0].value);
+    assert!(
+        (r.per_n[0].value - hand).abs() < 1e-5 * hand,
+        "{} vs {hand}",
+        r.per_n[0].value
+    );
 }
 
 fn err_of(name: &str, body: &str) -> String {
@@ -169,30 +209,108 @@ fn malformed_files_name_file_line_and_column() {
     assert!(e.contains("t/syntax.toml:9:"), "{e}");
     // Unknown field at the top level (line 8, column 1).
     let e = err_of("field", &format!("{HEAD}colour = 1\n{ok_rest}"));
-    assert!(e.contains("t/field.toml:8:1:") && e.contains("colour"), "{e}");
+    assert!(
+        e.contains("t/field.toml:8:1:") && e.contains("colour"),
+        "{e}"
+    );
     // Unknown field in the kind's [claim] table.
-    let e = err_of("claimfield", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1\"\nexpresion = 2\n[domain]\nn = [4]\nrandom = 4\n"));
-    assert!(e.contains("t/claimfield.toml:") && e.contains("expresion"), "{e}");
+    let e = err_of(
+        "claimfield",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1\"\nexpresion = 2\n[domain]\nn = [4]\nrandom = 4\n"
+        ),
+    );
+    assert!(
+        e.contains("t/claimfield.toml:") && e.contains("expresion"),
+        "{e}"
+    );
     // Unknown variable: points at the identifier (line 11, column of `Gama`).
-    let e = err_of("var", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"E_Gamma <= Gama\"\n[constants]\nalpha = 0.1\n[domain]\nn = [4]\nrandom = 4\n"));
-    assert!(e.contains("t/var.toml:11:20:") && e.contains("unknown variable `Gama`"), "{e}");
+    let e = err_of(
+        "var",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"E_Gamma <= Gama\"\n[constants]\nalpha = 0.1\n[domain]\nn = [4]\nrandom = 4\n"
+        ),
+    );
+    assert!(
+        e.contains("t/var.toml:11:20:") && e.contains("unknown variable `Gama`"),
+        "{e}"
+    );
     // Unknown function.
-    let e = err_of("fun", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon <= cosh(n)\"\n[domain]\nn = [4]\nrandom = 4\n"));
-    assert!(e.contains("t/fun.toml:11:20:") && e.contains("unknown function `cosh`"), "{e}");
+    let e = err_of(
+        "fun",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon <= cosh(n)\"\n[domain]\nn = [4]\nrandom = 4\n"
+        ),
+    );
+    assert!(
+        e.contains("t/fun.toml:11:20:") && e.contains("unknown function `cosh`"),
+        "{e}"
+    );
     // Not a comparison.
-    let e = err_of("cmp", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon + 1\"\n[domain]\nn = [4]\nrandom = 4\n"));
-    assert!(e.contains("t/cmp.toml:11:") && e.contains("comparison"), "{e}");
+    let e = err_of(
+        "cmp",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon + 1\"\n[domain]\nn = [4]\nrandom = 4\n"
+        ),
+    );
+    assert!(
+        e.contains("t/cmp.toml:11:") && e.contains("comparison"),
+        "{e}"
+    );
     // Empty domain (no n), and no states at all.
-    let e = err_of("empty", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon <= 1\"\n[domain]\nn = []\n"));
-    assert!(e.contains("t/empty.toml:12:1:") && e.contains("empty domain"), "{e}");
-    let e = err_of("nostates", &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon <= 1\"\n[domain]\nn = [4]\nfamilies = []\n"));
-    assert!(e.contains("t/nostates.toml:12:1:") && e.contains("empty domain"), "{e}");
+    let e = err_of(
+        "empty",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon <= 1\"\n[domain]\nn = []\n"
+        ),
+    );
+    assert!(
+        e.contains("t/empty.toml:12:1:") && e.contains("empty domain"),
+        "{e}"
+    );
+    let e = err_of(
+        "nostates",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon <= 1\"\n[domain]\nn = [4]\nfamilies = []\n"
+        ),
+    );
+    assert!(
+        e.contains("t/nostates.toml:12:1:") && e.contains("empty domain"),
+        "{e}"
+    );
     // Unknown kind, unknown process, δn not an integer.
-    let e = err_of("kind", &HEAD.replace("inequality", "flow").to_string().replace("", "").replace("provenance = \"derived\"\n", &format!("provenance = \"derived\"\n{ok_rest}")));
-    assert!(e.contains("t/kind.toml:2:8:") && e.contains("unknown kind `flow`"), "{e}");
-    let e = err_of("proc", &ok_rest.replace("two-choice", "three-choice").replace("[setting]", &format!("{HEAD}[setting]")));
-    assert!(e.contains("t/proc.toml:9:") && e.contains("unknown process"), "{e}");
-    let e = err_of("quantile", &ok_rest.replace("two-choice", "quantile(delta=0.25)").replace("[setting]", &format!("{HEAD}[setting]")).replace("n = [4]", "n = [6]"));
+    let e = err_of(
+        "kind",
+        &HEAD
+            .replace("inequality", "flow")
+            .to_string()
+            .replace("", "")
+            .replace(
+                "provenance = \"derived\"\n",
+                &format!("provenance = \"derived\"\n{ok_rest}"),
+            ),
+    );
+    assert!(
+        e.contains("t/kind.toml:2:8:") && e.contains("unknown kind `flow`"),
+        "{e}"
+    );
+    let e = err_of(
+        "proc",
+        &ok_rest
+            .replace("two-choice", "three-choice")
+            .replace("[setting]", &format!("{HEAD}[setting]")),
+    );
+    assert!(
+        e.contains("t/proc.toml:9:") && e.contains("unknown process"),
+        "{e}"
+    );
+    let e = err_of(
+        "quantile",
+        &ok_rest
+            .replace("two-choice", "quantile(delta=0.25)")
+            .replace("[setting]", &format!("{HEAD}[setting]"))
+            .replace("n = [4]", "n = [6]"),
+    );
     assert!(e.contains("t/quantile.toml:") && e.contains("n = 6"), "{e}");
     // Missing paper record.
     let root = scratch("nopaper");
@@ -215,7 +333,8 @@ fn weighted_drift_outside_the_mgf_domain_is_an_error() {
         )
     };
     let p = write(&root, "outside", &body("2"));
-    let e = claim::check(&p, &root, &mut RunContext::default()).expect_err("outside the MGF domain");
+    let e =
+        claim::check(&p, &root, &mut RunContext::default()).expect_err("outside the MGF domain");
     let msg = format!("{e:#}");
     assert!(msg.contains("exp") || msg.contains("xponential"), "{msg}");
     // Inside the domain (α(1 − 1/n) = 0.375 < 1) the same claim gets a verdict.

@@ -161,7 +161,10 @@ fn err(message: impl Into<String>) -> ExprError {
 /// let e = compile("Gama <= 1", &|s| slots.iter().position(|v| *v == s)).unwrap_err();
 /// assert_eq!(e.name.as_deref(), Some("Gama"));
 /// ```
-pub fn compile(text: &str, resolve: &dyn Fn(&str) -> Option<usize>) -> Result<Comparison, ExprError> {
+pub fn compile(
+    text: &str,
+    resolve: &dyn Fn(&str) -> Option<usize>,
+) -> Result<Comparison, ExprError> {
     let tree: Node = evalexpr::build_operator_tree(text)
         .map_err(|e| err(format!("cannot parse the expression: {e}")))?;
     let root = unwrap_root(&tree)?;
@@ -203,7 +206,11 @@ fn unwrap_root(node: &Node) -> Result<&Node, ExprError> {
         match node.children() {
             [only] => node = only,
             [] => return Err(err("the expression is empty")),
-            _ => return Err(err("the expression has several parts; write one expression")),
+            _ => {
+                return Err(err(
+                    "the expression has several parts; write one expression",
+                ));
+            }
         }
     }
     Ok(node)
@@ -219,7 +226,10 @@ fn build(node: &Node, resolve: &dyn Fn(&str) -> Option<usize>) -> Result<Expr, E
                 Box::new(build(a, resolve)?),
                 Box::new(build(b, resolve)?),
             )),
-            _ => Err(err(format!("operator `{}` needs two operands", node.operator()))),
+            _ => Err(err(format!(
+                "operator `{}` needs two operands",
+                node.operator()
+            ))),
         }
     };
     match node.operator() {
@@ -233,7 +243,10 @@ fn build(node: &Node, resolve: &dyn Fn(&str) -> Option<usize>) -> Result<Expr, E
             _ => Err(err("unary minus needs one operand")),
         },
         Operator::Const { value } => match value {
-            Value::Int(i) => Ok(Expr::Num(*i as f64, BigRational::from_integer(BigInt::from(*i)))),
+            Value::Int(i) => Ok(Expr::Num(
+                *i as f64,
+                BigRational::from_integer(BigInt::from(*i)),
+            )),
             Value::Float(f) => {
                 // The shortest decimal that round-trips is the number as written.
                 let exact = crate::spec::parse_ratio(&format!("{f:e}"))
@@ -269,7 +282,11 @@ fn build(node: &Node, resolve: &dyn Fn(&str) -> Option<usize>) -> Result<Expr, E
             };
             let arg = match kids {
                 [a] => unwrap_root(a)?,
-                _ => return Err(err(format!("`{identifier}` needs arguments in parentheses"))),
+                _ => {
+                    return Err(err(format!(
+                        "`{identifier}` needs arguments in parentheses"
+                    )));
+                }
             };
             let args: Vec<Expr> = if arg.operator() == &Operator::Tuple {
                 arg.children()
@@ -377,7 +394,11 @@ impl Expr {
                         let mut acc = first;
                         for a in &args[1..] {
                             let v = a.eval(env)?;
-                            acc = if *f == Func::Min { acc.min(v) } else { acc.max(v) };
+                            acc = if *f == Func::Min {
+                                acc.min(v)
+                            } else {
+                                acc.max(v)
+                            };
                         }
                         acc
                     }
@@ -527,7 +548,12 @@ impl Comparison {
     }
 
     /// Exact slack, as [`Comparison::slack`].
-    pub fn slack_exact(&self, lhs: &BigRational, rhs: &BigRational, tol: &BigRational) -> BigRational {
+    pub fn slack_exact(
+        &self,
+        lhs: &BigRational,
+        rhs: &BigRational,
+        tol: &BigRational,
+    ) -> BigRational {
         match self.cmp {
             Cmp::Le | Cmp::Lt => rhs - lhs,
             Cmp::Ge | Cmp::Gt => lhs - rhs,
@@ -580,14 +606,22 @@ mod tests {
     fn precedence_and_functions() {
         // 1 + 2·3² − 8/4 = 17; max(a, b, 1) = 1; ln(exp(2)) = 2.
         let e = compile_value("1 + 2*3^2 - n/4 + max(a, b, 1) + ln(exp(2))", &names).unwrap();
-        assert_eq!(e.eval(&Vals).unwrap().to_f64(), 1.0 + 18.0 - 2.0 + 1.0 + 2.0);
+        assert_eq!(
+            e.eval(&Vals).unwrap().to_f64(),
+            1.0 + 18.0 - 2.0 + 1.0 + 2.0
+        );
         let e = compile_value("p(3) * eps1(1/4)", &names).unwrap();
         assert_eq!(e.eval(&Vals).unwrap().to_f64(), 3.0 * 0.75);
     }
 
     #[test]
     fn rejects_non_comparisons_and_unknown_names() {
-        assert!(compile("n + 1", &names).unwrap_err().message.contains("comparison"));
+        assert!(
+            compile("n + 1", &names)
+                .unwrap_err()
+                .message
+                .contains("comparison")
+        );
         assert!(compile("n <= 1 <= 2", &names).is_err());
         let e = compile("n <= foo(2)", &names).unwrap_err();
         assert_eq!(e.name.as_deref(), Some("foo"));

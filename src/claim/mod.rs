@@ -23,7 +23,10 @@ pub use verdict::{Searched, Status, Trust, Verdict, Witness};
 pub use xfloat::XFloat;
 
 /// Loads a file and builds its check (all validation happens here, before any search).
-pub fn prepare(path: &std::path::Path, root: &std::path::Path) -> Result<(Theorem, Box<dyn Check>), FileError> {
+pub fn prepare(
+    path: &std::path::Path,
+    root: &std::path::Path,
+) -> Result<(Theorem, Box<dyn Check>), FileError> {
     let t = load(path, root)?;
     let c = kind::build(&t)?;
     Ok((t, c))

@@ -118,7 +118,10 @@ pub enum Quantity {
 impl Quantity {
     /// Whether the quantity depends on the load vector (for a rank-based allocation vector).
     pub fn state_dependent(self) -> bool {
-        !matches!(self, Quantity::N | Quantity::B | Quantity::Const(_) | Quantity::C2)
+        !matches!(
+            self,
+            Quantity::N | Quantity::B | Quantity::Const(_) | Quantity::C2
+        )
     }
 }
 

@@ -50,7 +50,12 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 impl FileError {
     /// An error at a byte offset of `text` (or without a position).
-    pub fn at(file: impl Into<String>, text: &str, offset: Option<usize>, message: impl Into<String>) -> FileError {
+    pub fn at(
+        file: impl Into<String>,
+        text: &str,
+        offset: Option<usize>,
+        message: impl Into<String>,
+    ) -> FileError {
         let (line, column) = match offset {
             Some(o) => {
                 let (l, c) = line_col(text, o);

@@ -115,7 +115,11 @@ impl Searched {
 
     /// A one-line summary.
     pub fn summary(&self) -> String {
-        let parts: Vec<String> = self.states.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let parts: Vec<String> = self
+            .states
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
         let ex = self
             .exhaustive_bound
             .map(|(n, l)| format!("; exhaustive up to n = {n}, loads ≤ {l}"))

@@ -33,7 +33,8 @@ pub fn regressions_dir(root: &Path) -> PathBuf {
 
 /// A spinner on standard error when it is a terminal (hidden otherwise).
 pub fn spinner() -> indicatif::ProgressBar {
-    let pb = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+    let pb =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         pb.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
@@ -66,7 +67,11 @@ pub fn run(a: Args) -> Result<i32> {
     }
     pb.finish_and_clear();
     print_verdicts(&verdicts, a.format)?;
-    Ok(if verdicts.iter().any(|v| v.contradicts()) { 1 } else { 0 })
+    Ok(if verdicts.iter().any(|v| v.contradicts()) {
+        1
+    } else {
+        0
+    })
 }
 
 /// The JSON object of a verdict (DESIGN §4: id, verdict, expected, trust, slack, witness,
@@ -90,7 +95,11 @@ fn short_loads(l: &[f64]) -> String {
     }
     let s: Vec<String> = l.iter().map(|v| format!("{v}")).collect();
     let s = s.join(",");
-    if s.len() > 60 { format!("{}…", &s[..57]) } else { s }
+    if s.len() > 60 {
+        format!("{}…", &s[..57])
+    } else {
+        s
+    }
 }
 
 /// Prints verdicts in a format.
@@ -124,7 +133,11 @@ pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
         }
         _ => {
             for v in vs {
-                let mark = if v.contradicts() { "  ← CONTRADICTS EXPECTED" } else { "" };
+                let mark = if v.contradicts() {
+                    "  ← CONTRADICTS EXPECTED"
+                } else {
+                    ""
+                };
                 crate::outln!(
                     "{:<40} {:<12} (expected {}, trust {}){mark}",
                     v.id,
@@ -133,7 +146,11 @@ pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
                     v.trust.name()
                 );
                 if let Some(w) = &v.witness {
-                    let label = if v.verdict == claim::Status::Refuted { "counterexample" } else { "tightest" };
+                    let label = if v.verdict == claim::Status::Refuted {
+                        "counterexample"
+                    } else {
+                        "tightest"
+                    };
                     crate::outln!(
                         "    {label}: n = {}, {}, loads ({}), constants {:?}",
                         w.n,
@@ -141,7 +158,13 @@ pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
                         short_loads(&w.loads),
                         w.constants
                     );
-                    crate::outln!("    lhs = {}, rhs = {}, slack = {} [{}]", w.lhs, w.rhs, w.slack, w.found_by);
+                    crate::outln!(
+                        "    lhs = {}, rhs = {}, slack = {} [{}]",
+                        w.lhs,
+                        w.rhs,
+                        w.slack,
+                        w.found_by
+                    );
                 }
                 crate::outln!("    searched: {}", v.searched.summary());
                 for n in &v.notes {
@@ -149,7 +172,11 @@ pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
                 }
             }
             let bad = vs.iter().filter(|v| v.contradicts()).count();
-            crate::outln!("{} theorem file(s), {} contradict their expected status", vs.len(), bad);
+            crate::outln!(
+                "{} theorem file(s), {} contradict their expected status",
+                vs.len(),
+                bad
+            );
         }
     }
     Ok(())

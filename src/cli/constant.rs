@@ -32,13 +32,21 @@ pub fn run(a: Args) -> Result<i32> {
         None => None,
         Some(s) => Some(
             s.split(',')
-                .map(|t| t.trim().parse::<usize>().with_context(|| format!("invalid --n: `{t}` is not a number of bins")))
+                .map(|t| {
+                    t.trim()
+                        .parse::<usize>()
+                        .with_context(|| format!("invalid --n: `{t}` is not a number of bins"))
+                })
                 .collect::<Result<_>>()?,
         ),
     };
     let files = claim::resolve(std::slice::from_ref(&a.id), &a.theorems)?;
     let [file] = files.as_slice() else {
-        bail!("invalid ID: `{}` names {} files; give one theorem", a.id, files.len());
+        bail!(
+            "invalid ID: `{}` names {} files; give one theorem",
+            a.id,
+            files.len()
+        );
     };
     let (_, c) = claim::prepare(file, &a.theorems)?;
     let pb = spinner();
@@ -48,21 +56,53 @@ pub fn run(a: Args) -> Result<i32> {
         progress: Some(&tick),
         ..RunContext::default()
     };
-    let r = c.tighten(&a.name, ns.as_deref(), &mut ctx).context("--name")?;
+    let r = c
+        .tighten(&a.name, ns.as_deref(), &mut ctx)
+        .context("--name")?;
     pb.finish_and_clear();
     if a.format == Format::Json {
         crate::outln!("{}", serde_json::to_string_pretty(&r)?);
         return Ok(0);
     }
-    crate::outln!("{}: {} of `{}` over the searched space", r.id, match r.direction { claim::Direction::Smallest => "smallest value", claim::Direction::Largest => "largest value" }, r.name);
+    crate::outln!(
+        "{}: {} of `{}` over the searched space",
+        r.id,
+        match r.direction {
+            claim::Direction::Smallest => "smallest value",
+            claim::Direction::Largest => "largest value",
+        },
+        r.name
+    );
     for t in &r.per_n {
-        let w = t.witness.as_ref().map(|w| format!("  pinned by {} loads ({})", w.source, w.loads.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","))).unwrap_or_default();
+        let w = t
+            .witness
+            .as_ref()
+            .map(|w| {
+                format!(
+                    "  pinned by {} loads ({})",
+                    w.source,
+                    w.loads
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
+            })
+            .unwrap_or_default();
         crate::outln!("  n = {:<6} {} = {:.6}{w}", t.n, r.name, t.value);
     }
     if !r.fits.is_empty() {
-        crate::outln!("growth fits ({} ≈ a·g(n), relative RMS residual), best first:", r.name);
+        crate::outln!(
+            "growth fits ({} ≈ a·g(n), relative RMS residual), best first:",
+            r.name
+        );
         for f in &r.fits {
-            crate::outln!("  g = {:<7} a = {:<12.6} residual {:.4}", f.model.name(), f.coefficient, f.rel_rms);
+            crate::outln!(
+                "  g = {:<7} a = {:<12.6} residual {:.4}",
+                f.model.name(),
+                f.coefficient,
+                f.rel_rms
+            );
         }
     }
     Ok(0)

@@ -27,11 +27,18 @@ pub struct Args {
 /// Runs `balloc search`.
 pub fn run(a: Args) -> Result<i32> {
     if !(a.budget >= 0.0 && a.budget.is_finite()) {
-        bail!("invalid --budget: must be a finite number of seconds ≥ 0, got {}", a.budget);
+        bail!(
+            "invalid --budget: must be a finite number of seconds ≥ 0, got {}",
+            a.budget
+        );
     }
     let files = claim::resolve(std::slice::from_ref(&a.id), &a.theorems)?;
     let [file] = files.as_slice() else {
-        bail!("invalid ID: `{}` names {} files; give one theorem", a.id, files.len());
+        bail!(
+            "invalid ID: `{}` names {} files; give one theorem",
+            a.id,
+            files.len()
+        );
     };
     let (_, c) = claim::prepare(file, &a.theorems)?;
     let pb = spinner();

@@ -26,7 +26,11 @@ pub fn bisect(
     rel: f64,
     holds: &mut dyn FnMut(f64) -> Result<bool>,
 ) -> Result<f64> {
-    let start = if start > 0.0 && start.is_finite() { start } else { 1.0 };
+    let start = if start > 0.0 && start.is_finite() {
+        start
+    } else {
+        1.0
+    };
     // `good` holds, `bad` fails; for Smallest, bad < good; for Largest, good < bad.
     let (mut good, mut bad) = match dir {
         Direction::Smallest => {
@@ -191,7 +195,11 @@ pub fn fit_growth(points: &[(f64, f64)]) -> Vec<GrowthFit> {
             GrowthFit {
                 model: m,
                 coefficient: a,
-                rel_rms: if k > 0 { (ss / k as f64).sqrt() } else { f64::NAN },
+                rel_rms: if k > 0 {
+                    (ss / k as f64).sqrt()
+                } else {
+                    f64::NAN
+                },
             }
         })
         .collect();

@@ -24,7 +24,13 @@ pub fn enumerate_sorted(n: usize, max_load: u32, f: &mut dyn FnMut(&[f64]) -> bo
     count
 }
 
-fn rec(x: &mut [f64], i: usize, cap: u32, f: &mut dyn FnMut(&[f64]) -> bool, count: &mut u64) -> bool {
+fn rec(
+    x: &mut [f64],
+    i: usize,
+    cap: u32,
+    f: &mut dyn FnMut(&[f64]) -> bool,
+    count: &mut u64,
+) -> bool {
     let n = x.len();
     if i == n - 1 {
         x[i] = 0.0;

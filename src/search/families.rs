@@ -57,7 +57,10 @@ impl Family {
 
     /// The name.
     pub fn name(self) -> &'static str {
-        FAMILIES.iter().find(|(_, f)| *f == self).map_or("?", |(n, _)| n)
+        FAMILIES
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("?", |(n, _)| n)
     }
 
     /// The vectors of the family at `n` bins (rounded to integers when `integer`), generated

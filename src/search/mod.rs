@@ -16,9 +16,9 @@
 //!
 //! Reference for the families: notes §7 of `papers/batched-and-mean-biased.md`.
 
+use crate::claim::Searched;
 use crate::claim::XFloat;
 use crate::error::Result;
-use crate::claim::Searched;
 use std::path::PathBuf;
 
 mod constant;
@@ -145,7 +145,10 @@ impl<'a> Tracker<'a> {
                 phase: phase.to_string(),
             });
         }
-        let pos = self.best.iter().position(|f| worse(&eval.slack, &f.eval.slack));
+        let pos = self
+            .best
+            .iter()
+            .position(|f| worse(&eval.slack, &f.eval.slack));
         let enter = pos.is_some() || self.best.len() < self.k;
         if enter && !self.best.iter().any(|f| f.loads == loads) {
             let f = Found {
@@ -249,7 +252,14 @@ pub fn run(obj: &dyn Objective, plan: &Plan, extra: &mut dyn StateSource) -> Res
         let starts = t.best.clone();
         for (j, s) in starts.iter().enumerate() {
             let seed = plan.seed ^ (0x0971_3150 + j as u64);
-            let (f, evals) = optimise::descend(obj, s, plan.optimise, plan.integer, seed, plan.stop_at_violation)?;
+            let (f, evals) = optimise::descend(
+                obj,
+                s,
+                plan.optimise,
+                plan.integer,
+                seed,
+                plan.stop_at_violation,
+            )?;
             t.report.searched.add("optimiser", evals);
             t.record(&f.loads, f.eval, "optimiser");
             if stop(&t) {

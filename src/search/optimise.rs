@@ -42,7 +42,9 @@ pub fn descend(
     let mut best = start.eval;
     let (lo, hi) = x
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
     let spread = if hi > lo { hi - lo } else { 1.0 };
     let min_step = if integer { 1.0 } else { spread.max(1.0) * 1e-6 };
     let mut step = (spread / 4.0).max(1.0);
@@ -83,7 +85,11 @@ pub fn descend(
             if fails > 2 * n {
                 fails = 0;
                 if step > min_step {
-                    step = if integer { (step / 2.0).floor().max(1.0) } else { step / 2.0 };
+                    step = if integer {
+                        (step / 2.0).floor().max(1.0)
+                    } else {
+                        step / 2.0
+                    };
                 }
             }
         }

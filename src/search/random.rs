@@ -68,7 +68,8 @@ pub fn run(obj: &dyn Objective, n: usize, plan: &Plan) -> Result<RandomOutcome> 
     let mut seed = [0u8; 32];
     seed[..8].copy_from_slice(&plan.seed.to_le_bytes());
     seed[8..16].copy_from_slice(&(n as u64).to_le_bytes());
-    let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
     let evaluations = Cell::new(0u64);
     let error: RefCell<Option<crate::Error>> = RefCell::new(None);
     let sample: RefCell<Vec<(Vec<f64>, Eval)>> = RefCell::new(Vec::new());
@@ -83,7 +84,11 @@ pub fn run(obj: &dyn Objective, n: usize, plan: &Plan) -> Result<RandomOutcome> 
                 let mut s = sample.borrow_mut();
                 if s.len() < keep || s.iter().any(|(_, f)| e.slack < f.slack) {
                     s.push((x, e));
-                    s.sort_by(|a, b| a.1.slack.partial_cmp(&b.1.slack).unwrap_or(std::cmp::Ordering::Equal));
+                    s.sort_by(|a, b| {
+                        a.1.slack
+                            .partial_cmp(&b.1.slack)
+                            .unwrap_or(std::cmp::Ordering::Equal)
+                    });
                     s.truncate(keep);
                 }
                 Ok(())
@@ -108,7 +113,9 @@ pub fn run(obj: &dyn Objective, n: usize, plan: &Plan) -> Result<RandomOutcome> 
             })
         }
         Err(TestError::Abort(r)) => {
-            return Err(crate::Error::Unsupported(format!("random search aborted: {r}")));
+            return Err(crate::Error::Unsupported(format!(
+                "random search aborted: {r}"
+            )));
         }
     };
     Ok(RandomOutcome {

@@ -6,7 +6,7 @@
 //! `[claim]` table: `delta = "1/2"`, `eps = "<expr in n>"`, `c2 = "<expr in n>"`, `tight = bool`.
 
 use super::{Check, KindInfo, RunContext};
-use crate::claim::expr::{Expr, ExactEnv, compile_value};
+use crate::claim::expr::{ExactEnv, Expr, compile_value};
 use crate::claim::schema::{FileError, Scalar, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::condition::{best_c, best_eps, c1_violation, c2_violation, delta_n};
@@ -49,35 +49,57 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let c: toml::Spanned<ClaimSection> = t.claim_section()?;
     let cs = c.get_ref();
     let at = Some(c.span().start);
-    let (_, delta) = cs.delta.value().map_err(|e| t.error_at(at, format!("delta: {e}")))?;
+    let (_, delta) = cs
+        .delta
+        .value()
+        .map_err(|e| t.error_at(at, format!("delta: {e}")))?;
     let mut names = vec!["n".to_string()];
     let mut consts = vec![BigRational::from_integer(0.into())];
     for (name, v) in &t.file.constants {
         match v.get_ref() {
             crate::claim::schema::ConstValue::One(s) => {
-                let (_, r) = s.value().map_err(|e| t.error_at(Some(v.span().start), format!("constant `{name}`: {e}")))?;
+                let (_, r) = s.value().map_err(|e| {
+                    t.error_at(Some(v.span().start), format!("constant `{name}`: {e}"))
+                })?;
                 names.push(name.clone());
                 consts.push(r);
             }
             crate::claim::schema::ConstValue::Grid(_) => {
-                return Err(t.error_at(Some(v.span().start), "the condition kind takes single-valued constants"));
+                return Err(t.error_at(
+                    Some(v.span().start),
+                    "the condition kind takes single-valued constants",
+                ));
             }
         }
     }
     let resolve = |s: &str| names.iter().position(|n| n == s);
     let comp = |e: &toml::Spanned<String>, what: &str| {
         compile_value(e.get_ref(), &resolve).map_err(|err| {
-            let pos = err.name.as_ref().and_then(|n| t.find_in(e.span(), n)).or(Some(e.span().start));
-            t.error_at(pos, format!("{what}: {} (known: {})", err.message, names.join(", ")))
+            let pos = err
+                .name
+                .as_ref()
+                .and_then(|n| t.find_in(e.span(), n))
+                .or(Some(e.span().start));
+            t.error_at(
+                pos,
+                format!("{what}: {} (known: {})", err.message, names.join(", ")),
+            )
         })
     };
     let eps = comp(&cs.eps, "eps")?;
     let c2 = comp(&cs.c2, "c2")?;
     let mut processes = Vec::new();
     for s in &t.file.setting.processes {
-        let p = crate::process::parse(s.get_ref()).map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
+        let p = crate::process::parse(s.get_ref())
+            .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
         if !p.info().rank_based {
-            return Err(t.error_at(Some(s.span().start), format!("{} is not rank-based: its vector depends on the loads", p.spec())));
+            return Err(t.error_at(
+                Some(s.span().start),
+                format!(
+                    "{} is not rank-based: its vector depends on the loads",
+                    p.spec()
+                ),
+            ));
         }
         processes.push(p);
     }
@@ -86,13 +108,19 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }
     let d = t.file.domain.get_ref();
     if d.n.is_empty() {
-        return Err(t.error_at(Some(t.file.domain.span().start), "empty domain: [domain] n lists no number of bins"));
+        return Err(t.error_at(
+            Some(t.file.domain.span().start),
+            "empty domain: [domain] n lists no number of bins",
+        ));
     }
     for &n in &d.n {
-        delta_n(n, &delta).map_err(|e| t.error_at(Some(t.file.domain.span().start), format!("at n = {n}: {e}")))?;
+        delta_n(n, &delta).map_err(|e| {
+            t.error_at(Some(t.file.domain.span().start), format!("at n = {n}: {e}"))
+        })?;
         for p in &processes {
-            p.rank_probabilities_exact(n)
-                .map_err(|e| t.error_at(Some(t.file.domain.span().start), format!("at n = {n}: {e}")))?;
+            p.rank_probabilities_exact(n).map_err(|e| {
+                t.error_at(Some(t.file.domain.span().start), format!("at n = {n}: {e}"))
+            })?;
         }
     }
     Ok(Box::new(Condition {
@@ -134,11 +162,19 @@ impl Check for Condition {
             let mut vals = self.consts.clone();
             vals[0] = BigRational::from_integer(BigInt::from(n));
             let env = NEnv(&vals);
-            let eps = self.eps.eval_exact(&env).map_err(|e| Error::invalid(&file, format!("eps at n = {n}: {e:?}")))?;
-            let c2 = self.c2.eval_exact(&env).map_err(|e| Error::invalid(&file, format!("c2 at n = {n}: {e:?}")))?;
+            let eps = self
+                .eps
+                .eval_exact(&env)
+                .map_err(|e| Error::invalid(&file, format!("eps at n = {n}: {e:?}")))?;
+            let c2 = self
+                .c2
+                .eval_exact(&env)
+                .map_err(|e| Error::invalid(&file, format!("c2 at n = {n}: {e:?}")))?;
             let k = delta_n(n, &self.delta)?;
             for p in &self.processes {
-                let v = p.rank_probabilities_exact(n)?.ok_or_else(|| Error::Unsupported(format!("{} has no exact vector", p.spec())))?;
+                let v = p.rank_probabilities_exact(n)?.ok_or_else(|| {
+                    Error::Unsupported(format!("{} has no exact vector", p.spec()))
+                })?;
                 searched.add("exact", 1);
                 let be = best_eps(&v, k)?;
                 let bc = best_c(&v);
@@ -179,7 +215,11 @@ impl Check for Condition {
         }
         let (slack, w) = worst.ok_or_else(|| Error::Unsupported("nothing checked".into()))?;
         let zero = BigRational::from_integer(0.into());
-        let status = if slack >= zero { Status::Holds } else { Status::Refuted };
+        let status = if slack >= zero {
+            Status::Holds
+        } else {
+            Status::Refuted
+        };
         Ok(Verdict {
             id: self.t.id.clone(),
             verdict: status,

@@ -146,7 +146,9 @@ impl Inequality {
         for (name, v) in &f.constants {
             let at = Some(v.span().start);
             if builtin(name).is_some() || name == "p" || name == "eps1" {
-                return Err(t.error_at(at, format!("constant `{name}` shadows a built-in quantity")));
+                return Err(
+                    t.error_at(at, format!("constant `{name}` shadows a built-in quantity"))
+                );
             }
             let scalars = match v.get_ref() {
                 crate::claim::schema::ConstValue::One(s) => vec![s.clone()],
@@ -196,7 +198,13 @@ impl Inequality {
         let pots: Vec<Pot> = {
             let mut v: Vec<Pot> = slots
                 .iter()
-                .filter_map(|q| if let Quantity::Pot(p, _) = q { Some(*p) } else { None })
+                .filter_map(|q| {
+                    if let Quantity::Pot(p, _) = q {
+                        Some(*p)
+                    } else {
+                        None
+                    }
+                })
                 .collect();
             v.dedup();
             let mut u = Vec::new();
@@ -256,7 +264,11 @@ impl Inequality {
                             crate::potential::REGISTRY.iter().map(|i| i.name).collect();
                         t.error_at(
                             Some(s.span().start),
-                            format!("unknown potential `{}`; accepted: {}", spec.name, names.join(", ")),
+                            format!(
+                                "unknown potential `{}`; accepted: {}",
+                                spec.name,
+                                names.join(", ")
+                            ),
                         )
                     })?;
                 declared.push(info.name);
@@ -283,8 +295,7 @@ impl Inequality {
         let uses_process = cmp.calls(Func::P)
             || cmp.calls(Func::Eps1)
             || slots.iter().any(|q| {
-                matches!(q, Quantity::C2)
-                    || matches!(q, Quantity::Pot(_, s) if *s != Stat::Value)
+                matches!(q, Quantity::C2) || matches!(q, Quantity::Pot(_, s) if *s != Stat::Value)
             });
         let mut sources = Vec::new();
         for s in &f.setting.processes {
@@ -329,8 +340,8 @@ impl Inequality {
             SourceSpec::Process(p) => !p.info().rank_based,
             _ => false,
         });
-        let state_dependent = slots.iter().any(|q| q.state_dependent())
-            || (load_dependent && uses_process);
+        let state_dependent =
+            slots.iter().any(|q| q.state_dependent()) || (load_dependent && uses_process);
         // Domain.
         let d = f.domain.get_ref();
         let dspan = Some(f.domain.span().start);
@@ -346,7 +357,11 @@ impl Inequality {
                     let names: Vec<&str> = search::FAMILIES.iter().map(|(n, _)| *n).collect();
                     return Err(t.error_at(
                         Some(s.span().start),
-                        format!("unknown family `{}`; accepted: {}", s.get_ref(), names.join(", ")),
+                        format!(
+                            "unknown family `{}`; accepted: {}",
+                            s.get_ref(),
+                            names.join(", ")
+                        ),
                     ));
                 }
             }
@@ -361,11 +376,17 @@ impl Inequality {
             ));
         }
         if !(f.tolerance >= 0.0 && f.tolerance.is_finite()) {
-            return Err(t.error_at(None, format!("tolerance must be a finite number ≥ 0, got {}", f.tolerance)));
+            return Err(t.error_at(
+                None,
+                format!("tolerance must be a finite number ≥ 0, got {}", f.tolerance),
+            ));
         }
         for (name, _) in &f.tighten {
             if !const_names.contains(name) {
-                return Err(t.error_at(None, format!("[tighten] names `{name}`, which is not a constant")));
+                return Err(t.error_at(
+                    None,
+                    format!("[tighten] names `{name}`, which is not a constant"),
+                ));
             }
         }
         let exact_capable = !cmp.calls(Func::Exp)
@@ -389,7 +410,8 @@ impl Inequality {
         };
         // Validate every n against every source now, so errors name the file before any search.
         for &n in &d.n {
-            me.allocs(n, 0).map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
+            me.allocs(n, 0)
+                .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
         }
         Ok(me)
     }
@@ -448,7 +470,10 @@ impl Inequality {
         let d = self.t.file.domain.get_ref();
         let families = match &d.families {
             None => search::FAMILIES.iter().map(|(_, f)| *f).collect(),
-            Some(v) => v.iter().filter_map(|s| Family::parse(s.get_ref())).collect(),
+            Some(v) => v
+                .iter()
+                .filter_map(|s| Family::parse(s.get_ref()))
+                .collect(),
         };
         let regressions = ctx
             .regressions
@@ -475,7 +500,12 @@ impl Inequality {
         }
     }
 
-    fn case<'a>(&'a self, n: usize, alloc: &'a Alloc, consts: Vec<(f64, BigRational)>) -> Result<Case<'a>> {
+    fn case<'a>(
+        &'a self,
+        n: usize,
+        alloc: &'a Alloc,
+        consts: Vec<(f64, BigRational)>,
+    ) -> Result<Case<'a>> {
         let alpha = self.alpha.map(|a| consts[a].0);
         let mut pots = Vec::new();
         for p in &self.pots {
@@ -509,7 +539,14 @@ impl Inequality {
             exhaustive_bound: f.domain.get_ref().exhaustive.map(|e| (e.max_n, e.max_load)),
             ..Searched::default()
         };
-        let mut worst: Option<(Witness, Eval, usize, usize, Vec<(f64, BigRational)>, Vec<f64>)> = None;
+        let mut worst: Option<(
+            Witness,
+            Eval,
+            usize,
+            usize,
+            Vec<(f64, BigRational)>,
+            Vec<f64>,
+        )> = None;
         let mut violation: Option<(Witness, Found, usize, usize, Vec<(f64, BigRational)>)> = None;
         let mut all_exact = true;
         let mut sources = 0;
@@ -532,13 +569,21 @@ impl Inequality {
                             Ok(Some((_, _, s))) => {
                                 searched.add("exact", 1);
                                 let holds = self.cmp.holds_exact(&s, &ratio_of(tol));
-                                let fnd = Found { loads, eval: e, phase: "exact".into() };
+                                let fnd = Found {
+                                    loads,
+                                    eval: e,
+                                    phase: "exact".into(),
+                                };
                                 found = (!holds).then(|| fnd.clone());
                                 best = Some(fnd);
                             }
                             _ => {
                                 all_exact = false;
-                                let fnd = Found { loads, eval: e, phase: "point".into() };
+                                let fnd = Found {
+                                    loads,
+                                    eval: e,
+                                    phase: "point".into(),
+                                };
                                 found = case.violates(&e).then(|| fnd.clone());
                                 best = Some(fnd);
                             }
@@ -570,7 +615,14 @@ impl Inequality {
                     if let Some(b) = best {
                         let better = worst.as_ref().is_none_or(|w| b.eval.slack < w.1.slack);
                         if better {
-                            worst = Some((case.witness(&b), b.eval, n, ai, consts.clone(), b.loads.clone()));
+                            worst = Some((
+                                case.witness(&b),
+                                b.eval,
+                                n,
+                                ai,
+                                consts.clone(),
+                                b.loads.clone(),
+                            ));
                         }
                     }
                     if let Some(v) = found
@@ -597,7 +649,9 @@ impl Inequality {
                         (
                             Status::Inconclusive,
                             Trust::Exact,
-                            format!("the float search saw a violation, but exactly lhs = {l}, rhs = {r}, slack = {s} ≥ 0"),
+                            format!(
+                                "the float search saw a violation, but exactly lhs = {l}, rhs = {r}, slack = {s} ≥ 0"
+                            ),
                         )
                     } else {
                         (
@@ -614,25 +668,37 @@ impl Inequality {
                             (
                                 Status::Refuted,
                                 Trust::Float,
-                                format!("brute-force enumeration of the step: lhs = {}, rhs = {}, slack = {}", e.lhs, e.rhs, e.slack),
+                                format!(
+                                    "brute-force enumeration of the step: lhs = {}, rhs = {}, slack = {}",
+                                    e.lhs, e.rhs, e.slack
+                                ),
                             )
                         } else {
                             (
                                 Status::Inconclusive,
                                 Trust::Float,
-                                format!("below numerical resolution {resolution:e}: enumeration gives slack {}", e.slack),
+                                format!(
+                                    "below numerical resolution {resolution:e}: enumeration gives slack {}",
+                                    e.slack
+                                ),
                             )
                         }
                     }
                     Err(err) => {
                         let s = v.eval.slack.to_f64();
                         if -s > resolution {
-                            (Status::Refuted, Trust::Float, format!("closed form only ({err})"))
+                            (
+                                Status::Refuted,
+                                Trust::Float,
+                                format!("closed form only ({err})"),
+                            )
                         } else {
                             (
                                 Status::Inconclusive,
                                 Trust::Float,
-                                format!("below numerical resolution {resolution:e}; no independent route ({err})"),
+                                format!(
+                                    "below numerical resolution {resolution:e}; no independent route ({err})"
+                                ),
                             )
                         }
                     }
@@ -660,7 +726,9 @@ impl Inequality {
             let allocs = self.allocs(wn, f.domain.get_ref().seed)?;
             let case = self.case(wn, &allocs[wai], wconsts)?;
             if let Some((l, r, xs)) = case.eval_exact(&wloads)? {
-                let text = format!("exact rationals at the tightest state: lhs = {l}, rhs = {r}, slack = {xs}");
+                let text = format!(
+                    "exact rationals at the tightest state: lhs = {l}, rhs = {r}, slack = {xs}"
+                );
                 w.recheck = Some(text.clone());
                 notes.push(text);
                 if !self.cmp.holds_exact(&xs, &ratio_of(tol)) {
@@ -716,26 +784,46 @@ impl Check for Inequality {
         self.run_with(ctx, &ns, &BTreeMap::new(), true)
     }
 
-    fn tighten(&self, name: &str, ns: Option<&[usize]>, ctx: &mut RunContext) -> Result<ConstantReport> {
-        let idx = self.const_names.iter().position(|c| c == name).ok_or_else(|| {
-            Error::unknown(
-                "constant",
-                name,
-                &self.const_names.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-            )
-        })?;
+    fn tighten(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
+        let idx = self
+            .const_names
+            .iter()
+            .position(|c| c == name)
+            .ok_or_else(|| {
+                Error::unknown(
+                    "constant",
+                    name,
+                    &self
+                        .const_names
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>(),
+                )
+            })?;
         let dir = *self.t.file.tighten.get(name).ok_or_else(|| {
             Error::invalid(
                 "--name",
-                format!("`{name}` has no direction in the file's [tighten] table (smallest or largest)"),
+                format!(
+                    "`{name}` has no direction in the file's [tighten] table (smallest or largest)"
+                ),
             )
         })?;
         let start = self.grids[idx][0].0;
-        let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or_else(|| self.t.file.domain.get_ref().n.clone());
+        let ns: Vec<usize> = ns
+            .map(|v| v.to_vec())
+            .unwrap_or_else(|| self.t.file.domain.get_ref().n.clone());
         let mut per_n = Vec::new();
         for n in ns {
             if n < 2 {
-                return Err(Error::invalid("--n", format!("n must be at least 2, got {n}")));
+                return Err(Error::invalid(
+                    "--n",
+                    format!("n must be at least 2, got {n}"),
+                ));
             }
             self.allocs(n, 0)?;
             let mut holds = |v: f64| -> Result<bool> {
@@ -751,7 +839,11 @@ impl Check for Inequality {
             per_n.push(Tightest { n, value, witness });
         }
         let pts: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
-        let fits = if pts.len() >= 2 { search::fit_growth(&pts) } else { vec![] };
+        let fits = if pts.len() >= 2 {
+            search::fit_growth(&pts)
+        } else {
+            vec![]
+        };
         Ok(ConstantReport {
             id: self.t.id.clone(),
             name: name.to_string(),
@@ -785,7 +877,11 @@ fn vectors(
         if b < a {
             return None;
         }
-        Some((0..n).map(|i| if i < kk { a.clone() } else { b.clone() }).collect())
+        Some(
+            (0..n)
+                .map(|i| if i < kk { a.clone() } else { b.clone() })
+                .collect(),
+        )
     };
     let ok = |p: &[BigRational]| c1_violation(p, k, eps).is_none() && c2_violation(p, c2).is_none();
     // The largest bias whose step vector at k meets C2: 1 + e·k/(n − k) ≤ C.
@@ -817,18 +913,30 @@ fn vectors(
             }
         }
     }
-    let strongest = step(k, &emax).filter(|v| ok(v)).unwrap_or_else(|| cands[0].1.clone());
+    let strongest = step(k, &emax)
+        .filter(|v| ok(v))
+        .unwrap_or_else(|| cands[0].1.clone());
     let strongest_f: Vec<f64> = strongest.iter().map(ratio_f64).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (n as u64).wrapping_mul(0x51_7cc1_b727_220a));
     let eps_f = ratio_f64(eps);
     let c2_f = ratio_f64(c2);
     for j in 0..random {
-        let mut r: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0f64).powi(1 + (j % 3) as i32)).collect();
+        let mut r: Vec<f64> = (0..n)
+            .map(|_| rng.random_range(0.0..1.0f64).powi(1 + (j % 3) as i32))
+            .collect();
         r.sort_by(|a, b| a.total_cmp(b));
         let s: f64 = r.iter().sum();
         r.iter_mut().for_each(|v| *v /= s);
-        let mix = |l: f64| -> Vec<f64> { r.iter().zip(&strongest_f).map(|(a, b)| (1.0 - l) * a + l * b).collect() };
-        let pass = |p: &[f64]| c1_violation(p, k, &(eps_f * (1.0 + 1e-9))).is_none() && c2_violation(p, &(c2_f * (1.0 - 1e-9))).is_none();
+        let mix = |l: f64| -> Vec<f64> {
+            r.iter()
+                .zip(&strongest_f)
+                .map(|(a, b)| (1.0 - l) * a + l * b)
+                .collect()
+        };
+        let pass = |p: &[f64]| {
+            c1_violation(p, k, &(eps_f * (1.0 + 1e-9))).is_none()
+                && c2_violation(p, &(c2_f * (1.0 - 1e-9))).is_none()
+        };
         let (mut lo, mut hi) = (0.0, 1.0);
         if pass(&mix(0.0)) {
             hi = 0.0;
@@ -847,7 +955,10 @@ fn vectors(
             continue;
         }
         // Exact companion: the dyadic values, renormalised to sum 1.
-        let ex: Vec<BigRational> = p.iter().map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero)).collect();
+        let ex: Vec<BigRational> = p
+            .iter()
+            .map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero))
+            .collect();
         let sum: BigRational = ex.iter().fold(BigRational::zero(), |a, b| a + b);
         let ex: Vec<BigRational> = ex.into_iter().map(|v| v / &sum).collect();
         cands.push((format!("random#{j}"), ex));
@@ -890,13 +1001,22 @@ impl Env for StateEnv<'_> {
     }
     fn eps1(&self, delta: f64) -> std::result::Result<XFloat, String> {
         let fixed = self.case.alloc.rank_vector().is_some();
-        if fixed && let Some((_, v)) = self.case.eps_cache.borrow().iter().find(|(d, _)| *d == delta.to_bits()) {
+        if fixed
+            && let Some((_, v)) = self
+                .case
+                .eps_cache
+                .borrow()
+                .iter()
+                .find(|(d, _)| *d == delta.to_bits())
+        {
             return Ok(*v);
         }
         let n = self.p_rank.len();
         let k = delta * n as f64;
         if (k - k.round()).abs() > 1e-9 || k.round() < 1.0 || k.round() >= n as f64 {
-            return Err(format!("eps1({delta}): δn = {k} must be an integer in 1..{n}"));
+            return Err(format!(
+                "eps1({delta}): δn = {k} must be an integer in 1..{n}"
+            ));
         }
         let b = best_eps(self.p_rank, k.round() as usize).map_err(|e| e.to_string())?;
         let v = XFloat::from_f64(b.eps);
@@ -942,7 +1062,10 @@ fn first_order(
 ) -> std::result::Result<XFloat, String> {
     let n = y.len();
     if p.len() != n || exact.is_some_and(|e| e.len() != n) {
-        return Err(format!("first-order term: {} probabilities for {n} bins", p.len()));
+        return Err(format!(
+            "first-order term: {} probabilities for {n} bins",
+            p.len()
+        ));
     }
     let mut ys = y.to_vec();
     ys.sort_by(|a, b| b.total_cmp(a));
@@ -996,14 +1119,20 @@ impl Case<'_> {
         let nn = BigRational::from_integer(BigInt::from(n));
         let heavy = (&one - &eps) / &nn;
         let light = (&one + &eps * &delta / (&one - &delta)) / &nn;
-        Some((0..n).map(|i| if i < k { heavy.clone() } else { light.clone() }).collect())
+        Some(
+            (0..n)
+                .map(|i| if i < k { heavy.clone() } else { light.clone() })
+                .collect(),
+        )
     }
 
     fn law(&self, loads: &Loads) -> Result<(Option<StepLaw>, Vec<f64>)> {
         let ties = self.ineq.setting.ties;
         match self.alloc {
             Alloc::None => Ok((None, vec![])),
-            Alloc::Process { process, p: None, .. } => {
+            Alloc::Process {
+                process, p: None, ..
+            } => {
                 let law = process.step_law(loads, ties)?;
                 let by_rank = loads.ranking().by_rank(&law.per_bin_probability());
                 Ok((Some(law), by_rank))
@@ -1020,10 +1149,16 @@ impl Case<'_> {
     fn values(&self, x: &[f64], brute: bool) -> Result<(Vec<XFloat>, Vec<f64>)> {
         let loads = Loads::new(x.to_vec())?;
         let n = self.n as f64;
-        let need_law = self.ineq.slots.iter().any(|q| matches!(q, Quantity::Pot(_, s) if *s != Stat::Value) || *q == Quantity::C2)
-            || self.ineq.cmp.calls(Func::P)
-            || self.ineq.cmp.calls(Func::Eps1);
-        let (law, p_rank) = if need_law { self.law(&loads)? } else { (None, vec![]) };
+        let need_law =
+            self.ineq.slots.iter().any(|q| {
+                matches!(q, Quantity::Pot(_, s) if *s != Stat::Value) || *q == Quantity::C2
+            }) || self.ineq.cmp.calls(Func::P)
+                || self.ineq.cmp.calls(Func::Eps1);
+        let (law, p_rank) = if need_law {
+            self.law(&loads)?
+        } else {
+            (None, vec![])
+        };
         let y = loads.normalized();
         let mut pot_vals: Vec<Option<(XFloat, XFloat, XFloat)>> = vec![None; self.pots.len()];
         let mut vals = Vec::with_capacity(self.ineq.slots.len());
@@ -1034,40 +1169,68 @@ impl Case<'_> {
                 Quantity::Const(i) => XFloat::from_f64(self.consts[*i].0),
                 Quantity::Gap => XFloat::from_f64(loads.gap()),
                 Quantity::Spread => XFloat::from_f64(loads.spread()),
-                Quantity::YMax => XFloat::from_f64(y.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+                Quantity::YMax => {
+                    XFloat::from_f64(y.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+                }
                 Quantity::YMin => XFloat::from_f64(y.iter().copied().fold(f64::INFINITY, f64::min)),
-                Quantity::FracOver => XFloat::from_f64(y.iter().filter(|v| **v >= 0.0).count() as f64 / n),
+                Quantity::FracOver => {
+                    XFloat::from_f64(y.iter().filter(|v| **v >= 0.0).count() as f64 / n)
+                }
                 Quantity::C2 => XFloat::from_f64(n * p_rank.iter().copied().fold(0.0, f64::max)),
                 Quantity::Pot(p, stat @ (Stat::FirstOrder | Stat::FirstOrderQ)) => {
                     let (q_f, q_x);
-                    let (probs, exact): (&[f64], Option<&[BigRational]>) = if *stat == Stat::FirstOrder {
-                        (&p_rank, self.alloc.rank_vector_exact())
-                    } else {
-                        q_x = self.extremal_q().ok_or_else(|| {
-                            Error::invalid(self.ineq.t.file_name(), "Fq_ quantities need `vectors` in [setting]")
-                        })?;
-                        q_f = q_x.iter().map(ratio_f64).collect::<Vec<f64>>();
-                        (&q_f, Some(&q_x))
-                    };
+                    let (probs, exact): (&[f64], Option<&[BigRational]>) =
+                        if *stat == Stat::FirstOrder {
+                            (&p_rank, self.alloc.rank_vector_exact())
+                        } else {
+                            q_x = self.extremal_q().ok_or_else(|| {
+                                Error::invalid(
+                                    self.ineq.t.file_name(),
+                                    "Fq_ quantities need `vectors` in [setting]",
+                                )
+                            })?;
+                            q_f = q_x.iter().map(ratio_f64).collect::<Vec<f64>>();
+                            (&q_f, Some(&q_x))
+                        };
                     let alpha = self.alpha().ok_or_else(|| {
-                        Error::invalid(self.ineq.t.file_name(), "F_ quantities need the constant `alpha`")
+                        Error::invalid(
+                            self.ineq.t.file_name(),
+                            "F_ quantities need the constant `alpha`",
+                        )
                     })?;
-                    first_order(*p, &y, probs, exact, alpha).map_err(|e| Error::invalid(self.ineq.t.file_name(), e))?
+                    first_order(*p, &y, probs, exact, alpha)
+                        .map_err(|e| Error::invalid(self.ineq.t.file_name(), e))?
                 }
                 Quantity::Pot(p, stat) => {
-                    let j = self.pots.iter().position(|(q, _)| q == p).expect("potential built");
+                    let j = self
+                        .pots
+                        .iter()
+                        .position(|(q, _)| q == p)
+                        .expect("potential built");
                     let pot = self.pots[j].1.as_ref();
                     if *stat == Stat::Value {
                         XFloat::from_scaled(&pot.value(&loads))
                     } else {
                         if pot_vals[j].is_none() {
-                            let law = law.as_ref().ok_or_else(|| Error::Unsupported("no allocation".into()))?;
+                            let law = law
+                                .as_ref()
+                                .ok_or_else(|| Error::Unsupported("no allocation".into()))?;
                             let value = pot.value(&loads);
                             let (next, change) = if brute {
-                                let next = crate::expectation::brute_force_law(law, pot, &loads, &self.ineq.setting)?;
+                                let next = crate::expectation::brute_force_law(
+                                    law,
+                                    pot,
+                                    &loads,
+                                    &self.ineq.setting,
+                                )?;
                                 (next, next.add(&value.scale(-1.0)))
                             } else {
-                                let e = crate::expectation::expect_law(law, pot, &loads, &self.ineq.setting)?;
+                                let e = crate::expectation::expect_law(
+                                    law,
+                                    pot,
+                                    &loads,
+                                    &self.ineq.setting,
+                                )?;
                                 (e.expected_next, e.expected_change)
                             };
                             pot_vals[j] = Some((
@@ -1099,12 +1262,25 @@ impl Case<'_> {
             case: self,
         };
         let file = self.ineq.t.file_name();
-        let lhs = self.ineq.cmp.lhs.eval(&env).map_err(|e| Error::invalid(&file, e))?;
-        let rhs = self.ineq.cmp.rhs.eval(&env).map_err(|e| Error::invalid(&file, e))?;
+        let lhs = self
+            .ineq
+            .cmp
+            .lhs
+            .eval(&env)
+            .map_err(|e| Error::invalid(&file, e))?;
+        let rhs = self
+            .ineq
+            .cmp
+            .rhs
+            .eval(&env)
+            .map_err(|e| Error::invalid(&file, e))?;
         if lhs.is_nan() || rhs.is_nan() {
             return Err(Error::invalid(
                 &file,
-                format!("the claim is not a number at n = {}, loads {:?} (lhs {lhs}, rhs {rhs})", self.n, x),
+                format!(
+                    "the claim is not a number at n = {}, loads {:?} (lhs {lhs}, rhs {rhs})",
+                    self.n, x
+                ),
             ));
         }
         let mut slack = self.ineq.cmp.slack(lhs, rhs, self.ineq.t.file.tolerance);
@@ -1129,7 +1305,10 @@ impl Case<'_> {
         if !self.ineq.exact_capable {
             return Ok(None);
         }
-        let ex: Vec<BigRational> = x.iter().map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero)).collect();
+        let ex: Vec<BigRational> = x
+            .iter()
+            .map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero))
+            .collect();
         let n = x.len();
         let nn = BigRational::from_integer(BigInt::from(n));
         let total = ex.iter().fold(BigRational::zero(), |a, b| a + b);
@@ -1142,7 +1321,10 @@ impl Case<'_> {
         });
         let b = self.ineq.setting.batch;
         let sq = |y: &[BigRational]| y.iter().fold(BigRational::zero(), |a, v| a + v * v);
-        let ab = |y: &[BigRational]| y.iter().fold(BigRational::zero(), |a, v| a + num_traits::Signed::abs(v));
+        let ab = |y: &[BigRational]| {
+            y.iter()
+                .fold(BigRational::zero(), |a, v| a + num_traits::Signed::abs(v))
+        };
         let expected = |pot: Pot| -> Option<BigRational> {
             let r = per_bin.as_ref()?;
             let inv = BigRational::one() / &nn;
@@ -1156,9 +1338,20 @@ impl Case<'_> {
                     let yj: Vec<BigRational> = y
                         .iter()
                         .enumerate()
-                        .map(|(i, v)| if i == j { v + BigRational::one() - &inv } else { v - &inv })
+                        .map(|(i, v)| {
+                            if i == j {
+                                v + BigRational::one() - &inv
+                            } else {
+                                v - &inv
+                            }
+                        })
                         .collect();
-                    acc += rj * if pot == Pot::Upsilon { sq(&yj) } else { ab(&yj) };
+                    acc += rj
+                        * if pot == Pot::Upsilon {
+                            sq(&yj)
+                        } else {
+                            ab(&yj)
+                        };
                 }
                 Some(acc)
             } else if pot == Pot::Upsilon {
@@ -1169,7 +1362,10 @@ impl Case<'_> {
                 for (yi, ri) in y.iter().zip(r) {
                     let mu = ri - &inv;
                     let nu = ri * (&one - &inv) * (&one - &inv) + (&one - ri) * &inv * &inv;
-                    acc += yi * yi + BigRational::from_integer(2.into()) * &bb * yi * &mu + &bb * nu + &bb * (&bb - &one) * &mu * &mu;
+                    acc += yi * yi
+                        + BigRational::from_integer(2.into()) * &bb * yi * &mu
+                        + &bb * nu
+                        + &bb * (&bb - &one) * &mu * &mu;
                 }
                 Some(acc)
             } else {
@@ -1187,7 +1383,11 @@ impl Case<'_> {
                 Quantity::YMin => y.iter().min().cloned(),
                 Quantity::Spread => Some(y.iter().max()?.clone() - y.iter().min()?.clone()),
                 Quantity::FracOver => Some(BigRational::new(
-                    BigInt::from(y.iter().filter(|v| !num_traits::Signed::is_negative(*v)).count()),
+                    BigInt::from(
+                        y.iter()
+                            .filter(|v| !num_traits::Signed::is_negative(*v))
+                            .count(),
+                    ),
                     BigInt::from(n),
                 )),
                 Quantity::C2 => p_rank.map(|p| best_c(p).c),
@@ -1204,7 +1404,11 @@ impl Case<'_> {
                         Stat::FirstOrder | Stat::FirstOrderQ => None,
                         Stat::Ratio => {
                             let v = value?;
-                            if v.is_zero() { None } else { Some(expected(*p)? / v) }
+                            if v.is_zero() {
+                                None
+                            } else {
+                                Some(expected(*p)? / v)
+                            }
                         }
                     }
                 }
@@ -1212,11 +1416,17 @@ impl Case<'_> {
             vals.push(v);
         }
         let env = ExactState { vals, p_rank };
-        let (l, r) = match (self.ineq.cmp.lhs.eval_exact(&env), self.ineq.cmp.rhs.eval_exact(&env)) {
+        let (l, r) = match (
+            self.ineq.cmp.lhs.eval_exact(&env),
+            self.ineq.cmp.rhs.eval_exact(&env),
+        ) {
             (Ok(l), Ok(r)) => (l, r),
             _ => return Ok(None),
         };
-        let s = self.ineq.cmp.slack_exact(&l, &r, &ratio_of(self.ineq.t.file.tolerance));
+        let s = self
+            .ineq
+            .cmp
+            .slack_exact(&l, &r, &ratio_of(self.ineq.t.file.tolerance));
         Ok(Some((l, r, s)))
     }
 
@@ -1230,7 +1440,11 @@ impl Case<'_> {
             .collect();
         Witness {
             n: self.n,
-            loads: if self.ineq.state_dependent { f.loads.clone() } else { vec![] },
+            loads: if self.ineq.state_dependent {
+                f.loads.clone()
+            } else {
+                vec![]
+            },
             source: self.alloc.label(),
             constants,
             lhs: f.eval.lhs.to_string(),

@@ -71,7 +71,12 @@ pub trait Check: Send + Sync {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict>;
 
     /// The tightest value of constant `name` per n (the kinds that support it).
-    fn tighten(&self, name: &str, ns: Option<&[usize]>, ctx: &mut RunContext) -> Result<ConstantReport> {
+    fn tighten(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
         let _ = (ns, ctx);
         Err(crate::Error::Unsupported(format!(
             "this kind of check has no constant finder (constant `{name}`)"
