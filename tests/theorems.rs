@@ -383,3 +383,65 @@ fn mean_bias_quantities_need_their_constant_and_a_process() {
         .to_string();
     assert!(e.contains("one ball per step"), "{e}");
 }
+
+#[test]
+fn weighted_drift_outside_the_mgf_domain_is_an_error() {
+    // Exp(1) has M(s) = 1/(1 − s), finite only for s < 1. The one-step expectation of Φ evaluates
+    // M(α(1 − 1/n)); with α = 2 and n = 4 that is M(1.5): outside the domain, so the check must fail
+    // with an error naming the weight law, never return a verdict.
+    let root = scratch("mgf");
+    let body = |alpha: &str| {
+        format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\nweights = \"exp\"\n[constants]\nalpha = {alpha}\n\
+             [claim]\nexpr = \"E_Gamma <= 10 * Gamma\"\n[domain]\nn = [4]\nrandom = 2\noptimise = 2\ninteger = false\n"
+        )
+    };
+    let p = write(&root, "outside", &body("2"));
+    let e =
+        claim::check(&p, &root, &mut RunContext::default()).expect_err("outside the MGF domain");
+    let msg = format!("{e:#}");
+    assert!(msg.contains("exp") || msg.contains("xponential"), "{msg}");
+    // Inside the domain (α(1 − 1/n) = 0.375 < 1) the same claim gets a verdict.
+    let p = write(&root, "inside", &body("0.5"));
+    let v = claim::check(&p, &root, &mut RunContext::default()).unwrap();
+    assert_eq!(v.verdict, Status::Holds);
+}
+
+#[test]
+fn first_order_terms_match_a_hand_computation_and_can_fail() {
+    // n = 2, Two-Choice p = (1/4, 3/4) by rank, loads (1, 0): y = (1/2, −1/2), α = 1.
+    // F_Phi = α Σ Φᵢ(pᵢ − 1/n) = e^{1/2}(−1/4) + e^{−1/2}(1/4) = −(1/2) sinh(1/2).
+    // F_Psi = α Σ Ψᵢ(1/n − pᵢ) = e^{−1/2}(1/4) + e^{1/2}(−1/4) = −(1/2) sinh(1/2).
+    let root = scratch("first-order");
+    let s = -0.5 * 0.5f64.sinh();
+    let claim = |expr: &str| {
+        format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[constants]\nalpha = 1\n[claim]\nexpr = \"{expr}\"\n\
+             [domain]\nn = [2]\nfamilies = [\"one-heavy\"]\nexhaustive = {{ max_n = 2, max_load = 1 }}\nrandom = 0\noptimise = 0\n"
+        )
+    };
+    // A claim that is false at (1, 0): F_Gamma >= 0 (F_Gamma = −sinh(1/2) there).
+    let v = run(&root, &write(&root, "fg", &claim("F_Gamma >= 0")));
+    assert_eq!(v.verdict, Status::Refuted);
+    let w = v.witness.unwrap();
+    assert_eq!(w.loads, vec![1.0, 0.0]);
+    let got: f64 = w.lhs.parse().unwrap();
+    assert!((got - 2.0 * s).abs() < 1e-15, "{got} vs {}", 2.0 * s);
+    // The two halves separately.
+    for (q, _) in [("F_Phi", s), ("F_Psi", s)] {
+        let v = run(&root, &write(&root, q, &claim(&format!("{q} >= 0"))));
+        assert_eq!(v.verdict, Status::Refuted, "{q}");
+        let got: f64 = v.witness.unwrap().lhs.parse().unwrap();
+        assert!((got - s).abs() < 1e-15, "{q}: {got} vs {s}");
+    }
+    // Fq_ without the vector quantifier is a file error.
+    let e = err_of("fq", &claim("Fq_Phi <= 0"));
+    assert!(e.contains("vectors"), "{e}");
+    // The reversed extremal-vector claim is refuted (q strictly beats a larger-bias step vector).
+    let text = format!(
+        "{HEAD}[setting]\nvectors = {{ delta = \"1/2\", eps = \"1/4\", c2 = 2, random = 2 }}\n[constants]\nalpha = 1\n\
+         [claim]\nexpr = \"Fq_Phi <= F_Phi\"\n[domain]\nn = [4]\ninteger = false\nrandom = 4\noptimise = 10\n"
+    );
+    let v = run(&root, &write(&root, "rev", &text));
+    assert_eq!(v.verdict, Status::Refuted);
+}

@@ -10,6 +10,8 @@
 //! | `E_X` | `E[X' | x]` after one step (one batch when b > 1), exact closed form |
 //! | `dE_X` | `E[X' − X | x]`, computed without cancellation |
 //! | `R_X` | `E[X' | x]/X` (computed in extended range) |
+//! | `F_X` | first-order term of one step, X ∈ {Phi, Psi, Gamma}: `α Σᵢ Φᵢ(pᵢ − 1/n)`, `α Σᵢ Ψᵢ(1/n − pᵢ)`, their sum |
+//! | `Fq_X` | the same with p replaced by the extremal vector q of eq. (3.2) (needs `vectors`) |
 //! | `gap`, `spread` | `max xᵢ − W/n`, `max xᵢ − min xᵢ` |
 //! | `ymax`, `ymin` | largest and smallest normalised load |
 //! | `frac_over` | fraction of bins with `yᵢ ≥ 0` (overloaded, DESIGN default boundary) |
@@ -87,6 +89,12 @@ pub enum Stat {
     Change,
     /// Expected value over value.
     Ratio,
+    /// The first-order term of one step (Los–Sauerwald SPAA 2022 §3, outline item 3):
+    /// `α Σᵢ Φᵢ(pᵢ − 1/n)` for Φ, `α Σᵢ Ψᵢ(1/n − pᵢ)` for Ψ, their sum for Γ.
+    FirstOrder,
+    /// [`Stat::FirstOrder`] with p replaced by the extremal vector q of eq. (3.2),
+    /// `qᵢ = (1 − ε)/n` for `i ≤ δn` and `(1 + εδ/(1 − δ))/n` otherwise (δ, ε of `vectors`).
+    FirstOrderQ,
 }
 
 /// A named quantity.
@@ -133,6 +141,8 @@ impl Quantity {
 /// assert_eq!(builtin("E_Gamma"), Some(Quantity::Pot(Pot::Gamma, Stat::Expected)));
 /// assert_eq!(builtin("gap"), Some(Quantity::Gap));
 /// assert_eq!(builtin("E_gamma"), None);
+/// assert_eq!(builtin("F_Gamma"), Some(Quantity::Pot(Pot::Gamma, Stat::FirstOrder)));
+/// assert_eq!(builtin("Fq_Phi"), Some(Quantity::Pot(Pot::Phi, Stat::FirstOrderQ)));
 /// ```
 pub fn builtin(name: &str) -> Option<Quantity> {
     let simple = match name {
@@ -158,6 +168,10 @@ pub fn builtin(name: &str) -> Option<Quantity> {
         (Stat::Change, r)
     } else if let Some(r) = name.strip_prefix("R_") {
         (Stat::Ratio, r)
+    } else if let Some(r) = name.strip_prefix("Fq_") {
+        (Stat::FirstOrderQ, r)
+    } else if let Some(r) = name.strip_prefix("F_") {
+        (Stat::FirstOrder, r)
     } else {
         (Stat::Value, name)
     };
@@ -179,7 +193,7 @@ pub fn builtin_names() -> Vec<String> {
     for (_, name) in crate::claim::mean_bias::NAMES {
         v.push(name.to_string());
     }
-    for pre in ["E_", "dE_", "R_"] {
+    for pre in ["E_", "dE_", "R_", "F_", "Fq_"] {
         for (_, p) in Pot::ALL {
             v.push(format!("{pre}{p}"));
         }

@@ -247,6 +247,22 @@ impl Inequality {
                 }
             }
         }
+        for q in &slots {
+            if let Quantity::Pot(p, st @ (Stat::FirstOrder | Stat::FirstOrderQ)) = q {
+                if !p.exponential() {
+                    return Err(t.error_at(
+                        Some(expr.span().start),
+                        "F_ and Fq_ (first-order terms) are defined for Phi, Psi and Gamma only",
+                    ));
+                }
+                if *st == Stat::FirstOrderQ && f.setting.vectors.is_none() {
+                    return Err(t.error_at(
+                        Some(expr.span().start),
+                        "Fq_ (first-order term at the extremal vector q) needs `vectors` in [setting]",
+                    ));
+                }
+            }
+        }
         // Declared potentials must cover the ones used.
         if !f.setting.potentials.is_empty() {
             let mut declared = Vec::new();
@@ -1100,6 +1116,60 @@ impl ExactEnv for ExactState<'_> {
     }
 }
 
+/// The first-order term of one step (Los–Sauerwald SPAA 2022 §3, outline item 3) for rank
+/// probabilities `p` (heaviest first) at normalised loads `y`: `α Σᵢ Φᵢ(pᵢ − 1/n)` (Φ),
+/// `α Σᵢ Ψᵢ(1/n − pᵢ)` (Ψ) or their sum (Γ), with `Φᵢ = e^{αyᵢ}`, `Ψᵢ = e^{−αyᵢ}` in extended
+/// range. The sum runs over blocks of tied loads, `Σ_B Φ_B·(Σ_{i∈B} pᵢ − |B|/n)`: this is exact
+/// under any tie rule (tied bins have equal `Φᵢ`), and when the rank vector is known in rationals
+/// (`exact`) each block's excess probability is computed exactly, so states at which two vectors
+/// give the same value mathematically (e.g. y ≡ 0, where every term vanishes) give the same float.
+fn first_order(
+    pot: Pot,
+    y: &[f64],
+    p: &[f64],
+    exact: Option<&[BigRational]>,
+    alpha: f64,
+) -> std::result::Result<XFloat, String> {
+    let n = y.len();
+    if p.len() != n || exact.is_some_and(|e| e.len() != n) {
+        return Err(format!(
+            "first-order term: {} probabilities for {n} bins",
+            p.len()
+        ));
+    }
+    let mut ys = y.to_vec();
+    ys.sort_by(|a, b| b.total_cmp(a));
+    let nn = BigRational::from_integer(BigInt::from(n));
+    let a = XFloat::from_f64(alpha);
+    let mut acc = XFloat::from_f64(0.0);
+    let mut i = 0;
+    while i < n {
+        let mut j = i + 1;
+        while j < n && ys[j] == ys[i] {
+            j += 1;
+        }
+        let d = match exact {
+            Some(e) => {
+                let sum: BigRational = e[i..j].iter().sum();
+                ratio_f64(&(sum - BigRational::from_integer(BigInt::from(j - i)) / &nn))
+            }
+            None => p[i..j].iter().sum::<f64>() - (j - i) as f64 / n as f64,
+        };
+        let d = XFloat::from_f64(d);
+        let phi = XFloat::exp(XFloat::from_f64(alpha * ys[i]));
+        let psi = XFloat::exp(XFloat::from_f64(-alpha * ys[i]));
+        let term = match pot {
+            Pot::Phi => phi.mul(d),
+            Pot::Psi => psi.mul(d).neg(),
+            Pot::Gamma => phi.sub(psi).mul(d),
+            _ => return Err("F_ and Fq_ are defined for Phi, Psi and Gamma only".into()),
+        };
+        acc = acc.add(term);
+        i = j;
+    }
+    Ok(acc.mul(a))
+}
+
 impl Case<'_> {
     /// The exact step law and sides of a mean-bias claim at `loads` (`None` when the claim uses
     /// no mean-bias quantity).
@@ -1127,6 +1197,31 @@ impl Case<'_> {
     /// The constant `k` of `MB(k)`, exactly.
     fn k(&self) -> Option<&BigRational> {
         self.ineq.k_index.map(|i| &self.consts[i].1)
+    }
+
+    /// The value of the constant `alpha`.
+    fn alpha(&self) -> Option<f64> {
+        self.ineq.alpha.map(|i| self.consts[i].0)
+    }
+
+    /// The extremal vector q of eq. (3.2) for the `vectors` quantifier's δ and ε, in rationals:
+    /// `qᵢ = (1 − ε)/n` for `i ≤ δn`, `(1 + εδ/(1 − δ))/n` otherwise.
+    fn extremal_q(&self) -> Option<Vec<BigRational>> {
+        let (delta, eps) = self.ineq.sources.iter().find_map(|s| match s {
+            SourceSpec::Vectors { delta, eps, .. } => Some((delta.clone(), eps.clone())),
+            _ => None,
+        })?;
+        let n = self.n;
+        let k = crate::condition::delta_n(n, &delta).ok()?;
+        let one = BigRational::one();
+        let nn = BigRational::from_integer(BigInt::from(n));
+        let heavy = (&one - &eps) / &nn;
+        let light = (&one + &eps * &delta / (&one - &delta)) / &nn;
+        Some(
+            (0..n)
+                .map(|i| if i < k { heavy.clone() } else { light.clone() })
+                .collect(),
+        )
     }
 
     fn law(&self, loads: &Loads) -> Result<(Option<StepLaw>, Vec<f64>)> {
@@ -1185,6 +1280,30 @@ impl Case<'_> {
                     let st = bias.as_ref().expect("bias state built when used");
                     XFloat::from_f64(ratio_f64(&st.value(*q, self.k())?))
                 }
+                Quantity::Pot(p, stat @ (Stat::FirstOrder | Stat::FirstOrderQ)) => {
+                    let (q_f, q_x);
+                    let (probs, exact): (&[f64], Option<&[BigRational]>) =
+                        if *stat == Stat::FirstOrder {
+                            (&p_rank, self.alloc.rank_vector_exact())
+                        } else {
+                            q_x = self.extremal_q().ok_or_else(|| {
+                                Error::invalid(
+                                    self.ineq.t.file_name(),
+                                    "Fq_ quantities need `vectors` in [setting]",
+                                )
+                            })?;
+                            q_f = q_x.iter().map(ratio_f64).collect::<Vec<f64>>();
+                            (&q_f, Some(&q_x))
+                        };
+                    let alpha = self.alpha().ok_or_else(|| {
+                        Error::invalid(
+                            self.ineq.t.file_name(),
+                            "F_ quantities need the constant `alpha`",
+                        )
+                    })?;
+                    first_order(*p, &y, probs, exact, alpha)
+                        .map_err(|e| Error::invalid(self.ineq.t.file_name(), e))?
+                }
                 Quantity::Pot(p, stat) => {
                     let j = self
                         .pots
@@ -1232,7 +1351,7 @@ impl Case<'_> {
                             Stat::Expected => e,
                             Stat::Change => c,
                             Stat::Ratio => e.div(v),
-                            Stat::Value => v,
+                            Stat::Value | Stat::FirstOrder | Stat::FirstOrderQ => v,
                         }
                     }
                 }
@@ -1420,6 +1539,7 @@ impl Case<'_> {
                         Stat::Value => value,
                         Stat::Expected => expected(*p),
                         Stat::Change => Some(expected(*p)? - value?),
+                        Stat::FirstOrder | Stat::FirstOrderQ => None,
                         Stat::Ratio => {
                             let v = value?;
                             if v.is_zero() {
