@@ -545,10 +545,11 @@ impl Multidim {
             searched.total
         )];
         notes.push(format!(
-            "states: {} (sum-load states s = f(b − mean b)); float in the log domain, relative tolerance {TOLERANCE:e}",
+            "states: {}; float in the log domain, relative tolerance {TOLERANCE:e}",
             match self.states {
-                States::Reachable => "every reachable state of the fixed-f chain",
-                States::Integer => "every integer sum-load vector (the chain of random f)",
+                States::Reachable => "reachable states of the fixed-f chain, s = f(b − mean b)",
+                States::Integer =>
+                    "integer sum-load vectors (the chain of random f), s = L − mean L",
             }
         ));
         let (status, cand) = match smallest_bad {
