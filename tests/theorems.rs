@@ -445,3 +445,63 @@ fn first_order_terms_match_a_hand_computation_and_can_fail() {
     let v = run(&root, &write(&root, "rev", &text));
     assert_eq!(v.verdict, Status::Refuted);
 }
+
+const MD_HEAD: &str = r#"title = "seeded md"
+kind = "multidim"
+expected = "open"
+statement = "x"
+[source]
+locator = "test"
+provenance = "derived"
+[setting]
+processes = ["two-choice"]
+"#;
+
+#[test]
+fn multidim_corollary_1_is_refuted_at_the_all_zero_state_with_the_hand_values() {
+    let root = scratch("md-cor1");
+    let p = write(
+        &root,
+        "cor1",
+        &format!(
+            "{MD_HEAD}[constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n\
+             [domain]\nn = [8]\nexhaustive = {{ max_n = 3, max_load = 2 }}\nrandom = 4\nseed = 1\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Refuted);
+    let w = v.witness.unwrap();
+    assert_eq!((w.n, w.loads.clone()), (2, vec![0.0, 0.0]));
+    // Hand computation (n = 2, α = 1/16, Two-Choice p = (1/4, 3/4)): Φ(0, 0) = 1 + 1/2; either bin
+    // becomes the unique heaviest: E[Φ'] = e^{1/32} + e^{−1/32}/2; RHS = (1 + (1/16)²/2)·3/2.
+    let lhs = (1.0f64 / 32.0).exp() + (-1.0f64 / 32.0).exp() / 2.0;
+    let rhs = 1.5 * (1.0 + 1.0 / 512.0);
+    let got_l: f64 = w.lhs.parse().unwrap();
+    let got_r: f64 = w.rhs.parse().unwrap();
+    assert!(
+        (got_l - lhs).abs() < 1e-9 && (got_r - rhs).abs() < 1e-9,
+        "{w:?}"
+    );
+    assert!(w.recheck.unwrap().starts_with("confirmed by md-level"));
+}
+
+#[test]
+fn multidim_rejects_unknown_items_and_out_of_range_constants() {
+    let e = err_of(
+        "md-item",
+        &format!(
+            "{MD_HEAD}[constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"lemma-9\"\n[domain]\nn = [8]\n"
+        ),
+    );
+    assert!(
+        e.contains("t/md-item.toml:") && e.contains("lemma-9"),
+        "{e}"
+    );
+    let e = err_of(
+        "md-eps",
+        &format!(
+            "{MD_HEAD}[constants]\nf = 1\neps = \"1/2\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n[domain]\nn = [8]\n"
+        ),
+    );
+    assert!(e.contains("t/md-eps.toml") && e.contains("eps"), "{e}");
+}

@@ -11,6 +11,7 @@ use std::time::Instant;
 
 pub mod condition;
 pub mod inequality;
+pub mod multidim;
 
 /// How much effort a run spends and where it writes proptest regression files.
 pub struct RunContext<'a> {
@@ -95,7 +96,7 @@ pub struct KindInfo {
 }
 
 /// Every registered kind.
-pub static KINDS: &[&KindInfo] = &[&inequality::INFO, &condition::INFO];
+pub static KINDS: &[&KindInfo] = &[&inequality::INFO, &condition::INFO, &multidim::INFO];
 
 /// Builds the check of a theorem file by its kind.
 pub fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
