@@ -82,6 +82,7 @@ pub fn verdict_json(v: &Verdict) -> serde_json::Value {
         "verdict": v.verdict.name(),
         "expected": v.expected.name(),
         "trust": v.trust.name(),
+        "precision_bits": v.searched.precision_bits,
         "slack": v.slack,
         "witness": v.witness,
         "searched": v.searched,
