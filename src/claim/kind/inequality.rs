@@ -1364,6 +1364,9 @@ impl Case<'_> {
                 .fold(BigRational::zero(), |a, v| a + num_traits::Signed::abs(v))
         };
         let expected = |pot: Pot| -> Option<BigRational> {
+            if pot.exponential() {
+                return None;
+            }
             let r = per_bin.as_ref()?;
             let inv = BigRational::one() / &nn;
             if b == 1 {
