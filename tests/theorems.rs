@@ -113,9 +113,90 @@ fn gamma_drift_without_additive_constant_is_refuted_at_the_all_equal_vector() {
     assert!((got - lhs).abs() < 1e-12, "{got} vs {lhs}");
     assert!((w.rhs.parse::<f64>().unwrap() - rhs).abs() < 1e-12);
     assert!((v.slack.unwrap() - (rhs - lhs)).abs() < 1e-12);
-    // Exponential potential: re-checked by enumeration, trust float.
-    assert_eq!(v.trust, Trust::Float);
-    assert!(w.recheck.unwrap().contains("enumeration"));
+    // Exponential potential: certified by enclosures (outward-rounded malachite floats). The
+    // enclosures are printed as f64 bounds; they must contain the hand values above.
+    assert_eq!(v.trust, Trust::Enclosure);
+    let prec = v.searched.precision_bits.expect("precision recorded");
+    assert!((64..=4096).contains(&prec));
+    let text = w.recheck.unwrap();
+    assert!(text.contains("enclosures at"), "{text}");
+    let (lo, hi) = bounds(&text, "lhs ∈ [");
+    assert!(
+        lo <= lhs * (1.0 + 1e-15) && lhs * (1.0 - 1e-15) <= hi,
+        "{lo} {hi} {lhs}"
+    );
+    let (lo, hi) = bounds(&text, "rhs ∈ [");
+    assert!(
+        lo <= rhs * (1.0 + 1e-15) && rhs * (1.0 - 1e-15) <= hi,
+        "{lo} {hi} {rhs}"
+    );
+}
+
+/// The two f64 ends printed after `key` in a re-check text (`key lo, hi]`).
+fn bounds(text: &str, key: &str) -> (f64, f64) {
+    let rest = &text[text.find(key).unwrap() + key.len()..];
+    let inner = &rest[..rest.find(']').unwrap()];
+    let mut it = inner.split(", ").map(|t| t.trim().parse::<f64>().unwrap());
+    (it.next().unwrap(), it.next().unwrap())
+}
+
+#[test]
+fn near_tie_exponential_claim_is_decided_by_enclosures() {
+    let root = scratch("near-tie");
+    // Γ(1 − 10⁻¹⁵) < Γ holds at every state (Γ > 0); its relative slack 10⁻¹⁵ is far below the
+    // float resolution (10⁻¹¹ relative), so f64 alone cannot decide it.
+    let p = write(
+        &root,
+        "holds",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[constants]\nalpha = 0.1\n\
+             [claim]\nexpr = \"Gamma * (1 - 1e-15) < Gamma\"\n[domain]\nn = [4]\nrandom = 5\noptimise = 5\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert_eq!(v.trust, Trust::Enclosure);
+    assert!(
+        v.notes
+            .iter()
+            .any(|n| n.contains("below the numerical resolution")),
+        "{:?}",
+        v.notes
+    );
+    assert!(v.searched.precision_bits.is_some());
+    // The mirror claim Γ(1 + 10⁻¹⁵) ≤ Γ fails at every state; refuted at trust enclosure.
+    let p = write(
+        &root,
+        "fails",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[constants]\nalpha = 0.1\n\
+             [claim]\nexpr = \"E_Gamma * (1 + 1e-15) <= E_Gamma\"\n[domain]\nn = [4]\nrandom = 5\noptimise = 5\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert_eq!(v.trust, Trust::Enclosure);
+}
+
+#[test]
+fn load_dependent_quadratic_claim_is_refuted_exactly() {
+    let root = scratch("mean-thinning");
+    // Mean-Thinning at y = 0 (n = 2): θ = 1/2 of the bins are at or above the mean... the claim
+    // dE_Upsilon <= 0 fails at the all-equal vector for any process: with y = 0 every ball
+    // gives Υ' = (1 − 1/n)² + (n − 1)/n² = 1 − 1/n, so E[ΔΥ] = 1/2 at n = 2 (hand value).
+    let p = write(
+        &root,
+        "mt",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"mean-thinning\"]\n[claim]\nexpr = \"dE_Upsilon <= 0\"\n[domain]\nn = [2, 4]\nrandom = 5\noptimise = 5\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert_eq!(v.trust, Trust::Exact, "{:?}", v.notes);
+    let w = v.witness.unwrap();
+    let text = w.recheck.unwrap();
+    assert!(text.contains("exact rationals"), "{text}");
 }
 
 #[test]

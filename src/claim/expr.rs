@@ -335,6 +335,14 @@ pub trait ExactEnv {
     fn eps1(&self, delta: &BigRational) -> Option<BigRational>;
 }
 
+/// What an expression needs for evaluation over directed-rounding intervals (trust level
+/// `enclosure`, DESIGN §3): an enclosure of a slot at `prec` bits, or `None` to fall back to the
+/// exact value of [`ExactEnv::var`]. Arguments of `p(i)` and `eps1(δ)` are evaluated exactly.
+pub trait IntervalEnv: ExactEnv {
+    /// An enclosure of slot `slot` at working precision `prec`, when it is not rational.
+    fn var_interval(&self, slot: usize, prec: u64) -> Option<crate::enclosure::Interval>;
+}
+
 /// Why an exact evaluation did not give a number.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExactError {
@@ -406,6 +414,123 @@ impl Expr {
                     Func::Eps1 => env.eps1(first.to_f64())?,
                 }
             }
+        })
+    }
+
+    /// Evaluates over intervals with outward rounding at working precision `prec` bits: the
+    /// result contains the true value of the expression. `ln`, `sqrt`, `floor` and `ceil` of a
+    /// non-rational argument are not enclosed (`NotExact`).
+    ///
+    /// ```
+    /// use balloc::claim::expr::{compile, ExactEnv, IntervalEnv};
+    /// use balloc::enclosure::Interval;
+    /// use num_rational::BigRational;
+    /// struct E;
+    /// impl ExactEnv for E {
+    ///     fn var(&self, _: usize) -> Option<BigRational> { Some(BigRational::from_integer(2.into())) }
+    ///     fn p(&self, _: usize) -> Option<BigRational> { None }
+    ///     fn eps1(&self, _: &BigRational) -> Option<BigRational> { None }
+    /// }
+    /// impl IntervalEnv for E {
+    ///     fn var_interval(&self, _: usize, _: u64) -> Option<Interval> { None }
+    /// }
+    /// // exp(x) * x − 1 at x = 2: 2e² − 1 = 13.7781121978613...
+    /// let c = compile("exp(x) * x - 1 <= 0", &|_| Some(0)).unwrap();
+    /// let v = c.lhs.eval_interval(&E, 128).unwrap();
+    /// assert!(v.lo_f64() <= 13.778112197861301 && 13.7781121978613 <= v.hi_f64());
+    /// assert!(v.rel_width() < 1e-30);
+    /// ```
+    pub fn eval_interval(
+        &self,
+        env: &dyn IntervalEnv,
+        prec: u64,
+    ) -> Result<crate::enclosure::Interval, ExactError> {
+        use crate::enclosure::Interval;
+        use ExactError::*;
+        let enc = |e: crate::error::Error| NotExact(e.to_string());
+        Ok(match self {
+            Expr::Num(_, r) => Interval::from_rational(r, prec),
+            Expr::Var(s) => match env.var_interval(*s, prec) {
+                Some(v) => v,
+                None => Interval::from_rational(
+                    &env.var(*s)
+                        .ok_or_else(|| NotExact(format!("quantity in slot {s}")))?,
+                    prec,
+                ),
+            },
+            Expr::Neg(a) => a.eval_interval(env, prec)?.neg(),
+            Expr::Bin(op, a, b) => {
+                let x = a.eval_interval(env, prec)?;
+                match op {
+                    BinOp::Add => x.add(&b.eval_interval(env, prec)?, prec),
+                    BinOp::Sub => x.sub(&b.eval_interval(env, prec)?, prec),
+                    BinOp::Mul => x.mul(&b.eval_interval(env, prec)?, prec),
+                    BinOp::Div => {
+                        let y = b.eval_interval(env, prec)?;
+                        if y.lo_f64() <= 0.0 && y.hi_f64() >= 0.0 {
+                            return Err(NotExact("a divisor enclosure that contains 0".into()));
+                        }
+                        x.div(&y, prec).map_err(enc)?
+                    }
+                    BinOp::Pow => {
+                        // Integer exponents only (evaluated exactly), as in `eval_exact`.
+                        let y = b
+                            .eval_exact(env)
+                            .map_err(|_| NotExact("a non-rational power".into()))?;
+                        if !y.is_integer() || y.abs() > BigRational::from_integer(256.into()) {
+                            return Err(NotExact("a non-integer power".into()));
+                        }
+                        let k = y.to_integer().to_i64().unwrap_or(0);
+                        let mut acc = Interval::from_rational(&BigRational::one(), prec);
+                        for _ in 0..k.unsigned_abs() {
+                            acc = acc.mul(&x, prec);
+                        }
+                        if k < 0 {
+                            if acc.lo_f64() <= 0.0 && acc.hi_f64() >= 0.0 {
+                                return Err(NotExact("a negative power of 0".into()));
+                            }
+                            Interval::from_rational(&BigRational::one(), prec)
+                                .div(&acc, prec)
+                                .map_err(enc)?
+                        } else {
+                            acc
+                        }
+                    }
+                }
+            }
+            Expr::Call(f, args) => match f {
+                Func::Exp => args[0].eval_interval(env, prec)?.exp(prec).map_err(enc)?,
+                Func::Abs => {
+                    let x = args[0].eval_interval(env, prec)?;
+                    if *x.lo() >= 0u32 {
+                        x
+                    } else if *x.hi() <= 0u32 {
+                        x.neg()
+                    } else {
+                        let m = fmax(x.neg().hi(), x.hi());
+                        Interval::new(malachite::Float::from(0u32), m).map_err(enc)?
+                    }
+                }
+                Func::Min | Func::Max => {
+                    let mut acc = args[0].eval_interval(env, prec)?;
+                    for a in &args[1..] {
+                        let v = a.eval_interval(env, prec)?;
+                        let (lo, hi) = if *f == Func::Min {
+                            (fmin(acc.lo(), v.lo()), fmin(acc.hi(), v.hi()))
+                        } else {
+                            (fmax(acc.lo(), v.lo()), fmax(acc.hi(), v.hi()))
+                        };
+                        acc = Interval::new(lo, hi).map_err(enc)?;
+                    }
+                    acc
+                }
+                Func::P | Func::Eps1 | Func::Floor | Func::Ceil => {
+                    Interval::from_rational(&self.eval_exact(env)?, prec)
+                }
+                Func::Ln | Func::Sqrt => {
+                    return Err(NotExact(format!("{f:?}").to_lowercase()));
+                }
+            },
         })
     }
 
@@ -571,6 +696,64 @@ impl Comparison {
         }
     }
 
+    /// [`Comparison::holds`] over enclosures: `Some(true)` when the comparison (with tolerance
+    /// `tol`) certainly holds for every pair of values in `lhs × rhs`, `Some(false)` when it
+    /// certainly fails, `None` when the enclosures do not decide it at their precision.
+    ///
+    /// ```
+    /// use balloc::claim::expr::compile;
+    /// use balloc::enclosure::Interval;
+    /// use balloc::exact::Q;
+    /// let c = compile("x <= y", &|_| Some(0)).unwrap();
+    /// let third = Interval::from_rational(&Q::new(1.into(), 3.into()), 64);
+    /// let half = Interval::from_rational(&Q::new(1.into(), 2.into()), 64);
+    /// assert_eq!(c.holds_interval(&third, &half, &Q::from_integer(0.into()), 64), Some(true));
+    /// assert_eq!(c.holds_interval(&half, &third, &Q::from_integer(0.into()), 64), Some(false));
+    /// assert_eq!(c.holds_interval(&third, &third, &Q::from_integer(0.into()), 64), None);
+    /// ```
+    pub fn holds_interval(
+        &self,
+        lhs: &crate::enclosure::Interval,
+        rhs: &crate::enclosure::Interval,
+        tol: &BigRational,
+        prec: u64,
+    ) -> Option<bool> {
+        // The slack as an interval, then the rule of `holds_exact` on its ends.
+        let slack = match self.cmp {
+            Cmp::Le | Cmp::Lt => rhs.sub(lhs, prec),
+            Cmp::Ge | Cmp::Gt => lhs.sub(rhs, prec),
+            Cmp::Eq => {
+                let d = lhs.sub(rhs, prec);
+                let zero = malachite::Float::from(0u32);
+                let abs = if *d.lo() >= 0u32 {
+                    d
+                } else if *d.hi() <= 0u32 {
+                    d.neg()
+                } else {
+                    let m = fmax(d.neg().hi(), d.hi());
+                    crate::enclosure::Interval::new(zero, m).ok()?
+                };
+                abs.neg().add_rational(tol, prec)
+            }
+        };
+        let bound = match self.cmp {
+            Cmp::Eq => BigRational::zero(),
+            _ => -tol.clone(),
+        };
+        let b = crate::enclosure::to_malachite(&bound);
+        let strict = matches!(self.cmp, Cmp::Lt | Cmp::Gt);
+        let (lo, hi) = (slack.lo(), slack.hi());
+        let lo_ok = if strict { *lo > b } else { *lo >= b };
+        let hi_bad = if strict { *hi <= b } else { *hi < b };
+        if lo_ok {
+            Some(true)
+        } else if hi_bad {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     /// [`Comparison::holds`] in exact arithmetic.
     pub fn holds_exact(&self, slack: &BigRational, tol: &BigRational) -> bool {
         match self.cmp {
@@ -579,6 +762,14 @@ impl Comparison {
             Cmp::Eq => !slack.is_negative(),
         }
     }
+}
+
+fn fmin(a: &malachite::Float, b: &malachite::Float) -> malachite::Float {
+    if a <= b { a.clone() } else { b.clone() }
+}
+
+fn fmax(a: &malachite::Float, b: &malachite::Float) -> malachite::Float {
+    if a >= b { a.clone() } else { b.clone() }
 }
 
 #[cfg(test)]

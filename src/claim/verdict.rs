@@ -35,7 +35,7 @@ impl Status {
 pub enum Trust {
     /// Exact rational arithmetic.
     Exact,
-    /// Directed-rounding enclosures (reserved for rigorous arithmetic; no check produces it yet).
+    /// Directed-rounding enclosures (malachite floats rounded outward, `crate::enclosure`).
     Enclosure,
     /// Floating point (53-bit mantissa, extended exponent) with an error estimate.
     Float,
@@ -95,6 +95,10 @@ pub struct Searched {
     pub states: BTreeMap<String, u64>,
     /// The total number of evaluations.
     pub total: u64,
+    /// The working precision (bits) of the enclosures that decided the verdict, when enclosures
+    /// were used (trust level `enclosure`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision_bits: Option<u64>,
 }
 
 impl Searched {

@@ -20,6 +20,32 @@ pub struct Args {
     /// Multiply the files' random and optimiser budgets.
     #[arg(long, default_value_t = 1)]
     effort: u32,
+    /// Also print how many verdicts rest on each trust level (exact, enclosure, float,
+    /// statistical); on stderr with `--format json`, so that stdout stays one JSON document.
+    #[arg(long)]
+    trust: bool,
+}
+
+/// How many verdicts rest on each trust level, strongest first, as one line
+/// (`trust: exact 2, enclosure 1, float 0, statistical 0`).
+pub fn trust_summary(vs: &[Verdict]) -> String {
+    use crate::claim::Trust;
+    let parts: Vec<String> = [
+        Trust::Exact,
+        Trust::Enclosure,
+        Trust::Float,
+        Trust::Statistical,
+    ]
+    .iter()
+    .map(|t| {
+        format!(
+            "{} {}",
+            t.name(),
+            vs.iter().filter(|v| v.trust == *t).count()
+        )
+    })
+    .collect();
+    format!("trust: {}", parts.join(", "))
 }
 
 /// The proptest regression directory next to a theorem directory.
@@ -67,6 +93,13 @@ pub fn run(a: Args) -> Result<i32> {
     }
     pb.finish_and_clear();
     print_verdicts(&verdicts, a.format)?;
+    if a.trust {
+        if a.format == Format::Json {
+            eprintln!("{}", trust_summary(&verdicts));
+        } else {
+            crate::outln!("{}", trust_summary(&verdicts));
+        }
+    }
     Ok(if verdicts.iter().any(|v| v.contradicts()) {
         1
     } else {
@@ -82,6 +115,7 @@ pub fn verdict_json(v: &Verdict) -> serde_json::Value {
         "verdict": v.verdict.name(),
         "expected": v.expected.name(),
         "trust": v.trust.name(),
+        "precision_bits": v.searched.precision_bits,
         "slack": v.slack,
         "witness": v.witness,
         "searched": v.searched,
@@ -180,4 +214,26 @@ pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claim::{ExpectedStatus, Searched, Status, Trust};
+
+    #[test]
+    fn trust_summary_counts_each_level() {
+        let v = |t| Verdict {
+            id: "x/y".into(),
+            verdict: Status::Holds,
+            expected: ExpectedStatus::Holds,
+            trust: t,
+            slack: None,
+            witness: None,
+            searched: Searched::default(),
+            notes: vec![],
+        };
+        let line = trust_summary(&[v(Trust::Exact), v(Trust::Enclosure), v(Trust::Exact)]);
+        assert_eq!(line, "trust: exact 2, enclosure 1, float 0, statistical 0");
+    }
 }

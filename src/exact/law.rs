@@ -108,21 +108,47 @@ impl ExactStepLaw {
         ExactStepLaw::unit(loads.ranking().per_bin(p, ties))
     }
 
-    /// The law of a rank-based process at `loads` (its exact vector
-    /// [`Process::rank_probabilities_exact`] with the tie rule applied); an
-    /// [`Error::Unsupported`] for processes whose probabilities depend on the loads.
+    /// The law of a process at `loads`: [`Process::step_law_exact`] (the exact rank vector with
+    /// the tie rule applied for rank-based processes; the load-dependent law for Mean-Thinning,
+    /// Relative-Threshold, Twinning, Packing, ...), validated; an [`Error::Unsupported`] for
+    /// processes without rational probabilities.
+    ///
+    /// ```
+    /// use balloc::exact::{ExactStepLaw, Q};
+    /// use balloc::{loads::{Loads, TieRule}, process};
+    /// // Mean-Thinning at y = (−1, 0, 1), θ = 2/3: bin 0 gets (1 + θ)/n = 5/9 (see `Process`).
+    /// let p = process::parse("mean-thinning").unwrap();
+    /// let x = Loads::new(vec![0.0, 1.0, 2.0]).unwrap();
+    /// let law = ExactStepLaw::from_process(p.as_ref(), &x, TieRule::Random).unwrap();
+    /// assert_eq!(law.per_bin_probability()[0], Q::new(5.into(), 9.into()));
+    /// ```
     pub fn from_process(
         process: &dyn Process,
         loads: &Loads,
         ties: TieRule,
     ) -> Result<ExactStepLaw> {
-        let p = process.rank_probabilities_exact(loads.n())?.ok_or_else(|| {
+        let law = process.step_law_exact(loads, ties)?.ok_or_else(|| {
             Error::Unsupported(format!(
-                "{} has no exact rank vector; exact evaluation covers rank-based processes or an explicit ExactStepLaw",
+                "{} has no exact step law; exact evaluation covers processes with rational probabilities or an explicit ExactStepLaw",
                 process.spec()
             ))
         })?;
-        ExactStepLaw::from_rank_vector(&p, loads, ties)
+        ExactStepLaw::from_process_law(&law)
+    }
+
+    /// The validated twin of a [`crate::process::ExactStepLaw`] (same outcomes).
+    pub fn from_process_law(law: &crate::process::ExactStepLaw) -> Result<ExactStepLaw> {
+        ExactStepLaw::new(
+            law.n,
+            law.outcomes
+                .iter()
+                .map(|o| ExactOutcome {
+                    bin: o.bin,
+                    balls: o.balls,
+                    prob: o.prob.clone(),
+                })
+                .collect(),
+        )
     }
 
     /// `P(bin j is the destination)` for every bin.

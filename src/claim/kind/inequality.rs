@@ -12,15 +12,18 @@
 //! independent of the potentials' closed forms.
 
 use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
-use crate::claim::expr::{Comparison, Env, ExactEnv, Func, compile};
+use crate::claim::expr::{Comparison, Env, ExactEnv, Func, IntervalEnv, compile};
 use crate::claim::quantity::{Pot, Quantity, Stat, builtin, builtin_names};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::claim::xfloat::XFloat;
 use crate::condition::{best_c, best_eps, c1_violation, c2_violation};
+use crate::enclosure::{ExpSpec, Interval, Precisions, exponential};
 use crate::error::{Error, Result};
+use crate::exact::{ExactSetting, ExactStepLaw};
 use crate::loads::Loads;
 use crate::potential::Potential;
+use crate::potential::Side;
 use crate::process::{Process, StepLaw};
 use crate::search::{self, Eval, Family, Found, Objective, Plan, StateList};
 use crate::setting::Setting;
@@ -706,25 +709,35 @@ impl Inequality {
             let allocs = self.allocs(n, f.domain.get_ref().seed)?;
             let case = self.case(n, &allocs[ai], consts)?;
             let resolution = resolution(&v.eval, tol);
-            let (status, trust, recheck) = match case.eval_exact(&v.loads) {
-                Ok(Some((l, r, s))) => {
-                    if self.cmp.holds_exact(&s, &ratio_of(tol)) {
+            let (status, trust, recheck) = match case.certify(&v.loads) {
+                Certified::Decided {
+                    holds,
+                    trust,
+                    prec,
+                    text,
+                } => {
+                    searched.precision_bits = prec;
+                    if holds {
                         (
                             Status::Inconclusive,
-                            Trust::Exact,
+                            trust,
                             format!(
-                                "the float search saw a violation, but exactly lhs = {l}, rhs = {r}, slack = {s} ≥ 0"
+                                "the float search saw a violation, but the certified evaluation says the claim holds at this state: {text}"
                             ),
                         )
                     } else {
-                        (
-                            Status::Refuted,
-                            Trust::Exact,
-                            format!("exact rationals: lhs = {l}, rhs = {r}, slack = {s}"),
-                        )
+                        (Status::Refuted, trust, text)
                     }
                 }
-                _ => match case.eval_brute(&v.loads) {
+                Certified::Undecided { prec, text } => {
+                    searched.precision_bits = Some(prec);
+                    (
+                        Status::Inconclusive,
+                        Trust::Enclosure,
+                        format!("the enclosures do not separate up to {prec} bits: {text}"),
+                    )
+                }
+                Certified::NoRoute(why) => match case.eval_brute(&v.loads) {
                     Ok(e) => {
                         let s = e.slack.to_f64();
                         if case.violates(&e) && -s > resolution {
@@ -753,14 +766,14 @@ impl Inequality {
                             (
                                 Status::Refuted,
                                 Trust::Float,
-                                format!("closed form only ({err})"),
+                                format!("closed form only ({err}); {why}"),
                             )
                         } else {
                             (
                                 Status::Inconclusive,
                                 Trust::Float,
                                 format!(
-                                    "below numerical resolution {resolution:e}; no independent route ({err})"
+                                    "below numerical resolution {resolution:e}; no independent route ({err}); {why}"
                                 ),
                             )
                         }
@@ -784,39 +797,65 @@ impl Inequality {
             worst.ok_or_else(|| Error::Unsupported("nothing was searched".into()))?;
         let resolution = resolution(&e, tol);
         let s = e.slack.to_f64();
-        // Re-check the tightest state exactly when the claim is polynomial.
-        if self.exact_capable && !all_exact {
-            let allocs = self.allocs(wn, f.domain.get_ref().seed)?;
-            let case = self.case(wn, &allocs[wai], wconsts)?;
-            if let Some((l, r, xs)) = case.eval_exact(&wloads)? {
-                let text = format!(
-                    "exact rationals at the tightest state: lhs = {l}, rhs = {r}, slack = {xs}"
-                );
-                w.recheck = Some(text.clone());
-                notes.push(text);
-                if !self.cmp.holds_exact(&xs, &ratio_of(tol)) {
-                    return Ok(Verdict {
-                        id: self.t.id.clone(),
-                        verdict: Status::Refuted,
-                        expected: f.expected,
-                        trust: Trust::Exact,
-                        slack: xs.to_f64(),
-                        witness: Some(w),
-                        searched,
-                        notes,
-                    });
-                }
-            }
-        }
+        // Certify the tightest state (exact rationals, else enclosures): a `holds` verdict
+        // reports the trust level of its tightest state, and a margin below the float
+        // resolution is decided there rather than reported as inconclusive.
         let (status, trust) = if all_exact {
             (Status::Holds, Trust::Exact)
-        } else if s < resolution && !self.exact_capable {
-            notes.push(format!(
-                "the smallest slack {s:e} is below the numerical resolution {resolution:e}"
-            ));
-            (Status::Inconclusive, Trust::Float)
         } else {
-            (Status::Holds, Trust::Float)
+            let allocs = self.allocs(wn, f.domain.get_ref().seed)?;
+            let case = self.case(wn, &allocs[wai], wconsts)?;
+            let below = s < resolution;
+            if below {
+                notes.push(format!(
+                    "the smallest float slack {s:e} is below the numerical resolution {resolution:e}"
+                ));
+            }
+            match case.certify(&wloads) {
+                Certified::Decided {
+                    holds,
+                    trust,
+                    prec,
+                    text,
+                } => {
+                    searched.precision_bits = prec;
+                    let text = format!("certified at the tightest state: {text}");
+                    w.recheck = Some(text.clone());
+                    notes.push(text);
+                    if !holds {
+                        return Ok(Verdict {
+                            id: self.t.id.clone(),
+                            verdict: Status::Refuted,
+                            expected: f.expected,
+                            trust,
+                            slack: Some(s).filter(|s| s.is_finite()),
+                            witness: Some(w),
+                            searched,
+                            notes,
+                        });
+                    }
+                    (Status::Holds, trust)
+                }
+                Certified::Undecided { prec, text } => {
+                    searched.precision_bits = Some(prec);
+                    notes.push(format!(
+                        "the enclosures at the tightest state do not separate up to {prec} bits: {text}"
+                    ));
+                    if below {
+                        (Status::Inconclusive, Trust::Enclosure)
+                    } else {
+                        (Status::Holds, Trust::Float)
+                    }
+                }
+                Certified::NoRoute(why) => {
+                    notes.push(format!("the tightest state is not certified: {why}"));
+                    if below {
+                        (Status::Inconclusive, Trust::Float)
+                    } else {
+                        (Status::Holds, Trust::Float)
+                    }
+                }
+            }
         };
         if status == Status::Holds
             && !all_exact
@@ -1094,6 +1133,45 @@ impl Env for StateEnv<'_> {
             self.case.eps_cache.borrow_mut().push((delta.to_bits(), v));
         }
         Ok(v)
+    }
+}
+
+/// The result of certifying a claim at one state.
+enum Certified {
+    /// Decided: whether the claim holds there, at which trust and precision, and both sides.
+    Decided {
+        holds: bool,
+        trust: Trust,
+        prec: Option<u64>,
+        text: String,
+    },
+    /// The enclosures still overlap at the largest precision.
+    Undecided { prec: u64, text: String },
+    /// Some quantity has neither an exact value nor an enclosure.
+    NoRoute(String),
+}
+
+/// Exact slots plus enclosures of the exponential ones.
+struct EnclosureState<'a, 'b> {
+    exact: &'b ExactState<'a>,
+    iv: Vec<Option<Interval>>,
+}
+
+impl ExactEnv for EnclosureState<'_, '_> {
+    fn var(&self, slot: usize) -> Option<BigRational> {
+        self.exact.var(slot)
+    }
+    fn p(&self, i: usize) -> Option<BigRational> {
+        self.exact.p(i)
+    }
+    fn eps1(&self, delta: &BigRational) -> Option<BigRational> {
+        self.exact.eps1(delta)
+    }
+}
+
+impl IntervalEnv for EnclosureState<'_, '_> {
+    fn var_interval(&self, slot: usize, _prec: u64) -> Option<Interval> {
+        self.iv[slot].clone()
     }
 }
 
@@ -1415,6 +1493,53 @@ impl Case<'_> {
         if !self.ineq.exact_capable {
             return Ok(None);
         }
+        self.exact_of(x)
+    }
+
+    /// The exact law of one step at `x`: the exact rank vector with ties applied, or
+    /// [`Process::step_law_exact`] for processes whose probabilities depend on the loads.
+    fn exact_law(&self, x: &[f64]) -> Result<Option<ExactStepLaw>> {
+        let loads = Loads::new(x.to_vec())?;
+        let ties = self.ineq.setting.ties;
+        match self.alloc {
+            Alloc::None => Ok(None),
+            Alloc::Process { process, .. } => process
+                .step_law_exact(&loads, ties)?
+                .map(|l| ExactStepLaw::from_process_law(&l))
+                .transpose(),
+            Alloc::Vector { exact, .. } => {
+                Ok(Some(ExactStepLaw::from_rank_vector(exact, &loads, ties)?))
+            }
+        }
+    }
+
+    /// Exact (lhs, rhs, slack) without the compile-time gate: `None` when some quantity used has
+    /// no exact value at this state.
+    fn exact_of(&self, x: &[f64]) -> Result<Option<(BigRational, BigRational, BigRational)>> {
+        let (vals, _) = self.exact_slots(x)?;
+        let env = ExactState {
+            vals,
+            p_rank: self.alloc.rank_vector_exact(),
+        };
+        let (l, r) = match (
+            self.ineq.cmp.lhs.eval_exact(&env),
+            self.ineq.cmp.rhs.eval_exact(&env),
+        ) {
+            (Ok(l), Ok(r)) => (l, r),
+            _ => return Ok(None),
+        };
+        let s = self
+            .ineq
+            .cmp
+            .slack_exact(&l, &r, &ratio_of(self.ineq.t.file.tolerance));
+        Ok(Some((l, r, s)))
+    }
+
+    /// Exact slot values at `x` (`None` for a slot without an exact value) and the exact step law.
+    /// The expectations of Υ and Δ use the exact per-bin probabilities of a one-ball law
+    /// (rank-based or load-dependent via [`Process::step_law_exact`]) with unit weights.
+    #[allow(clippy::type_complexity)]
+    fn exact_slots(&self, x: &[f64]) -> Result<(Vec<Option<BigRational>>, Option<ExactStepLaw>)> {
         let ex: Vec<BigRational> = x
             .iter()
             .map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero))
@@ -1425,10 +1550,11 @@ impl Case<'_> {
         let mean = &total / &nn;
         let y: Vec<BigRational> = ex.iter().map(|v| v - &mean).collect();
         let p_rank = self.alloc.rank_vector_exact();
-        let per_bin: Option<Vec<BigRational>> = p_rank.map(|p| {
-            let loads = Loads::new(x.to_vec()).expect("finite loads");
-            loads.ranking().per_bin(p, self.ineq.setting.ties)
-        });
+        let law = self.exact_law(x)?;
+        let per_bin: Option<Vec<BigRational>> = law
+            .as_ref()
+            .filter(|l| l.is_unit() && self.ineq.setting.weights.is_unit())
+            .map(|l| l.per_bin_probability());
         let b = self.ineq.setting.batch;
         let loads = Loads::new(x.to_vec())?;
         let bias = self.bias_state(&loads)?;
@@ -1445,6 +1571,9 @@ impl Case<'_> {
                 .fold(BigRational::zero(), |a, v| a + num_traits::Signed::abs(v))
         };
         let expected = |pot: Pot| -> Option<BigRational> {
+            if pot.exponential() {
+                return None;
+            }
             if let Some(law) = &law_exact {
                 // Enumeration of the exact outcomes (balls per outcome included).
                 let f = if pot == Pot::Upsilon { sq(&y) } else { ab(&y) };
@@ -1553,19 +1682,119 @@ impl Case<'_> {
             })();
             vals.push(v);
         }
-        let env = ExactState { vals, p_rank };
-        let (l, r) = match (
-            self.ineq.cmp.lhs.eval_exact(&env),
-            self.ineq.cmp.rhs.eval_exact(&env),
-        ) {
-            (Ok(l), Ok(r)) => (l, r),
-            _ => return Ok(None),
+        Ok((vals, law))
+    }
+
+    /// Enclosures of the exponential slots at `x` at `prec` bits (`None` for other slots).
+    fn enclose_slots(
+        &self,
+        x: &[f64],
+        law: Option<&ExactStepLaw>,
+        prec: u64,
+    ) -> Result<Vec<Option<Interval>>> {
+        let xs: Vec<BigRational> = x
+            .iter()
+            .map(|v| crate::exact::from_f64(*v, "loads"))
+            .collect::<Result<_>>()?;
+        let alpha = self.ineq.alpha.map(|a| self.consts[a].1.clone());
+        let mut out = vec![None; self.ineq.slots.len()];
+        for (i, q) in self.ineq.slots.iter().enumerate() {
+            let Quantity::Pot(p, stat) = q else { continue };
+            let side = match p {
+                Pot::Phi => Side::Phi,
+                Pot::Psi => Side::Psi,
+                Pot::Gamma => Side::Gamma,
+                Pot::Upsilon | Pot::Delta => continue,
+            };
+            let a = alpha
+                .clone()
+                .ok_or_else(|| Error::Unsupported("no alpha".into()))?;
+            let spec = ExpSpec::new(side, a)?;
+            let v = if *stat == Stat::Value {
+                exponential::value(&spec, &xs, prec)?
+            } else {
+                let law = law
+                    .ok_or_else(|| Error::Unsupported("no exact step law at this state".into()))?;
+                let setting = ExactSetting::from_setting(&self.ineq.setting)?;
+                let e = exponential::enclose(law, &spec, &xs, &setting, prec)?;
+                match stat {
+                    Stat::Expected => e.expected_next,
+                    Stat::Change => e.expected_change,
+                    Stat::Ratio => e.expected_next.div(&e.value, prec)?,
+                    Stat::Value => e.value,
+                }
+            };
+            out[i] = Some(v);
+        }
+        Ok(out)
+    }
+
+    /// Certifies the claim at one state (DESIGN §3): in exact rationals when every quantity
+    /// used is rational there, else by evaluating both sides over enclosures at 64, 128, ...,
+    /// 4096 bits until the comparison is decided.
+    fn certify(&self, x: &[f64]) -> Certified {
+        let tol = ratio_of(self.ineq.t.file.tolerance);
+        let (vals, law) = match self.exact_slots(x) {
+            Ok(v) => v,
+            Err(e) => return Certified::NoRoute(format!("no exact state ({e})")),
         };
-        let s = self
-            .ineq
-            .cmp
-            .slack_exact(&l, &r, &ratio_of(self.ineq.t.file.tolerance));
-        Ok(Some((l, r, s)))
+        let env = ExactState {
+            vals,
+            p_rank: self.alloc.rank_vector_exact(),
+        };
+        let cmp = &self.ineq.cmp;
+        if let (Ok(l), Ok(r)) = (cmp.lhs.eval_exact(&env), cmp.rhs.eval_exact(&env)) {
+            let s = cmp.slack_exact(&l, &r, &tol);
+            return Certified::Decided {
+                holds: cmp.holds_exact(&s, &tol),
+                trust: Trust::Exact,
+                prec: None,
+                text: format!("exact rationals: lhs = {l}, rhs = {r}, slack = {s}"),
+            };
+        }
+        let mut last = (0, String::new());
+        for prec in Precisions::default().steps() {
+            let iv = match self.enclose_slots(x, law.as_ref(), prec) {
+                Ok(v) => v,
+                Err(e) => return Certified::NoRoute(format!("no enclosure ({e})")),
+            };
+            let ienv = EnclosureState { exact: &env, iv };
+            let (l, r) = match (
+                cmp.lhs.eval_interval(&ienv, prec),
+                cmp.rhs.eval_interval(&ienv, prec),
+            ) {
+                (Ok(l), Ok(r)) => (l, r),
+                (Err(e), _) | (_, Err(e)) => {
+                    return Certified::NoRoute(format!("no enclosure ({e:?})"));
+                }
+            };
+            let slack = match cmp.cmp {
+                crate::claim::expr::Cmp::Le | crate::claim::expr::Cmp::Lt => r.sub(&l, prec),
+                _ => l.sub(&r, prec),
+            };
+            let text = format!(
+                "enclosures at {prec} bits: lhs ∈ [{:e}, {:e}], rhs ∈ [{:e}, {:e}], rhs − lhs ∈ [{:e}, {:e}] (outward rounding)",
+                l.lo_f64(),
+                l.hi_f64(),
+                r.lo_f64(),
+                r.hi_f64(),
+                slack.lo_f64(),
+                slack.hi_f64()
+            );
+            if let Some(holds) = cmp.holds_interval(&l, &r, &tol, prec) {
+                return Certified::Decided {
+                    holds,
+                    trust: Trust::Enclosure,
+                    prec: Some(prec),
+                    text,
+                };
+            }
+            last = (prec, text);
+        }
+        Certified::Undecided {
+            prec: last.0,
+            text: last.1,
+        }
     }
 
     fn witness(&self, f: &Found) -> Witness {
