@@ -1704,8 +1704,13 @@ impl Case<'_> {
                 Pot::Phi => Side::Phi,
                 Pot::Psi => Side::Psi,
                 Pot::Gamma => Side::Gamma,
-                Pot::Upsilon | Pot::Delta => continue,
+                // Λ has no enclosure route yet; Υ and Δ are exact.
+                Pot::Upsilon | Pot::Delta | Pot::Lambda => continue,
             };
+            if matches!(stat, Stat::FirstOrder | Stat::FirstOrderQ) {
+                // First-order sums are not enclosed: claims using them stay at float level.
+                continue;
+            }
             let a = alpha
                 .clone()
                 .ok_or_else(|| Error::Unsupported("no alpha".into()))?;
@@ -1721,7 +1726,7 @@ impl Case<'_> {
                     Stat::Expected => e.expected_next,
                     Stat::Change => e.expected_change,
                     Stat::Ratio => e.expected_next.div(&e.value, prec)?,
-                    Stat::Value => e.value,
+                    Stat::Value | Stat::FirstOrder | Stat::FirstOrderQ => e.value,
                 }
             };
             out[i] = Some(v);
