@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub mod condition;
+pub mod graph;
 pub mod inequality;
 
 /// How much effort a run spends and where it writes proptest regression files.
@@ -95,7 +96,7 @@ pub struct KindInfo {
 }
 
 /// Every registered kind.
-pub static KINDS: &[&KindInfo] = &[&inequality::INFO, &condition::INFO];
+pub static KINDS: &[&KindInfo] = &[&inequality::INFO, &condition::INFO, &graph::INFO];
 
 /// Builds the check of a theorem file by its kind.
 pub fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
