@@ -42,9 +42,9 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod bias;
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
+pub mod bias;
 pub mod claim;
 pub mod cli;
 pub mod condition;

@@ -284,7 +284,8 @@ pub trait Process: Send + Sync + std::fmt::Debug {
     /// assert!(q.validate(6).is_err()); // δn = 1.5
     /// ```
     fn validate(&self, n: usize) -> Result<()> {
-        self.step_law(&Loads::zeros(n)?, TieRule::Random).map(|_| ())
+        self.step_law(&Loads::zeros(n)?, TieRule::Random)
+            .map(|_| ())
     }
 
     /// Samples one step: the destination bin and the number of balls. `ranking` must be the

@@ -31,10 +31,10 @@ use super::{Check, KindInfo, RunContext};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
+use crate::graph::Graph;
 use crate::graph::checks::{self, Finding};
 use crate::graph::strategy::Strategy;
 use crate::graph::twopoint::TwoPoint;
-use crate::graph::Graph;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -86,7 +86,11 @@ const ITEMS: &[(&str, Needs, Trust)] = &[
     ("two_point_eps_gamma", Needs::TwoPoint, Trust::Float),
     ("two_point_eps_gamma_valid", Needs::TwoPoint, Trust::Float),
     ("two_point_hypotheses_valid", Needs::TwoPoint, Trust::Float),
-    ("lemma_3_7_concentration", Needs::Statistical, Trust::Statistical),
+    (
+        "lemma_3_7_concentration",
+        Needs::Statistical,
+        Trust::Statistical,
+    ),
     ("main_theorem_gap", Needs::Statistical, Trust::Statistical),
 ];
 
@@ -470,7 +474,12 @@ impl Check for GraphCheck {
                         pr(&format!("{} {name}", self.t.id));
                     }
                     let f = self.eval_strategy(s);
-                    record(f, &mut searched, &name, blank(s.graph.n(), name.clone(), "-"));
+                    record(
+                        f,
+                        &mut searched,
+                        &name,
+                        blank(s.graph.n(), name.clone(), "-"),
+                    );
                 }
             }
             Needs::Loads => {
@@ -509,7 +518,11 @@ impl Check for GraphCheck {
                                             f,
                                             &mut searched,
                                             "exact",
-                                            blank(n, format!("d = {deg}, k = {k}, |S| = {sz}"), "-"),
+                                            blank(
+                                                n,
+                                                format!("d = {deg}, k = {k}, |S| = {sz}"),
+                                                "-",
+                                            ),
                                         );
                                     }
                                 }
