@@ -586,3 +586,124 @@ fn multidim_rejects_unknown_items_and_out_of_range_constants() {
     );
     assert!(e.contains("t/md-eps.toml") && e.contains("eps"), "{e}");
 }
+
+const GRAPH_HEAD: &str = r#"title = "seeded"
+kind = "graph"
+expected = "open"
+statement = "x"
+[source]
+locator = "test"
+provenance = "derived"
+"#;
+
+#[test]
+fn graph_kind_refutes_bound_10_at_the_hand_checked_cycle_state() {
+    let root = scratch("graph-b10");
+    let body = |item: &str| {
+        format!(
+            "{GRAPH_HEAD}[claim]\nitem = \"{item}\"\ngraphs = [\"cycle(8)\"]\n\
+             loads = [[4, 4, 4, 4, 2, 2, 0, 1]]\n[domain]\nn = [8]\n"
+        )
+    };
+    let p = write(&root, "b10", &body("lemma_3_7_printed_bound_10"));
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Refuted);
+    assert_eq!(v.trust, Trust::Exact);
+    let w = v.witness.unwrap();
+    assert_eq!((w.n, w.source.as_str()), (8, "cycle(8)"));
+    assert_eq!(w.loads, vec![4.0, 4.0, 4.0, 4.0, 2.0, 2.0, 0.0, 1.0]);
+    // Hand value (C_8, βk = 4/9, m = 8): at S_i = {4..7}, q(S_i) = 1/2 + 1/36 = 19/36, so
+    // ε_t = βk/(2m q(S_i)) = 1/19, while (10) asks for βkn/(2m|S_i|) = (4/9)·8/64 = 1/18.
+    let r = w.recheck.unwrap();
+    assert!(r.contains("ε_t = 1/19") && r.contains("= 1/18"), "{r}");
+    // The halved bound holds there. Nodes with Q_L(i) ≠ 0 at these loads (hand count): the root
+    // (4 > 5/4), {4..7} (2 > 1/2) and {6, 7} (0 < 1); {0..3} and its children are tied, as is
+    // {4, 5}. So three instances.
+    let p = write(&root, "b10c", &body("lemma_3_7_derived_bound"));
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds);
+    assert!(v.witness.is_none());
+    assert_eq!(v.searched.total, 3);
+}
+
+#[test]
+fn graph_kind_two_point_and_statistical_items() {
+    let root = scratch("graph-tp");
+    // One-configuration grid: A = 5 gives π₁ ∈ {0.2, 0.4, 0.6, 0.8}; B = 1 gives ε = min(π)/2;
+    // C = 1 gives ε_t = max(π)/2. At π₁ = 0.2: ε_t = 0.4 > min π = 0.2 (invalid, dropped). At
+    // π₁ = 0.4: ε = 0.2, ε_t = 0.3, valid, and ε_tγ = 0.3/(0.4·0.6) = 1.25 > 1: the first violation.
+    let p = write(
+        &root,
+        "eg",
+        &format!(
+            "{GRAPH_HEAD}[claim]\nitem = \"two_point_eps_gamma\"\ngrid = [5, 1, 1]\n\
+             require_valid = true\n[domain]\nn = [2]\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Refuted);
+    assert_eq!(v.trust, Trust::Float);
+    let r = v.witness.unwrap().recheck.unwrap();
+    assert!(r.contains("pi1: 0.4") && r.contains("= 1.25"), "{r}");
+    // π₁ = 0.4 and 0.6 are the valid configurations (0.2 and 0.8 are not): two evaluations.
+    assert_eq!(v.searched.total, 2);
+    let p = write(
+        &root,
+        "gap",
+        &format!("{GRAPH_HEAD}[claim]\nitem = \"main_theorem_gap\"\n[domain]\nn = [8]\n"),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Inconclusive);
+    assert_eq!(v.trust, Trust::Statistical);
+    assert_eq!(v.searched.total, 0);
+}
+
+#[test]
+fn graph_kind_errors_name_file_and_field() {
+    let root = scratch("graph-err");
+    let e = |name: &str, claim: &str, n: &str| {
+        let p = write(
+            &root,
+            name,
+            &format!("{GRAPH_HEAD}[claim]\n{claim}\n[domain]\nn = {n}\n"),
+        );
+        claim::prepare(&p, &root).err().unwrap().to_string()
+    };
+    let m = e("item", "item = \"lemma_9_9\"", "[8]");
+    assert!(
+        m.contains("item.toml:9:") && m.contains("unknown item `lemma_9_9`"),
+        "{m}"
+    );
+    let m = e(
+        "spec",
+        "item = \"claim_3_1\"\ngraphs = [\"star(4)\"]",
+        "[4]",
+    );
+    assert!(
+        m.contains("spec.toml:10:") && m.contains("unknown graph"),
+        "{m}"
+    );
+    let m = e(
+        "size",
+        "item = \"claim_3_1\"\ngraphs = [\"cycle(8)\"]",
+        "[6]",
+    );
+    assert!(
+        m.contains("has n = 8, which [domain] n does not list"),
+        "{m}"
+    );
+    let m = e(
+        "noloads",
+        "item = \"telescope\"\ngraphs = [\"cycle(8)\"]",
+        "[8]",
+    );
+    assert!(m.contains("needs load vectors"), "{m}");
+    let m = e(
+        "fam",
+        "item = \"telescope\"\ngraphs = [\"cycle(8)\"]\nfamilies = [\"wavy\"]",
+        "[8]",
+    );
+    assert!(m.contains("unknown load family `wavy`"), "{m}");
+    let m = e("extra", "item = \"claim_3_1\"\nwhatever = 1", "[8]");
+    assert!(m.contains("extra.toml:") && m.contains("whatever"), "{m}");
+}

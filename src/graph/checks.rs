@@ -516,3 +516,54 @@ pub fn two_point_eps_gamma(c: &TwoPoint) -> Finding {
     f.test(v <= 1.0, || format!("{c:?}: ε_t·γ = {v} > 1"));
     f
 }
+
+/// C.L3.8 (proof), in `f64`: `E[Δδ | δ] = −ε_tγ` for `δ > 0` (and `+ε_tγ` for `δ < 0`) and
+/// `E[(Δδ)² | δ] ≤ 2γ`, at every `δ` of `deltas` (relative allowance `1e-12`). Meaningful when
+/// `π₁ ± ε_t` are probabilities ([`TwoPoint::valid`]).
+pub fn two_point_moments_f64(c: &TwoPoint, deltas: &[f64]) -> Finding {
+    let mut f = Finding::new();
+    let g = c.gamma();
+    for &d in deltas {
+        let m = c.mean_step(d);
+        let want = if d > 0.0 {
+            -c.eps_t * g
+        } else if d < 0.0 {
+            c.eps_t * g
+        } else {
+            0.0
+        };
+        f.test((m - want).abs() <= 1e-12 * g.max(1.0), || {
+            format!("{c:?}, δ = {d}: E[Δδ] = {m} ≠ {want}")
+        });
+        let s = c.second_moment(d);
+        f.test(s <= 2.0 * g * (1.0 + 1e-12), || {
+            format!("{c:?}, δ = {d}: E[(Δδ)²] = {s} > 2γ = {}", 2.0 * g)
+        });
+    }
+    f
+}
+
+/// C.L3.8 (proof), corrected intermediate step: when `π₁ ± ε_t` are probabilities
+/// (`ε_t ≤ min(π₁, π₂)`), `ε_tγ = ε_t/(π₁π₂) ≤ 1/max(π₁, π₂) ≤ 2` (derived; `γ = 1/(π₁π₂)`).
+pub fn two_point_eps_gamma_valid(c: &TwoPoint) -> Finding {
+    let mut f = Finding::new();
+    let v = c.eps_t * c.gamma();
+    let bound = 1.0 / c.pi1.max(c.pi2());
+    f.test(v <= bound * (1.0 + 1e-12) && bound <= 2.0, || {
+        format!("{c:?}: ε_t·γ = {v} > 1/max(π) = {bound}")
+    });
+    f
+}
+
+/// C.L3.8 hypotheses: whether the printed hypotheses make `π₁ ± ε_t` probabilities.
+pub fn two_point_hypotheses_valid(c: &TwoPoint) -> Finding {
+    let mut f = Finding::new();
+    f.test(c.valid(), || {
+        format!(
+            "{c:?}: P(bin 1) ∈ {{{}, {}}} is not a probability",
+            c.pi1 - c.eps_t,
+            c.pi1 + c.eps_t
+        )
+    });
+    f
+}

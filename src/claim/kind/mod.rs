@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub mod condition;
+pub mod graph;
 pub mod inequality;
 pub mod multidim;
 
@@ -96,7 +97,12 @@ pub struct KindInfo {
 }
 
 /// Every registered kind.
-pub static KINDS: &[&KindInfo] = &[&inequality::INFO, &condition::INFO, &multidim::INFO];
+pub static KINDS: &[&KindInfo] = &[
+    &inequality::INFO,
+    &condition::INFO,
+    &multidim::INFO,
+    &graph::INFO,
+];
 
 /// Builds the check of a theorem file by its kind.
 pub fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {

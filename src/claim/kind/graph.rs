@@ -1,0 +1,622 @@
+//! The kind `graph`: runs a named checkable item of Bansal–Feldheim, *The Power of Two Choices in
+//! Graphical Allocation* (arXiv:2106.06051 v2), implemented in [`crate::graph::checks`], on the
+//! graphs and load vectors the file lists, and turns its [`Finding`]s into a verdict: `holds` on
+//! the evaluated instances (not a proof), or `refuted` with the first violation as the
+//! counterexample. Trust is `exact` for the items computed in rationals and `float` for the
+//! two-point items (`f64`, relative allowance 10⁻¹²).
+//!
+//! `[claim]` table:
+//!
+//! ```toml
+//! item = "lemma_3_2"                      # see ITEMS
+//! graphs = ["cycle(8)", "torus(4,4)", "hypercube(3)", "complete(5)", "regular(10,3,1)",
+//!           "path(6)", "edges(0-1 1-2 2-0)"]
+//! families = ["tied", "random", "zigzag"] # load vectors per graph; also "permutations" (n ≤ 8)
+//! loads = [[4, 4, 4, 4, 2, 2, 0, 1]]      # explicit load vectors (used on graphs of that size)
+//! grid = [20, 4, 6]                       # two-point items: π₁, ε, ε_t steps
+//! deltas = [-100, 100, 0.25]              # two-point items: δ range and step
+//! require_valid = true                    # two-point items: only π₁ ± ε_t ∈ [0, 1]
+//! d_max = 5                               # lemma_4_1_mean: degrees 1..=d_max
+//! ```
+//!
+//! Items: the names in `src/graph/CHECKS.md` (`lemma_3_7_epsilon` split into its four readings),
+//! the two-point items, and `lemma_3_7_concentration`, `main_theorem_gap` (statistical: reported
+//! `inconclusive`, never evaluated).
+//!
+//! `[domain] n` lists the graph sizes (each graph's n must be listed), or the n of the items
+//! parametrised by n (`cycle_drift_limitation`, `lemma_4_1_mean`); `[domain] random` is the number
+//! of random load vectors (integers in 0..6, ChaCha8 seeded with `[domain] seed`).
+
+use super::{Check, KindInfo, RunContext};
+use crate::claim::schema::{FileError, Theorem};
+use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
+use crate::error::{Error, Result};
+use crate::graph::Graph;
+use crate::graph::checks::{self, Finding};
+use crate::graph::strategy::Strategy;
+use crate::graph::twopoint::TwoPoint;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+/// The registry entry.
+pub static INFO: KindInfo = KindInfo {
+    name: "graph",
+    summary: "a checkable item of the graphical-allocation paper (src/graph/checks.rs) on listed graphs and load vectors, exact or f64",
+    build,
+};
+
+/// What an item needs.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Needs {
+    /// The strategy of each graph.
+    Strategy,
+    /// The strategy of each graph and load vectors.
+    Loads,
+    /// Each `n` of the domain.
+    N,
+    /// The two-point sweep.
+    TwoPoint,
+    /// Nothing the engine can evaluate (statistical statement).
+    Statistical,
+}
+
+/// The accepted items: name, needs, trust.
+const ITEMS: &[(&str, Needs, Trust)] = &[
+    ("gap_vs_deviation", Needs::Loads, Trust::Exact),
+    ("bias_drift_flow", Needs::Loads, Trust::Exact),
+    ("telescope", Needs::Loads, Trust::Exact),
+    ("parent_child", Needs::Loads, Trust::Exact),
+    ("haar_basis", Needs::Loads, Trust::Exact),
+    ("claim_3_1", Needs::Strategy, Trust::Exact),
+    ("lemma_3_2", Needs::Strategy, Trust::Exact),
+    ("lemma_3_3", Needs::Strategy, Trust::Exact),
+    ("lemma_3_4", Needs::Strategy, Trust::Exact),
+    ("lemma_3_5", Needs::Loads, Trust::Exact),
+    ("lemma_3_6", Needs::Loads, Trust::Exact),
+    ("lemma_3_7_printed_closed_form", Needs::Loads, Trust::Exact),
+    ("lemma_3_7_derived_closed_form", Needs::Loads, Trust::Exact),
+    ("lemma_3_7_printed_bound_10", Needs::Loads, Trust::Exact),
+    ("lemma_3_7_derived_bound", Needs::Loads, Trust::Exact),
+    ("greedy_eps_vs_expansion", Needs::Loads, Trust::Exact),
+    ("cycle_drift_limitation", Needs::N, Trust::Exact),
+    ("lemma_4_1_mean", Needs::N, Trust::Exact),
+    ("two_point_one_step", Needs::TwoPoint, Trust::Float),
+    ("two_point_moments", Needs::TwoPoint, Trust::Float),
+    ("two_point_eps_gamma", Needs::TwoPoint, Trust::Float),
+    ("two_point_eps_gamma_valid", Needs::TwoPoint, Trust::Float),
+    ("two_point_hypotheses_valid", Needs::TwoPoint, Trust::Float),
+    (
+        "lemma_3_7_concentration",
+        Needs::Statistical,
+        Trust::Statistical,
+    ),
+    ("main_theorem_gap", Needs::Statistical, Trust::Statistical),
+];
+
+/// The load families of the kind.
+pub const FAMILIES: &[&str] = &["tied", "random", "zigzag", "permutations"];
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimSection {
+    item: toml::Spanned<String>,
+    #[serde(default)]
+    graphs: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    families: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    loads: Vec<Vec<f64>>,
+    #[serde(default)]
+    grid: Option<[usize; 3]>,
+    #[serde(default)]
+    deltas: Option<[f64; 3]>,
+    #[serde(default)]
+    require_valid: bool,
+    #[serde(default)]
+    d_max: Option<usize>,
+}
+
+/// Parses a graph spec: `cycle(n)`, `path(n)`, `torus(w,h)`, `hypercube(dim)`, `complete(n)`,
+/// `regular(n,d,seed)`, `edges(a-b c-d …)`.
+///
+/// ```
+/// use balloc::claim::kind::graph::parse_graph;
+/// assert_eq!(parse_graph("torus(3,5)").unwrap().m(), 30);
+/// assert_eq!(parse_graph("edges(0-1 1-2 2-0 2-3)").unwrap().n(), 4);
+/// assert!(parse_graph("star(4)").is_err());
+/// ```
+pub fn parse_graph(spec: &str) -> Result<Graph> {
+    let s = spec.trim();
+    let bad = |why: &str| Error::invalid(format!("graph `{spec}`"), why.to_string());
+    let (name, rest) = s
+        .split_once('(')
+        .ok_or_else(|| bad("expected name(arguments)"))?;
+    let args = rest
+        .strip_suffix(')')
+        .ok_or_else(|| bad("missing closing parenthesis"))?;
+    if name.trim() == "edges" {
+        let text: String = args
+            .split_whitespace()
+            .map(|e| e.replace('-', " ") + "\n")
+            .collect();
+        return Graph::parse_edge_list(&text, spec);
+    }
+    let nums: Vec<u64> = args
+        .split(',')
+        .map(|a| a.trim().parse::<u64>())
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| bad("arguments must be non-negative integers"))?;
+    let arity = |k: usize| {
+        if nums.len() == k {
+            Ok(())
+        } else {
+            Err(bad(&format!("takes {k} argument(s)")))
+        }
+    };
+    match name.trim() {
+        "cycle" => arity(1).and_then(|_| Graph::cycle(nums[0] as usize)),
+        "path" => arity(1).and_then(|_| Graph::path(nums[0] as usize)),
+        "torus" => arity(2).and_then(|_| Graph::torus(nums[0] as usize, nums[1] as usize)),
+        "hypercube" => arity(1).and_then(|_| {
+            let d = u32::try_from(nums[0]).map_err(|_| bad("dimension too large"))?;
+            Graph::hypercube(d)
+        }),
+        "complete" => arity(1).and_then(|_| Graph::complete(nums[0] as usize)),
+        "regular" => arity(3)
+            .and_then(|_| Graph::random_regular(nums[0] as usize, nums[1] as usize, nums[2])),
+        _ => Err(bad(
+            "unknown graph; accepted: cycle, path, torus, hypercube, complete, regular, edges",
+        )),
+    }
+}
+
+/// A built `graph` check.
+pub struct GraphCheck {
+    t: Theorem,
+    item: &'static str,
+    needs: Needs,
+    trust: Trust,
+    strategies: Vec<Strategy>,
+    families: Vec<String>,
+    loads: Vec<Vec<f64>>,
+    grid: [usize; 3],
+    deltas: Vec<f64>,
+    require_valid: bool,
+    d_max: usize,
+}
+
+fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
+    let c: toml::Spanned<ClaimSection> = t.claim_section()?;
+    let at = Some(c.span().start);
+    let cs = c.into_inner();
+    let (item, needs, trust) = ITEMS
+        .iter()
+        .find(|(n, _, _)| *n == cs.item.get_ref())
+        .copied()
+        .ok_or_else(|| {
+            let names: Vec<&str> = ITEMS.iter().map(|i| i.0).collect();
+            t.error_at(
+                Some(cs.item.span().start),
+                format!(
+                    "unknown item `{}`; accepted: {}",
+                    cs.item.get_ref(),
+                    names.join(", ")
+                ),
+            )
+        })?;
+    let domain = t.file.domain.get_ref();
+    let dom_at = Some(t.file.domain.span().start);
+    let mut strategies = Vec::new();
+    for g in &cs.graphs {
+        let gr = parse_graph(g.get_ref())
+            .map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
+        if !domain.n.contains(&gr.n()) {
+            return Err(t.error_at(
+                Some(g.span().start),
+                format!(
+                    "graph `{}` has n = {}, which [domain] n does not list",
+                    g.get_ref(),
+                    gr.n()
+                ),
+            ));
+        }
+        let s = Strategy::new(&gr).map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
+        strategies.push(s);
+    }
+    let mut families = Vec::new();
+    for f in &cs.families {
+        if !FAMILIES.contains(&f.get_ref().as_str()) {
+            return Err(t.error_at(
+                Some(f.span().start),
+                format!(
+                    "unknown load family `{}`; accepted: {}",
+                    f.get_ref(),
+                    FAMILIES.join(", ")
+                ),
+            ));
+        }
+        families.push(f.get_ref().clone());
+    }
+    if cs.loads.iter().flatten().any(|v| !v.is_finite()) {
+        return Err(t.error_at(at, "loads: every load must be a finite number"));
+    }
+    match needs {
+        Needs::Strategy | Needs::Loads if strategies.is_empty() => {
+            return Err(t.error_at(at, format!("item `{item}` needs a non-empty `graphs` list")));
+        }
+        Needs::Loads if families.is_empty() && cs.loads.is_empty() => {
+            return Err(t.error_at(
+                at,
+                format!("item `{item}` needs load vectors: `families` or `loads`"),
+            ));
+        }
+        Needs::N if domain.n.is_empty() => {
+            return Err(t.error_at(dom_at, "empty domain: [domain] n lists no n"));
+        }
+        _ => {}
+    }
+    let grid = cs.grid.unwrap_or([20, 4, 6]);
+    if needs == Needs::TwoPoint && grid.iter().any(|&g| g == 0 || g > 10_000) {
+        return Err(t.error_at(at, "grid: every step count must be in 1..=10000"));
+    }
+    let [lo, hi, step] = cs.deltas.unwrap_or([-100.0, 100.0, 0.25]);
+    if !(lo.is_finite() && hi.is_finite() && step.is_finite() && step > 0.0 && lo <= hi)
+        || (hi - lo) / step > 1e6
+    {
+        return Err(t.error_at(
+            at,
+            "deltas: need [low, high, step] with low ≤ high, step > 0, at most 10⁶ points",
+        ));
+    }
+    let k = ((hi - lo) / step).floor() as usize;
+    let deltas = (0..=k).map(|i| lo + i as f64 * step).collect();
+    Ok(Box::new(GraphCheck {
+        t: t.clone(),
+        item,
+        needs,
+        trust,
+        strategies,
+        families,
+        loads: cs.loads,
+        grid,
+        deltas,
+        require_valid: cs.require_valid,
+        d_max: cs.d_max.unwrap_or(5),
+    }))
+}
+
+/// Every permutation of `0..n` (Heap's algorithm), as loads.
+fn permutations(n: usize) -> Vec<Vec<f64>> {
+    let mut a: Vec<f64> = (0..n).map(|v| v as f64).collect();
+    let mut out = vec![a.clone()];
+    let mut c = vec![0usize; n];
+    let mut i = 0;
+    while i < n {
+        if c[i] < i {
+            if i % 2 == 0 {
+                a.swap(0, i);
+            } else {
+                a.swap(c[i], i);
+            }
+            out.push(a.clone());
+            c[i] += 1;
+            i = 0;
+        } else {
+            c[i] = 0;
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The first violation of an evaluation, with where it occurred.
+struct Violation {
+    n: usize,
+    loads: Vec<f64>,
+    source: String,
+    family: String,
+    what: String,
+}
+
+impl GraphCheck {
+    /// The load vectors of one strategy's graph, each with its family name.
+    fn load_vectors(&self, s: &Strategy) -> Result<Vec<(String, Vec<f64>)>> {
+        let n = s.graph.n();
+        let mut out = Vec::new();
+        // Listed vectors first: a hand-checked instance is evaluated before the families.
+        for l in &self.loads {
+            if l.len() == n {
+                out.push(("listed".into(), l.clone()));
+            }
+        }
+        for f in &self.families {
+            match f.as_str() {
+                "tied" => out.push((f.clone(), vec![3.0; n])),
+                "random" => {
+                    let d = self.t.file.domain.get_ref();
+                    let mut rng = ChaCha8Rng::seed_from_u64(d.seed ^ n as u64);
+                    for _ in 0..d.random {
+                        out.push((
+                            f.clone(),
+                            (0..n).map(|_| rng.random_range(0..6) as f64).collect(),
+                        ));
+                    }
+                }
+                "zigzag" => {
+                    let mut z = vec![0.0; n];
+                    for (k, &v) in s.tree.order.iter().enumerate() {
+                        z[v] = if k % 2 == 0 { k as f64 } else { (n - k) as f64 };
+                    }
+                    out.push((f.clone(), z));
+                }
+                "permutations" => {
+                    if n > 8 {
+                        return Err(Error::invalid(
+                            self.t.file_name(),
+                            format!("family `permutations` needs n ≤ 8 (graph has n = {n})"),
+                        ));
+                    }
+                    out.extend(permutations(n).into_iter().map(|p| (f.clone(), p)));
+                }
+                _ => unreachable!("validated in build"),
+            }
+        }
+        Ok(out)
+    }
+
+    fn eval_loads(&self, s: &Strategy, x: &[f64]) -> Result<Finding> {
+        let lemma_3_7 = |pick: fn(checks::EpsilonT) -> Finding| -> Result<Finding> {
+            Ok(pick(checks::lemma_3_7_epsilon(s, x)?))
+        };
+        match self.item {
+            "gap_vs_deviation" => checks::gap_vs_deviation(x),
+            "bias_drift_flow" => checks::bias_drift_flow(&s.graph, &s.biases(x)?),
+            "telescope" => checks::telescope(&s.tree, x),
+            "parent_child" => checks::parent_child(&s.tree, x),
+            "haar_basis" => checks::haar_basis(&s.tree, x),
+            "lemma_3_5" => checks::lemma_3_5(s, x),
+            "lemma_3_6" => checks::lemma_3_6(s, x),
+            "lemma_3_7_printed_closed_form" => lemma_3_7(|e| e.printed_closed_form),
+            "lemma_3_7_derived_closed_form" => lemma_3_7(|e| e.derived_closed_form),
+            "lemma_3_7_printed_bound_10" => lemma_3_7(|e| e.printed_bound_10),
+            "lemma_3_7_derived_bound" => lemma_3_7(|e| e.derived_bound),
+            "greedy_eps_vs_expansion" => checks::greedy_eps_vs_expansion(&s.graph, x),
+            other => unreachable!("{other} is not a load item"),
+        }
+    }
+
+    fn eval_strategy(&self, s: &Strategy) -> Finding {
+        match self.item {
+            "claim_3_1" => checks::claim_3_1(&s.tree),
+            "lemma_3_2" => checks::lemma_3_2(s),
+            "lemma_3_3" => checks::lemma_3_3(s),
+            "lemma_3_4" => checks::lemma_3_4(s),
+            other => unreachable!("{other} is not a strategy item"),
+        }
+    }
+
+    /// The two-point configurations of the sweep (as in the notes: `π₁ = a/A`,
+    /// `ε = (min π/2)·b/B`, `ε_t = ε + (max π/2 − ε)·c/C`), within the printed hypotheses and,
+    /// with `require_valid`, with `π₁ ± ε_t ∈ [0, 1]`.
+    fn two_point_configs(&self) -> Vec<TwoPoint> {
+        let [na, nb, nc] = self.grid;
+        let mut out = Vec::new();
+        for a in 1..na {
+            let pi1 = a as f64 / na as f64;
+            let (pmin, pmax) = (pi1.min(1.0 - pi1), pi1.max(1.0 - pi1));
+            for b in 1..=nb {
+                let eps = pmin / 2.0 * b as f64 / nb as f64;
+                for c in 1..=nc {
+                    let eps_t = eps + (pmax / 2.0 - eps) * c as f64 / nc as f64;
+                    let tp = TwoPoint { pi1, eps, eps_t };
+                    if tp.hypotheses() && (!self.require_valid || tp.valid()) {
+                        out.push(tp);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Check for GraphCheck {
+    fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        let d = self.t.file.domain.get_ref();
+        let mut searched = Searched {
+            n: d.n.clone(),
+            sources: self.strategies.len().max(1),
+            constant_combinations: 1,
+            ..Searched::default()
+        };
+        let mut notes = Vec::new();
+        let mut first: Option<Violation> = None;
+        let mut worst_slack: Option<f64> = None;
+        let mut record = |f: Finding, searched: &mut Searched, key: &str, v: Violation| {
+            searched.add(key, f.instances as u64);
+            if !f.holds && first.is_none() {
+                first = Some(Violation {
+                    what: f.violation.unwrap_or_default(),
+                    ..v
+                });
+            }
+        };
+        let blank = |n: usize, source: String, family: &str| Violation {
+            n,
+            loads: vec![],
+            source,
+            family: family.into(),
+            what: String::new(),
+        };
+        match self.needs {
+            Needs::Statistical => {
+                notes.push(
+                    "a statistical statement about the whole process (an O(·) bound with an \
+                     unspecified constant): the claim engine does not evaluate it; gap growth \
+                     is measured by `balloc graph` experiments (experiments/graphical-2022/)"
+                        .into(),
+                );
+                return Ok(Verdict {
+                    id: self.t.id.clone(),
+                    verdict: Status::Inconclusive,
+                    expected: self.t.file.expected,
+                    trust: Trust::Statistical,
+                    slack: None,
+                    witness: None,
+                    searched,
+                    notes,
+                });
+            }
+            Needs::Strategy => {
+                for s in &self.strategies {
+                    let name = s.graph.name().to_string();
+                    if let Some(pr) = ctx.progress {
+                        pr(&format!("{} {name}", self.t.id));
+                    }
+                    let f = self.eval_strategy(s);
+                    record(
+                        f,
+                        &mut searched,
+                        &name,
+                        blank(s.graph.n(), name.clone(), "-"),
+                    );
+                }
+            }
+            Needs::Loads => {
+                for s in &self.strategies {
+                    let name = s.graph.name().to_string();
+                    if let Some(pr) = ctx.progress {
+                        pr(&format!("{} {name}", self.t.id));
+                    }
+                    for (fam, x) in self.load_vectors(s)? {
+                        let f = self.eval_loads(s, &x).map_err(|e| {
+                            Error::invalid(self.t.file_name(), format!("{name}, loads {x:?}: {e}"))
+                        })?;
+                        let v = Violation {
+                            loads: x,
+                            ..blank(s.graph.n(), name.clone(), &fam)
+                        };
+                        record(f, &mut searched, &format!("{name} {fam}"), v);
+                    }
+                }
+            }
+            Needs::N => {
+                for &n in &d.n {
+                    match self.item {
+                        "cycle_drift_limitation" => {
+                            let (delta, mask, f) = checks::cycle_drift_limitation(n)
+                                .map_err(|e| Error::invalid(self.t.file_name(), e.to_string()))?;
+                            notes.push(format!("C_{n}: δ* = {delta}, tight set mask {mask:#b}"));
+                            record(f, &mut searched, "cycle", blank(n, format!("C_{n}"), "-"));
+                        }
+                        "lemma_4_1_mean" => {
+                            for deg in 1..=self.d_max {
+                                for k in 0..=deg {
+                                    for sz in n.div_ceil(2)..=n {
+                                        let f = checks::lemma_4_1_mean(n, deg, k, sz);
+                                        record(
+                                            f,
+                                            &mut searched,
+                                            "exact",
+                                            blank(
+                                                n,
+                                                format!("d = {deg}, k = {k}, |S| = {sz}"),
+                                                "-",
+                                            ),
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                        other => unreachable!("{other} is not an n item"),
+                    }
+                }
+            }
+            Needs::TwoPoint => {
+                let configs = self.two_point_configs();
+                if configs.is_empty() {
+                    return Err(Error::invalid(
+                        self.t.file_name(),
+                        "the two-point grid has no configuration inside the hypotheses",
+                    ));
+                }
+                for c in &configs {
+                    let f = match self.item {
+                        "two_point_one_step" => {
+                            let (f, w) = checks::two_point_one_step_f64(c, &self.deltas);
+                            worst_slack = Some(worst_slack.map_or(w, |s: f64| s.min(w)));
+                            f
+                        }
+                        "two_point_moments" => checks::two_point_moments_f64(c, &self.deltas),
+                        "two_point_eps_gamma" => checks::two_point_eps_gamma(c),
+                        "two_point_eps_gamma_valid" => checks::two_point_eps_gamma_valid(c),
+                        "two_point_hypotheses_valid" => checks::two_point_hypotheses_valid(c),
+                        other => unreachable!("{other} is not a two-point item"),
+                    };
+                    let src = format!("π₁ = {}, ε = {}, ε_t = {}", c.pi1, c.eps, c.eps_t);
+                    record(f, &mut searched, "two-point", blank(2, src, "grid"));
+                }
+                notes.push(format!(
+                    "{} two-point configurations (grid {:?}, printed hypotheses{}), δ ∈ {} points",
+                    configs.len(),
+                    self.grid,
+                    if self.require_valid {
+                        " and valid probabilities"
+                    } else {
+                        ""
+                    },
+                    self.deltas.len()
+                ));
+            }
+        }
+        if searched.total == 0 {
+            return Err(Error::invalid(
+                self.t.file_name(),
+                "nothing was evaluated (no graph of a listed load size, or no internal node)",
+            ));
+        }
+        let status = if first.is_some() {
+            Status::Refuted
+        } else {
+            Status::Holds
+        };
+        match status {
+            Status::Holds => notes.push(format!(
+                "holds on every evaluated instance ({} in all); this is evidence on the listed \
+                 inputs, not a proof",
+                searched.total
+            )),
+            _ => notes.push("the first violation is the counterexample".into()),
+        }
+        if self.trust == Trust::Float {
+            notes.push("f64 arithmetic with a relative allowance of 1e-12".into());
+        } else {
+            notes.push("exact rational arithmetic".into());
+        }
+        let witness = first.map(|v| Witness {
+            n: v.n,
+            loads: v.loads,
+            source: v.source,
+            constants: BTreeMap::new(),
+            lhs: v.what.clone(),
+            rhs: "-".into(),
+            slack: "-".into(),
+            found_by: v.family,
+            recheck: Some(v.what),
+        });
+        Ok(Verdict {
+            id: self.t.id.clone(),
+            verdict: status,
+            expected: self.t.file.expected,
+            trust: self.trust,
+            slack: if status == Status::Holds {
+                worst_slack
+            } else {
+                None
+            },
+            witness,
+            searched,
+            notes,
+        })
+    }
+}
