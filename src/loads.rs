@@ -374,6 +374,13 @@ fn radix_order(keys: &[u64]) -> Vec<usize> {
     const BUCKETS: usize = 1 << BITS;
     const DIGITS: usize = 64_usize.div_ceil(BITS);
     let n = keys.len();
+    if n <= 1024 {
+        // Small vectors: a comparison sort of (key, index) pairs is cheaper than clearing the
+        // 2¹¹-entry bucket arrays of every radix pass; the index makes the order the same.
+        let mut pairs: Vec<(u64, usize)> = keys.iter().copied().zip(0..n).collect();
+        pairs.sort_unstable();
+        return pairs.into_iter().map(|(_, i)| i).collect();
+    }
     // The bits in which some key differs from the first; only digits containing one need a pass.
     let first = keys.first().copied().unwrap_or(0);
     let varying = keys.iter().fold(0u64, |m, &k| m | (k ^ first));
