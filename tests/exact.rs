@@ -230,12 +230,28 @@ fn bad_input_is_an_error() {
     assert!(ExactStepLaw::unit(vec![h.clone(), h.clone(), h.clone()]).is_err());
     assert!(ExactWeights::parse("discrete(w=1;2,p=0.3;0.6)").is_err());
     assert!(ExactWeights::parse("nope").is_err());
-    let tw = process::parse("twinning").unwrap();
-    let loads = Loads::new(vec![1.0, 0.0]).unwrap();
+    // A process without an exact step law (greedy graphical allocation) is unsupported, not a
+    // silent float conversion.
+    let g = process::parse("graphical(graph=cycle)").unwrap();
+    let loads = Loads::new(vec![1.0, 0.0, 0.0]).unwrap();
     assert!(matches!(
-        ExactStepLaw::from_process(tw.as_ref(), &loads, TieRule::Random),
+        ExactStepLaw::from_process(g.as_ref(), &loads, TieRule::Random),
         Err(balloc::Error::Unsupported(_))
     ));
+    // Twinning has one through `Process::step_law_exact`: at x = (1, 0) bin 0 is overloaded
+    // (one ball) and bin 1 underloaded (two balls), each sampled with probability 1/2, so
+    // E[Υ'] = ½·Υ(2, 0) + ½·Υ(1, 2) = ½·2 + ½·½ = 5/4 (Υ(a, b) = (a − b)²/2).
+    let tw = process::parse("twinning").unwrap();
+    let law = ExactStepLaw::from_process(
+        tw.as_ref(),
+        &Loads::new(vec![1.0, 0.0]).unwrap(),
+        TieRule::Random,
+    )
+    .unwrap();
+    assert_eq!(
+        quadratic::expected_next(&law, &[int(1), int(0)], &ExactSetting::sequential()).unwrap(),
+        q(5, 4)
+    );
     let law = ExactStepLaw::uniform(3).unwrap();
     assert!(
         quadratic::expected_next(&law, &[int(1), int(2)], &ExactSetting::sequential()).is_err()
