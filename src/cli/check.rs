@@ -48,6 +48,20 @@ pub fn trust_summary(vs: &[Verdict]) -> String {
     format!("trust: {}", parts.join(", "))
 }
 
+/// Loads the one theorem file that `id` names under `root` and builds its check (`balloc search`
+/// and `balloc constant` take exactly one theorem).
+pub fn one_check(id: &str, root: &Path) -> Result<Box<dyn claim::Check>> {
+    let files = claim::resolve(std::slice::from_ref(&id.to_string()), root)?;
+    let [file] = files.as_slice() else {
+        anyhow::bail!(
+            "invalid ID: `{id}` names {} files; give one theorem",
+            files.len()
+        );
+    };
+    let (_, c) = claim::prepare(file, root)?;
+    Ok(c)
+}
+
 /// The proptest regression directory next to a theorem directory.
 pub fn regressions_dir(root: &Path) -> PathBuf {
     root.parent()

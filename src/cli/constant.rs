@@ -1,10 +1,10 @@
 //! `balloc constant ID --name C [--n LIST]`: the tightest value of a constant per n (bisection
 //! in the file's declared direction) and its growth fit across n.
 
-use super::check::{regressions_dir, spinner};
+use super::check::{one_check, regressions_dir, spinner};
 use super::output::Format;
 use crate::claim::{self, RunContext};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use std::path::PathBuf;
 
 /// Arguments of `balloc constant`.
@@ -40,15 +40,7 @@ pub fn run(a: Args) -> Result<i32> {
                 .collect::<Result<_>>()?,
         ),
     };
-    let files = claim::resolve(std::slice::from_ref(&a.id), &a.theorems)?;
-    let [file] = files.as_slice() else {
-        bail!(
-            "invalid ID: `{}` names {} files; give one theorem",
-            a.id,
-            files.len()
-        );
-    };
-    let (_, c) = claim::prepare(file, &a.theorems)?;
+    let c = one_check(&a.id, &a.theorems)?;
     let pb = spinner();
     let tick = |m: &str| pb.set_message(m.to_string());
     let mut ctx = RunContext {

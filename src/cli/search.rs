@@ -1,9 +1,9 @@
 //! `balloc search ID [--budget SECONDS]`: counterexample search for one claim, with fresh seeds
 //! until the time budget is spent (or a counterexample is found).
 
-use super::check::{print_verdicts, regressions_dir, spinner};
+use super::check::{one_check, print_verdicts, regressions_dir, spinner};
 use super::output::Format;
-use crate::claim::{self, RunContext};
+use crate::claim::RunContext;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -32,15 +32,7 @@ pub fn run(a: Args) -> Result<i32> {
             a.budget
         );
     }
-    let files = claim::resolve(std::slice::from_ref(&a.id), &a.theorems)?;
-    let [file] = files.as_slice() else {
-        bail!(
-            "invalid ID: `{}` names {} files; give one theorem",
-            a.id,
-            files.len()
-        );
-    };
-    let (_, c) = claim::prepare(file, &a.theorems)?;
+    let c = one_check(&a.id, &a.theorems)?;
     let pb = spinner();
     let tick = |m: &str| pb.set_message(m.to_string());
     let mut ctx = RunContext {
