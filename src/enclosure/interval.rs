@@ -238,14 +238,14 @@ impl Interval {
         self.lo >= 0u32
     }
 
-    /// `self · other` (the hull of the four end products, each rounded outward).
-    pub fn mul(&self, other: &Interval, prec: u64) -> Interval {
-        if self.is_nonneg() && other.is_nonneg() {
-            return Interval {
-                lo: self.lo.mul_prec_round_ref_ref(&other.lo, prec, Floor).0,
-                hi: self.hi.mul_prec_round_ref_ref(&other.hi, prec, Ceiling).0,
-            };
-        }
+    /// The hull of `op` applied to the four pairs of end points, each result rounded down for
+    /// the lower end and up for the upper end (outward rounding of a monotone-in-each-argument
+    /// operation such as `·` or `/` away from 0 in the divisor).
+    fn hull_of_ends(
+        &self,
+        other: &Interval,
+        op: impl Fn(&Float, &Float, RoundingMode) -> Float,
+    ) -> Interval {
         let ends = [
             (&self.lo, &other.lo),
             (&self.lo, &other.hi),
@@ -254,15 +254,26 @@ impl Interval {
         ];
         let lo = ends
             .iter()
-            .map(|(a, b)| a.mul_prec_round_ref_ref(b, prec, Floor).0)
+            .map(|(a, b)| op(a, b, Floor))
             .min_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
-            .expect("four products");
+            .expect("four end points");
         let hi = ends
             .iter()
-            .map(|(a, b)| a.mul_prec_round_ref_ref(b, prec, Ceiling).0)
+            .map(|(a, b)| op(a, b, Ceiling))
             .max_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
-            .expect("four products");
+            .expect("four end points");
         Interval { lo, hi }
+    }
+
+    /// `self · other` (the hull of the four end products, each rounded outward).
+    pub fn mul(&self, other: &Interval, prec: u64) -> Interval {
+        if self.is_nonneg() && other.is_nonneg() {
+            return Interval {
+                lo: self.lo.mul_prec_round_ref_ref(&other.lo, prec, Floor).0,
+                hi: self.hi.mul_prec_round_ref_ref(&other.hi, prec, Ceiling).0,
+            };
+        }
+        self.hull_of_ends(other, |a, b, r| a.mul_prec_round_ref_ref(b, prec, r).0)
     }
 
     /// `self / other`; an error when `other` contains 0.
@@ -280,23 +291,7 @@ impl Interval {
                 "the enclosure of the divisor contains 0",
             ));
         }
-        let ends = [
-            (&self.lo, &other.lo),
-            (&self.lo, &other.hi),
-            (&self.hi, &other.lo),
-            (&self.hi, &other.hi),
-        ];
-        let lo = ends
-            .iter()
-            .map(|(a, b)| a.div_prec_round_ref_ref(b, prec, Floor).0)
-            .min_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
-            .expect("four quotients");
-        let hi = ends
-            .iter()
-            .map(|(a, b)| a.div_prec_round_ref_ref(b, prec, Ceiling).0)
-            .max_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal))
-            .expect("four quotients");
-        Ok(Interval { lo, hi })
+        Ok(self.hull_of_ends(other, |a, b, r| a.div_prec_round_ref_ref(b, prec, r).0))
     }
 
     /// `selfᵏ` for an interval of non-negative numbers (repeated squaring, each step rounded
