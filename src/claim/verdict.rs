@@ -99,6 +99,10 @@ pub struct Searched {
     /// were used (trust level `enclosure`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub precision_bits: Option<u64>,
+    /// The confidence level of a statistical verdict, for the whole file (trust level
+    /// `statistical`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
 }
 
 impl Searched {

@@ -320,3 +320,72 @@ pub fn plot_svg(
     root.present().map_err(|e| io(e.to_string()))?;
     Ok(())
 }
+
+/// One run of Bansal–Feldheim's strategy, for statistical claims.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct StrategyRun {
+    /// `max_v L(v) − t/n` at the end.
+    pub final_gap: f64,
+    /// The largest `max_v L(v) − t/n` over the observation points (every `n` balls and the end).
+    pub max_gap: f64,
+    /// The largest sibling gap of Lemma 3.7 at the end: `max_{i ∈ I_T} |L̄(S_ℓ(i)) − L̄(S_r(i))|`
+    /// over the internal nodes of the decomposition, `L̄(S) = L(S)/|S|`.
+    pub sibling_gap: f64,
+}
+
+/// Runs Bansal–Feldheim's strategy `runs` times for `balls` balls from the empty state and reports
+/// the gaps and the largest sibling gap of Lemma 3.7, one value per run.
+///
+/// Reference: Bansal–Feldheim (arXiv:2106.06051 v2), Theorem 1.1 and §3, Lemma 3.7 (notes
+/// C.Thm1.1, C.L3.7). Run `r` uses ChaCha8 seeded with `seed` on stream
+/// `hash(graph, "flow/runs") + r`, so the values do not depend on the thread count.
+///
+/// ```
+/// use balloc::graph::{Graph, experiment::strategy_runs};
+/// let g = Graph::cycle(8).unwrap();
+/// let a = strategy_runs(&g, 1, 3, 5).unwrap();
+/// // One ball on C_8: the receiving leaf's sibling pair has averages 1 and 0, so the largest
+/// // sibling gap is 1 (the pairs above differ by 1/2 and 1/4); the gap is 1 − 1/8.
+/// assert!(a.iter().all(|r| r.sibling_gap == 1.0 && r.final_gap == 0.875 && r.max_gap == 0.875));
+/// assert_eq!(strategy_runs(&g, 500, 3, 5).unwrap(), strategy_runs(&g, 500, 3, 5).unwrap());
+/// ```
+pub fn strategy_runs(g: &Graph, balls: u64, runs: u64, seed: u64) -> Result<Vec<StrategyRun>> {
+    if g.m() == 0 || balls == 0 || runs == 0 {
+        return Err(Error::invalid(
+            "experiment",
+            "needs a graph with edges, balls ≥ 1 and runs ≥ 1",
+        ));
+    }
+    let s = Strategy::new(g)?;
+    let internal = s.tree.internal();
+    let n = g.n() as u64;
+    let stream = stream_of(&format!("{}/flow/runs", g.name()));
+    Ok((0..runs)
+        .into_par_iter()
+        .map(|run| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(stream.wrapping_add(run));
+            let mut st = s.state();
+            let mut max_gap = f64::NEG_INFINITY;
+            for t in 1..=balls {
+                s.step(&mut st, &mut rng);
+                if t % n == 0 || t == balls {
+                    max_gap = max_gap.max(st.gap());
+                }
+            }
+            let sibling_gap = internal
+                .iter()
+                .map(|&i| {
+                    let (l, r) = s.tree.nodes[i].children.expect("internal node");
+                    let avg = |j: usize| st.set_load[j] as f64 / s.tree.nodes[j].size() as f64;
+                    (avg(l) - avg(r)).abs()
+                })
+                .fold(0.0, f64::max);
+            StrategyRun {
+                final_gap: st.gap(),
+                max_gap,
+                sibling_gap,
+            }
+        })
+        .collect())
+}

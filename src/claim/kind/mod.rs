@@ -13,6 +13,7 @@ pub mod condition;
 pub mod graph;
 pub mod inequality;
 pub mod multidim;
+pub mod statistical;
 
 /// How much effort a run spends and where it writes proptest regression files.
 pub struct RunContext<'a> {
@@ -102,6 +103,7 @@ pub static KINDS: &[&KindInfo] = &[
     &condition::INFO,
     &multidim::INFO,
     &graph::INFO,
+    &statistical::INFO,
 ];
 
 /// Builds the check of a theorem file by its kind.

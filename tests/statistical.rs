@@ -1,0 +1,388 @@
+//! The `statistical` check kind: decision logic against hand-computed intervals, claims that must
+//! be refuted or hold, the constant finder on a deterministic statistic, determinism across
+//! thread counts, and bad input.
+
+use balloc::claim::kind::statistical::{StatClaim, bonferroni, judge_values};
+use balloc::claim::{self, Direction, RunContext, Status, Trust};
+use balloc::sim::statistic::{Decision, Side};
+use std::path::{Path, PathBuf};
+
+/// A scratch theorem directory `target/tmp/stat-<name>/t/` with a paper record.
+fn scratch(name: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("stat-{name}"));
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join("t");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("paper.toml"),
+        "authors = [\"A\"]\ntitle = \"T\"\nvenue = \"V\"\nyear = 2022\n",
+    )
+    .unwrap();
+    root
+}
+
+fn write(root: &Path, name: &str, text: &str) -> PathBuf {
+    let p = root.join("t").join(format!("{name}.toml"));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const HEAD: &str = r#"title = "seeded"
+kind = "statistical"
+expected = "open"
+statement = "x"
+[source]
+locator = "test"
+provenance = "derived"
+"#;
+
+fn run(root: &Path, p: &Path) -> claim::Verdict {
+    claim::check(p, root, &mut RunContext::default()).unwrap()
+}
+
+#[test]
+fn mean_decisions_match_hand_computed_t_intervals() {
+    // Values 1, 2, 3: mean 2, s = 1, stderr 1/√3. At level 0.95, t_{2, 0.975} = 4.302652729911275
+    // (tables: 4.303), so the interval is 2 ± 2.484138 = [−0.484138, 4.484138].
+    let xs = [1.0, 2.0, 3.0];
+    let half = 4.302652729911275 / 3f64.sqrt();
+    let j = judge_values(&xs, StatClaim::Mean(Side::AtMost), 5.0, 0.95).unwrap();
+    assert_eq!(j.decision, Decision::Holds);
+    assert!((j.estimate.ci_high - (2.0 + half)).abs() < 1e-9);
+    assert!((j.margin - (5.0 - 2.0 - half)).abs() < 1e-9);
+    // The threshold 3 lies inside the interval: undecided either way.
+    let j = judge_values(&xs, StatClaim::Mean(Side::AtMost), 3.0, 0.95).unwrap();
+    assert_eq!(j.decision, Decision::Inconclusive);
+    // E[X] ≥ 5 is refuted: the whole interval lies below 5.
+    let j = judge_values(&xs, StatClaim::Mean(Side::AtLeast), 5.0, 0.95).unwrap();
+    assert_eq!(j.decision, Decision::Refuted);
+    assert!((j.margin - (2.0 - half - 5.0)).abs() < 1e-9);
+    // E[X] ≤ −1 is refuted: the interval's lower end −0.484 lies above −1.
+    let j = judge_values(&xs, StatClaim::Mean(Side::AtMost), -1.0, 0.95).unwrap();
+    assert_eq!(j.decision, Decision::Refuted);
+    // Bonferroni over 4 configurations at c = 0.95: each interval at 0.9875, t_{2, 0.99375}.
+    // t_{2,p} = (2p − 1)·√(2/(1 − (2p − 1)²)) in closed form for 2 degrees of freedom:
+    // with 2p − 1 = 0.9875, t = 0.9875·√(2/(1 − 0.97515625)) = 8.860… .
+    let level = bonferroni(0.95, 4);
+    assert!((level - 0.9875).abs() < 1e-15);
+    let t2 = 0.9875 * (2.0f64 / (1.0 - 0.9875f64 * 0.9875)).sqrt();
+    let j = judge_values(&xs, StatClaim::Mean(Side::AtMost), 5.0, level).unwrap();
+    assert!((j.estimate.ci_high - (2.0 + t2 / 3f64.sqrt())).abs() < 1e-6);
+    // 2 + 8.86/√3 = 7.11 > 5: the wider interval no longer decides E[X] ≤ 5.
+    assert_eq!(j.decision, Decision::Inconclusive);
+}
+
+#[test]
+fn probability_decisions_match_hand_computed_clopper_pearson_intervals() {
+    // 10 runs, all ≤ 4: the two-sided 95% Clopper–Pearson interval of 10/10 is
+    // [0.025^{1/10}, 1] = [0.691503, 1].
+    let xs = [1.0; 10];
+    let lo = 0.025f64.powf(0.1);
+    let j = judge_values(
+        &xs,
+        StatClaim::Probability {
+            side: Side::AtMost,
+            q: 0.5,
+        },
+        4.0,
+        0.95,
+    )
+    .unwrap();
+    assert_eq!(j.decision, Decision::Holds);
+    assert!((j.estimate.ci_low - lo).abs() < 1e-9);
+    assert!((j.margin - (lo - 0.5)).abs() < 1e-9);
+    // q = 0.1: 1 − q = 0.9 lies inside [0.6915, 1].
+    let j = judge_values(
+        &xs,
+        StatClaim::Probability {
+            side: Side::AtMost,
+            q: 0.1,
+        },
+        4.0,
+        0.95,
+    )
+    .unwrap();
+    assert_eq!(j.decision, Decision::Inconclusive);
+    // P[X ≥ 4] ≥ 0.5 with 0/10 successes: the interval [0, 1 − 0.025^{1/10}] = [0, 0.308] lies
+    // below 0.5: refuted.
+    let j = judge_values(
+        &xs,
+        StatClaim::Probability {
+            side: Side::AtLeast,
+            q: 0.5,
+        },
+        4.0,
+        0.95,
+    )
+    .unwrap();
+    assert_eq!(j.decision, Decision::Refuted);
+    assert!((j.estimate.ci_high - (1.0 - lo)).abs() < 1e-9);
+    assert!(
+        judge_values(
+            &xs,
+            StatClaim::Probability {
+                side: Side::AtMost,
+                q: 1.5
+            },
+            4.0,
+            0.95
+        )
+        .is_err()
+    );
+}
+
+/// Two-Choice, n ∈ {8, 16}, sequential, m = 8n, max gap over every step.
+fn two_choice(rhs: &str, extra: &str) -> String {
+    format!(
+        "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n{extra}[claim]\nstatistic = \"max_gap\"\n\
+         mean = \"{rhs}\"\nballs = \"8 * n\"\nruns = 20\nseed = 3\nconfidence = 0.95\n[domain]\nn = [8, 16]\n"
+    )
+}
+
+#[test]
+fn a_false_mean_bound_is_refuted_and_a_loose_one_holds() {
+    let root = scratch("refute");
+    // After the first ball the gap is 1 − 1/n > 0, so the max gap over every step is ≥ 7/8 in
+    // every run: E[max_gap] ≤ 0 is false and the whole interval lies above 0.
+    let p = write(&root, "le-zero", &two_choice("<= 0", ""));
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert_eq!(v.trust, Trust::Statistical);
+    assert_eq!(v.searched.confidence, Some(0.95));
+    let w = v.witness.unwrap();
+    assert_eq!(w.n, 8, "the first refuted configuration is reported");
+    assert!(w.lhs.contains("E[max_gap]"), "{}", w.lhs);
+    assert!(v.slack.unwrap() <= -7.0 / 8.0, "{:?}", v.slack);
+    assert!(v.notes[0].contains("Bonferroni"), "{:?}", v.notes);
+    // The max gap never exceeds m − m/n < m = 8n: E[max_gap] ≤ 8n holds with a huge margin.
+    let p = write(&root, "loose", &two_choice("<= 8 * n", ""));
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert!(v.slack.unwrap() > 50.0, "{:?}", v.slack);
+    // A probability claim: P[max_gap ≤ 8n] ≥ 1/2 holds (every run succeeds, CP lower end of
+    // 20/20 at level 0.975 is 0.0125^{1/20} = 0.803 > 0.5).
+    let text = two_choice("<= 0", "")
+        .replace("mean = \"<= 0\"", "probability = \"<= 8 * n\"\nq = \"1/2\"");
+    let p = write(&root, "prob", &text);
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    let lo = 0.0125f64.powf(1.0 / 20.0);
+    assert!(
+        (v.slack.unwrap() - (lo - 0.5)).abs() < 1e-9,
+        "{:?}",
+        v.slack
+    );
+}
+
+#[test]
+fn the_same_seed_gives_the_same_verdict_at_one_and_two_threads() {
+    let root = scratch("threads");
+    let p = write(
+        &root,
+        "batched",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\", \"one-plus-beta(beta=0.5)\"]\nweights = \"exp(1)\"\n\
+             [constants]\nK = 1\n[claim]\nstatistic = \"max_gap\"\nmean = \"<= K * (b / n) * ln(n)\"\n\
+             batch = [\"n\", \"2 * n\"]\nballs = \"6 * b\"\nruns = 12\nseed = 9\nconfidence = 0.9\n\
+             [domain]\nn = [8, 16]\n"
+        ),
+    );
+    let at = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| run(&root, &p))
+    };
+    let (one, two) = (at(1), at(2));
+    assert_eq!(one, two);
+    // 2 values of n × 2 batch sizes × 2 processes = 8 configurations at level 1 − 0.1/8.
+    assert_eq!(one.searched.total, 8 * 12);
+    assert!(one.notes[0].contains("0.987500"), "{:?}", one.notes);
+    // A different seed gives different runs (the notes list every estimate).
+    let q = write(
+        &root,
+        "other",
+        &std::fs::read_to_string(&p)
+            .unwrap()
+            .replace("seed = 9", "seed = 10"),
+    );
+    assert_ne!(run(&root, &q).notes, one.notes);
+}
+
+#[test]
+fn constant_finder_recovers_a_deterministic_gap() {
+    // One ball into n bins: the gap is 1 − 1/n in every run (n = 2: 1/2, n = 4: 3/4), and the
+    // interval of a constant sample is that point. The smallest K with E[gap] ≤ K is 1 − 1/n.
+    let root = scratch("constant");
+    let p = write(
+        &root,
+        "one-ball",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[constants]\nK = 3\n[tighten]\nK = \"smallest\"\n\
+             [claim]\nstatistic = \"final_gap\"\nmean = \"<= K\"\nballs = 1\nruns = 5\nconfidence = 0.95\n\
+             [domain]\nn = [2, 4]\n"
+        ),
+    );
+    let (_, c) = claim::prepare(&p, &root).unwrap();
+    let r = c.tighten("K", None, &mut RunContext::default()).unwrap();
+    assert_eq!(r.direction, Direction::Smallest);
+    assert_eq!(r.per_n.len(), 2);
+    assert!((r.per_n[0].value - 0.5).abs() < 1e-5, "{:?}", r.per_n);
+    assert!((r.per_n[1].value - 0.75).abs() < 1e-5, "{:?}", r.per_n);
+    assert!(!r.fits.is_empty());
+    // Largest K with E[gap] ≥ K on the same runs.
+    let q = write(
+        &root,
+        "one-ball-lower",
+        &std::fs::read_to_string(&p)
+            .unwrap()
+            .replace("\"smallest\"", "\"largest\"")
+            .replace("<= K", ">= K"),
+    );
+    let (_, c) = claim::prepare(&q, &root).unwrap();
+    let r = c
+        .tighten("K", Some(&[4]), &mut RunContext::default())
+        .unwrap();
+    assert!((r.per_n[0].value - 0.75).abs() < 1e-5, "{:?}", r.per_n);
+    assert!(c.tighten("nope", None, &mut RunContext::default()).is_err());
+}
+
+#[test]
+fn md_and_strategy_models_run() {
+    let root = scratch("models");
+    // md-balls: the sum-load gap with one ball of f = 2 units into n bins: the bin's sum-load is
+    // 2, the mean 2/n, so md_sum_gap = 2 − 2/n exactly (n = 4: 1.5).
+    let p = write(
+        &root,
+        "md",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"md_sum_gap\"\n\
+             law = \"uniform(dims=4,f=2)\"\nmean = \"<= 1.5\"\nballs = 1\nruns = 4\nconfidence = 0.9\n\
+             [domain]\nn = [4]\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert_eq!(v.slack, Some(0.0));
+    // The strategy on C_8 after one ball: the largest sibling gap is 1 (see strategy_runs).
+    let p = write(
+        &root,
+        "sibling",
+        &format!(
+            "{HEAD}[claim]\nstatistic = \"sibling_gap\"\ngraph = \"cycle\"\nmean = \">= 1\"\nballs = 1\n\
+             runs = 3\nconfidence = 0.9\n[domain]\nn = [8]\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert_eq!(v.slack, Some(0.0));
+}
+
+fn err_of(name: &str, body: &str) -> String {
+    let root = scratch(&format!("err-{name}"));
+    let p = write(&root, name, &format!("{HEAD}{body}"));
+    match claim::prepare(&p, &root) {
+        Ok(_) => panic!("{name}: accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_input_is_a_one_line_error_naming_the_field() {
+    let base = "[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"max_gap\"\n\
+                mean = \"<= 4\"\nballs = \"n\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n";
+    let cases: &[(&str, String, &str)] = &[
+        (
+            "unknown-stat",
+            base.replace("\"max_gap\"", "\"maxgap\""),
+            "statistic: unknown statistic `maxgap`",
+        ),
+        (
+            "level",
+            base.replace("confidence = 0.9", "confidence = 1.5"),
+            "confidence: must lie in (0, 1)",
+        ),
+        (
+            "zero-runs",
+            base.replace("runs = 10", "runs = 0"),
+            "runs: must be at least 2",
+        ),
+        (
+            "no-claim",
+            base.replace("mean = \"<= 4\"\n", ""),
+            "exactly one of `mean`",
+        ),
+        (
+            "no-op",
+            base.replace("\"<= 4\"", "\"4\""),
+            "mean: must start with <= or >=",
+        ),
+        (
+            "unknown-name",
+            base.replace("\"<= 4\"", "\"<= K * n\""),
+            "mean: `K * n`",
+        ),
+        (
+            "missing-q",
+            base.replace("mean = ", "probability = "),
+            "q: a probability claim needs `q`",
+        ),
+        (
+            "no-potential",
+            base.replace("\"max_gap\"", "\"potential_final\""),
+            "potential: statistic `potential_final` needs a potential",
+        ),
+        (
+            "bad-potential",
+            base.replace(
+                "\"max_gap\"",
+                "\"potential_final\"\npotential = \"gama(alpha=1)\"",
+            ),
+            "potential:",
+        ),
+        (
+            "zero-batch",
+            base.replace("balls = \"n\"", "balls = \"n\"\nbatch = [\"0 * n\"]"),
+            "batch: must be a positive integer",
+        ),
+        (
+            "no-eps",
+            base.replace("\"max_gap\"", "\"mean_quantile_fraction\""),
+            "needs `eps`",
+        ),
+        (
+            "md-without-law",
+            base.replace("\"max_gap\"", "\"md_max_gap\""),
+            "law:",
+        ),
+        (
+            "bad-graph",
+            base.replace("processes = [\"two-choice\"]", "")
+                .replace("\"max_gap\"", "\"sibling_gap\"\ngraph = \"petersen\""),
+            "graph: unknown graph family `petersen`",
+        ),
+        (
+            "unknown-field",
+            base.replace("runs = 10", "runs = 10\nrusn = 3"),
+            "unknown field `rusn`",
+        ),
+        (
+            "process",
+            base.replace("two-choice", "two-chioce"),
+            "two-chioce",
+        ),
+    ];
+    for (name, body, want) in cases {
+        let e = err_of(name, body);
+        assert!(e.contains(want), "{name}: {e}");
+        assert!(!e.contains('\n'), "{name}: not one line: {e}");
+        assert!(e.contains(&format!("{name}.toml")), "{name}: {e}");
+    }
+    // Grid constants are rejected with the constant's name.
+    let e = err_of(
+        "grid",
+        &base.replace("[claim]", "[constants]\nK = [1, 2]\n[claim]"),
+    );
+    assert!(e.contains("constant `K`"), "{e}");
+}
