@@ -130,6 +130,7 @@ pub fn verdict_json(v: &Verdict) -> serde_json::Value {
         "expected": v.expected.name(),
         "trust": v.trust.name(),
         "precision_bits": v.searched.precision_bits,
+        "confidence": v.searched.confidence,
         "slack": v.slack,
         "witness": v.witness,
         "searched": v.searched,
@@ -164,7 +165,14 @@ pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
                 let w = v
                     .witness
                     .as_ref()
-                    .map(|w| format!("n={} {} x=({})", w.n, w.source, short_loads(&w.loads)))
+                    .map(|w| {
+                        if v.trust == claim::Trust::Statistical {
+                            // No load vector: the configuration, the estimate and the target.
+                            format!("n={} {}: {} vs {}", w.n, w.source, w.lhs, w.rhs)
+                        } else {
+                            format!("n={} {} x=({})", w.n, w.source, short_loads(&w.loads))
+                        }
+                    })
                     .unwrap_or_default();
                 let mark = if v.contradicts() { " ✗" } else { "" };
                 crate::outln!(
@@ -186,8 +194,13 @@ pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
                 } else {
                     ""
                 };
+                let level = v
+                    .searched
+                    .confidence
+                    .map(|c| format!(", confidence {c}"))
+                    .unwrap_or_default();
                 crate::outln!(
-                    "{:<40} {:<12} (expected {}, trust {}){mark}",
+                    "{:<40} {:<12} (expected {}, trust {}{level}){mark}",
                     v.id,
                     v.verdict.name(),
                     v.expected.name(),
