@@ -624,7 +624,7 @@ impl Statistical {
     fn batch_at(&self, n: usize, e: &Expr) -> Result<u64> {
         let v = self.eval(e, n, 0, 0, &self.consts, "batch")?;
         let r = v.round();
-        if (v - r).abs() > 1e-9 || r < 1.0 || r > 1e15 {
+        if (v - r).abs() > 1e-9 || !(1.0..=1e15).contains(&r) {
             return Err(Error::invalid(
                 "[claim] batch",
                 format!("must be a positive integer, got {v} at n = {n}"),
@@ -823,7 +823,7 @@ impl Statistical {
             ),
             Stat::MdMaxGap => "max over dimensions of the per-dimension gap".into(),
             Stat::MdSumGap => "sum-load gap".into(),
-            Stat::SiblingGap => "max sibling gap |avg(S_l) - avg(S_r)|".into(),
+            Stat::SiblingGap => "max sibling gap of average loads".into(),
         }
     }
 
@@ -892,8 +892,11 @@ impl Check for Statistical {
             for p in self.simulate_n(n, runs)? {
                 searched.add("runs", p.values.len() as u64);
                 let j = self.judge(&p, level, &self.consts)?;
+                let rhs = self.eval(&self.rhs, p.n, p.b, p.m, &self.consts, "rhs")?;
+                let lo = p.values.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = p.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 notes.push(format!(
-                    "n = {}, {}, b = {}, m = {}: {} = {:.4} in [{:.4}, {:.4}] vs {:.4}: {}",
+                    "n = {}, {}, b = {}, m = {}: {} = {:.4} in [{:.4}, {:.4}] vs {:.4}: {} (values {lo:.4} … {hi:.4}, rhs {rhs:.4})",
                     p.n,
                     self.sources[p.source].label(),
                     p.b,
