@@ -12,6 +12,7 @@ use std::time::Instant;
 pub mod condition;
 pub mod graph;
 pub mod inequality;
+pub mod lower_bound;
 pub mod multidim;
 
 /// How much effort a run spends and where it writes proptest regression files.
@@ -102,6 +103,7 @@ pub static KINDS: &[&KindInfo] = &[
     &condition::INFO,
     &multidim::INFO,
     &graph::INFO,
+    &lower_bound::INFO,
 ];
 
 /// Builds the check of a theorem file by its kind.
