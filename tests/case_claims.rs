@@ -86,7 +86,11 @@ fn case_a_offset_is_tight_at_one_half() {
     assert_eq!(v.verdict, Status::Holds);
     assert_eq!(v.trust, Trust::Exact);
     let w = v.witness.unwrap();
-    assert!((offset_ratio(&w.loads) - 0.5).abs() < 1e-12, "{:?}", w.loads);
+    assert!(
+        (offset_ratio(&w.loads) - 0.5).abs() < 1e-12,
+        "{:?}",
+        w.loads
+    );
     assert!(w.recheck.unwrap().contains("0 terms"));
     // Slightly below 1/2 the same kind of state refutes it; the engine's counterexample has ratio
     // > 0.49 by the independent evaluation above.
@@ -117,7 +121,11 @@ fn hand_state_values_of_the_set_sums() {
     // impossible; x = 2 needs W = 12 with six bins ≥ 2, so the other two are 0.
     assert_eq!(v.verdict, Status::Holds, "{v:?}");
     assert_eq!(v.trust, Trust::Exact);
-    assert!(v.notes.iter().any(|n| n.contains("held at 1 of")), "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("held at 1 of")),
+        "{:?}",
+        v.notes
+    );
 }
 
 #[test]
@@ -144,7 +152,11 @@ fn a_hypothesis_no_state_meets_is_inconclusive() {
     );
     let v = run(&root, &write(&root, "vac", &body));
     assert_eq!(v.verdict, Status::Inconclusive);
-    assert!(v.notes.iter().any(|n| n.contains("held at 0 of")), "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("held at 0 of")),
+        "{:?}",
+        v.notes
+    );
 }
 
 #[test]
@@ -230,7 +242,10 @@ fn lower_bound_kind_rejects_bad_files() {
             "{LB_HEAD}[setting]\nprocesses = [\"two-choice\"]\nties = \"fixed\"\n[claim]\nitem = \"gap\"\nb = [2]\nvalue = \"b\"\n[domain]\nn = [2]\n"
         ),
     );
-    assert!(e.contains("unknown item `gap`") && e.contains("fixed-ties-excess"), "{e}");
+    assert!(
+        e.contains("unknown item `gap`") && e.contains("fixed-ties-excess"),
+        "{e}"
+    );
     let e = err_of(
         "lbties",
         &format!(

@@ -251,7 +251,9 @@ pub fn value(s: SetSum, y: &[f64], p: &Params) -> XFloat {
         if !mem[i] {
             continue;
         }
-        let d = exc.map(|(a, b)| if i < p.k { a } else { b }).unwrap_or(f64::NAN);
+        let d = exc
+            .map(|(a, b)| if i < p.k { a } else { b })
+            .unwrap_or(f64::NAN);
         let phi = || XFloat::exp(XFloat::from_f64(alpha * v));
         let psi = || XFloat::exp(XFloat::from_f64(-alpha * v));
         let a = XFloat::from_f64(alpha);
@@ -333,7 +335,14 @@ mod tests {
         let y = [1.0, -4.0, 3.0, 0.0, 1.0, 2.0, -4.0, 1.0];
         let v = |name: &str| value(lookup(name).unwrap(), &y, &p).to_f64();
         assert_eq!(
-            [v("N_Gplus"), v("N_Bplus"), v("N_B1"), v("N_B2"), v("N_Gminus"), v("N_Bminus")],
+            [
+                v("N_Gplus"),
+                v("N_Bplus"),
+                v("N_B1"),
+                v("N_B2"),
+                v("N_Gminus"),
+                v("N_Bminus")
+            ],
             [4.0, 2.0, 2.0, 0.0, 2.0, 0.0]
         );
         assert_eq!((v("Y_Gplus"), v("Y_Gminus"), v("Y_All")), (7.0, -8.0, 0.0));
@@ -359,7 +368,10 @@ mod tests {
             let s = lookup(&name).unwrap();
             let x = exact(s, &yq, &p).unwrap().to_f64();
             let f = value(s, &y, &p).to_f64();
-            assert!((x - f).abs() <= 1e-12 * (1.0 + f.abs()), "{name}: {x} vs {f}");
+            assert!(
+                (x - f).abs() <= 1e-12 * (1.0 + f.abs()),
+                "{name}: {x} vs {f}"
+            );
         }
     }
 }

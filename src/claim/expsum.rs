@@ -123,11 +123,7 @@ impl ExpSum {
             return ExpSum::default();
         }
         ExpSum {
-            terms: self
-                .terms
-                .iter()
-                .map(|(a, c)| (a.clone(), c * q))
-                .collect(),
+            terms: self.terms.iter().map(|(a, c)| (a.clone(), c * q)).collect(),
         }
     }
 
@@ -273,10 +269,7 @@ mod tests {
         let d = t.sub(&ExpSum::rational(Q::new(13957.into(), 10000.into())));
         assert_eq!(d.sign().unwrap(), Ordering::Less);
         // A rational sum is compared exactly.
-        assert_eq!(
-            ExpSum::rational(int(0)).sign().unwrap(),
-            Ordering::Equal
-        );
+        assert_eq!(ExpSum::rational(int(0)).sign().unwrap(), Ordering::Equal);
     }
 
     #[test]
@@ -285,7 +278,10 @@ mod tests {
         let a = ExpSum::exp(int(1)).add(&ExpSum::exp(int(-1)));
         let b = ExpSum::exp(int(1)).sub(&ExpSum::exp(int(-1)));
         let p = a.mul(&b).unwrap();
-        assert!(p.sub(&ExpSum::exp(int(2)).sub(&ExpSum::exp(int(-2)))).is_zero());
+        assert!(
+            p.sub(&ExpSum::exp(int(2)).sub(&ExpSum::exp(int(-2))))
+                .is_zero()
+        );
         assert!((p.to_f64() - (2f64.exp() - (-2f64).exp())).abs() < 1e-12);
     }
 }

@@ -302,9 +302,7 @@ impl Inequality {
                 idx.map(|_| ()).ok_or_else(|| {
                     t.error_at(
                         Some(expr.span().start),
-                        format!(
-                            "the set sums (Gplus, Bplus, ...) need the constant `{name}`"
-                        ),
+                        format!("the set sums (Gplus, Bplus, ...) need the constant `{name}`"),
                     )
                 })
             };
@@ -819,7 +817,8 @@ impl Inequality {
                 hyp.1, hyp.0
             ));
             if hyp.1 == 0 {
-                notes.push("no searched state meets the hypotheses: the search says nothing".into());
+                notes
+                    .push("no searched state meets the hypotheses: the search says nothing".into());
                 return Ok(Verdict {
                     id: self.t.id.clone(),
                     verdict: Status::Inconclusive,
@@ -2097,13 +2096,15 @@ impl Case<'_> {
         }
         let env = SumEnv(sums);
         let cmp = &self.ineq.cmp;
-        Ok(match (
-            crate::claim::expsum::eval(&cmp.lhs, &env),
-            crate::claim::expsum::eval(&cmp.rhs, &env),
-        ) {
-            (Some(l), Some(r)) => Some((l, r)),
-            _ => None,
-        })
+        Ok(
+            match (
+                crate::claim::expsum::eval(&cmp.lhs, &env),
+                crate::claim::expsum::eval(&cmp.rhs, &env),
+            ) {
+                (Some(l), Some(r)) => Some((l, r)),
+                _ => None,
+            },
+        )
     }
 
     fn witness(&self, f: &Found) -> Witness {

@@ -147,9 +147,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 let parse = |m: &BTreeMap<String, String>, what: &str| {
                     let mut law = Law::new();
                     for (k, v) in m {
-                        let kv = ratio(k).map_err(|e| {
-                            t.error_at(lat, format!("{what}: value `{k}`: {e}"))
-                        })?;
+                        let kv = ratio(k)
+                            .map_err(|e| t.error_at(lat, format!("{what}: value `{k}`: {e}")))?;
                         let pv = ratio(v).map_err(|e| {
                             t.error_at(lat, format!("{what}: probability `{v}`: {e}"))
                         })?;
@@ -198,7 +197,9 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     if t.file.setting.ties != wanted {
         return Err(t.error_at(
             None,
-            format!("{item} is a construction with {wanted:?} ties: set [setting] ties accordingly"),
+            format!(
+                "{item} is a construction with {wanted:?} ties: set [setting] ties accordingly"
+            ),
         ));
     }
     let mut processes = Vec::new();
@@ -275,17 +276,18 @@ impl LowerBound {
     /// Every instance: (n, process, b, computed, stated, agrees).
     fn instances(&self, ctx: &mut RunContext) -> Result<Vec<Witness>> {
         let mut out = Vec::new();
-        let wit = |n: usize, src: String, lhs: String, rhs: String, ok: bool, what: String| Witness {
-            n,
-            loads: vec![],
-            source: src,
-            constants: BTreeMap::new(),
-            lhs,
-            rhs,
-            slack: if ok { "0".into() } else { "-1".into() },
-            found_by: "exact".into(),
-            recheck: Some(what),
-        };
+        let wit =
+            |n: usize, src: String, lhs: String, rhs: String, ok: bool, what: String| Witness {
+                n,
+                loads: vec![],
+                source: src,
+                constants: BTreeMap::new(),
+                lhs,
+                rhs,
+                slack: if ok { "0".into() } else { "-1".into() },
+                found_by: "exact".into(),
+                recheck: Some(what),
+            };
         for pr in &self.processes {
             if self.item == "random-ties-extremes" {
                 for l in &self.laws {
@@ -317,7 +319,10 @@ impl LowerBound {
                                 .unwrap_or_default()
                         ),
                         ok,
-                        format!("b = {}, {} batches, random ties, from x = 0", l.b, l.batches),
+                        format!(
+                            "b = {}, {} batches, random ties, from x = 0",
+                            l.b, l.batches
+                        ),
                     ));
                     if let Some(p) = ctx.progress {
                         p(&format!("{} n={} {}", self.t.id, l.n, pr.spec()));
@@ -336,8 +341,7 @@ impl LowerBound {
                         _ => {
                             let (rank, pmax, gain) =
                                 batched::largest_probability_gain(pr.as_ref(), n, b)?;
-                            let (_, law) =
-                                batched::fixed_ties_excess(pr.as_ref(), n, rank - 1, b)?;
+                            let (_, law) = batched::fixed_ties_excess(pr.as_ref(), n, rank - 1, b)?;
                             (rank, pmax, gain, mean(&law))
                         }
                     };
