@@ -160,17 +160,23 @@ impl ExpSum {
     /// not 0 by Lindemann–Weierstrass). `Err` only when the enclosures overflow or the
     /// precision steps run out.
     pub fn sign(&self) -> crate::error::Result<Ordering> {
+        self.sign_with_precision().map(|(s, _)| s)
+    }
+
+    /// [`ExpSum::sign`] with the working precision of the enclosure that decided it (`None` when
+    /// the sum is rational and was compared exactly).
+    pub fn sign_with_precision(&self) -> crate::error::Result<(Ordering, Option<u64>)> {
         if let Some(q) = self.as_rational() {
-            return Ok(q.cmp(&Q::zero()));
+            return Ok((q.cmp(&Q::zero()), None));
         }
         let mut last = String::new();
         for prec in Precisions::default().steps() {
             let iv = self.enclose(prec)?;
             if iv.lo_f64() > 0.0 {
-                return Ok(Ordering::Greater);
+                return Ok((Ordering::Greater, Some(prec)));
             }
             if iv.hi_f64() < 0.0 {
-                return Ok(Ordering::Less);
+                return Ok((Ordering::Less, Some(prec)));
             }
             last = format!("[{:e}, {:e}] at {prec} bits", iv.lo_f64(), iv.hi_f64());
         }

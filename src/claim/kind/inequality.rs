@@ -1024,15 +1024,31 @@ fn expsum_difference(cmp: &Comparison, l: &ExpSum, r: &ExpSum) -> ExpSum {
 }
 
 /// Whether the comparison holds between two exact exponential sums, with tolerance `tol`.
-fn expsum_holds(cmp: &Comparison, l: &ExpSum, r: &ExpSum, tol: &BigRational) -> Result<bool> {
+/// Also returns the largest enclosure precision a sign needed (`None`: decided exactly).
+fn expsum_holds(
+    cmp: &Comparison,
+    l: &ExpSum,
+    r: &ExpSum,
+    tol: &BigRational,
+) -> Result<(bool, Option<u64>)> {
     use crate::claim::expr::Cmp;
     use std::cmp::Ordering::*;
     let d = expsum_difference(cmp, l, r);
     let t = ExpSum::rational(tol.clone());
     Ok(match cmp.cmp {
-        Cmp::Le | Cmp::Ge => d.add(&t).sign()? != Less,
-        Cmp::Lt | Cmp::Gt => d.add(&t).sign()? == Greater,
-        Cmp::Eq => t.sub(&d).sign()? != Less && t.add(&d).sign()? != Less,
+        Cmp::Le | Cmp::Ge => {
+            let (s, p) = d.add(&t).sign_with_precision()?;
+            (s != Less, p)
+        }
+        Cmp::Lt | Cmp::Gt => {
+            let (s, p) = d.add(&t).sign_with_precision()?;
+            (s == Greater, p)
+        }
+        Cmp::Eq => {
+            let (a, pa) = t.sub(&d).sign_with_precision()?;
+            let (b, pb) = t.add(&d).sign_with_precision()?;
+            (a != Less && b != Less, pa.max(pb))
+        }
     })
 }
 
@@ -1980,7 +1996,7 @@ impl Case<'_> {
             };
         }
         if let Ok(Some((l, r))) = self.expsum_sides(x)
-            && let Ok(holds) = expsum_holds(cmp, &l, &r, &tol)
+            && let Ok((holds, prec)) = expsum_holds(cmp, &l, &r, &tol)
         {
             let d = expsum_difference(cmp, &l, &r);
             let (trust, how) = if d.as_rational().is_some() {
@@ -1995,7 +2011,7 @@ impl Case<'_> {
             return Certified::Decided {
                 holds,
                 trust,
-                prec: None,
+                prec,
                 text: format!(
                     "exponential sums: lhs = {:e} ({} terms), rhs = {:e} ({} terms), difference {} after merging equal exponents = {:e} ({} terms), decided {how}",
                     l.to_f64(),
