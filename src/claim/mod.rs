@@ -7,7 +7,9 @@
 //! slack), `refuted` (with a shrunk counterexample re-checked independently) or `inconclusive`,
 //! each with a [`Trust`] level.
 
+pub mod bin_sets;
 pub mod expr;
+pub mod expsum;
 pub mod kind;
 pub mod mean_bias;
 pub mod quantity;

@@ -19,6 +19,7 @@
 //! | `p(i)`, `eps1(δ)` | allocation probability of rank i; best ε of C1 at δ (functions) |
 //! | `Lambda` | `Σ e^{α|yᵢ|}` (paper B's Λ, as recalled; `E_Lambda`, `dE_Lambda`, `R_Lambda` too) |
 //! | `delta_minus`, `E_balls`, `drift_*`, `fig_*`, `samples_mt`, `mb_*` | mean-biased processes, exact ([`crate::claim::mean_bias`]) |
+//! | `<term>_<set>` | `Σ_{i∈set} term(i)` over the bin classes `Gplus`, `Bplus`, `Gminus`, `Bminus`, `B1`, `B2`, `All` of Los–Sauerwald SPAA 2022 §3 (terms `N`, `Y`, `Phi`, `Psi`, `Gamma`, `Fq_Phi`, `Fq_Psi`, `Fq_Gamma`; [`crate::claim::bin_sets`]) |
 
 /// A potential whose quantities a claim can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,6 +123,9 @@ pub enum Quantity {
     C2,
     /// A quantity of the mean-biased processes ([`crate::claim::mean_bias`]).
     Bias(crate::claim::mean_bias::BiasQ),
+    /// A sum over a class of bins of the outline of Los–Sauerwald SPAA 2022 §3
+    /// ([`crate::claim::bin_sets`]).
+    Set(crate::claim::bin_sets::SetSum),
 }
 
 impl Quantity {
@@ -143,6 +147,7 @@ impl Quantity {
 /// assert_eq!(builtin("E_gamma"), None);
 /// assert_eq!(builtin("F_Gamma"), Some(Quantity::Pot(Pot::Gamma, Stat::FirstOrder)));
 /// assert_eq!(builtin("Fq_Phi"), Some(Quantity::Pot(Pot::Phi, Stat::FirstOrderQ)));
+/// assert!(matches!(builtin("Fq_Phi_Bplus"), Some(Quantity::Set(_))));
 /// ```
 pub fn builtin(name: &str) -> Option<Quantity> {
     let simple = match name {
@@ -161,6 +166,9 @@ pub fn builtin(name: &str) -> Option<Quantity> {
     }
     if let Some(q) = crate::claim::mean_bias::lookup(name) {
         return Some(Quantity::Bias(q));
+    }
+    if let Some(q) = crate::claim::bin_sets::lookup(name) {
+        return Some(Quantity::Set(q));
     }
     let (stat, rest) = if let Some(r) = name.strip_prefix("E_") {
         (Stat::Expected, r)
@@ -193,6 +201,7 @@ pub fn builtin_names() -> Vec<String> {
     for (_, name) in crate::claim::mean_bias::NAMES {
         v.push(name.to_string());
     }
+    v.extend(crate::claim::bin_sets::names());
     for pre in ["E_", "dE_", "R_", "F_", "Fq_"] {
         for (_, p) in Pot::ALL {
             v.push(format!("{pre}{p}"));

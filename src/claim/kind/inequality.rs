@@ -13,6 +13,7 @@
 
 use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
 use crate::claim::expr::{Comparison, Env, ExactEnv, Func, IntervalEnv, compile};
+use crate::claim::expsum::ExpSum;
 use crate::claim::quantity::{Pot, Quantity, Stat, builtin, builtin_names};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
@@ -48,6 +49,9 @@ pub static INFO: KindInfo = KindInfo {
 #[serde(deny_unknown_fields)]
 struct ClaimSection {
     expr: toml::Spanned<String>,
+    /// Hypotheses: comparisons that select the states the claim is about (all must hold).
+    #[serde(default)]
+    given: Vec<toml::Spanned<String>>,
 }
 
 /// Where the allocation vector comes from.
@@ -125,6 +129,11 @@ type ViolationState = (Witness, Found, usize, usize, Vec<(f64, BigRational)>);
 pub struct Inequality {
     t: Theorem,
     cmp: Comparison,
+    given: Vec<Comparison>,
+    /// Constants `delta`, `eps` (indices) of the set sums.
+    set_consts: (Option<usize>, Option<usize>),
+    /// Whether the claim uses set sums or exponential potential values (exponential-sum route).
+    expsum_capable: bool,
     slots: Vec<Quantity>,
     const_names: Vec<String>,
     grids: Vec<Vec<(f64, BigRational)>>,
@@ -210,6 +219,18 @@ impl Inequality {
             }
             t.error_at(at, msg)
         })?;
+        let mut given = Vec::new();
+        for g in &claim.get_ref().given {
+            let c = compile(g.get_ref(), &resolve).map_err(|e| {
+                let at = e
+                    .name
+                    .as_ref()
+                    .and_then(|n| t.find_in(g.span(), n))
+                    .or(Some(g.span().start));
+                t.error_at(at, format!("claim.given: {}", e.message))
+            })?;
+            given.push(c);
+        }
         let slots = slots.into_inner();
         let pots: Vec<Pot> = {
             let mut v: Vec<Pot> = slots
@@ -266,6 +287,72 @@ impl Inequality {
                 }
             }
         }
+        // Set sums: δ (and ε, α when the term needs them) are constants of the file.
+        let sets: Vec<crate::claim::bin_sets::SetSum> = slots
+            .iter()
+            .filter_map(|q| match q {
+                Quantity::Set(s) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        let delta_c = const_names.iter().position(|c| c == "delta");
+        let eps_c = const_names.iter().position(|c| c == "eps");
+        if !sets.is_empty() {
+            let need = |name: &str, idx: Option<usize>| {
+                idx.map(|_| ()).ok_or_else(|| {
+                    t.error_at(
+                        Some(expr.span().start),
+                        format!("the set sums (Gplus, Bplus, ...) need the constant `{name}`"),
+                    )
+                })
+            };
+            need("delta", delta_c)?;
+            if sets.iter().any(|s| s.term.needs_eps()) {
+                need("eps", eps_c)?;
+            }
+            if sets.iter().any(|s| s.term.needs_alpha()) {
+                need("alpha", alpha)?;
+                for (v, _) in &grids[alpha.expect("checked")] {
+                    if v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+                        return Err(t.error_at(
+                            Some(f.constants["alpha"].span().start),
+                            format!("alpha must be > 0, got {v}"),
+                        ));
+                    }
+                }
+            }
+            let one = BigRational::one();
+            for (_, d) in &grids[delta_c.expect("checked")] {
+                if !(d > &BigRational::zero() && d < &one) {
+                    return Err(t.error_at(
+                        Some(f.constants["delta"].span().start),
+                        format!("delta must be in (0, 1), got {d}"),
+                    ));
+                }
+                for &n in &f.domain.get_ref().n {
+                    crate::condition::delta_n(n, d).map_err(|e| {
+                        t.error_at(
+                            Some(f.constants["delta"].span().start),
+                            format!("the set sums need δn integral: at n = {n}: {e}"),
+                        )
+                    })?;
+                }
+            }
+            if let Some(e) = eps_c {
+                for (_, v) in &grids[e] {
+                    if !(v > &BigRational::zero() && v < &one) {
+                        return Err(t.error_at(
+                            Some(f.constants["eps"].span().start),
+                            format!("eps must be in (0, 1), got {v}"),
+                        ));
+                    }
+                }
+            }
+        }
+        let expsum_capable = !sets.is_empty()
+            || slots
+                .iter()
+                .any(|q| matches!(q, Quantity::Pot(p, Stat::Value) if p.exponential() && *p != Pot::Lambda));
         // Declared potentials must cover the ones used.
         if !f.setting.potentials.is_empty() {
             let mut declared = Vec::new();
@@ -418,6 +505,7 @@ impl Inequality {
             && !cmp.calls(Func::Ln)
             && !cmp.calls(Func::Sqrt)
             && !pots.iter().any(|p| p.exponential())
+            && !sets.iter().any(|s| s.term.exponential())
             && setting.weights.is_unit()
             && (!load_dependent || (setting.batch == 1 && load_dependent_exact));
         // The mean-bias quantities need a process (not the vector quantifier) and `k` for MB(k).
@@ -448,6 +536,9 @@ impl Inequality {
         let me = Inequality {
             t: t.clone(),
             cmp,
+            given,
+            set_consts: (delta_c, eps_c),
+            expsum_capable,
             slots,
             const_names,
             grids,
@@ -575,6 +666,17 @@ impl Inequality {
             pots.push((*p, crate::potential::parse(&spec)?));
         }
         let eps_cache = RefCell::new(Vec::new());
+        let sets = match self.set_consts.0 {
+            Some(d) if self.slots.iter().any(|q| matches!(q, Quantity::Set(_))) => {
+                Some(crate::claim::bin_sets::Params::new(
+                    n,
+                    &consts[d].1,
+                    self.alpha.map(|a| consts[a].1.clone()),
+                    self.set_consts.1.map(|e| &consts[e].1),
+                )?)
+            }
+            _ => None,
+        };
         Ok(Case {
             ineq: self,
             n,
@@ -582,6 +684,8 @@ impl Inequality {
             consts,
             pots,
             eps_cache,
+            sets,
+            hyp: std::cell::Cell::new((0, 0)),
         })
     }
 
@@ -604,6 +708,7 @@ impl Inequality {
         let mut worst: Option<WorstState> = None;
         let mut violation: Option<ViolationState> = None;
         let mut all_exact = true;
+        let mut hyp = (0u64, 0u64);
         let mut sources = 0;
         let mut case_index = 0;
         // A time budget is shared evenly by the cases (vector quantifiers count as one source).
@@ -678,6 +783,8 @@ impl Inequality {
                     if let Some(p) = ctx.progress {
                         p(&format!("{} n={n} {}", self.t.id, alloc.label()));
                     }
+                    let (seen, inside) = case.hyp.get();
+                    hyp = (hyp.0 + seen, hyp.1 + inside);
                     if let Some(b) = best {
                         let better = worst.as_ref().is_none_or(|w| b.eval.slack < w.1.slack);
                         if better {
@@ -704,6 +811,26 @@ impl Inequality {
         }
         searched.sources = sources;
         let mut notes = Vec::new();
+        if !self.given.is_empty() {
+            notes.push(format!(
+                "hypotheses (given) held at {} of {} evaluated states; the others are outside the claim",
+                hyp.1, hyp.0
+            ));
+            if hyp.1 == 0 {
+                notes
+                    .push("no searched state meets the hypotheses: the search says nothing".into());
+                return Ok(Verdict {
+                    id: self.t.id.clone(),
+                    verdict: Status::Inconclusive,
+                    expected: f.expected,
+                    trust: Trust::Float,
+                    slack: None,
+                    witness: None,
+                    searched,
+                    notes,
+                });
+            }
+        }
         if let Some((mut w, v, n, ai, consts)) = violation {
             // Re-check the counterexample independently.
             let allocs = self.allocs(n, f.domain.get_ref().seed)?;
@@ -885,6 +1012,53 @@ impl Inequality {
 fn resolution(e: &Eval, tol: f64) -> f64 {
     let scale = e.lhs.abs().max(e.rhs.abs()).to_f64();
     tol + 1e-11 * scale
+}
+
+/// The slack of a comparison as an exponential sum: `rhs − lhs` for `<=`, `<`; `lhs − rhs`
+/// otherwise.
+fn expsum_difference(cmp: &Comparison, l: &ExpSum, r: &ExpSum) -> ExpSum {
+    match cmp.cmp {
+        crate::claim::expr::Cmp::Le | crate::claim::expr::Cmp::Lt => r.sub(l),
+        _ => l.sub(r),
+    }
+}
+
+/// Whether the comparison holds between two exact exponential sums, with tolerance `tol`.
+/// Also returns the largest enclosure precision a sign needed (`None`: decided exactly).
+fn expsum_holds(
+    cmp: &Comparison,
+    l: &ExpSum,
+    r: &ExpSum,
+    tol: &BigRational,
+) -> Result<(bool, Option<u64>)> {
+    use crate::claim::expr::Cmp;
+    use std::cmp::Ordering::*;
+    let d = expsum_difference(cmp, l, r);
+    let t = ExpSum::rational(tol.clone());
+    Ok(match cmp.cmp {
+        Cmp::Le | Cmp::Ge => {
+            let (s, p) = d.add(&t).sign_with_precision()?;
+            (s != Less, p)
+        }
+        Cmp::Lt | Cmp::Gt => {
+            let (s, p) = d.add(&t).sign_with_precision()?;
+            (s == Greater, p)
+        }
+        Cmp::Eq => {
+            let (a, pa) = t.sub(&d).sign_with_precision()?;
+            let (b, pb) = t.add(&d).sign_with_precision()?;
+            (a != Less && b != Less, pa.max(pb))
+        }
+    })
+}
+
+/// Slot values as exponential sums.
+struct SumEnv(Vec<Option<ExpSum>>);
+
+impl crate::claim::expsum::ExpSumEnv for SumEnv {
+    fn var(&self, slot: usize) -> Option<ExpSum> {
+        self.0.get(slot).cloned().flatten()
+    }
 }
 
 impl Check for Inequality {
@@ -1090,6 +1264,10 @@ struct Case<'a> {
     consts: Vec<(f64, BigRational)>,
     pots: Vec<(Pot, Box<dyn Potential>)>,
     eps_cache: RefCell<Vec<(u64, XFloat)>>,
+    /// The parameters of the set sums (δn, α, q), when the claim uses them.
+    sets: Option<crate::claim::bin_sets::Params>,
+    /// States evaluated with hypotheses, and among them those where every hypothesis held.
+    hyp: std::cell::Cell<(u64, u64)>,
 }
 
 struct StateEnv<'a> {
@@ -1358,6 +1536,10 @@ impl Case<'_> {
                     let st = bias.as_ref().expect("bias state built when used");
                     XFloat::from_f64(ratio_f64(&st.value(*q, self.k())?))
                 }
+                Quantity::Set(q) => {
+                    let params = self.sets.as_ref().expect("set parameters built when used");
+                    crate::claim::bin_sets::value(*q, &y, params)
+                }
                 Quantity::Pot(p, stat @ (Stat::FirstOrder | Stat::FirstOrderQ)) => {
                     let (q_f, q_x);
                     let (probs, exact): (&[f64], Option<&[BigRational]>) =
@@ -1447,6 +1629,29 @@ impl Case<'_> {
             case: self,
         };
         let file = self.ineq.t.file_name();
+        if !self.ineq.given.is_empty() {
+            let mut held = true;
+            for g in &self.ineq.given {
+                let l = g.lhs.eval(&env).map_err(|e| Error::invalid(&file, e))?;
+                let r = g.rhs.eval(&env).map_err(|e| Error::invalid(&file, e))?;
+                if !g.holds(g.slack(l, r, 0.0), 0.0) {
+                    held = false;
+                    break;
+                }
+            }
+            let (seen, inside) = self.hyp.get();
+            self.hyp.set((seen + 1, inside + u64::from(held)));
+            if !held {
+                // Outside the hypotheses: not a state the claim is about. An enormous slack keeps
+                // it out of violations and tightest states.
+                let huge = XFloat::exp(XFloat::from_f64(1e15));
+                return Ok(Eval {
+                    lhs: XFloat::ZERO,
+                    rhs: XFloat::ZERO,
+                    slack: huge,
+                });
+            }
+        }
         let lhs = self
             .ineq
             .cmp
@@ -1479,6 +1684,35 @@ impl Case<'_> {
                 && let Some((_, _, s)) = self.eval_exact(x)?
             {
                 slack = XFloat::from_f64(s.to_f64().unwrap_or(0.0));
+            }
+        }
+        // Exponential sums: a near tie is settled exactly (equal exponential sums give slack 0;
+        // otherwise the sign is certain and the magnitude is that of a 128-bit enclosure).
+        if !brute && self.ineq.expsum_capable {
+            let e = Eval { lhs, rhs, slack };
+            if slack.abs().to_f64() <= resolution(&e, self.ineq.t.file.tolerance)
+                && let Some((l, r)) = self.expsum_sides(x)?
+            {
+                let tol = ratio_of(self.ineq.t.file.tolerance);
+                let d = expsum_difference(&self.ineq.cmp, &l, &r);
+                if d.is_zero() {
+                    slack = match self.ineq.cmp.cmp {
+                        crate::claim::expr::Cmp::Eq => XFloat::from_f64(self.ineq.t.file.tolerance),
+                        _ => XFloat::ZERO,
+                    };
+                } else if let Ok(sign) = d.sign() {
+                    let mid = d.enclose(128).map(|i| i.mid_f64()).unwrap_or(f64::NAN);
+                    let signed = match sign {
+                        std::cmp::Ordering::Greater => mid.abs().max(f64::MIN_POSITIVE),
+                        _ => -mid.abs().max(f64::MIN_POSITIVE),
+                    };
+                    slack = match self.ineq.cmp.cmp {
+                        crate::claim::expr::Cmp::Eq => {
+                            XFloat::from_f64(ratio_f64(&tol) - signed.abs())
+                        }
+                        _ => XFloat::from_f64(signed),
+                    };
+                }
             }
         }
         Ok(Eval { lhs, rhs, slack })
@@ -1658,6 +1892,10 @@ impl Case<'_> {
                 )),
                 Quantity::C2 => p_rank.map(|p| best_c(p).c),
                 Quantity::Bias(q) => bias.as_ref()?.value(*q, self.k()).ok(),
+                Quantity::Set(q) if !q.term.exponential() => {
+                    crate::claim::bin_sets::exact(*q, &y, self.sets.as_ref()?)?.as_rational()
+                }
+                Quantity::Set(_) => None,
                 Quantity::Pot(p, stat) => {
                     let value = match p {
                         Pot::Upsilon => Some(sq(&y)),
@@ -1757,6 +1995,38 @@ impl Case<'_> {
                 text: format!("exact rationals: lhs = {l}, rhs = {r}, slack = {s}"),
             };
         }
+        if let Ok(Some((l, r))) = self.expsum_sides(x)
+            && let Ok((holds, prec)) = expsum_holds(cmp, &l, &r, &tol)
+        {
+            let d = expsum_difference(cmp, &l, &r);
+            let (trust, how) = if d.as_rational().is_some() {
+                (Trust::Exact, "exactly".to_string())
+            } else {
+                (
+                    Trust::Enclosure,
+                    "non-zero (Lindemann–Weierstrass); its sign by outward-rounded enclosures"
+                        .to_string(),
+                )
+            };
+            return Certified::Decided {
+                holds,
+                trust,
+                prec,
+                text: format!(
+                    "exponential sums: lhs = {:e} ({} terms), rhs = {:e} ({} terms), difference {} after merging equal exponents = {:e} ({} terms), decided {how}",
+                    l.to_f64(),
+                    l.len(),
+                    r.to_f64(),
+                    r.len(),
+                    match cmp.cmp {
+                        crate::claim::expr::Cmp::Le | crate::claim::expr::Cmp::Lt => "rhs − lhs",
+                        _ => "lhs − rhs",
+                    },
+                    d.to_f64(),
+                    d.len()
+                ),
+            };
+        }
         let mut last = (0, String::new());
         for prec in Precisions::default().steps() {
             let iv = match self.enclose_slots(x, law.as_ref(), prec) {
@@ -1800,6 +2070,57 @@ impl Case<'_> {
             prec: last.0,
             text: last.1,
         }
+    }
+
+    /// Both sides as exact exponential sums at `x` ([`crate::claim::expsum`]), when the claim
+    /// uses set sums or exponential potential values and every part has that form.
+    fn expsum_sides(&self, x: &[f64]) -> Result<Option<(ExpSum, ExpSum)>> {
+        if !self.ineq.expsum_capable {
+            return Ok(None);
+        }
+        let (vals, _) = self.exact_slots(x)?;
+        let xs: Vec<BigRational> = x
+            .iter()
+            .map(|v| crate::exact::from_f64(*v, "loads"))
+            .collect::<Result<_>>()?;
+        let y = crate::exact::normalized(&xs);
+        let alpha = self.ineq.alpha.map(|a| self.consts[a].1.clone());
+        let mut sums = Vec::with_capacity(vals.len());
+        for (q, v) in self.ineq.slots.iter().zip(vals) {
+            sums.push(match (v, q) {
+                (Some(r), _) => Some(ExpSum::rational(r)),
+                (None, Quantity::Set(s)) => self
+                    .sets
+                    .as_ref()
+                    .and_then(|p| crate::claim::bin_sets::exact(*s, &y, p)),
+                (None, Quantity::Pot(p @ (Pot::Phi | Pot::Psi | Pot::Gamma), Stat::Value)) => {
+                    alpha.as_ref().map(|a| {
+                        let mut acc = ExpSum::default();
+                        for v in &y {
+                            if *p != Pot::Psi {
+                                acc.push(BigRational::one(), a * v);
+                            }
+                            if *p != Pot::Phi {
+                                acc.push(BigRational::one(), -(a * v));
+                            }
+                        }
+                        acc
+                    })
+                }
+                _ => None,
+            });
+        }
+        let env = SumEnv(sums);
+        let cmp = &self.ineq.cmp;
+        Ok(
+            match (
+                crate::claim::expsum::eval(&cmp.lhs, &env),
+                crate::claim::expsum::eval(&cmp.rhs, &env),
+            ) {
+                (Some(l), Some(r)) => Some((l, r)),
+                _ => None,
+            },
+        )
     }
 
     fn witness(&self, f: &Found) -> Witness {

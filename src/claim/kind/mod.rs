@@ -12,6 +12,7 @@ use std::time::Instant;
 pub mod condition;
 pub mod graph;
 pub mod inequality;
+pub mod lower_bound;
 pub mod multidim;
 pub mod statistical;
 
@@ -104,6 +105,7 @@ pub static KINDS: &[&KindInfo] = &[
     &multidim::INFO,
     &graph::INFO,
     &statistical::INFO,
+    &lower_bound::INFO,
 ];
 
 /// Builds the check of a theorem file by its kind.
