@@ -275,6 +275,7 @@ fn same_seed_same_bytes_for_any_thread_count() {
     for (spec, b, w) in [
         ("two-choice", 1, "unit"),
         ("one-plus-beta(beta=0.5)", 50, "exp(1)"),
+        ("two-choice", 500, "unit"), // b = 10n: the multinomial over ranks
         ("twinning", 1, "exp(1)"),
     ] {
         let cfg = Config::parse(spec, 50, b, w, "random").unwrap();
@@ -394,5 +395,97 @@ fn binomial_sampler_matches_the_exact_pmf() {
         }
         let pv = gof_p(&c, &pmf);
         assert!(pv > ALPHA, "Bin({n}, {p}): p-value {pv}");
+    }
+}
+
+/// The exact pmf of Bin(n, p) on `lo..=hi` from statrs (an implementation independent of the
+/// sampler), with the mass outside the window added to the end cells.
+fn binomial_pmf_window(n: u64, p: f64, lo: u64, hi: u64) -> Vec<f64> {
+    use statrs::distribution::{Binomial, Discrete, DiscreteCDF};
+    let d = Binomial::new(p, n).unwrap();
+    let mut v: Vec<f64> = (lo..=hi).map(|k| d.pmf(k)).collect();
+    if lo > 0 {
+        v[0] += d.cdf(lo - 1);
+    }
+    let last = v.len() - 1;
+    v[last] += d.sf(hi);
+    v
+}
+
+#[test]
+fn binomial_sampler_in_every_regime_matches_statrs_pmf() {
+    use balloc::sim::multinomial::binomial;
+    // Degenerate cases are deterministic.
+    let mut rng = run_rng(5);
+    for _ in 0..100 {
+        assert_eq!(binomial(&mut rng, 0, 0.3), 0);
+        assert_eq!(binomial(&mut rng, 9, 0.0), 0);
+        assert_eq!(binomial(&mut rng, 9, 1.0), 9);
+        assert_eq!(binomial(&mut rng, 1 << 40, 1.0), 1 << 40);
+    }
+    // Regimes: n·p tiny (inversion from 0), the inversion/BTRS boundary at n·min(p, 1−p) = 10
+    // on both sides and flipped, BTRS with the product test (sd ≈ 7), BTRS with the log test
+    // (sd ≈ 490, most rejected candidates beyond 48 steps of the mode), and n·p huge.
+    for &(n, p) in &[
+        (1_000_000u64, 1e-8f64),
+        (1_000_000_000, 2e-10),
+        (20, 0.499),
+        (21, 0.48),
+        (1000, 0.995),
+        (1000, 0.985),
+        (50_000, 0.001),
+        (1_000_000, 0.4),
+        (1_000_000_000, 0.3),
+    ] {
+        let mean = n as f64 * p;
+        let sd = (mean * (1.0 - p)).sqrt();
+        let lo = (mean - 12.0 * sd - 1.0).max(0.0) as u64;
+        let hi = ((mean + 12.0 * sd + 2.0) as u64).min(n);
+        let pmf = binomial_pmf_window(n, p, lo, hi);
+        let mut c = vec![0u64; pmf.len()];
+        let mut rng = run_rng(n ^ (p.to_bits() >> 20));
+        for _ in 0..200_000 {
+            let k = binomial(&mut rng, n, p).clamp(lo, hi);
+            c[(k - lo) as usize] += 1;
+        }
+        let pv = gof_p(&c, &pmf);
+        assert!(pv > ALPHA, "Bin({n}, {p}): p-value {pv}");
+    }
+}
+
+#[test]
+fn large_batch_multinomial_matches_ball_by_ball() {
+    // b = 50n: the regime of the batched benchmark, where nearly every count of the binomial
+    // chain is drawn by BTRS. Loads with tied groups (x_i = i mod 7), so the random tie rule
+    // averages the allocation vector over each group.
+    let n = 40;
+    let x = Loads::new((0..n).map(|i| (i % 7) as f64).collect()).unwrap();
+    for &(spec, ties) in &[
+        ("two-choice", TieRule::Random),
+        ("d-choice(d=3)", TieRule::Fixed),
+        ("one-plus-beta(beta=0.7)", TieRule::Random),
+    ] {
+        let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
+        let b = 50 * n as u64;
+        let mut r1 = run_rng(31);
+        let mut r2 = run_rng(32);
+        let stats = |v: &[f64]| [v[0], v[6], v[13], v.iter().cloned().fold(0.0, f64::max)];
+        let (mut fast, mut naive) = (vec![vec![]; 4], vec![vec![]; 4]);
+        for _ in 0..2_000 {
+            let f = fast_batch(p.clone(), &x, ties, b, &WeightLaw::Unit, &mut r1).unwrap();
+            let g = naive_batch(p.as_ref(), &x, ties, b, &WeightLaw::Unit, &mut r2);
+            for (j, (a, bb)) in stats(f.as_slice())
+                .iter()
+                .zip(stats(g.as_slice()))
+                .enumerate()
+            {
+                fast[j].push(*a);
+                naive[j].push(bb);
+            }
+        }
+        for (j, what) in ["bin 0", "bin 6", "bin 13", "max"].iter().enumerate() {
+            let pv = two_sample_p(&fast[j], &naive[j]);
+            assert!(pv > ALPHA, "{spec} {ties:?} b = 50n, {what}: p = {pv}");
+        }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::System;
 use super::kernel::{Kernel, RankSampler};
-use super::multinomial::multinomial;
+use super::multinomial::{Multinomial, multinomial};
 use super::rng::{SimRng, below, bernoulli, unit_f64};
 use crate::error::Result;
 use crate::loads::{Loads, TieRule};
@@ -36,6 +36,9 @@ pub struct Dense {
     p_rank: Vec<f64>,
     order: Vec<u64>,
     q: Vec<f64>,
+    /// Scratch space of the batch multinomial and of the counting sort, kept between batches.
+    mult: Multinomial,
+    level_start: Vec<usize>,
 }
 
 /// The total weight of `k` i.i.d. balls: exact laws for the sum where one exists (Exp: Gamma;
@@ -99,6 +102,8 @@ impl Dense {
             p_rank,
             order: Vec::new(),
             q: Vec::new(),
+            mult: Multinomial::default(),
+            level_start: Vec::new(),
             x: vec![0.0; n],
             total: 0.0,
             max: 0.0,
@@ -218,7 +223,9 @@ impl Dense {
             // Counting sort by load (heaviest first); stable, so ties stay in index order.
             let top = self.max as u64;
             let levels = (self.max - min) as usize + 1;
-            let mut start = vec![0usize; levels + 1];
+            let start = &mut self.level_start;
+            start.clear();
+            start.resize(levels + 1, 0);
             for &x in &self.x {
                 start[(top - x as u64) as usize + 1] += 1;
             }
@@ -302,7 +309,7 @@ impl Dense {
                 counts[r] += 1;
             }
         } else {
-            multinomial(rng, steps, &q, &mut counts);
+            self.mult.draw(rng, steps, &q, &mut counts);
         }
         for (r, &c) in counts.iter().enumerate() {
             if c > 0 {
@@ -349,7 +356,7 @@ impl Dense {
                 counts[i] += 1;
             }
         } else {
-            multinomial(rng, steps, &q, &mut counts);
+            self.mult.draw(rng, steps, &q, &mut counts);
         }
         for (o, &c) in law.outcomes.iter().zip(&counts) {
             if c > 0 {
