@@ -489,3 +489,86 @@ fn large_batch_multinomial_matches_ball_by_ball() {
         }
     }
 }
+
+#[test]
+fn uniform_split_matches_the_exact_multinomial() {
+    use balloc::sim::multinomial::uniform_split;
+    // Independent route: the Multinomial(c; 1/L, …, 1/L) pmf c!/(∏ n_i!)·L^{−c} of every
+    // outcome, enumerated, for L = 3 (slot tree of 4, one slot rethrown) and L = 5 (tree of 8).
+    fn outcomes(c: u64, l: usize) -> Vec<Vec<u64>> {
+        if l == 1 {
+            return vec![vec![c]];
+        }
+        (0..=c)
+            .flat_map(|k| {
+                outcomes(c - k, l - 1).into_iter().map(move |mut v| {
+                    v.insert(0, k);
+                    v
+                })
+            })
+            .collect()
+    }
+    let fact = |k: u64| (1..=k).map(|i| i as f64).product::<f64>();
+    for &(c, l) in &[(4u64, 3usize), (6, 5), (3, 2), (5, 4)] {
+        let all = outcomes(c, l);
+        let pmf: Vec<f64> = all
+            .iter()
+            .map(|v| fact(c) / v.iter().map(|&k| fact(k)).product::<f64>() / (l as f64).powi(c as i32))
+            .collect();
+        assert!((pmf.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let index: BTreeMap<Vec<u64>, usize> =
+            all.iter().cloned().enumerate().map(|(i, v)| (v, i)).collect();
+        let mut counts = vec![0u64; all.len()];
+        let mut rng = run_rng(c * 100 + l as u64);
+        for _ in 0..100_000 {
+            let mut out = vec![0u64; l];
+            uniform_split(&mut rng, c, &mut out);
+            counts[index[&out]] += 1;
+        }
+        let pv = gof_p(&counts, &pmf);
+        assert!(pv > ALPHA, "c = {c}, L = {l}: p = {pv}");
+    }
+    // Large counts (BTRS halves above 2048 balls): each cell is Bin(c, 1/L) (statrs pmf).
+    for &(c, l) in &[(100_000u64, 7usize), (300, 1000), (5_000, 3)] {
+        let p = 1.0 / l as f64;
+        let mean = c as f64 * p;
+        let sd = (mean * (1.0 - p)).sqrt();
+        let lo = (mean - 10.0 * sd).max(0.0) as u64;
+        let hi = ((mean + 10.0 * sd + 2.0) as u64).min(c);
+        let pmf = binomial_pmf_window(c, p, lo, hi);
+        let (mut first, mut last) = (vec![0u64; pmf.len()], vec![0u64; pmf.len()]);
+        let mut rng = run_rng(c + l as u64);
+        for _ in 0..20_000 {
+            let mut out = vec![0u64; l];
+            uniform_split(&mut rng, c, &mut out);
+            assert_eq!(out.iter().sum::<u64>(), c);
+            first[(out[0].clamp(lo, hi) - lo) as usize] += 1;
+            last[(out[l - 1].clamp(lo, hi) - lo) as usize] += 1;
+        }
+        for (what, obs) in [("first", &first), ("last", &last)] {
+            let pv = gof_p(obs, &pmf);
+            assert!(pv > ALPHA, "c = {c}, L = {l}, {what} cell: p = {pv}");
+        }
+    }
+}
+
+#[test]
+fn batch_ranks_fractional_starting_loads_by_their_values() {
+    // Regression: the counting sort of integer loads used to truncate fractional starting loads
+    // (Dense::with_loads), so these four bins all ranked by index. Two-Choice, fixed ties,
+    // b = 16n (one multinomial over ranks): the lightest bin (index 1, load 0) has rank 4 of 4
+    // and probability 7/16, so its mean gain per batch is 64·7/16 = 28 (sd of one batch
+    // √(64·7/16·9/16) ≈ 3.97, of the mean of 4000 batches ≈ 0.063). Ranked by index it would
+    // get 3/16, i.e. 12.
+    let x = Loads::new(vec![0.5, 0.0, 0.75, 0.25]).unwrap();
+    let p: Arc<dyn Process> = Arc::from(process::parse("two-choice").unwrap());
+    let mut rng = run_rng(40);
+    let reps = 4_000;
+    let mut gain = 0.0;
+    for _ in 0..reps {
+        let f = fast_batch(p.clone(), &x, TieRule::Fixed, 64, &WeightLaw::Unit, &mut rng).unwrap();
+        gain += f.as_slice()[1];
+    }
+    let mean = gain / reps as f64;
+    assert!((mean - 28.0).abs() < 0.5, "mean gain of the lightest bin: {mean}");
+}

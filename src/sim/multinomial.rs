@@ -87,6 +87,94 @@ impl Multinomial {
     }
 }
 
+/// Adds to `out` the counts of `c` balls thrown independently and uniformly into `out.len()`
+/// cells, i.e. a Multinomial(`c`; 1/L, …, 1/L) draw with `L = out.len()` (nothing happens when
+/// `c = 0`; `L = 0` with `c > 0` is a caller error and panics).
+///
+/// **Method.** Each ball picks one of `S = 2^⌈log₂ L⌉` slots uniformly by `log₂ S` fair binary
+/// choices; the counts are split down the binary tree of slots with Bin(·, ½) draws
+/// ([`half_binomial`]: a popcount of random bits, no floating point). Balls that land in a slot
+/// `≥ L` are thrown again. Every ball independently ends in the first slot `< L` it hits, which
+/// is uniform on `0..L`, so the counts are exactly Multinomial(`c`; uniform). A round costs about
+/// `c·log₂S/64` random words, and rounds shrink geometrically (at most half the balls are thrown
+/// again, in expectation).
+///
+/// This splits a tied group: under random tie-breaking every bin of a group of equal loads has
+/// the same probability, so a batch's count for the group is shared out uniformly
+/// (`Dense::rank_batch`).
+///
+/// ```
+/// use balloc::sim::multinomial::uniform_split;
+/// let mut out = vec![0u64; 5];
+/// uniform_split(&mut balloc::sim::rng::run_rng(2), 1000, &mut out);
+/// assert_eq!(out.iter().sum::<u64>(), 1000);
+/// ```
+pub fn uniform_split(rng: &mut SimRng, c: u64, out: &mut [u64]) {
+    let l = out.len();
+    if c == 0 {
+        return;
+    }
+    assert!(l > 0, "uniform_split: {c} balls and no cell");
+    if l == 1 {
+        out[0] += c;
+        return;
+    }
+    let size = l.next_power_of_two();
+    let mut c = c;
+    while c > 0 {
+        let mut again = 0;
+        throw(rng, c, 0, size, out, &mut again);
+        c = again;
+    }
+}
+
+/// One round of [`uniform_split`]: `c` balls into the slots `lo..lo + size`.
+fn throw(rng: &mut SimRng, c: u64, lo: usize, size: usize, out: &mut [u64], again: &mut u64) {
+    if c == 0 {
+        return;
+    }
+    if lo >= out.len() {
+        *again += c;
+        return;
+    }
+    if size == 1 {
+        out[lo] += c;
+        return;
+    }
+    let k = half_binomial(rng, c);
+    let h = size / 2;
+    throw(rng, k, lo, h, out, again);
+    throw(rng, c - k, lo + h, h, out, again);
+}
+
+/// One Bin(`c`, ½) draw: the number of ones among `c` independent fair bits (one 64-bit word per
+/// 64 trials, the last word masked), or [`btrs`] when `c > 2048` (32 words cost more than one
+/// BTRS draw).
+///
+/// ```
+/// use balloc::sim::multinomial::half_binomial;
+/// let mut rng = balloc::sim::rng::run_rng(4);
+/// assert_eq!(half_binomial(&mut rng, 0), 0);
+/// assert!(half_binomial(&mut rng, 1) <= 1);
+/// ```
+#[inline]
+pub fn half_binomial(rng: &mut SimRng, c: u64) -> u64 {
+    use rand::Rng;
+    if c > 2048 {
+        return btrs(rng, c, 0.5);
+    }
+    let mut k = 0u64;
+    let mut left = c;
+    while left >= 64 {
+        k += rng.next_u64().count_ones() as u64;
+        left -= 64;
+    }
+    if left > 0 {
+        k += (rng.next_u64() & ((1u64 << left) - 1)).count_ones() as u64;
+    }
+    k
+}
+
 /// One Bin(`n`, `p`) draw. With `p' = min(p, 1 − p)` (a draw for `1 − p` is `n` minus a draw for
 /// `p`): Hörmann's transformed rejection with squeeze ([`btrs`]) when `n·p' ≥ 10`, else
 /// sequential inversion from 0 ([`binv`]). Both are exact up to floating-point rounding;
@@ -189,15 +277,19 @@ pub fn btrs(rng: &mut SimRng, n: u64, p: f64) -> u64 {
     let v_r = 0.92 - 4.2 * inv_b;
     let r = p / q;
     let alpha = (2.83 + 5.1 * inv_b) * spq;
-    let m = ((nf + 1.0) * p).floor();
+    // ⌊·⌋ of non-negative values by truncation (`f64::floor` is a library call on the baseline
+    // x86-64 target, and it dominated the profile).
+    let m = ((nf + 1.0) * p) as u64 as f64;
     loop {
         let u = unit_f64(rng) - 0.5;
         let v = unit_f64(rng);
         let us = 0.5 - u.abs();
-        let k = ((two_a / us + b) * u + c).floor();
-        if k < 0.0 || k > nf {
+        // The candidate k = ⌊y⌋ lies in 0..=n iff 0 ≤ y < n + 1 (a NaN fails both tests).
+        let y = (two_a / us + b) * u + c;
+        if !(y >= 0.0 && y < nf + 1.0) {
             continue;
         }
+        let k = y as u64 as f64;
         if us >= 0.07 && v <= v_r {
             return k as u64;
         }
