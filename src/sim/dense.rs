@@ -5,7 +5,7 @@
 
 use super::System;
 use super::kernel::{Kernel, RankSampler};
-use super::multinomial::{Multinomial, multinomial, uniform_split};
+use super::multinomial::{Multinomial, multinomial};
 use super::rng::{SimRng, below, bernoulli, unit_f64};
 use crate::error::Result;
 use crate::loads::{Loads, TieRule};
@@ -333,7 +333,7 @@ impl Dense {
             counts.clear();
             counts.resize(n, 0);
             for (&(start, end), &c) in groups.iter().zip(&self.group_counts) {
-                uniform_split(rng, c, &mut counts[start..end]);
+                self.mult.split_uniform(rng, c, &mut counts[start..end]);
             }
         } else {
             self.mult.draw(rng, steps, &self.p_rank, &mut counts);

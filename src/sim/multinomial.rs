@@ -39,9 +39,15 @@ pub fn multinomial(rng: &mut SimRng, b: u64, q: &[f64], out: &mut Vec<u64>) {
 #[derive(Debug, Clone, Default)]
 pub struct Multinomial {
     tail: Vec<f64>,
+    tree: Vec<u64>,
 }
 
 impl Multinomial {
+    /// [`uniform_split`] with this sampler's scratch space.
+    pub fn split_uniform(&mut self, rng: &mut SimRng, c: u64, out: &mut [u64]) {
+        uniform_split_with(rng, c, out, &mut self.tree);
+    }
+
     /// Draws `(N_o)` ~ Multinomial(`b`; `q`) into `out` (resized to `q.len()`), by the chain
     /// `N_o | N_{<o} ~ Bin(b − Σ_{j<o} N_j, q_o / Σ_{j≥o} q_j)` (module documentation). `q` must
     /// be non-negative with a positive sum; an all-zero `q` leaves `out` at zero.
@@ -110,6 +116,16 @@ impl Multinomial {
 /// assert_eq!(out.iter().sum::<u64>(), 1000);
 /// ```
 pub fn uniform_split(rng: &mut SimRng, c: u64, out: &mut [u64]) {
+    uniform_split_with(rng, c, out, &mut Vec::new());
+}
+
+/// [`uniform_split`] with caller-provided scratch space (`tree`, resized as needed), so that
+/// splitting many groups allocates nothing.
+///
+/// The slot tree is kept flat in `tree[0..S]`: a node of width `w` starting at slot `j` holds
+/// its count in `tree[j]`; splitting it moves the right half's share to `tree[j + w/2]`. Widths
+/// go `S, S/2, …, 2`, so after the last pass `tree[j]` is the count of slot `j`.
+pub fn uniform_split_with(rng: &mut SimRng, c: u64, out: &mut [u64], tree: &mut Vec<u64>) {
     let l = out.len();
     if c == 0 {
         return;
@@ -120,31 +136,38 @@ pub fn uniform_split(rng: &mut SimRng, c: u64, out: &mut [u64]) {
         return;
     }
     let size = l.next_power_of_two();
+    tree.clear();
+    tree.resize(size, 0);
     let mut c = c;
     while c > 0 {
-        let mut again = 0;
-        throw(rng, c, 0, size, out, &mut again);
-        c = again;
+        tree[0] = c;
+        let mut w = size;
+        while w > 1 {
+            let h = w / 2;
+            // Nodes starting at or beyond L hold only slots ≥ L: they are never split.
+            let mut j = 0;
+            while j < l {
+                let cj = tree[j];
+                if cj > 0 {
+                    let k = half_binomial(rng, cj);
+                    tree[j] = k;
+                    tree[j + h] = cj - k;
+                }
+                j += w;
+            }
+            w = h;
+        }
+        // Slots ≥ L: their balls are thrown again.
+        c = 0;
+        for (slot, t) in tree.iter_mut().enumerate() {
+            if slot < l {
+                out[slot] += *t;
+            } else {
+                c += *t;
+            }
+            *t = 0;
+        }
     }
-}
-
-/// One round of [`uniform_split`]: `c` balls into the slots `lo..lo + size`.
-fn throw(rng: &mut SimRng, c: u64, lo: usize, size: usize, out: &mut [u64], again: &mut u64) {
-    if c == 0 {
-        return;
-    }
-    if lo >= out.len() {
-        *again += c;
-        return;
-    }
-    if size == 1 {
-        out[lo] += c;
-        return;
-    }
-    let k = half_binomial(rng, c);
-    let h = size / 2;
-    throw(rng, k, lo, h, out, again);
-    throw(rng, c - k, lo + h, h, out, again);
 }
 
 /// One Bin(`c`, ½) draw: the number of ones among `c` independent fair bits (one 64-bit word per
@@ -162,6 +185,10 @@ pub fn half_binomial(rng: &mut SimRng, c: u64) -> u64 {
     use rand::Rng;
     if c > 2048 {
         return btrs(rng, c, 0.5);
+    }
+    if c <= 64 {
+        let w = rng.next_u64();
+        return if c == 64 { w } else { w & ((1u64 << c) - 1) }.count_ones() as u64;
     }
     let mut k = 0u64;
     let mut left = c;
