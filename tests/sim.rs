@@ -513,11 +513,17 @@ fn uniform_split_matches_the_exact_multinomial() {
         let all = outcomes(c, l);
         let pmf: Vec<f64> = all
             .iter()
-            .map(|v| fact(c) / v.iter().map(|&k| fact(k)).product::<f64>() / (l as f64).powi(c as i32))
+            .map(|v| {
+                fact(c) / v.iter().map(|&k| fact(k)).product::<f64>() / (l as f64).powi(c as i32)
+            })
             .collect();
         assert!((pmf.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-        let index: BTreeMap<Vec<u64>, usize> =
-            all.iter().cloned().enumerate().map(|(i, v)| (v, i)).collect();
+        let index: BTreeMap<Vec<u64>, usize> = all
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, v)| (v, i))
+            .collect();
         let mut counts = vec![0u64; all.len()];
         let mut rng = run_rng(c * 100 + l as u64);
         for _ in 0..100_000 {
@@ -566,9 +572,20 @@ fn batch_ranks_fractional_starting_loads_by_their_values() {
     let reps = 4_000;
     let mut gain = 0.0;
     for _ in 0..reps {
-        let f = fast_batch(p.clone(), &x, TieRule::Fixed, 64, &WeightLaw::Unit, &mut rng).unwrap();
+        let f = fast_batch(
+            p.clone(),
+            &x,
+            TieRule::Fixed,
+            64,
+            &WeightLaw::Unit,
+            &mut rng,
+        )
+        .unwrap();
         gain += f.as_slice()[1];
     }
     let mean = gain / reps as f64;
-    assert!((mean - 28.0).abs() < 0.5, "mean gain of the lightest bin: {mean}");
+    assert!(
+        (mean - 28.0).abs() < 0.5,
+        "mean gain of the lightest bin: {mean}"
+    );
 }

@@ -224,10 +224,8 @@ impl Dense {
         let n = self.x.len();
         let mut order = std::mem::take(&mut self.order);
         order.clear();
-        let integral = self.integral
-            && self.weights.is_unit()
-            && n < 1 << 32
-            && self.max < 4_294_967_295.0;
+        let integral =
+            self.integral && self.weights.is_unit() && n < 1 << 32 && self.max < 4_294_967_295.0;
         let min = if integral {
             self.x.iter().copied().fold(f64::INFINITY, f64::min)
         } else {
@@ -328,8 +326,7 @@ impl Dense {
                     .iter()
                     .map(|&(start, end)| self.p_rank[start..end].iter().sum::<f64>()),
             );
-            self.mult
-                .draw(rng, steps, &self.q, &mut self.group_counts);
+            self.mult.draw(rng, steps, &self.q, &mut self.group_counts);
             counts.clear();
             counts.resize(n, 0);
             for (&(start, end), &c) in groups.iter().zip(&self.group_counts) {

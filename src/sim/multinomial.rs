@@ -375,7 +375,12 @@ mod tests {
     /// from statrs' log-factorials (an independent route).
     #[test]
     fn ratio_and_log_forms_agree_with_log_factorials() {
-        for &(n, p) in &[(30u64, 0.5f64), (200, 0.05), (50_000, 0.001), (1_000_000, 0.4)] {
+        for &(n, p) in &[
+            (30u64, 0.5f64),
+            (200, 0.05),
+            (50_000, 0.001),
+            (1_000_000, 0.4),
+        ] {
             let (nf, r) = (n as f64, p / (1.0 - p));
             let m = ((nf + 1.0) * p).floor();
             let sd = (nf * p * (1.0 - p)).sqrt();
