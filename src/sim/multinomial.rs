@@ -220,7 +220,7 @@ pub fn binomial(rng: &mut SimRng, n: u64, p: f64) -> u64 {
     if p >= 1.0 {
         return n;
     }
-    if !(p > 0.0) || n == 0 {
+    if p.is_nan() || p <= 0.0 || n == 0 {
         return 0;
     }
     let (pp, flipped) = if p > 0.5 { (1.0 - p, true) } else { (p, false) };
