@@ -275,6 +275,7 @@ fn same_seed_same_bytes_for_any_thread_count() {
     for (spec, b, w) in [
         ("two-choice", 1, "unit"),
         ("one-plus-beta(beta=0.5)", 50, "exp(1)"),
+        ("two-choice", 500, "unit"), // b = 10n: the multinomial over ranks
         ("twinning", 1, "exp(1)"),
     ] {
         let cfg = Config::parse(spec, 50, b, w, "random").unwrap();
@@ -395,4 +396,196 @@ fn binomial_sampler_matches_the_exact_pmf() {
         let pv = gof_p(&c, &pmf);
         assert!(pv > ALPHA, "Bin({n}, {p}): p-value {pv}");
     }
+}
+
+/// The exact pmf of Bin(n, p) on `lo..=hi` from statrs (an implementation independent of the
+/// sampler), with the mass outside the window added to the end cells.
+fn binomial_pmf_window(n: u64, p: f64, lo: u64, hi: u64) -> Vec<f64> {
+    use statrs::distribution::{Binomial, Discrete, DiscreteCDF};
+    let d = Binomial::new(p, n).unwrap();
+    let mut v: Vec<f64> = (lo..=hi).map(|k| d.pmf(k)).collect();
+    if lo > 0 {
+        v[0] += d.cdf(lo - 1);
+    }
+    let last = v.len() - 1;
+    v[last] += d.sf(hi);
+    v
+}
+
+#[test]
+fn binomial_sampler_in_every_regime_matches_statrs_pmf() {
+    use balloc::sim::multinomial::binomial;
+    // Degenerate cases are deterministic.
+    let mut rng = run_rng(5);
+    for _ in 0..100 {
+        assert_eq!(binomial(&mut rng, 0, 0.3), 0);
+        assert_eq!(binomial(&mut rng, 9, 0.0), 0);
+        assert_eq!(binomial(&mut rng, 9, 1.0), 9);
+        assert_eq!(binomial(&mut rng, 1 << 40, 1.0), 1 << 40);
+    }
+    // Regimes: n·p tiny (inversion from 0), the inversion/BTRS boundary at n·min(p, 1−p) = 10
+    // on both sides and flipped, BTRS with the product test (sd ≈ 7), BTRS with the log test
+    // (sd ≈ 490, most rejected candidates beyond 48 steps of the mode), and n·p huge.
+    for &(n, p) in &[
+        (1_000_000u64, 1e-8f64),
+        (1_000_000_000, 2e-10),
+        (20, 0.499),
+        (21, 0.48),
+        (1000, 0.995),
+        (1000, 0.985),
+        (50_000, 0.001),
+        (1_000_000, 0.4),
+        (1_000_000_000, 0.3),
+    ] {
+        let mean = n as f64 * p;
+        let sd = (mean * (1.0 - p)).sqrt();
+        let lo = (mean - 12.0 * sd - 1.0).max(0.0) as u64;
+        let hi = ((mean + 12.0 * sd + 2.0) as u64).min(n);
+        let pmf = binomial_pmf_window(n, p, lo, hi);
+        let mut c = vec![0u64; pmf.len()];
+        let mut rng = run_rng(n ^ (p.to_bits() >> 20));
+        for _ in 0..200_000 {
+            let k = binomial(&mut rng, n, p).clamp(lo, hi);
+            c[(k - lo) as usize] += 1;
+        }
+        let pv = gof_p(&c, &pmf);
+        assert!(pv > ALPHA, "Bin({n}, {p}): p-value {pv}");
+    }
+}
+
+#[test]
+fn large_batch_multinomial_matches_ball_by_ball() {
+    // b = 50n: the regime of the batched benchmark, where nearly every count of the binomial
+    // chain is drawn by BTRS. Loads with tied groups (x_i = i mod 7), so the random tie rule
+    // averages the allocation vector over each group.
+    let n = 40;
+    let x = Loads::new((0..n).map(|i| (i % 7) as f64).collect()).unwrap();
+    for &(spec, ties) in &[
+        ("two-choice", TieRule::Random),
+        ("d-choice(d=3)", TieRule::Fixed),
+        ("one-plus-beta(beta=0.7)", TieRule::Random),
+    ] {
+        let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
+        let b = 50 * n as u64;
+        let mut r1 = run_rng(31);
+        let mut r2 = run_rng(32);
+        let stats = |v: &[f64]| [v[0], v[6], v[13], v.iter().cloned().fold(0.0, f64::max)];
+        let (mut fast, mut naive) = (vec![vec![]; 4], vec![vec![]; 4]);
+        for _ in 0..2_000 {
+            let f = fast_batch(p.clone(), &x, ties, b, &WeightLaw::Unit, &mut r1).unwrap();
+            let g = naive_batch(p.as_ref(), &x, ties, b, &WeightLaw::Unit, &mut r2);
+            for (j, (a, bb)) in stats(f.as_slice())
+                .iter()
+                .zip(stats(g.as_slice()))
+                .enumerate()
+            {
+                fast[j].push(*a);
+                naive[j].push(bb);
+            }
+        }
+        for (j, what) in ["bin 0", "bin 6", "bin 13", "max"].iter().enumerate() {
+            let pv = two_sample_p(&fast[j], &naive[j]);
+            assert!(pv > ALPHA, "{spec} {ties:?} b = 50n, {what}: p = {pv}");
+        }
+    }
+}
+
+#[test]
+fn uniform_split_matches_the_exact_multinomial() {
+    use balloc::sim::multinomial::uniform_split;
+    // Independent route: the Multinomial(c; 1/L, …, 1/L) pmf c!/(∏ n_i!)·L^{−c} of every
+    // outcome, enumerated, for L = 3 (slot tree of 4, one slot rethrown) and L = 5 (tree of 8).
+    fn outcomes(c: u64, l: usize) -> Vec<Vec<u64>> {
+        if l == 1 {
+            return vec![vec![c]];
+        }
+        (0..=c)
+            .flat_map(|k| {
+                outcomes(c - k, l - 1).into_iter().map(move |mut v| {
+                    v.insert(0, k);
+                    v
+                })
+            })
+            .collect()
+    }
+    let fact = |k: u64| (1..=k).map(|i| i as f64).product::<f64>();
+    for &(c, l) in &[(4u64, 3usize), (6, 5), (3, 2), (5, 4)] {
+        let all = outcomes(c, l);
+        let pmf: Vec<f64> = all
+            .iter()
+            .map(|v| {
+                fact(c) / v.iter().map(|&k| fact(k)).product::<f64>() / (l as f64).powi(c as i32)
+            })
+            .collect();
+        assert!((pmf.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let index: BTreeMap<Vec<u64>, usize> = all
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, v)| (v, i))
+            .collect();
+        let mut counts = vec![0u64; all.len()];
+        let mut rng = run_rng(c * 100 + l as u64);
+        for _ in 0..100_000 {
+            let mut out = vec![0u64; l];
+            uniform_split(&mut rng, c, &mut out);
+            counts[index[&out]] += 1;
+        }
+        let pv = gof_p(&counts, &pmf);
+        assert!(pv > ALPHA, "c = {c}, L = {l}: p = {pv}");
+    }
+    // Large counts (BTRS halves above 2048 balls): each cell is Bin(c, 1/L) (statrs pmf).
+    for &(c, l) in &[(100_000u64, 7usize), (300, 1000), (5_000, 3)] {
+        let p = 1.0 / l as f64;
+        let mean = c as f64 * p;
+        let sd = (mean * (1.0 - p)).sqrt();
+        let lo = (mean - 10.0 * sd).max(0.0) as u64;
+        let hi = ((mean + 10.0 * sd + 2.0) as u64).min(c);
+        let pmf = binomial_pmf_window(c, p, lo, hi);
+        let (mut first, mut last) = (vec![0u64; pmf.len()], vec![0u64; pmf.len()]);
+        let mut rng = run_rng(c + l as u64);
+        for _ in 0..20_000 {
+            let mut out = vec![0u64; l];
+            uniform_split(&mut rng, c, &mut out);
+            assert_eq!(out.iter().sum::<u64>(), c);
+            first[(out[0].clamp(lo, hi) - lo) as usize] += 1;
+            last[(out[l - 1].clamp(lo, hi) - lo) as usize] += 1;
+        }
+        for (what, obs) in [("first", &first), ("last", &last)] {
+            let pv = gof_p(obs, &pmf);
+            assert!(pv > ALPHA, "c = {c}, L = {l}, {what} cell: p = {pv}");
+        }
+    }
+}
+
+#[test]
+fn batch_ranks_fractional_starting_loads_by_their_values() {
+    // Regression: the counting sort of integer loads used to truncate fractional starting loads
+    // (Dense::with_loads), so these four bins all ranked by index. Two-Choice, fixed ties,
+    // b = 16n (one multinomial over ranks): the lightest bin (index 1, load 0) has rank 4 of 4
+    // and probability 7/16, so its mean gain per batch is 64·7/16 = 28 (sd of one batch
+    // √(64·7/16·9/16) ≈ 3.97, of the mean of 4000 batches ≈ 0.063). Ranked by index it would
+    // get 3/16, i.e. 12.
+    let x = Loads::new(vec![0.5, 0.0, 0.75, 0.25]).unwrap();
+    let p: Arc<dyn Process> = Arc::from(process::parse("two-choice").unwrap());
+    let mut rng = run_rng(40);
+    let reps = 4_000;
+    let mut gain = 0.0;
+    for _ in 0..reps {
+        let f = fast_batch(
+            p.clone(),
+            &x,
+            TieRule::Fixed,
+            64,
+            &WeightLaw::Unit,
+            &mut rng,
+        )
+        .unwrap();
+        gain += f.as_slice()[1];
+    }
+    let mean = gain / reps as f64;
+    assert!(
+        (mean - 28.0).abs() < 0.5,
+        "mean gain of the lightest bin: {mean}"
+    );
 }

@@ -5,7 +5,7 @@
 
 use super::System;
 use super::kernel::{Kernel, RankSampler};
-use super::multinomial::multinomial;
+use super::multinomial::{Multinomial, multinomial};
 use super::rng::{SimRng, below, bernoulli, unit_f64};
 use crate::error::Result;
 use crate::loads::{Loads, TieRule};
@@ -36,6 +36,16 @@ pub struct Dense {
     p_rank: Vec<f64>,
     order: Vec<u64>,
     q: Vec<f64>,
+    /// Scratch space of the batch multinomial and of the counting sort, kept between batches.
+    mult: Multinomial,
+    level_start: Vec<usize>,
+    /// Tied groups of the current ranking as rank ranges, and their counts in a batch.
+    groups: Vec<(usize, usize)>,
+    group_counts: Vec<u64>,
+    /// Whether every load is a non-negative integer (all-zero start, or such `with_loads`); with
+    /// unit weights the ranking may then sort integer keys. (Before this flag, fractional
+    /// starting loads were truncated by the counting sort and ranked wrongly.)
+    integral: bool,
 }
 
 /// The total weight of `k` i.i.d. balls: exact laws for the sum where one exists (Exp: Gamma;
@@ -99,6 +109,11 @@ impl Dense {
             p_rank,
             order: Vec::new(),
             q: Vec::new(),
+            mult: Multinomial::default(),
+            level_start: Vec::new(),
+            groups: Vec::new(),
+            group_counts: Vec::new(),
+            integral: true,
             x: vec![0.0; n],
             total: 0.0,
             max: 0.0,
@@ -118,6 +133,7 @@ impl Dense {
         self.x = loads.as_slice().to_vec();
         self.total = loads.total();
         self.max = loads.max();
+        self.integral = self.x.iter().all(|v| v.fract() == 0.0 && *v >= 0.0);
         self
     }
 
@@ -208,7 +224,8 @@ impl Dense {
         let n = self.x.len();
         let mut order = std::mem::take(&mut self.order);
         order.clear();
-        let integral = self.weights.is_unit() && n < 1 << 32 && self.max < 4_294_967_295.0;
+        let integral =
+            self.integral && self.weights.is_unit() && n < 1 << 32 && self.max < 4_294_967_295.0;
         let min = if integral {
             self.x.iter().copied().fold(f64::INFINITY, f64::min)
         } else {
@@ -218,7 +235,9 @@ impl Dense {
             // Counting sort by load (heaviest first); stable, so ties stay in index order.
             let top = self.max as u64;
             let levels = (self.max - min) as usize + 1;
-            let mut start = vec![0usize; levels + 1];
+            let start = &mut self.level_start;
+            start.clear();
+            start.resize(levels + 1, 0);
             for &x in &self.x {
                 start[(top - x as u64) as usize + 1] += 1;
             }
@@ -249,17 +268,15 @@ impl Dense {
             order
                 .sort_unstable_by(|&a, &b| x[b as usize].total_cmp(&x[a as usize]).then(a.cmp(&b)));
         }
-        let mut q = std::mem::take(&mut self.q);
-        q.clear();
-        q.extend_from_slice(&self.p_rank);
+        // Tied groups (random ties only): maximal runs of equal loads in rank order. Under the
+        // random tie rule every rank of a group has the group's average probability.
+        let mut groups = std::mem::take(&mut self.groups);
+        groups.clear();
         if self.ties == TieRule::Random {
             let mut start = 0;
             for r in 1..=n {
                 if r == n || self.x[order[r] as usize] != self.x[order[start] as usize] {
-                    if r - start > 1 {
-                        let avg = q[start..r].iter().sum::<f64>() / (r - start) as f64;
-                        q[start..r].fill(avg);
-                    }
+                    groups.push((start, r));
                     start = r;
                 }
             }
@@ -276,14 +293,10 @@ impl Dense {
             let mut group_start = vec![0u32; n];
             let mut group_len = vec![1u32; n];
             if self.ties == TieRule::Random {
-                let mut start = 0;
-                for r in 1..=n {
-                    if r == n || self.x[order[r] as usize] != self.x[order[start] as usize] {
-                        for g in start..r {
-                            group_start[g] = start as u32;
-                            group_len[g] = (r - start) as u32;
-                        }
-                        start = r;
+                for &(start, end) in &groups {
+                    for g in start..end {
+                        group_start[g] = start as u32;
+                        group_len[g] = (end - start) as u32;
                     }
                 }
             } else {
@@ -301,8 +314,26 @@ impl Dense {
                 };
                 counts[r] += 1;
             }
+        } else if self.ties == TieRule::Random {
+            // One multinomial over the tied groups (group probability: the sum of its ranks'
+            // probabilities), then each group's count shared out uniformly among its bins. The
+            // multinomial over ranks with probabilities constant on each group factorises this
+            // way: given the group totals, the counts inside a group are Multinomial(c_g;
+            // uniform). `tests/sim.rs` checks the batch against ball-by-ball sampling.
+            self.q.clear();
+            self.q.extend(
+                groups
+                    .iter()
+                    .map(|&(start, end)| self.p_rank[start..end].iter().sum::<f64>()),
+            );
+            self.mult.draw(rng, steps, &self.q, &mut self.group_counts);
+            counts.clear();
+            counts.resize(n, 0);
+            for (&(start, end), &c) in groups.iter().zip(&self.group_counts) {
+                self.mult.split_uniform(rng, c, &mut counts[start..end]);
+            }
         } else {
-            multinomial(rng, steps, &q, &mut counts);
+            self.mult.draw(rng, steps, &self.p_rank, &mut counts);
         }
         for (r, &c) in counts.iter().enumerate() {
             if c > 0 {
@@ -312,7 +343,7 @@ impl Dense {
         self.steps += steps;
         self.counts = counts;
         self.order = order;
-        self.q = q;
+        self.groups = groups;
     }
 
     /// `steps` steps drawn from the step law frozen at the current loads.
@@ -349,7 +380,7 @@ impl Dense {
                 counts[i] += 1;
             }
         } else {
-            multinomial(rng, steps, &q, &mut counts);
+            self.mult.draw(rng, steps, &q, &mut counts);
         }
         for (o, &c) in law.outcomes.iter().zip(&counts) {
             if c > 0 {
