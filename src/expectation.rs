@@ -107,13 +107,15 @@ pub fn expect_levels(
     let Some(law) = LevelLaw::of_process(process, loads, setting.ties)? else {
         return Ok(None);
     };
-    Ok(expect_level_law(&law, potential, setting)?.map(|(value, e)| Expectation {
-        n: law.n,
-        value,
-        expected_next: e.next,
-        expected_change: e.change,
-        method: Method::ClosedForm,
-    }))
+    Ok(
+        expect_level_law(&law, potential, setting)?.map(|(value, e)| Expectation {
+            n: law.n,
+            value,
+            expected_next: e.next,
+            expected_change: e.change,
+            method: Method::ClosedForm,
+        }),
+    )
 }
 
 /// [`expect_levels`] for an explicit grouped law (for example built from an allocation vector

@@ -550,9 +550,13 @@ fn integer_range(x: &[f64]) -> Option<(f64, f64)> {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     let mut integral = true;
     for &v in x {
-        lo = lo.min(v);
-        hi = hi.max(v);
-        integral &= v == v.trunc();
+        // Branch-free comparisons and a truncating conversion (no libm call per entry):
+        // `(v as i64) as f64 == v` holds for every integer of magnitude at most 2⁶³ and for no
+        // other number (the cast truncates, and saturates beyond ±2⁶³); larger integers take the
+        // sorting path.
+        lo = if v < lo { v } else { lo };
+        hi = if v > hi { v } else { hi };
+        integral &= (v as i64) as f64 == v;
     }
     let limit = Levels::COUNTING_RANGE.max(x.len() as u64) as f64;
     (integral && hi - lo < limit).then_some((lo, hi))

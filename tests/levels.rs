@@ -39,10 +39,15 @@ fn rank_based() -> Vec<Box<dyn Process>> {
 }
 
 fn exponentials() -> Vec<Box<dyn Potential>> {
-    ["phi(alpha=0.3)", "psi(alpha=0.3)", "gamma(alpha=0.1)", "gamma(alpha=2)"]
-        .iter()
-        .map(|s| potential::parse(s).unwrap())
-        .collect()
+    [
+        "phi(alpha=0.3)",
+        "psi(alpha=0.3)",
+        "gamma(alpha=0.1)",
+        "gamma(alpha=2)",
+    ]
+    .iter()
+    .map(|s| potential::parse(s).unwrap())
+    .collect()
 }
 
 /// `|a − b| ≤ tol·max(|a|, |b|)`.
@@ -107,7 +112,11 @@ fn levels_are_the_tied_groups_of_the_ranking() {
                 assert_eq!(l.starts()[g], range.start);
             }
             // The same total bit for bit, so the normalised loads are the same numbers.
-            assert_eq!(l.total.to_bits(), loads.total().to_bits(), "{kind}, n = {n}");
+            assert_eq!(
+                l.total.to_bits(),
+                loads.total().to_bits(),
+                "{kind}, n = {n}"
+            );
             assert_eq!(l.mean().to_bits(), loads.mean().to_bits());
         }
     }
@@ -326,8 +335,8 @@ fn level_route_equals_brute_force_on_small_vectors() {
             for pot in exponentials() {
                 for w in ["unit", "two-point(low=0.5,high=1.5,p=0.5)"] {
                     for b in [1, 2] {
-                        let s = Setting::new(b, WeightLaw::parse(w).unwrap(), TieRule::Random)
-                            .unwrap();
+                        let s =
+                            Setting::new(b, WeightLaw::parse(w).unwrap(), TieRule::Random).unwrap();
                         let e = expect_levels(p.as_ref(), pot.as_ref(), &loads, &s)
                             .unwrap()
                             .unwrap();
@@ -367,7 +376,11 @@ fn level_route_declines_what_it_does_not_cover() {
     );
     // No level form.
     let q = potential::parse("quadratic").unwrap();
-    assert!(expect_levels(two.as_ref(), q.as_ref(), &x, &s).unwrap().is_none());
+    assert!(
+        expect_levels(two.as_ref(), q.as_ref(), &x, &s)
+            .unwrap()
+            .is_none()
+    );
     // A batch under fixed ties.
     let s = Setting::new(2, WeightLaw::Unit, TieRule::Fixed).unwrap();
     assert!(

@@ -269,9 +269,7 @@ pub trait Process: Send + Sync + std::fmt::Debug {
     /// ```
     fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {
         check_bounds(n, bounds)?;
-        Ok(self
-            .rank_probabilities(n)?
-            .map(|p| range_sums(&p, bounds)))
+        Ok(self.rank_probabilities(n)?.map(|p| range_sums(&p, bounds)))
     }
 
     /// The natural sampler of a rank-based process: a 0-based rank (0 = heaviest).

@@ -48,7 +48,10 @@ impl Process for OneChoice {
         super::check_bounds(n, bounds)?;
         let nf = n as f64;
         Ok(Some(
-            bounds.windows(2).map(|w| (w[1] - w[0]) as f64 / nf).collect(),
+            bounds
+                .windows(2)
+                .map(|w| (w[1] - w[0]) as f64 / nf)
+                .collect(),
         ))
     }
     fn sample_rank(&self, n: usize, rng: &mut dyn Rng) -> Option<usize> {

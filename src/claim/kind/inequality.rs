@@ -1411,9 +1411,9 @@ impl Case<'_> {
                         .position(|(q, _)| q == p)
                         .expect("potential built");
                     let pot = self.pots[j].1.as_ref();
-                    let needs_expectation = slots.iter().any(
-                        |q| matches!(q, Quantity::Pot(r, st) if r == p && *st != Stat::Value),
-                    );
+                    let needs_expectation = slots
+                        .iter()
+                        .any(|q| matches!(q, Quantity::Pot(r, st) if r == p && *st != Stat::Value));
                     if *stat == Stat::Value && !needs_expectation {
                         XFloat::from_scaled(&pot.value(&loads))
                     } else {
@@ -1445,10 +1445,10 @@ impl Case<'_> {
                                     if law.is_none() {
                                         law = Some(self.law(&loads)?);
                                     }
-                                    let law = law
-                                        .as_ref()
-                                        .and_then(|(l, _)| l.as_ref())
-                                        .ok_or_else(|| Error::Unsupported("no allocation".into()))?;
+                                    let law =
+                                        law.as_ref().and_then(|(l, _)| l.as_ref()).ok_or_else(
+                                            || Error::Unsupported("no allocation".into()),
+                                        )?;
                                     if brute {
                                         let value = pot.value(&loads);
                                         let next = crate::expectation::brute_force_law(
