@@ -13,7 +13,7 @@
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::potential::Potential;
-use crate::process::{Process, StepLaw};
+use crate::process::{LevelLaw, Process, StepLaw};
 use crate::scaled::Scaled;
 use crate::setting::Setting;
 
@@ -66,8 +66,74 @@ pub fn expect(
     loads: &Loads,
     setting: &Setting,
 ) -> Result<Expectation> {
+    if let Some(e) = expect_levels(process, potential, loads, setting)? {
+        return Ok(e);
+    }
     let law = process.step_law(loads, setting.ties)?;
     expect_law(&law, potential, loads, setting)
+}
+
+/// The grouped route of [`expect`]: for a rank-based process and a potential with a level form
+/// ([`Potential::level_expectation`]), one evaluation per distinct load instead of per bin
+/// (the loads are counted by value, the rank ranges of the tied groups get their probability
+/// from the process's cumulative closed form). `Ok(None)` when the route does not apply (a
+/// process that is not rank-based, a potential without a level form, a batch under fixed ties,
+/// outcomes that need the log domain); [`expect`] then takes the per-bin route.
+///
+/// ```
+/// use balloc::{expectation, loads::Loads, process, potential, setting::Setting};
+/// let p = process::parse("two-choice").unwrap();
+/// let g = potential::parse("gamma(alpha=0.5)").unwrap();
+/// let x = Loads::new(vec![3.0, 0.0, 3.0, 1.0, 0.0, 0.0]).unwrap();
+/// let s = Setting::sequential();
+/// let levels = expectation::expect_levels(p.as_ref(), g.as_ref(), &x, &s).unwrap().unwrap();
+/// // The per-bin route on the same state.
+/// let law = p.step_law(&x, s.ties).unwrap();
+/// let bins = expectation::expect_law(&law, g.as_ref(), &x, &s).unwrap();
+/// let (a, b) = (levels.expected_next.to_f64().unwrap(), bins.expected_next.to_f64().unwrap());
+/// assert!((a - b).abs() <= 1e-14 * b);
+/// ```
+pub fn expect_levels(
+    process: &dyn Process,
+    potential: &dyn Potential,
+    loads: &Loads,
+    setting: &Setting,
+) -> Result<Option<Expectation>> {
+    if !potential.has_level_form(setting)
+        || (setting.batch > 1 && setting.ties != crate::loads::TieRule::Random)
+    {
+        return Ok(None);
+    }
+    let Some(law) = LevelLaw::of_process(process, loads, setting.ties)? else {
+        return Ok(None);
+    };
+    Ok(
+        expect_level_law(&law, potential, setting)?.map(|(value, e)| Expectation {
+            n: law.n,
+            value,
+            expected_next: e.next,
+            expected_change: e.change,
+            method: Method::ClosedForm,
+        }),
+    )
+}
+
+/// [`expect_levels`] for an explicit grouped law (for example built from an allocation vector
+/// with [`LevelLaw::of_rank_vector`]): the value and the expectation, or `None` when the
+/// potential has no level form for this setting.
+pub fn expect_level_law(
+    law: &LevelLaw,
+    potential: &dyn Potential,
+    setting: &Setting,
+) -> Result<Option<(Scaled, crate::potential::Expected)>> {
+    let total: f64 = law.prob.iter().sum();
+    if law.prob.iter().any(|p| !(*p >= 0.0 && p.is_finite())) || (total - 1.0).abs() > 1e-9 {
+        return Err(Error::invalid(
+            "allocation vector",
+            format!("level probabilities sum to {total}, not 1 (or one is negative)"),
+        ));
+    }
+    potential.level_expectation(law, setting)
 }
 
 /// As [`expect`], for an explicit step law (for example an allocation vector that is not a

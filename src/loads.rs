@@ -152,6 +152,9 @@ impl Loads {
     /// assert!(balloc::loads::Loads::parse("1,x").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<Loads> {
+        if text.is_ascii() {
+            return Loads::new(parse_ascii(text.as_bytes())?);
+        }
         let mut x = Vec::new();
         for (i, tok) in text
             .split(|c: char| c == ',' || c.is_whitespace())
@@ -257,9 +260,179 @@ impl Loads {
         Ranking::new(&self.x)
     }
 
+    /// The distinct loads heaviest first with their multiplicities (the tied groups of the
+    /// ranking without the bins): see [`Levels`].
+    pub fn levels(&self) -> Levels {
+        Levels::new(&self.x)
+    }
+
     /// Whether every load is an integer.
     pub fn is_integral(&self) -> bool {
         self.x.iter().all(|v| v.fract() == 0.0)
+    }
+}
+
+/// Whether `c` separates loads: a comma or an ASCII character with `char::is_whitespace`.
+fn is_separator(c: u8) -> bool {
+    matches!(c, b',' | b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// [`Loads::parse`] for ASCII text in one pass over the bytes: a token of at most 15 decimal
+/// digits with an optional sign is an integer below 10¹⁵ < 2⁵³, converted exactly (the same
+/// number `str::parse::<f64>` gives); every other token goes through `str::parse::<f64>`.
+fn parse_ascii(text: &[u8]) -> Result<Vec<f64>> {
+    let mut x = Vec::with_capacity(text.len() / 2 + 1);
+    let mut i = 0;
+    while i < text.len() {
+        if is_separator(text[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < text.len() && !is_separator(text[i]) {
+            i += 1;
+        }
+        let tok = &text[start..i];
+        let (neg, digits) = match tok[0] {
+            b'-' => (true, &tok[1..]),
+            b'+' => (false, &tok[1..]),
+            _ => (false, tok),
+        };
+        let v = if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit)
+        {
+            let m = digits
+                .iter()
+                .fold(0u64, |m, &d| m * 10 + u64::from(d - b'0')) as f64;
+            if neg { -m } else { m }
+        } else {
+            // ASCII, so every byte boundary is a char boundary.
+            let tok = std::str::from_utf8(tok).expect("ASCII is UTF-8");
+            tok.parse().map_err(|_| {
+                Error::invalid(
+                    "loads",
+                    format!("entry {} is `{tok}`, expected a number", x.len() + 1),
+                )
+            })?
+        };
+        x.push(v);
+    }
+    Ok(x)
+}
+
+/// The distinct loads of a load vector, heaviest first, with their multiplicities: the tied
+/// groups of [`Ranking`] without the bins. Group `g` holds `counts[g]` bins of load `values[g]`
+/// and occupies the 0-based ranks `starts[g]..starts[g] + counts[g]`.
+///
+/// Integer loads in a range of at most [`Levels::COUNTING_RANGE`] values (or `n`, whichever is
+/// larger) are counted by value in one pass (no sort); other loads are sorted by a monotone key.
+/// The total `W` is the same number as [`Loads::total`] (exact for integer loads whose absolute
+/// sum stays below 2⁵³, otherwise the same left-to-right sum).
+///
+/// ```
+/// use balloc::loads::Loads;
+/// let x = Loads::new(vec![1.0, 5.0, 1.0, 0.0]).unwrap();
+/// let l = x.levels();
+/// assert_eq!(l.values, vec![5.0, 1.0, 0.0]);
+/// assert_eq!(l.counts, vec![1, 2, 1]);
+/// assert_eq!(l.starts(), vec![0, 1, 3]);
+/// assert_eq!(l.total, 7.0);
+/// // The same groups as the ranking's.
+/// assert_eq!(x.ranking().groups, vec![0..1, 1..3, 3..4]);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Levels {
+    /// The distinct loads, heaviest first (`−0.0` and `+0.0` are one level, stored as `+0.0`).
+    pub values: Vec<f64>,
+    /// How many bins carry each load.
+    pub counts: Vec<usize>,
+    /// The number of bins `n = Σ counts`.
+    pub n: usize,
+    /// The total weight `W = Σ xᵢ`.
+    pub total: f64,
+}
+
+impl Levels {
+    /// The largest value range (max − min + 1) counted by value regardless of `n`.
+    pub const COUNTING_RANGE: u64 = 1 << 16;
+
+    /// The levels of `x` (non-empty, finite entries).
+    pub fn new(x: &[f64]) -> Levels {
+        let n = x.len();
+        if let Some(l) = Levels::by_counting(x) {
+            return l;
+        }
+        let mut keys: Vec<u64> = x.iter().map(|&v| heaviest_first_key(v)).collect();
+        keys.sort_unstable();
+        let (mut values, mut counts) = (Vec::new(), Vec::<usize>::new());
+        let mut prev = None;
+        for k in keys {
+            if prev == Some(k) {
+                *counts.last_mut().expect("a level exists") += 1;
+            } else {
+                values.push(key_value(k));
+                counts.push(1);
+                prev = Some(k);
+            }
+        }
+        Levels {
+            values,
+            counts,
+            n,
+            total: x.iter().sum(),
+        }
+    }
+
+    /// Counting by value for integer loads in a small range; `None` otherwise.
+    fn by_counting(x: &[f64]) -> Option<Levels> {
+        let n = x.len();
+        let (lo, hi) = integer_range(x)?;
+        let count = count_by_value(x, lo, hi);
+        let (mut values, mut counts) = (Vec::new(), Vec::new());
+        for (d, &c) in count.iter().enumerate().rev() {
+            if c > 0 {
+                values.push(lo + d as f64);
+                counts.push(c);
+            }
+        }
+        // Every partial sum of integers with Σ|xᵢ| < 2⁵³ is exact, so Σ value·count is the same
+        // number as the left-to-right sum of `Loads::total`.
+        let total = if lo.abs().max(hi.abs()) * (n as f64) < 9_007_199_254_740_992.0 {
+            values.iter().zip(&counts).map(|(v, &c)| v * c as f64).sum()
+        } else {
+            x.iter().sum()
+        };
+        Some(Levels {
+            values,
+            counts,
+            n,
+            total,
+        })
+    }
+
+    /// The number of distinct loads.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether there is no level (never for a [`Loads`]).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The mean load `W/n` (the same number as [`Loads::mean`]).
+    pub fn mean(&self) -> f64 {
+        self.total / self.n as f64
+    }
+
+    /// The first 0-based rank of each level.
+    pub fn starts(&self) -> Vec<usize> {
+        let mut s = Vec::with_capacity(self.counts.len());
+        let mut acc = 0;
+        for &c in &self.counts {
+            s.push(acc);
+            acc += c;
+        }
+        s
     }
 }
 
@@ -285,7 +458,12 @@ impl Ranking {
     /// Sorts the bins heaviest first, ties by index, and finds the tied groups.
     pub fn new(x: &[f64]) -> Ranking {
         let keys: Vec<u64> = x.iter().map(|&v| heaviest_first_key(v)).collect();
-        let order = radix_order(&keys);
+        // Integer loads in a small range: a stable counting sort by value (one pass to count,
+        // one to place); otherwise the radix sort of the monotone keys.
+        let order = match integer_range(x) {
+            Some((lo, hi)) if x.len() > 1024 => counting_order(x, lo, hi),
+            _ => radix_order(&keys),
+        };
         let mut groups = Vec::new();
         let mut group_of = vec![0; x.len()];
         let mut start = 0;
@@ -364,6 +542,64 @@ fn heaviest_first_key(v: f64) -> u64 {
         bits | (1 << 63)
     };
     !ascending
+}
+
+/// The smallest and largest load when every load is an integer and the range `max − min + 1`
+/// is at most `max(`[`Levels::COUNTING_RANGE`]`, n)` (so counting by value costs O(n)).
+fn integer_range(x: &[f64]) -> Option<(f64, f64)> {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut integral = true;
+    for &v in x {
+        // Branch-free comparisons and a truncating conversion (no libm call per entry):
+        // `(v as i64) as f64 == v` holds for every integer of magnitude at most 2⁶³ and for no
+        // other number (the cast truncates, and saturates beyond ±2⁶³); larger integers take the
+        // sorting path.
+        lo = if v < lo { v } else { lo };
+        hi = if v > hi { v } else { hi };
+        integral &= (v as i64) as f64 == v;
+    }
+    let limit = Levels::COUNTING_RANGE.max(x.len() as u64) as f64;
+    (integral && hi - lo < limit).then_some((lo, hi))
+}
+
+/// `count[d]` = the number of loads equal to `lo + d`, for integer loads in `lo..=hi`.
+fn count_by_value(x: &[f64], lo: f64, hi: f64) -> Vec<usize> {
+    let mut count = vec![0usize; (hi - lo) as usize + 1];
+    for &v in x {
+        // Exact: v − lo is an integer in 0..=hi − lo.
+        count[(v - lo) as usize] += 1;
+    }
+    count
+}
+
+/// The stable order heaviest first of integer loads in `lo..=hi`, by counting (ties by index).
+fn counting_order(x: &[f64], lo: f64, hi: f64) -> Vec<usize> {
+    let count = count_by_value(x, lo, hi);
+    // pos[d]: the first 0-based rank of load lo + d (heavier loads come first).
+    let mut pos = vec![0usize; count.len()];
+    let mut acc = 0;
+    for d in (0..count.len()).rev() {
+        pos[d] = acc;
+        acc += count[d];
+    }
+    let mut order = vec![0usize; x.len()];
+    for (i, &v) in x.iter().enumerate() {
+        let d = (v - lo) as usize;
+        order[pos[d]] = i;
+        pos[d] += 1;
+    }
+    order
+}
+
+/// The load whose [`heaviest_first_key`] is `k` (`+0.0` for the shared key of `±0.0`).
+fn key_value(k: u64) -> f64 {
+    let ascending = !k;
+    let bits = if ascending >> 63 == 1 {
+        ascending & !(1 << 63)
+    } else {
+        !ascending
+    };
+    f64::from_bits(bits)
 }
 
 /// The indices `0..keys.len()` sorted by key, ties by index: a stable LSD radix sort with 11-bit

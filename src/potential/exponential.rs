@@ -12,7 +12,7 @@
 use super::{Expected, Potential, PotentialInfo};
 use crate::error::{Error, Result};
 use crate::loads::Loads;
-use crate::process::{Param, StepLaw};
+use crate::process::{LevelLaw, Param, StepLaw};
 use crate::scaled::{CompensatedSum, Scaled};
 use crate::setting::Setting;
 use crate::spec::Spec;
@@ -260,6 +260,115 @@ impl Exponential {
     }
 }
 
+impl Exponential {
+    /// `Σ_g k_g e^{σα y_g}` with the largest exponent as scale.
+    fn level_value(&self, sigma: f64, law: &LevelLaw) -> Scaled {
+        let m = law
+            .y
+            .iter()
+            .fold(f64::NEG_INFINITY, |m, &v| m.max(sigma * self.alpha * v));
+        let mut mant = CompensatedSum::default();
+        for (v, &k) in law.y.iter().zip(&law.counts) {
+            mant.add(k as f64 * (sigma * self.alpha * v - m).exp());
+        }
+        Scaled {
+            mantissa: mant.value(),
+            log_scale: m,
+        }
+    }
+
+    /// [`Exponential::one_side`] from the grouped law: one exponential per load level.
+    ///
+    /// Every bin of level `g` has `Fᵢ = 1 + g₀ + rᵢ Δ` with `g₀ = M(c) − 1`, `Δ = M(a) − M(c)` and
+    /// `rᵢ` its probability, so for one ball the level contributes
+    /// `e^{σα y_g}(k_g(1 + g₀) + P_g Δ)` whatever the split of `P_g` inside it; for a batch the
+    /// split is uniform (`rᵢ = P_g/k_g`) and the level contributes `k_g e^{σα y_g} F_gᵇ`.
+    /// `None` when `|ln M(s)|` needs the log-domain route.
+    fn level_side(
+        &self,
+        sigma: f64,
+        law: &LevelLaw,
+        setting: &Setting,
+    ) -> Result<Option<Expected>> {
+        let n = law.n as f64;
+        let a = sigma * self.alpha * (1.0 - 1.0 / n);
+        let c = -sigma * self.alpha / n;
+        let w = &setting.weights;
+        let (lm_a, lm_c) = (w.ln_mgf(a)?, w.ln_mgf(c)?);
+        if lm_a.abs().max(lm_c.abs()) > LOG_PATH_EXPONENT {
+            return Ok(None);
+        }
+        let (ea1, ec1) = (lm_a.exp_m1(), lm_c.exp_m1());
+        let delta = ea1 - ec1;
+        // g₀ = Σ_o p_o (M(c) − 1), as in the per-bin route.
+        let mut psum = CompensatedSum::default();
+        for &p in &law.prob {
+            psum.add(p);
+        }
+        let g0 = psum.value() * ec1;
+        let b = setting.batch;
+        // Dᵍ = g₀ + (P_g/k_g)Δ, the average of Fᵢ − 1 over the level; the scale m bounds every
+        // exponent as in the per-bin route.
+        let d_of = |p: f64, k: usize| g0 + p / k as f64 * delta;
+        let u_max = law
+            .y
+            .iter()
+            .fold(f64::NEG_INFINITY, |m, &v| m.max(sigma * self.alpha * v));
+        let d_max = law
+            .prob
+            .iter()
+            .zip(&law.counts)
+            .fold(f64::NEG_INFINITY, |m, (&p, &k)| m.max(d_of(p, k)));
+        let m = u_max + b as f64 * d_max.max(0.0).ln_1p();
+        let (mut next_sum, mut change_sum) = (CompensatedSum::default(), CompensatedSum::default());
+        if b == 1 {
+            for ((v, &k), &p) in law.y.iter().zip(&law.counts).zip(&law.prob) {
+                let t = (sigma * self.alpha * v - m).exp();
+                let kf = k as f64;
+                next_sum.add(t * (kf * (1.0 + g0) + p * delta));
+                change_sum.add(t * (kf * g0 + p * delta));
+            }
+        } else {
+            if !law.uniform_within {
+                return Ok(None);
+            }
+            let bf = b as f64;
+            for ((v, &k), &p) in law.y.iter().zip(&law.counts).zip(&law.prob) {
+                let kf = k as f64;
+                let u = sigma * self.alpha * v - m;
+                let l = bf * d_of(p, k).ln_1p();
+                let t = u.exp();
+                if l.abs() < 1.0 {
+                    let em = l.exp_m1();
+                    next_sum.add(kf * (t + t * em));
+                    change_sum.add(kf * (t * em));
+                } else {
+                    let tl = (u + l).exp();
+                    next_sum.add(kf * tl);
+                    change_sum.add(kf * (tl - t));
+                }
+            }
+        }
+        let (next_mant, mant) = (next_sum.value(), change_sum.value());
+        if next_mant.is_nan() || mant.is_nan() {
+            return Err(Error::invalid(
+                "loads",
+                "the expectation is not a number (check the loads and α)",
+            ));
+        }
+        Ok(Some(Expected {
+            next: Scaled {
+                mantissa: next_mant,
+                log_scale: m,
+            },
+            change: Scaled {
+                mantissa: mant,
+                log_scale: m,
+            },
+        }))
+    }
+}
+
 /// Above this `|k ln M(s)|` (k balls in one outcome) the closed form switches to the log domain.
 const LOG_PATH_EXPONENT: f64 = 30.0;
 
@@ -311,6 +420,55 @@ impl Potential for Exponential {
                 .map(|s| (s * self.alpha * y).exp())
                 .sum(),
         )
+    }
+
+    fn has_level_form(&self, _setting: &Setting) -> bool {
+        true
+    }
+
+    /// ```
+    /// use balloc::loads::{Loads, TieRule};
+    /// use balloc::potential::Potential;
+    /// use balloc::process::{self, LevelLaw};
+    /// use balloc::setting::Setting;
+    /// // Two-Choice at x = (1, 1, 0, 0), y = (½, ½, −½, −½), Φ with α = ln 2: the heavy level
+    /// // (ranks 1–2) gets 1/16 + 3/16 = ¼ of the ball, the light level ¾. With n = 4, one ball
+    /// // multiplies e^{αyᵢ} by 2^{3/4} at its bin and by 2^{−1/4} elsewhere:
+    /// // E[Φ'] = 2^{−1/4}·Φ + (2^{3/4} − 2^{−1/4})·Σ rᵢ e^{αyᵢ} with rᵢ = ⅛ on the heavy bins and
+    /// // ⅜ on the light ones: Σ rᵢ e^{αyᵢ} = 2·⅛·2^{½} + 2·⅜·2^{−½}.
+    /// let a = 2f64.ln();
+    /// let phi = balloc::potential::parse(&format!("phi(alpha={a})")).unwrap();
+    /// let x = Loads::new(vec![1.0, 1.0, 0.0, 0.0]).unwrap();
+    /// let p = process::parse("two-choice").unwrap();
+    /// let law = LevelLaw::of_process(p.as_ref(), &x, TieRule::Random).unwrap().unwrap();
+    /// let (value, e) = phi.level_expectation(&law, &Setting::sequential()).unwrap().unwrap();
+    /// let v = 2.0 * 2f64.sqrt() + 2.0 / 2f64.sqrt();
+    /// let hand = 2f64.powf(-0.25) * v
+    ///     + (2f64.powf(0.75) - 2f64.powf(-0.25)) * (0.25 * 2f64.sqrt() + 0.75 / 2f64.sqrt());
+    /// assert!((value.to_f64().unwrap() - v).abs() < 1e-14);
+    /// assert!((e.next.to_f64().unwrap() - hand).abs() < 1e-14);
+    /// ```
+    fn level_expectation(
+        &self,
+        law: &LevelLaw,
+        setting: &Setting,
+    ) -> Result<Option<(Scaled, Expected)>> {
+        let mut value = Scaled::from_f64(0.0);
+        let mut total: Option<Expected> = None;
+        for &s in self.signs() {
+            let Some(e) = self.level_side(s, law, setting)? else {
+                return Ok(None);
+            };
+            value = value.add(&self.level_value(s, law));
+            total = Some(match total {
+                None => e,
+                Some(t) => Expected {
+                    next: t.next.add(&e.next),
+                    change: t.change.add(&e.change),
+                },
+            });
+        }
+        Ok(total.map(|t| (value, t)))
     }
 
     fn expected_next(

@@ -13,7 +13,7 @@
 
 use crate::error::{Error, Result};
 use crate::loads::Loads;
-use crate::process::{Param, StepLaw};
+use crate::process::{LevelLaw, Param, StepLaw};
 use crate::scaled::Scaled;
 use crate::setting::Setting;
 use crate::spec::Spec;
@@ -82,6 +82,24 @@ pub trait Potential: Send + Sync + std::fmt::Debug {
         loads: &Loads,
         setting: &Setting,
     ) -> Result<Option<Expected>>;
+
+    /// Whether [`Potential::level_expectation`] covers `setting` (so callers build a
+    /// [`LevelLaw`] only when it will be used).
+    fn has_level_form(&self, _setting: &Setting) -> bool {
+        false
+    }
+
+    /// The value and the closed-form expectation after one step (or batch) from the grouped law
+    /// `law` (one evaluation per load level instead of per bin; the same numbers as
+    /// [`Potential::value`] and [`Potential::expected_next`] up to rounding). `Ok(None)` when no
+    /// level form covers this combination (the caller then takes the per-bin route).
+    fn level_expectation(
+        &self,
+        _law: &LevelLaw,
+        _setting: &Setting,
+    ) -> Result<Option<(Scaled, Expected)>> {
+        Ok(None)
+    }
 }
 
 /// Every registered potential.

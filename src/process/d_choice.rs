@@ -83,6 +83,33 @@ pub(super) fn probabilities(n: usize, d: u32) -> Vec<f64> {
         .collect()
 }
 
+/// `(s_{g+1}ᵈ − s_gᵈ)/nᵈ` for consecutive rank boundaries (the mass of each rank range, from the
+/// cumulative form `Σ_{i≤k} pᵢ = (k/n)ᵈ`): the integer difference exactly when `nᵈ` fits in
+/// 128 bits, otherwise `(a − b)·Σ_{k<d} aᵏ b^{d−1−k}` with `a = s_{g+1}/n`, `b = s_g/n` (all terms
+/// positive, no cancellation).
+pub(super) fn range_probabilities(n: usize, d: u32, bounds: &[usize]) -> Result<Vec<f64>> {
+    super::check_bounds(n, bounds)?;
+    let nf = n as f64;
+    if let Some(nd) = (n as u128).checked_pow(d) {
+        let ndf = nd as f64;
+        return Ok(bounds
+            .windows(2)
+            .map(|w| ((w[1] as u128).pow(d) - (w[0] as u128).pow(d)) as f64 / ndf)
+            .collect());
+    }
+    Ok(bounds
+        .windows(2)
+        .map(|w| {
+            let (a, b) = (w[1] as f64 / nf, w[0] as f64 / nf);
+            let mut s = 0.0;
+            for k in 0..d {
+                s += a.powi(k as i32) * b.powi((d - 1 - k) as i32);
+            }
+            (w[1] - w[0]) as f64 / nf * s
+        })
+        .collect())
+}
+
 /// The same vector exactly.
 pub(super) fn probabilities_exact(n: usize, d: u32) -> Vec<BigRational> {
     let nd = num_traits::pow(BigInt::from(n), d as usize);
@@ -112,6 +139,9 @@ impl Process for DChoice {
     }
     fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<BigRational>>> {
         Ok(Some(probabilities_exact(n, self.d)))
+    }
+    fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {
+        range_probabilities(n, self.d, bounds).map(Some)
     }
     fn sample_rank(&self, n: usize, rng: &mut dyn Rng) -> Option<usize> {
         Some(sample(n, self.d, rng))

@@ -17,6 +17,7 @@ use rand::Rng;
 
 mod d_choice;
 mod graphical;
+mod level_law;
 mod mean_thinning;
 mod one_choice;
 mod one_plus_beta;
@@ -28,6 +29,7 @@ mod two_choice;
 mod two_thinning;
 
 pub use d_choice::DChoice;
+pub use level_law::LevelLaw;
 pub use one_choice::OneChoice;
 pub use one_plus_beta::OnePlusBeta;
 pub use packing::Packing;
@@ -252,6 +254,24 @@ pub trait Process: Send + Sync + std::fmt::Debug {
         Ok(None)
     }
 
+    /// The probabilities of consecutive rank ranges for `n` bins, for rank-based processes:
+    /// given 0-based rank boundaries `0 = s₀ < s₁ < … < s_m = n`, entry `g` is
+    /// `Σ_{sᵍ ≤ r < sᵍ⁺¹} p_{r+1}` (the ball's chance to land in ranks `s_g + 1 ..= s_{g+1}`).
+    /// Processes with a closed form for the cumulative vector override it (O(1) per range); the
+    /// default sums [`Process::rank_probabilities`] over each range (O(n)). `Ok(None)` for
+    /// processes that are not rank-based.
+    ///
+    /// ```
+    /// let p = balloc::process::parse("two-choice").unwrap();
+    /// // n = 4, p = (1, 3, 5, 7)/16: ranks 1..=1, 2..=3, 4..=4.
+    /// let g = p.rank_range_probabilities(4, &[0, 1, 3, 4]).unwrap().unwrap();
+    /// assert_eq!(g, vec![1.0 / 16.0, 8.0 / 16.0, 7.0 / 16.0]);
+    /// ```
+    fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {
+        check_bounds(n, bounds)?;
+        Ok(self.rank_probabilities(n)?.map(|p| range_sums(&p, bounds)))
+    }
+
     /// The natural sampler of a rank-based process: a 0-based rank (0 = heaviest).
     fn sample_rank(&self, _n: usize, _rng: &mut dyn Rng) -> Option<usize> {
         None
@@ -303,6 +323,30 @@ pub trait Process: Send + Sync + std::fmt::Debug {
             .sample_rank(n, rng)
             .expect("a process without a rank sampler overrides `sample`");
         (bin_of_rank(ranking, r, ties, rng), 1)
+    }
+}
+
+/// `Σ_{s_g ≤ r < s_{g+1}} p[r]` for consecutive boundaries `s` (the default of
+/// [`Process::rank_range_probabilities`]).
+pub(crate) fn range_sums(p: &[f64], bounds: &[usize]) -> Vec<f64> {
+    bounds
+        .windows(2)
+        .map(|w| p[w[0]..w[1]].iter().sum())
+        .collect()
+}
+
+/// Checks rank boundaries `0 = s₀ < s₁ < … < s_m = n`.
+pub(crate) fn check_bounds(n: usize, bounds: &[usize]) -> Result<()> {
+    let ok = bounds.first() == Some(&0)
+        && bounds.last() == Some(&n)
+        && bounds.windows(2).all(|w| w[0] < w[1]);
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "rank ranges",
+            format!("boundaries must rise strictly from 0 to n = {n}, got {bounds:?}"),
+        ))
     }
 }
 

@@ -44,6 +44,16 @@ impl Process for OneChoice {
             n
         ]))
     }
+    fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {
+        super::check_bounds(n, bounds)?;
+        let nf = n as f64;
+        Ok(Some(
+            bounds
+                .windows(2)
+                .map(|w| (w[1] - w[0]) as f64 / nf)
+                .collect(),
+        ))
+    }
     fn sample_rank(&self, n: usize, rng: &mut dyn Rng) -> Option<usize> {
         Some(uniform_rank(n, rng))
     }

@@ -82,6 +82,18 @@ impl Process for OnePlusBeta {
                 .collect(),
         ))
     }
+    fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {
+        // Σ over ranks s+1..=t of (1 − β)/n + β(2i − 1)/n² = (1 − β)(t − s)/n + β(t² − s²)/n².
+        let two = d_choice::range_probabilities(n, 2, bounds)?;
+        let nf = n as f64;
+        Ok(Some(
+            bounds
+                .windows(2)
+                .zip(two)
+                .map(|(w, q)| (1.0 - self.beta) * (w[1] - w[0]) as f64 / nf + self.beta * q)
+                .collect(),
+        ))
+    }
     fn sample_rank(&self, n: usize, rng: &mut dyn Rng) -> Option<usize> {
         if rng.random_bool(self.beta) {
             Some(d_choice::sample(n, 2, rng))

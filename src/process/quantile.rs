@@ -114,6 +114,22 @@ impl Process for Quantile {
                 .collect(),
         ))
     }
+    fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {
+        super::check_bounds(n, bounds)?;
+        let k = self.k(n)?;
+        let n2 = (n as f64) * (n as f64);
+        // Ranks s+1..=t: h = |{r ∈ s..t : r < k}| heavy ranks at k/n², the rest at (n + k)/n².
+        Ok(Some(
+            bounds
+                .windows(2)
+                .map(|w| {
+                    let heavy = w[1].min(k).saturating_sub(w[0]);
+                    let light = w[1] - w[0] - heavy;
+                    (heavy as f64 * k as f64 + light as f64 * (n + k) as f64) / n2
+                })
+                .collect(),
+        ))
+    }
     fn sample_rank(&self, n: usize, rng: &mut dyn Rng) -> Option<usize> {
         let k = self.k(n).ok()?;
         let r = uniform_rank(n, rng);

@@ -43,6 +43,10 @@ impl Process for TwoChoice {
     fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<BigRational>>> {
         Ok(Some(d_choice::probabilities_exact(n, 2)))
     }
+    fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {
+        // Σ_{i≤k} pᵢ = k²/n², so ranks s+1..=t carry (t² − s²)/n².
+        d_choice::range_probabilities(n, 2, bounds).map(Some)
+    }
     fn sample_rank(&self, n: usize, rng: &mut dyn Rng) -> Option<usize> {
         Some(d_choice::sample(n, 2, rng))
     }

@@ -22,10 +22,10 @@ use crate::condition::{best_c, best_eps, c1_violation, c2_violation};
 use crate::enclosure::{ExpSpec, Interval, Precisions, exponential};
 use crate::error::{Error, Result};
 use crate::exact::{ExactSetting, ExactStepLaw};
-use crate::loads::Loads;
+use crate::loads::{Loads, TieRule};
 use crate::potential::Potential;
 use crate::potential::Side;
-use crate::process::{Process, StepLaw};
+use crate::process::{LevelLaw, Process, StepLaw};
 use crate::search::{self, Eval, Family, Found, Objective, Plan, StateList};
 use crate::setting::Setting;
 use crate::weights::WeightLaw;
@@ -1500,24 +1500,46 @@ impl Case<'_> {
     }
 
     /// Slot values at a state; `brute` computes expectations by enumeration.
+    ///
+    /// Without `brute`, the expectations of potentials with a level form are computed per load
+    /// level ([`LevelLaw`], one evaluation per distinct load) when the allocation has a rank
+    /// vector, and per bin otherwise; the step law, the rank vector and the normalised loads are
+    /// built only when a quantity uses them.
     fn values(&self, x: &[f64], brute: bool) -> Result<(Vec<XFloat>, Vec<f64>)> {
         let loads = Loads::new(x.to_vec())?;
         let n = self.n as f64;
-        let need_law =
-            self.ineq.slots.iter().any(|q| {
-                matches!(q, Quantity::Pot(_, s) if *s != Stat::Value) || *q == Quantity::C2
-            }) || self.ineq.cmp.calls(Func::P)
-                || self.ineq.cmp.calls(Func::Eps1);
-        let (law, p_rank) = if need_law {
-            self.law(&loads)?
+        let slots = &self.ineq.slots;
+        let needs_p = slots.iter().any(|q| {
+            *q == Quantity::C2
+                || matches!(q, Quantity::Pot(_, Stat::FirstOrder | Stat::FirstOrderQ))
+        }) || self.ineq.cmp.calls(Func::P)
+            || self.ineq.cmp.calls(Func::Eps1);
+        let needs_y = slots.iter().any(|q| {
+            matches!(
+                q,
+                Quantity::YMax
+                    | Quantity::YMin
+                    | Quantity::FracOver
+                    | Quantity::Pot(_, Stat::FirstOrder | Stat::FirstOrderQ)
+            )
+        });
+        // The per-bin step law and the allocation vector by rank, built on first use.
+        let mut law: Option<(Option<StepLaw>, Vec<f64>)> = None;
+        let p_rank = if needs_p {
+            match self.alloc.rank_vector() {
+                Some(p) => p.to_vec(),
+                None => law.insert(self.law(&loads)?).1.clone(),
+            }
         } else {
-            (None, vec![])
+            vec![]
         };
-        let y = loads.normalized();
+        // The grouped law (rank-vector allocations only), built on first use.
+        let mut level_law: Option<LevelLaw> = None;
+        let y = if needs_y { loads.normalized() } else { vec![] };
         let bias = self.bias_state(&loads)?;
         let mut pot_vals: Vec<Option<(XFloat, XFloat, XFloat)>> = vec![None; self.pots.len()];
-        let mut vals = Vec::with_capacity(self.ineq.slots.len());
-        for q in &self.ineq.slots {
+        let mut vals = Vec::with_capacity(slots.len());
+        for q in slots {
             let v = match q {
                 Quantity::N => XFloat::from_f64(n),
                 Quantity::B => XFloat::from_f64(self.ineq.setting.batch as f64),
@@ -1571,34 +1593,57 @@ impl Case<'_> {
                         .position(|(q, _)| q == p)
                         .expect("potential built");
                     let pot = self.pots[j].1.as_ref();
-                    let needs_expectation =
-                        self.ineq.slots.iter().any(
-                            |q| matches!(q, Quantity::Pot(r, st) if r == p && *st != Stat::Value),
-                        );
+                    let needs_expectation = slots
+                        .iter()
+                        .any(|q| matches!(q, Quantity::Pot(r, st) if r == p && *st != Stat::Value));
                     if *stat == Stat::Value && !needs_expectation {
                         XFloat::from_scaled(&pot.value(&loads))
                     } else {
                         if pot_vals[j].is_none() {
-                            let law = law
-                                .as_ref()
-                                .ok_or_else(|| Error::Unsupported("no allocation".into()))?;
-                            let value = pot.value(&loads);
-                            let (next, change) = if brute {
-                                let next = crate::expectation::brute_force_law(
-                                    law,
-                                    pot,
-                                    &loads,
-                                    &self.ineq.setting,
-                                )?;
-                                (next, next.add(&value.scale(-1.0)))
-                            } else {
-                                let e = crate::expectation::expect_law(
-                                    law,
-                                    pot,
-                                    &loads,
-                                    &self.ineq.setting,
-                                )?;
-                                (e.expected_next, e.expected_change)
+                            let setting = &self.ineq.setting;
+                            let by_levels = match self.alloc.rank_vector() {
+                                Some(p)
+                                    if !brute
+                                        && pot.has_level_form(setting)
+                                        && (setting.batch == 1
+                                            || setting.ties == TieRule::Random) =>
+                                {
+                                    let ll = match &level_law {
+                                        Some(l) => l,
+                                        None => level_law.insert(LevelLaw::of_rank_vector(
+                                            p,
+                                            &loads.levels(),
+                                            setting.ties,
+                                        )),
+                                    };
+                                    crate::expectation::expect_level_law(ll, pot, setting)?
+                                        .map(|(v, e)| (v, e.next, e.change))
+                                }
+                                _ => None,
+                            };
+                            let (value, next, change) = match by_levels {
+                                Some(t) => t,
+                                None => {
+                                    if law.is_none() {
+                                        law = Some(self.law(&loads)?);
+                                    }
+                                    let law =
+                                        law.as_ref().and_then(|(l, _)| l.as_ref()).ok_or_else(
+                                            || Error::Unsupported("no allocation".into()),
+                                        )?;
+                                    if brute {
+                                        let value = pot.value(&loads);
+                                        let next = crate::expectation::brute_force_law(
+                                            law, pot, &loads, setting,
+                                        )?;
+                                        (value, next, next.add(&value.scale(-1.0)))
+                                    } else {
+                                        let e = crate::expectation::expect_law(
+                                            law, pot, &loads, setting,
+                                        )?;
+                                        (e.value, e.expected_next, e.expected_change)
+                                    }
+                                }
                             };
                             pot_vals[j] = Some((
                                 XFloat::from_scaled(&value),

@@ -1,0 +1,429 @@
+//! The grouped (per load level) routes against the per-bin routes they replace.
+//!
+//! * [`Loads::levels`] (counting by value or sorting keys) against the tied groups of the
+//!   per-bin [`Loads::ranking`];
+//! * the counting-sort ranking of integer loads against a comparison sort of `(−x, index)`;
+//! * every rank-based process's `rank_range_probabilities` (cumulative closed forms) against sums
+//!   of its exact rational rank vector;
+//! * [`expect_levels`] (one evaluation per level) against [`expect_law`] on the per-bin step law,
+//!   for Φ, Ψ, Γ, every rank-based process, finite and continuous weights, batches and both tie
+//!   rules, on random vectors with random ties, all-distinct and all-equal loads; and against the
+//!   brute-force enumerator on small vectors;
+//! * the byte-level loads parser against `str::parse::<f64>` token by token.
+
+use balloc::expectation::{Method, brute_force, expect, expect_law, expect_levels};
+use balloc::loads::{Loads, TieRule};
+use balloc::potential::{self, Potential};
+use balloc::process::{self, LevelLaw, Process};
+use balloc::setting::Setting;
+use balloc::weights::WeightLaw;
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn rank_based() -> Vec<Box<dyn Process>> {
+    [
+        "one-choice",
+        "two-choice",
+        "d-choice(d=3)",
+        "d-choice(d=7)",
+        "one-plus-beta(beta=0.5)",
+        "one-plus-beta(beta=0.3)",
+        "quantile(delta=0.25)",
+    ]
+    .iter()
+    .map(|s| process::parse(s).unwrap())
+    .collect()
+}
+
+fn exponentials() -> Vec<Box<dyn Potential>> {
+    [
+        "phi(alpha=0.3)",
+        "psi(alpha=0.3)",
+        "gamma(alpha=0.1)",
+        "gamma(alpha=2)",
+    ]
+    .iter()
+    .map(|s| potential::parse(s).unwrap())
+    .collect()
+}
+
+/// `|a − b| ≤ tol·max(|a|, |b|)`.
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * a.abs().max(b.abs())
+}
+
+/// Random test vectors of `n` bins, each kind with its own generator: integer loads with many
+/// ties, all-distinct integers, all-equal loads, non-integer loads with fixed ties (a few
+/// distinct fractions), all-distinct reals, and integers spread over a range too wide to count.
+fn vectors(n: usize, seed: u64) -> Vec<(&'static str, Vec<f64>)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut perm: Vec<f64> = (0..n).map(|i| i as f64 * 3.0 - 7.0).collect();
+    for i in (1..n).rev() {
+        perm.swap(i, rng.random_range(0..=i));
+    }
+    vec![
+        (
+            "random ties",
+            (0..n).map(|_| rng.random_range(0..5u32) as f64).collect(),
+        ),
+        ("all distinct", perm),
+        ("all equal", vec![17.0; n]),
+        (
+            "fractional ties",
+            (0..n)
+                .map(|_| [0.25, 1.5, -2.75][rng.random_range(0..3usize)])
+                .collect(),
+        ),
+        (
+            "distinct reals",
+            (0..n).map(|_| rng.random::<f64>() * 10.0 - 5.0).collect(),
+        ),
+        (
+            "wide integers",
+            (0..n)
+                .map(|_| [0.0, 1e9, 5e12][rng.random_range(0..3usize)])
+                .collect(),
+        ),
+    ]
+}
+
+/// The reference ranking: a comparison sort of the bins by (load descending, index).
+fn reference_order(x: &[f64]) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..x.len()).collect();
+    idx.sort_by(|&a, &b| x[b].partial_cmp(&x[a]).unwrap().then(a.cmp(&b)));
+    idx
+}
+
+#[test]
+fn levels_are_the_tied_groups_of_the_ranking() {
+    for n in [1, 2, 7, 64, 1500] {
+        for (kind, x) in vectors(n, n as u64) {
+            let loads = Loads::new(x.clone()).unwrap();
+            let r = loads.ranking();
+            let l = loads.levels();
+            assert_eq!(l.n, n);
+            assert_eq!(l.len(), r.groups.len(), "{kind}, n = {n}");
+            for (g, range) in r.groups.iter().enumerate() {
+                assert_eq!(l.counts[g], range.len(), "{kind}, n = {n}");
+                assert_eq!(l.values[g], x[r.order[range.start]], "{kind}, n = {n}");
+                assert_eq!(l.starts()[g], range.start);
+            }
+            // The same total bit for bit, so the normalised loads are the same numbers.
+            assert_eq!(
+                l.total.to_bits(),
+                loads.total().to_bits(),
+                "{kind}, n = {n}"
+            );
+            assert_eq!(l.mean().to_bits(), loads.mean().to_bits());
+        }
+    }
+}
+
+#[test]
+fn signed_zeros_form_one_level() {
+    let x = Loads::new(vec![0.0, -0.0, 1.0, -0.0]).unwrap();
+    let l = x.levels();
+    assert_eq!(l.values, vec![1.0, 0.0]);
+    assert_eq!(l.counts, vec![1, 3]);
+    // The sort path (a non-integer load) agrees.
+    let l = Loads::new(vec![0.0, -0.0, 1.5, -0.0]).unwrap().levels();
+    assert_eq!(l.values, vec![1.5, 0.0]);
+    assert_eq!(l.counts, vec![1, 3]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Above 1024 bins integer loads are ranked by counting; the order must be the stable one.
+    #[test]
+    fn counting_ranking_equals_comparison_sort(
+        v in prop::collection::vec(-40i32..40, 1025..2500),
+        off in prop::sample::select(vec![0.0, -0.0, 1e6, -3e15]),
+    ) {
+        let x: Vec<f64> = v.iter().map(|&a| a as f64 + off).collect();
+        let r = Loads::new(x.clone()).unwrap().ranking();
+        prop_assert_eq!(&r.order, &reference_order(&x));
+        let l = Loads::new(x.clone()).unwrap().levels();
+        prop_assert_eq!(l.len(), r.groups.len());
+    }
+
+    /// The fast parser reads the same numbers as `str::parse::<f64>` on every token.
+    #[test]
+    fn loads_parser_equals_str_parse(
+        toks in prop::collection::vec(
+            prop_oneof![
+                any::<i64>().prop_map(|v| (v % 10_000_000_000_000_000).to_string()),
+                (0u64..1000).prop_map(|v| format!("+{v}")),
+                (0u64..1000).prop_map(|v| format!("-{v}")),
+                any::<f64>().prop_filter("finite", |v| v.is_finite()).prop_map(|v| v.to_string()),
+                (0u32..100).prop_map(|v| format!("{v}.0")),
+                (0u32..100).prop_map(|v| format!("{v}e3")),
+                Just("007".to_string()),
+                Just("-0".to_string()),
+                Just("123456789012345678".to_string()),
+            ],
+            1..40,
+        ),
+        seps in prop::collection::vec(
+            prop::sample::select(vec![",", " ", "\n", "\r\n", "\t", ", ", ",,", "\u{b}", "\u{c}"]),
+            40,
+        ),
+    ) {
+        let mut text = String::new();
+        for (t, s) in toks.iter().zip(&seps) {
+            text.push_str(t);
+            text.push_str(s);
+        }
+        let parsed = Loads::parse(&text).unwrap();
+        let want: Vec<f64> = toks.iter().map(|t| t.parse::<f64>().unwrap()).collect();
+        prop_assert_eq!(parsed.n(), want.len());
+        for (a, b) in parsed.as_slice().iter().zip(&want) {
+            prop_assert_eq!(a.to_bits(), b.to_bits(), "{} vs {}", a, b);
+        }
+    }
+}
+
+#[test]
+fn loads_parser_errors_and_unicode_separators() {
+    let e = Loads::parse("1, 2,x,4").unwrap_err().to_string();
+    assert!(e.contains("entry 3 is `x`"), "{e}");
+    let e = Loads::parse("1 2 3-").unwrap_err().to_string();
+    assert!(e.contains("entry 3 is `3-`"), "{e}");
+    assert!(Loads::parse("1 NaN").is_err());
+    assert!(Loads::parse(" , \n").is_err());
+    // Non-ASCII white space (no-break space, em space) separates loads too.
+    let x = Loads::parse("1\u{a0}2\u{2003}3").unwrap();
+    assert_eq!(x.as_slice(), &[1.0, 2.0, 3.0]);
+    let e = Loads::parse("1\u{a0}zwei").unwrap_err().to_string();
+    assert!(e.contains("entry 2 is `zwei`"), "{e}");
+}
+
+#[test]
+fn rank_range_probabilities_equal_sums_of_the_exact_rank_vector() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for p in rank_based() {
+        for n in [4usize, 8, 12, 40, 1000] {
+            if p.validate(n).is_err() {
+                continue;
+            }
+            let exact = p.rank_probabilities_exact(n).unwrap().unwrap();
+            // Random boundaries: every rank starts a range with probability ⅓, plus 0 and n.
+            let mut bounds = vec![0];
+            bounds.extend((1..n).filter(|_| rng.random_range(0..3u32) == 0));
+            bounds.push(n);
+            let got = p.rank_range_probabilities(n, &bounds).unwrap().unwrap();
+            for (g, w) in bounds.windows(2).enumerate() {
+                let want: BigRational = exact[w[0]..w[1]].iter().sum();
+                let want = want.to_f64().unwrap();
+                assert!(
+                    close(got[g], want, 4.0 * f64::EPSILON),
+                    "{} n = {n} ranks {w:?}: {} vs {want}",
+                    p.spec(),
+                    got[g]
+                );
+            }
+        }
+    }
+    let two = process::parse("two-choice").unwrap();
+    assert!(two.rank_range_probabilities(4, &[0, 2, 2, 4]).is_err());
+    assert!(two.rank_range_probabilities(4, &[0, 3]).is_err());
+    assert!(two.rank_range_probabilities(4, &[1, 4]).is_err());
+    // The default route (sums of the rank vector) checks its boundaries too.
+    let q = process::parse("quantile(delta=0.25)").unwrap();
+    assert!(q.rank_range_probabilities(6, &[0, 6]).is_err()); // δn = 1.5
+}
+
+fn settings() -> Vec<Setting> {
+    let mut v = Vec::new();
+    for w in ["unit", "exp(1)", "two-point(low=0.5,high=1.5,p=0.5)"] {
+        for b in [1, 2, 5] {
+            for ties in [TieRule::Random, TieRule::Fixed] {
+                v.push(Setting::new(b, WeightLaw::parse(w).unwrap(), ties).unwrap());
+            }
+        }
+    }
+    v
+}
+
+/// The grouped route against the per-bin closed form on every kind of vector.
+#[test]
+fn level_route_equals_per_bin_route() {
+    let mut covered = 0;
+    for n in [1usize, 4, 8, 64, 1200] {
+        for (kind, x) in vectors(n, 100 + n as u64) {
+            let loads = Loads::new(x).unwrap();
+            for p in rank_based() {
+                if p.validate(n).is_err() {
+                    continue;
+                }
+                for pot in exponentials() {
+                    for s in settings() {
+                        let grouped = expect_levels(p.as_ref(), pot.as_ref(), &loads, &s);
+                        let law = p.step_law(&loads, s.ties).unwrap();
+                        let bins = expect_law(&law, pot.as_ref(), &loads, &s);
+                        // An MGF outside its domain (α = 2 with exp(1) weights): the same error.
+                        if let Err(e) = &grouped {
+                            assert_eq!(e.to_string(), bins.unwrap_err().to_string());
+                            continue;
+                        }
+                        let grouped = grouped.unwrap();
+                        if s.batch > 1 && s.ties == TieRule::Fixed {
+                            assert!(grouped.is_none(), "fixed ties in a batch split levels");
+                            continue;
+                        }
+                        let bins = bins.unwrap();
+                        let ctx = format!(
+                            "{kind} n = {n} {} {} {} b = {} {:?}",
+                            p.spec(),
+                            pot.spec(),
+                            s.weights.spec(),
+                            s.batch,
+                            s.ties
+                        );
+                        let grouped = grouped.unwrap_or_else(|| panic!("no level route: {ctx}"));
+                        assert_eq!(bins.method, Method::ClosedForm);
+                        let pairs = [
+                            (grouped.value, bins.value, "value"),
+                            (grouped.expected_next, bins.expected_next, "next"),
+                        ];
+                        for (a, b, what) in pairs {
+                            // ln |a − b| − ln b ≤ ln 10⁻¹² (in the log domain: values reach
+                            // e^{10¹³} on the wide vectors).
+                            let rel = a.add(&b.scale(-1.0)).ln() - b.ln();
+                            assert!(
+                                rel <= 1e-12f64.ln(),
+                                "{what}: ln {} vs ln {} (relative error e^{rel}), {ctx}",
+                                a.ln(),
+                                b.ln()
+                            );
+                        }
+                        // The change, relative to the value (it may be a small difference).
+                        let scale = bins.value.ln();
+                        let (ca, cb) = (grouped.expected_change, bins.expected_change);
+                        let diff = ca.add(&cb.scale(-1.0));
+                        assert!(
+                            diff.ln() - scale <= -25.0,
+                            "change: {:?} vs {:?}, {ctx}",
+                            ca.to_f64(),
+                            cb.to_f64()
+                        );
+                        covered += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(covered > 3000, "{covered} combinations compared");
+}
+
+/// The route `expect` takes for rank-based processes against the brute-force enumerator.
+#[test]
+fn level_route_equals_brute_force_on_small_vectors() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut compared = 0;
+    for _ in 0..30 {
+        let n = rng.random_range(1..=4usize);
+        let x: Vec<f64> = (0..n).map(|_| rng.random_range(0..3u32) as f64).collect();
+        let loads = Loads::new(x).unwrap();
+        for p in rank_based() {
+            if p.validate(n).is_err() {
+                continue;
+            }
+            for pot in exponentials() {
+                for w in ["unit", "two-point(low=0.5,high=1.5,p=0.5)"] {
+                    for b in [1, 2] {
+                        let s =
+                            Setting::new(b, WeightLaw::parse(w).unwrap(), TieRule::Random).unwrap();
+                        let e = expect_levels(p.as_ref(), pot.as_ref(), &loads, &s)
+                            .unwrap()
+                            .unwrap();
+                        let brute = brute_force(p.as_ref(), pot.as_ref(), &loads, &s).unwrap();
+                        let (a, bf) = (e.expected_next.to_f64().unwrap(), brute.to_f64().unwrap());
+                        assert!(
+                            close(a, bf, 1e-12),
+                            "{} {} {w} b = {b} at {:?}: {a} vs {bf}",
+                            p.spec(),
+                            pot.spec(),
+                            loads.as_slice()
+                        );
+                        // `expect` takes this route.
+                        let via = expect(p.as_ref(), pot.as_ref(), &loads, &s).unwrap();
+                        assert_eq!(via.expected_next, e.expected_next);
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 500);
+}
+
+#[test]
+fn level_route_declines_what_it_does_not_cover() {
+    let x = Loads::new(vec![3.0, 1.0, 1.0, 0.0]).unwrap();
+    let two = process::parse("two-choice").unwrap();
+    let gamma = potential::parse("gamma(alpha=0.5)").unwrap();
+    // Not rank-based.
+    let mt = process::parse("mean-thinning").unwrap();
+    let s = Setting::sequential();
+    assert!(
+        expect_levels(mt.as_ref(), gamma.as_ref(), &x, &s)
+            .unwrap()
+            .is_none()
+    );
+    // No level form.
+    let q = potential::parse("quadratic").unwrap();
+    assert!(
+        expect_levels(two.as_ref(), q.as_ref(), &x, &s)
+            .unwrap()
+            .is_none()
+    );
+    // A batch under fixed ties.
+    let s = Setting::new(2, WeightLaw::Unit, TieRule::Fixed).unwrap();
+    assert!(
+        expect_levels(two.as_ref(), gamma.as_ref(), &x, &s)
+            .unwrap()
+            .is_none()
+    );
+    // Quantile at an n where δn is not an integer: the same error as the per-bin route.
+    let qt = process::parse("quantile(delta=0.25)").unwrap();
+    let y = Loads::new(vec![1.0; 6]).unwrap();
+    let a = expect_levels(qt.as_ref(), gamma.as_ref(), &y, &Setting::sequential()).unwrap_err();
+    let b = qt.step_law(&y, TieRule::Random).unwrap_err();
+    assert_eq!(a.to_string(), b.to_string());
+}
+
+#[test]
+fn level_law_of_a_rank_vector_rejects_a_vector_that_is_not_a_law() {
+    let x = Loads::new(vec![1.0, 0.0]).unwrap();
+    let law = LevelLaw::of_rank_vector(&[0.5, 0.6], &x.levels(), TieRule::Random);
+    let g = potential::parse("gamma(alpha=1)").unwrap();
+    let e = balloc::expectation::expect_level_law(&law, g.as_ref(), &Setting::sequential());
+    assert!(e.unwrap_err().to_string().contains("sum to"));
+}
+
+/// At a realistic size (n = 10⁵, loads in 0..100) the two routes agree to 1e-13 relative.
+#[test]
+fn level_route_at_a_large_vector() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2026);
+    let x: Vec<f64> = (0..100_000)
+        .map(|_| rng.random_range(0..100u32) as f64)
+        .collect();
+    let loads = Loads::new(x).unwrap();
+    let p = process::parse("two-choice").unwrap();
+    let g = potential::parse("gamma(alpha=0.1)").unwrap();
+    let s = Setting::sequential();
+    let a = expect_levels(p.as_ref(), g.as_ref(), &loads, &s)
+        .unwrap()
+        .unwrap();
+    let law = p.step_law(&loads, s.ties).unwrap();
+    let b = expect_law(&law, g.as_ref(), &loads, &s).unwrap();
+    let (a, b) = (
+        a.expected_next.to_f64().unwrap(),
+        b.expected_next.to_f64().unwrap(),
+    );
+    assert!(close(a, b, 1e-13), "{a} vs {b}");
+}
