@@ -415,6 +415,10 @@ use balloc::multidim::claims::{self as mdclaims, Constants};
 use balloc::multidim::enclosed::{self, ExactConstants, Item, Outcome, sum_loads};
 use balloc::multidim::{GroupPotential, PsiReading, Which};
 
+fn zeros(n: usize) -> Vec<Q> {
+    vec![int(0); n]
+}
+
 fn two_choice_p(n: usize) -> (Vec<f64>, Vec<Q>) {
     let p = process::parse("two-choice").unwrap();
     (
@@ -436,16 +440,19 @@ fn group_potential_worked_cases() {
     assert_encloses(&e, "1.5163600247372747118628024119046835359968612", "1e-40");
     // n = 4, α = 1/8, f = 1: the chosen bin at 3/4 with weight 1, the others at −1/4 with weights
     // 1/2, 1/3, 1/4: E[Φ'] = e^{3/32} + e^{−1/32}·13/12 (Corollary 1's counterexample).
-    let phi = phi.with(Which::Phi);
-    let phi = GroupSpec::new(phi.which, q(1, 8), phi.reading).unwrap();
+    let phi = GroupSpec::new(Which::Phi, q(1, 8), PsiReading::Printed).unwrap();
     let (_, p4) = two_choice_p(4);
-    let e = genc::expected_next(&phi, &[int(0); 4], &p4, 1, 160).unwrap();
-    assert_encloses(&e, "2.14828781099053193731899489360700223438161254", "1e-40");
+    let e = genc::expected_next(&phi, &zeros(4), &p4, 1, 160).unwrap();
+    assert_encloses(
+        &e,
+        "2.14828781099053193731899489360700223438161254",
+        "1e-40",
+    );
     // Γ(0) = 2H₄ = 25/6 exactly, both readings.
     for r in PsiReading::ALL {
         let g = GroupSpec::new(Which::Gamma, q(1, 8), r).unwrap();
-        assert_eq!(g.value_exact(&[int(0); 4]), Some(q(25, 6)));
-        assert!(genc::value(&g, &[int(0); 4], 64).unwrap().contains(&q(25, 6)));
+        assert_eq!(g.value_exact(&zeros(4)), Some(q(25, 6)));
+        assert!(genc::value(&g, &zeros(4), 64).unwrap().contains(&q(25, 6)));
     }
     // The certified Corollary 1 at n = 4 decides "fails" at 64 bits with the hand values.
     let c = ExactConstants {
@@ -453,11 +460,19 @@ fn group_potential_worked_cases() {
         eps: q(1, 4),
         gamma1: q(1, 4),
     };
-    let cert = enclosed::certify(&Item::Corollary1, &sum_loads(&[0; 4]), &p4, &c, PsiReading::Printed)
-        .unwrap();
+    let cert = enclosed::certify(
+        &Item::Corollary1,
+        &sum_loads(&[0; 4]),
+        &p4,
+        &c,
+        PsiReading::Printed,
+    )
+    .unwrap();
     assert_eq!((cert.outcome, cert.check.prec), (Outcome::Fails, 64));
     // rhs = (1 + 1/256)·25/12 = 2.0914713541666…
-    assert!(cert.check.rhs.contains(&(q(257, 256) * q(25, 12))) || cert.check.rhs.rel_width() < 1e-18);
+    assert!(
+        cert.check.rhs.contains(&(q(257, 256) * q(25, 12))) || cert.check.rhs.rel_width() < 1e-18
+    );
     assert!((cert.check.rhs.mid_f64() - 2.0914713541666667).abs() < 1e-15);
 }
 
@@ -493,8 +508,14 @@ fn group_enclosures_agree_with_f64() {
                     assert!((v.mid_f64() - vf).abs() <= 1e-13 * vf, "{l:?} {which:?}");
                     assert!(v.rel_width() < 1e-17);
                     let e = genc::expected_next(&g, &s, &pq, f, 64).unwrap();
-                    let ef = mdclaims::expected_next(&sf, &pf, f, gf).unwrap().to_f64().unwrap();
-                    assert!((e.mid_f64() - ef).abs() <= 1e-13 * ef, "{l:?} {which:?} f={f}");
+                    let ef = mdclaims::expected_next(&sf, &pf, f, gf)
+                        .unwrap()
+                        .to_f64()
+                        .unwrap();
+                    assert!(
+                        (e.mid_f64() - ef).abs() <= 1e-13 * ef,
+                        "{l:?} {which:?} f={f}"
+                    );
                     assert!(e.rel_width() < 1e-16);
                 }
             }
@@ -525,7 +546,12 @@ fn multidim_near_tie_undecided_in_f64_decided_by_enclosure() {
         assert!(fl.holds && fl.margin.abs() < 1e-13, "float: {fl:?}");
         let item = Item::Corollary2(exact::from_f64(cv, "c").unwrap());
         let cert = enclosed::certify(&item, &s, &pq, &c, PsiReading::Printed).unwrap();
-        assert_eq!((cert.outcome, cert.check.prec), (want, 64), "{}", cert.check.describe());
+        assert_eq!(
+            (cert.outcome, cert.check.prec),
+            (want, 64),
+            "{}",
+            cert.check.describe()
+        );
     }
 }
 
@@ -537,12 +563,22 @@ fn lambda_enclosures() {
     use balloc::enclosure::lambda;
     // n = 2, x = 0, one ball to either bin: Λ' = 2e^{1/2} surely (α = 1); mpmath 45 digits.
     let law = ExactStepLaw::unit(vec![q(1, 2), q(1, 2)]).unwrap();
-    let e = lambda::enclose(&law, &int(1), &[int(0), int(0)], &ExactSetting::sequential(), 160)
-        .unwrap();
-    assert_encloses(&e.expected_next, "3.2974425414002562936973015756283271433075522", "1e-40");
+    let e = lambda::enclose(
+        &law,
+        &int(1),
+        &[int(0), int(0)],
+        &ExactSetting::sequential(),
+        160,
+    )
+    .unwrap();
+    assert_encloses(
+        &e.expected_next,
+        "3.2974425414002562936973015756283271433075522",
+        "1e-40",
+    );
     assert_eq!(e.value.rel_width(), 0.0);
     assert!(e.value.contains(&int(2)));
-    let setting = Setting::default();
+    let setting = Setting::sequential();
     for spec in [
         "mean-thinning(boundary=over)",
         "mean-thinning(boundary=under)",
@@ -550,7 +586,11 @@ fn lambda_enclosures() {
         "twinning(boundary=under)",
     ] {
         let p = process::parse(spec).unwrap();
-        for x in [vec![3.0, 1.0, 0.0, 0.0], vec![5.0, 0.0, 2.0], vec![1.0, 1.0]] {
+        for x in [
+            vec![3.0, 1.0, 0.0, 0.0],
+            vec![5.0, 0.0, 2.0],
+            vec![1.0, 1.0],
+        ] {
             let loads = Loads::new(x.clone()).unwrap();
             let xs = exact::loads(&loads).unwrap();
             let law_f = p.step_law(&loads, TieRule::Random).unwrap();
@@ -564,11 +604,17 @@ fn lambda_enclosures() {
             ] {
                 let pf = potential::parse(pot).unwrap();
                 let ef = pf.expected_next(&law_f, &loads, &setting).unwrap().unwrap();
-                let e = lambda::enclose(&law_q, &alpha, &xs, &ExactSetting::sequential(), 64)
-                    .unwrap();
+                let e =
+                    lambda::enclose(&law_q, &alpha, &xs, &ExactSetting::sequential(), 64).unwrap();
                 let (nf, cf) = (ef.next.to_f64().unwrap(), ef.change.to_f64().unwrap());
-                assert!((e.expected_next.mid_f64() - nf).abs() <= 1e-13 * nf, "{spec} {x:?} {pot}");
-                assert!((e.expected_change.mid_f64() - cf).abs() <= 1e-12 * nf, "{spec} {x:?} {pot}");
+                assert!(
+                    (e.expected_next.mid_f64() - nf).abs() <= 1e-13 * nf,
+                    "{spec} {x:?} {pot}"
+                );
+                assert!(
+                    (e.expected_change.mid_f64() - cf).abs() <= 1e-12 * nf,
+                    "{spec} {x:?} {pot}"
+                );
                 let vf = pf.value(&loads).to_f64().unwrap();
                 assert!((e.value.mid_f64() - vf).abs() <= 1e-13 * vf);
             }

@@ -35,7 +35,7 @@ use std::collections::BTreeMap;
 /// // s ≡ 0 on 4 bins: Γ = 2(1 + 1/2 + 1/3 + 1/4) = 25/6.
 /// let v = value(&g, &[int(0), int(0), int(0), int(0)], 64).unwrap();
 /// assert!(v.contains(&(int(25) / int(6))));
-/// assert_eq!(g.value_exact(&[int(0); 4]), Some(int(25) / int(6)));
+/// assert_eq!(g.value_exact(&vec![int(0); 4]), Some(int(25) / int(6)));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupSpec {
@@ -75,7 +75,7 @@ impl GroupSpec {
         }
     }
 
-    /// `(sign, weight)` pairs of the parts: `(+1, 1/i)` for Φ, `(−1, 1/w_i)` for Ψ.
+    /// The signs of the parts: `+1` for Φ, `−1` for Ψ, both for Γ.
     fn parts(&self) -> &'static [i64] {
         match self.which {
             Which::Phi => &[1],

@@ -97,15 +97,14 @@ pub fn enclose(
     // A_k for every ball count that occurs.
     let mut a: BTreeMap<u32, Interval> = BTreeMap::new();
     for o in &law.outcomes {
-        if a.contains_key(&o.balls) {
-            continue;
+        if let std::collections::btree_map::Entry::Vacant(slot) = a.entry(o.balls) {
+            let shift = int(o.balls as i64) / &n;
+            let mut acc = zero.clone();
+            for v in &y {
+                acc = acc.add(&phi(alpha, &(v - &shift), &cache)?, prec);
+            }
+            slot.insert(acc);
         }
-        let shift = int(o.balls as i64) / &n;
-        let mut acc = zero.clone();
-        for v in &y {
-            acc = acc.add(&phi(alpha, &(v - &shift), &cache)?, prec);
-        }
-        a.insert(o.balls, acc);
     }
     let mut next = zero.clone();
     for o in law.outcomes.iter().filter(|o| !o.prob.is_zero()) {
