@@ -235,12 +235,13 @@ fn group_weighted_phi(s: &[Q], p: &[Q], alpha: &Q, cache: &ExpCache) -> Result<I
 ///
 /// ```
 /// use balloc::multidim::enclosed::{evaluate, ExactConstants, Item, Outcome, sum_loads};
+/// use balloc::multidim::PsiReading;
 /// use balloc::exact::int;
 /// // Corollary 1 at s ≡ 0, n = 4, Two-Choice, f = 1, ε = 1/4 (α = 1/8):
 /// // E[Φ'] = e^{3/32} + e^{−1/32}(H₄ − 1) = 2.1483… > (1 + 1/256)·25/12 = 2.0915… (hand values).
 /// let c = ExactConstants { f: 1, eps: int(1) / int(4), gamma1: int(1) / int(4) };
 /// let p: Vec<_> = [1, 3, 5, 7].iter().map(|&k| int(k) / int(16)).collect();
-/// let e = evaluate(&Item::Corollary1, &sum_loads(&[0; 4]), &p, &c, Default::default(), 64).unwrap();
+/// let e = evaluate(&Item::Corollary1, &sum_loads(&[0; 4]), &p, &c, PsiReading::Printed, 64).unwrap();
 /// assert_eq!(e.decide(), Outcome::Fails);
 /// let lhs = (3.0f64 / 32.0).exp() + (-1.0f64 / 32.0).exp() * (25.0 / 12.0 - 1.0);
 /// assert!((e.lhs.mid_f64() - lhs).abs() < 1e-14);
