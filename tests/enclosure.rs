@@ -406,3 +406,218 @@ fn gamma_at_balance_is_2n() {
     );
     let _ = enclosure::mgf::mgf(&ExactWeights::Unit, &q(1, 3), 64).unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------
+// The group potentials of the multidimensional paper and paper B's Λ.
+
+use balloc::enclosure::group::{self as genc, GroupSpec};
+use balloc::multidim::claims::{self as mdclaims, Constants};
+use balloc::multidim::enclosed::{self, ExactConstants, Item, Outcome, sum_loads};
+use balloc::multidim::{GroupPotential, PsiReading, Which};
+
+fn zeros(n: usize) -> Vec<Q> {
+    vec![int(0); n]
+}
+
+fn two_choice_p(n: usize) -> (Vec<f64>, Vec<Q>) {
+    let p = process::parse("two-choice").unwrap();
+    (
+        p.rank_probabilities(n).unwrap().unwrap(),
+        p.rank_probabilities_exact(n).unwrap().unwrap(),
+    )
+}
+
+/// Worked cases of the sum-load chain (n = 2 and n = 4 from s ≡ 0, Two-Choice): the decimals come
+/// from `python3 -c "from mpmath import *; mp.dps=50; print(exp(mpf(1)/32)+exp(-mpf(1)/32)/2)"`
+/// and the same for the second line.
+#[test]
+fn group_potential_worked_cases() {
+    // n = 2, α = 1/16, f = 1: either bin becomes the unique heaviest, s' = (1/2, −1/2) sorted:
+    // E[Φ'] = e^{1/32} + e^{−1/32}/2.
+    let phi = GroupSpec::new(Which::Phi, q(1, 16), PsiReading::Printed).unwrap();
+    let (_, p2) = two_choice_p(2);
+    let e = genc::expected_next(&phi, &[int(0), int(0)], &p2, 1, 160).unwrap();
+    assert_encloses(&e, "1.5163600247372747118628024119046835359968612", "1e-40");
+    // n = 4, α = 1/8, f = 1: the chosen bin at 3/4 with weight 1, the others at −1/4 with weights
+    // 1/2, 1/3, 1/4: E[Φ'] = e^{3/32} + e^{−1/32}·13/12 (Corollary 1's counterexample).
+    let phi = GroupSpec::new(Which::Phi, q(1, 8), PsiReading::Printed).unwrap();
+    let (_, p4) = two_choice_p(4);
+    let e = genc::expected_next(&phi, &zeros(4), &p4, 1, 160).unwrap();
+    assert_encloses(
+        &e,
+        "2.14828781099053193731899489360700223438161254",
+        "1e-40",
+    );
+    // Γ(0) = 2H₄ = 25/6 exactly, both readings.
+    for r in PsiReading::ALL {
+        let g = GroupSpec::new(Which::Gamma, q(1, 8), r).unwrap();
+        assert_eq!(g.value_exact(&zeros(4)), Some(q(25, 6)));
+        assert!(genc::value(&g, &zeros(4), 64).unwrap().contains(&q(25, 6)));
+    }
+    // The certified Corollary 1 at n = 4 decides "fails" at 64 bits with the hand values.
+    let c = ExactConstants {
+        f: 1,
+        eps: q(1, 4),
+        gamma1: q(1, 4),
+    };
+    let cert = enclosed::certify(
+        &Item::Corollary1,
+        &sum_loads(&[0; 4]),
+        &p4,
+        &c,
+        PsiReading::Printed,
+    )
+    .unwrap();
+    assert_eq!((cert.outcome, cert.check.prec), (Outcome::Fails, 64));
+    // rhs = (1 + 1/256)·25/12 = 2.0914713541666…
+    assert!(
+        cert.check.rhs.contains(&(q(257, 256) * q(25, 12))) || cert.check.rhs.rel_width() < 1e-18
+    );
+    assert!((cert.check.rhs.mid_f64() - 2.0914713541666667).abs() < 1e-15);
+}
+
+/// The enclosures agree with the f64 log-domain values of `crate::multidim` (value and one-step
+/// expectation, Φ, Ψ in both readings, Γ) on every integer sum-load state with n ≤ 4 and L ≤ 3,
+/// and on ramps and tied blocks at n = 8.
+#[test]
+fn group_enclosures_agree_with_f64() {
+    let mut states: Vec<Vec<i64>> = Vec::new();
+    for a in 0..=3 {
+        for b in 0..=a {
+            for c in 0..=b {
+                states.push(vec![a, b, c, 0]);
+                states.push(vec![a, b, 0]);
+            }
+        }
+    }
+    states.push((0..8).map(|i| 8 - i).collect());
+    states.push((0..8).map(|i| (8 - i) / 3).collect());
+    let alpha = q(1, 8);
+    for l in &states {
+        let n = l.len();
+        let s = sum_loads(l);
+        let sf: Vec<f64> = s.iter().map(exact::to_f64).collect();
+        let (pf, pq) = two_choice_p(n);
+        for which in [Which::Phi, Which::Psi, Which::Gamma] {
+            for r in PsiReading::ALL {
+                let g = GroupSpec::new(which, alpha.clone(), r).unwrap();
+                let gf = GroupPotential::new(which, 0.125, r).unwrap();
+                for f in [1u32, 2] {
+                    let v = genc::value(&g, &s, 64).unwrap();
+                    let vf = gf.value(&sf).to_f64().unwrap();
+                    assert!((v.mid_f64() - vf).abs() <= 1e-13 * vf, "{l:?} {which:?}");
+                    assert!(v.rel_width() < 1e-17);
+                    let e = genc::expected_next(&g, &s, &pq, f, 64).unwrap();
+                    let ef = mdclaims::expected_next(&sf, &pf, f, gf)
+                        .unwrap()
+                        .to_f64()
+                        .unwrap();
+                    assert!(
+                        (e.mid_f64() - ef).abs() <= 1e-13 * ef,
+                        "{l:?} {which:?} f={f}"
+                    );
+                    assert!(e.rel_width() < 1e-16);
+                }
+            }
+        }
+    }
+}
+
+/// A near tie for the multidim kind: Corollary 2 at s = (1, 0, 0, −1) with the constant c set to
+/// its tightest value c* (from f64) ∓ 10⁻¹², a relative slack of about 4·10⁻¹⁵. The float check
+/// (tolerance 10⁻¹⁰) cannot tell the two apart; the enclosures decide both at 64 bits: c* − 10⁻¹²
+/// fails, c* + 10⁻¹² holds. (The f64 error of c* is about 5·10⁻¹⁴: ratio error 2·10⁻¹⁶ times
+/// n/(αf)² = 256.)
+#[test]
+fn multidim_near_tie_undecided_in_f64_decided_by_enclosure() {
+    let sf = [1.0, 0.0, 0.0, -1.0];
+    let s = sum_loads(&[2, 1, 1, 0]);
+    let (pf, pq) = two_choice_p(4);
+    let cstar = mdclaims::corollary_2_constant(&sf, &pf, 1, 0.125, PsiReading::Printed).unwrap();
+    let c = ExactConstants {
+        f: 1,
+        eps: q(1, 4),
+        gamma1: q(1, 4),
+    };
+    assert_eq!(Constants::new(0.25, 0.25, 1).unwrap().alpha(), 0.125);
+    for (delta, want) in [(-1e-12, Outcome::Fails), (1e-12, Outcome::Holds)] {
+        let cv = cstar + delta;
+        let fl = mdclaims::corollary_2(&sf, &pf, 1, 0.125, PsiReading::Printed, cv).unwrap();
+        assert!(fl.holds && fl.margin.abs() < 1e-13, "float: {fl:?}");
+        let item = Item::Corollary2(exact::from_f64(cv, "c").unwrap());
+        let cert = enclosed::certify(&item, &s, &pq, &c, PsiReading::Printed).unwrap();
+        assert_eq!(
+            (cert.outcome, cert.check.prec),
+            (want, 64),
+            "{}",
+            cert.check.describe()
+        );
+    }
+}
+
+/// Λ = Σ e^{α|yᵢ|}: a worked case, agreement with the f64 closed form for Mean-Thinning and
+/// Twinning (exact step laws) and for the recovery potential V (α = κ/n), and Λ = n as a point at
+/// balance.
+#[test]
+fn lambda_enclosures() {
+    use balloc::enclosure::lambda;
+    // n = 2, x = 0, one ball to either bin: Λ' = 2e^{1/2} surely (α = 1); mpmath 45 digits.
+    let law = ExactStepLaw::unit(vec![q(1, 2), q(1, 2)]).unwrap();
+    let e = lambda::enclose(
+        &law,
+        &int(1),
+        &[int(0), int(0)],
+        &ExactSetting::sequential(),
+        160,
+    )
+    .unwrap();
+    assert_encloses(
+        &e.expected_next,
+        "3.2974425414002562936973015756283271433075522",
+        "1e-40",
+    );
+    assert_eq!(e.value.rel_width(), 0.0);
+    assert!(e.value.contains(&int(2)));
+    let setting = Setting::sequential();
+    for spec in [
+        "mean-thinning(boundary=over)",
+        "mean-thinning(boundary=under)",
+        "twinning(boundary=over)",
+        "twinning(boundary=under)",
+    ] {
+        let p = process::parse(spec).unwrap();
+        for x in [
+            vec![3.0, 1.0, 0.0, 0.0],
+            vec![5.0, 0.0, 2.0],
+            vec![1.0, 1.0],
+        ] {
+            let loads = Loads::new(x.clone()).unwrap();
+            let xs = exact::loads(&loads).unwrap();
+            let law_f = p.step_law(&loads, TieRule::Random).unwrap();
+            let law_q = ExactStepLaw::from_process_law(
+                &p.step_law_exact(&loads, TieRule::Random).unwrap().unwrap(),
+            )
+            .unwrap();
+            for (pot, alpha) in [
+                ("lambda(alpha=0.25)", q(1, 4)),
+                ("recovery(kappa=2)", q(2, x.len() as i64)),
+            ] {
+                let pf = potential::parse(pot).unwrap();
+                let ef = pf.expected_next(&law_f, &loads, &setting).unwrap().unwrap();
+                let e =
+                    lambda::enclose(&law_q, &alpha, &xs, &ExactSetting::sequential(), 64).unwrap();
+                let (nf, cf) = (ef.next.to_f64().unwrap(), ef.change.to_f64().unwrap());
+                assert!(
+                    (e.expected_next.mid_f64() - nf).abs() <= 1e-13 * nf,
+                    "{spec} {x:?} {pot}"
+                );
+                assert!(
+                    (e.expected_change.mid_f64() - cf).abs() <= 1e-12 * nf,
+                    "{spec} {x:?} {pot}"
+                );
+                let vf = pf.value(&loads).to_f64().unwrap();
+                assert!((e.value.mid_f64() - vf).abs() <= 1e-13 * vf);
+            }
+        }
+    }
+}

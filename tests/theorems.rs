@@ -20,6 +20,9 @@ fn every_theorem_file_meets_its_expected_status() {
     let files = claim::discover(root).unwrap();
     assert!(files.len() >= 9, "theorem files found: {files:?}");
     let mut bad = Vec::new();
+    // Policy (DESIGN §3): a refuted verdict of the multidimensional paper rests on exact
+    // rationals or enclosures, never on float alone.
+    let mut float_refuted = Vec::new();
     for f in &files {
         let mut ctx = RunContext {
             effort: effort(),
@@ -35,6 +38,12 @@ fn every_theorem_file_meets_its_expected_status() {
             v.expected.name(),
             v.trust.name()
         );
+        if v.id.starts_with("multidim-2011/")
+            && v.verdict == Status::Refuted
+            && v.trust == Trust::Float
+        {
+            float_refuted.push(v.id.clone());
+        }
         if v.contradicts() {
             bad.push(format!(
                 "{}: {} (expected {}) {:?}",
@@ -48,6 +57,10 @@ fn every_theorem_file_meets_its_expected_status() {
     assert!(
         bad.is_empty(),
         "verdicts contradicting their files: {bad:#?}"
+    );
+    assert!(
+        float_refuted.is_empty(),
+        "refuted at trust float: {float_refuted:?}"
     );
 }
 
@@ -572,7 +585,15 @@ fn multidim_corollary_1_is_refuted_at_the_all_zero_state_with_the_hand_values() 
         (got_l - lhs).abs() < 1e-9 && (got_r - rhs).abs() < 1e-9,
         "{w:?}"
     );
-    assert!(w.recheck.unwrap().starts_with("confirmed by md-level"));
+    // Certified with enclosures (exact sum loads and probabilities, enclosed exponentials) at 64
+    // bits, and confirmed by the md-level enumeration.
+    assert_eq!(v.trust, Trust::Enclosure);
+    assert_eq!(v.searched.precision_bits, Some(64));
+    let r = w.recheck.unwrap();
+    assert!(
+        r.starts_with("certified: enclosures at 64 bits") && r.contains("confirmed by md-level"),
+        "{r}"
+    );
 }
 
 #[test]

@@ -331,6 +331,62 @@ impl Interval {
         Ok(Interval { lo, hi })
     }
 
+    /// `ln(self)` for an interval of positive numbers (monotone: the ends are taken with `Floor`
+    /// and `Ceiling` by malachite's correctly rounded `ln`); an error when the interval reaches 0.
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::int};
+    /// let l = Interval::from_rational(&int(2), 64).ln(64).unwrap();
+    /// assert!(l.lo_f64() <= std::f64::consts::LN_2 && std::f64::consts::LN_2 <= l.hi_f64());
+    /// assert!(Interval::from_rational(&int(0), 64).ln(64).is_err());
+    /// ```
+    pub fn ln(&self, prec: u64) -> Result<Interval> {
+        if self.lo <= 0u32 {
+            return Err(Error::invalid(
+                "ln argument",
+                "the enclosure of the argument reaches 0 or below",
+            ));
+        }
+        Ok(Interval {
+            lo: self.lo.ln_prec_round_ref(prec, Floor).0,
+            hi: self.hi.ln_prec_round_ref(prec, Ceiling).0,
+        })
+    }
+
+    /// `√self` for an interval of non-negative numbers (monotone, ends rounded outward); an
+    /// error when the interval reaches below 0.
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::int};
+    /// let r = Interval::from_rational(&int(2), 64).sqrt(64).unwrap();
+    /// assert!(r.lo_f64() <= std::f64::consts::SQRT_2 && std::f64::consts::SQRT_2 <= r.hi_f64());
+    /// ```
+    pub fn sqrt(&self, prec: u64) -> Result<Interval> {
+        if self.lo < 0u32 {
+            return Err(Error::invalid(
+                "sqrt argument",
+                "the enclosure of the argument reaches below 0",
+            ));
+        }
+        Ok(Interval {
+            lo: self.lo.sqrt_prec_round_ref(prec, Floor).0,
+            hi: self.hi.sqrt_prec_round_ref(prec, Ceiling).0,
+        })
+    }
+
+    /// The enclosure of `ln q` for a rational `q > 0` (correctly rounded ends).
+    pub fn ln_of(q: &Q, prec: u64) -> Result<Interval> {
+        if !q.is_positive() {
+            return Err(Error::invalid(
+                "ln argument",
+                format!("must be > 0, got {q}"),
+            ));
+        }
+        let r = to_malachite(q);
+        let (lo, hi) = round_pair(|rm| Float::ln_rational_prec_round_ref(&r, prec, rm).0);
+        Ok(Interval { lo, hi })
+    }
+
     /// The smallest interval containing both.
     pub fn hull(&self, other: &Interval) -> Interval {
         Interval {

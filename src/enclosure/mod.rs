@@ -14,6 +14,9 @@
 //! step or one batch ([`exponential::enclose`]) for any exact step law (rank-based processes
 //! with ties applied, or an explicit law with ball counts), with unit, finite rational,
 //! exponential or geometric weights (their MGFs are rational functions of `eˢ` or `s`, [`mgf`]).
+//! Also: the rank-weighted group potentials of the multidimensional paper and their one-step
+//! expectations on the sum-load chain ([`group`]), and paper B's `Λ = Σ e^{α|yᵢ|}` (and the
+//! recovery potential of the same shape) with its one-step expectation ([`lambda`]).
 //!
 //! ```
 //! use balloc::enclosure::{self, decide, Decision, ExpSpec, Interval};
@@ -30,7 +33,9 @@
 
 mod decide;
 pub mod exponential;
+pub mod group;
 mod interval;
+pub mod lambda;
 pub mod mgf;
 
 pub use decide::{Decided, Decision, Precisions, decide, decide_escalating, decide_f64};

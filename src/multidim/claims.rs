@@ -371,6 +371,84 @@ pub fn eq_3_16(s: &[f64], p: &[f64], f: u32, alpha: f64) -> Result<Check> {
     Ok(Check::le(lhs, rhs, true))
 }
 
+/// Which statement of eq. (3.16) is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Eq316Form {
+    /// As reconstructed from the text ([`eq_3_16`]): weights `1/i`, `≲` read as `≤`.
+    Printed,
+    /// The exact identity on the fixed-`f` chain [derived here]:
+    /// `E[ΔΦ] = e^{−αf/n}(e^{αf} − 1)·W − (1 − e^{−αf/n})·Φ`, with
+    /// `W = Σ_G P_G e^{α s_G}/p₀(G)` over the equi-load groups `G` (first position `p₀(G)`,
+    /// `P_G = Σ_{i∈G} p_i`). It follows from `Δ_i` (which is exact when no bin overtakes the
+    /// previous group, as on the fixed-`f` chain) averaged over the bin with tie-averaged
+    /// probabilities. Checked as `|lhs − rhs| ≤ TOLERANCE·Φ`.
+    Identity,
+    /// The corrected inequality [derived here]: for `αf ≤ 1`,
+    /// `E[ΔΦ] ≤ (αf + (αf)²)·W − (αf/n)(1 − αf/(2n))·Φ`, from the identity with
+    /// `e^{−αf/n} ≤ 1`, `e^{x} − 1 ≤ x + x²` (`0 ≤ x ≤ 1`) and `1 − e^{−x} ≥ x − x²/2`.
+    /// It differs from the printed form by `1/p₀(G)` for `1/i` and the `(αf/n)²/2` term.
+    Corrected,
+}
+
+/// `ln W` for `W = Σ_G P_G e^{α s_G}/p₀(G)` (see [`Eq316Form::Identity`]), `p` by rank.
+fn group_weighted_phi(v: &[f64], p: &[f64], alpha: f64) -> Scaled {
+    let mut terms = Vec::new();
+    for g in groups(v) {
+        let mass: f64 = p[g.p0 - 1..g.p0 - 1 + g.size].iter().sum();
+        if mass > 0.0 {
+            terms.push(alpha * g.s + mass.ln() - (g.p0 as f64).ln());
+        }
+    }
+    Scaled::sum_exp(terms)
+}
+
+/// Eq. (3.16) in the form `form` (see [`Eq316Form`]); [`Eq316Form::Printed`] is [`eq_3_16`].
+///
+/// ```
+/// use balloc::multidim::claims::{eq_3_16_form, Eq316Form};
+/// // s ≡ 0, n = 4, Two-Choice, f = 1, α = 1/8: the printed form fails, the identity and the
+/// // corrected bound hold.
+/// let p = [1.0 / 16.0, 3.0 / 16.0, 5.0 / 16.0, 7.0 / 16.0];
+/// assert!(!eq_3_16_form(&[0.0; 4], &p, 1, 0.125, Eq316Form::Printed).unwrap().holds);
+/// assert!(eq_3_16_form(&[0.0; 4], &p, 1, 0.125, Eq316Form::Identity).unwrap().holds);
+/// assert!(eq_3_16_form(&[0.0; 4], &p, 1, 0.125, Eq316Form::Corrected).unwrap().holds);
+/// ```
+pub fn eq_3_16_form(s: &[f64], p: &[f64], f: u32, alpha: f64, form: Eq316Form) -> Result<Check> {
+    if form == Eq316Form::Printed {
+        return eq_3_16(s, p, f, alpha);
+    }
+    check_p(s, p)?;
+    let pot = GroupPotential::new(Which::Phi, alpha, PsiReading::Printed)?;
+    let phi = pot.value(s);
+    let lhs = expected_next(s, p, f, pot)?.add(&phi.scale(-1.0));
+    let af = alpha * f as f64;
+    let n = s.len() as f64;
+    let w = group_weighted_phi(&sorted_desc(s), p, alpha);
+    if form == Eq316Form::Identity {
+        let rhs = w
+            .scale((-af / n).exp() * af.exp_m1())
+            .add(&phi.scale((-af / n).exp_m1()));
+        let d = lhs.add(&rhs.scale(-1.0));
+        let margin = if d.mantissa == 0.0 {
+            0.0
+        } else {
+            -(d.ln() - phi.ln()).exp()
+        };
+        return Ok(Check {
+            applicable: true,
+            lhs,
+            rhs,
+            margin,
+            holds: margin >= -TOLERANCE,
+        });
+    }
+    let rhs = w
+        .scale(af + af * af)
+        .add(&phi.scale(-(af / n) * (1.0 - af / (2.0 * n))));
+    Ok(Check::le(lhs, rhs, true))
+}
+
 /// D.Cor.1 [reconstructed]: `E[Φ(t+1) | x(t)] ≤ (1 + (αf)²/n)·Φ(t)` (`= (1 + ε²/(4n))Φ`).
 ///
 /// ```

@@ -11,7 +11,8 @@
 //!   standard potentials.
 //! * [`expectation`]: exact one-step expectations over bins (by rank, with the tie rule) and over
 //!   the supports of the ball; brute force and closed forms.
-//! * [`claims`]: every checkable item of D as a function; [`search`]: the spaces searched.
+//! * [`claims`]: every checkable item of D as a function; [`search`]: the spaces searched;
+//!   [`enclosed`]: the same items over exact sum loads with interval enclosures (trust `enclosure`).
 //! * [`sim`]: a seeded Monte Carlo driver; [`experiment`]: the gap-growth sweep with SVG plots.
 //!
 //! The verdicts on D's printed statements are listed in `src/multidim/CHECKS.md`.
@@ -35,6 +36,7 @@
 
 pub mod ball;
 pub mod claims;
+pub mod enclosed;
 pub mod expectation;
 pub mod experiment;
 pub mod potential;

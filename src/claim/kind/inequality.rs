@@ -1983,17 +1983,39 @@ impl Case<'_> {
         let mut out = vec![None; self.ineq.slots.len()];
         for (i, q) in self.ineq.slots.iter().enumerate() {
             let Quantity::Pot(p, stat) = q else { continue };
-            let side = match p {
-                Pot::Phi => Side::Phi,
-                Pot::Psi => Side::Psi,
-                Pot::Gamma => Side::Gamma,
-                // Λ has no enclosure route yet; Υ and Δ are exact.
-                Pot::Upsilon | Pot::Delta | Pot::Lambda => continue,
-            };
             if matches!(stat, Stat::FirstOrder | Stat::FirstOrderQ) {
                 // First-order sums are not enclosed: claims using them stay at float level.
                 continue;
             }
+            let side = match p {
+                Pot::Phi => Side::Phi,
+                Pot::Psi => Side::Psi,
+                Pot::Gamma => Side::Gamma,
+                Pot::Lambda => {
+                    // Λ = Σ e^{α|yᵢ|} (paper B): its own enclosure route.
+                    let a = alpha
+                        .clone()
+                        .ok_or_else(|| Error::Unsupported("no alpha".into()))?;
+                    out[i] = Some(if *stat == Stat::Value {
+                        crate::enclosure::lambda::value(&a, &xs, prec)?
+                    } else {
+                        let law = law.ok_or_else(|| {
+                            Error::Unsupported("no exact step law at this state".into())
+                        })?;
+                        let setting = ExactSetting::from_setting(&self.ineq.setting)?;
+                        let e = crate::enclosure::lambda::enclose(law, &a, &xs, &setting, prec)?;
+                        match stat {
+                            Stat::Expected => e.expected_next,
+                            Stat::Change => e.expected_change,
+                            Stat::Ratio => e.expected_next.div(&e.value, prec)?,
+                            _ => e.value,
+                        }
+                    });
+                    continue;
+                }
+                // Υ and Δ are exact.
+                Pot::Upsilon | Pot::Delta => continue,
+            };
             let a = alpha
                 .clone()
                 .ok_or_else(|| Error::Unsupported("no alpha".into()))?;

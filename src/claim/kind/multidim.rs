@@ -31,8 +31,11 @@
 use super::{Check, KindInfo, RunContext};
 use crate::claim::schema::{ConstValue, FileError, Scalar, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
+use crate::enclosure::group::GroupSpec;
+use crate::enclosure::{Decision, Interval, Precisions, decide_escalating};
 use crate::error::{Error, Result};
-use crate::multidim::claims::{self, Constants, LemmaForm, TOLERANCE};
+use crate::multidim::claims::{self, Constants, Eq316Form, LemmaForm, TOLERANCE};
+use crate::multidim::enclosed::{self, ExactConstants, Outcome};
 use crate::multidim::expectation::expect;
 use crate::multidim::search::{families, integer_exhaustive, random_states, reachable_exhaustive};
 use crate::multidim::{BallLaw, GroupPotential, MdLoads, MdRule, PsiReading, Which};
@@ -105,8 +108,12 @@ pub struct Multidim {
     c: f64,
     states: States,
     dims: u32,
-    /// (f, ε, γ₁ as f64, γ₁ exact).
-    grid: Vec<(u32, f64, f64, BigRational)>,
+    /// (f, ε, γ₁ as f64, γ₁ exact, ε exact).
+    grid: Vec<(u32, f64, f64, BigRational, BigRational)>,
+    /// The statement of eq. (3.16) (`form` of `eq-3-16`).
+    eq316: Eq316Form,
+    /// `form = "harmonic"` of `gamma-at-zero`: the corrected value `Γ(0) = 2H_n`.
+    harmonic: bool,
     processes: Vec<Box<dyn Process>>,
 }
 
@@ -157,7 +164,29 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         }
     };
     let needs_form = matches!(cs.item, Item::Lemma35 | Item::Lemma36);
+    let (eq316, harmonic) = match (cs.item, cs.form.as_deref()) {
+        (Item::Eq316, None | Some("printed")) => (Eq316Form::Printed, false),
+        (Item::Eq316, Some("identity")) => (Eq316Form::Identity, false),
+        (Item::Eq316, Some("corrected")) => (Eq316Form::Corrected, false),
+        (Item::Eq316, Some(o)) => {
+            return Err(t.error_at(
+                at,
+                format!("unknown form `{o}` of eq-3-16; accepted: printed, identity, corrected"),
+            ));
+        }
+        (Item::GammaAtZero, None | Some("printed")) => (Eq316Form::Printed, false),
+        (Item::GammaAtZero, Some("harmonic")) => (Eq316Form::Printed, true),
+        (Item::GammaAtZero, Some(o)) => {
+            return Err(t.error_at(
+                at,
+                format!("unknown form `{o}` of gamma-at-zero; accepted: printed, harmonic"),
+            ));
+        }
+        _ => (Eq316Form::Printed, false),
+    };
+    let form_free = matches!(cs.item, Item::Eq316 | Item::GammaAtZero);
     let form = match (cs.form.as_deref(), needs_form) {
+        (_, false) if form_free => LemmaForm::Decrease,
         (Some("decrease"), true) => LemmaForm::Decrease,
         (Some("ptw-shape"), true) => LemmaForm::PtwShape,
         (None, false) => LemmaForm::Decrease,
@@ -169,7 +198,10 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             ));
         }
         (Some(_), false) => {
-            return Err(t.error_at(at, "form: only for lemma-3-5 and lemma-3-6"));
+            return Err(t.error_at(
+                at,
+                "form: only for lemma-3-5, lemma-3-6, eq-3-16 and gamma-at-zero",
+            ));
         }
     };
     let a = match (cs.a, cs.item) {
@@ -222,11 +254,11 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 format!("constant `f`: must be an integer in 1..=64, got {f}"),
             ));
         }
-        for (eps, _) in &epss {
+        for (eps, epsr) in &epss {
             for (g1, g1r) in &g1s {
                 Constants::new(*eps, *g1, *f as u32)
                     .map_err(|e| t.error_at(None, format!("constants: {e}")))?;
-                grid.push((*f as u32, *eps, *g1, g1r.clone()));
+                grid.push((*f as u32, *eps, *g1, g1r.clone(), epsr.clone()));
             }
         }
     }
@@ -282,6 +314,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         states: cs.states.unwrap_or(States::Reachable),
         dims,
         grid,
+        eq316,
+        harmonic,
         processes,
     }))
 }
@@ -310,6 +344,8 @@ struct Cand {
     e: Eval,
     source: String,
     consts: (u32, f64, f64),
+    /// The index of the constants in the grid (for their exact values).
+    gi: usize,
     found_by: &'static str,
 }
 
@@ -342,7 +378,7 @@ impl Multidim {
     /// Evaluates the item at `s` (for `delta-i`: the worst bin).
     fn eval(&self, s: &[f64], p: &[f64], c: &Constants) -> Result<Eval> {
         let ck = match self.item {
-            Item::Eq316 => claims::eq_3_16(s, p, c.f, c.alpha())?,
+            Item::Eq316 => claims::eq_3_16_form(s, p, c.f, c.alpha(), self.eq316)?,
             Item::Corollary1 => claims::corollary_1(s, p, c.f, c.alpha())?,
             Item::Corollary2 => claims::corollary_2(s, p, c.f, c.alpha(), self.reading, self.c)?,
             Item::Lemma35 => claims::lemma_3_5(s, p, c, self.form)?,
@@ -464,6 +500,47 @@ impl Multidim {
         ))
     }
 
+    /// Certifies the item at the candidate's state: the integer sums recovered from the float
+    /// state, exact rank probabilities, exact constants, enclosures at 64…4096 bits
+    /// ([`enclosed::certify`]).
+    fn certify(&self, cand: &Cand) -> Result<enclosed::Certified> {
+        let s = enclosed::sum_loads(&enclosed::integer_sums(&cand.s)?);
+        let p = self
+            .processes
+            .iter()
+            .find(|p| p.spec() == cand.source)
+            .ok_or_else(|| Error::Unsupported(format!("no process {}", cand.source)))?;
+        let pv = p
+            .rank_probabilities_exact(cand.n)?
+            .ok_or_else(|| Error::Unsupported(format!("{} has no exact rank vector", p.spec())))?;
+        let g = &self.grid[cand.gi];
+        let c = ExactConstants {
+            f: g.0,
+            eps: g.4.clone(),
+            gamma1: g.3.clone(),
+        };
+        let item = match self.item {
+            Item::Eq316 => enclosed::Item::Eq316(self.eq316),
+            Item::Corollary1 => enclosed::Item::Corollary1,
+            Item::Corollary2 => enclosed::Item::Corollary2(enclosed::exact_constant(self.c, "c")?),
+            Item::Lemma35 => enclosed::Item::Lemma35(self.form),
+            Item::Lemma36 => enclosed::Item::Lemma36(self.form),
+            Item::Contraction => {
+                enclosed::Item::Contraction(enclosed::exact_constant(self.a, "a")?)
+            }
+            Item::DeltaI => enclosed::Item::DeltaI(
+                self.which,
+                cand.e
+                    .bin
+                    .ok_or_else(|| Error::Unsupported("delta-i without a bin".into()))?,
+            ),
+            Item::GammaAtZero | Item::MassFacts => {
+                return Err(Error::Unsupported("state-free item".into()));
+            }
+        };
+        enclosed::certify(&item, &s, &pv, &c, self.reading)
+    }
+
     fn run_states(&self, ctx: &mut RunContext) -> Result<Verdict> {
         let d = self.t.file.domain.get_ref();
         let mut searched = Searched {
@@ -477,7 +554,7 @@ impl Multidim {
         let mut smallest_bad: Option<Cand> = None;
         let mut violations = 0u64;
         let mut vacuous = 0u64;
-        for &(f, eps, g1, _) in &self.grid {
+        for (gi, &(f, eps, g1, ..)) in self.grid.iter().enumerate() {
             let c = Constants::new(eps, g1, f)?;
             let mut spaces: Vec<(usize, &'static str, Vec<Vec<f64>>)> = Vec::new();
             let ff = if self.states == States::Integer { 1 } else { f };
@@ -519,6 +596,7 @@ impl Multidim {
                             e,
                             source: p.spec(),
                             consts: (f, eps, g1),
+                            gi,
                             found_by: what,
                         };
                         if !e.holds {
@@ -581,19 +659,87 @@ impl Multidim {
         };
         let mut status = status;
         let mut recheck = None;
+        let mut trust = Trust::Float;
+        // Certification (DESIGN §3): the state in exact rationals, the potentials and their
+        // expectations as outward-rounded enclosures at escalating precision.
+        let cert = self.certify(&cand);
+        if let Ok(c) = &cert {
+            searched.precision_bits = Some(c.check.prec);
+        }
         if status == Status::Refuted {
-            match self.recheck(&cand, &cand.source) {
-                Ok((true, msg)) => recheck = Some(format!("confirmed by {msg}")),
-                Ok((false, msg)) => {
-                    status = Status::Inconclusive;
-                    notes.push(format!(
-                        "the re-check does not confirm the violation: {msg}"
-                    ));
+            let md = self.recheck(&cand, &cand.source);
+            match (&cert, md) {
+                (Ok(c), md) if c.outcome == Outcome::Fails => {
+                    trust = Trust::Enclosure;
+                    let mut text = format!("certified: {}", c.check.describe());
+                    match md {
+                        Ok((true, msg)) => text.push_str(&format!("; confirmed by {msg}")),
+                        Ok((false, msg)) => {
+                            status = Status::Inconclusive;
+                            notes.push(format!(
+                                "the md-level re-check does not confirm the violation: {msg}"
+                            ));
+                        }
+                        Err(e) => notes.push(format!("no md-level re-check ({e})")),
+                    }
+                    recheck = Some(text);
                 }
-                Err(e) => {
+                (Ok(c), _) => {
                     status = Status::Inconclusive;
-                    notes.push(format!("no re-check possible: {e}"));
+                    trust = Trust::Enclosure;
+                    notes.push(match c.outcome {
+                        Outcome::Holds => format!(
+                            "the float search saw a violation, but the certified evaluation says the claim holds at this state: {}",
+                            c.check.describe()
+                        ),
+                        _ => format!(
+                            "the enclosures do not decide the state up to {} bits: {}",
+                            c.check.prec,
+                            c.check.describe()
+                        ),
+                    });
                 }
+                (Err(why), md) => {
+                    notes.push(format!("no certified route at this state ({why})"));
+                    match md {
+                        Ok((true, msg)) => recheck = Some(format!("confirmed by {msg}")),
+                        Ok((false, msg)) => {
+                            status = Status::Inconclusive;
+                            notes.push(format!(
+                                "the re-check does not confirm the violation: {msg}"
+                            ));
+                        }
+                        Err(e) => {
+                            status = Status::Inconclusive;
+                            notes.push(format!("no re-check possible: {e}"));
+                        }
+                    }
+                }
+            }
+        } else {
+            match &cert {
+                Ok(c) if c.outcome == Outcome::Holds => {
+                    trust = Trust::Enclosure;
+                    let text = format!("certified at the tightest state: {}", c.check.describe());
+                    notes.push(text.clone());
+                    recheck = Some(text);
+                }
+                Ok(c) if c.outcome == Outcome::Fails => {
+                    status = Status::Refuted;
+                    trust = Trust::Enclosure;
+                    let text = format!(
+                        "the tightest state violates the claim (the float margin was within the tolerance): {}",
+                        c.check.describe()
+                    );
+                    notes.push(text.clone());
+                    recheck = Some(text);
+                }
+                Ok(c) => notes.push(format!(
+                    "the enclosures at the tightest state do not separate up to {} bits: {}",
+                    c.check.prec,
+                    c.check.describe()
+                )),
+                Err(why) => notes.push(format!("the tightest state is not certified: {why}")),
             }
         }
         if let Some(i) = cand.e.bin {
@@ -617,7 +763,7 @@ impl Multidim {
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
-            trust: Trust::Float,
+            trust,
             slack: Some(cand.e.margin),
             witness: Some(w),
             searched,
@@ -626,6 +772,9 @@ impl Multidim {
     }
 
     fn run_gamma_at_zero(&self) -> Result<Verdict> {
+        if self.harmonic {
+            return self.run_gamma_at_zero_harmonic();
+        }
         let d = self.t.file.domain.get_ref();
         let mut searched = Searched {
             n: d.n.clone(),
@@ -634,9 +783,21 @@ impl Multidim {
             ..Searched::default()
         };
         let mut worst: Option<(f64, claims::GammaAtZero)> = None;
+        // Every n is certified: 2H_n exact against an enclosure of 2 ln n.
+        let mut certified: Vec<(usize, Decision, u64)> = Vec::new();
         for &n in &d.n {
             let g = claims::gamma_at_zero(n)?;
             searched.add("exact", 1);
+            let h = crate::spec::parse_ratio(&g.exact).map_err(|e| Error::invalid("2H_n", e))?;
+            let two = BigRational::from_integer(2.into());
+            let nq = BigRational::from_integer(n.into());
+            let dcd = decide_escalating(Precisions::default(), |p| {
+                Ok((
+                    Interval::from_rational(&h, p),
+                    Interval::ln_of(&nq, p)?.mul_rational(&two, p),
+                ))
+            })?;
+            certified.push((n, dcd.decision, dcd.prec));
             // The claim is an equality: slack = −|Γ(0) − 2 ln n| relative.
             let slack = -(g.value - g.claimed).abs() / g.value.max(g.claimed);
             if worst.as_ref().is_none_or(|(s, _)| slack < *s) {
@@ -644,16 +805,30 @@ impl Multidim {
             }
         }
         let (slack, g) = worst.expect("non-empty domain");
+        let all_unequal = certified.iter().all(|c| c.1 == Decision::Greater);
         let status = if g.holds {
             Status::Holds
-        } else {
+        } else if all_unequal {
             Status::Refuted
+        } else {
+            Status::Inconclusive
         };
+        let prec = certified.iter().map(|c| c.2).max().unwrap_or(64);
+        searched.precision_bits = Some(prec);
+        let wn = certified
+            .iter()
+            .find(|c| c.0 == g.n)
+            .map(|c| c.1)
+            .unwrap_or(Decision::Undecided);
         Ok(Verdict {
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
-            trust: Trust::Float,
+            trust: if all_unequal {
+                Trust::Enclosure
+            } else {
+                Trust::Float
+            },
             slack: Some(slack),
             witness: Some(Witness {
                 n: g.n,
@@ -664,11 +839,80 @@ impl Multidim {
                 rhs: format!("2 ln n = {:.12}", g.claimed),
                 slack: format!("{slack:e}"),
                 found_by: "exact".into(),
-                recheck: Some(format!("Γ(0)/(2 ln n) = {:.6}", g.ratio)),
+                recheck: Some(format!(
+                    "Γ(0)/(2 ln n) = {:.6}; 2H_n vs an enclosure of 2 ln n at {prec} bits: {wn:?}",
+                    g.ratio
+                )),
+            }),
+            searched,
+            notes: vec![format!(
+                "Γ(0) = 2H_n is an exact rational; 2 ln n is enclosed (correctly rounded ln, outward rounding): 2H_n > 2 ln n is certified at {} of {} n",
+                certified
+                    .iter()
+                    .filter(|c| c.1 == Decision::Greater)
+                    .count(),
+                certified.len()
+            )],
+        })
+    }
+
+    /// `form = "harmonic"`: `Γ(0) = 2H_n`, with `Γ(0)` evaluated exactly from the definition of
+    /// the group potentials at `s ≡ 0` (every exponential is `e⁰ = 1`), both readings of `Ψ`,
+    /// against `2 Σ_{i≤n} 1/i`.
+    fn run_gamma_at_zero_harmonic(&self) -> Result<Verdict> {
+        let d = self.t.file.domain.get_ref();
+        let mut searched = Searched {
+            n: d.n.clone(),
+            sources: 1,
+            constant_combinations: 1,
+            ..Searched::default()
+        };
+        let alpha = BigRational::new(1.into(), 8.into());
+        let mut bad: Option<(usize, PsiReading, BigRational, BigRational)> = None;
+        let mut last = None;
+        for &n in &d.n {
+            let mut h = BigRational::from_integer(0.into());
+            for i in 1..=n {
+                h += BigRational::new(2.into(), (i as i64).into());
+            }
+            let zero = vec![BigRational::from_integer(0.into()); n];
+            for reading in PsiReading::ALL {
+                let spec = GroupSpec::new(Which::Gamma, alpha.clone(), reading)?;
+                let v = spec
+                    .value_exact(&zero)
+                    .ok_or_else(|| Error::invalid("state", "s ≡ 0 has an exact value"))?;
+                searched.add("exact", 1);
+                if v != h && bad.is_none() {
+                    bad = Some((n, reading, v.clone(), h.clone()));
+                }
+                last = Some((n, reading, v, h.clone()));
+            }
+        }
+        let (status, (n, reading, v, h)) = match bad {
+            Some(b) => (Status::Refuted, b),
+            None => (Status::Holds, last.expect("non-empty domain")),
+        };
+        let slack = if v == h { 0.0 } else { -1.0 };
+        Ok(Verdict {
+            id: self.t.id.clone(),
+            verdict: status,
+            expected: self.t.file.expected,
+            trust: Trust::Exact,
+            slack: Some(slack),
+            witness: Some(Witness {
+                n,
+                loads: vec![0.0; n],
+                source: "s ≡ 0".into(),
+                constants: BTreeMap::new(),
+                lhs: format!("Γ(0) ({} Ψ) = {v}", reading.name()),
+                rhs: format!("2H_n = {h}"),
+                slack: format!("{slack:e}"),
+                found_by: "exact".into(),
+                recheck: None,
             }),
             searched,
             notes: vec![
-                "Γ(0) = 2H_n is an exact rational; 2 ln n is a float, so the comparison is float (the difference exceeds 1, far above rounding)".into(),
+                "Γ(0) evaluated exactly from the definition (weights 1/i for Φ, 1/i or 1/(n − i + 1) for Ψ, every e^{±α·0} = 1) for both readings of Ψ, compared with 2 Σ_{i≤n} 1/i in exact rationals at every listed n".into(),
             ],
         })
     }
