@@ -406,15 +406,29 @@ fn two_point_lemma_one_step_and_printed_intermediate_claim() {
     );
     // The printed step "ε_tγ ≤ 1" fails inside the hypotheses: π₁ = 0.4, ε = 0.2 = min(π)/2,
     // ε_t = 0.3 = max(π)/2 (probabilities 0.1 and 0.7 are valid); γ = 1/0.4 + 1/0.6 = 25/6 and
-    // ε_tγ = 1.25 > 1.
+    // ε_tγ = 1.25 > 1. Exactly: π₁ = 2/5, ε = 1/5, ε_t = 3/10, ε_tγ = (3/10)(25/6) = 5/4.
     let tp = TwoPoint {
         pi1: 0.4,
         eps: 0.2,
         eps_t: 0.3,
     };
     assert!(tp.hypotheses() && tp.valid());
-    assert!(!checks::two_point_eps_gamma(&tp).holds);
     assert!((tp.eps_t * tp.gamma() - 1.25).abs() < 1e-12);
+    let q = |a: i64, b: i64| num_rational::BigRational::new(a.into(), b.into());
+    let tq = balloc::graph::twopoint::TwoPointQ {
+        pi1: q(2, 5),
+        eps: q(1, 5),
+        eps_t: q(3, 10),
+    };
+    assert!(tq.hypotheses() && tq.valid());
+    let f = checks::two_point_eps_gamma(&tq);
+    assert!(!f.holds && f.violation.unwrap().contains("= 5/4 > 1"));
+    // The corrected step: ε_tγ = 5/4 ≤ 1/max(π) = 5/3.
+    assert!(checks::two_point_eps_gamma_valid(&tq).holds);
+    // E[Δδ] = ±ε_tγ exactly and E[(Δδ)²] ≤ 2γ: at δ > 0, p = 1/10,
+    // E[(Δδ)²] = (1/10)/(4/25) + (9/10)/(9/25) = 5/8 + 5/2 = 25/8 ≤ 2γ = 25/3.
+    assert_eq!(tq.second_moment(&q(1, 1)), q(25, 8));
+    assert!(checks::two_point_moments(&tq, &[q(-1, 1), q(0, 1), q(1, 4)]).holds);
     // The printed hypotheses admit invalid probabilities: π₁ = 0.1, ε_t = 0.3 ≤ max(π)/2 = 0.45
     // gives P(bin 1) = π₁ − ε_t = −0.2.
     let bad = TwoPoint {
@@ -423,6 +437,14 @@ fn two_point_lemma_one_step_and_printed_intermediate_claim() {
         eps_t: 0.3,
     };
     assert!(bad.hypotheses() && !bad.valid() && bad.p1(1.0) < 0.0);
+    let badq = balloc::graph::twopoint::TwoPointQ {
+        pi1: q(1, 10),
+        eps: q(1, 20),
+        eps_t: q(3, 10),
+    };
+    let f = checks::two_point_hypotheses_valid(&badq);
+    assert!(badq.hypotheses() && !f.holds, "{f:?}");
+    assert!(f.violation.unwrap().contains("{-1/5, 2/5}"));
 }
 
 #[test]

@@ -642,9 +642,9 @@ fn graph_kind_two_point_and_statistical_items() {
     );
     let v = run(&root, &p);
     assert_eq!(v.verdict, Status::Refuted);
-    assert_eq!(v.trust, Trust::Float);
+    assert_eq!(v.trust, Trust::Exact);
     let r = v.witness.unwrap().recheck.unwrap();
-    assert!(r.contains("pi1: 0.4") && r.contains("= 1.25"), "{r}");
+    assert!(r.contains("π₁ = 2/5") && r.contains("= 5/4 > 1"), "{r}");
     // π₁ = 0.4 and 0.6 are the valid configurations (0.2 and 0.8 are not): two evaluations.
     assert_eq!(v.searched.total, 2);
     let p = write(
