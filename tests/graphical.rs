@@ -326,10 +326,10 @@ fn greedy_sampler_matches_probabilities() {
 }
 
 #[test]
-fn general_graphs_use_spectral_trees_and_spanning_tree_flows() {
+fn general_graphs_use_spectral_trees_and_electrical_flows() {
     let g = Graph::random_regular(16, 3, 4).unwrap();
     let s = Strategy::new(&g).unwrap();
-    assert_eq!(s.flows.method, "spanning-tree");
+    assert_eq!(s.flows.method, "electrical-mw");
     assert!(haar::orthogonality_defect(&s.tree) < 1e-12);
     assert_holds(checks::lemma_3_4(&s), "regular(16,3) Lemma 3.4");
     assert_holds(checks::lemma_3_2(&s), "regular(16,3) Lemma 3.2");
@@ -505,4 +505,140 @@ fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
         "{} vs {exact}",
         s.mean
     );
+}
+
+/// Every routing on every test graph: the net inflow of every stored flow equals the Haar vector
+/// `h_i` exactly (rationals), so the realised per-vertex drift equals the designed drift
+/// (Lemma 3.5), `Σ_i p_e(i) ≤ 1` and the support of `p_e` stays within the height (Lemma 3.4);
+/// the certified cut bound is below every routing's congestion.
+#[test]
+fn every_routing_realises_the_haar_drifts_exactly() {
+    use balloc::graph::flow::{Routing, UnitFlows, congestion_lower_bound};
+    let mut graphs = small_graphs();
+    for (n, d, seed) in [(16, 3, 4), (24, 4, 2), (32, 3, 9), (40, 5, 3)] {
+        graphs.push(Graph::random_regular(n, d, seed).unwrap());
+    }
+    // An irregular edge-list graph: two triangles joined by two paths.
+    graphs.push(
+        Graph::parse_edge_list(
+            "0 1\n1 2\n2 0\n2 3\n3 4\n4 5\n5 6\n6 7\n7 5\n1 8\n8 9\n9 6\n",
+            "barbell",
+        )
+        .unwrap(),
+    );
+    let disconnected = |g: &Graph| {
+        let t = Tree::standard(g).unwrap();
+        t.internal()
+            .into_iter()
+            .filter(|&i| balloc::graph::electrical::Network::induced(g, &t.set(i)).is_none())
+            .count()
+    };
+    // regular(16, 3, 4) has node sets S_i with G[S_i] disconnected (spectral bisection does not
+    // promise connected parts): the connector of the electrical routing is exercised.
+    assert!(disconnected(&Graph::random_regular(16, 3, 4).unwrap()) > 0);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for g in &graphs {
+        let t = Tree::standard(g).unwrap();
+        let (lb, _) = congestion_lower_bound(g, &t);
+        let mut routings = vec![
+            Routing::SpanningTree,
+            Routing::Electrical { rounds: 1 },
+            Routing::Electrical { rounds: 6 },
+        ];
+        if g.family() != balloc::graph::Family::General {
+            routings.push(Routing::Explicit);
+        }
+        for r in routings {
+            let what = format!("{} {r:?}", g.name());
+            let f = UnitFlows::route_with(g, &t, r).unwrap();
+            for (j, &i) in f.nodes.iter().enumerate() {
+                assert_eq!(f.inflow(g, j), haar::vector(&t, i), "{what}: node {i}");
+            }
+            assert!(f.congestion() >= lb, "{what}: C* below the cut bound {lb}");
+            let s = Strategy::with_routing(g, t.clone(), r).unwrap();
+            assert_holds(checks::lemma_3_4(&s), &format!("{what} Lemma 3.4"));
+            assert_holds(checks::lemma_3_2(&s), &format!("{what} Lemma 3.2"));
+            for x in load_families(&t, &mut rng) {
+                assert_holds(
+                    checks::lemma_3_5(&s, &x).unwrap(),
+                    &format!("{what} Lemma 3.5 at {x:?}"),
+                );
+            }
+        }
+    }
+}
+
+/// The `f64` electrical flow against an independent dense solve (nalgebra LU of the Laplacian
+/// grounded at vertex 0), on a random regular graph with non-uniform resistances.
+#[test]
+fn electrical_flow_matches_a_dense_laplacian_solve() {
+    use balloc::graph::electrical::Network;
+    let g = Graph::random_regular(20, 3, 5).unwrap();
+    let net = Network::whole(&g).unwrap();
+    let res: Vec<f64> = (0..g.m()).map(|e| 1.0 + (e % 7) as f64 / 3.0).collect();
+    let demand: Vec<f64> = (0..20).map(|v| (v % 5) as f64 - 2.0).collect(); // sums to 0
+    let f = net.flow(&res, &demand).unwrap();
+    let n = g.n();
+    let mut l = nalgebra::DMatrix::<f64>::zeros(n - 1, n - 1);
+    for (e, &(a, b)) in g.edges().iter().enumerate() {
+        let c = 1.0 / res[e];
+        for (u, w, sgn) in [(a, a, 1.0), (b, b, 1.0), (a, b, -1.0), (b, a, -1.0)] {
+            if u > 0 && w > 0 {
+                l[(u - 1, w - 1)] += sgn * c;
+            }
+        }
+    }
+    let rhs = nalgebra::DVector::from_iterator(n - 1, demand[1..].iter().map(|d| -d));
+    let x = l.lu().solve(&rhs).unwrap();
+    let pot = |v: usize| if v == 0 { 0.0 } else { x[v - 1] };
+    for (k, &(e, _, _)) in net.edges.iter().enumerate() {
+        let (a, b) = g.edges()[e];
+        let want = (pot(a) - pot(b)) / res[e];
+        assert!((f[k] - want).abs() < 1e-9, "edge {e}: {} vs {want}", f[k]);
+    }
+    // Net inflow = demand.
+    for v in 0..n {
+        let mut inflow = 0.0;
+        for (k, &(_, a, b)) in net.edges.iter().enumerate() {
+            if b == v {
+                inflow += f[k];
+            }
+            if a == v {
+                inflow -= f[k];
+            }
+        }
+        assert!((inflow - demand[v]).abs() < 1e-9, "vertex {v}");
+    }
+}
+
+/// The cut bound's closed form (`|S_j|/|S_c|` per proper ancestor) against the direct sum
+/// `Σ_i |Σ_{v∈S_j} h_i(v)|` over every internal node, on every node set of two trees.
+#[test]
+fn congestion_lower_bound_closed_form_matches_the_direct_sum() {
+    use balloc::graph::flow::congestion_lower_bound;
+    use num_traits::{Signed, Zero};
+    for g in [
+        Graph::random_regular(14, 3, 2).unwrap(),
+        Graph::torus(3, 5).unwrap(),
+    ] {
+        let t = Tree::standard(&g).unwrap();
+        let mut best = BigRational::zero();
+        for j in 0..t.nodes.len() {
+            let set = t.set(j);
+            let mut demand = BigRational::zero();
+            for i in t.internal() {
+                let s: BigRational = set.iter().map(|&v| haar::value(&t, i, v)).sum();
+                demand += s.abs();
+            }
+            let cut = g
+                .edges()
+                .iter()
+                .filter(|&&(a, b)| set.contains(&a) != set.contains(&b))
+                .count();
+            if cut > 0 {
+                best = best.max(demand / BigRational::from_integer(cut.into()));
+            }
+        }
+        assert_eq!(congestion_lower_bound(&g, &t).0, best, "{}", g.name());
+    }
 }
