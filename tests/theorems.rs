@@ -179,6 +179,31 @@ fn near_tie_exponential_claim_is_decided_by_enclosures() {
 }
 
 #[test]
+fn near_tie_claims_with_ln_and_sqrt_are_decided_by_enclosures() {
+    let root = scratch("near-tie-ln");
+    // ln Γ > 0 (Γ ≥ 2n = 8 at n = 4), so ln(Γ)(1 − 10⁻¹⁵) < ln Γ holds at every state, with a
+    // relative slack far below the float resolution; likewise for √E[Γ'].
+    for (name, expr, want) in [
+        ("ln-holds", "ln(Gamma) * (1 - 1e-15) < ln(Gamma)", Status::Holds),
+        ("sqrt-holds", "sqrt(E_Gamma) * (1 - 1e-15) < sqrt(E_Gamma)", Status::Holds),
+        ("ln-fails", "ln(E_Gamma) * (1 + 1e-15) <= ln(E_Gamma)", Status::Refuted),
+    ] {
+        let p = write(
+            &root,
+            name,
+            &format!(
+                "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[constants]\nalpha = 0.1\n\
+                 [claim]\nexpr = \"{expr}\"\n[domain]\nn = [4]\nrandom = 5\noptimise = 5\n"
+            ),
+        );
+        let v = run(&root, &p);
+        assert_eq!(v.verdict, want, "{name}: {:?}", v.notes);
+        assert_eq!(v.trust, Trust::Enclosure, "{name}: {:?}", v.notes);
+        assert!(v.searched.precision_bits.is_some(), "{name}");
+    }
+}
+
+#[test]
 fn load_dependent_quadratic_claim_is_refuted_exactly() {
     let root = scratch("mean-thinning");
     // Mean-Thinning at y = 0 (n = 2): θ = 1/2 of the bins are at or above the mean... the claim

@@ -418,8 +418,11 @@ impl Expr {
     }
 
     /// Evaluates over intervals with outward rounding at working precision `prec` bits: the
-    /// result contains the true value of the expression. `ln`, `sqrt`, `floor` and `ceil` of a
-    /// non-rational argument are not enclosed (`NotExact`).
+    /// result contains the true value of the expression. `exp`, `ln` and `sqrt` are monotone and
+    /// enclosed end by end with malachite's correctly rounded functions (`Floor` below,
+    /// `Ceiling` above); `ln` of an enclosure that is not positive and `sqrt` of one reaching
+    /// below 0 are `NotExact` (no enclosure), as are `floor` and `ceil` of a non-rational
+    /// argument.
     ///
     /// ```
     /// use balloc::claim::expr::{compile, ExactEnv, IntervalEnv};
@@ -527,9 +530,8 @@ impl Expr {
                 Func::P | Func::Eps1 | Func::Floor | Func::Ceil => {
                     Interval::from_rational(&self.eval_exact(env)?, prec)
                 }
-                Func::Ln | Func::Sqrt => {
-                    return Err(NotExact(format!("{f:?}").to_lowercase()));
-                }
+                Func::Ln => args[0].eval_interval(env, prec)?.ln(prec).map_err(enc)?,
+                Func::Sqrt => args[0].eval_interval(env, prec)?.sqrt(prec).map_err(enc)?,
             },
         })
     }

@@ -331,6 +331,63 @@ impl Interval {
         Ok(Interval { lo, hi })
     }
 
+    /// `ln(self)` for an interval of positive numbers. `ln` is increasing, so the ends are
+    /// `ln(lo)` rounded toward −∞ and `ln(hi)` rounded toward +∞; malachite's `ln` is correctly
+    /// rounded in the requested direction (MPFR semantics), so the true logarithm of every point
+    /// of `self` lies in the result. An error when `lo ≤ 0` (the enclosure reaches the pole).
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::Q};
+    /// // ln 2 = 0.693147180559945309417232121458…
+    /// let v = Interval::from_rational(&Q::from_integer(2.into()), 128).ln(128).unwrap();
+    /// assert!(v.contains_f64(std::f64::consts::LN_2) && v.rel_width() < 1e-36);
+    /// assert!(Interval::from_f64(0.0).unwrap().ln(64).is_err());
+    /// ```
+    pub fn ln(&self, prec: u64) -> Result<Interval> {
+        if self.lo <= 0u32 {
+            return Err(Error::invalid(
+                "ln",
+                format!(
+                    "the argument's enclosure [{:e}, {:e}] is not positive",
+                    self.lo_f64(),
+                    self.hi_f64()
+                ),
+            ));
+        }
+        Ok(Interval {
+            lo: self.lo.ln_prec_round_ref(prec, Floor).0,
+            hi: self.hi.ln_prec_round_ref(prec, Ceiling).0,
+        })
+    }
+
+    /// `√self` for an interval of non-negative numbers: `√` is increasing, the ends are rounded
+    /// outward by malachite's correctly rounded square root. An error when `lo < 0` (the true
+    /// argument may be negative; an argument that is exactly 0 is enclosed by `[0, ·]`).
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::Q};
+    /// // √2 = 1.414213562373095048801688724209…
+    /// let v = Interval::from_rational(&Q::from_integer(2.into()), 128).sqrt(128).unwrap();
+    /// assert!(v.contains_f64(std::f64::consts::SQRT_2) && v.rel_width() < 1e-36);
+    /// assert!(Interval::from_f64(-1e-30).unwrap().sqrt(64).is_err());
+    /// ```
+    pub fn sqrt(&self, prec: u64) -> Result<Interval> {
+        if self.lo < 0u32 {
+            return Err(Error::invalid(
+                "sqrt",
+                format!(
+                    "the argument's enclosure [{:e}, {:e}] reaches below 0",
+                    self.lo_f64(),
+                    self.hi_f64()
+                ),
+            ));
+        }
+        Ok(Interval {
+            lo: self.lo.sqrt_prec_round_ref(prec, Floor).0,
+            hi: self.hi.sqrt_prec_round_ref(prec, Ceiling).0,
+        })
+    }
+
     /// The smallest interval containing both.
     pub fn hull(&self, other: &Interval) -> Interval {
         Interval {
