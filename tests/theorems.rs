@@ -684,6 +684,30 @@ fn graph_kind_two_point_and_statistical_items() {
 }
 
 #[test]
+fn graph_kind_one_step_is_certified_at_its_tightest_instance() {
+    let root = scratch("graph-one-step");
+    // Grid [5, 2, 2], valid configurations only, δ ∈ {−2, −1.5, …, 2}: the f64 sweep holds and its
+    // tightest instance is confirmed by enclosures (lhs < rhs with disjoint intervals).
+    let p = write(
+        &root,
+        "os",
+        &format!(
+            "{GRAPH_HEAD}[claim]\nitem = \"two_point_one_step\"\ngrid = [5, 2, 2]\n\
+             deltas = [-2, 2, 0.5]\nrequire_valid = true\n[domain]\nn = [2]\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert_eq!(v.trust, Trust::Enclosure, "{:?}", v.notes);
+    assert!(v.searched.precision_bits.is_some());
+    assert!(
+        v.notes.iter().any(|n| n.contains("certified by enclosures")),
+        "{:?}",
+        v.notes
+    );
+}
+
+#[test]
 fn graph_kind_errors_name_file_and_field() {
     let root = scratch("graph-err");
     let e = |name: &str, claim: &str, n: &str| {

@@ -495,18 +495,27 @@ pub fn lemma_4_1_mean(n: usize, d: usize, k: usize, s: usize) -> Finding {
 /// `E[Φ(t+1) | δ] ≤ Φ − αεγ(Φ − 2)/2`, evaluated at every `δ` of `deltas`. Returns the finding and
 /// the smallest slack `rhs − lhs` (relative to `rhs`).
 pub fn two_point_one_step_f64(c: &TwoPoint, deltas: &[f64]) -> (Finding, f64) {
+    let (f, w, _) = two_point_one_step_tightest(c, deltas);
+    (f, w)
+}
+
+/// [`two_point_one_step_f64`] with the index in `deltas` of the smallest relative slack (the
+/// instance a certified evaluation should confirm; a violation when the finding fails).
+pub fn two_point_one_step_tightest(c: &TwoPoint, deltas: &[f64]) -> (Finding, f64, usize) {
     let mut f = Finding::new();
-    let mut worst = f64::INFINITY;
-    for &d in deltas {
+    let mut worst = (f64::INFINITY, 0);
+    for (k, &d) in deltas.iter().enumerate() {
         let (l, r) = c.one_step(d);
         let slack = (r - l) / r.abs().max(1.0);
-        worst = worst.min(slack);
+        if slack < worst.0 {
+            worst = (slack, k);
+        }
         // a relative rounding allowance of 1e-12
         f.test(slack >= -1e-12, || {
             format!("{c:?}, δ = {d}: E[Φ'] = {l} > {r}")
         });
     }
-    (f, worst)
+    (f, worst.0, worst.1)
 }
 
 /// C.L3.8 (proof): the printed intermediate claim `ε_t·γ ≤ 1` ("uses the fact that ε_tγ ≤ 1"),

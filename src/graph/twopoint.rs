@@ -178,6 +178,50 @@ impl TwoPointQ {
         &p / (&self.pi1 * &self.pi1) + (one - &p) / (&p2 * &p2)
     }
 
+    /// The two sides of the one-step inequality of the proof of Lemma 3.8 ([`TwoPoint::one_step`])
+    /// as enclosures at `prec` bits: `E[Φ(t+1) | δ] = p·cosh(α(δ + 1/π₁)) + (1 − p)·cosh(α(δ − 1/π₂))`
+    /// and `Φ − αεγ(Φ − 2)/2 = Φ(1 − αεγ/2) + αεγ`, `Φ = cosh(αδ)`, `α = ε/8`. Every `cosh` has a
+    /// rational argument `q` and is enclosed as `(e^q + e^{−q})/2` with correctly rounded `exp`.
+    ///
+    /// ```
+    /// use balloc::graph::twopoint::TwoPointQ;
+    /// use balloc::enclosure::{decide, Decision};
+    /// use num_rational::BigRational as Q;
+    /// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+    /// // As in `TwoPoint::one_step`: δ = 0 gives cosh(1/16) = 1.001953760…  and 1 + 1/64.
+    /// let c = TwoPointQ { pi1: q(1, 2), eps: q(1, 4), eps_t: q(1, 4) };
+    /// let (l, r) = c.one_step_enclosed(&q(0, 1), 64).unwrap();
+    /// assert!(l.contains_f64((1.0f64 / 16.0).cosh()) && r.contains(&q(65, 64)));
+    /// assert_eq!(decide(&l, &r), Decision::Less);
+    /// ```
+    pub fn one_step_enclosed(
+        &self,
+        delta: &Q,
+        prec: u64,
+    ) -> crate::error::Result<(crate::enclosure::Interval, crate::enclosure::Interval)> {
+        use crate::enclosure::Interval;
+        let half = Q::new(1.into(), 2.into());
+        let cosh = |x: Q| -> crate::error::Result<Interval> {
+            let a = Interval::exp_of(&x, prec)?;
+            let b = Interval::exp_of(&-x, prec)?;
+            Ok(a.add(&b, prec).mul_rational(&half, prec))
+        };
+        let one = Q::from_integer(1.into());
+        let a = &self.eps / Q::from_integer(8.into());
+        let p = self.p1(delta);
+        let up = cosh(&a * (delta + self.pi1.recip()))?;
+        let down = cosh(&a * (delta - self.pi2().recip()))?;
+        let lhs = up
+            .mul_rational(&p, prec)
+            .add(&down.mul_rational(&(&one - &p), prec), prec);
+        let k = &a * &self.eps * self.gamma();
+        let phi = cosh(&a * delta)?;
+        let rhs = phi
+            .mul_rational(&(&one - &k * &half), prec)
+            .add_rational(&k, prec);
+        Ok((lhs, rhs))
+    }
+
     /// The nearest `f64` configuration (for the `cosh` one-step inequality, evaluated in `f64`).
     pub fn to_f64(&self) -> TwoPoint {
         use num_traits::ToPrimitive;

@@ -3,8 +3,11 @@
 //! graphs and load vectors the file lists, and turns its [`Finding`]s into a verdict: `holds` on
 //! the evaluated instances (not a proof), or `refuted` with the first violation as the
 //! counterexample. Trust is `exact` for the items computed in rationals (every item except
-//! `two_point_one_step`, whose `cosh` terms are evaluated in `f64` with a relative allowance of
-//! 10⁻¹²); the two-point sweep's configurations are exact rationals.
+//! `two_point_one_step`); the two-point sweep's configurations are exact rationals.
+//! `two_point_one_step` (whose sides are sums of `cosh`) is swept in `f64` with a relative
+//! allowance of 10⁻¹², and its tightest instance (or its violation) is then certified by
+//! enclosures ([`TwoPointQ::one_step_enclosed`], 64…4096 bits): trust `enclosure` when the
+//! enclosure confirms the sweep, `inconclusive` when it contradicts it, `float` when undecided.
 //!
 //! `[claim]` table:
 //!
@@ -35,6 +38,7 @@ use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::graph::checks::{self, Finding};
 use crate::graph::strategy::Strategy;
+use crate::enclosure::Decision;
 use crate::graph::twopoint::TwoPointQ;
 use num_bigint::BigInt;
 use num_rational::BigRational as Q;
@@ -444,6 +448,8 @@ impl Check for GraphCheck {
         let mut notes = Vec::new();
         let mut first: Option<Violation> = None;
         let mut worst_slack: Option<f64> = None;
+        // The one-step item's tightest instance: (slack, configuration, δ index).
+        let mut tightest: Option<(f64, TwoPointQ, usize)> = None;
         let mut record = |f: Finding, searched: &mut Searched, key: &str, v: Violation| {
             searched.add(key, f.instances as u64);
             if !f.holds && first.is_none() {
@@ -560,8 +566,12 @@ impl Check for GraphCheck {
                 for c in &configs {
                     let f = match self.item {
                         "two_point_one_step" => {
-                            let (f, w) = checks::two_point_one_step_f64(&c.to_f64(), &self.deltas);
+                            let (f, w, k) =
+                                checks::two_point_one_step_tightest(&c.to_f64(), &self.deltas);
                             worst_slack = Some(worst_slack.map_or(w, |s: f64| s.min(w)));
+                            if tightest.as_ref().is_none_or(|t| w < t.0) {
+                                tightest = Some((w, c.clone(), k));
+                            }
                             f
                         }
                         "two_point_moments" => checks::two_point_moments(c, &exact_deltas),
@@ -591,11 +601,58 @@ impl Check for GraphCheck {
                 "nothing was evaluated (no graph of a listed load size, or no internal node)",
             ));
         }
-        let status = if first.is_some() {
+        let mut status = if first.is_some() {
             Status::Refuted
         } else {
             Status::Holds
         };
+        let mut trust = self.trust;
+        if let Some((_, c, k)) = &tightest {
+            // Certify the tightest instance (the violation, if the sweep found one) by enclosures
+            // (DESIGN §3: a holds verdict carries the trust of its tightest state).
+            let delta = Q::from_float(self.deltas[*k]).expect("finite δ");
+            let d = crate::enclosure::decide_escalating(
+                crate::enclosure::Precisions::default(),
+                |prec| c.one_step_enclosed(&delta, prec),
+            );
+            let at = format!("{c}, δ = {delta}");
+            match d {
+                Ok(d) => {
+                    let ok = matches!(d.decision, Decision::Less | Decision::Equal);
+                    let text = format!(
+                        "E[Φ'] ∈ {}, Φ − αεγ(Φ − 2)/2 ∈ {} at {} bits",
+                        d.lhs, d.rhs, d.prec
+                    );
+                    match (d.decision, status) {
+                        (Decision::Undecided, _) => notes.push(format!(
+                            "the tightest instance ({at}) is undecided by enclosures up to {}                              bits: {text}",
+                            d.prec
+                        )),
+                        (_, Status::Holds) if ok => {
+                            trust = Trust::Enclosure;
+                            searched.precision_bits = Some(d.prec);
+                            notes.push(format!(
+                                "the tightest instance ({at}) is certified by enclosures: {text}"
+                            ));
+                        }
+                        (_, Status::Refuted) if !ok => {
+                            trust = Trust::Enclosure;
+                            searched.precision_bits = Some(d.prec);
+                            notes.push(format!(
+                                "the violation ({at}) is certified by enclosures: {text}"
+                            ));
+                        }
+                        _ => {
+                            status = Status::Inconclusive;
+                            notes.push(format!(
+                                "the f64 sweep and the enclosure disagree at {at}: {text}"
+                            ));
+                        }
+                    }
+                }
+                Err(e) => notes.push(format!("no enclosure of the tightest instance: {e}")),
+            }
+        }
         match status {
             Status::Holds => notes.push(format!(
                 "holds on every evaluated instance ({} in all); this is evidence on the listed \
@@ -605,7 +662,7 @@ impl Check for GraphCheck {
             _ => notes.push("the first violation is the counterexample".into()),
         }
         if self.trust == Trust::Float {
-            notes.push("f64 arithmetic with a relative allowance of 1e-12".into());
+            notes.push("f64 sweep with a relative allowance of 1e-12".into());
         } else {
             notes.push("exact rational arithmetic".into());
         }
@@ -624,7 +681,7 @@ impl Check for GraphCheck {
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
-            trust: self.trust,
+            trust,
             slack: if status == Status::Holds {
                 worst_slack
             } else {
