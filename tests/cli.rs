@@ -392,7 +392,10 @@ fn pvec_graphical_is_exact_and_matches_edge_enumeration() {
         // and (n·S_k/(n − k + 1) − 1)·(n − k_δ)/k_δ over k > k_δ (S_k the suffix sum from k).
         let nn = Q::from_integer((n as i64).into());
         let c2 = by_rank.iter().max().unwrap() * &nn;
-        assert_eq!(v["c2"]["c_exact"].as_str().unwrap().parse::<Q>().unwrap(), c2);
+        assert_eq!(
+            v["c2"]["c_exact"].as_str().unwrap().parse::<Q>().unwrap(),
+            c2
+        );
         let kd = n / 2;
         let mut terms = Vec::new();
         for k in 1..=kd {
@@ -411,7 +414,12 @@ fn pvec_graphical_is_exact_and_matches_edge_enumeration() {
             "{spec}"
         );
         // The float vector is the exact one rounded.
-        let p: Vec<f64> = v["p"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+        let p: Vec<f64> = v["p"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
         for (a, b) in p.iter().zip(&by_rank) {
             assert!((a - num_traits::ToPrimitive::to_f64(b).unwrap()).abs() < 1e-15);
         }

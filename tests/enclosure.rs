@@ -427,7 +427,8 @@ fn ln_and_sqrt_enclosures_against_independent_rational_routes() {
     // Σ_{k>N} 2^{−k}/(N+1) = 1/((N+1)2^N), so ln 2 ∈ [S_N, S_N + 1/((N+1)2^N)].
     let n = 200u32;
     let s = log_series(&q(1, 2), 1, n);
-    let tail = Q::one() / (Q::from_integer((n + 1).into()) * Q::from_integer(2.into()).pow(n as i32));
+    let tail =
+        Q::one() / (Q::from_integer((n + 1).into()) * Q::from_integer(2.into()).pow(n as i32));
     let ln2 = Interval::from_rational(&int(2), 160).ln(160).unwrap();
     assert!(*ln2.lo() <= to_malachite(&s) && to_malachite(&(&s + &tail)) <= *ln2.hi());
     assert!(ln2.rel_width() < 1e-46, "{ln2}");
@@ -451,7 +452,9 @@ fn ln_and_sqrt_enclosures_against_independent_rational_routes() {
     }
     // The poles: ln of an enclosure reaching 0 and √ of one reaching below 0 are errors.
     assert!(Interval::from_f64(0.0).unwrap().ln(64).is_err());
-    let straddle = Interval::from_f64(-1.0).unwrap().hull(&Interval::from_f64(1.0).unwrap());
+    let straddle = Interval::from_f64(-1.0)
+        .unwrap()
+        .hull(&Interval::from_f64(1.0).unwrap());
     assert!(straddle.sqrt(64).is_err() && straddle.ln(64).is_err());
     assert_eq!(
         Interval::from_f64(0.0).unwrap().sqrt(64).unwrap(),
@@ -484,7 +487,11 @@ fn claim_expressions_enclose_ln_and_sqrt() {
     // the 45 digits below were evaluated independently with Python's `decimal` at 60 digits).
     let c = compile("ln(x) + sqrt(x) <= 3", &|_| Some(0)).unwrap();
     let v = c.lhs.eval_interval(&At(int(2)), 160).unwrap();
-    assert_encloses(&v, "2.10736074293304035821892084566787464664517201", "1e-40");
+    assert_encloses(
+        &v,
+        "2.10736074293304035821892084566787464664517201",
+        "1e-40",
+    );
     assert!((v.mid_f64() - (2f64.ln() + 2f64.sqrt())).abs() <= 5e-16);
     // log(x) at x = 0 has no enclosure (an error, not a wrong number).
     let c = compile("log(x) <= 0", &|_| Some(0)).unwrap();

@@ -184,9 +184,21 @@ fn near_tie_claims_with_ln_and_sqrt_are_decided_by_enclosures() {
     // ln Γ > 0 (Γ ≥ 2n = 8 at n = 4), so ln(Γ)(1 − 10⁻¹⁵) < ln Γ holds at every state, with a
     // relative slack far below the float resolution; likewise for √E[Γ'].
     for (name, expr, want) in [
-        ("ln-holds", "ln(Gamma) * (1 - 1e-15) < ln(Gamma)", Status::Holds),
-        ("sqrt-holds", "sqrt(E_Gamma) * (1 - 1e-15) < sqrt(E_Gamma)", Status::Holds),
-        ("ln-fails", "ln(E_Gamma) * (1 + 1e-15) <= ln(E_Gamma)", Status::Refuted),
+        (
+            "ln-holds",
+            "ln(Gamma) * (1 - 1e-15) < ln(Gamma)",
+            Status::Holds,
+        ),
+        (
+            "sqrt-holds",
+            "sqrt(E_Gamma) * (1 - 1e-15) < sqrt(E_Gamma)",
+            Status::Holds,
+        ),
+        (
+            "ln-fails",
+            "ln(E_Gamma) * (1 + 1e-15) <= ln(E_Gamma)",
+            Status::Refuted,
+        ),
     ] {
         let p = write(
             &root,
@@ -701,7 +713,9 @@ fn graph_kind_one_step_is_certified_at_its_tightest_instance() {
     assert_eq!(v.trust, Trust::Enclosure, "{:?}", v.notes);
     assert!(v.searched.precision_bits.is_some());
     assert!(
-        v.notes.iter().any(|n| n.contains("certified by enclosures")),
+        v.notes
+            .iter()
+            .any(|n| n.contains("certified by enclosures")),
         "{:?}",
         v.notes
     );

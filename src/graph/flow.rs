@@ -7,7 +7,8 @@
 //! * hypercube: across the perfect matching between the two child sub-cubes, `1/|S_ℓ(i)|` per edge;
 //! * complete graph: `1/(|S_ℓ||S_r|)` directly on every edge `uv`, `u ∈ S_ℓ`, `v ∈ S_r`;
 //! * any other graph (and any graph on request): **electrical flows with multiplicative
-//!   weights** ([`Routing::Electrical`]), see below;
+//!   weights** ([`Routing::Electrical`]), see below; [`Routing::Auto`] keeps the spanning-tree
+//!   routing instead when its exact congestion is smaller;
 //! * on request ([`Routing::SpanningTree`]): along a BFS spanning tree of `G[S_i]` rooted at the
 //!   first vertex of `S_i` (of `G` when `G[S_i]` is disconnected); the flow on a tree edge is
 //!   forced: the edge into the subtree of `v` carries the subtree's total demand. Exact, but every
@@ -155,8 +156,9 @@ fn tree_route(
 /// How the unit flows are routed (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Routing {
-    /// The explicit construction for a standard graph with its standard tree, electrical flows
-    /// with [`Routing::MW_ROUNDS`] rounds of multiplicative weights otherwise.
+    /// The explicit construction for a standard graph with its standard tree; otherwise electrical
+    /// flows with [`Routing::MW_ROUNDS`] rounds of multiplicative weights, or the spanning-tree
+    /// routing when its exact congestion is smaller.
     Auto,
     /// The explicit construction (standard graphs with their standard trees only).
     Explicit,
@@ -396,9 +398,7 @@ fn electrical(g: &Graph, t: &Tree, nodes: &[usize], rounds: usize) -> Result<Vec
                 *x += (y - *x) / round as f64;
             }
         }
-        let c_avg = loads_f64(&base, &all, &avg)
-            .into_iter()
-            .fold(0.0, f64::max);
+        let c_avg = loads_f64(&base, &all, &avg).into_iter().fold(0.0, f64::max);
         if best.as_ref().is_none_or(|(b, _)| c_avg < *b) {
             best = Some((c_avg, avg.clone()));
         }
@@ -497,7 +497,8 @@ pub fn congestion_lower_bound(g: &Graph, t: &Tree) -> (BigRational, usize) {
 
 impl UnitFlows {
     /// The routing [`Routing::Auto`]: the explicit construction for a standard graph with its
-    /// standard tree, electrical flows with multiplicative weights otherwise.
+    /// standard tree, otherwise the better (smaller exact congestion) of electrical flows with
+    /// multiplicative weights and the spanning-tree routing.
     ///
     /// ```
     /// use balloc::graph::{Graph, tree::Tree, flow::UnitFlows};
@@ -538,9 +539,24 @@ impl UnitFlows {
         let standard = is_standard(g, t)?;
         let routing = match routing {
             Routing::Auto if standard => Routing::Explicit,
-            Routing::Auto => Routing::Electrical {
-                rounds: Routing::MW_ROUNDS,
-            },
+            Routing::Auto => {
+                // The smaller exact congestion of electrical-mw and the spanning-tree routing
+                // (at the bottom of a decomposition G[S_i] is often a tree or disconnected, the
+                // flow there is forced, and the two routings come close).
+                let e = UnitFlows::route_with(
+                    g,
+                    t,
+                    Routing::Electrical {
+                        rounds: Routing::MW_ROUNDS,
+                    },
+                )?;
+                let s = UnitFlows::route_with(g, t, Routing::SpanningTree)?;
+                return Ok(if s.congestion() < e.congestion() {
+                    s
+                } else {
+                    e
+                });
+            }
             Routing::Explicit if !standard => {
                 return Err(Error::invalid(
                     "routing",
@@ -571,16 +587,14 @@ impl UnitFlows {
                     .collect::<Result<Vec<_>>>()?,
                 "spanning-tree",
             ),
-            Routing::Electrical { rounds } => {
-                (
-                    electrical(g, t, &nodes, rounds)?,
-                    if rounds == 1 {
-                        "electrical"
-                    } else {
-                        "electrical-mw"
-                    },
-                )
-            }
+            Routing::Electrical { rounds } => (
+                electrical(g, t, &nodes, rounds)?,
+                if rounds == 1 {
+                    "electrical"
+                } else {
+                    "electrical-mw"
+                },
+            ),
             Routing::Auto => unreachable!("resolved above"),
         };
         Ok(UnitFlows {

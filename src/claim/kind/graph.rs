@@ -34,11 +34,11 @@
 use super::{Check, KindInfo, RunContext};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
+use crate::enclosure::Decision;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::graph::checks::{self, Finding};
 use crate::graph::strategy::Strategy;
-use crate::enclosure::Decision;
 use crate::graph::twopoint::TwoPointQ;
 use num_bigint::BigInt;
 use num_rational::BigRational as Q;
@@ -580,7 +580,12 @@ impl Check for GraphCheck {
                         "two_point_hypotheses_valid" => checks::two_point_hypotheses_valid(c),
                         other => unreachable!("{other} is not a two-point item"),
                     };
-                    record(f, &mut searched, "two-point", blank(2, c.to_string(), "grid"));
+                    record(
+                        f,
+                        &mut searched,
+                        "two-point",
+                        blank(2, c.to_string(), "grid"),
+                    );
                 }
                 notes.push(format!(
                     "{} two-point configurations (grid {:?}, printed hypotheses{}), δ ∈ {} points",
