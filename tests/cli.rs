@@ -328,7 +328,8 @@ fn list_shows_every_registered_name() {
 fn pvec_graphical_is_exact_and_matches_edge_enumeration() {
     use num_rational::BigRational as Q;
     let q = |a: i64, b: i64| Q::new(a.into(), b.into());
-    let cases: Vec<(&str, Vec<(usize, usize)>, Vec<i64>)> = vec![
+    type Case = (&'static str, Vec<(usize, usize)>, Vec<i64>);
+    let cases: Vec<Case> = vec![
         (
             "graphical(graph=cycle)",
             (0..8).map(|i| (i, (i + 1) % 8)).collect(),
