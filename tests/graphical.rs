@@ -602,7 +602,7 @@ fn electrical_flow_matches_a_dense_laplacian_solve() {
         assert!((f[k] - want).abs() < 1e-9, "edge {e}: {} vs {want}", f[k]);
     }
     // Net inflow = demand.
-    for v in 0..n {
+    for (v, want) in demand.iter().enumerate() {
         let mut inflow = 0.0;
         for (k, &(_, a, b)) in net.edges.iter().enumerate() {
             if b == v {
@@ -612,7 +612,7 @@ fn electrical_flow_matches_a_dense_laplacian_solve() {
                 inflow -= f[k];
             }
         }
-        assert!((inflow - demand[v]).abs() < 1e-9, "vertex {v}");
+        assert!((inflow - want).abs() < 1e-9, "vertex {v}");
     }
 }
 
