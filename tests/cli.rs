@@ -320,3 +320,109 @@ fn list_shows_every_registered_name() {
         assert_eq!(listed, names);
     }
 }
+
+/// `pvec` for the greedy graphical process reports the exact vector and exact C1/C2, equal to a
+/// brute-force enumeration of the edges: each edge gives 1/m to its lighter endpoint (1/(2m) to
+/// each on a tie); ranks heaviest first, a tied group's ranks share the group's average.
+#[test]
+fn pvec_graphical_is_exact_and_matches_edge_enumeration() {
+    use num_rational::BigRational as Q;
+    let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+    type Case = (&'static str, Vec<(usize, usize)>, Vec<i64>);
+    let cases: Vec<Case> = vec![
+        (
+            "graphical(graph=cycle)",
+            (0..8).map(|i| (i, (i + 1) % 8)).collect(),
+            vec![3, 1, 4, 1, 5, 9, 2, 6],
+        ),
+        (
+            "graphical(graph=regular,d=3,seed=2)",
+            balloc::graph::Graph::random_regular(10, 3, 2)
+                .unwrap()
+                .edges()
+                .to_vec(),
+            vec![2, 0, 2, 5, 1, 1, 3, 0, 2, 4],
+        ),
+    ];
+    for (spec, edges, x) in cases {
+        let n = x.len();
+        let m = edges.len() as i64;
+        let mut per_bin = vec![q(0, 1); n];
+        for &(a, b) in &edges {
+            if x[a] < x[b] {
+                per_bin[a] += q(1, m);
+            } else if x[b] < x[a] {
+                per_bin[b] += q(1, m);
+            } else {
+                per_bin[a] += q(1, 2 * m);
+                per_bin[b] += q(1, 2 * m);
+            }
+        }
+        // Rank order: loads descending; equal loads form one group sharing the average.
+        let mut loads: Vec<i64> = x.clone();
+        loads.sort_unstable_by(|a, b| b.cmp(a));
+        loads.dedup();
+        let mut by_rank = Vec::new();
+        for l in loads {
+            let grp: Vec<usize> = (0..n).filter(|&v| x[v] == l).collect();
+            let s: Q = grp.iter().map(|&v| per_bin[v].clone()).sum();
+            let avg = s / Q::from_integer((grp.len() as i64).into());
+            by_rank.extend(std::iter::repeat_n(avg, grp.len()));
+        }
+        let text: Vec<String> = x.iter().map(|v| v.to_string()).collect();
+        let v = json(&[
+            "pvec",
+            "--process",
+            spec,
+            "--loads",
+            &text.join(","),
+            "--delta",
+            "1/2",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(v["trust"], "exact", "{spec}");
+        let got: Vec<Q> = v["p_exact"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(got, by_rank, "{spec}");
+        // C2: C = n·max p_i. C1 at δ = 1/2 (k_δ = n/2): the least of 1 − n·P_k/k over k ≤ k_δ
+        // and (n·S_k/(n − k + 1) − 1)·(n − k_δ)/k_δ over k > k_δ (S_k the suffix sum from k).
+        let nn = Q::from_integer((n as i64).into());
+        let c2 = by_rank.iter().max().unwrap() * &nn;
+        assert_eq!(
+            v["c2"]["c_exact"].as_str().unwrap().parse::<Q>().unwrap(),
+            c2
+        );
+        let kd = n / 2;
+        let mut terms = Vec::new();
+        for k in 1..=kd {
+            let pk: Q = by_rank[..k].iter().sum();
+            terms.push(q(1, 1) - &nn * pk / Q::from_integer((k as i64).into()));
+        }
+        for k in kd + 1..=n {
+            let sk: Q = by_rank[k - 1..].iter().sum();
+            let len = Q::from_integer(((n - k + 1) as i64).into());
+            terms.push((&nn * sk / len - q(1, 1)) * q((n - kd) as i64, kd as i64));
+        }
+        let eps = terms.into_iter().min().unwrap();
+        assert_eq!(
+            v["c1"]["eps_exact"].as_str().unwrap().parse::<Q>().unwrap(),
+            eps,
+            "{spec}"
+        );
+        // The float vector is the exact one rounded.
+        let p: Vec<f64> = v["p"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        for (a, b) in p.iter().zip(&by_rank) {
+            assert!((a - num_traits::ToPrimitive::to_f64(b).unwrap()).abs() < 1e-15);
+        }
+    }
+}

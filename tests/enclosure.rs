@@ -620,4 +620,94 @@ fn lambda_enclosures() {
             }
         }
     }
+
+/// `Σ_{k=1}^{N} s^{k−1} x^k / k` in rationals (`s = ±1`): partial sums of the series of
+/// `−ln(1 − x)` (`s = 1`) and `ln(1 + x)` (`s = −1`).
+fn log_series(x: &Q, s: i64, terms: u32) -> Q {
+    let mut acc = Q::zero();
+    let mut pow = Q::one();
+    let mut sign = Q::one();
+    for k in 1..=terms {
+        pow = &pow * x;
+        acc += &sign * &pow / Q::from_integer(k.into());
+        sign = &sign * Q::from_integer(s.into());
+    }
+    acc
+}
+
+#[test]
+fn ln_and_sqrt_enclosures_against_independent_rational_routes() {
+    // ln 2 = −ln(1 − 1/2) = Σ_{k≥1} 1/(k 2^k); after N terms the tail is at most
+    // Σ_{k>N} 2^{−k}/(N+1) = 1/((N+1)2^N), so ln 2 ∈ [S_N, S_N + 1/((N+1)2^N)].
+    let n = 200u32;
+    let s = log_series(&q(1, 2), 1, n);
+    let tail =
+        Q::one() / (Q::from_integer((n + 1).into()) * Q::from_integer(2.into()).pow(n as i32));
+    let ln2 = Interval::from_rational(&int(2), 160).ln(160).unwrap();
+    assert!(*ln2.lo() <= to_malachite(&s) && to_malachite(&(&s + &tail)) <= *ln2.hi());
+    assert!(ln2.rel_width() < 1e-46, "{ln2}");
+    assert!((ln2.mid_f64() - 2f64.ln()).abs() <= 2e-16);
+    // ln(5/4) = ln(1 + 1/4) = Σ (−1)^{k+1} 4^{−k}/k, alternating with decreasing terms: the true
+    // value lies between consecutive partial sums S_N and S_{N+1}.
+    let (a, b) = (log_series(&q(1, 4), -1, 100), log_series(&q(1, 4), -1, 101));
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    let l54 = Interval::from_rational(&q(5, 4), 192).ln(192).unwrap();
+    assert!(*l54.lo() <= to_malachite(&lo) && to_malachite(&hi) <= *l54.hi());
+    assert!((l54.mid_f64() - 1.25f64.ln()).abs() <= 1e-16);
+    // √2 and √(1/3): the ends squared exactly bracket the argument.
+    for (x, f) in [(int(2), 2f64.sqrt()), (q(1, 3), (1.0f64 / 3.0).sqrt())] {
+        let r = Interval::from_rational(&x, 128).sqrt(128).unwrap();
+        let lo = malachite::Rational::try_from(r.lo()).unwrap();
+        let hi = malachite::Rational::try_from(r.hi()).unwrap();
+        let xm = to_malachite(&x);
+        assert!(&lo * &lo <= xm && xm <= &hi * &hi, "{r}");
+        assert!(r.rel_width() < 1e-37);
+        assert!((r.mid_f64() - f).abs() <= 2e-16 * f);
+    }
+    // The poles: ln of an enclosure reaching 0 and √ of one reaching below 0 are errors.
+    assert!(Interval::from_f64(0.0).unwrap().ln(64).is_err());
+    let straddle = Interval::from_f64(-1.0)
+        .unwrap()
+        .hull(&Interval::from_f64(1.0).unwrap());
+    assert!(straddle.sqrt(64).is_err() && straddle.ln(64).is_err());
+    assert_eq!(
+        Interval::from_f64(0.0).unwrap().sqrt(64).unwrap(),
+        Interval::from_f64(0.0).unwrap()
+    );
+}
+
+#[test]
+fn claim_expressions_enclose_ln_and_sqrt() {
+    use balloc::claim::expr::{ExactEnv, IntervalEnv, compile};
+    struct At(Q);
+    impl ExactEnv for At {
+        fn var(&self, _: usize) -> Option<Q> {
+            Some(self.0.clone())
+        }
+        fn p(&self, _: usize) -> Option<Q> {
+            None
+        }
+        fn eps1(&self, _: &Q) -> Option<Q> {
+            None
+        }
+    }
+    impl IntervalEnv for At {
+        fn var_interval(&self, _: usize, _: u64) -> Option<Interval> {
+            None
+        }
+    }
+    // ln(x) + sqrt(x) at x = 2: ln 2 + √2 = 2.10736074293304035821892084566787464664517200…
+    // (0.693147180559945309417232121458176568075500… + 1.414213562373095048801688724209698078569…;
+    // the 45 digits below were evaluated independently with Python's `decimal` at 60 digits).
+    let c = compile("ln(x) + sqrt(x) <= 3", &|_| Some(0)).unwrap();
+    let v = c.lhs.eval_interval(&At(int(2)), 160).unwrap();
+    assert_encloses(
+        &v,
+        "2.10736074293304035821892084566787464664517201",
+        "1e-40",
+    );
+    assert!((v.mid_f64() - (2f64.ln() + 2f64.sqrt())).abs() <= 5e-16);
+    // log(x) at x = 0 has no enclosure (an error, not a wrong number).
+    let c = compile("log(x) <= 0", &|_| Some(0)).unwrap();
+    assert!(c.lhs.eval_interval(&At(Q::zero()), 64).is_err());
 }

@@ -230,14 +230,12 @@ fn bad_input_is_an_error() {
     assert!(ExactStepLaw::unit(vec![h.clone(), h.clone(), h.clone()]).is_err());
     assert!(ExactWeights::parse("discrete(w=1;2,p=0.3;0.6)").is_err());
     assert!(ExactWeights::parse("nope").is_err());
-    // A process without an exact step law (greedy graphical allocation) is unsupported, not a
-    // silent float conversion.
+    // Greedy graphical allocation has an exact law: on C_3 at (1, 0, 0) the edge {0,1} sends the
+    // ball to 1, {2,0} to 2, and {1,2} is a tie (½ each): (0, 1/3 + 1/6, 1/6 + 1/3) = (0, 1/2, 1/2).
     let g = process::parse("graphical(graph=cycle)").unwrap();
     let loads = Loads::new(vec![1.0, 0.0, 0.0]).unwrap();
-    assert!(matches!(
-        ExactStepLaw::from_process(g.as_ref(), &loads, TieRule::Random),
-        Err(balloc::Error::Unsupported(_))
-    ));
+    let law = ExactStepLaw::from_process(g.as_ref(), &loads, TieRule::Random).unwrap();
+    assert_eq!(law.per_bin_probability(), vec![q(0, 1), q(1, 2), q(1, 2)]);
     // Twinning has one through `Process::step_law_exact`: at x = (1, 0) bin 0 is overloaded
     // (one ball) and bin 1 underloaded (two balls), each sampled with probability 1/2, so
     // E[Υ'] = ½·Υ(2, 0) + ½·Υ(1, 2) = ½·2 + ½·½ = 5/4 (Υ(a, b) = (a − b)²/2).

@@ -326,10 +326,15 @@ fn greedy_sampler_matches_probabilities() {
 }
 
 #[test]
-fn general_graphs_use_spectral_trees_and_spanning_tree_flows() {
+fn general_graphs_use_spectral_trees_and_electrical_flows() {
     let g = Graph::random_regular(16, 3, 4).unwrap();
     let s = Strategy::new(&g).unwrap();
-    assert_eq!(s.flows.method, "spanning-tree");
+    // Auto keeps the smaller exact congestion of the two routings.
+    use balloc::graph::flow::{Routing, UnitFlows};
+    let mw = UnitFlows::route_with(&g, &s.tree, Routing::Electrical { rounds: 12 }).unwrap();
+    let st = UnitFlows::route_with(&g, &s.tree, Routing::SpanningTree).unwrap();
+    assert!(["electrical-mw", "spanning-tree"].contains(&s.flows.method));
+    assert_eq!(s.congestion, mw.congestion().min(st.congestion()));
     assert!(haar::orthogonality_defect(&s.tree) < 1e-12);
     assert_holds(checks::lemma_3_4(&s), "regular(16,3) Lemma 3.4");
     assert_holds(checks::lemma_3_2(&s), "regular(16,3) Lemma 3.2");
@@ -406,15 +411,29 @@ fn two_point_lemma_one_step_and_printed_intermediate_claim() {
     );
     // The printed step "ε_tγ ≤ 1" fails inside the hypotheses: π₁ = 0.4, ε = 0.2 = min(π)/2,
     // ε_t = 0.3 = max(π)/2 (probabilities 0.1 and 0.7 are valid); γ = 1/0.4 + 1/0.6 = 25/6 and
-    // ε_tγ = 1.25 > 1.
+    // ε_tγ = 1.25 > 1. Exactly: π₁ = 2/5, ε = 1/5, ε_t = 3/10, ε_tγ = (3/10)(25/6) = 5/4.
     let tp = TwoPoint {
         pi1: 0.4,
         eps: 0.2,
         eps_t: 0.3,
     };
     assert!(tp.hypotheses() && tp.valid());
-    assert!(!checks::two_point_eps_gamma(&tp).holds);
     assert!((tp.eps_t * tp.gamma() - 1.25).abs() < 1e-12);
+    let q = |a: i64, b: i64| num_rational::BigRational::new(a.into(), b.into());
+    let tq = balloc::graph::twopoint::TwoPointQ {
+        pi1: q(2, 5),
+        eps: q(1, 5),
+        eps_t: q(3, 10),
+    };
+    assert!(tq.hypotheses() && tq.valid());
+    let f = checks::two_point_eps_gamma(&tq);
+    assert!(!f.holds && f.violation.unwrap().contains("= 5/4 > 1"));
+    // The corrected step: ε_tγ = 5/4 ≤ 1/max(π) = 5/3.
+    assert!(checks::two_point_eps_gamma_valid(&tq).holds);
+    // E[Δδ] = ±ε_tγ exactly and E[(Δδ)²] ≤ 2γ: at δ > 0, p = 1/10,
+    // E[(Δδ)²] = (1/10)/(4/25) + (9/10)/(9/25) = 5/8 + 5/2 = 25/8 ≤ 2γ = 25/3.
+    assert_eq!(tq.second_moment(&q(1, 1)), q(25, 8));
+    assert!(checks::two_point_moments(&tq, &[q(-1, 1), q(0, 1), q(1, 4)]).holds);
     // The printed hypotheses admit invalid probabilities: π₁ = 0.1, ε_t = 0.3 ≤ max(π)/2 = 0.45
     // gives P(bin 1) = π₁ − ε_t = −0.2.
     let bad = TwoPoint {
@@ -423,6 +442,14 @@ fn two_point_lemma_one_step_and_printed_intermediate_claim() {
         eps_t: 0.3,
     };
     assert!(bad.hypotheses() && !bad.valid() && bad.p1(1.0) < 0.0);
+    let badq = balloc::graph::twopoint::TwoPointQ {
+        pi1: q(1, 10),
+        eps: q(1, 20),
+        eps_t: q(3, 10),
+    };
+    let f = checks::two_point_hypotheses_valid(&badq);
+    assert!(badq.hypotheses() && !f.holds, "{f:?}");
+    assert!(f.violation.unwrap().contains("{-1/5, 2/5}"));
 }
 
 #[test]
@@ -483,4 +510,140 @@ fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
         "{} vs {exact}",
         s.mean
     );
+}
+
+/// Every routing on every test graph: the net inflow of every stored flow equals the Haar vector
+/// `h_i` exactly (rationals), so the realised per-vertex drift equals the designed drift
+/// (Lemma 3.5), `Σ_i p_e(i) ≤ 1` and the support of `p_e` stays within the height (Lemma 3.4);
+/// the certified cut bound is below every routing's congestion.
+#[test]
+fn every_routing_realises_the_haar_drifts_exactly() {
+    use balloc::graph::flow::{Routing, UnitFlows, congestion_lower_bound};
+    let mut graphs = small_graphs();
+    for (n, d, seed) in [(16, 3, 4), (24, 4, 2), (32, 3, 9), (40, 5, 3)] {
+        graphs.push(Graph::random_regular(n, d, seed).unwrap());
+    }
+    // An irregular edge-list graph: two triangles joined by two paths.
+    graphs.push(
+        Graph::parse_edge_list(
+            "0 1\n1 2\n2 0\n2 3\n3 4\n4 5\n5 6\n6 7\n7 5\n1 8\n8 9\n9 6\n",
+            "barbell",
+        )
+        .unwrap(),
+    );
+    let disconnected = |g: &Graph| {
+        let t = Tree::standard(g).unwrap();
+        t.internal()
+            .into_iter()
+            .filter(|&i| balloc::graph::electrical::Network::induced(g, &t.set(i)).is_none())
+            .count()
+    };
+    // regular(16, 3, 4) has node sets S_i with G[S_i] disconnected (spectral bisection does not
+    // promise connected parts): the connector of the electrical routing is exercised.
+    assert!(disconnected(&Graph::random_regular(16, 3, 4).unwrap()) > 0);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for g in &graphs {
+        let t = Tree::standard(g).unwrap();
+        let (lb, _) = congestion_lower_bound(g, &t);
+        let mut routings = vec![
+            Routing::SpanningTree,
+            Routing::Electrical { rounds: 1 },
+            Routing::Electrical { rounds: 6 },
+        ];
+        if g.family() != balloc::graph::Family::General {
+            routings.push(Routing::Explicit);
+        }
+        for r in routings {
+            let what = format!("{} {r:?}", g.name());
+            let f = UnitFlows::route_with(g, &t, r).unwrap();
+            for (j, &i) in f.nodes.iter().enumerate() {
+                assert_eq!(f.inflow(g, j), haar::vector(&t, i), "{what}: node {i}");
+            }
+            assert!(f.congestion() >= lb, "{what}: C* below the cut bound {lb}");
+            let s = Strategy::with_routing(g, t.clone(), r).unwrap();
+            assert_holds(checks::lemma_3_4(&s), &format!("{what} Lemma 3.4"));
+            assert_holds(checks::lemma_3_2(&s), &format!("{what} Lemma 3.2"));
+            for x in load_families(&t, &mut rng) {
+                assert_holds(
+                    checks::lemma_3_5(&s, &x).unwrap(),
+                    &format!("{what} Lemma 3.5 at {x:?}"),
+                );
+            }
+        }
+    }
+}
+
+/// The `f64` electrical flow against an independent dense solve (nalgebra LU of the Laplacian
+/// grounded at vertex 0), on a random regular graph with non-uniform resistances.
+#[test]
+fn electrical_flow_matches_a_dense_laplacian_solve() {
+    use balloc::graph::electrical::Network;
+    let g = Graph::random_regular(20, 3, 5).unwrap();
+    let net = Network::whole(&g).unwrap();
+    let res: Vec<f64> = (0..g.m()).map(|e| 1.0 + (e % 7) as f64 / 3.0).collect();
+    let demand: Vec<f64> = (0..20).map(|v| (v % 5) as f64 - 2.0).collect(); // sums to 0
+    let f = net.flow(&res, &demand).unwrap();
+    let n = g.n();
+    let mut l = nalgebra::DMatrix::<f64>::zeros(n - 1, n - 1);
+    for (e, &(a, b)) in g.edges().iter().enumerate() {
+        let c = 1.0 / res[e];
+        for (u, w, sgn) in [(a, a, 1.0), (b, b, 1.0), (a, b, -1.0), (b, a, -1.0)] {
+            if u > 0 && w > 0 {
+                l[(u - 1, w - 1)] += sgn * c;
+            }
+        }
+    }
+    let rhs = nalgebra::DVector::from_iterator(n - 1, demand[1..].iter().map(|d| -d));
+    let x = l.lu().solve(&rhs).unwrap();
+    let pot = |v: usize| if v == 0 { 0.0 } else { x[v - 1] };
+    for (k, &(e, _, _)) in net.edges.iter().enumerate() {
+        let (a, b) = g.edges()[e];
+        let want = (pot(a) - pot(b)) / res[e];
+        assert!((f[k] - want).abs() < 1e-9, "edge {e}: {} vs {want}", f[k]);
+    }
+    // Net inflow = demand.
+    for (v, want) in demand.iter().enumerate() {
+        let mut inflow = 0.0;
+        for (k, &(_, a, b)) in net.edges.iter().enumerate() {
+            if b == v {
+                inflow += f[k];
+            }
+            if a == v {
+                inflow -= f[k];
+            }
+        }
+        assert!((inflow - want).abs() < 1e-9, "vertex {v}");
+    }
+}
+
+/// The cut bound's closed form (`|S_j|/|S_c|` per proper ancestor) against the direct sum
+/// `Σ_i |Σ_{v∈S_j} h_i(v)|` over every internal node, on every node set of two trees.
+#[test]
+fn congestion_lower_bound_closed_form_matches_the_direct_sum() {
+    use balloc::graph::flow::congestion_lower_bound;
+    use num_traits::{Signed, Zero};
+    for g in [
+        Graph::random_regular(14, 3, 2).unwrap(),
+        Graph::torus(3, 5).unwrap(),
+    ] {
+        let t = Tree::standard(&g).unwrap();
+        let mut best = BigRational::zero();
+        for j in 0..t.nodes.len() {
+            let set = t.set(j);
+            let mut demand = BigRational::zero();
+            for i in t.internal() {
+                let s: BigRational = set.iter().map(|&v| haar::value(&t, i, v)).sum();
+                demand += s.abs();
+            }
+            let cut = g
+                .edges()
+                .iter()
+                .filter(|&&(a, b)| set.contains(&a) != set.contains(&b))
+                .count();
+            if cut > 0 {
+                best = best.max(demand / BigRational::from_integer(cut.into()));
+            }
+        }
+        assert_eq!(congestion_lower_bound(&g, &t).0, best, "{}", g.name());
+    }
 }

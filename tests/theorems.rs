@@ -201,6 +201,43 @@ fn near_tie_exponential_claim_is_decided_by_enclosures() {
 }
 
 #[test]
+fn near_tie_claims_with_ln_and_sqrt_are_decided_by_enclosures() {
+    let root = scratch("near-tie-ln");
+    // ln Γ > 0 (Γ ≥ 2n = 8 at n = 4), so ln(Γ)(1 − 10⁻¹⁵) < ln Γ holds at every state, with a
+    // relative slack far below the float resolution; likewise for √E[Γ'].
+    for (name, expr, want) in [
+        (
+            "ln-holds",
+            "ln(Gamma) * (1 - 1e-15) < ln(Gamma)",
+            Status::Holds,
+        ),
+        (
+            "sqrt-holds",
+            "sqrt(E_Gamma) * (1 - 1e-15) < sqrt(E_Gamma)",
+            Status::Holds,
+        ),
+        (
+            "ln-fails",
+            "ln(E_Gamma) * (1 + 1e-15) <= ln(E_Gamma)",
+            Status::Refuted,
+        ),
+    ] {
+        let p = write(
+            &root,
+            name,
+            &format!(
+                "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[constants]\nalpha = 0.1\n\
+                 [claim]\nexpr = \"{expr}\"\n[domain]\nn = [4]\nrandom = 5\noptimise = 5\n"
+            ),
+        );
+        let v = run(&root, &p);
+        assert_eq!(v.verdict, want, "{name}: {:?}", v.notes);
+        assert_eq!(v.trust, Trust::Enclosure, "{name}: {:?}", v.notes);
+        assert!(v.searched.precision_bits.is_some(), "{name}");
+    }
+}
+
+#[test]
 fn load_dependent_quadratic_claim_is_refuted_exactly() {
     let root = scratch("mean-thinning");
     // Mean-Thinning at y = 0 (n = 2): θ = 1/2 of the bins are at or above the mean... the claim
@@ -672,9 +709,9 @@ fn graph_kind_two_point_and_statistical_items() {
     );
     let v = run(&root, &p);
     assert_eq!(v.verdict, Status::Refuted);
-    assert_eq!(v.trust, Trust::Float);
+    assert_eq!(v.trust, Trust::Exact);
     let r = v.witness.unwrap().recheck.unwrap();
-    assert!(r.contains("pi1: 0.4") && r.contains("= 1.25"), "{r}");
+    assert!(r.contains("π₁ = 2/5") && r.contains("= 5/4 > 1"), "{r}");
     // π₁ = 0.4 and 0.6 are the valid configurations (0.2 and 0.8 are not): two evaluations.
     assert_eq!(v.searched.total, 2);
     let p = write(
@@ -686,6 +723,32 @@ fn graph_kind_two_point_and_statistical_items() {
     assert_eq!(v.verdict, Status::Inconclusive);
     assert_eq!(v.trust, Trust::Statistical);
     assert_eq!(v.searched.total, 0);
+}
+
+#[test]
+fn graph_kind_one_step_is_certified_at_its_tightest_instance() {
+    let root = scratch("graph-one-step");
+    // Grid [5, 2, 2], valid configurations only, δ ∈ {−2, −1.5, …, 2}: the f64 sweep holds and its
+    // tightest instance is confirmed by enclosures (lhs < rhs with disjoint intervals).
+    let p = write(
+        &root,
+        "os",
+        &format!(
+            "{GRAPH_HEAD}[claim]\nitem = \"two_point_one_step\"\ngrid = [5, 2, 2]\n\
+             deltas = [-2, 2, 0.5]\nrequire_valid = true\n[domain]\nn = [2]\n"
+        ),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert_eq!(v.trust, Trust::Enclosure, "{:?}", v.notes);
+    assert!(v.searched.precision_bits.is_some());
+    assert!(
+        v.notes
+            .iter()
+            .any(|n| n.contains("certified by enclosures")),
+        "{:?}",
+        v.notes
+    );
 }
 
 #[test]

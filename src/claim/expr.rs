@@ -418,9 +418,11 @@ impl Expr {
     }
 
     /// Evaluates over intervals with outward rounding at working precision `prec` bits: the
-    /// result contains the true value of the expression. `ln` and `sqrt` are enclosed by
-    /// malachite's correctly rounded functions (an argument enclosure reaching 0, or below 0 for
-    /// `sqrt`, is `NotExact`); `floor` and `ceil` of a non-rational argument are not enclosed.
+    /// result contains the true value of the expression. `exp`, `ln` and `sqrt` are monotone and
+    /// enclosed end by end with malachite's correctly rounded functions (`Floor` below,
+    /// `Ceiling` above); `ln` of an enclosure that is not positive and `sqrt` of one reaching
+    /// below 0 are `NotExact` (no enclosure), as are `floor` and `ceil` of a non-rational
+    /// argument.
     ///
     /// ```
     /// use balloc::claim::expr::{compile, ExactEnv, IntervalEnv};

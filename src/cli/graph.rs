@@ -3,7 +3,9 @@
 
 use super::output::Format;
 use crate::graph::experiment::{Point, Rule, fit_power, plot_svg, simulate, summarize};
+use crate::graph::flow::{Routing, congestion_lower_bound};
 use crate::graph::strategy::Strategy;
+use crate::graph::tree::Tree;
 use crate::graph::{Graph, GraphKind, measures};
 use anyhow::{Context, Result, bail};
 use num_traits::ToPrimitive;
@@ -34,6 +36,10 @@ pub enum Action {
         /// Seed of `regular`.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Flow routing: auto (explicit for standard graphs, electrical-mw otherwise), explicit,
+        /// spanning-tree, electrical, electrical-mw.
+        #[arg(long, default_value = "auto")]
+        routing: String,
         /// Output format (text or json).
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -91,13 +97,17 @@ pub fn run(a: Args) -> Result<i32> {
             n,
             d,
             seed,
+            routing,
             format,
         } => {
             let g = build(&graph, n, d, seed).context("--graph")?;
+            let routing = Routing::parse(&routing).context("--routing")?;
             let k = measures::edge_connectivity(&g);
             let lam = measures::spectral_gap(&g).ok();
             let h = measures::edge_expansion(&g).ok().map(|(h, _)| h);
-            let s = Strategy::new(&g).context("preprocessing")?;
+            let t = Tree::standard(&g).context("decomposition")?;
+            let (lb, _) = congestion_lower_bound(&g, &t);
+            let s = Strategy::with_routing(&g, t, routing).context("preprocessing")?;
             let c = s.congestion.to_f64().unwrap_or(f64::NAN);
             let o = json!({
                 "graph": g.name(), "n": g.n(), "m": g.m(), "degree": g.regular_degree(),
@@ -106,6 +116,8 @@ pub fn run(a: Args) -> Result<i32> {
                 "tree_height": s.tree.height(), "routing": s.flows.method,
                 "congestion": c, "congestion_exact": s.congestion.to_string(),
                 "beta_k": 1.0 / c, "max_support": s.support_size(),
+                "congestion_lower_bound": lb.to_f64().unwrap_or(f64::NAN),
+                "congestion_lower_bound_exact": lb.to_string(),
             });
             match format {
                 Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&o)?),

@@ -1,8 +1,12 @@
 //! `balloc pvec`: the allocation vector by rank and the constants of conditions C1 and C2.
+//!
+//! Exact (trust `exact`) for rank-based processes with an exact allocation vector and, with
+//! `--loads`, for load-dependent processes with an exact one-ball law (`Process::step_law_exact`:
+//! greedy and flow graphical allocation, Mean-Thinning, ...); `float` otherwise.
 
 use super::output::{Format, read_loads};
 use crate::condition::{BestC, BestEps, best_c, best_eps, delta_n};
-use crate::loads::{Loads, TieRule};
+use crate::loads::{Loads, Ranking, TieRule};
 use crate::process;
 use crate::spec::parse_ratio;
 use anyhow::{Context, Result, bail};
@@ -66,11 +70,24 @@ pub fn run(a: Args) -> Result<i32> {
             let loads: Loads = read_loads(l)?;
             let law = proc_.step_law(&loads, ties)?;
             let r = loads.ranking();
-            let p = r.by_rank(&law.per_bin_probability());
+            let mut p = r.by_rank(&law.per_bin_probability());
             let balls = (!law.is_unit()).then(|| r.by_rank(&law.per_bin_expected_balls()));
-            let exact = match proc_.rank_probabilities_exact(loads.n())? {
-                Some(pe) if loads.n() <= EXACT_LIMIT => Some(r.by_rank(&r.per_bin(&pe, ties))),
-                _ => None,
+            let exact = if loads.n() > EXACT_LIMIT {
+                None
+            } else if let Some(pe) = proc_.rank_probabilities_exact(loads.n())? {
+                Some(r.by_rank(&r.per_bin(&pe, ties)))
+            } else {
+                // Load-dependent processes with an exact one-ball law (greedy graphical, ...):
+                // the per-bin probabilities by rank; under random tie-breaking a tied group's
+                // ranks are assigned uniformly, so each rank of the group gets its average.
+                match proc_.step_law_exact(&loads, ties)? {
+                    Some(ex) if ex.is_unit() => {
+                        let pe = by_rank_with_ties(&r, &ex.per_bin_probability(), ties);
+                        p = pe.iter().map(to_f).collect();
+                        Some(pe)
+                    }
+                    _ => None,
+                }
             };
             (loads.n(), p, exact, balls)
         }
@@ -177,6 +194,20 @@ pub fn run(a: Args) -> Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// Per-bin values in rank order (heaviest first); with random tie-breaking every tied group's
+/// entries are replaced by their average (DESIGN §1: ranks inside a tied group are uniform).
+fn by_rank_with_ties(r: &Ranking, per_bin: &[BigRational], ties: TieRule) -> Vec<BigRational> {
+    let mut p = r.by_rank(per_bin);
+    if ties == TieRule::Random {
+        for grp in &r.groups {
+            let s: BigRational = p[grp.clone()].iter().sum();
+            let avg = s / BigRational::from_integer(grp.len().into());
+            p[grp.clone()].iter_mut().for_each(|v| *v = avg.clone());
+        }
+    }
+    p
 }
 
 enum Either<A, B> {

@@ -331,20 +331,27 @@ impl Interval {
         Ok(Interval { lo, hi })
     }
 
-    /// `ln(self)` for an interval of positive numbers (monotone: the ends are taken with `Floor`
-    /// and `Ceiling` by malachite's correctly rounded `ln`); an error when the interval reaches 0.
+    /// `ln(self)` for an interval of positive numbers. `ln` is increasing, so the ends are
+    /// `ln(lo)` rounded toward −∞ and `ln(hi)` rounded toward +∞; malachite's `ln` is correctly
+    /// rounded in the requested direction (MPFR semantics), so the true logarithm of every point
+    /// of `self` lies in the result. An error when `lo ≤ 0` (the enclosure reaches the pole).
     ///
     /// ```
-    /// use balloc::{enclosure::Interval, exact::int};
-    /// let l = Interval::from_rational(&int(2), 64).ln(64).unwrap();
-    /// assert!(l.lo_f64() <= std::f64::consts::LN_2 && std::f64::consts::LN_2 <= l.hi_f64());
-    /// assert!(Interval::from_rational(&int(0), 64).ln(64).is_err());
+    /// use balloc::{enclosure::Interval, exact::Q};
+    /// // ln 2 = 0.693147180559945309417232121458…
+    /// let v = Interval::from_rational(&Q::from_integer(2.into()), 128).ln(128).unwrap();
+    /// assert!((v.mid_f64() - std::f64::consts::LN_2).abs() <= 1e-16 && v.rel_width() < 1e-36);
+    /// assert!(Interval::from_f64(0.0).unwrap().ln(64).is_err());
     /// ```
     pub fn ln(&self, prec: u64) -> Result<Interval> {
         if self.lo <= 0u32 {
             return Err(Error::invalid(
-                "ln argument",
-                "the enclosure of the argument reaches 0 or below",
+                "ln",
+                format!(
+                    "the argument's enclosure [{:e}, {:e}] is not positive",
+                    self.lo_f64(),
+                    self.hi_f64()
+                ),
             ));
         }
         Ok(Interval {
@@ -353,19 +360,26 @@ impl Interval {
         })
     }
 
-    /// `√self` for an interval of non-negative numbers (monotone, ends rounded outward); an
-    /// error when the interval reaches below 0.
+    /// `√self` for an interval of non-negative numbers: `√` is increasing, the ends are rounded
+    /// outward by malachite's correctly rounded square root. An error when `lo < 0` (the true
+    /// argument may be negative; an argument that is exactly 0 is enclosed by `[0, ·]`).
     ///
     /// ```
-    /// use balloc::{enclosure::Interval, exact::int};
-    /// let r = Interval::from_rational(&int(2), 64).sqrt(64).unwrap();
-    /// assert!(r.lo_f64() <= std::f64::consts::SQRT_2 && std::f64::consts::SQRT_2 <= r.hi_f64());
+    /// use balloc::{enclosure::Interval, exact::Q};
+    /// // √2 = 1.414213562373095048801688724209…
+    /// let v = Interval::from_rational(&Q::from_integer(2.into()), 128).sqrt(128).unwrap();
+    /// assert!((v.mid_f64() - std::f64::consts::SQRT_2).abs() <= 3e-16 && v.rel_width() < 1e-36);
+    /// assert!(Interval::from_f64(-1e-30).unwrap().sqrt(64).is_err());
     /// ```
     pub fn sqrt(&self, prec: u64) -> Result<Interval> {
         if self.lo < 0u32 {
             return Err(Error::invalid(
-                "sqrt argument",
-                "the enclosure of the argument reaches below 0",
+                "sqrt",
+                format!(
+                    "the argument's enclosure [{:e}, {:e}] reaches below 0",
+                    self.lo_f64(),
+                    self.hi_f64()
+                ),
             ));
         }
         Ok(Interval {

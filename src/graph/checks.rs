@@ -10,7 +10,7 @@
 
 use super::strategy::Strategy;
 use super::tree::Tree;
-use super::twopoint::TwoPoint;
+use super::twopoint::{TwoPoint, TwoPointQ};
 use super::{Graph, haar, measures};
 use crate::error::{Error, Result};
 use num_bigint::BigInt;
@@ -495,25 +495,44 @@ pub fn lemma_4_1_mean(n: usize, d: usize, k: usize, s: usize) -> Finding {
 /// `E[Φ(t+1) | δ] ≤ Φ − αεγ(Φ − 2)/2`, evaluated at every `δ` of `deltas`. Returns the finding and
 /// the smallest slack `rhs − lhs` (relative to `rhs`).
 pub fn two_point_one_step_f64(c: &TwoPoint, deltas: &[f64]) -> (Finding, f64) {
+    let (f, w, _) = two_point_one_step_tightest(c, deltas);
+    (f, w)
+}
+
+/// [`two_point_one_step_f64`] with the index in `deltas` of the smallest relative slack (the
+/// instance a certified evaluation should confirm; a violation when the finding fails).
+pub fn two_point_one_step_tightest(c: &TwoPoint, deltas: &[f64]) -> (Finding, f64, usize) {
     let mut f = Finding::new();
-    let mut worst = f64::INFINITY;
-    for &d in deltas {
+    let mut worst = (f64::INFINITY, 0);
+    for (k, &d) in deltas.iter().enumerate() {
         let (l, r) = c.one_step(d);
         let slack = (r - l) / r.abs().max(1.0);
-        worst = worst.min(slack);
+        if slack < worst.0 {
+            worst = (slack, k);
+        }
         // a relative rounding allowance of 1e-12
         f.test(slack >= -1e-12, || {
             format!("{c:?}, δ = {d}: E[Φ'] = {l} > {r}")
         });
     }
-    (f, worst)
+    (f, worst.0, worst.1)
 }
 
-/// C.L3.8 (proof): the printed intermediate claim `ε_t·γ ≤ 1` ("uses the fact that ε_tγ ≤ 1").
-pub fn two_point_eps_gamma(c: &TwoPoint) -> Finding {
+/// C.L3.8 (proof): the printed intermediate claim `ε_t·γ ≤ 1` ("uses the fact that ε_tγ ≤ 1"),
+/// exactly.
+///
+/// ```
+/// use balloc::graph::{checks, twopoint::TwoPointQ};
+/// use num_rational::BigRational as Q;
+/// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+/// // π₁ = 2/5, ε_t = 3/10: ε_tγ = (3/10)(5/2 + 5/3) = 5/4 > 1.
+/// let f = checks::two_point_eps_gamma(&TwoPointQ { pi1: q(2, 5), eps: q(1, 5), eps_t: q(3, 10) });
+/// assert!(!f.holds && f.violation.unwrap().contains("ε_t·γ = 5/4 > 1"));
+/// ```
+pub fn two_point_eps_gamma(c: &TwoPointQ) -> Finding {
     let mut f = Finding::new();
-    let v = c.eps_t * c.gamma();
-    f.test(v <= 1.0, || format!("{c:?}: ε_t·γ = {v} > 1"));
+    let v = &c.eps_t * c.gamma();
+    f.test(v <= Q::one(), || format!("{c}: ε_t·γ = {v} > 1"));
     f
 }
 
@@ -543,26 +562,51 @@ pub fn two_point_moments_f64(c: &TwoPoint, deltas: &[f64]) -> Finding {
     f
 }
 
+/// C.L3.8 (proof), exactly: `E[Δδ | δ] = −ε_tγ` for `δ > 0` (`+ε_tγ` for `δ < 0`, `0` at
+/// `δ = 0`) and `E[(Δδ)² | δ] ≤ 2γ`, at every `δ` of `deltas`. Meaningful when `π₁ ± ε_t` are
+/// probabilities ([`TwoPointQ::valid`]).
+pub fn two_point_moments(c: &TwoPointQ, deltas: &[Q]) -> Finding {
+    let mut f = Finding::new();
+    let g = c.gamma();
+    for d in deltas {
+        let m = c.mean_step(d);
+        let want = if d.is_positive() {
+            -(&c.eps_t * &g)
+        } else if d.is_negative() {
+            &c.eps_t * &g
+        } else {
+            Q::zero()
+        };
+        f.test(m == want, || format!("{c}, δ = {d}: E[Δδ] = {m} ≠ {want}"));
+        let s = c.second_moment(d);
+        let two_g = &g * qi(2);
+        f.test(s <= two_g, || {
+            format!("{c}, δ = {d}: E[(Δδ)²] = {s} > 2γ = {two_g}")
+        });
+    }
+    f
+}
+
 /// C.L3.8 (proof), corrected intermediate step: when `π₁ ± ε_t` are probabilities
 /// (`ε_t ≤ min(π₁, π₂)`), `ε_tγ = ε_t/(π₁π₂) ≤ 1/max(π₁, π₂) ≤ 2` (derived; `γ = 1/(π₁π₂)`).
-pub fn two_point_eps_gamma_valid(c: &TwoPoint) -> Finding {
+pub fn two_point_eps_gamma_valid(c: &TwoPointQ) -> Finding {
     let mut f = Finding::new();
-    let v = c.eps_t * c.gamma();
-    let bound = 1.0 / c.pi1.max(c.pi2());
-    f.test(v <= bound * (1.0 + 1e-12) && bound <= 2.0, || {
-        format!("{c:?}: ε_t·γ = {v} > 1/max(π) = {bound}")
+    let v = &c.eps_t * c.gamma();
+    let bound = c.pi1.clone().max(c.pi2()).recip();
+    f.test(v <= bound && bound <= qi(2), || {
+        format!("{c}: ε_t·γ = {v} > 1/max(π) = {bound}")
     });
     f
 }
 
 /// C.L3.8 hypotheses: whether the printed hypotheses make `π₁ ± ε_t` probabilities.
-pub fn two_point_hypotheses_valid(c: &TwoPoint) -> Finding {
+pub fn two_point_hypotheses_valid(c: &TwoPointQ) -> Finding {
     let mut f = Finding::new();
     f.test(c.valid(), || {
         format!(
-            "{c:?}: P(bin 1) ∈ {{{}, {}}} is not a probability",
-            c.pi1 - c.eps_t,
-            c.pi1 + c.eps_t
+            "{c}: P(bin 1) ∈ {{{}, {}}} is not a probability",
+            &c.pi1 - &c.eps_t,
+            &c.pi1 + &c.eps_t
         )
     });
     f

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use std::collections::HashMap;
 
 pub mod checks;
+pub mod electrical;
 pub mod experiment;
 pub mod flow;
 pub mod greedy;

@@ -12,7 +12,7 @@
 //! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §2.1 (the online algorithm), §2.2 eqs.
 //! (1)–(4), §3.2 (eq. (8), Lemmas 3.5, 3.6), §3.5 (O(log n) per allocation).
 
-use super::flow::UnitFlows;
+use super::flow::{Routing, UnitFlows};
 use super::tree::Tree;
 use super::{Graph, haar};
 use crate::error::{Error, Result};
@@ -79,15 +79,30 @@ impl Strategy {
         Strategy::with_tree(g, t)
     }
 
-    /// Preprocesses `g` with a given tree.
+    /// Preprocesses `g` with a given tree (routing [`Routing::Auto`]).
     pub fn with_tree(g: &Graph, t: Tree) -> Result<Strategy> {
+        Strategy::with_routing(g, t, Routing::Auto)
+    }
+
+    /// Preprocesses `g` with a given tree and routing.
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, tree::Tree, flow::Routing, strategy::Strategy};
+    /// let g = Graph::path(8).unwrap();
+    /// // Every G[S_i] of P_8 is a path, where the flow with given net inflows is unique: the
+    /// // electrical routing is the explicit one, C* = 9/4 as on C_8 (the explicit cycle routing
+    /// // never uses the edge 7–0; see `UnitFlows::route`).
+    /// let a = Strategy::with_routing(&g, Tree::standard(&g).unwrap(), Routing::Electrical { rounds: 1 }).unwrap();
+    /// assert_eq!(a.congestion, num_rational::BigRational::new(9.into(), 4.into()));
+    /// ```
+    pub fn with_routing(g: &Graph, t: Tree, routing: Routing) -> Result<Strategy> {
         if g.m() == 0 {
             return Err(Error::invalid(
                 format!("graph `{}`", g.name()),
                 "has no edges",
             ));
         }
-        let flows = UnitFlows::route(g, &t)?;
+        let flows = UnitFlows::route_with(g, &t, routing)?;
         let congestion = flows.congestion();
         if congestion.is_zero() {
             return Err(Error::invalid("strategy", "all flows vanish (n = 1?)"));

@@ -95,3 +95,151 @@ impl TwoPoint {
         (lhs, phi - a * self.eps * self.gamma() * (phi - 2.0) / 2.0)
     }
 }
+
+type Q = num_rational::BigRational;
+
+/// [`TwoPoint`] in exact rationals: the same configuration, with the hypotheses, the validity
+/// test and the two moments evaluated without rounding (every quantity of Lemma 3.8 except the
+/// potential `cosh(αδ)` is a rational function of `π₁, ε, ε_t, δ`).
+///
+/// ```
+/// use balloc::graph::twopoint::TwoPointQ;
+/// use num_rational::BigRational as Q;
+/// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+/// // π₁ = 2/5, ε = 1/5, ε_t = 3/10: γ = 5/2 + 5/3 = 25/6 and ε_tγ = 5/4 (Lemma 3.8's "ε_tγ ≤ 1" fails).
+/// let c = TwoPointQ { pi1: q(2, 5), eps: q(1, 5), eps_t: q(3, 10) };
+/// assert!(c.hypotheses() && c.valid());
+/// assert_eq!(&c.eps_t * c.gamma(), q(5, 4));
+/// assert_eq!(c.mean_step(&q(1, 1)), -(&c.eps_t * c.gamma()));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct TwoPointQ {
+    /// `π₁` (and `π₂ = 1 − π₁`).
+    pub pi1: Q,
+    /// The lower bound `ε` on the bias.
+    pub eps: Q,
+    /// The bias `ε_t` used at this step.
+    pub eps_t: Q,
+}
+
+impl TwoPointQ {
+    /// `π₂ = 1 − π₁`.
+    pub fn pi2(&self) -> Q {
+        Q::from_integer(1.into()) - &self.pi1
+    }
+
+    /// `γ = 1/π₁ + 1/π₂` (requires `0 < π₁ < 1`).
+    pub fn gamma(&self) -> Q {
+        self.pi1.recip() + self.pi2().recip()
+    }
+
+    /// The printed hypotheses: `0 < π₁ < 1`, `0 < ε ≤ min(π₁, π₂)/2`, `ε < ε_t ≤ max(π₁, π₂)/2`.
+    pub fn hypotheses(&self) -> bool {
+        let (p1, p2) = (self.pi1.clone(), self.pi2());
+        let zero = Q::from_integer(0.into());
+        let two = Q::from_integer(2.into());
+        zero < p1
+            && zero < p2
+            && zero < self.eps
+            && self.eps <= p1.clone().min(p2.clone()) / &two
+            && self.eps < self.eps_t
+            && self.eps_t <= p1.max(p2) / &two
+    }
+
+    /// Whether `π₁ ± ε_t` are probabilities (`ε_t ≤ min(π₁, π₂)`).
+    pub fn valid(&self) -> bool {
+        self.eps_t <= self.pi1.clone().min(self.pi2())
+    }
+
+    /// `P(ball to bin 1 | δ)`.
+    pub fn p1(&self, delta: &Q) -> Q {
+        use num_traits::Signed;
+        if delta.is_positive() {
+            &self.pi1 - &self.eps_t
+        } else if delta.is_negative() {
+            &self.pi1 + &self.eps_t
+        } else {
+            self.pi1.clone()
+        }
+    }
+
+    /// `E[Δδ | δ] = p/π₁ − (1 − p)/π₂`.
+    pub fn mean_step(&self, delta: &Q) -> Q {
+        let p = self.p1(delta);
+        let one = Q::from_integer(1.into());
+        &p / &self.pi1 - (one - &p) / self.pi2()
+    }
+
+    /// `E[(Δδ)² | δ] = p/π₁² + (1 − p)/π₂²`.
+    pub fn second_moment(&self, delta: &Q) -> Q {
+        let p = self.p1(delta);
+        let one = Q::from_integer(1.into());
+        let p2 = self.pi2();
+        &p / (&self.pi1 * &self.pi1) + (one - &p) / (&p2 * &p2)
+    }
+
+    /// The two sides of the one-step inequality of the proof of Lemma 3.8 ([`TwoPoint::one_step`])
+    /// as enclosures at `prec` bits: `E[Φ(t+1) | δ] = p·cosh(α(δ + 1/π₁)) + (1 − p)·cosh(α(δ − 1/π₂))`
+    /// and `Φ − αεγ(Φ − 2)/2 = Φ(1 − αεγ/2) + αεγ`, `Φ = cosh(αδ)`, `α = ε/8`. Every `cosh` has a
+    /// rational argument `q` and is enclosed as `(e^q + e^{−q})/2` with correctly rounded `exp`.
+    ///
+    /// ```
+    /// use balloc::graph::twopoint::TwoPointQ;
+    /// use balloc::enclosure::{decide, Decision};
+    /// use num_rational::BigRational as Q;
+    /// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+    /// // As in `TwoPoint::one_step`: δ = 0 gives cosh(1/16) = 1.001953760…  and 1 + 1/64.
+    /// let c = TwoPointQ { pi1: q(1, 2), eps: q(1, 4), eps_t: q(1, 4) };
+    /// let (l, r) = c.one_step_enclosed(&q(0, 1), 64).unwrap();
+    /// assert!((l.mid_f64() - (1.0f64 / 16.0).cosh()).abs() <= 1e-15 && r.contains(&q(65, 64)));
+    /// assert_eq!(decide(&l, &r), Decision::Less);
+    /// ```
+    pub fn one_step_enclosed(
+        &self,
+        delta: &Q,
+        prec: u64,
+    ) -> crate::error::Result<(crate::enclosure::Interval, crate::enclosure::Interval)> {
+        use crate::enclosure::Interval;
+        let half = Q::new(1.into(), 2.into());
+        let cosh = |x: Q| -> crate::error::Result<Interval> {
+            let a = Interval::exp_of(&x, prec)?;
+            let b = Interval::exp_of(&-x, prec)?;
+            Ok(a.add(&b, prec).mul_rational(&half, prec))
+        };
+        let one = Q::from_integer(1.into());
+        let a = &self.eps / Q::from_integer(8.into());
+        let p = self.p1(delta);
+        let up = cosh(&a * (delta + self.pi1.recip()))?;
+        let down = cosh(&a * (delta - self.pi2().recip()))?;
+        let lhs = up
+            .mul_rational(&p, prec)
+            .add(&down.mul_rational(&(&one - &p), prec), prec);
+        let k = &a * &self.eps * self.gamma();
+        let phi = cosh(&a * delta)?;
+        let rhs = phi
+            .mul_rational(&(&one - &k * &half), prec)
+            .add_rational(&k, prec);
+        Ok((lhs, rhs))
+    }
+
+    /// The nearest `f64` configuration (for the `cosh` one-step inequality, evaluated in `f64`).
+    pub fn to_f64(&self) -> TwoPoint {
+        use num_traits::ToPrimitive;
+        let f = |x: &Q| x.to_f64().unwrap_or(f64::NAN);
+        TwoPoint {
+            pi1: f(&self.pi1),
+            eps: f(&self.eps),
+            eps_t: f(&self.eps_t),
+        }
+    }
+}
+
+impl std::fmt::Display for TwoPointQ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "π₁ = {}, ε = {}, ε_t = {}",
+            self.pi1, self.eps, self.eps_t
+        )
+    }
+}

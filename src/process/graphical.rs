@@ -9,7 +9,7 @@
 //! Reference: Bansal–Feldheim, *The Power of Two Choices in Graphical Allocation*
 //! (arXiv:2106.06051 v2, STOC 2022), §1.2, §2.1; Peres–Talwar–Wieder (RSA 2015) for greedy.
 
-use super::{Param, Process, ProcessInfo, StepLaw};
+use super::{ExactStepLaw, Param, Process, ProcessInfo, StepLaw};
 use crate::error::{Error, Result};
 use crate::graph::strategy::Strategy;
 use crate::graph::{Graph, GraphKind, greedy};
@@ -167,6 +167,26 @@ impl Process for Graphical {
             Some(s) => s.probabilities(loads.as_slice())?,
             None => greedy::probabilities(&g, loads.as_slice())?,
         }))
+    }
+    /// The per-vertex probabilities in exact rationals: greedy's edge count
+    /// `(2·#{heavier nbrs} + #{tied nbrs})/(2m)` ([`greedy::probabilities_exact`]), or the flow
+    /// strategy's enumeration over edges and sibling pairs.
+    ///
+    /// ```
+    /// use balloc::loads::{Loads, TieRule};
+    /// use num_rational::BigRational as Q;
+    /// let p = balloc::process::parse("graphical(graph=cycle)").unwrap();
+    /// // C_4, loads (1, 0, 0, 0): as in `step_law`, (0, 3/8, 1/4, 3/8) exactly.
+    /// let law = p.step_law_exact(&Loads::new(vec![1.0, 0.0, 0.0, 0.0]).unwrap(), TieRule::Random).unwrap().unwrap();
+    /// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+    /// assert_eq!(law.per_bin_probability(), vec![q(0, 1), q(3, 8), q(1, 4), q(3, 8)]);
+    /// ```
+    fn step_law_exact(&self, loads: &Loads, _ties: TieRule) -> Result<Option<ExactStepLaw>> {
+        let (g, s) = self.at(loads.n())?;
+        Ok(Some(ExactStepLaw::unit(match s {
+            Some(s) => s.probabilities_exact(loads.as_slice())?,
+            None => greedy::probabilities_exact(&g, loads.as_slice())?,
+        })))
     }
     fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {
         let (g, s) = self

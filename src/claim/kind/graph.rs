@@ -2,8 +2,12 @@
 //! Graphical Allocation* (arXiv:2106.06051 v2), implemented in [`crate::graph::checks`], on the
 //! graphs and load vectors the file lists, and turns its [`Finding`]s into a verdict: `holds` on
 //! the evaluated instances (not a proof), or `refuted` with the first violation as the
-//! counterexample. Trust is `exact` for the items computed in rationals and `float` for the
-//! two-point items (`f64`, relative allowance 10⁻¹²).
+//! counterexample. Trust is `exact` for the items computed in rationals (every item except
+//! `two_point_one_step`); the two-point sweep's configurations are exact rationals.
+//! `two_point_one_step` (whose sides are sums of `cosh`) is swept in `f64` with a relative
+//! allowance of 10⁻¹², and its tightest instance (or its violation) is then certified by
+//! enclosures ([`TwoPointQ::one_step_enclosed`], 64…4096 bits): trust `enclosure` when the
+//! enclosure confirms the sweep, `inconclusive` when it contradicts it, `float` when undecided.
 //!
 //! `[claim]` table:
 //!
@@ -30,11 +34,14 @@
 use super::{Check, KindInfo, RunContext};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
+use crate::enclosure::Decision;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::graph::checks::{self, Finding};
 use crate::graph::strategy::Strategy;
-use crate::graph::twopoint::TwoPoint;
+use crate::graph::twopoint::TwoPointQ;
+use num_bigint::BigInt;
+use num_rational::BigRational as Q;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -82,10 +89,10 @@ const ITEMS: &[(&str, Needs, Trust)] = &[
     ("cycle_drift_limitation", Needs::N, Trust::Exact),
     ("lemma_4_1_mean", Needs::N, Trust::Exact),
     ("two_point_one_step", Needs::TwoPoint, Trust::Float),
-    ("two_point_moments", Needs::TwoPoint, Trust::Float),
-    ("two_point_eps_gamma", Needs::TwoPoint, Trust::Float),
-    ("two_point_eps_gamma_valid", Needs::TwoPoint, Trust::Float),
-    ("two_point_hypotheses_valid", Needs::TwoPoint, Trust::Float),
+    ("two_point_moments", Needs::TwoPoint, Trust::Exact),
+    ("two_point_eps_gamma", Needs::TwoPoint, Trust::Exact),
+    ("two_point_eps_gamma_valid", Needs::TwoPoint, Trust::Exact),
+    ("two_point_hypotheses_valid", Needs::TwoPoint, Trust::Exact),
     (
         "lemma_3_7_concentration",
         Needs::Statistical,
@@ -397,19 +404,28 @@ impl GraphCheck {
     }
 
     /// The two-point configurations of the sweep (as in the notes: `π₁ = a/A`,
-    /// `ε = (min π/2)·b/B`, `ε_t = ε + (max π/2 − ε)·c/C`), within the printed hypotheses and,
-    /// with `require_valid`, with `π₁ ± ε_t ∈ [0, 1]`.
-    fn two_point_configs(&self) -> Vec<TwoPoint> {
+    /// `ε = (min π/2)·b/B`, `ε_t = ε + (max π/2 − ε)·c/C`), in exact rationals, within the
+    /// printed hypotheses and, with `require_valid`, with `π₁ ± ε_t ∈ [0, 1]` (decided exactly,
+    /// so the boundary configurations `ε = min π/2`, `ε_t = max π/2` are kept).
+    fn two_point_configs(&self) -> Vec<TwoPointQ> {
         let [na, nb, nc] = self.grid;
+        let q = |a: usize, b: usize| Q::new(BigInt::from(a), BigInt::from(b));
+        let one = Q::from_integer(1.into());
+        let two = Q::from_integer(2.into());
         let mut out = Vec::new();
         for a in 1..na {
-            let pi1 = a as f64 / na as f64;
-            let (pmin, pmax) = (pi1.min(1.0 - pi1), pi1.max(1.0 - pi1));
+            let pi1 = q(a, na);
+            let pi2 = &one - &pi1;
+            let (pmin, pmax) = (pi1.clone().min(pi2.clone()), pi1.clone().max(pi2));
             for b in 1..=nb {
-                let eps = pmin / 2.0 * b as f64 / nb as f64;
+                let eps = &pmin / &two * q(b, nb);
                 for c in 1..=nc {
-                    let eps_t = eps + (pmax / 2.0 - eps) * c as f64 / nc as f64;
-                    let tp = TwoPoint { pi1, eps, eps_t };
+                    let eps_t = &eps + (&pmax / &two - &eps) * q(c, nc);
+                    let tp = TwoPointQ {
+                        pi1: pi1.clone(),
+                        eps: eps.clone(),
+                        eps_t,
+                    };
                     if tp.hypotheses() && (!self.require_valid || tp.valid()) {
                         out.push(tp);
                     }
@@ -432,6 +448,8 @@ impl Check for GraphCheck {
         let mut notes = Vec::new();
         let mut first: Option<Violation> = None;
         let mut worst_slack: Option<f64> = None;
+        // The one-step item's tightest instance: (slack, configuration, δ index).
+        let mut tightest: Option<(f64, TwoPointQ, usize)> = None;
         let mut record = |f: Finding, searched: &mut Searched, key: &str, v: Violation| {
             searched.add(key, f.instances as u64);
             if !f.holds && first.is_none() {
@@ -540,21 +558,34 @@ impl Check for GraphCheck {
                         "the two-point grid has no configuration inside the hypotheses",
                     ));
                 }
+                let exact_deltas: Vec<Q> = self
+                    .deltas
+                    .iter()
+                    .filter_map(|&d| Q::from_float(d))
+                    .collect();
                 for c in &configs {
                     let f = match self.item {
                         "two_point_one_step" => {
-                            let (f, w) = checks::two_point_one_step_f64(c, &self.deltas);
+                            let (f, w, k) =
+                                checks::two_point_one_step_tightest(&c.to_f64(), &self.deltas);
                             worst_slack = Some(worst_slack.map_or(w, |s: f64| s.min(w)));
+                            if tightest.as_ref().is_none_or(|t| w < t.0) {
+                                tightest = Some((w, c.clone(), k));
+                            }
                             f
                         }
-                        "two_point_moments" => checks::two_point_moments_f64(c, &self.deltas),
+                        "two_point_moments" => checks::two_point_moments(c, &exact_deltas),
                         "two_point_eps_gamma" => checks::two_point_eps_gamma(c),
                         "two_point_eps_gamma_valid" => checks::two_point_eps_gamma_valid(c),
                         "two_point_hypotheses_valid" => checks::two_point_hypotheses_valid(c),
                         other => unreachable!("{other} is not a two-point item"),
                     };
-                    let src = format!("π₁ = {}, ε = {}, ε_t = {}", c.pi1, c.eps, c.eps_t);
-                    record(f, &mut searched, "two-point", blank(2, src, "grid"));
+                    record(
+                        f,
+                        &mut searched,
+                        "two-point",
+                        blank(2, c.to_string(), "grid"),
+                    );
                 }
                 notes.push(format!(
                     "{} two-point configurations (grid {:?}, printed hypotheses{}), δ ∈ {} points",
@@ -575,11 +606,58 @@ impl Check for GraphCheck {
                 "nothing was evaluated (no graph of a listed load size, or no internal node)",
             ));
         }
-        let status = if first.is_some() {
+        let mut status = if first.is_some() {
             Status::Refuted
         } else {
             Status::Holds
         };
+        let mut trust = self.trust;
+        if let Some((_, c, k)) = &tightest {
+            // Certify the tightest instance (the violation, if the sweep found one) by enclosures
+            // (DESIGN §3: a holds verdict carries the trust of its tightest state).
+            let delta = Q::from_float(self.deltas[*k]).expect("finite δ");
+            let d = crate::enclosure::decide_escalating(
+                crate::enclosure::Precisions::default(),
+                |prec| c.one_step_enclosed(&delta, prec),
+            );
+            let at = format!("{c}, δ = {delta}");
+            match d {
+                Ok(d) => {
+                    let ok = matches!(d.decision, Decision::Less | Decision::Equal);
+                    let text = format!(
+                        "E[Φ'] ∈ {}, Φ − αεγ(Φ − 2)/2 ∈ {} at {} bits",
+                        d.lhs, d.rhs, d.prec
+                    );
+                    match (d.decision, status) {
+                        (Decision::Undecided, _) => notes.push(format!(
+                            "the tightest instance ({at}) is undecided by enclosures up to {}                              bits: {text}",
+                            d.prec
+                        )),
+                        (_, Status::Holds) if ok => {
+                            trust = Trust::Enclosure;
+                            searched.precision_bits = Some(d.prec);
+                            notes.push(format!(
+                                "the tightest instance ({at}) is certified by enclosures: {text}"
+                            ));
+                        }
+                        (_, Status::Refuted) if !ok => {
+                            trust = Trust::Enclosure;
+                            searched.precision_bits = Some(d.prec);
+                            notes.push(format!(
+                                "the violation ({at}) is certified by enclosures: {text}"
+                            ));
+                        }
+                        _ => {
+                            status = Status::Inconclusive;
+                            notes.push(format!(
+                                "the f64 sweep and the enclosure disagree at {at}: {text}"
+                            ));
+                        }
+                    }
+                }
+                Err(e) => notes.push(format!("no enclosure of the tightest instance: {e}")),
+            }
+        }
         match status {
             Status::Holds => notes.push(format!(
                 "holds on every evaluated instance ({} in all); this is evidence on the listed \
@@ -589,7 +667,7 @@ impl Check for GraphCheck {
             _ => notes.push("the first violation is the counterexample".into()),
         }
         if self.trust == Trust::Float {
-            notes.push("f64 arithmetic with a relative allowance of 1e-12".into());
+            notes.push("f64 sweep with a relative allowance of 1e-12".into());
         } else {
             notes.push("exact rational arithmetic".into());
         }
@@ -608,7 +686,7 @@ impl Check for GraphCheck {
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
-            trust: self.trust,
+            trust,
             slack: if status == Status::Holds {
                 worst_slack
             } else {
