@@ -620,6 +620,7 @@ fn lambda_enclosures() {
             }
         }
     }
+}
 
 /// `Σ_{k=1}^{N} s^{k−1} x^k / k` in rationals (`s = ±1`): partial sums of the series of
 /// `−ln(1 − x)` (`s = 1`) and `ln(1 + x)` (`s = −1`).
