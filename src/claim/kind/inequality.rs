@@ -1520,6 +1520,7 @@ impl Case<'_> {
                 Quantity::YMax
                     | Quantity::YMin
                     | Quantity::FracOver
+                    | Quantity::Set(_)
                     | Quantity::Pot(_, Stat::FirstOrder | Stat::FirstOrderQ)
             )
         });
