@@ -349,10 +349,18 @@ impl Inequality {
                 }
             }
         }
-        let expsum_capable = !sets.is_empty()
-            || slots
-                .iter()
-                .any(|q| matches!(q, Quantity::Pot(p, Stat::Value) if p.exponential() && *p != Pot::Lambda));
+        // An exponential potential other than the values of Φ, Ψ, Γ (an expectation, a change,
+        // Λ) has no exponential-sum form, so such a claim never takes that route: decide it here
+        // rather than at every near tie of the search.
+        let expsum_representable = !slots.iter().any(|q| {
+            matches!(q, Quantity::Pot(p, stat) if p.exponential()
+                && (*stat != Stat::Value || !matches!(p, Pot::Phi | Pot::Psi | Pot::Gamma)))
+        });
+        let expsum_capable = expsum_representable
+            && (!sets.is_empty()
+                || slots.iter().any(
+                    |q| matches!(q, Quantity::Pot(p, Stat::Value) if p.exponential() && *p != Pot::Lambda),
+                ));
         // Declared potentials must cover the ones used.
         if !f.setting.potentials.is_empty() {
             let mut declared = Vec::new();
