@@ -109,6 +109,11 @@ fn write_outputs(
     balloc::sim::sweep::atomic_write(dir.join(format!("{name}.svg")), s.as_bytes()).unwrap();
 }
 
+/// The last section of the generated README: the reading of the tables is written by hand in
+/// `FINDINGS.md` next to it, which regenerating the tables leaves alone.
+const FINDINGS_POINTER: &str = "\n## What the results show\n\nWritten by hand from these tables \
+(regenerating them does not touch it): [FINDINGS.md](FINDINGS.md).\n";
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let get = |f: &str| {
@@ -234,6 +239,7 @@ seed 2022, run i seeded from (configuration, 2022, i).\n\n\
 Wall time: {total:.1} s in total.\n\n| experiment | wall time |\n|---|---:|\n{timing}"
     );
     readme.push_str(&md);
+    readme.push_str(FINDINGS_POINTER);
     balloc::sim::sweep::atomic_write(dir.join("README.md"), readme.as_bytes()).unwrap();
     eprintln!("done in {total:.1} s; wrote {}", dir.display());
 }
