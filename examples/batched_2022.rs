@@ -72,9 +72,10 @@ fn write_outputs(
     curves: &[Curve],
     md: &mut String,
 ) {
-    let mut csv = String::from(xlabel);
+    let mut csv = csv_field(xlabel);
     for c in curves {
-        write!(csv, ",{} mean,{} ci95", c.label, c.label).unwrap();
+        let (m, h) = (format!("{} mean", c.label), format!("{} ci95", c.label));
+        write!(csv, ",{},{}", csv_field(&m), csv_field(&h)).unwrap();
     }
     csv.push('\n');
     writeln!(md, "\n### {title}\n").unwrap();
@@ -107,6 +108,16 @@ fn write_outputs(
         .collect();
     let s = svg(title, xlabel, "average max gap", &series).unwrap();
     balloc::sim::sweep::atomic_write(dir.join(format!("{name}.svg")), s.as_bytes()).unwrap();
+}
+
+/// A CSV field (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or a
+/// line break (labels such as "(1+β), β = 0.7" do).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// The last section of the generated README: the reading of the tables is written by hand in
