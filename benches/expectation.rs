@@ -12,7 +12,7 @@ use balloc::expectation::expect;
 use balloc::loads::Loads;
 use balloc::setting::Setting;
 use balloc::{potential, process};
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::measurement::Measurement;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -25,41 +25,8 @@ fn loads(n: usize) -> Loads {
     Loads::new((0..n).map(|_| rng.random_range(0..100u32) as f64).collect()).unwrap()
 }
 
-/// The CPU time consumed by the calling thread (Linux: first field of
-/// `/proc/thread-self/schedstat`, in nanoseconds).
-struct ThreadCpuTime;
-
-fn thread_cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .expect("/proc/thread-self/schedstat is readable (Linux)")
-}
-
-static WALL: WallTime = WallTime;
-
-impl Measurement for ThreadCpuTime {
-    type Intermediate = u64;
-    type Value = Duration;
-    fn start(&self) -> u64 {
-        thread_cpu_ns()
-    }
-    fn end(&self, start: u64) -> Duration {
-        Duration::from_nanos(thread_cpu_ns().saturating_sub(start))
-    }
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-    fn to_f64(&self, v: &Duration) -> f64 {
-        v.as_nanos() as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        WALL.formatter()
-    }
-}
+mod common;
+use common::ThreadCpuTime;
 
 fn bench<M: Measurement>(c: &mut Criterion<M>, name: &str) {
     let p = process::parse("two-choice").unwrap();

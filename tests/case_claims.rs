@@ -5,23 +5,11 @@
 use balloc::claim::{self, RunContext, Status, Trust};
 use std::path::{Path, PathBuf};
 
-fn scratch(name: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cases-{name}"));
-    let _ = std::fs::remove_dir_all(&root);
-    let dir = root.join("t");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("paper.toml"),
-        "authors = [\"A\"]\ntitle = \"T\"\nvenue = \"V\"\nyear = 2022\n",
-    )
-    .unwrap();
-    root
-}
+mod common;
+use common::write;
 
-fn write(root: &Path, name: &str, text: &str) -> PathBuf {
-    let p = root.join("t").join(format!("{name}.toml"));
-    std::fs::write(&p, text).unwrap();
-    p
+fn scratch(name: &str) -> PathBuf {
+    common::scratch_in("cases", name)
 }
 
 fn run(root: &Path, p: &Path) -> claim::Verdict {
