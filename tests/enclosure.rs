@@ -37,7 +37,7 @@ fn assert_encloses(iv: &Interval, dec: &str, width: &str) {
 
 fn two_choice_n2() -> ExactStepLaw {
     // Two-Choice, n = 2, loads (1, 0): heavy bin 1/4, light bin 3/4.
-    ExactStepLaw::unit(vec![q(1, 4), q(3, 4)]).unwrap()
+    ExactStepLaw::unit_checked(vec![q(1, 4), q(3, 4)]).unwrap()
 }
 
 /// Worked cases, derived by hand; the decimals come from
@@ -562,7 +562,7 @@ fn multidim_near_tie_undecided_in_f64_decided_by_enclosure() {
 fn lambda_enclosures() {
     use balloc::enclosure::lambda;
     // n = 2, x = 0, one ball to either bin: Λ' = 2e^{1/2} surely (α = 1); mpmath 45 digits.
-    let law = ExactStepLaw::unit(vec![q(1, 2), q(1, 2)]).unwrap();
+    let law = ExactStepLaw::unit_checked(vec![q(1, 2), q(1, 2)]).unwrap();
     let e = lambda::enclose(
         &law,
         &int(1),
@@ -594,10 +594,12 @@ fn lambda_enclosures() {
             let loads = Loads::new(x.clone()).unwrap();
             let xs = exact::loads(&loads).unwrap();
             let law_f = p.step_law(&loads, TieRule::Random).unwrap();
-            let law_q = ExactStepLaw::from_process_law(
-                &p.step_law_exact(&loads, TieRule::Random).unwrap().unwrap(),
-            )
-            .unwrap();
+            let law_q = p
+                .step_law_exact(&loads, TieRule::Random)
+                .unwrap()
+                .unwrap()
+                .validated()
+                .unwrap();
             for (pot, alpha) in [
                 ("lambda(alpha=0.25)", q(1, 4)),
                 ("recovery(kappa=2)", q(2, x.len() as i64)),
@@ -679,36 +681,26 @@ fn ln_and_sqrt_enclosures_against_independent_rational_routes() {
 
 #[test]
 fn claim_expressions_enclose_ln_and_sqrt() {
-    use balloc::claim::expr::{ExactEnv, IntervalEnv, compile};
-    struct At(Q);
-    impl ExactEnv for At {
-        fn var(&self, _: usize) -> Option<Q> {
-            Some(self.0.clone())
-        }
-        fn p(&self, _: usize) -> Option<Q> {
-            None
-        }
-        fn eps1(&self, _: &Q) -> Option<Q> {
-            None
-        }
-    }
-    impl IntervalEnv for At {
-        fn var_interval(&self, _: usize, _: u64) -> Option<Interval> {
-            None
-        }
-    }
+    use balloc::lang::{Domain, Enclosure, Slots, compile_value};
     // ln(x) + sqrt(x) at x = 2: ln 2 + √2 = 2.10736074293304035821892084566787464664517200…
     // (0.693147180559945309417232121458176568075500… + 1.414213562373095048801688724209698078569…;
     // the 45 digits below were evaluated independently with Python's `decimal` at 60 digits).
-    let c = compile("ln(x) + sqrt(x) <= 3", &|_| Some(0)).unwrap();
-    let v = c.lhs.eval_interval(&At(int(2)), 160).unwrap();
+    let d = Enclosure { prec: 160 };
+    let e = compile_value("ln(x) + sqrt(x)", &["x"]).unwrap();
+    let v = e
+        .eval(&d, &Slots(&[d.rational(&int(2)).unwrap()]), None)
+        .unwrap();
     assert_encloses(
         &v,
         "2.10736074293304035821892084566787464664517201",
         "1e-40",
     );
     assert!((v.mid_f64() - (2f64.ln() + 2f64.sqrt())).abs() <= 5e-16);
-    // log(x) at x = 0 has no enclosure (an error, not a wrong number).
-    let c = compile("log(x) <= 0", &|_| Some(0)).unwrap();
-    assert!(c.lhs.eval_interval(&At(Q::zero()), 64).is_err());
+    // log(x) at x = 0 is undefined (an error, not a wrong number).
+    let e = compile_value("log(x)", &["x"]).unwrap();
+    let d = Enclosure { prec: 64 };
+    assert!(
+        e.eval(&d, &Slots(&[d.rational(&Q::zero()).unwrap()]), None)
+            .is_err()
+    );
 }

@@ -227,7 +227,7 @@ fn batched_absolute_binomial_sums() {
 #[test]
 fn bad_input_is_an_error() {
     let h = q(1, 2);
-    assert!(ExactStepLaw::unit(vec![h.clone(), h.clone(), h.clone()]).is_err());
+    assert!(ExactStepLaw::unit_checked(vec![h.clone(), h.clone(), h.clone()]).is_err());
     assert!(ExactWeights::parse("discrete(w=1;2,p=0.3;0.6)").is_err());
     assert!(ExactWeights::parse("nope").is_err());
     // Greedy graphical allocation has an exact law: on C_3 at (1, 0, 0) the edge {0,1} sends the

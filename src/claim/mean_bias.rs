@@ -30,7 +30,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 /// A mean-bias quantity (see the module table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BiasQ {
     /// `δ₋`.
     DeltaMinus,

@@ -7,13 +7,17 @@
 //! slack), `refuted` (with a shrunk counterexample re-checked independently) or `inconclusive`,
 //! each with a [`Trust`] level.
 
-pub mod bin_sets;
-pub mod expr;
-pub mod expsum;
+pub mod case;
 pub mod kind;
 pub mod mean_bias;
+pub mod next_state;
 pub mod quantity;
+pub mod routes;
 pub mod schema;
+pub mod scope;
+pub mod setup;
+pub mod state;
+pub mod trust;
 mod verdict;
 mod xfloat;
 
@@ -22,7 +26,7 @@ pub use schema::{
     Direction, ExpectedStatus, FileError, PaperFile, Provenance, Theorem, TheoremFile, discover,
     load, resolve,
 };
-pub use verdict::{Searched, Status, Trust, Verdict, Witness};
+pub use verdict::{LinkVerdict, Searched, Status, Trust, Verdict, Witness};
 pub use xfloat::XFloat;
 
 /// Loads a file and builds its check (all validation happens here, before any search).

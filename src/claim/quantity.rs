@@ -1,114 +1,67 @@
-//! The named quantities a claim expression may use (DESIGN §3): `n`, `b`, the file's constants
-//! (`alpha` among them for the exponential potentials), the potentials at the state and their
-//! exact expectations after one step or batch, gap-type statistics and process constants.
+//! The named quantities of claim expressions and how names resolve.
 //!
 //! | name | meaning |
 //! |---|---|
-//! | `n`, `b` | bins, batch size |
-//! | `Phi`, `Psi`, `Gamma` | `Σ e^{αyᵢ}`, `Σ e^{−αyᵢ}`, `Φ + Ψ` (α = the constant `alpha`) |
-//! | `Upsilon`, `Delta` | `Σ yᵢ²`, `Σ |yᵢ|` |
-//! | `E_X` | `E[X' | x]` after one step (one batch when b > 1), exact closed form |
-//! | `dE_X` | `E[X' − X | x]`, computed without cancellation |
-//! | `R_X` | `E[X' | x]/X` (computed in extended range) |
-//! | `F_X` | first-order term of one step, X ∈ {Phi, Psi, Gamma}: `α Σᵢ Φᵢ(pᵢ − 1/n)`, `α Σᵢ Ψᵢ(1/n − pᵢ)`, their sum |
-//! | `Fq_X` | the same with p replaced by the extremal vector q of eq. (3.2) (needs `vectors`) |
-//! | `gap`, `spread` | `max xᵢ − W/n`, `max xᵢ − min xᵢ` |
-//! | `ymax`, `ymin` | largest and smallest normalised load |
-//! | `frac_over` | fraction of bins with `yᵢ ≥ 0` (overloaded, DESIGN default boundary) |
-//! | `C2` | `n·max pᵢ`, the smallest C of condition C2 |
-//! | `p(i)`, `eps1(δ)` | allocation probability of rank i; best ε of C1 at δ (functions) |
-//! | `Lambda` | `Σ e^{α|yᵢ|}` (paper B's Λ, as recalled; `E_Lambda`, `dE_Lambda`, `R_Lambda` too) |
-//! | `delta_minus`, `E_balls`, `drift_*`, `fig_*`, `samples_mt`, `mb_*` | mean-biased processes, exact ([`crate::claim::mean_bias`]) |
-//! | `<term>_<set>` | `Σ_{i∈set} term(i)` over the bin classes `Gplus`, `Bplus`, `Gminus`, `Bminus`, `B1`, `B2`, `All` of Los–Sauerwald SPAA 2022 §3 (terms `N`, `Y`, `Phi`, `Psi`, `Gamma`, `Fq_Phi`, `Fq_Psi`, `Fq_Gamma`; [`crate::claim::bin_sets`]) |
+//! | `n`, `b`, `W` | bins, batch size, total load `Σ xᵢ` |
+//! | constants | the file's `[constants]` (values, fractions or expressions in `n`, `b`, other constants) |
+//! | `X` | a potential at the state: every registered potential by its symbol (`Phi`, `Psi`, `Gamma`, `Upsilon`, `Delta`, `Lambda`, `V`, `MeanQuantile`), a potential of the file's `[potentials]`, or a definition of the prelude below |
+//! | `E_X`, `dE_X`, `R_X` | `E[X' | x]` after one step (one batch when b > 1), `E[X' − X | x]`, `E[X' | x]/X` |
+//! | `E2_X`, `dE2_X`, `R2_X`, … | the same after `k` steps (or batches), `k ≤` [`MAX_STEPS`] |
+//! | `gap`, `spread`, `ymax`, `ymin`, `frac_over` | `max x − W/n`, `max x − min x`, `max y`, `min y`, `#{y ≥ 0}/n` |
+//! | `C2` | `n·max pᵢ` (the smallest C of condition C2) |
+//! | `p(i)`, `eps1(δ)` | the allocation probability of rank i; the best ε of C1 at δ |
+//! | mean-bias names | `delta_minus`, `E_balls`, `drift_*`, `fig_*`, `samples_mt`, `mb_*`, `dE_Delta_rule` ([`crate::claim::mean_bias`]) |
+//!
+//! The **prelude** defines further quantities in the claim language itself (so they have every
+//! number domain, and exact certification, for free):
+//!
+//! | name | definition |
+//! |---|---|
+//! | `F_Phi`, `F_Psi`, `F_Gamma` | `α Σᵢ e^{αyᵢ}(pᵢ − 1/n)`, `α Σᵢ e^{−αyᵢ}(1/n − pᵢ)`, their sum: the first-order term of one step (Los–Sauerwald, SPAA 2022, §3, outline item 3) |
+//! | `Fq_Phi`, `Fq_Psi`, `Fq_Gamma` | the same with `p` replaced by the extremal vector q of eq. (3.2) of `[setting.vectors]` |
+//! | `<term>_<set>` | `Σ_{i∈set} term(i)` over the bin classes of the same §3 (`Gplus`, `Bplus`, `Gminus`, `Bminus`, `B1`, `B2`, `All`; terms `N`, `Y`, `Phi`, `Psi`, `Gamma`, `Fq_Phi`, `Fq_Psi`, `Fq_Gamma`), with the constants `delta` (and `eps`, `alpha`) |
 
-/// A potential whose quantities a claim can use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pot {
-    /// `Φ`
-    Phi,
-    /// `Ψ`
-    Psi,
-    /// `Γ`
-    Gamma,
-    /// `Υ`
-    Upsilon,
-    /// `Δ`
-    Delta,
-    /// `Λ = Σ e^{α|yᵢ|}` (paper B, as recalled)
-    Lambda,
-}
+use crate::claim::mean_bias::BiasQ;
+use crate::exact::Q;
+use crate::lang::Expr;
 
-impl Pot {
-    /// Every potential with its name in expressions.
-    pub const ALL: [(Pot, &'static str); 6] = [
-        (Pot::Phi, "Phi"),
-        (Pot::Psi, "Psi"),
-        (Pot::Gamma, "Gamma"),
-        (Pot::Upsilon, "Upsilon"),
-        (Pot::Delta, "Delta"),
-        (Pot::Lambda, "Lambda"),
-    ];
-
-    /// Whether the potential is exponential (needs `alpha`, no exact rational value).
-    pub fn exponential(self) -> bool {
-        matches!(self, Pot::Phi | Pot::Psi | Pot::Gamma | Pot::Lambda)
-    }
-
-    /// The registry spec of the potential at smoothing parameter `alpha`.
-    pub fn spec(self, alpha: f64) -> String {
-        match self {
-            Pot::Phi => format!("phi(alpha={alpha})"),
-            Pot::Psi => format!("psi(alpha={alpha})"),
-            Pot::Gamma => format!("gamma(alpha={alpha})"),
-            Pot::Upsilon => "quadratic".into(),
-            Pot::Delta => "absolute".into(),
-            Pot::Lambda => format!("lambda(alpha={alpha})"),
-        }
-    }
-
-    /// The registry name.
-    pub fn registry_name(self) -> &'static str {
-        match self {
-            Pot::Phi => "phi",
-            Pot::Psi => "psi",
-            Pot::Gamma => "gamma",
-            Pot::Upsilon => "quadratic",
-            Pot::Delta => "absolute",
-            Pot::Lambda => "lambda",
-        }
-    }
-}
+/// The most steps a `E{k}_X` quantity may take.
+pub const MAX_STEPS: u32 = 4;
 
 /// Which statistic of a potential.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stat {
     /// The value at the state.
     Value,
-    /// The expected value after one step or batch.
-    Expected,
-    /// The expected change.
-    Change,
-    /// Expected value over value.
-    Ratio,
-    /// The first-order term of one step (Los–Sauerwald SPAA 2022 §3, outline item 3):
-    /// `α Σᵢ Φᵢ(pᵢ − 1/n)` for Φ, `α Σᵢ Ψᵢ(1/n − pᵢ)` for Ψ, their sum for Γ.
-    FirstOrder,
-    /// [`Stat::FirstOrder`] with p replaced by the extremal vector q of eq. (3.2),
-    /// `qᵢ = (1 − ε)/n` for `i ≤ δn` and `(1 + εδ/(1 − δ))/n` otherwise (δ, ε of `vectors`).
-    FirstOrderQ,
+    /// `E[X' | x]` after `k` steps.
+    Expected(u32),
+    /// `E[X' − X | x]` after `k` steps.
+    Change(u32),
+    /// `E[X' | x]/X` after `k` steps.
+    Ratio(u32),
 }
 
-/// A named quantity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+impl Stat {
+    /// The number of steps (0 for the value).
+    pub fn steps(self) -> u32 {
+        match self {
+            Stat::Value => 0,
+            Stat::Expected(k) | Stat::Change(k) | Stat::Ratio(k) => k,
+        }
+    }
+}
+
+/// A named quantity at a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Quantity {
     /// The number of bins.
     N,
     /// The batch size.
     B,
-    /// The file's constant with this index (in name order).
+    /// The total load `W`.
+    Total,
+    /// A constant of the file.
     Const(usize),
-    /// A potential statistic.
-    Pot(Pot, Stat),
     /// `max xᵢ − W/n`.
     Gap,
     /// `max xᵢ − min xᵢ`.
@@ -117,95 +70,195 @@ pub enum Quantity {
     YMax,
     /// `min yᵢ`.
     YMin,
-    /// Fraction of bins with `yᵢ ≥ 0`.
+    /// `#{yᵢ ≥ 0}/n`.
     FracOver,
     /// `n·max pᵢ`.
     C2,
-    /// A quantity of the mean-biased processes ([`crate::claim::mean_bias`]).
-    Bias(crate::claim::mean_bias::BiasQ),
-    /// A sum over a class of bins of the outline of Los–Sauerwald SPAA 2022 §3
-    /// ([`crate::claim::bin_sets`]).
-    Set(crate::claim::bin_sets::SetSum),
+    /// A mean-bias quantity.
+    Bias(BiasQ),
+    /// A statistic of a potential (index into the claim's potential table).
+    Pot(usize, Stat),
 }
 
-impl Quantity {
-    /// Whether the quantity depends on the load vector (for a rank-based allocation vector).
-    pub fn state_dependent(self) -> bool {
-        !matches!(
-            self,
-            Quantity::N | Quantity::B | Quantity::Const(_) | Quantity::C2
-        )
+/// Where a parameter of a registered potential comes from.
+#[derive(Debug, Clone)]
+pub enum ParamSource {
+    /// A literal value of the spec (as written).
+    Literal(String),
+    /// An expression over slot 0 = `n`, 1 = `b`, `2 + j` = constant `j`.
+    Expr(Expr),
+}
+
+/// A potential a claim uses.
+#[derive(Debug, Clone)]
+pub enum PotDef {
+    /// A registered potential with its parameters.
+    Registered {
+        /// Its name in expressions.
+        symbol: String,
+        /// The registry entry.
+        info: &'static crate::potential::PotentialInfo,
+        /// The parameters (name, source).
+        params: Vec<(String, ParamSource)>,
+    },
+    /// A potential defined by an expression (the file's `[potentials]` or the prelude).
+    Defined {
+        /// Its name.
+        name: String,
+        /// The definition as written.
+        text: String,
+        /// The compiled definition (over the claim's slots).
+        expr: Expr,
+    },
+}
+
+impl PotDef {
+    /// Its name in expressions.
+    pub fn name(&self) -> &str {
+        match self {
+            PotDef::Registered { symbol, .. } => symbol,
+            PotDef::Defined { name, .. } => name,
+        }
     }
 }
 
-/// The built-in quantity called `name`, if any.
+/// The simple names (not potentials).
+pub const SIMPLE: &[(&str, Quantity)] = &[
+    ("n", Quantity::N),
+    ("b", Quantity::B),
+    ("W", Quantity::Total),
+    ("gap", Quantity::Gap),
+    ("spread", Quantity::Spread),
+    ("ymax", Quantity::YMax),
+    ("ymin", Quantity::YMin),
+    ("frac_over", Quantity::FracOver),
+    ("C2", Quantity::C2),
+];
+
+/// Splits a prefixed potential name: `E_Gamma` → (`Expected(1)`, `Gamma`), `dE3_Phi` →
+/// (`Change(3)`, `Phi`), `Gamma` → (`Value`, `Gamma`). `Err` for a step count out of range.
 ///
 /// ```
-/// use balloc::claim::quantity::{builtin, Quantity, Pot, Stat};
-/// assert_eq!(builtin("E_Gamma"), Some(Quantity::Pot(Pot::Gamma, Stat::Expected)));
-/// assert_eq!(builtin("gap"), Some(Quantity::Gap));
-/// assert_eq!(builtin("E_gamma"), None);
-/// assert_eq!(builtin("F_Gamma"), Some(Quantity::Pot(Pot::Gamma, Stat::FirstOrder)));
-/// assert_eq!(builtin("Fq_Phi"), Some(Quantity::Pot(Pot::Phi, Stat::FirstOrderQ)));
-/// assert!(matches!(builtin("Fq_Phi_Bplus"), Some(Quantity::Set(_))));
+/// use balloc::claim::quantity::{split_prefix, Stat};
+/// assert_eq!(split_prefix("E_Gamma").unwrap(), (Stat::Expected(1), "Gamma"));
+/// assert_eq!(split_prefix("dE2_Omega").unwrap(), (Stat::Change(2), "Omega"));
+/// assert_eq!(split_prefix("R_Phi").unwrap(), (Stat::Ratio(1), "Phi"));
+/// assert_eq!(split_prefix("Gamma").unwrap(), (Stat::Value, "Gamma"));
+/// assert!(split_prefix("E9_Gamma").is_err());
 /// ```
-pub fn builtin(name: &str) -> Option<Quantity> {
-    let simple = match name {
-        "n" => Some(Quantity::N),
-        "b" => Some(Quantity::B),
-        "gap" => Some(Quantity::Gap),
-        "spread" => Some(Quantity::Spread),
-        "ymax" => Some(Quantity::YMax),
-        "ymin" => Some(Quantity::YMin),
-        "frac_over" => Some(Quantity::FracOver),
-        "C2" => Some(Quantity::C2),
-        _ => None,
-    };
-    if simple.is_some() {
-        return simple;
+pub fn split_prefix(name: &str) -> Result<(Stat, &str), String> {
+    for (pre, make) in [
+        ("dE", Stat::Change as fn(u32) -> Stat),
+        ("E", Stat::Expected as fn(u32) -> Stat),
+        ("R", Stat::Ratio as fn(u32) -> Stat),
+    ] {
+        let Some(rest) = name.strip_prefix(pre) else {
+            continue;
+        };
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let Some(base) = rest[digits.len()..].strip_prefix('_') else {
+            continue;
+        };
+        if base.is_empty() {
+            continue;
+        }
+        let k: u32 = if digits.is_empty() {
+            1
+        } else {
+            digits
+                .parse()
+                .map_err(|_| format!("`{name}`: bad step count"))?
+        };
+        if k == 0 || k > MAX_STEPS {
+            return Err(format!(
+                "`{name}`: {k} steps; E{{k}}_X takes 1 ≤ k ≤ {MAX_STEPS}"
+            ));
+        }
+        return Ok((make(k), base));
     }
-    if let Some(q) = crate::claim::mean_bias::lookup(name) {
-        return Some(Quantity::Bias(q));
-    }
-    if let Some(q) = crate::claim::bin_sets::lookup(name) {
-        return Some(Quantity::Set(q));
-    }
-    let (stat, rest) = if let Some(r) = name.strip_prefix("E_") {
-        (Stat::Expected, r)
-    } else if let Some(r) = name.strip_prefix("dE_") {
-        (Stat::Change, r)
-    } else if let Some(r) = name.strip_prefix("R_") {
-        (Stat::Ratio, r)
-    } else if let Some(r) = name.strip_prefix("Fq_") {
-        (Stat::FirstOrderQ, r)
-    } else if let Some(r) = name.strip_prefix("F_") {
-        (Stat::FirstOrder, r)
-    } else {
-        (Stat::Value, name)
-    };
-    Pot::ALL
-        .iter()
-        .find(|(_, s)| *s == rest)
-        .map(|(p, _)| Quantity::Pot(*p, stat))
+    Ok((Stat::Value, name))
 }
 
-/// Every built-in name, for error messages.
-pub fn builtin_names() -> Vec<String> {
-    let mut v: Vec<String> = ["n", "b", "gap", "spread", "ymax", "ymin", "frac_over", "C2"]
+/// The prelude: definitions in the claim language, by name. `{vd}`, `{ve}` stand for δ and ε of
+/// `[setting.vectors]` (exact literals), substituted when the name is used.
+///
+/// ```
+/// use balloc::claim::quantity::prelude;
+/// assert!(prelude("F_Gamma").unwrap().contains("sum("));
+/// assert!(prelude("Phi_Gplus").unwrap().contains("rank <= delta*n"));
+/// assert!(prelude("Gama").is_none());
+/// ```
+pub fn prelude(name: &str) -> Option<String> {
+    let phi = "exp(alpha*y)";
+    let psi = "exp(-alpha*y)";
+    // The extremal vector q of eq. (3.2): (1 − ε)/n on ranks ≤ δn, (1 + εδ/(1 − δ))/n after.
+    let qv = "((rank <= {vd}*n)*(1 - {ve}) + (rank > {vd}*n)*(1 + {ve}*{vd}/(1 - {vd})))/n";
+    // The same with the file's constants delta and eps (the set sums of §3).
+    let qc = "((rank <= delta*n)*(1 - eps) + (rank > delta*n)*(1 + eps*delta/(1 - delta)))/n";
+    let first = |prob: &str, which: &str| -> String {
+        match which {
+            "Phi" => format!("alpha*{phi}*({prob} - 1/n)"),
+            "Psi" => format!("alpha*{psi}*(1/n - {prob})"),
+            _ => format!("alpha*({phi} - {psi})*({prob} - 1/n)"),
+        }
+    };
+    if let Some(w) = name.strip_prefix("F_")
+        && ["Phi", "Psi", "Gamma"].contains(&w)
+    {
+        return Some(format!("sum({})", first("p", w)));
+    }
+    if let Some(w) = name.strip_prefix("Fq_")
+        && ["Phi", "Psi", "Gamma"].contains(&w)
+    {
+        return Some(format!("sum({})", first(qv, w)));
+    }
+    // Set sums <term>_<set>.
+    let (head, set) = name.rsplit_once('_')?;
+    let over = "y >= 0";
+    let good = "rank <= delta*n";
+    let b1_end = "rank <= delta*n + floor((n - delta*n)/2)";
+    let pred = match set {
+        "Gplus" => format!("{over} && {good}"),
+        "Bplus" => format!("{over} && !({good})"),
+        "Gminus" => format!("!({over}) && !({good})"),
+        "Bminus" => format!("!({over}) && {good}"),
+        "B1" => format!("{over} && !({good}) && {b1_end}"),
+        "B2" => format!("{over} && !({good}) && !({b1_end})"),
+        "All" => "1 == 1".to_string(),
+        _ => return None,
+    };
+    let term = match head {
+        "N" => "1".to_string(),
+        "Y" => "y".to_string(),
+        "Phi" => phi.to_string(),
+        "Psi" => psi.to_string(),
+        "Gamma" => format!("{phi} + {psi}"),
+        "Fq_Phi" => first(qc, "Phi"),
+        "Fq_Psi" => first(qc, "Psi"),
+        "Fq_Gamma" => first(qc, "Gamma"),
+        _ => return None,
+    };
+    Some(format!("sum({term}, {pred})"))
+}
+
+/// Every prelude name (for error messages).
+pub fn prelude_names() -> Vec<String> {
+    let mut v: Vec<String> = ["F_", "Fq_"]
         .iter()
-        .map(|s| s.to_string())
+        .flat_map(|p| ["Phi", "Psi", "Gamma"].map(|w| format!("{p}{w}")))
         .collect();
-    for (_, p) in Pot::ALL {
-        v.push(p.to_string());
-    }
-    for (_, name) in crate::claim::mean_bias::NAMES {
-        v.push(name.to_string());
-    }
-    v.extend(crate::claim::bin_sets::names());
-    for pre in ["E_", "dE_", "R_", "F_", "Fq_"] {
-        for (_, p) in Pot::ALL {
-            v.push(format!("{pre}{p}"));
+    for t in [
+        "N", "Y", "Phi", "Psi", "Gamma", "Fq_Phi", "Fq_Psi", "Fq_Gamma",
+    ] {
+        for s in ["Gplus", "Bplus", "Gminus", "Bminus", "B1", "B2", "All"] {
+            v.push(format!("{t}_{s}"));
         }
     }
     v
+}
+
+/// Substitutes δ and ε of `[setting.vectors]` into a prelude definition.
+pub fn substitute_vectors(text: &str, delta: &Q, eps: &Q) -> String {
+    text.replace("{vd}", &format!("({delta})"))
+        .replace("{ve}", &format!("({eps})"))
 }

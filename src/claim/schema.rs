@@ -190,8 +190,73 @@ pub struct VectorSection {
     pub random: usize,
 }
 
-fn default_batch() -> u64 {
-    1
+/// A batch size as written: an integer, an expression in `n` and the constants (`"n"`,
+/// `"4*n"`, `"n*ceil(ln(n))"`), or a list of them (a grid).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum BatchValue {
+    /// A fixed batch size.
+    Int(u64),
+    /// An expression.
+    Text(String),
+    /// A grid of sizes or expressions; every one is checked.
+    Grid(Vec<BatchItem>),
+}
+
+/// One entry of a batch grid.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum BatchItem {
+    /// A fixed batch size.
+    Int(u64),
+    /// An expression.
+    Text(String),
+}
+
+impl BatchValue {
+    /// The entries as expression texts.
+    ///
+    /// ```
+    /// use balloc::claim::schema::BatchValue;
+    /// assert_eq!(BatchValue::Int(4).texts(), vec!["4".to_string()]);
+    /// assert_eq!(BatchValue::Text("4*n".into()).texts(), vec!["4*n".to_string()]);
+    /// ```
+    pub fn texts(&self) -> Vec<String> {
+        match self {
+            BatchValue::Int(b) => vec![b.to_string()],
+            BatchValue::Text(t) => vec![t.clone()],
+            BatchValue::Grid(g) => g
+                .iter()
+                .map(|i| match i {
+                    BatchItem::Int(b) => b.to_string(),
+                    BatchItem::Text(t) => t.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The fixed batch size, when it is one integer.
+    pub fn fixed(&self) -> Option<u64> {
+        match self {
+            BatchValue::Int(b) => Some(*b),
+            BatchValue::Text(t) => t.trim().parse().ok(),
+            BatchValue::Grid(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for BatchValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchValue::Int(b) => write!(f, "{b}"),
+            BatchValue::Text(t) => f.write_str(t),
+            BatchValue::Grid(_) => write!(f, "[{}]", self.texts().join(", ")),
+        }
+    }
+}
+
+fn default_batch() -> Spanned<BatchValue> {
+    Spanned::new(0..0, BatchValue::Int(1))
 }
 
 fn default_weights() -> Spanned<String> {
@@ -212,9 +277,10 @@ pub struct SettingSection {
     /// exponential ones take `alpha` from the constants.
     #[serde(default)]
     pub potentials: Vec<Spanned<String>>,
-    /// Batch size b (1 = sequential).
+    /// Batch size b (1 = sequential): an integer, an expression in `n` and the constants, or a
+    /// grid of them.
     #[serde(default = "default_batch")]
-    pub batch: u64,
+    pub batch: Spanned<BatchValue>,
     /// Weight law spec (`unit`, `exp(1)`, ...).
     #[serde(default = "default_weights")]
     pub weights: Spanned<String>,
@@ -229,7 +295,7 @@ impl Default for SettingSection {
             processes: Vec::new(),
             vectors: None,
             potentials: Vec::new(),
-            batch: 1,
+            batch: default_batch(),
             weights: default_weights(),
             ties: TieRule::Random,
         }
@@ -258,8 +324,13 @@ fn default_true() -> bool {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Domain {
-    /// The numbers of bins.
+    /// The numbers of bins (may be omitted when `states` gives every load vector).
+    #[serde(default)]
     pub n: Vec<usize>,
+    /// Explicit load vectors, evaluated first (each of a length in `n`; when `n` is omitted, the
+    /// lengths of these vectors are the numbers of bins).
+    #[serde(default)]
+    pub states: Vec<Vec<f64>>,
     /// Adversarial families (default: all of them).
     #[serde(default)]
     pub families: Option<Vec<Spanned<String>>>,
@@ -306,6 +377,10 @@ pub struct TheoremFile {
     /// Named constants: values or grids.
     #[serde(default)]
     pub constants: BTreeMap<String, Spanned<ConstValue>>,
+    /// Potentials defined in the file: `Name = "sum(<per-bin expression>)"` (any expression over
+    /// the bins) or a registry spec with parameters, e.g. `Phi2 = "phi(alpha = 2*alpha)"`.
+    #[serde(default)]
+    pub potentials: BTreeMap<String, Spanned<String>>,
     /// Constants the constant finder may tighten, with their direction.
     #[serde(default)]
     pub tighten: BTreeMap<String, Direction>,

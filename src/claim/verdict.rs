@@ -163,6 +163,24 @@ pub struct Verdict {
     pub searched: Searched,
     /// Remarks (re-check details, resolution, why inconclusive).
     pub notes: Vec<String>,
+    /// The verdict of each link of a chain of inequalities, in order (empty otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkVerdict>,
+}
+
+/// The verdict of one link of a chain (`claim.chain` of the kind `inequality`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LinkVerdict {
+    /// The link as written, e.g. `A <= B`.
+    pub link: String,
+    /// Its verdict.
+    pub verdict: Status,
+    /// Its trust level.
+    pub trust: Trust,
+    /// Its smallest slack (its counterexample's when refuted).
+    pub slack: Option<f64>,
+    /// Its tightest state or counterexample.
+    pub witness: Option<Witness>,
 }
 
 impl Verdict {
@@ -172,7 +190,8 @@ impl Verdict {
     /// ```
     /// use balloc::claim::{Verdict, Status, Trust, ExpectedStatus, Searched};
     /// let v = Verdict { id: "x/y".into(), verdict: Status::Holds, expected: ExpectedStatus::Refuted,
-    ///     trust: Trust::Float, slack: Some(0.5), witness: None, searched: Searched::default(), notes: vec![] };
+    ///     trust: Trust::Float, slack: Some(0.5), witness: None, searched: Searched::default(), notes: vec![],
+    ///     links: vec![] };
     /// assert!(v.contradicts());
     /// ```
     pub fn contradicts(&self) -> bool {

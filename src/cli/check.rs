@@ -251,6 +251,7 @@ mod tests {
     #[test]
     fn trust_summary_counts_each_level() {
         let v = |t| Verdict {
+            links: Vec::new(),
             id: "x/y".into(),
             verdict: Status::Holds,
             expected: ExpectedStatus::Holds,

@@ -128,7 +128,7 @@ pub fn value(spec: &ExpSpec, x: &[Q], prec: u64) -> Result<Interval> {
 /// // Two-Choice, n = 2, x = (1, 0), α = 1 (worked case): the heavy bin (prob. 1/4) gives
 /// // y' = (1, −1), Φ' = e + e⁻¹; the light bin (prob. 3/4) gives y' = 0, Φ' = 2.
 /// // E[Φ'] = (e + e⁻¹)/4 + 3/2 = cosh(1)/2 + 3/2 = 2.2715403174076218892...
-/// let law = ExactStepLaw::unit(vec![Q::new(1.into(), 4.into()), Q::new(3.into(), 4.into())]).unwrap();
+/// let law = ExactStepLaw::unit_checked(vec![Q::new(1.into(), 4.into()), Q::new(3.into(), 4.into())]).unwrap();
 /// let e = exponential::enclose(&law, &ExpSpec::parse("phi(1)").unwrap(), &[int(1), int(0)],
 ///                              &ExactSetting::sequential(), 128).unwrap();
 /// assert!(e.expected_next.lo_f64() <= 2.2715403174076219 && 2.2715403174076218 <= e.expected_next.hi_f64());

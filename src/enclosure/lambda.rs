@@ -62,7 +62,7 @@ fn check_alpha(alpha: &Q) -> Result<()> {
 /// use balloc::exact::{int, ExactSetting, ExactStepLaw, Q};
 /// // n = 2, x = (0, 0), one ball to either bin with prob. 1/2: y' = ±(1/2, −1/2), so
 /// // Λ' = 2e^{α/2} surely; α = 1: E[Λ'] = 2e^{1/2} = 3.2974425414002563 (hand value).
-/// let law = ExactStepLaw::unit(vec![Q::new(1.into(), 2.into()), Q::new(1.into(), 2.into())]).unwrap();
+/// let law = ExactStepLaw::unit_checked(vec![Q::new(1.into(), 2.into()), Q::new(1.into(), 2.into())]).unwrap();
 /// let e = lambda::enclose(&law, &int(1), &[int(0), int(0)], &ExactSetting::sequential(), 64).unwrap();
 /// assert!(e.expected_next.lo_f64() <= 3.2974425414002564 && 3.2974425414002562 <= e.expected_next.hi_f64());
 /// assert!(e.value.contains(&int(2)));

@@ -113,7 +113,7 @@ pub fn binomial_abs(c: &Q, b: u64, r: &Q) -> Q {
 /// // Two-Choice, n = 2, x = (1, 0), y = (½, −½), Δ = 1: the heavy bin (prob. 1/4) gives
 /// // loads (2, 0), Δ' = 2; the light bin (prob. 3/4) gives (1, 1), Δ' = 0. E[Δ'] = 1/2.
 /// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
-/// let law = ExactStepLaw::unit(vec![q(1, 4), q(3, 4)]).unwrap();
+/// let law = ExactStepLaw::unit_checked(vec![q(1, 4), q(3, 4)]).unwrap();
 /// let e = absolute::expected_next(&law, &[int(1), int(0)], &ExactSetting::sequential()).unwrap();
 /// assert_eq!(e, q(1, 2));
 /// ```

@@ -38,11 +38,10 @@ use num_traits::{ToPrimitive, Zero};
 
 pub mod absolute;
 pub mod enumerate;
-mod law;
 pub mod quadratic;
 mod weights;
 
-pub use law::{ExactOutcome, ExactStepLaw};
+pub use crate::process::{ExactOutcome, ExactStepLaw};
 pub use weights::ExactWeights;
 
 /// Exact rationals.

@@ -29,6 +29,7 @@ pub struct Absolute;
 
 pub(super) static INFO: PotentialInfo = PotentialInfo {
     name: "absolute",
+    symbol: "Delta",
     aliases: &["linear", "abs"],
     params: &[],
     summary: "Δ = Σ_i |y_i|",
@@ -97,6 +98,23 @@ impl Potential for Absolute {
     fn spec(&self) -> String {
         "absolute".into()
     }
+    fn per_bin(&self, _n: usize) -> Option<String> {
+        Some("abs(y)".into())
+    }
+
+    fn exact_expected(
+        &self,
+        law: &crate::exact::ExactStepLaw,
+        x: &[crate::exact::Q],
+        setting: &crate::exact::ExactSetting,
+    ) -> Result<Option<crate::exact::Q>> {
+        match crate::exact::absolute::expected_next(law, x, setting) {
+            Ok(v) => Ok(Some(v)),
+            Err(crate::Error::Unsupported(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     fn value(&self, loads: &Loads) -> Scaled {
         Scaled::from_f64(loads.normalized().iter().map(|v| v.abs()).sum())
     }

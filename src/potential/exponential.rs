@@ -42,6 +42,8 @@ pub enum Side {
 pub struct Exponential {
     side: Side,
     alpha: f64,
+    /// α exactly as written (the binary value of `alpha` when built from an `f64`).
+    alpha_exact: crate::exact::Q,
 }
 
 const ALPHA: Param = Param {
@@ -52,6 +54,7 @@ const ALPHA: Param = Param {
 
 pub(super) static PHI: PotentialInfo = PotentialInfo {
     name: "phi",
+    symbol: "Phi",
     aliases: &["Φ", "overload"],
     params: &[ALPHA],
     summary: "Φ = Σ_i exp(α y_i)",
@@ -62,6 +65,7 @@ pub(super) static PHI: PotentialInfo = PotentialInfo {
 
 pub(super) static PSI: PotentialInfo = PotentialInfo {
     name: "psi",
+    symbol: "Psi",
     aliases: &["Ψ", "underload"],
     params: &[ALPHA],
     summary: "Ψ = Σ_i exp(−α y_i)",
@@ -72,6 +76,7 @@ pub(super) static PSI: PotentialInfo = PotentialInfo {
 
 pub(super) static GAMMA: PotentialInfo = PotentialInfo {
     name: "gamma",
+    symbol: "Gamma",
     aliases: &["Γ", "cosh", "hyperbolic-cosine"],
     params: &[ALPHA],
     summary: "Γ = Φ + Ψ = Σ_i 2cosh(α y_i)",
@@ -87,10 +92,10 @@ fn build(spec: &Spec, side: Side) -> Result<Box<dyn Potential>> {
             format!("is required, e.g. {}(alpha=0.5)", spec.name),
         ));
     }
-    Ok(Box::new(Exponential::new(
-        side,
-        spec.get_f64("alpha", 0.0)?,
-    )?))
+    let (alpha, exact) = spec.get_ratio("alpha", "0")?;
+    let mut e = Exponential::new(side, alpha)?;
+    e.alpha_exact = exact;
+    Ok(Box::new(e))
 }
 
 impl Exponential {
@@ -107,7 +112,21 @@ impl Exponential {
                 format!("must be a finite number > 0, got {alpha}"),
             ));
         }
-        Ok(Exponential { side, alpha })
+        Ok(Exponential {
+            side,
+            alpha,
+            alpha_exact: crate::exact::Q::from_float(alpha).unwrap_or_default(),
+        })
+    }
+
+    /// α exactly (as written in the spec; the binary value of the `f64` otherwise).
+    ///
+    /// ```
+    /// let p = balloc::potential::parse("phi(alpha=0.1)").unwrap();
+    /// assert_eq!(p.per_bin(4).unwrap(), "exp((1/10)*y)");
+    /// ```
+    pub fn alpha_exact(&self) -> &crate::exact::Q {
+        &self.alpha_exact
     }
 
     /// The smoothing parameter α.
@@ -383,6 +402,26 @@ impl Potential for Exponential {
 
     fn spec(&self) -> String {
         format!("{}(alpha={})", self.info().name, self.alpha)
+    }
+
+    fn per_bin(&self, _n: usize) -> Option<String> {
+        let a = &self.alpha_exact;
+        Some(match self.side {
+            Side::Phi => format!("exp(({a})*y)"),
+            Side::Psi => format!("exp(-({a})*y)"),
+            Side::Gamma => format!("exp(({a})*y) + exp(-({a})*y)"),
+        })
+    }
+
+    fn enclosed_expected(
+        &self,
+        law: &crate::exact::ExactStepLaw,
+        x: &[crate::exact::Q],
+        setting: &crate::exact::ExactSetting,
+        prec: u64,
+    ) -> Result<Option<crate::enclosure::Enclosed>> {
+        let spec = crate::enclosure::ExpSpec::new(self.side, self.alpha_exact.clone())?;
+        crate::enclosure::exponential::enclose(law, &spec, x, setting, prec).map(Some)
     }
 
     fn value(&self, loads: &Loads) -> Scaled {

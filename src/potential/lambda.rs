@@ -33,6 +33,12 @@ pub(super) enum Smoothing {
     PerBin(f64),
 }
 
+/// The exact value of a parameter as written (the binary value of the `f64` otherwise).
+fn exact_of(v: f64) -> crate::exact::Q {
+    crate::spec::parse_ratio(&format!("{v:e}"))
+        .unwrap_or_else(|_| crate::exact::Q::from_float(v).unwrap_or_default())
+}
+
 /// `Σᵢ exp(α|yᵢ|)`: `Λ` (constant `α`) or `V` (`α = κ/n`, see [`super::recovery`]).
 ///
 /// ```
@@ -51,6 +57,7 @@ pub struct AbsExponential {
 
 pub(super) static INFO: PotentialInfo = PotentialInfo {
     name: "lambda",
+    symbol: "Lambda",
     aliases: &["Λ", "abs-exp"],
     params: &[Param {
         name: "alpha",
@@ -131,6 +138,13 @@ impl Potential for AbsExponential {
             Smoothing::Constant(a) => format!("lambda(alpha={a})"),
             Smoothing::PerBin(k) => format!("recovery(kappa={k})"),
         }
+    }
+
+    fn per_bin(&self, n: usize) -> Option<String> {
+        Some(match self.smoothing {
+            Smoothing::Constant(a) => format!("exp(({})*abs(y))", exact_of(a)),
+            Smoothing::PerBin(k) => format!("exp(({})/{n}*abs(y))", exact_of(k)),
+        })
     }
 
     fn value(&self, loads: &Loads) -> Scaled {

@@ -37,6 +37,7 @@ pub struct MeanQuantile {
 
 pub(super) static INFO: PotentialInfo = PotentialInfo {
     name: "mean-quantile",
+    symbol: "MeanQuantile",
     aliases: &["delta-t", "δ"],
     params: &[Param {
         name: "boundary",
@@ -74,6 +75,14 @@ impl Potential for MeanQuantile {
     fn spec(&self) -> String {
         format!("mean-quantile(boundary={})", self.boundary.name())
     }
+    fn per_bin(&self, n: usize) -> Option<String> {
+        // Overloaded: y ≥ 0 when y = 0 counts as over, y > 0 otherwise.
+        Some(match self.boundary {
+            Boundary::Over => format!("(y >= 0)/{n}"),
+            Boundary::Under => format!("(y > 0)/{n}"),
+        })
+    }
+
     fn value(&self, loads: &Loads) -> Scaled {
         let d = Self::deviations(loads);
         let c = d.iter().filter(|&&v| self.over(v)).count();

@@ -45,6 +45,9 @@ pub struct Expected {
 pub struct PotentialInfo {
     /// The canonical name.
     pub name: &'static str,
+    /// The name in claim expressions (`Gamma`, `Upsilon`, ...); with the prefixes `E_`, `dE_`,
+    /// `R_` it names the expectations (see `theorems/README.md`).
+    pub symbol: &'static str,
     /// Accepted alternative names.
     pub aliases: &'static [&'static str],
     /// The parameters.
@@ -82,6 +85,38 @@ pub trait Potential: Send + Sync + std::fmt::Debug {
         loads: &Loads,
         setting: &Setting,
     ) -> Result<Option<Expected>>;
+
+    /// The per-bin term `f` of `P = Σᵢ f(yᵢ)` in the claim language at `n` bins, with the
+    /// parameters exactly as given (e.g. `exp((1/10)*y)` for `phi(alpha=0.1)`), when the
+    /// potential is a sum over bins. Through it the claim engine evaluates the potential and its
+    /// expectations in every number domain (exact rationals, exponential sums, enclosures).
+    fn per_bin(&self, _n: usize) -> Option<String> {
+        None
+    }
+
+    /// `E[P(next) | x]` in exact rationals, by a closed form that covers settings the per-bin
+    /// route does not (e.g. continuous weight laws through their moments); `Ok(None)` when none.
+    fn exact_expected(
+        &self,
+        _law: &crate::exact::ExactStepLaw,
+        _x: &[crate::exact::Q],
+        _setting: &crate::exact::ExactSetting,
+    ) -> Result<Option<crate::exact::Q>> {
+        Ok(None)
+    }
+
+    /// Enclosures of `(P(x), E[P(next) | x], E[P(next) − P(x) | x])` at `prec` bits, by a closed
+    /// form that covers settings the per-bin route does not (e.g. weight laws through their
+    /// moment generating functions); `Ok(None)` when none.
+    fn enclosed_expected(
+        &self,
+        _law: &crate::exact::ExactStepLaw,
+        _x: &[crate::exact::Q],
+        _setting: &crate::exact::ExactSetting,
+        _prec: u64,
+    ) -> Result<Option<crate::enclosure::Enclosed>> {
+        Ok(None)
+    }
 
     /// Whether [`Potential::level_expectation`] covers `setting` (so callers build a
     /// [`LevelLaw`] only when it will be used).

@@ -28,6 +28,7 @@ pub struct Quadratic;
 
 pub(super) static INFO: PotentialInfo = PotentialInfo {
     name: "quadratic",
+    symbol: "Upsilon",
     aliases: &["upsilon", "Υ"],
     params: &[],
     summary: "Υ = Σ_i y_i^2",
@@ -43,6 +44,19 @@ impl Potential for Quadratic {
     fn spec(&self) -> String {
         "quadratic".into()
     }
+    fn per_bin(&self, _n: usize) -> Option<String> {
+        Some("y^2".into())
+    }
+
+    fn exact_expected(
+        &self,
+        law: &crate::exact::ExactStepLaw,
+        x: &[crate::exact::Q],
+        setting: &crate::exact::ExactSetting,
+    ) -> Result<Option<crate::exact::Q>> {
+        crate::exact::quadratic::expected_next(law, x, setting).map(Some)
+    }
+
     fn value(&self, loads: &Loads) -> Scaled {
         Scaled::from_f64(loads.normalized().iter().map(|v| v * v).sum())
     }

@@ -14,6 +14,7 @@ use crate::process::Param;
 
 pub(super) static INFO: PotentialInfo = PotentialInfo {
     name: "recovery",
+    symbol: "V",
     aliases: &["V", "v"],
     params: &[Param {
         name: "kappa",

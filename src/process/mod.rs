@@ -24,6 +24,7 @@ mod one_plus_beta;
 mod packing;
 mod quantile;
 mod relative_threshold;
+mod step_law;
 mod twinning;
 mod two_choice;
 mod two_thinning;
@@ -35,169 +36,9 @@ pub use one_plus_beta::OnePlusBeta;
 pub use packing::Packing;
 pub use quantile::Quantile;
 pub use relative_threshold::RelativeThreshold;
+pub use step_law::{ExactOutcome, ExactStepLaw, Outcome, StepLaw};
 pub use twinning::Twinning;
 pub use two_thinning::TwoThinning;
-
-/// One possible outcome of a step: bin `bin` receives `balls` balls, with probability `prob`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Outcome {
-    /// The destination bin (index into the load vector).
-    pub bin: usize,
-    /// How many balls it receives (each of i.i.d. weight in a weighted setting).
-    pub balls: u32,
-    /// The probability of this outcome.
-    pub prob: f64,
-}
-
-/// The law of one step of a process at a fixed load vector: a finite list of outcomes whose
-/// probabilities sum to one.
-///
-/// ```
-/// use balloc::process::StepLaw;
-/// let law = StepLaw::unit(vec![0.25, 0.75]);
-/// assert_eq!(law.per_bin_probability(), vec![0.25, 0.75]);
-/// assert_eq!(law.expected_balls(), 1.0);
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct StepLaw {
-    /// The number of bins.
-    pub n: usize,
-    /// The outcomes (at most a few per bin).
-    pub outcomes: Vec<Outcome>,
-}
-
-impl StepLaw {
-    /// One ball; bin `j` receives it with probability `r[j]`.
-    pub fn unit(r: Vec<f64>) -> StepLaw {
-        StepLaw {
-            n: r.len(),
-            outcomes: r
-                .into_iter()
-                .enumerate()
-                .map(|(bin, prob)| Outcome {
-                    bin,
-                    balls: 1,
-                    prob,
-                })
-                .collect(),
-        }
-    }
-
-    /// Whether every outcome allocates exactly one ball.
-    pub fn is_unit(&self) -> bool {
-        self.outcomes.iter().all(|o| o.balls == 1)
-    }
-
-    /// `P(bin j is the destination)` for every bin `j`.
-    pub fn per_bin_probability(&self) -> Vec<f64> {
-        let mut r = vec![0.0; self.n];
-        for o in &self.outcomes {
-            r[o.bin] += o.prob;
-        }
-        r
-    }
-
-    /// The expected number of balls allocated to each bin in one step.
-    /// ```
-    /// use balloc::process::{Outcome, StepLaw};
-    /// // Twinning at n = 2, bin 0 underloaded: (bin 0, 2 balls) or (bin 1, 1 ball), each with prob ½.
-    /// let law = StepLaw { n: 2, outcomes: vec![
-    ///     Outcome { bin: 0, balls: 2, prob: 0.5 },
-    ///     Outcome { bin: 1, balls: 1, prob: 0.5 },
-    /// ] };
-    /// assert_eq!(law.per_bin_expected_balls(), vec![1.0, 0.5]);
-    /// assert_eq!(law.per_bin_probability(), vec![0.5, 0.5]);
-    /// assert!(!law.is_unit());
-    /// ```
-    pub fn per_bin_expected_balls(&self) -> Vec<f64> {
-        let mut r = vec![0.0; self.n];
-        for o in &self.outcomes {
-            r[o.bin] += o.prob * o.balls as f64;
-        }
-        r
-    }
-
-    /// The expected number of balls allocated in one step.
-    pub fn expected_balls(&self) -> f64 {
-        self.outcomes.iter().map(|o| o.prob * o.balls as f64).sum()
-    }
-}
-
-/// One possible outcome of a step with an exact probability: bin `bin` receives `balls` balls.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExactOutcome {
-    /// The destination bin (index into the load vector).
-    pub bin: usize,
-    /// How many balls it receives.
-    pub balls: u32,
-    /// The probability of this outcome, exactly.
-    pub prob: BigRational,
-}
-
-/// The law of one step in exact rational arithmetic (the exact twin of [`StepLaw`]).
-///
-/// ```
-/// use balloc::loads::{Loads, TieRule};
-/// use num_rational::BigRational;
-/// let p = balloc::process::parse("mean-thinning").unwrap();
-/// let x = Loads::new(vec![0.0, 1.0, 2.0]).unwrap(); // y = (−1, 0, 1), θ = 2/3
-/// let law = p.step_law_exact(&x, TieRule::Random).unwrap().unwrap();
-/// // r_0 = (1 + θ)/n = 5/9
-/// assert_eq!(law.per_bin_probability()[0], BigRational::new(5.into(), 9.into()));
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExactStepLaw {
-    /// The number of bins.
-    pub n: usize,
-    /// The outcomes.
-    pub outcomes: Vec<ExactOutcome>,
-}
-
-impl ExactStepLaw {
-    /// One ball; bin `j` receives it with probability `r[j]`.
-    pub fn unit(r: Vec<BigRational>) -> ExactStepLaw {
-        ExactStepLaw {
-            n: r.len(),
-            outcomes: r
-                .into_iter()
-                .enumerate()
-                .map(|(bin, prob)| ExactOutcome {
-                    bin,
-                    balls: 1,
-                    prob,
-                })
-                .collect(),
-        }
-    }
-
-    /// Whether every outcome allocates exactly one ball.
-    pub fn is_unit(&self) -> bool {
-        self.outcomes.iter().all(|o| o.balls == 1)
-    }
-
-    /// `P(bin j is the destination)` for every bin `j`.
-    pub fn per_bin_probability(&self) -> Vec<BigRational> {
-        let mut r = vec![BigRational::from_integer(0.into()); self.n];
-        for o in &self.outcomes {
-            r[o.bin] += &o.prob;
-        }
-        r
-    }
-
-    /// The expected number of balls allocated to each bin in one step.
-    pub fn per_bin_expected_balls(&self) -> Vec<BigRational> {
-        let mut r = vec![BigRational::from_integer(0.into()); self.n];
-        for o in &self.outcomes {
-            r[o.bin] += &o.prob * BigRational::from_integer(o.balls.into());
-        }
-        r
-    }
-
-    /// The expected number of balls allocated in one step.
-    pub fn expected_balls(&self) -> BigRational {
-        self.per_bin_expected_balls().into_iter().sum()
-    }
-}
 
 /// A declared parameter of a registered item.
 #[derive(Debug, Clone, Copy)]

@@ -26,6 +26,33 @@ pub fn bisect(
     rel: f64,
     holds: &mut dyn FnMut(f64) -> Result<bool>,
 ) -> Result<f64> {
+    bisect_bracket(dir, start, rel, holds).map(|b| b.holds)
+}
+
+/// The result of a bisection: the tightest value shown to hold and the nearest value shown to
+/// fail (`None` when the claim held down to 0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bracket {
+    /// The tightest value for which `holds` returned true.
+    pub holds: f64,
+    /// The nearest value on the other side for which it returned false.
+    pub fails: Option<f64>,
+}
+
+/// [`bisect`], returning the bracket: the tightest value that holds and the nearest value that
+/// fails, within relative precision `rel` of each other.
+///
+/// ```
+/// use balloc::claim::Direction;
+/// let b = balloc::search::bisect_bracket(Direction::Smallest, 1.0, 1e-6, &mut |c| Ok(c >= 0.3)).unwrap();
+/// assert!(b.holds >= 0.3 && b.fails.unwrap() < 0.3 && b.holds - b.fails.unwrap() < 1e-6);
+/// ```
+pub fn bisect_bracket(
+    dir: Direction,
+    start: f64,
+    rel: f64,
+    holds: &mut dyn FnMut(f64) -> Result<bool>,
+) -> Result<Bracket> {
     let start = if start > 0.0 && start.is_finite() {
         start
     } else {
@@ -49,13 +76,26 @@ pub fn bisect(
             let mut k = 0;
             while holds(lo)? {
                 if lo == 0.0 {
-                    return Ok(0.0);
+                    return Ok(Bracket {
+                        holds: 0.0,
+                        fails: None,
+                    });
                 }
                 lo /= 2.0;
                 k += 1;
                 if k > 60 {
                     // Holds down to ~0: check 0 and negative values are not bracketed.
-                    return if holds(0.0)? { Ok(0.0) } else { Ok(lo) };
+                    return if holds(0.0)? {
+                        Ok(Bracket {
+                            holds: 0.0,
+                            fails: None,
+                        })
+                    } else {
+                        Ok(Bracket {
+                            holds: lo,
+                            fails: Some(0.0),
+                        })
+                    };
                 }
             }
             (hi, lo)
@@ -97,7 +137,10 @@ pub fn bisect(
             bad = mid;
         }
     }
-    Ok(good)
+    Ok(Bracket {
+        holds: good,
+        fails: Some(bad),
+    })
 }
 
 /// A growth model `g(n)`.

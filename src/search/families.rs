@@ -228,3 +228,47 @@ fn quantile_sizes(n: usize) -> Vec<usize> {
     v.dedup();
     v
 }
+
+/// Near-tie perturbations of a state: every tied group of `x` split by offsets of size `η`,
+/// for `η = 2⁻¹, 2⁻², …, 2⁻⁴⁰`. Where ties change the law (random tie-breaking in a batch, or a
+/// fixed tie rule), a tied state can have a smaller (or larger) expectation than every nearby
+/// untied state, so a supremum over load vectors is approached along `η → 0` but not attained
+/// at the tie itself; these states let the search find it. Two splits per group and η: a
+/// symmetric spread `η·(j − (g − 1)/2)` (the total load unchanged) and one bin lifted by `η`.
+///
+/// ```
+/// use balloc::search::near_ties;
+/// let v = near_ties(&[1.0, 1.0, 0.0]);
+/// // One tied group (two bins), 40 values of η, two splits each.
+/// assert_eq!(v.len(), 80);
+/// assert_eq!(v[0], vec![0.75, 1.25, 0.0]); // η = 1/2, symmetric
+/// assert_eq!(v[1], vec![1.5, 1.0, 0.0]); // η = 1/2, one bin lifted
+/// assert!(near_ties(&[2.0, 1.0, 0.0]).is_empty()); // no ties
+/// ```
+pub fn near_ties(x: &[f64]) -> Vec<Vec<f64>> {
+    let mut order: Vec<usize> = (0..x.len()).collect();
+    order.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &i in &order {
+        match groups.last_mut() {
+            Some(g) if x[g[0]] == x[i] => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    let mut out = Vec::new();
+    for g in groups.iter().filter(|g| g.len() > 1) {
+        for k in 1..=40 {
+            let eta = 2f64.powi(-k);
+            let mid = (g.len() - 1) as f64 / 2.0;
+            let mut sym = x.to_vec();
+            for (j, &bin) in g.iter().enumerate() {
+                sym[bin] += eta * (j as f64 - mid);
+            }
+            out.push(sym);
+            let mut lift = x.to_vec();
+            lift[g[0]] += eta;
+            out.push(lift);
+        }
+    }
+    out
+}

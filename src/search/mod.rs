@@ -29,9 +29,9 @@ pub mod optimise;
 pub mod random;
 pub mod shrink;
 
-pub use constant::{Growth, GrowthFit, bisect, fit_growth};
+pub use constant::{Bracket, Growth, GrowthFit, bisect, bisect_bracket, fit_growth};
 pub use enumerate::{enumerate_sorted, enumeration_size};
-pub use families::{FAMILIES, Family};
+pub use families::{FAMILIES, Family, near_ties};
 
 /// Both sides of a claim at a state and the slack (positive when the claim holds).
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -6,11 +6,11 @@
 //! `[claim]` table: `delta = "1/2"`, `eps = "<expr in n>"`, `c2 = "<expr in n>"`, `tight = bool`.
 
 use super::{Check, KindInfo, RunContext};
-use crate::claim::expr::{ExactEnv, Expr, compile_value};
 use crate::claim::schema::{FileError, Scalar, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::condition::{best_c, best_eps, c1_violation, c2_violation, delta_n};
 use crate::error::{Error, Result};
+use crate::lang::{Exact, Expr, Slots};
 use crate::process::Process;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -72,16 +72,13 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             }
         }
     }
-    let resolve = |s: &str| names.iter().position(|n| n == s);
+    let name_refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
     let comp = |e: &toml::Spanned<String>, what: &str| {
-        compile_value(e.get_ref(), &resolve).map_err(|err| {
-            let pos = err
-                .name
-                .as_ref()
-                .and_then(|n| t.find_in(e.span(), n))
-                .or(Some(e.span().start));
-            t.error_at(
-                pos,
+        crate::lang::compile_value(e.get_ref(), &name_refs).map_err(|err| {
+            crate::claim::setup::error_in_string(
+                t,
+                e.span().start,
+                err.at,
                 format!("{what}: {} (known: {})", err.message, names.join(", ")),
             )
         })
@@ -134,19 +131,6 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }))
 }
 
-struct NEnv<'a>(&'a [BigRational]);
-impl ExactEnv for NEnv<'_> {
-    fn var(&self, slot: usize) -> Option<BigRational> {
-        self.0.get(slot).cloned()
-    }
-    fn p(&self, _: usize) -> Option<BigRational> {
-        None
-    }
-    fn eps1(&self, _: &BigRational) -> Option<BigRational> {
-        None
-    }
-}
-
 impl Check for Condition {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
         let d = self.t.file.domain.get_ref();
@@ -161,15 +145,15 @@ impl Check for Condition {
         for &n in &d.n {
             let mut vals = self.consts.clone();
             vals[0] = BigRational::from_integer(BigInt::from(n));
-            let env = NEnv(&vals);
+            let env = Slots(&vals);
             let eps = self
                 .eps
-                .eval_exact(&env)
-                .map_err(|e| Error::invalid(&file, format!("eps at n = {n}: {e:?}")))?;
+                .eval(&Exact, &env, None)
+                .map_err(|e| Error::invalid(&file, format!("eps at n = {n}: {e}")))?;
             let c2 = self
                 .c2
-                .eval_exact(&env)
-                .map_err(|e| Error::invalid(&file, format!("c2 at n = {n}: {e:?}")))?;
+                .eval(&Exact, &env, None)
+                .map_err(|e| Error::invalid(&file, format!("c2 at n = {n}: {e}")))?;
             let k = delta_n(n, &self.delta)?;
             for p in &self.processes {
                 let v = p.rank_probabilities_exact(n)?.ok_or_else(|| {
@@ -221,6 +205,7 @@ impl Check for Condition {
             Status::Refuted
         };
         Ok(Verdict {
+            links: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

@@ -475,6 +475,7 @@ impl Check for GraphCheck {
                         .into(),
                 );
                 return Ok(Verdict {
+                    links: Vec::new(),
                     id: self.t.id.clone(),
                     verdict: Status::Inconclusive,
                     expected: self.t.file.expected,
@@ -683,6 +684,7 @@ impl Check for GraphCheck {
             recheck: Some(v.what),
         });
         Ok(Verdict {
+            links: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

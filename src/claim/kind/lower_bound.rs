@@ -21,10 +21,10 @@
 //! instance agrees exactly, `refuted` at the first disagreement (trust `exact`).
 
 use super::{Check, KindInfo, RunContext};
-use crate::claim::expr::{ExactEnv, Expr, compile_value};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
+use crate::lang::{Exact, Expr, Slots};
 use crate::lower_bound::{Law, batched, mean};
 use crate::process::Process;
 use num_bigint::BigInt;
@@ -108,17 +108,16 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         ));
     }
     let names = ["n", "b"];
-    let resolve = |s: &str| names.iter().position(|n| *n == s);
     let comp = |e: &Option<toml::Spanned<String>>, what: &str| {
         e.as_ref()
             .map(|e| {
-                compile_value(e.get_ref(), &resolve).map_err(|err| {
-                    let pos = err
-                        .name
-                        .as_ref()
-                        .and_then(|n| t.find_in(e.span(), n))
-                        .or(Some(e.span().start));
-                    t.error_at(pos, format!("{what}: {} (known: n, b)", err.message))
+                crate::lang::compile_value(e.get_ref(), &names).map_err(|err| {
+                    crate::claim::setup::error_in_string(
+                        t,
+                        e.span().start,
+                        err.at,
+                        format!("{what}: {} (known: n, b)", err.message),
+                    )
                 })
             })
             .transpose()
@@ -241,19 +240,6 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }))
 }
 
-struct NbEnv([BigRational; 2]);
-impl ExactEnv for NbEnv {
-    fn var(&self, slot: usize) -> Option<BigRational> {
-        self.0.get(slot).cloned()
-    }
-    fn p(&self, _: usize) -> Option<BigRational> {
-        None
-    }
-    fn eps1(&self, _: &BigRational) -> Option<BigRational> {
-        None
-    }
-}
-
 fn show(law: &Law) -> String {
     let parts: Vec<String> = law.iter().map(|(v, p)| format!("{v}: {p}")).collect();
     format!("{{{}}}", parts.join(", "))
@@ -261,14 +247,14 @@ fn show(law: &Law) -> String {
 
 impl LowerBound {
     fn eval(&self, e: &Expr, n: usize, b: u64, what: &str) -> Result<BigRational> {
-        let env = NbEnv([
+        let vals = [
             BigRational::from_integer(BigInt::from(n)),
             BigRational::from_integer(BigInt::from(b)),
-        ]);
-        e.eval_exact(&env).map_err(|err| {
+        ];
+        e.eval(&Exact, &Slots(&vals), None).map_err(|err| {
             Error::invalid(
                 self.t.file_name(),
-                format!("{what} at n = {n}, b = {b}: {err:?}"),
+                format!("{what} at n = {n}, b = {b}: {err}"),
             )
         })
     }
@@ -397,6 +383,7 @@ impl Check for LowerBound {
             None => (Status::Holds, inst.last().cloned()),
         };
         Ok(Verdict {
+            links: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

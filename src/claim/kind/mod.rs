@@ -48,8 +48,15 @@ impl Default for RunContext<'_> {
 pub struct Tightest {
     /// The number of bins.
     pub n: usize,
-    /// The tightest value for which the claim survives the search.
+    /// The tightest value for which the claim survives the search (shown to hold).
     pub value: f64,
+    /// The nearest value shown to fail (a `refuted` verdict), bracketing the tightest value with
+    /// `value`; `None` when no failing value was found.
+    pub fails: Option<f64>,
+    /// The trust level of the verdict at `value`.
+    pub trust_holds: Option<super::verdict::Trust>,
+    /// The trust level of the refutation at `fails`.
+    pub trust_fails: Option<super::verdict::Trust>,
     /// The state that pins it (smallest slack at that value).
     pub witness: Option<super::verdict::Witness>,
 }

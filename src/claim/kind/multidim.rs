@@ -644,6 +644,7 @@ impl Multidim {
         };
         let Some(cand) = cand else {
             return Ok(Verdict {
+                links: Vec::new(),
                 id: self.t.id.clone(),
                 verdict: Status::Holds,
                 expected: self.t.file.expected,
@@ -760,6 +761,7 @@ impl Multidim {
             recheck,
         };
         Ok(Verdict {
+            links: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -821,6 +823,7 @@ impl Multidim {
             .map(|c| c.1)
             .unwrap_or(Decision::Undecided);
         Ok(Verdict {
+            links: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -894,6 +897,7 @@ impl Multidim {
         };
         let slack = if v == h { 0.0 } else { -1.0 };
         Ok(Verdict {
+            links: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -969,6 +973,7 @@ impl Multidim {
         let (slack, w) = worst.expect("non-empty domain");
         let zero = BigRational::from_integer(0.into());
         Ok(Verdict {
+            links: Vec::new(),
             id: self.t.id.clone(),
             verdict: if slack >= zero { Status::Holds } else { Status::Refuted },
             expected: self.t.file.expected,

@@ -26,12 +26,11 @@
 //! level (the simulation is run once per n; the bisection only re-evaluates the thresholds).
 
 use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
-use crate::claim::expr::{Env, Expr, compile_value};
 use crate::claim::schema::{ConstValue, FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
-use crate::claim::xfloat::XFloat;
 use crate::error::{Error, Result};
 use crate::graph::GraphKind;
+use crate::lang::{Expr, Float, Slots};
 use crate::multidim::{BallLaw, MdRule, sim::MdSimConfig};
 use crate::sim::statistic::{Decision, Estimate, Side, mean_ci, proportion_ci};
 use crate::sim::{Config, Plan, RunResult, simulate};
@@ -224,13 +223,19 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         }
     }
     let comp = |text: &str, field: &str, allowed: usize| {
-        let resolve = |s: &str| {
-            names
-                .iter()
-                .position(|n| n == s)
-                .filter(|&i| i < allowed || i >= 3)
-        };
-        compile_value(text, &resolve).map_err(|err| {
+        // Names not yet defined at this field (b in a batch, m in balls) are out of scope.
+        let scoped: Vec<&str> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if i < allowed || i >= 3 {
+                    n.as_str()
+                } else {
+                    "\u{0}"
+                }
+            })
+            .collect();
+        crate::lang::compile_value(text, &scoped).map_err(|err| {
             let mut known: Vec<&str> = names[..allowed].iter().map(|s| s.as_str()).collect();
             known.extend(names[3..].iter().map(|s| s.as_str()));
             bad(
@@ -492,19 +497,6 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     Ok(Box::new(check))
 }
 
-struct SlotEnv<'a>(&'a [f64]);
-impl Env for SlotEnv<'_> {
-    fn var(&self, slot: usize) -> XFloat {
-        XFloat::from_f64(self.0[slot])
-    }
-    fn p(&self, _: usize) -> std::result::Result<XFloat, String> {
-        Err("p(i) is not available in a statistical claim".into())
-    }
-    fn eps1(&self, _: f64) -> std::result::Result<XFloat, String> {
-        Err("eps1 is not available in a statistical claim".into())
-    }
-}
-
 /// One configuration of the grid with its per-run values.
 struct Point {
     n: usize,
@@ -608,9 +600,15 @@ impl Statistical {
     fn eval(&self, e: &Expr, n: usize, b: u64, m: u64, consts: &[f64], what: &str) -> Result<f64> {
         let mut vals = vec![n as f64, b as f64, m as f64];
         vals.extend_from_slice(consts);
+        let slots: Vec<crate::lang::Approx> = vals
+            .iter()
+            .map(|v| crate::lang::Domain::float(&Float, *v))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|err| Error::invalid(format!("[claim] {what}"), err.to_string()))?;
         let v = e
-            .eval(&SlotEnv(&vals))
-            .map_err(|err| Error::invalid(format!("[claim] {what}"), err))?
+            .eval(&Float, &Slots(&slots), None)
+            .map_err(|err| Error::invalid(format!("[claim] {what}"), err.to_string()))?
+            .v
             .to_f64();
         if !v.is_finite() {
             return Err(Error::invalid(
@@ -940,6 +938,7 @@ impl Check for Statistical {
             ));
         }
         Ok(Verdict {
+            links: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -1001,6 +1000,9 @@ impl Check for Statistical {
                 }
             }
             per_n.push(Tightest {
+                fails: None,
+                trust_holds: None,
+                trust_fails: None,
                 n,
                 value,
                 witness: tight.map(|t| t.1),

@@ -16,10 +16,9 @@
 //! This is what makes margin-0 claims over the exponential potentials certifiable, where a plain
 //! interval evaluation of `rhs − lhs` would contain 0 at every precision.
 
-use crate::claim::expr::{BinOp, Expr, Func};
 use crate::enclosure::{Interval, Precisions};
 use crate::exact::Q;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
@@ -30,7 +29,7 @@ pub const TERM_LIMIT: usize = 100_000;
 /// `Σ coefficient·e^{exponent}`, keyed by exponent; never stores a zero coefficient.
 ///
 /// ```
-/// use balloc::claim::expsum::ExpSum;
+/// use balloc::lang::expsum::ExpSum;
 /// use balloc::exact::{int, Q};
 /// // e^{1/2}·2 − 2·e^{1/2} = 0 exactly; e^1 − 2 > 0.
 /// let a = ExpSum::exp(Q::new(1.into(), 2.into())).scale(&int(2));
@@ -141,6 +140,45 @@ impl ExpSum {
         Some(s)
     }
 
+    /// `(c·e^{a})^k = c^k·e^{ka}` for a single term (`None` for several terms, or `c = 0` with
+    /// `k < 0`).
+    ///
+    /// ```
+    /// use balloc::lang::expsum::ExpSum;
+    /// use balloc::exact::{int, Q};
+    /// // (2e^{1/2})^{-2} = e^{-1}/4
+    /// let t = ExpSum::term(int(2), Q::new(1.into(), 2.into())).monomial_pow(-2).unwrap();
+    /// assert!(t.sub(&ExpSum::term(Q::new(1.into(), 4.into()), int(-1))).is_zero());
+    /// ```
+    pub fn monomial_pow(&self, k: i64) -> Option<ExpSum> {
+        if self.terms.len() != 1 || k.unsigned_abs() > 4096 {
+            return None;
+        }
+        let (a, c) = self.terms.iter().next()?;
+        if c.is_zero() && k < 0 {
+            return None;
+        }
+        let ck = num_traits::pow::Pow::pow(c, k as i32);
+        Some(ExpSum::term(ck, a * Q::from_integer(k.into())))
+    }
+
+    /// `ln(e^{a}) = a` for a single term with coefficient 1 (`None` otherwise: `ln c` is
+    /// irrational for a rational `c ≠ 1`).
+    ///
+    /// ```
+    /// use balloc::lang::expsum::ExpSum;
+    /// use balloc::exact::Q;
+    /// let a = Q::new(3.into(), 7.into());
+    /// assert_eq!(ExpSum::exp(a.clone()).monomial_ln().unwrap().as_rational(), Some(a));
+    /// ```
+    pub fn monomial_ln(&self) -> Option<ExpSum> {
+        if self.terms.len() != 1 {
+            return None;
+        }
+        let (a, c) = self.terms.iter().next()?;
+        c.is_one().then(|| ExpSum::rational(a.clone()))
+    }
+
     /// An enclosure of the value at `prec` bits (outward rounding).
     pub fn enclose(&self, prec: u64) -> crate::error::Result<Interval> {
         let mut acc = Interval::from_rational(&Q::zero(), prec);
@@ -172,10 +210,10 @@ impl ExpSum {
         let mut last = String::new();
         for prec in Precisions::default().steps() {
             let iv = self.enclose(prec)?;
-            if iv.lo_f64() > 0.0 {
+            if *iv.lo() > 0u32 {
                 return Ok((Ordering::Greater, Some(prec)));
             }
-            if iv.hi_f64() < 0.0 {
+            if *iv.hi() < 0u32 {
                 return Ok((Ordering::Less, Some(prec)));
             }
             last = format!("[{:e}, {:e}] at {prec} bits", iv.lo_f64(), iv.hi_f64());
@@ -192,71 +230,6 @@ impl ExpSum {
             .map(|(a, c)| c.to_f64().unwrap_or(f64::NAN) * a.to_f64().unwrap_or(f64::NAN).exp())
             .sum()
     }
-}
-
-/// What [`eval`] needs: the exact exponential sum of a slot, or `None` when the slot has none.
-pub trait ExpSumEnv {
-    /// The value of slot `slot` as an exponential sum.
-    fn var(&self, slot: usize) -> Option<ExpSum>;
-}
-
-/// Evaluates an expression as an exponential sum: `+ − ×`, division by a rational, integer
-/// powers `0..=16`, and `exp` of a rational sub-expression. `None` when some part has no such
-/// form (`ln`, `sqrt`, `abs`, `min`, `max`, `floor`, `ceil`, `p(i)`, `eps1`, division by a
-/// non-rational, or a slot without an exponential sum).
-///
-/// ```
-/// use balloc::claim::expr::compile;
-/// use balloc::claim::expsum::{eval, ExpSum, ExpSumEnv};
-/// use balloc::exact::{int, Q};
-/// struct E;
-/// impl ExpSumEnv for E {
-///     fn var(&self, _: usize) -> Option<ExpSum> {
-///         Some(ExpSum::exp(int(1)).add(&ExpSum::exp(int(-1)))) // 2 cosh 1
-///     }
-/// }
-/// let c = compile("x*x - exp(2) <= exp(-2) + 2", &|_| Some(0)).unwrap();
-/// let d = eval(&c.rhs, &E).unwrap().sub(&eval(&c.lhs, &E).unwrap());
-/// assert!(d.is_zero()); // (e + 1/e)² − e² = e⁻² + 2 exactly
-/// ```
-pub fn eval(e: &Expr, env: &dyn ExpSumEnv) -> Option<ExpSum> {
-    Some(match e {
-        Expr::Num(_, r) => ExpSum::rational(r.clone()),
-        Expr::Var(s) => env.var(*s)?,
-        Expr::Neg(a) => eval(a, env)?.scale(&-Q::one()),
-        Expr::Bin(op, a, b) => {
-            let (x, y) = (eval(a, env)?, eval(b, env)?);
-            match op {
-                BinOp::Add => x.add(&y),
-                BinOp::Sub => x.sub(&y),
-                BinOp::Mul => x.mul(&y)?,
-                BinOp::Div => {
-                    let d = y.as_rational()?;
-                    if d.is_zero() {
-                        return None;
-                    }
-                    x.scale(&(Q::one() / d))
-                }
-                BinOp::Pow => {
-                    let k = y.as_rational()?;
-                    if !k.is_integer() || k.is_negative() || k > Q::from_integer(16.into()) {
-                        return None;
-                    }
-                    let k = k.to_integer().to_u32()?;
-                    let mut acc = ExpSum::rational(Q::one());
-                    for _ in 0..k {
-                        acc = acc.mul(&x)?;
-                    }
-                    acc
-                }
-            }
-        }
-        Expr::Call(Func::Exp, args) if args.len() == 1 => {
-            let a = eval(&args[0], env)?.as_rational()?;
-            ExpSum::exp(a)
-        }
-        Expr::Call(..) => return None,
-    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,267 @@
+//! One case of a claim: a number of bins, an allocation (a process, an allocation vector of the
+//! C1/C2 quantifier, or none), the values of the constants and the batch size, and the
+//! potentials of the claim instantiated with their parameters.
+
+use super::quantity::{ParamSource, PotDef, Quantity};
+use super::setup::{CaseValues, Constants};
+use crate::error::{Error, Result};
+use crate::exact::{ExactSetting, Q};
+use crate::lang::{BinVar, Domain, Exact, Expr, Float, Resolved, Scope};
+use crate::potential::Potential;
+use crate::process::Process;
+use crate::setting::Setting;
+use crate::weights::WeightLaw;
+use std::sync::Arc;
+
+/// Where the allocation vector comes from at one n.
+#[derive(Debug, Clone)]
+pub enum Alloc {
+    /// A registered process; `p`/`exact` are its rank vector when it is rank-based.
+    Process {
+        /// The process.
+        process: Arc<dyn Process>,
+        /// The rank vector (rank-based processes).
+        p: Option<Vec<f64>>,
+        /// The exact rank vector (rank-based processes with rational probabilities).
+        exact: Option<Vec<Q>>,
+    },
+    /// An explicit vector by rank (the C1/C2 quantifier).
+    Vector {
+        /// Its label in reports.
+        label: String,
+        /// The vector.
+        p: Vec<f64>,
+        /// The vector, exactly.
+        exact: Vec<Q>,
+    },
+    /// No allocation (the claim uses no process quantity).
+    None,
+}
+
+impl Alloc {
+    /// The label in reports.
+    pub fn label(&self) -> String {
+        match self {
+            Alloc::Process { process, .. } => process.spec(),
+            Alloc::Vector { label, .. } => label.clone(),
+            Alloc::None => "-".into(),
+        }
+    }
+    /// The rank vector, when the allocation has one.
+    pub fn rank_vector(&self) -> Option<&[f64]> {
+        match self {
+            Alloc::Process { p: Some(p), .. } => Some(p),
+            Alloc::Vector { p, .. } => Some(p),
+            _ => None,
+        }
+    }
+    /// The exact rank vector, when the allocation has one.
+    pub fn rank_vector_exact(&self) -> Option<&[Q]> {
+        match self {
+            Alloc::Process { exact: Some(p), .. } => Some(p),
+            Alloc::Vector { exact, .. } => Some(exact),
+            _ => None,
+        }
+    }
+    /// The process, when there is one.
+    pub fn process(&self) -> Option<&dyn Process> {
+        match self {
+            Alloc::Process { process, .. } => Some(process.as_ref()),
+            _ => None,
+        }
+    }
+    /// Whether equal loads always get equal probabilities (so bins may be grouped by load).
+    pub fn symmetric(&self, setting: &Setting) -> bool {
+        let random = setting.ties == crate::loads::TieRule::Random;
+        match self {
+            Alloc::Process { process, .. } => random && process.info().monotone,
+            Alloc::Vector { .. } => random,
+            Alloc::None => true,
+        }
+    }
+}
+
+/// The compiled parts of a claim shared by its cases.
+#[derive(Debug, Clone)]
+pub struct Tables {
+    /// What each slot holds.
+    pub slots: Vec<Quantity>,
+    /// The potentials used.
+    pub pots: Vec<PotDef>,
+    /// The constants.
+    pub constants: Constants,
+}
+
+/// A potential of one case.
+pub enum PotInst {
+    /// A registered potential, built with the case's parameters; `per_bin` is its term compiled
+    /// in the claim language (the certified routes); `exact` whether every parameter was exact.
+    Registered {
+        /// The potential.
+        pot: Box<dyn Potential>,
+        /// Its per-bin term over the per-bin names.
+        per_bin: Option<Expr>,
+        /// Whether the parameters are exact rationals (otherwise only the float route).
+        exact: bool,
+    },
+    /// A potential defined by an expression (index into [`Tables::pots`]).
+    Defined(usize),
+}
+
+/// A scope with only the per-bin names (for the per-bin terms of registered potentials).
+struct BinsOnly;
+
+impl Scope for BinsOnly {
+    fn resolve(&self, _name: &str) -> std::result::Result<Option<Resolved>, String> {
+        Ok(None)
+    }
+    fn known(&self) -> Vec<(String, Vec<String>)> {
+        vec![(
+            "per-bin names".into(),
+            BinVar::ALL.iter().map(|(_, s)| s.to_string()).collect(),
+        )]
+    }
+    fn has_process(&self) -> bool {
+        false
+    }
+}
+
+/// The per-bin term `text` of a registered potential, compiled.
+pub fn compile_per_bin(text: &str) -> Result<Expr> {
+    let ast = crate::lang::parse(text)
+        .map_err(|e| Error::invalid("per-bin term", format!("`{text}`: {}", e.message)))?;
+    crate::lang::compile_expr(&ast, &BinsOnly, true)
+        .map_err(|e| Error::invalid("per-bin term", format!("`{text}`: {}", e.message)))
+}
+
+/// One case.
+pub struct Case<'a> {
+    /// The shared tables.
+    pub tables: &'a Tables,
+    /// The number of bins.
+    pub n: usize,
+    /// The allocation.
+    pub alloc: &'a Alloc,
+    /// The constants and the batch size.
+    pub values: CaseValues,
+    /// The float setting (batch, weights, ties).
+    pub setting: Setting,
+    /// The exact setting, when the weight law has rational parameters.
+    pub exact_setting: Option<ExactSetting>,
+    /// The potentials.
+    pub pots: Vec<PotInst>,
+    /// The constant `k` of the mean-bias margins, if the file defines it.
+    pub k_const: Option<usize>,
+}
+
+impl<'a> Case<'a> {
+    /// Builds a case: instantiates the registered potentials with their parameters.
+    pub fn new(
+        tables: &'a Tables,
+        alloc: &'a Alloc,
+        values: CaseValues,
+        weights: &WeightLaw,
+        ties: crate::loads::TieRule,
+    ) -> Result<Case<'a>> {
+        let setting = Setting::new(values.b, weights.clone(), ties)?;
+        let exact_setting = ExactSetting::from_setting(&setting).ok();
+        let mut pots = Vec::with_capacity(tables.pots.len());
+        for (i, def) in tables.pots.iter().enumerate() {
+            pots.push(match def {
+                PotDef::Defined { .. } => PotInst::Defined(i),
+                PotDef::Registered {
+                    symbol,
+                    info,
+                    params,
+                } => {
+                    let mut parts = Vec::new();
+                    let mut exact = true;
+                    for (k, src) in params {
+                        let v = match src {
+                            ParamSource::Literal(s) => s.clone(),
+                            ParamSource::Expr(e) => {
+                                let env = ParamEnv {
+                                    c: &tables.constants,
+                                    v: &values,
+                                };
+                                match e.eval(&Exact, &env, None) {
+                                    Ok(q) => q.to_string(),
+                                    Err(_) => {
+                                        exact = false;
+                                        let f = e.eval(&Float, &env, None).map_err(|err| {
+                                            Error::invalid(
+                                                format!("parameter `{k}` of `{symbol}`"),
+                                                err.to_string(),
+                                            )
+                                        })?;
+                                        format!("{:e}", f.v.to_f64())
+                                    }
+                                }
+                            }
+                        };
+                        parts.push(format!("{k}={v}"));
+                    }
+                    let spec = if parts.is_empty() {
+                        info.name.to_string()
+                    } else {
+                        format!("{}({})", info.name, parts.join(","))
+                    };
+                    let pot = crate::potential::parse(&spec).map_err(|e| {
+                        Error::invalid(format!("`{symbol}` at n = {}", values.n), e.to_string())
+                    })?;
+                    let per_bin = match pot.per_bin(values.n) {
+                        Some(t) => Some(compile_per_bin(&t)?),
+                        None => None,
+                    };
+                    PotInst::Registered {
+                        pot,
+                        per_bin,
+                        exact,
+                    }
+                }
+            });
+        }
+        let k_const = tables.constants.index("k");
+        Ok(Case {
+            tables,
+            n: values.n,
+            alloc,
+            values,
+            setting,
+            exact_setting,
+            pots,
+            k_const,
+        })
+    }
+
+    /// The value of constant `j` in domain `d`.
+    pub fn constant<D: Domain>(&self, d: &D, j: usize) -> crate::lang::Eval<D::N> {
+        self.values.constant(&self.tables.constants, d, j)
+    }
+
+    /// The constant `k`, exactly.
+    pub fn k(&self) -> Option<Q> {
+        self.k_const
+            .and_then(|j| self.values.consts[j].exact.clone())
+    }
+
+    /// The constants by name (for reports).
+    pub fn named_constants(&self) -> std::collections::BTreeMap<String, f64> {
+        self.values.named(&self.tables.constants)
+    }
+}
+
+struct ParamEnv<'a> {
+    c: &'a Constants,
+    v: &'a CaseValues,
+}
+
+impl<D: Domain> crate::lang::Env<D> for ParamEnv<'_> {
+    fn slot(&self, d: &D, slot: usize) -> crate::lang::Eval<D::N> {
+        match slot {
+            0 => d.float(self.v.n as f64),
+            1 => d.float(self.v.b as f64),
+            j => self.v.constant(self.c, d, j - 2),
+        }
+    }
+}

@@ -1,0 +1,538 @@
+//! The kind `inequality`: a formula of the claim language — comparisons of expressions over the
+//! named quantities ([`crate::claim::quantity`]) combined with `&&`, `||`, `!` — for every n of
+//! the domain, every process (or every allocation vector meeting C1(δ, ε) and C2(C)), every
+//! combination of the constants' grids and batch sizes, and every load vector the search visits.
+//!
+//! `[claim]` table (exactly one of `expr`, `chain`, `forall_bins`):
+//!
+//! * `expr = "<formula>"`;
+//! * `chain = ["A", "<= B", "<= C", ...]`: the links `A <= B`, `B <= C`, … of a proof's chain of
+//!   inequalities, each checked on its own; the report names the first link that fails, with its
+//!   counterexample;
+//! * `forall_bins = "<formula in y, x, p, w, rank, i>"`: the formula at every bin;
+//! * `given = ["<formula>", ...]`: hypotheses selecting the states the claim is about.
+//!
+//! The claim is compiled once ([`Inequality::new`]), searched in floats ([`run`]) and certified
+//! at flagged and tightest states in exact rationals, exponential sums or enclosures
+//! ([`certify`]); the verdict follows the trust policy ([`crate::claim::trust`]).
+
+mod certify;
+mod run;
+mod vectors;
+
+use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
+use crate::claim::case::{Alloc, Case, Tables};
+use crate::claim::quantity::Quantity;
+use crate::claim::schema::{FileError, Theorem};
+use crate::claim::scope::ClaimScope;
+use crate::claim::setup::{Setup, error_in_string};
+use crate::claim::verdict::{Status, Verdict};
+use crate::error::{Error, Result};
+use crate::exact::Q;
+use crate::lang::{Cmp, Formula};
+use crate::process::Process;
+use crate::search::Family;
+use num_traits::{One, Zero};
+use std::sync::Arc;
+
+/// The registry entry.
+pub static INFO: KindInfo = KindInfo {
+    name: "inequality",
+    summary: "a formula over potentials, their exact expectations, per-bin sums, gap statistics and process constants, searched over load vectors and certified",
+    build,
+};
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimSection {
+    #[serde(default)]
+    expr: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    chain: Option<Vec<toml::Spanned<String>>>,
+    #[serde(default)]
+    forall_bins: Option<toml::Spanned<String>>,
+    /// Hypotheses: formulas that select the states the claim is about (all must hold).
+    #[serde(default)]
+    given: Vec<toml::Spanned<String>>,
+}
+
+/// Where the allocation vector comes from.
+#[derive(Debug, Clone)]
+enum SourceSpec {
+    /// A registered process.
+    Process(Arc<dyn Process>),
+    /// Every vector meeting C1(δ, ε) and C2(C).
+    Vectors {
+        delta: Q,
+        eps: Q,
+        c2: Q,
+        random: usize,
+    },
+    /// No process.
+    None,
+}
+
+/// One link of the claim: a formula and how it is written.
+#[derive(Debug, Clone)]
+pub struct Link {
+    /// As written (for reports).
+    pub text: String,
+    /// The compiled formula.
+    pub formula: Formula,
+}
+
+/// A built `inequality` check.
+pub struct Inequality {
+    t: Theorem,
+    setup: Setup,
+    tables: Tables,
+    links: Vec<Link>,
+    chain: bool,
+    per_bin: bool,
+    given: Vec<Formula>,
+    sources: Vec<SourceSpec>,
+    state_dependent: bool,
+}
+
+fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
+    Ok(Box::new(Inequality::new(t)?))
+}
+
+const OPERATORS: [(&str, Cmp); 6] = [
+    ("<=", Cmp::Le),
+    (">=", Cmp::Ge),
+    ("==", Cmp::Eq),
+    ("!=", Cmp::Ne),
+    ("<", Cmp::Lt),
+    (">", Cmp::Gt),
+];
+
+impl Inequality {
+    /// Validates the file and compiles the claim.
+    pub fn new(t: &Theorem) -> std::result::Result<Inequality, FileError> {
+        let f = &t.file;
+        let setup = Setup::parse(t)?;
+        let claim: toml::Spanned<ClaimSection> = t.claim_section()?;
+        let cs = claim.get_ref();
+        let cat = Some(claim.span().start);
+        let given_forms = usize::from(cs.expr.is_some())
+            + usize::from(cs.chain.is_some())
+            + usize::from(cs.forall_bins.is_some());
+        if given_forms != 1 {
+            return Err(t.error_at(
+                cat,
+                "[claim] needs exactly one of `expr` (a formula), `chain` (a list of links) and `forall_bins` (a per-bin formula)",
+            ));
+        }
+        // Sources.
+        let mut sources = Vec::new();
+        for s in &f.setting.processes {
+            let p = crate::process::parse(s.get_ref())
+                .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
+            sources.push(SourceSpec::Process(Arc::from(p)));
+        }
+        let mut vectors = None;
+        if let Some(v) = &f.setting.vectors {
+            let at = Some(v.span().start);
+            let g = |s: &crate::claim::schema::Scalar, what: &str| {
+                s.value()
+                    .map(|x| x.1)
+                    .map_err(|e| t.error_at(at, format!("[setting.vectors] {what}: {e}")))
+            };
+            let vs = v.get_ref();
+            let (delta, eps, c2) = (g(&vs.delta, "delta")?, g(&vs.eps, "eps")?, g(&vs.c2, "c2")?);
+            let (zero, one) = (Q::zero(), Q::one());
+            if !(delta > zero && delta < one && eps > zero && eps < one) || c2 < one {
+                return Err(t.error_at(
+                    at,
+                    "[setting.vectors] needs 0 < delta < 1, 0 < eps < 1 and c2 ≥ 1",
+                ));
+            }
+            vectors = Some((delta.clone(), eps.clone()));
+            sources.push(SourceSpec::Vectors {
+                delta,
+                eps,
+                c2,
+                random: vs.random,
+            });
+        }
+        let has_process = !sources.is_empty();
+        let scope = ClaimScope::new(t, &setup.constants, vectors, has_process)?;
+        let compile = |text: &str, at: usize, what: &str, per_bin: bool| {
+            let ast = crate::lang::parse(text)
+                .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
+            crate::lang::compile_formula(&ast, &scope, per_bin).map_err(|e| {
+                scope.deferred.borrow_mut().take().unwrap_or_else(|| {
+                    error_in_string(t, at, e.at, format!("{what}: {}", e.message))
+                })
+            })
+        };
+        let compile_side = |text: &str, at: usize, what: &str| {
+            let ast = crate::lang::parse(text)
+                .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
+            crate::lang::compile_expr(&ast, &scope, false).map_err(|e| {
+                scope.deferred.borrow_mut().take().unwrap_or_else(|| {
+                    error_in_string(t, at, e.at, format!("{what}: {}", e.message))
+                })
+            })
+        };
+        let mut links = Vec::new();
+        let mut per_bin = false;
+        let mut chain = false;
+        if let Some(e) = &cs.expr {
+            links.push(Link {
+                text: e.get_ref().clone(),
+                formula: compile(e.get_ref(), e.span().start, "claim", false)?,
+            });
+        } else if let Some(e) = &cs.forall_bins {
+            per_bin = true;
+            links.push(Link {
+                text: e.get_ref().clone(),
+                formula: compile(e.get_ref(), e.span().start, "claim.forall_bins", true)?,
+            });
+        } else if let Some(c) = &cs.chain {
+            chain = true;
+            if c.len() < 2 {
+                return Err(t.error_at(
+                    cat,
+                    "claim.chain needs a first expression and at least one link, e.g. [\"E_Gamma\", \"<= A\", \"<= B\"]",
+                ));
+            }
+            let mut prev_text = c[0].get_ref().clone();
+            let mut prev = compile_side(&prev_text, c[0].span().start, "claim.chain[0]")?;
+            for (k, entry) in c.iter().enumerate().skip(1) {
+                let raw = entry.get_ref().trim_start();
+                let Some((sym, op)) = OPERATORS.iter().find(|(s, _)| raw.starts_with(s)) else {
+                    return Err(t.error_at(
+                        Some(entry.span().start),
+                        format!(
+                            "claim.chain[{k}] must start with a comparison (<=, >=, <, >, ==, !=), e.g. \"<= 2*n\""
+                        ),
+                    ));
+                };
+                let rest = &raw[sym.len()..];
+                let offset = entry.get_ref().len() - raw.len() + sym.len();
+                let what = format!("claim.chain[{k}]");
+                let ast = crate::lang::parse(rest).map_err(|e| {
+                    error_in_string(
+                        t,
+                        entry.span().start,
+                        offset + e.at,
+                        format!("{what}: {}", e.message),
+                    )
+                })?;
+                let cur = crate::lang::compile_expr(&ast, &scope, false).map_err(|e| {
+                    scope.deferred.borrow_mut().take().unwrap_or_else(|| {
+                        error_in_string(
+                            t,
+                            entry.span().start,
+                            offset + e.at,
+                            format!("{what}: {}", e.message),
+                        )
+                    })
+                })?;
+                links.push(Link {
+                    text: format!("{} {sym} {}", prev_text.trim(), rest.trim()),
+                    formula: Formula::Cmp(prev, *op, cur.clone()),
+                });
+                prev = cur;
+                prev_text = rest.to_string();
+            }
+        }
+        let mut given = Vec::new();
+        for (k, g) in cs.given.iter().enumerate() {
+            given.push(compile(
+                g.get_ref(),
+                g.span().start,
+                &format!("claim.given[{k}]"),
+                false,
+            )?);
+        }
+        let tables = Tables {
+            slots: scope.slots.borrow().clone(),
+            pots: scope.pots.borrow().clone(),
+            constants: setup.constants.clone(),
+        };
+        drop(scope);
+        // Does the claim depend on the load vector?
+        let load_dependent = sources.iter().any(|s| match s {
+            SourceSpec::Process(p) => !p.info().rank_based,
+            _ => false,
+        });
+        let mut uses = crate::lang::Uses::default();
+        for l in &links {
+            let u = l.formula.uses();
+            uses.slots.extend(u.slots);
+            uses.proc_funcs |= u.proc_funcs;
+            uses.binders |= u.binders;
+        }
+        for g in &given {
+            let u = g.uses();
+            uses.slots.extend(u.slots);
+            uses.proc_funcs |= u.proc_funcs;
+            uses.binders |= u.binders;
+        }
+        let state_free = |q: &Quantity| matches!(q, Quantity::N | Quantity::B | Quantity::Const(_));
+        let mut state_dependent = per_bin || uses.binders;
+        for s in &uses.slots {
+            match tables.slots[*s] {
+                q if state_free(&q) => {}
+                Quantity::C2 => state_dependent |= load_dependent,
+                Quantity::Pot(i, _) => {
+                    // A defined potential that does not read the state is still a function of it
+                    // in general; only numbers, n, b and constants are state-free.
+                    let _ = i;
+                    state_dependent = true;
+                }
+                _ => state_dependent = true,
+            }
+        }
+        state_dependent |= uses.proc_funcs && load_dependent;
+        if !sources.iter().any(|_| true) {
+            sources.push(SourceSpec::None);
+        }
+        // Families.
+        let d = f.domain.get_ref();
+        let dspan = Some(f.domain.span().start);
+        if let Some(fams) = &d.families {
+            for s in fams {
+                if Family::parse(s.get_ref()).is_none() {
+                    let names: Vec<&str> =
+                        crate::search::FAMILIES.iter().map(|(n, _)| *n).collect();
+                    return Err(t.error_at(
+                        Some(s.span().start),
+                        format!(
+                            "unknown family `{}`; accepted: {}",
+                            s.get_ref(),
+                            names.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        let no_states = d.families.as_ref().is_some_and(|f| f.is_empty())
+            && d.exhaustive.is_none()
+            && d.random == 0
+            && d.states.is_empty();
+        if state_dependent && no_states {
+            return Err(t.error_at(
+                dspan,
+                "empty domain: no families, no exhaustive enumeration, no random states and no explicit states",
+            ));
+        }
+        let uses_bias = tables.slots.iter().any(|q| matches!(q, Quantity::Bias(_)));
+        if uses_bias && f.setting.vectors.is_some() {
+            return Err(t.error_at(
+                cat,
+                "the mean-bias quantities (delta_minus, E_balls, drift_*, fig_*, samples_mt, mb_*) need [setting] processes, not [setting.vectors]",
+            ));
+        }
+        let needs_k = tables
+            .slots
+            .iter()
+            .any(|q| matches!(q, Quantity::Bias(b) if b.needs_k()));
+        if needs_k && setup.constants.index("k").is_none() {
+            return Err(t.error_at(
+                cat,
+                "mb_prob and mb_weight are the margins of MB(k): define the constant `k`",
+            ));
+        }
+        let me = Inequality {
+            t: t.clone(),
+            setup,
+            tables,
+            links,
+            chain,
+            per_bin,
+            given,
+            sources,
+            state_dependent,
+        };
+        // Validate every case now, so errors name the file before any search.
+        for &n in &me.setup.ns {
+            let allocs = me
+                .allocs(n, 0)
+                .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
+            for values in me.setup.cases(t, n, &[])? {
+                if uses_bias && values.b != 1 {
+                    return Err(t.error_at(
+                        None,
+                        "the mean-bias quantities are defined for one step (batch = 1)",
+                    ));
+                }
+                for alloc in &allocs {
+                    let case = Case::new(
+                        &me.tables,
+                        alloc,
+                        values.clone(),
+                        &me.setup.weights,
+                        me.setup.ties,
+                    )
+                    .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
+                    me.check_constant_parts(&case)?;
+                }
+            }
+        }
+        Ok(me)
+    }
+
+    /// The allocations at n (vector quantifier: extremal step vectors and random ones).
+    fn allocs(&self, n: usize, seed: u64) -> Result<Vec<Alloc>> {
+        let mut out = Vec::new();
+        for s in &self.sources {
+            match s {
+                SourceSpec::None => out.push(Alloc::None),
+                SourceSpec::Process(p) => {
+                    let (pv, exact) = if p.info().rank_based {
+                        (p.rank_probabilities(n)?, p.rank_probabilities_exact(n)?)
+                    } else {
+                        p.validate(n)?;
+                        (None, None)
+                    };
+                    out.push(Alloc::Process {
+                        process: p.clone(),
+                        p: pv,
+                        exact,
+                    });
+                }
+                SourceSpec::Vectors {
+                    delta,
+                    eps,
+                    c2,
+                    random,
+                } => out.extend(vectors::vectors(n, delta, eps, c2, *random, seed)?),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The parts of the claim that do not depend on the state must be finite numbers at every
+    /// case (`1/0`, `ln 0` are errors, never verdicts).
+    fn check_constant_parts(&self, case: &Case) -> std::result::Result<(), FileError> {
+        let st = crate::claim::state::State::new(case, vec![0.0; case.n])
+            .map_err(|e| self.t.error_at(None, e.to_string()))?;
+        let env = crate::claim::state::StateEnv::new(&st, &crate::lang::Float);
+        for l in &self.links {
+            for (a, _, b) in l.formula.atoms() {
+                for side in [a, b] {
+                    let u = side.uses();
+                    let free = !u.binders
+                        && !u.proc_funcs
+                        && u.bin_vars.is_empty()
+                        && u.slots.iter().all(|s| {
+                            matches!(
+                                self.tables.slots[*s],
+                                Quantity::N | Quantity::B | Quantity::Const(_)
+                            )
+                        });
+                    if free && let Err(e) = side.eval(&crate::lang::Float, &env, None) {
+                        return Err(self.t.error_at(
+                            Some(self.t.file.claim.span().start),
+                            format!(
+                                "the claim `{}` has a part that is not a finite number at n = {}: {e}",
+                                crate::lang::syntax::excerpt(&l.text, 80),
+                                case.n
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Check for Inequality {
+    fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        let ns = self.setup.ns.clone();
+        self.run_links(ctx, &ns, &[])
+    }
+
+    fn tighten(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
+        let c = &self.setup.constants;
+        let idx = c.index(name).ok_or_else(|| {
+            Error::unknown(
+                "constant",
+                name,
+                &c.names.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+            )
+        })?;
+        let dir = *self.t.file.tighten.get(name).ok_or_else(|| {
+            Error::invalid(
+                "--name",
+                format!(
+                    "`{name}` has no direction in the file's [tighten] table (smallest or largest)"
+                ),
+            )
+        })?;
+        let ns: Vec<usize> = ns
+            .map(|v| v.to_vec())
+            .unwrap_or_else(|| self.setup.ns.clone());
+        let mut per_n = Vec::new();
+        for n in ns {
+            if !(2..=crate::claim::setup::MAX_N).contains(&n) {
+                return Err(Error::invalid(
+                    "--n",
+                    format!("n must be in 2..={}, got {n}", crate::claim::setup::MAX_N),
+                ));
+            }
+            self.allocs(n, 0)?;
+            let start = self
+                .setup
+                .cases(&self.t, n, &[])
+                .map_err(|e| Error::invalid(self.t.file_name(), e.to_string()))?
+                .first()
+                .map(|v| v.float(idx))
+                .unwrap_or(1.0);
+            let mut verdicts: Vec<(f64, Verdict)> = Vec::new();
+            let mut holds = |v: f64| -> Result<bool> {
+                let q = crate::spec::parse_ratio(&format!("{v:e}"))
+                    .map_err(|e| Error::invalid("constant", e))?;
+                let verdict = self.run_links(ctx, &[n], &[(idx, q)])?;
+                let ok = verdict.verdict != Status::Refuted;
+                verdicts.push((v, verdict));
+                Ok(ok)
+            };
+            let bracket = crate::search::bisect_bracket(dir, start, 1e-6, &mut holds)?;
+            let at = |v: f64| {
+                verdicts
+                    .iter()
+                    .find(|(x, _)| *x == v)
+                    .map(|(_, w)| w.clone())
+            };
+            let good = at(bracket.holds);
+            let bad = bracket.fails.and_then(at);
+            per_n.push(Tightest {
+                n,
+                value: bracket.holds,
+                fails: bracket.fails,
+                trust_holds: good.as_ref().map(|v| v.trust),
+                trust_fails: bad.as_ref().map(|v| v.trust),
+                witness: good.and_then(|v| v.witness),
+            });
+        }
+        let pts: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
+        let distinct = {
+            let mut v: Vec<usize> = per_n.iter().map(|t| t.n).collect();
+            v.dedup();
+            v.len()
+        };
+        let fits = if distinct >= 2 {
+            crate::search::fit_growth(&pts)
+        } else {
+            vec![]
+        };
+        Ok(ConstantReport {
+            id: self.t.id.clone(),
+            name: name.to_string(),
+            direction: dir,
+            per_n,
+            fits,
+        })
+    }
+}

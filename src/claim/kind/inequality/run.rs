@@ -1,0 +1,646 @@
+//! Running the claim: every case is searched in floats ([`crate::search::run`]); a state the
+//! floats flag (a violation, or a margin within the float resolution) is certified on the spot,
+//! and the search goes on past a state the certification clears. Explicit states of `[domain]`
+//! come first, near-tie perturbations of the tightest states last (where ties change the law).
+//! The verdict at the counterexample or the tightest state follows the trust policy.
+
+use super::Inequality;
+use crate::claim::XFloat;
+use crate::claim::case::{Alloc, Case};
+use crate::claim::kind::RunContext;
+use crate::claim::state::State;
+use crate::claim::trust::{Certification, Evidence, decide};
+use crate::claim::verdict::{LinkVerdict, Searched, Status, Trust, Verdict, Witness};
+use crate::error::{Error, Result};
+use crate::exact::Q;
+use crate::lang::EvalError;
+use crate::search::{self, Eval, Family, Found, Objective, Plan, StateList};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+/// The most states certified during the search of one case.
+const CERTIFY_BUDGET: usize = 2000;
+
+fn lib(e: EvalError, file: &str) -> Error {
+    match e {
+        EvalError::Error(e) => e,
+        other => Error::invalid(file, other.to_string()),
+    }
+}
+
+/// The search objective of one link at one case.
+struct LinkObjective<'a> {
+    ineq: &'a Inequality,
+    link: usize,
+    case: &'a Case<'a>,
+    /// (states evaluated with hypotheses, states inside them).
+    hyp: Cell<(u64, u64)>,
+    /// Certifications made, by state.
+    certified: RefCell<HashMap<Vec<u64>, Certification>>,
+    /// Flagged states the certification cleared, and those left uncertified (budget).
+    cleared: Cell<u64>,
+    uncertified: Cell<u64>,
+}
+
+fn key(x: &[f64]) -> Vec<u64> {
+    x.iter().map(|v| v.to_bits()).collect()
+}
+
+impl LinkObjective<'_> {
+    fn certification(&self, x: &[f64]) -> Result<Certification> {
+        if let Some(c) = self.certified.borrow().get(&key(x)) {
+            return Ok(c.clone());
+        }
+        let st = State::new(self.case, x.to_vec())?;
+        let c = self.ineq.certify_with(self.link, &st, false);
+        self.certified.borrow_mut().insert(key(x), c.clone());
+        Ok(c)
+    }
+}
+
+impl Objective for LinkObjective<'_> {
+    fn n(&self) -> usize {
+        self.case.n
+    }
+
+    fn eval(&self, loads: &[f64]) -> Result<Eval> {
+        let file = self.ineq.t.file_name();
+        let st = State::new(self.case, loads.to_vec())?;
+        if !self.ineq.given.is_empty() {
+            let inside = self.ineq.given_holds(&st).map_err(|e| lib(e, &file))?;
+            let (seen, k) = self.hyp.get();
+            self.hyp.set((seen + 1, k + u64::from(inside)));
+            if !inside {
+                // Outside the hypotheses: not a state the claim is about. An enormous slack keeps
+                // it out of violations and tightest states.
+                let huge = XFloat::exp(XFloat::from_f64(1e15));
+                return Ok(Eval {
+                    lhs: XFloat::ZERO,
+                    rhs: XFloat::ZERO,
+                    slack: huge,
+                });
+            }
+        }
+        let a = self.ineq.float_atom(self.link, &st).map_err(|e| {
+            Error::invalid(
+                &file,
+                format!(
+                    "the claim cannot be evaluated at n = {}, loads {:?}: {e}",
+                    self.case.n,
+                    crate::lang::syntax::excerpt(&format!("{loads:?}"), 120)
+                ),
+            )
+        })?;
+        let mut slack = a.slack.v;
+        if !a.holds && slack >= XFloat::ZERO {
+            // A strict comparison at slack exactly 0 fails.
+            slack = XFloat::from_f64(-f64::MIN_POSITIVE);
+        }
+        // A float violation is certified on the spot: rounding alone never stops the search.
+        // (States that hold within the float resolution are certified at the end, where the
+        // tightest of them decides the verdict.)
+        let flagged = !a.holds;
+        if flagged {
+            let known = self.certified.borrow().contains_key(&key(loads));
+            if known || self.certified.borrow().len() < CERTIFY_BUDGET {
+                match self.certification(loads)? {
+                    Certification::Decided { holds: true, .. } => {
+                        if !a.holds {
+                            self.cleared.set(self.cleared.get() + 1);
+                        }
+                        // Certified to hold: a tight state, never a violation.
+                        slack = slack.abs();
+                    }
+                    Certification::Decided { holds: false, .. } => {
+                        slack = XFloat::from_f64(-f64::MIN_POSITIVE).min(slack.abs().neg());
+                    }
+                    _ => {}
+                }
+            } else {
+                self.uncertified.set(self.uncertified.get() + 1);
+            }
+        }
+        Ok(Eval {
+            lhs: a.lhs.v,
+            rhs: a.rhs.v,
+            slack,
+        })
+    }
+
+    fn violates(&self, e: &Eval) -> bool {
+        e.slack < XFloat::ZERO
+    }
+}
+
+/// The outcome of one link: verdict parts.
+struct LinkOutcome {
+    status: Status,
+    trust: Trust,
+    slack: Option<f64>,
+    witness: Option<Witness>,
+    searched: Searched,
+    notes: Vec<String>,
+}
+
+/// A state found by the search, with where it was found.
+struct Spot {
+    found: Found,
+    n: usize,
+    alloc: usize,
+    case: usize,
+}
+
+impl Inequality {
+    fn plan(&self, ctx: &RunContext, n: usize, case: usize, round: u64) -> Plan {
+        let d = self.t.file.domain.get_ref();
+        let families = match &d.families {
+            None => search::FAMILIES.iter().map(|(_, f)| *f).collect(),
+            Some(v) => v
+                .iter()
+                .filter_map(|s| Family::parse(s.get_ref()))
+                .collect(),
+        };
+        let regressions = ctx.regressions.as_ref().map(|dir| {
+            let suffix = if self.chain {
+                format!("-link{case}")
+            } else {
+                String::new()
+            };
+            let _ = suffix;
+            dir.join(format!("{}.txt", self.t.id))
+        });
+        Plan {
+            families: if round == 0 { families } else { vec![] },
+            exhaustive: if round == 0 {
+                d.exhaustive.map(|e| (e.max_n, e.max_load))
+            } else {
+                None
+            },
+            // Later rounds (`balloc search --budget`) run random states and the optimiser only.
+            random: if round == 0 {
+                d.random
+            } else {
+                d.random.max(64)
+            }
+            .saturating_mul(ctx.effort),
+            optimise: if round == 0 {
+                d.optimise
+            } else {
+                d.optimise.max(200)
+            }
+            .saturating_mul(ctx.effort),
+            starts: d.starts,
+            seed: d
+                .seed
+                .wrapping_add((n as u64) << 32)
+                .wrapping_add(case as u64 * 0x9e37_79b9)
+                .wrapping_add(round.wrapping_mul(0x2545_f491_4f6c_dd1d)),
+            integer: d.integer,
+            stop_at_violation: true,
+            regressions,
+        }
+    }
+
+    /// Whether near-tie states can matter: ties change the law (random ties in a batch, or fixed
+    /// ties) and the domain has real loads.
+    fn near_ties_matter(&self, case: &Case) -> bool {
+        let d = self.t.file.domain.get_ref();
+        let ties_matter =
+            case.setting.batch > 1 || case.setting.ties == crate::loads::TieRule::Fixed;
+        !d.integer && ties_matter && !matches!(case.alloc, Alloc::None)
+    }
+
+    /// Runs every link; a chain reports the first link that fails.
+    pub(super) fn run_links(
+        &self,
+        ctx: &mut RunContext,
+        ns: &[usize],
+        overrides: &[(usize, Q)],
+    ) -> Result<Verdict> {
+        let f = &self.t.file;
+        if !self.chain {
+            let o = self.run_link(ctx, 0, ns, overrides)?;
+            return Ok(Verdict {
+                id: self.t.id.clone(),
+                verdict: o.status,
+                expected: f.expected,
+                trust: o.trust,
+                slack: o.slack,
+                witness: o.witness,
+                searched: o.searched,
+                notes: o.notes,
+                links: Vec::new(),
+            });
+        }
+        let mut outcomes = Vec::new();
+        for k in 0..self.links.len() {
+            outcomes.push(self.run_link(ctx, k, ns, overrides)?);
+        }
+        let mut searched = Searched::default();
+        for o in &outcomes {
+            searched.merge(&o.searched);
+        }
+        searched.n = ns.to_vec();
+        searched.sources = outcomes
+            .iter()
+            .map(|o| o.searched.sources)
+            .max()
+            .unwrap_or(0);
+        searched.constant_combinations = outcomes
+            .iter()
+            .map(|o| o.searched.constant_combinations)
+            .max()
+            .unwrap_or(0);
+        searched.exhaustive_bound = outcomes.iter().find_map(|o| o.searched.exhaustive_bound);
+        let links: Vec<LinkVerdict> = outcomes
+            .iter()
+            .zip(&self.links)
+            .map(|(o, l)| LinkVerdict {
+                link: l.text.clone(),
+                verdict: o.status,
+                trust: o.trust,
+                slack: o.slack,
+                witness: o.witness.clone(),
+            })
+            .collect();
+        let mut notes = Vec::new();
+        for (k, (o, l)) in outcomes.iter().zip(&self.links).enumerate() {
+            notes.push(format!(
+                "link {} `{}`: {} (trust {})",
+                k + 1,
+                l.text,
+                o.status.name(),
+                o.trust.name()
+            ));
+        }
+        let first_bad = outcomes.iter().position(|o| o.status == Status::Refuted);
+        let first_unsure = outcomes
+            .iter()
+            .position(|o| o.status == Status::Inconclusive);
+        let (k, status) = match (first_bad, first_unsure) {
+            (Some(k), _) => (k, Status::Refuted),
+            (None, Some(k)) => (k, Status::Inconclusive),
+            (None, None) => {
+                // Every link holds: report the tightest link.
+                let k = outcomes
+                    .iter()
+                    .enumerate()
+                    .min_by(|a, b| {
+                        let (x, y) = (
+                            a.1.slack.unwrap_or(f64::INFINITY),
+                            b.1.slack.unwrap_or(f64::INFINITY),
+                        );
+                        x.total_cmp(&y)
+                    })
+                    .map(|(k, _)| k)
+                    .unwrap_or(0);
+                (k, Status::Holds)
+            }
+        };
+        if status == Status::Refuted {
+            notes.insert(
+                0,
+                format!(
+                    "the chain breaks at link {} `{}` (the first link that fails)",
+                    k + 1,
+                    self.links[k].text
+                ),
+            );
+        }
+        notes.extend(outcomes[k].notes.iter().cloned());
+        let trust = match status {
+            // The chain holds at the weakest trust of its links.
+            Status::Holds => outcomes
+                .iter()
+                .map(|o| o.trust)
+                .max_by_key(|t| match t {
+                    Trust::Exact => 0,
+                    Trust::Enclosure => 1,
+                    Trust::Float => 2,
+                    Trust::Statistical => 3,
+                })
+                .unwrap_or(Trust::Float),
+            _ => outcomes[k].trust,
+        };
+        Ok(Verdict {
+            id: self.t.id.clone(),
+            verdict: status,
+            expected: f.expected,
+            trust,
+            slack: outcomes[k].slack,
+            witness: outcomes[k].witness.clone(),
+            searched,
+            notes,
+            links,
+        })
+    }
+
+    fn witness(&self, case: &Case, f: &Found) -> Witness {
+        Witness {
+            n: case.n,
+            loads: if self.state_dependent {
+                f.loads.clone()
+            } else {
+                vec![]
+            },
+            source: case.alloc.label(),
+            constants: {
+                let mut c = case.named_constants();
+                if self.setup.batch.len() > 1 || case.setting.batch > 1 {
+                    c.insert("b".into(), case.setting.batch as f64);
+                }
+                c
+            },
+            lhs: f.eval.lhs.to_string(),
+            rhs: f.eval.rhs.to_string(),
+            slack: f.eval.slack.to_string(),
+            found_by: f.phase.clone(),
+            recheck: None,
+        }
+    }
+
+    /// Searches link `link` over every case at the numbers of bins `ns`.
+    fn run_link(
+        &self,
+        ctx: &mut RunContext,
+        link: usize,
+        ns: &[usize],
+        overrides: &[(usize, Q)],
+    ) -> Result<LinkOutcome> {
+        let f = &self.t.file;
+        let file = self.t.file_name();
+        let tol = crate::exact::to_f64(&self.setup.tolerance);
+        let seed = f.domain.get_ref().seed;
+        let mut searched = Searched {
+            n: ns.to_vec(),
+            exhaustive_bound: f.domain.get_ref().exhaustive.map(|e| (e.max_n, e.max_load)),
+            ..Searched::default()
+        };
+        let mut worst: Option<Spot> = None;
+        let mut violation: Option<Spot> = None;
+        let mut hyp = (0u64, 0u64);
+        let (mut cleared, mut uncertified) = (0u64, 0u64);
+        let mut certified_count = 0usize;
+        let mut sources = 0;
+        let mut case_index = 0;
+        let mut combos = 0;
+        // A time budget is shared evenly by the cases.
+        let t0 = std::time::Instant::now();
+        let mut total_cases = 0usize;
+        for &n in ns {
+            total_cases += self.allocs(n, seed)?.len()
+                * self
+                    .setup
+                    .cases(&self.t, n, overrides)
+                    .map_err(|e| Error::invalid(&file, e.to_string()))?
+                    .len();
+        }
+        let total_cases = total_cases.max(1);
+        let case_deadline = |k: usize| {
+            ctx.deadline.map(|d| {
+                t0 + d
+                    .saturating_duration_since(t0)
+                    .mul_f64(k as f64 / total_cases as f64)
+            })
+        };
+        'outer: for &n in ns {
+            let allocs = self.allocs(n, seed)?;
+            sources = sources.max(allocs.len());
+            let cases = self
+                .setup
+                .cases(&self.t, n, overrides)
+                .map_err(|e| Error::invalid(&file, e.to_string()))?;
+            combos = combos.max(cases.len());
+            for (ai, alloc) in allocs.iter().enumerate() {
+                for (ci, values) in cases.iter().enumerate() {
+                    case_index += 1;
+                    let case = Case::new(
+                        &self.tables,
+                        alloc,
+                        values.clone(),
+                        &self.setup.weights,
+                        self.setup.ties,
+                    )?;
+                    let obj = LinkObjective {
+                        ineq: self,
+                        link,
+                        case: &case,
+                        hyp: Cell::new((0, 0)),
+                        certified: RefCell::new(HashMap::new()),
+                        cleared: Cell::new(0),
+                        uncertified: Cell::new(0),
+                    };
+                    let mut found: Option<Found> = None;
+                    let mut best: Option<Found> = None;
+                    let offer = |x: Vec<f64>,
+                                 phase: &str,
+                                 found: &mut Option<Found>,
+                                 best: &mut Option<Found>|
+                     -> Result<()> {
+                        let e = obj.eval(&x)?;
+                        let fnd = Found {
+                            loads: x,
+                            eval: e,
+                            phase: phase.to_string(),
+                        };
+                        if obj.violates(&e) && found.is_none() {
+                            *found = Some(fnd.clone());
+                        }
+                        if best.as_ref().is_none_or(|b| e.slack < b.eval.slack) {
+                            *best = Some(fnd);
+                        }
+                        Ok(())
+                    };
+                    if !self.state_dependent {
+                        offer(vec![0.0; n], "point", &mut found, &mut best)?;
+                        searched.add("point", 1);
+                    } else {
+                        // Explicit states first.
+                        let mut k = 0;
+                        for x in self.setup.states.iter().filter(|s| s.len() == n) {
+                            offer(x.clone(), "states", &mut found, &mut best)?;
+                            k += 1;
+                            if found.is_some() {
+                                break;
+                            }
+                        }
+                        searched.add("states", k);
+                        let mut round = 0u64;
+                        let mut local = StateList::default();
+                        while found.is_none() {
+                            let plan = self.plan(ctx, n, case_index, round);
+                            let states: &mut dyn search::StateSource = match ctx.states.as_mut() {
+                                Some(s) if round == 0 => &mut **s,
+                                _ => &mut local,
+                            };
+                            let r = search::run(&obj, &plan, states)?;
+                            searched.merge(&r.searched);
+                            if let Some(w) = r.worst
+                                && best.as_ref().is_none_or(|b| w.eval.slack < b.eval.slack)
+                            {
+                                best = Some(w);
+                            }
+                            if r.violation.is_some() {
+                                found = r.violation;
+                                break;
+                            }
+                            let until = case_deadline(case_index.min(total_cases));
+                            if until.is_none_or(|d| std::time::Instant::now() >= d) {
+                                break;
+                            }
+                            round += 1;
+                        }
+                        // Near ties of the tightest state, where ties change the law.
+                        if found.is_none() && self.near_ties_matter(&case) {
+                            let base = best.as_ref().map(|b| b.loads.clone());
+                            let mut k = 0;
+                            for x in base.iter().flat_map(|b| search::near_ties(b)) {
+                                offer(x, "near-tie", &mut found, &mut best)?;
+                                k += 1;
+                                if found.is_some() {
+                                    break;
+                                }
+                            }
+                            searched.add("near-tie", k);
+                        }
+                    }
+                    if let Some(p) = ctx.progress {
+                        p(&format!("{} n={n} {}", self.t.id, alloc.label()));
+                    }
+                    let (seen, inside) = obj.hyp.get();
+                    hyp = (hyp.0 + seen, hyp.1 + inside);
+                    cleared += obj.cleared.get();
+                    uncertified += obj.uncertified.get();
+                    certified_count += obj.certified.borrow().len();
+                    if let Some(b) = best
+                        && worst
+                            .as_ref()
+                            .is_none_or(|w| b.eval.slack < w.found.eval.slack)
+                    {
+                        worst = Some(Spot {
+                            found: b,
+                            n,
+                            alloc: ai,
+                            case: ci,
+                        });
+                    }
+                    if let Some(v) = found
+                        && violation.is_none()
+                    {
+                        violation = Some(Spot {
+                            found: v,
+                            n,
+                            alloc: ai,
+                            case: ci,
+                        });
+                        break 'outer;
+                    }
+                }
+            }
+        }
+        searched.sources = sources;
+        searched.constant_combinations = combos;
+        searched.add("certified", certified_count as u64);
+        let mut notes = Vec::new();
+        if cleared > 0 {
+            notes.push(format!(
+                "{cleared} state(s) the floats flagged as violations were certified to hold, and the search went on"
+            ));
+        }
+        if uncertified > 0 {
+            notes.push(format!(
+                "{uncertified} state(s) within the float resolution were not certified (budget {CERTIFY_BUDGET} per case); they are evidence only"
+            ));
+        }
+        if !self.given.is_empty() {
+            notes.push(format!(
+                "hypotheses (given) held at {} of {} evaluated states; the others are outside the claim",
+                hyp.1, hyp.0
+            ));
+            if hyp.1 == 0 {
+                notes
+                    .push("no searched state meets the hypotheses: the search says nothing".into());
+                return Ok(LinkOutcome {
+                    status: Status::Inconclusive,
+                    trust: Trust::Float,
+                    slack: None,
+                    witness: None,
+                    searched,
+                    notes,
+                });
+            }
+        }
+        let spot = match (violation, worst) {
+            (Some(v), _) => v,
+            (None, Some(w)) => w,
+            (None, None) => return Err(Error::Unsupported("nothing was searched".into())),
+        };
+        // The evidence at the counterexample or tightest state.
+        let allocs = self.allocs(spot.n, seed)?;
+        let values = self
+            .setup
+            .cases(&self.t, spot.n, overrides)
+            .map_err(|e| Error::invalid(&file, e.to_string()))?
+            .swap_remove(spot.case);
+        let case = Case::new(
+            &self.tables,
+            &allocs[spot.alloc],
+            values,
+            &self.setup.weights,
+            self.setup.ties,
+        )?;
+        let st = State::new(&case, spot.found.loads.clone())?;
+        let atom = self.float_atom(link, &st).map_err(|e| lib(e, &file))?;
+        let cert = self.certify(link, &st);
+        let resolution = atom.resolution(tol);
+        let evidence = Evidence {
+            float_holds: atom.holds,
+            margin: atom.slack.v.abs(),
+            resolution,
+            error_bound: None,
+            certified: cert.clone(),
+        };
+        let (mut status, trust) = decide(&evidence);
+        let mut w = self.witness(&case, &spot.found);
+        let s = spot.found.eval.slack.to_f64();
+        let (recheck, bits) = match &cert {
+            Certification::Decided { text, bits, .. } => (format!("certified: {text}"), *bits),
+            Certification::Undecided { bits, text } => (
+                format!("the enclosures do not separate up to {bits} bits: {text}"),
+                Some(*bits),
+            ),
+            Certification::NoRoute(why) => (format!("not certified: {why}"), None),
+        };
+        searched.precision_bits = bits;
+        if evidence.margin <= resolution {
+            notes.push(format!(
+                "the smallest float slack {s:e} is below the numerical resolution {resolution}: decided by the certified evaluation"
+            ));
+        }
+        if status == Status::Inconclusive && !atom.holds {
+            notes.push(
+                "the floats see a violation that no certified evaluation confirms: not refuted"
+                    .into(),
+            );
+        }
+        if !self.state_dependent && status == Status::Holds && trust == Trust::Exact {
+            // A claim that does not depend on the load vector is decided at one point per case.
+        } else if status == Status::Holds {
+            notes.push("holds on the searched space; this is evidence, not a proof".into());
+        }
+        if status == Status::Refuted && trust == Trust::Float {
+            // Only reachable with a rigorous float error bound (never without one).
+            status = Status::Refuted;
+        }
+        w.recheck = Some(recheck.clone());
+        notes.push(recheck);
+        Ok(LinkOutcome {
+            status,
+            trust,
+            slack: Some(s).filter(|s| s.is_finite()),
+            witness: Some(w),
+            searched,
+            notes,
+        })
+    }
+}

@@ -1,0 +1,627 @@
+//! The law of the next state, for expectations `E[X' | x]` of potentials after one step, one
+//! batch or `k` of them, in any number domain.
+//!
+//! * **Separable potentials** `Σᵢ f(yᵢ, xᵢ)` (over the bins where a predicate holds): through
+//!   each bin's marginal. One step with outcomes `(bin j, k balls, P)` and a finite weight law:
+//!   a total weight `s` of the `k` balls moves every bin by `−s/n` and bin `j` by `+s`, so
+//!   `E = Σ_k Σ_s P(k, s) [T(s) + Σ_j P_j(k)/P(k)·(f(y_j + s − s/n) − f(y_j − s/n))]` with
+//!   `T(s) = Σᵢ f(yᵢ − s/n)`. A batch of `b` unit balls on the frozen law: bin i receives
+//!   `Bᵢ ~ Binomial(b, pᵢ)` and the mean moves by exactly `b/n`, so
+//!   `E = Σᵢ Σ_m C(b, m) pᵢ^m (1 − pᵢ)^{b−m} f(yᵢ + m − b/n)`.
+//!   Bins of equal load (and equal probabilities) are evaluated once.
+//! * **Linear combinations** of such sums and of potentials with their own route, with
+//!   coefficients that do not depend on the state.
+//! * **Anything else**: enumeration of the outcome states (one step; the multisets of a batch),
+//!   with at most [`MAX_OUTCOMES`] states; `E{k}_X` composes `k` steps by enumerating the first
+//!   `k − 1`.
+
+use super::case::PotInst;
+use super::quantity::{PotDef, Quantity};
+use super::routes::Routes;
+use super::state::{State, StateEnv};
+use crate::exact::{Q, int};
+use crate::lang::{BinOp, BinVar, BinVars, Domain, Env, Eval, EvalError, Expr, Formula};
+use num_traits::{One, Zero};
+
+/// The most outcome states an enumeration may visit.
+pub const MAX_OUTCOMES: usize = 200_000;
+/// The most per-bin evaluations a separable batch expectation may make.
+pub const MAX_TERMS: usize = 20_000_000;
+
+/// `(E[X'], E[X' − X])` after `k` steps (or batches) for potential `j` of the case.
+pub fn expected<D: Routes>(d: &D, st: &State, j: usize, k: u32) -> Eval<(D::N, D::N)> {
+    if k <= 1 {
+        return one_step(d, st, j);
+    }
+    let mut budget = MAX_OUTCOMES;
+    let next = k_steps(d, st, j, k, &mut budget)?;
+    let env = StateEnv::new(st, d);
+    let v = st.pot_value(d, &env, j)?;
+    let change = d.sub(&next, &v)?;
+    Ok((next, change))
+}
+
+fn k_steps<D: Routes>(d: &D, st: &State, j: usize, k: u32, budget: &mut usize) -> Eval<D::N> {
+    if k == 1 {
+        return Ok(one_step(d, st, j)?.0);
+    }
+    let outcomes = outcome_states(d, st)?;
+    if outcomes.len() > *budget {
+        return Err(EvalError::Unavailable(format!(
+            "E{k}_ needs more than {MAX_OUTCOMES} outcome states"
+        )));
+    }
+    *budget -= outcomes.len();
+    let mut acc = d.zero();
+    for (p, x) in outcomes {
+        let next = next_state(st, x)?;
+        let v = k_steps(d, &next, j, k - 1, budget)?;
+        acc = d.add(&acc, &d.mul(&p, &v)?)?;
+    }
+    Ok(acc)
+}
+
+/// `(E[X'], E[X' − X])` after one step (or batch) for potential `j`.
+pub fn one_step<D: Routes>(d: &D, st: &State, j: usize) -> Eval<(D::N, D::N)> {
+    match &st.case.pots[j] {
+        PotInst::Registered { .. } => d.reg_expected(st, j),
+        PotInst::Defined(i) => {
+            let PotDef::Defined { expr, .. } = &st.case.tables.pots[*i] else {
+                unreachable!("a defined instance has a definition");
+            };
+            let env = StateEnv::new(st, d);
+            let value = expr.eval(d, &env, None)?;
+            let next = match linear(d, st, &env, expr)? {
+                Some(v) => v,
+                None => enumerate(d, st, expr)?,
+            };
+            let change = d.sub(&next, &value)?;
+            Ok((next, change))
+        }
+    }
+}
+
+/// Whether `e` does not depend on the state (numbers, `n`, `b`, constants).
+fn state_free(st: &State, e: &Expr) -> bool {
+    let u = e.uses();
+    !u.binders
+        && !u.proc_funcs
+        && u.bin_vars.is_empty()
+        && u.slots.iter().all(|s| {
+            matches!(
+                st.case.tables.slots[*s],
+                Quantity::N | Quantity::B | Quantity::Const(_)
+            )
+        })
+}
+
+/// `E[e(x')]` by linearity, when `e` is a linear combination (state-free coefficients) of
+/// separable sums, potentials and state-free terms; `None` otherwise.
+fn linear<D: Routes>(d: &D, st: &State, env: &StateEnv<'_, '_, D>, e: &Expr) -> Eval<Option<D::N>> {
+    if state_free(st, e) {
+        return e.eval(d, env, None).map(Some);
+    }
+    Ok(match e {
+        Expr::Slot(s) => match st.case.tables.slots[*s] {
+            Quantity::Pot(i, super::quantity::Stat::Value) => Some(one_step(d, st, i)?.0),
+            _ => None,
+        },
+        Expr::Neg(a) => match linear(d, st, env, a)? {
+            Some(v) => Some(d.neg(&v)?),
+            None => None,
+        },
+        Expr::Op(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            match (linear(d, st, env, a)?, linear(d, st, env, b)?) {
+                (Some(x), Some(y)) => Some(if *op == BinOp::Add {
+                    d.add(&x, &y)?
+                } else {
+                    d.sub(&x, &y)?
+                }),
+                _ => None,
+            }
+        }
+        Expr::Op(BinOp::Mul, a, b) if state_free(st, a) => match linear(d, st, env, b)? {
+            Some(v) => Some(d.mul(&a.eval(d, env, None)?, &v)?),
+            None => None,
+        },
+        Expr::Op(BinOp::Mul, a, b) if state_free(st, b) => match linear(d, st, env, a)? {
+            Some(v) => Some(d.mul(&v, &b.eval(d, env, None)?)?),
+            None => None,
+        },
+        Expr::Op(BinOp::Div, a, b) if state_free(st, b) => match linear(d, st, env, a)? {
+            Some(v) => Some(d.div(&v, &b.eval(d, env, None)?)?),
+            None => None,
+        },
+        Expr::Over(crate::lang::Agg::Sum, f, pred) => separable_if(d, st, env, f, pred.as_deref())?,
+        Expr::Count(pred) => separable_if(d, st, env, &crate::lang::expr::one(), Some(pred))?,
+        _ => None,
+    })
+}
+
+fn separable_if<D: Routes>(
+    d: &D,
+    st: &State,
+    env: &StateEnv<'_, '_, D>,
+    f: &Expr,
+    pred: Option<&Formula>,
+) -> Eval<Option<D::N>> {
+    let mut u = f.uses();
+    if let Some(p) = pred {
+        let pu = p.uses();
+        u.slots.extend(pu.slots);
+        u.bin_vars = u.bin_vars.union(pu.bin_vars);
+        u.proc_funcs |= pu.proc_funcs;
+    }
+    let load_only = !u.bin_vars.has(BinVar::P)
+        && !u.bin_vars.has(BinVar::W)
+        && !u.bin_vars.has(BinVar::Rank)
+        && !u.bin_vars.has(BinVar::Index);
+    let slots_free = u.slots.iter().all(|s| {
+        matches!(
+            st.case.tables.slots[*s],
+            Quantity::N | Quantity::B | Quantity::Const(_)
+        )
+    });
+    if !load_only || !slots_free || u.proc_funcs {
+        return Ok(None);
+    }
+    match separable(d, st, env, f, pred) {
+        Ok(v) => Ok(Some(v)),
+        Err(EvalError::Unavailable(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The per-bin term `f·[pred]` at normalised load `y` and load `x`.
+fn term<D: Domain>(
+    d: &D,
+    env: &dyn Env<D>,
+    f: &Expr,
+    pred: Option<&Formula>,
+    y: &D::N,
+    x: &D::N,
+) -> Eval<D::N> {
+    let mut fr = crate::lang::Frame::default();
+    fr.set(BinVar::Y, y.clone());
+    fr.set(BinVar::X, x.clone());
+    if let Some(p) = pred
+        && !p.truth(d, env, Some(&fr), None)?
+    {
+        return Ok(d.zero());
+    }
+    f.eval(d, env, Some(&fr))
+}
+
+/// A class of bins with equal load and equal probabilities: its load, normalised load, size,
+/// and the total probability of each ball count of the outcomes that land in it.
+struct Class<N> {
+    y: N,
+    x: N,
+    count: usize,
+    /// (balls, total probability over the class).
+    prob: Vec<(u32, N)>,
+}
+
+/// The classes of the state in the domain `d`.
+fn classes<D: Domain>(d: &D, st: &State) -> Eval<Vec<Class<D::N>>> {
+    let n = st.n();
+    // Float and a rank vector: the grouped law (one entry per load level).
+    if !d.exact_inputs()
+        && let Some(ll) = st.level_law()
+    {
+        let lv = st.loads().levels();
+        let mut out = Vec::with_capacity(ll.y.len());
+        for g in 0..ll.y.len() {
+            out.push(Class {
+                y: d.float(ll.y[g])?,
+                x: d.float(lv.values[g])?,
+                count: ll.counts[g],
+                prob: vec![(1, d.float(ll.prob[g])?)],
+            });
+        }
+        return Ok(out);
+    }
+    let symmetric = st.case.alloc.symmetric(&st.case.setting);
+    let r = st.ranking();
+    // Class of each bin: its tied group when the allocation is symmetric, else itself.
+    let (class_of, reps): (Vec<usize>, Vec<(usize, usize)>) = if symmetric {
+        let mut c = vec![0; n];
+        for (g, range) in r.groups.iter().enumerate() {
+            for k in range.clone() {
+                c[r.order[k]] = g;
+            }
+        }
+        (
+            c,
+            r.groups
+                .iter()
+                .map(|g| (r.order[g.start], g.len()))
+                .collect(),
+        )
+    } else {
+        ((0..n).collect(), (0..n).map(|b| (b, 1)).collect())
+    };
+    let mut out: Vec<Class<D::N>> = Vec::with_capacity(reps.len());
+    for (bin, count) in reps {
+        let (y, x) = if d.exact_inputs() {
+            (d.rational(&st.yq()[bin])?, d.rational(&st.xq()[bin])?)
+        } else {
+            (d.float(st.y()[bin])?, d.float(st.x()[bin])?)
+        };
+        out.push(Class {
+            y,
+            x,
+            count,
+            prob: Vec::new(),
+        });
+    }
+    let mut add = |c: usize, balls: u32, p: D::N| -> Eval<()> {
+        let cls = &mut out[c];
+        match cls.prob.iter_mut().find(|(k, _)| *k == balls) {
+            Some((_, acc)) => *acc = d.add(acc, &p)?,
+            None => cls.prob.push((balls, p)),
+        }
+        Ok(())
+    };
+    if d.exact_inputs() {
+        for o in &st.law_q_required()?.outcomes {
+            if !o.prob.is_zero() {
+                add(class_of[o.bin], o.balls, d.rational(&o.prob)?)?;
+            }
+        }
+    } else {
+        for o in &st.law_f()?.outcomes {
+            if o.prob > 0.0 {
+                add(class_of[o.bin], o.balls, d.float(o.prob)?)?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The law of the total weight of `k` balls, as (value, probability) pairs in `d`.
+fn weight_sums<D: Domain>(d: &D, st: &State, k: u32) -> Eval<Vec<(D::N, D::N)>> {
+    if st.case.setting.weights.is_unit() {
+        return Ok(vec![(d.float(k as f64)?, d.one())]);
+    }
+    let support: Vec<(D::N, D::N)> = if d.exact_inputs() {
+        let w = st
+            .case
+            .exact_setting
+            .as_ref()
+            .and_then(|s| s.weights.support())
+            .ok_or_else(|| {
+                EvalError::Unavailable(format!(
+                    "the weight law `{}` is not finite",
+                    st.case.setting.weights.spec()
+                ))
+            })?;
+        w.iter()
+            .map(|(v, p)| Ok((d.rational(v)?, d.rational(p)?)))
+            .collect::<Eval<_>>()?
+    } else {
+        let w = st.case.setting.weights.support().ok_or_else(|| {
+            EvalError::Unavailable(format!(
+                "the weight law `{}` is not finite",
+                st.case.setting.weights.spec()
+            ))
+        })?;
+        w.iter()
+            .map(|(v, p)| Ok((d.float(*v)?, d.float(*p)?)))
+            .collect::<Eval<_>>()?
+    };
+    let mut acc: Vec<(D::N, D::N)> = vec![(d.zero(), d.one())];
+    for _ in 0..k {
+        let mut next: Vec<(D::N, D::N)> = Vec::new();
+        for (s, p) in &acc {
+            for (w, q) in &support {
+                let v = d.add(s, w)?;
+                let pq = d.mul(p, q)?;
+                match next
+                    .iter_mut()
+                    .find(|(t, _)| d.cmp(t, &v).ok() == Some(std::cmp::Ordering::Equal))
+                {
+                    Some((_, acc)) => *acc = d.add(acc, &pq)?,
+                    None => next.push((v, pq)),
+                }
+            }
+        }
+        if next.len() > 10_000 {
+            return Err(EvalError::Unavailable(
+                "the weight sums of an outcome have more than 10000 values".into(),
+            ));
+        }
+        acc = next;
+    }
+    Ok(acc)
+}
+
+/// `E[Σ_{i: pred} f(yᵢ', xᵢ')]` after one step or batch (module documentation); an
+/// [`EvalError::Unavailable`] for a batch with weights or several balls per outcome.
+pub fn separable<D: Domain>(
+    d: &D,
+    st: &State,
+    env: &dyn Env<D>,
+    f: &Expr,
+    pred: Option<&Formula>,
+) -> Eval<D::N> {
+    let n = st.n();
+    let nn = d.float(n as f64)?;
+    let cls = classes(d, st)?;
+    let b = st.case.setting.batch;
+    if b == 1 {
+        // The ball counts that occur, and the total probability of each.
+        let mut counts: Vec<u32> = cls
+            .iter()
+            .flat_map(|c| c.prob.iter().map(|(k, _)| *k))
+            .collect();
+        counts.sort_unstable();
+        counts.dedup();
+        let mut total = d.zero();
+        for k in counts {
+            let pk_total = {
+                let mut acc = d.zero();
+                for c in &cls {
+                    if let Some((_, p)) = c.prob.iter().find(|(kk, _)| *kk == k) {
+                        acc = d.add(&acc, p)?;
+                    }
+                }
+                acc
+            };
+            for (s, ps) in weight_sums(d, st, k)? {
+                let shift = d.div(&s, &nn)?;
+                // T(s) = Σ_classes count · f(y − s/n, x)
+                let mut t = d.zero();
+                for c in &cls {
+                    let v = term(d, env, f, pred, &d.sub(&c.y, &shift)?, &c.x)?;
+                    t = d.add(&t, &super::state::times(d, &v, c.count)?)?;
+                }
+                let mut acc = d.mul(&pk_total, &t)?;
+                for c in &cls {
+                    let Some((_, p)) = c.prob.iter().find(|(kk, _)| *kk == k) else {
+                        continue;
+                    };
+                    let up = term(
+                        d,
+                        env,
+                        f,
+                        pred,
+                        &d.add(&c.y, &d.sub(&s, &shift)?)?,
+                        &d.add(&c.x, &s)?,
+                    )?;
+                    let stay = term(d, env, f, pred, &d.sub(&c.y, &shift)?, &c.x)?;
+                    acc = d.add(&acc, &d.mul(p, &d.sub(&up, &stay)?)?)?;
+                }
+                total = d.add(&total, &d.mul(&ps, &acc)?)?;
+            }
+        }
+        return Ok(total);
+    }
+    // A batch: unit balls, one per outcome.
+    if !st.case.setting.weights.is_unit() || cls.iter().any(|c| c.prob.iter().any(|(k, _)| *k != 1))
+    {
+        return Err(EvalError::Unavailable(
+            "a batch with weights or several balls per outcome (enumeration instead)".into(),
+        ));
+    }
+    if cls.len().saturating_mul(b as usize + 1) > MAX_TERMS {
+        return Err(EvalError::Unavailable(format!(
+            "the batch expectation needs more than {MAX_TERMS} per-bin evaluations"
+        )));
+    }
+    let bb = d.float(b as f64)?;
+    let shift = d.div(&bb, &nn)?;
+    let mut total = d.zero();
+    for c in &cls {
+        // The probability of each bin of the class (uniform within the class).
+        let pc = match c.prob.first() {
+            Some((_, p)) => d.div(p, &d.float(c.count as f64)?)?,
+            None => d.zero(),
+        };
+        let q = d.sub(&d.one(), &pc)?;
+        // Σ_m C(b, m) p^m q^{b−m} f(y + m − b/n)
+        let mut coef = d.one(); // C(b, m)
+        let mut acc = d.zero();
+        for m in 0..=b {
+            if m > 0 {
+                coef = d.div(
+                    &d.mul(&coef, &d.float((b - m + 1) as f64)?)?,
+                    &d.float(m as f64)?,
+                )?;
+            }
+            let w = d.mul(
+                &coef,
+                &d.mul(&d.powi(&pc, m as i64)?, &d.powi(&q, (b - m) as i64)?)?,
+            )?;
+            let mm = d.float(m as f64)?;
+            let v = term(
+                d,
+                env,
+                f,
+                pred,
+                &d.add(&c.y, &d.sub(&mm, &shift)?)?,
+                &d.add(&c.x, &mm)?,
+            )?;
+            acc = d.add(&acc, &d.mul(&w, &v)?)?;
+        }
+        total = d.add(&total, &super::state::times(d, &acc, c.count)?)?;
+    }
+    Ok(total)
+}
+
+/// The outcome states of one step or batch: (probability, loads), the loads exact in the exact
+/// domains.
+#[allow(clippy::type_complexity)]
+pub fn outcome_states<D: Domain>(d: &D, st: &State) -> Eval<Vec<(D::N, NextLoads)>> {
+    // Branches: (bin, total weight of the outcome's balls (exact), probability).
+    let mut branches: Vec<(usize, Q, D::N)> = Vec::new();
+    let weights: Vec<(Q, Q)> = if st.case.setting.weights.is_unit() {
+        vec![(Q::one(), Q::one())]
+    } else {
+        st.case
+            .exact_setting
+            .as_ref()
+            .and_then(|s| s.weights.support())
+            .ok_or_else(|| {
+                EvalError::Unavailable(format!(
+                    "enumerating outcome states needs a finite weight law with rational values, not `{}`",
+                    st.case.setting.weights.spec()
+                ))
+            })?
+    };
+    let mut push = |bin: usize, balls: u32, p: D::N| -> Eval<()> {
+        let mut partial: Vec<(Q, Q)> = vec![(Q::zero(), Q::one())];
+        for _ in 0..balls {
+            let mut next = Vec::new();
+            for (w0, p0) in &partial {
+                for (w, q) in &weights {
+                    next.push((w0 + w, p0 * q));
+                }
+            }
+            partial = next;
+            if partial.len() > MAX_OUTCOMES {
+                return Err(EvalError::Unavailable(format!(
+                    "more than {MAX_OUTCOMES} outcome states"
+                )));
+            }
+        }
+        for (w, q) in partial {
+            branches.push((bin, w, d.mul(&p, &d.rational(&q)?)?));
+        }
+        Ok(())
+    };
+    if d.exact_inputs() {
+        for o in &st.law_q_required()?.outcomes {
+            if !o.prob.is_zero() {
+                push(o.bin, o.balls, d.rational(&o.prob)?)?;
+            }
+        }
+    } else {
+        for o in &st.law_f()?.outcomes {
+            if o.prob > 0.0 {
+                push(o.bin, o.balls, d.float(o.prob)?)?;
+            }
+        }
+    }
+    let b = st.case.setting.batch as usize;
+    // Multisets of b branches: C(K + b − 1, b) of them.
+    let k = branches.len();
+    let mut size = 1f64;
+    for i in 0..b {
+        size = size * (k + i) as f64 / (i + 1) as f64;
+    }
+    if size > MAX_OUTCOMES as f64 {
+        return Err(EvalError::Unavailable(format!(
+            "a batch of {b} over {k} outcomes has {size:.3e} outcome states, more than {MAX_OUTCOMES}"
+        )));
+    }
+    let mut out = Vec::new();
+    let mut counts = vec![0usize; k];
+    multisets(d, st, &branches, b, 0, &mut counts, &mut out)?;
+    Ok(out)
+}
+
+/// Loads after a step: exact or float.
+#[derive(Debug, Clone)]
+pub enum NextLoads {
+    /// Exact loads.
+    Exact(Vec<Q>),
+    /// Float loads.
+    Float(Vec<f64>),
+}
+
+fn multisets<D: Domain>(
+    d: &D,
+    st: &State,
+    branches: &[(usize, Q, D::N)],
+    left: usize,
+    from: usize,
+    counts: &mut Vec<usize>,
+    out: &mut Vec<(D::N, NextLoads)>,
+) -> Eval<()> {
+    if left == 0 {
+        // Multinomial coefficient b!/Π cᵢ! times Π pᵢ^{cᵢ}.
+        let b = st.case.setting.batch as usize;
+        let mut coef = Q::one();
+        let mut used = 0usize;
+        for &c in counts.iter() {
+            for t in 1..=c {
+                used += 1;
+                coef = coef * int(used as i64) / int(t as i64);
+            }
+        }
+        debug_assert_eq!(used, b);
+        let mut p = d.rational(&coef)?;
+        for (i, &c) in counts.iter().enumerate() {
+            if c > 0 {
+                p = d.mul(&p, &d.powi(&branches[i].2, c as i64)?)?;
+            }
+        }
+        let loads = if d.exact_inputs() {
+            let mut x = st.xq().to_vec();
+            for (i, &c) in counts.iter().enumerate() {
+                if c > 0 {
+                    x[branches[i].0] += &branches[i].1 * int(c as i64);
+                }
+            }
+            NextLoads::Exact(x)
+        } else {
+            let mut x = st.x().to_vec();
+            for (i, &c) in counts.iter().enumerate() {
+                if c > 0 {
+                    x[branches[i].0] += crate::exact::to_f64(&branches[i].1) * c as f64;
+                }
+            }
+            NextLoads::Float(x)
+        };
+        out.push((p, loads));
+        return Ok(());
+    }
+    for i in from..branches.len() {
+        counts[i] += 1;
+        multisets(d, st, branches, left - 1, i, counts, out)?;
+        counts[i] -= 1;
+    }
+    Ok(())
+}
+
+/// The state with the given next loads, in the same case.
+pub fn next_state<'c>(st: &State<'c>, x: NextLoads) -> Eval<State<'c>> {
+    match x {
+        NextLoads::Exact(q) => State::exact(st.case, q).map_err(EvalError::Error),
+        NextLoads::Float(f) => State::new(st.case, f).map_err(EvalError::Error),
+    }
+}
+
+/// `E[e(x')]` by enumerating the outcome states of one step (or batch).
+fn enumerate<D: Routes>(d: &D, st: &State, e: &Expr) -> Eval<D::N> {
+    let mut acc = d.zero();
+    for (p, x) in outcome_states(d, st)? {
+        let next = next_state(st, x)?;
+        let env = StateEnv::new(&next, d);
+        let v = e.eval(d, &env, None)?;
+        acc = d.add(&acc, &d.mul(&p, &v)?)?;
+    }
+    Ok(acc)
+}
+
+/// `Σᵢ f(yᵢ)` of a per-bin term at the state (the value of a sum-over-bins potential), grouping
+/// tied bins.
+pub fn per_bin_sum<D: Domain>(d: &D, st: &State, f: &Expr) -> Eval<D::N> {
+    let env = crate::lang::Slots::<D::N>(&[]);
+    let r = st.ranking();
+    let mut acc = d.zero();
+    let vars = {
+        let mut v = BinVars::default();
+        v.add(BinVar::Y);
+        v.add(BinVar::X);
+        v
+    };
+    for g in &r.groups {
+        let bin = r.order[g.start];
+        let fr = st.frame(d, bin, vars, None, None)?;
+        let v = f.eval(d, &env, Some(&fr))?;
+        acc = d.add(&acc, &super::state::times(d, &v, g.len())?)?;
+    }
+    Ok(acc)
+}

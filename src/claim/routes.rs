@@ -1,0 +1,172 @@
+//! How each number domain evaluates a registered potential and its expectation: the potential
+//! owns its routes (its float closed forms, its per-bin term in the claim language, its exact
+//! and enclosure closed forms for weighted settings), and each domain takes the best route it
+//! has. A potential added to the registry is usable in claims in every domain its routes cover,
+//! without touching `src/claim`.
+//!
+//! | domain | value | one-step / one-batch expectation |
+//! |---|---|---|
+//! | float | [`Potential::value`] | grouped law ([`Potential::level_expectation`]), else [`Potential::expected_next`], else enumeration |
+//! | exact | `Σ f(yᵢ)` of [`Potential::per_bin`] | [`Potential::exact_expected`], else the separable expectation of the per-bin term |
+//! | enclosure | `Σ f(yᵢ)` over intervals | [`Potential::enclosed_expected`], else the separable expectation |
+//! | exponential sums | `Σ f(yᵢ)` | the separable expectation |
+
+use super::case::PotInst;
+use super::next_state::{per_bin_sum, separable};
+use super::state::State;
+use crate::claim::XFloat;
+use crate::lang::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
+use crate::potential::Potential;
+
+/// A domain that knows how to evaluate registered potentials.
+pub trait Routes: Domain + Sized {
+    /// The value of registered potential `j` of the case at the state.
+    fn reg_value(&self, st: &State, j: usize) -> Eval<Self::N> {
+        let (_, per_bin) = certified(st, j)?;
+        per_bin_sum(self, st, per_bin)
+    }
+
+    /// `(E[P'], E[P' − P])` after one step or batch for registered potential `j`.
+    fn reg_expected(&self, st: &State, j: usize) -> Eval<(Self::N, Self::N)> {
+        if let Some(r) = self.closed_form(st, j)? {
+            return Ok(r);
+        }
+        let (_, per_bin) = certified(st, j)?;
+        let env = crate::lang::Slots::<Self::N>(&[]);
+        let next = separable(self, st, &env, per_bin, None)?;
+        let v = self.reg_value(st, j)?;
+        let change = self.sub(&next, &v)?;
+        Ok((next, change))
+    }
+
+    /// A closed form of the domain for `(E[P'], E[P' − P])`, when the potential has one.
+    fn closed_form(&self, st: &State, j: usize) -> Eval<Option<(Self::N, Self::N)>> {
+        let _ = (st, j);
+        Ok(None)
+    }
+}
+
+/// The potential and its per-bin term, for the certified routes (exact parameters required).
+fn certified<'s>(st: &'s State, j: usize) -> Eval<(&'s dyn Potential, &'s crate::lang::Expr)> {
+    match &st.case.pots[j] {
+        PotInst::Registered {
+            pot,
+            per_bin,
+            exact,
+        } => {
+            if !exact {
+                return Err(EvalError::Unavailable(format!(
+                    "{}: a parameter is not rational at this case",
+                    pot.spec()
+                )));
+            }
+            let f = per_bin.as_ref().ok_or_else(|| {
+                EvalError::Unavailable(format!("{} is not a sum over bins", pot.spec()))
+            })?;
+            Ok((pot.as_ref(), f))
+        }
+        PotInst::Defined(_) => unreachable!("registered potentials only"),
+    }
+}
+
+fn registered<'s>(st: &'s State, j: usize) -> &'s dyn Potential {
+    match &st.case.pots[j] {
+        PotInst::Registered { pot, .. } => pot.as_ref(),
+        PotInst::Defined(_) => unreachable!("registered potentials only"),
+    }
+}
+
+fn lib(e: crate::Error) -> EvalError {
+    match e {
+        crate::Error::Unsupported(s) => EvalError::Unavailable(s),
+        other => EvalError::Error(other),
+    }
+}
+
+impl Routes for Float {
+    fn reg_value(&self, st: &State, j: usize) -> Eval<Approx> {
+        let v = XFloat::from_scaled(&registered(st, j).value(st.loads()));
+        self.xfloat(v)
+    }
+
+    fn reg_expected(&self, st: &State, j: usize) -> Eval<(Approx, Approx)> {
+        let pot = registered(st, j);
+        let setting = &st.case.setting;
+        if pot.has_level_form(setting)
+            && let Some(ll) = st.level_law()
+            && let Some((_, e)) =
+                crate::expectation::expect_level_law(ll, pot, setting).map_err(lib)?
+        {
+            return Ok((
+                self.xfloat(XFloat::from_scaled(&e.next))?,
+                self.xfloat(XFloat::from_scaled(&e.change))?,
+            ));
+        }
+        let law = st.law_f()?;
+        let e = crate::expectation::expect_law(law, pot, st.loads(), setting).map_err(lib)?;
+        Ok((
+            self.xfloat(XFloat::from_scaled(&e.expected_next))?,
+            self.xfloat(XFloat::from_scaled(&e.expected_change))?,
+        ))
+    }
+}
+
+impl Routes for Exact {
+    fn closed_form(
+        &self,
+        st: &State,
+        j: usize,
+    ) -> Eval<Option<(crate::exact::Q, crate::exact::Q)>> {
+        let (pot, _) = match certified(st, j) {
+            Ok(v) => v,
+            Err(_) => return Ok(None),
+        };
+        let Some(setting) = &st.case.exact_setting else {
+            return Ok(None);
+        };
+        let law = st.law_q_required()?;
+        match pot.exact_expected(law, st.xq(), setting).map_err(lib)? {
+            Some(next) => {
+                let v = self.reg_value(st, j)?;
+                let change = &next - &v;
+                Ok(Some((next, change)))
+            }
+            None => Ok(None),
+        }
+    }
+}
+
+impl Routes for Enclosure {
+    fn closed_form(
+        &self,
+        st: &State,
+        j: usize,
+    ) -> Eval<Option<(crate::enclosure::Interval, crate::enclosure::Interval)>> {
+        let (pot, _) = match certified(st, j) {
+            Ok(v) => v,
+            Err(_) => return Ok(None),
+        };
+        let Some(setting) = &st.case.exact_setting else {
+            return Ok(None);
+        };
+        let law = st.law_q_required()?;
+        match pot
+            .enclosed_expected(law, st.xq(), setting, self.prec)
+            .map_err(lib)?
+        {
+            Some(e) => Ok(Some((e.expected_next, e.expected_change))),
+            None => {
+                // An exact closed form is an enclosure too.
+                match pot.exact_expected(law, st.xq(), setting).map_err(lib)? {
+                    Some(next) => {
+                        let v = Exact.reg_value(st, j)?;
+                        Ok(Some((self.rational(&next)?, self.rational(&(&next - &v))?)))
+                    }
+                    None => Ok(None),
+                }
+            }
+        }
+    }
+}
+
+impl Routes for ExpSums {}

@@ -1,0 +1,708 @@
+//! The validated setting of a theorem file, parsed once and shared by the kinds: the numbers of
+//! bins and explicit states of `[domain]`, the constants of `[constants]` (numbers, exact
+//! fractions or expressions in `n`, `b` and other constants, each possibly a grid), the batch
+//! size(s) of `[setting] batch` (an expression in `n` and the constants, or a grid), the weight
+//! law and the tie rule. Every error names the file, line and column.
+//!
+//! Limits (a theorem file cannot ask for more): `n ≤` [`MAX_N`], batch `≤` [`MAX_BATCH`], at most
+//! [`MAX_CASES`] combinations of constants and batch sizes, exhaustive enumeration of at most
+//! [`MAX_EXHAUSTIVE`] states per n.
+
+use super::schema::{ConstValue, FileError, Scalar, Theorem};
+use crate::exact::Q;
+use crate::lang::{
+    Approx, CompileError, Domain, Enclosure, Eval, EvalError, Exact, Expr, Float, Resolved, Scope,
+};
+use crate::loads::TieRule;
+use crate::weights::WeightLaw;
+use num_traits::{Signed, ToPrimitive, Zero};
+
+/// The largest number of bins a theorem file may use.
+pub const MAX_N: usize = 1 << 20;
+/// The largest batch size a theorem file may use.
+pub const MAX_BATCH: u64 = 1 << 24;
+/// The largest number of cases (constant combinations × batch sizes) per n.
+pub const MAX_CASES: usize = 10_000;
+/// The largest number of states an exhaustive enumeration may visit per n.
+pub const MAX_EXHAUSTIVE: u128 = 10_000_000;
+
+/// Names a constant may not take (they mean something else in expressions).
+pub const RESERVED: &[&str] = &["n", "b", "y", "x", "p", "w", "rank", "i"];
+
+/// One definition of a constant (one grid entry).
+#[derive(Debug, Clone)]
+pub struct ConstDef {
+    /// As written.
+    pub text: String,
+    /// Compiled over slot 0 = `n`, slot 1 = `b`, slot `2 + j` = constant `j`.
+    pub expr: Expr,
+    /// Whether it reads `b`.
+    pub uses_b: bool,
+}
+
+/// The constants of a file.
+#[derive(Debug, Clone, Default)]
+pub struct Constants {
+    /// The names, in the file's (alphabetical) order.
+    pub names: Vec<String>,
+    /// The definitions (a grid) per constant.
+    pub defs: Vec<Vec<ConstDef>>,
+    /// An evaluation order (every constant after the constants it reads).
+    pub order: Vec<usize>,
+    /// Byte offset of each constant's value in the file.
+    pub at: Vec<usize>,
+}
+
+/// The value of one constant in one case.
+#[derive(Debug, Clone)]
+pub struct ConstValueAt {
+    /// The exact value, when the definition is rational at this case.
+    pub exact: Option<Q>,
+    /// The float value.
+    pub float: Approx,
+}
+
+/// The numbers of bins, constants and batch sizes of one case.
+#[derive(Debug, Clone)]
+pub struct CaseValues {
+    /// The number of bins.
+    pub n: usize,
+    /// The batch size.
+    pub b: u64,
+    /// The grid index of each constant.
+    pub pick: Vec<usize>,
+    /// The value of each constant.
+    pub consts: Vec<ConstValueAt>,
+}
+
+impl CaseValues {
+    /// The value of constant `j` in the domain `d`: exact when known, else its definition
+    /// evaluated in `d` (e.g. an enclosure of `ln(n)`).
+    pub fn constant<D: Domain>(&self, c: &Constants, d: &D, j: usize) -> Eval<D::N> {
+        if !d.exact_inputs() {
+            return d.xfloat(self.consts[j].float.v);
+        }
+        if let Some(q) = &self.consts[j].exact {
+            return d.rational(q);
+        }
+        let def = &c.defs[j][self.pick[j]];
+        def.expr.eval(d, &ConstEnv { c, v: self }, None)
+    }
+
+    /// Constant `j` as a float.
+    pub fn float(&self, j: usize) -> f64 {
+        self.consts[j].float.v.to_f64()
+    }
+
+    /// The constants as `(name, f64)` pairs for reports.
+    pub fn named(&self, c: &Constants) -> std::collections::BTreeMap<String, f64> {
+        c.names
+            .iter()
+            .enumerate()
+            .map(|(j, name)| (name.clone(), self.float(j)))
+            .collect()
+    }
+}
+
+struct ConstEnv<'a> {
+    c: &'a Constants,
+    v: &'a CaseValues,
+}
+
+impl<D: Domain> crate::lang::Env<D> for ConstEnv<'_> {
+    fn slot(&self, d: &D, slot: usize) -> Eval<D::N> {
+        match slot {
+            0 => d.float(self.v.n as f64),
+            1 => d.float(self.v.b as f64),
+            j => self.v.constant(self.c, d, j - 2),
+        }
+    }
+}
+
+/// Partial values while the constants of a case are being evaluated.
+struct Partial<'a> {
+    n: usize,
+    b: Option<u64>,
+    exact: &'a [Option<Option<Q>>],
+    float: &'a [Option<Approx>],
+}
+
+impl crate::lang::Env<Exact> for Partial<'_> {
+    fn slot(&self, d: &Exact, slot: usize) -> Eval<Q> {
+        match slot {
+            0 => d.float(self.n as f64),
+            1 => match self.b {
+                Some(b) => d.float(b as f64),
+                None => Err(EvalError::Undefined("b is not known yet".into())),
+            },
+            j => match &self.exact[j - 2] {
+                Some(Some(q)) => Ok(q.clone()),
+                Some(None) => Err(EvalError::Unavailable("an irrational constant".into())),
+                None => Err(EvalError::Undefined("a constant not yet evaluated".into())),
+            },
+        }
+    }
+}
+
+impl crate::lang::Env<Float> for Partial<'_> {
+    fn slot(&self, d: &Float, slot: usize) -> Eval<Approx> {
+        match slot {
+            0 => d.float(self.n as f64),
+            1 => match self.b {
+                Some(b) => d.float(b as f64),
+                None => Err(EvalError::Undefined("b is not known yet".into())),
+            },
+            j => self.float[j - 2]
+                .ok_or_else(|| EvalError::Undefined("a constant not yet evaluated".into())),
+        }
+    }
+}
+
+struct ConstScope<'a> {
+    names: &'a [String],
+}
+
+impl Scope for ConstScope<'_> {
+    fn resolve(&self, name: &str) -> Result<Option<Resolved>, String> {
+        Ok(match name {
+            "n" => Some(Resolved::Slot(0)),
+            "b" => Some(Resolved::Slot(1)),
+            _ => self
+                .names
+                .iter()
+                .position(|c| c == name)
+                .map(|j| Resolved::Slot(2 + j)),
+        })
+    }
+    fn known(&self) -> Vec<(String, Vec<String>)> {
+        vec![
+            ("setting".into(), vec!["n".into(), "b".into()]),
+            ("constants".into(), self.names.to_vec()),
+        ]
+    }
+    fn has_process(&self) -> bool {
+        false
+    }
+}
+
+/// An error at byte `at + offset` of the file, where `at` is the start of a TOML string value
+/// (its opening quote) and `offset` a byte offset inside the string.
+pub fn error_in_string(t: &Theorem, at: usize, offset: usize, message: String) -> FileError {
+    // Skip the opening quote(s) of a basic or literal string (`"`, `'`, `"""`, `'''`).
+    let text = &t.text;
+    let mut start = at;
+    let quote = text.as_bytes().get(at).copied();
+    if matches!(quote, Some(b'"') | Some(b'\'')) {
+        let q = quote.expect("checked");
+        start += 1;
+        if text.as_bytes().get(at + 1) == Some(&q) && text.as_bytes().get(at + 2) == Some(&q) {
+            start += 2;
+        }
+    }
+    t.error_at(Some(start + offset), message)
+}
+
+/// Compiles an expression string of the file (with its span) against a scope.
+pub fn compile_in(
+    t: &Theorem,
+    what: &str,
+    text: &str,
+    at: usize,
+    scope: &dyn Scope,
+    per_bin: bool,
+) -> Result<Expr, FileError> {
+    let ast = crate::lang::parse(text)
+        .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
+    crate::lang::compile_expr(&ast, scope, per_bin)
+        .map_err(|e: CompileError| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))
+}
+
+impl Constants {
+    /// Parses `[constants]`: every value a number, a string (an exact decimal or fraction, or an
+    /// expression in `n`, `b` and other constants) or a list of them (a grid).
+    pub fn parse(t: &Theorem) -> Result<Constants, FileError> {
+        let names: Vec<String> = t.file.constants.keys().cloned().collect();
+        let mut c = Constants {
+            names: names.clone(),
+            ..Constants::default()
+        };
+        let scope = ConstScope { names: &names };
+        for (name, v) in &t.file.constants {
+            let at = v.span().start;
+            if RESERVED.contains(&name.as_str()) {
+                return Err(t.error_at(
+                    Some(at),
+                    format!(
+                        "constant `{name}` uses a reserved name ({})",
+                        RESERVED.join(", ")
+                    ),
+                ));
+            }
+            let scalars: Vec<&Scalar> = match v.get_ref() {
+                ConstValue::One(s) => vec![s],
+                ConstValue::Grid(g) => g.iter().collect(),
+            };
+            if scalars.is_empty() {
+                return Err(t.error_at(Some(at), format!("constant `{name}` has an empty grid")));
+            }
+            let mut defs = Vec::new();
+            for s in scalars {
+                let text = match s {
+                    Scalar::Int(i) => i.to_string(),
+                    Scalar::Float(f) => {
+                        if !f.is_finite() {
+                            return Err(t.error_at(
+                                Some(at),
+                                format!("constant `{name}`: {f} is not a finite number"),
+                            ));
+                        }
+                        format!("{f:e}")
+                    }
+                    Scalar::Text(s) => s.clone(),
+                };
+                let offset = if matches!(v.get_ref(), ConstValue::One(Scalar::Text(_))) {
+                    at
+                } else {
+                    usize::MAX
+                };
+                let expr = if offset == usize::MAX {
+                    let ast = crate::lang::parse(&text).map_err(|e| {
+                        t.error_at(Some(at), format!("constant `{name}`: {}", e.message))
+                    })?;
+                    crate::lang::compile_expr(&ast, &scope, false).map_err(|e| {
+                        t.error_at(Some(at), format!("constant `{name}`: {}", e.message))
+                    })?
+                } else {
+                    compile_in(
+                        t,
+                        &format!("constant `{name}`"),
+                        &text,
+                        offset,
+                        &scope,
+                        false,
+                    )?
+                };
+                let u = expr.uses();
+                if u.binders || u.proc_funcs {
+                    return Err(t.error_at(
+                        Some(at),
+                        format!("constant `{name}` may use only n, b, numbers and other constants"),
+                    ));
+                }
+                defs.push(ConstDef {
+                    text,
+                    uses_b: u.slots.contains(&1),
+                    expr,
+                });
+            }
+            c.defs.push(defs);
+            c.at.push(at);
+        }
+        // Evaluation order: a topological sort of "reads".
+        let k = names.len();
+        let reads: Vec<Vec<usize>> = c
+            .defs
+            .iter()
+            .map(|g| {
+                let mut r: Vec<usize> = g
+                    .iter()
+                    .flat_map(|d| d.expr.uses().slots)
+                    .filter(|s| *s >= 2)
+                    .map(|s| s - 2)
+                    .collect();
+                r.sort_unstable();
+                r.dedup();
+                r
+            })
+            .collect();
+        let mut done = vec![false; k];
+        while c.order.len() < k {
+            let next = (0..k).find(|&j| !done[j] && reads[j].iter().all(|&r| done[r]));
+            match next {
+                Some(j) => {
+                    done[j] = true;
+                    c.order.push(j);
+                }
+                None => {
+                    let j = (0..k).find(|&j| !done[j]).expect("some constant left");
+                    return Err(t.error_at(
+                        Some(c.at[j]),
+                        format!(
+                            "constant `{}` depends on itself through other constants",
+                            names[j]
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(c)
+    }
+
+    /// The index of the constant `name`.
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|c| c == name)
+    }
+
+    /// The grid picks: every combination of one definition per constant, with `overrides`
+    /// replacing a constant's grid by a single number.
+    pub fn picks(&self) -> Vec<Vec<usize>> {
+        let mut out: Vec<Vec<usize>> = vec![vec![]];
+        for g in &self.defs {
+            out = out
+                .into_iter()
+                .flat_map(|p| {
+                    (0..g.len()).map(move |i| {
+                        let mut p = p.clone();
+                        p.push(i);
+                        p
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// Evaluates the constants of one case: `b = None` while the batch itself is being
+    /// evaluated (then a constant that reads `b` is an error). `overrides` fixes constants to
+    /// given values (the constant finder).
+    pub fn evaluate(
+        &self,
+        t: &Theorem,
+        n: usize,
+        b: Option<u64>,
+        pick: &[usize],
+        overrides: &[(usize, Q)],
+    ) -> Result<Vec<ConstValueAt>, FileError> {
+        let k = self.names.len();
+        let mut exact: Vec<Option<Option<Q>>> = vec![None; k];
+        let mut float: Vec<Option<Approx>> = vec![None; k];
+        for &j in &self.order {
+            if let Some((_, q)) = overrides.iter().find(|(i, _)| *i == j) {
+                exact[j] = Some(Some(q.clone()));
+                float[j] = Some(Float.rational(q).map_err(|e| {
+                    t.error_at(
+                        Some(self.at[j]),
+                        format!("constant `{}`: {e}", self.names[j]),
+                    )
+                })?);
+                continue;
+            }
+            let def = &self.defs[j][pick[j]];
+            let reads_pending = def
+                .expr
+                .uses()
+                .slots
+                .iter()
+                .any(|&s| s == 1 || (s >= 2 && float[s - 2].is_none()));
+            if b.is_none() && reads_pending {
+                // Reads b (directly or through another constant): evaluated once b is known.
+                continue;
+            }
+            let env = Partial {
+                n,
+                b,
+                exact: &exact,
+                float: &float,
+            };
+            let e = def.expr.eval(&Exact, &env, None);
+            let f = def.expr.eval(&Float, &env, None);
+            let bad = |why: String| {
+                t.error_at(
+                    Some(self.at[j]),
+                    format!(
+                        "constant `{}` = `{}` is not a finite number at n = {n}{}: {why}",
+                        self.names[j],
+                        crate::lang::syntax::excerpt(&def.text, 60),
+                        b.map(|b| format!(", b = {b}")).unwrap_or_default()
+                    ),
+                )
+            };
+            match (&e, &f) {
+                (Err(EvalError::Undefined(w)), _) | (_, Err(EvalError::Undefined(w))) => {
+                    return Err(bad(w.clone()));
+                }
+                (_, Err(other)) => return Err(bad(other.to_string())),
+                _ => {}
+            }
+            exact[j] = Some(e.ok());
+            float[j] = Some(f.expect("checked"));
+        }
+        Ok((0..k)
+            .map(|j| ConstValueAt {
+                exact: exact[j].clone().flatten(),
+                // A constant that reads b, before b is known: NaN (reading it is an error).
+                float: float[j].unwrap_or(Approx::exact(crate::claim::XFloat::NAN)),
+            })
+            .collect())
+    }
+}
+
+/// The numbers of bins of `[domain]`, validated: at least one, each in `2..=MAX_N`; when `n` is
+/// omitted, the lengths of `states`. The one check of every kind ("empty domain").
+pub fn domain_ns(t: &Theorem) -> Result<Vec<usize>, FileError> {
+    let d = t.file.domain.get_ref();
+    let at = Some(t.file.domain.span().start);
+    let mut ns = d.n.clone();
+    if ns.is_empty() {
+        for s in &d.states {
+            if !ns.contains(&s.len()) {
+                ns.push(s.len());
+            }
+        }
+    }
+    if ns.is_empty() {
+        return Err(t.error_at(
+            at,
+            "empty domain: [domain] n lists no number of bins (and no states are given)",
+        ));
+    }
+    if let Some(bad) = ns.iter().find(|&&n| n < 2) {
+        return Err(t.error_at(at, format!("[domain] n must be at least 2, got {bad}")));
+    }
+    if let Some(bad) = ns.iter().find(|&&n| n > MAX_N) {
+        return Err(t.error_at(
+            at,
+            format!("[domain] n = {bad} exceeds the limit {MAX_N} of theorem files"),
+        ));
+    }
+    Ok(ns)
+}
+
+/// The explicit states of `[domain]`, validated: finite loads, each of a length in `ns`.
+pub fn domain_states(t: &Theorem, ns: &[usize]) -> Result<Vec<Vec<f64>>, FileError> {
+    let d = t.file.domain.get_ref();
+    let at = Some(t.file.domain.span().start);
+    for (k, s) in d.states.iter().enumerate() {
+        if !ns.contains(&s.len()) {
+            return Err(t.error_at(
+                at,
+                format!(
+                    "[domain] states[{k}] has {} loads, but n lists {ns:?}",
+                    s.len()
+                ),
+            ));
+        }
+        if let Some(v) = s.iter().find(|v| !v.is_finite() || v.abs() > 1e15) {
+            return Err(t.error_at(
+                at,
+                format!("[domain] states[{k}]: the load {v} is not a finite number up to 1e15"),
+            ));
+        }
+    }
+    Ok(d.states.clone())
+}
+
+/// Validates the exhaustive bound of `[domain]` against [`MAX_EXHAUSTIVE`].
+pub fn check_exhaustive(t: &Theorem, ns: &[usize]) -> Result<(), FileError> {
+    let d = t.file.domain.get_ref();
+    if let Some(e) = d.exhaustive {
+        for &n in ns.iter().filter(|&&n| n <= e.max_n) {
+            let size = crate::search::enumeration_size(n, e.max_load);
+            if size > MAX_EXHAUSTIVE {
+                return Err(t.error_at(
+                    Some(t.file.domain.span().start),
+                    format!(
+                        "exhaustive = {{ max_n = {}, max_load = {} }} enumerates {size} states at n = {n}; the limit is {MAX_EXHAUSTIVE} (lower max_n or max_load)",
+                        e.max_n, e.max_load
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The validated setting of a file (see the module documentation).
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The numbers of bins.
+    pub ns: Vec<usize>,
+    /// Explicit states, evaluated first.
+    pub states: Vec<Vec<f64>>,
+    /// The constants.
+    pub constants: Constants,
+    /// The batch sizes (expressions over slot 0 = `n`, 1 = `b` (not allowed), `2 + j` =
+    /// constant `j`).
+    pub batch: Vec<(String, Expr)>,
+    /// The weight law.
+    pub weights: WeightLaw,
+    /// The tie rule.
+    pub ties: TieRule,
+    /// The tolerance of the top-level comparisons, exactly.
+    pub tolerance: Q,
+}
+
+impl Setup {
+    /// Parses and validates the common parts of a theorem file.
+    pub fn parse(t: &Theorem) -> Result<Setup, FileError> {
+        let f = &t.file;
+        let ns = domain_ns(t)?;
+        let states = domain_states(t, &ns)?;
+        check_exhaustive(t, &ns)?;
+        let constants = Constants::parse(t)?;
+        let weights = WeightLaw::parse(f.setting.weights.get_ref())
+            .map_err(|e| t.error_at(Some(f.setting.weights.span().start), e.to_string()))?;
+        if !(f.tolerance >= 0.0 && f.tolerance.is_finite()) {
+            return Err(t.error_at(
+                None,
+                format!("tolerance must be a finite number ≥ 0, got {}", f.tolerance),
+            ));
+        }
+        let tolerance = Q::from_float(f.tolerance).unwrap_or_else(Q::zero);
+        let tolerance =
+            crate::spec::parse_ratio(&format!("{:e}", f.tolerance)).unwrap_or(tolerance);
+        let scope = ConstScope {
+            names: &constants.names,
+        };
+        let bspan = f.setting.batch.span();
+        let mut batch = Vec::new();
+        for text in f.setting.batch.get_ref().texts() {
+            let ast = crate::lang::parse(&text).map_err(|e| {
+                t.error_at(
+                    Some(bspan.start),
+                    format!("[setting] batch `{text}`: {}", e.message),
+                )
+            })?;
+            let e = crate::lang::compile_expr(&ast, &scope, false).map_err(|e| {
+                t.error_at(
+                    Some(bspan.start),
+                    format!("[setting] batch `{text}`: {}", e.message),
+                )
+            })?;
+            if e.uses().slots.contains(&1) {
+                return Err(t.error_at(
+                    Some(bspan.start),
+                    "[setting] batch cannot read b (it defines it)",
+                ));
+            }
+            batch.push((text, e));
+        }
+        for name in f.tighten.keys() {
+            if constants.index(name).is_none() {
+                return Err(t.error_at(
+                    None,
+                    format!("[tighten] names `{name}`, which is not a constant"),
+                ));
+            }
+        }
+        let setup = Setup {
+            ns,
+            states,
+            constants,
+            batch,
+            weights,
+            ties: f.setting.ties,
+            tolerance,
+        };
+        // Every case must evaluate: constants finite, batch sizes integers in range.
+        for &n in &setup.ns {
+            let cases = setup.cases(t, n, &[])?;
+            if cases.len() > MAX_CASES {
+                return Err(t.error_at(
+                    None,
+                    format!(
+                        "{} combinations of constants and batch sizes at n = {n}; the limit is {MAX_CASES}",
+                        cases.len()
+                    ),
+                ));
+            }
+        }
+        Ok(setup)
+    }
+
+    /// Every case at `n`: each combination of the constants' grids and each batch size.
+    /// `overrides` fixes constants (the constant finder).
+    pub fn cases(
+        &self,
+        t: &Theorem,
+        n: usize,
+        overrides: &[(usize, Q)],
+    ) -> Result<Vec<CaseValues>, FileError> {
+        let mut out = Vec::new();
+        let mut picks = self.constants.picks();
+        // An overridden constant has one value: keep one pick of its grid.
+        for (j, _) in overrides {
+            picks.retain(|p| p[*j] == 0);
+        }
+        let bspan = t.file.setting.batch.span().start;
+        for pick in picks {
+            // The batch sizes first, from the constants that do not read b.
+            let pre = self.constants.evaluate(t, n, None, &pick, overrides)?;
+            for (text, be) in &self.batch {
+                let reads_b_constant = be
+                    .uses()
+                    .slots
+                    .iter()
+                    .any(|&s| s >= 2 && pre[s - 2].float.v.is_nan());
+                if reads_b_constant {
+                    return Err(t.error_at(
+                        Some(bspan),
+                        format!("[setting] batch `{text}` reads a constant that reads b: a cycle"),
+                    ));
+                }
+                let v = CaseValues {
+                    n,
+                    b: 0,
+                    pick: pick.clone(),
+                    consts: pre.clone(),
+                };
+                let b = batch_value(t, bspan, text, be, &self.constants, &v)?;
+                let consts = self.constants.evaluate(t, n, Some(b), &pick, overrides)?;
+                out.push(CaseValues {
+                    n,
+                    b,
+                    pick: pick.clone(),
+                    consts,
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The batch size of `expr` at a case: an exact integer in `1..=MAX_BATCH`.
+fn batch_value(
+    t: &Theorem,
+    at: usize,
+    text: &str,
+    expr: &Expr,
+    c: &Constants,
+    v: &CaseValues,
+) -> Result<u64, FileError> {
+    let env = ConstEnv { c, v };
+    let exact = match expr.eval(&Exact, &env, None) {
+        Ok(q) => Some(q),
+        Err(EvalError::Unavailable(_)) => {
+            // Irrational parts (ln n): an enclosure decides the integer part of floor/ceil.
+            let d = Enclosure { prec: 256 };
+            expr.eval(&d, &env, None)
+                .ok()
+                .and_then(|iv| d.to_rational(&iv))
+        }
+        Err(e) => {
+            return Err(t.error_at(
+                Some(at),
+                format!("[setting] batch `{text}` at n = {}: {e}", v.n),
+            ));
+        }
+    };
+    let q = exact.ok_or_else(|| {
+        t.error_at(
+            Some(at),
+            format!(
+                "[setting] batch `{text}` at n = {} is not an exact integer (use floor or ceil)",
+                v.n
+            ),
+        )
+    })?;
+    if !q.is_integer() || !q.is_positive() || q > Q::from_integer(MAX_BATCH.into()) {
+        return Err(t.error_at(
+            Some(at),
+            format!(
+                "[setting] batch `{text}` is {q} at n = {}; it must be an integer in 1..={MAX_BATCH}",
+                v.n
+            ),
+        ));
+    }
+    Ok(q.to_integer().to_u64().unwrap_or(1))
+}

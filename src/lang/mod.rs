@@ -1,0 +1,33 @@
+//! The claim language: one expression language for every claim of a theorem file, evaluated by
+//! one evaluator in any number domain.
+//!
+//! * [`syntax`]: text → syntax tree with spans (exact literals, bounded size and depth);
+//! * [`expr`]: names resolved against a [`Scope`], formulas and indicators, binders over the bins
+//!   (`sum`, `max_bins`, `min_bins`, `count`) and the evaluator [`Expr::eval`] /
+//!   [`Formula::truth`];
+//! * [`domain`]: the number domains — [`Float`] (extended-range floats with an error magnitude),
+//!   [`Exact`] (rationals), [`Enclosure`] (outward-rounded intervals) and [`ExpSums`] (exact
+//!   exponential sums, signs by Lindemann–Weierstrass and enclosures);
+//! * [`expsum`]: the exponential sums themselves.
+//!
+//! ```
+//! use balloc::lang::{compile_str, Exact, Float, Slots, Domain};
+//! // A formula over two names, evaluated exactly and in floats.
+//! let f = compile_str("a^2 <= 2*b && a > 0", &["a", "b"]).unwrap();
+//! let (a, b) = (Exact.float(3.0).unwrap(), Exact.float(4.5).unwrap());
+//! assert!(f.truth(&Exact, &Slots(&[a, b]), None, None).unwrap()); // 9 <= 9
+//! let (a, b) = (Float.float(3.0).unwrap(), Float.float(4.4).unwrap());
+//! assert!(!f.truth(&Float, &Slots(&[a, b]), None, None).unwrap()); // 9 > 8.8
+//! ```
+
+pub mod domain;
+pub mod expr;
+pub mod expsum;
+pub mod syntax;
+
+pub use domain::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
+pub use expr::{
+    Agg, BinVar, BinVars, CompileError, Env, Expr, Formula, Frame, Func, ProcFunc, Resolved, Scope,
+    Slots, Uses, compile_expr, compile_formula, compile_str, compile_value,
+};
+pub use syntax::{Ast, BinOp, Cmp, parse};
