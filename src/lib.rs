@@ -53,6 +53,7 @@ pub mod error;
 pub mod exact;
 pub mod expectation;
 pub mod graph;
+pub mod limits;
 pub mod loads;
 pub mod lower_bound;
 pub mod multidim;

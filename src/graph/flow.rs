@@ -193,11 +193,16 @@ impl Routing {
                 rounds: Routing::MW_ROUNDS,
             },
             other => {
-                return Err(Error::invalid(
+                return Err(Error::unknown(
                     "routing",
-                    format!(
-                        "unknown `{other}`; accepted: auto, explicit, spanning-tree, electrical, electrical-mw"
-                    ),
+                    other,
+                    &[
+                        "auto",
+                        "explicit",
+                        "spanning-tree",
+                        "electrical",
+                        "electrical-mw",
+                    ],
                 ));
             }
         })
