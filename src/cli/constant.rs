@@ -4,6 +4,7 @@
 use super::check::{one_check, regressions_dir, spinner};
 use super::output::Format;
 use crate::claim::{self, RunContext};
+use crate::limits;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -28,18 +29,7 @@ pub struct Args {
 
 /// Runs `balloc constant`.
 pub fn run(a: Args) -> Result<i32> {
-    let ns: Option<Vec<usize>> = match &a.n {
-        None => None,
-        Some(s) => Some(
-            s.split(',')
-                .map(|t| {
-                    t.trim()
-                        .parse::<usize>()
-                        .with_context(|| format!("invalid --n: `{t}` is not a number of bins"))
-                })
-                .collect::<Result<_>>()?,
-        ),
-    };
+    let ns = a.n.as_deref().map(parse_ns).transpose()?;
     let c = one_check(&a.id, &a.theorems)?;
     let pb = spinner();
     let tick = |m: &str| pb.set_message(m.to_string());
@@ -98,4 +88,26 @@ pub fn run(a: Args) -> Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// `--n`: distinct numbers of bins, each in `1..=`[`limits::CLAIM_N`], at most
+/// [`limits::CONSTANT_NS`] of them (checked before anything is counted or allocated per entry).
+fn parse_ns(s: &str) -> Result<Vec<usize>> {
+    let count = s.split(',').count();
+    limits::CONSTANT_NS.check("--n (number of values)", count as u64)?;
+    let mut ns: Vec<usize> = Vec::with_capacity(count);
+    for t in s.split(',') {
+        let t = t.trim();
+        let n = t
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .with_context(|| format!("invalid --n: `{t}` is not a number of bins ≥ 1"))?;
+        limits::CLAIM_N.check_usize("--n", n)?;
+        if ns.contains(&n) {
+            anyhow::bail!("invalid --n: {n} is given twice (a growth fit needs distinct n)");
+        }
+        ns.push(n);
+    }
+    Ok(ns)
 }

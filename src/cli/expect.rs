@@ -41,6 +41,7 @@ pub fn run(a: Args) -> Result<i32> {
     let pot = potential::parse(&a.potential).context("--potential")?;
     let weights = WeightLaw::parse(&a.weights).context("--weights")?;
     let ties = TieRule::parse(&a.ties).context("--ties")?;
+    crate::limits::EXPECT_BATCH.check("--batch", a.batch)?;
     let setting = Setting::new(a.batch, weights, ties).context("--batch")?;
     let loads = read_loads(&a.loads)?;
     let e = expect(proc_.as_ref(), pot.as_ref(), &loads, &setting)?;
