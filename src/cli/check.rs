@@ -109,7 +109,7 @@ pub fn run(a: Args) -> Result<i32> {
     print_verdicts(&verdicts, a.format)?;
     if a.trust {
         if a.format == Format::Json {
-            eprintln!("{}", trust_summary(&verdicts));
+            crate::errln!("{}", trust_summary(&verdicts));
         } else {
             crate::outln!("{}", trust_summary(&verdicts));
         }
