@@ -1,8 +1,7 @@
-//! Load vectors and the conventions of DESIGN §1: total weight `W = Σ xᵢ`, normalised loads
-//! `yᵢ = xᵢ − W/n`, ranks heaviest first, tie rules, gap and spread.
+//! Load vectors and the conventions of `docs/conventions.md` §1: total weight `W = Σ xᵢ`,
+//! normalised loads `yᵢ = xᵢ − W/n`, ranks heaviest first, tie rules, gap and spread.
 //!
-//! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2 (notation N1–N3
-//! of `papers/batched-and-mean-biased.md`).
+//! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2 (notation).
 
 use crate::error::{Error, Result};
 
@@ -51,7 +50,7 @@ impl TieRule {
 /// Twinning page counts y = 0 as overloaded, the Mean-Thinning pseudo-code accepts y ≤ 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Boundary {
-    /// y ≥ threshold is overloaded (DESIGN default).
+    /// y ≥ threshold is overloaded (the default, `docs/conventions.md` §1).
     #[default]
     Over,
     /// y ≤ threshold is underloaded.

@@ -1,5 +1,5 @@
 //! Spec strings: `name` or `name(key=value,...)`, the common syntax of processes, potentials and
-//! weight laws on the command line and in theorem files (DESIGN §4).
+//! weight laws on the command line and in theorem files (`docs/conventions.md` §4).
 
 use crate::error::{Error, Result};
 

@@ -3,8 +3,8 @@
 //! strategy (hierarchical decompositions, Haar drifts, edge-bias flows).
 //!
 //! Reference: N. Bansal, O. N. Feldheim, *The Power of Two Choices in Graphical Allocation*
-//! (arXiv:2106.06051 v2, STOC 2022), §1.2–§3; notes part C of
-//! `papers/graphical-and-multidimensional.md`. The process: a fixed graph `G = (V, E)`, `n = |V|`,
+//! (arXiv:2106.06051 v2, STOC 2022), §1.2–§3; its items in
+//! `src/graph/CHECKS.md`, the derived constructions in `docs/derivations.md` §8. The process: a fixed graph `G = (V, E)`, `n = |V|`,
 //! `m = |E|`; each step requests a uniform edge and the ball goes to one endpoint.
 //!
 //! Vertex numbering of the standard graphs:

@@ -8,7 +8,7 @@
 //! ([`Kernel::Generic`]), which asks the process for its step law: correct, but O(n) per step.
 //!
 //! Reference: process definitions of Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022),
-//! §2, and Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087); notes §2.
+//! §2, and Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087); `docs/derivations.md` §1.
 
 use super::rng::{SimRng, below, bernoulli, bernoulli_threshold, unit_f64};
 use crate::error::{Error, Result};

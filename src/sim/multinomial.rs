@@ -2,7 +2,7 @@
 //! for K categories, whatever the number of balls.
 //!
 //! **Why a batch can be drawn this way.** In the b-batched setting (Los–Sauerwald, *Balanced
-//! Allocations in Batches*, SPAA 2022, §2; notes §4.3) the law of one step is frozen at the load
+//! Allocations in Batches*, SPAA 2022, §2; `docs/derivations.md` §3) the law of one step is frozen at the load
 //! vector at the start of the batch and the b steps are drawn independently from it. Let outcome
 //! `o` (a destination bin with a ball count; for a rank-based process, a bin with the probability
 //! of its rank after the tie rule) have probability `q_o`. The b steps are i.i.d. categorical, so
