@@ -38,12 +38,28 @@ pub fn run(a: Args) -> Result<i32> {
         progress: Some(&tick),
         ..RunContext::default()
     };
-    let r = c
+    let mut r = c
         .tighten(&a.name, ns.as_deref(), &mut ctx)
         .context("--name")?;
     pb.finish_and_clear();
+    if let Some(t) = r.per_n.iter().find(|t| !t.value.is_finite()) {
+        anyhow::bail!(
+            "the constant finder returned {} for `{}` at n = {}; no finite tightest value",
+            t.value,
+            r.name,
+            t.n
+        );
+    }
+    // A relative fit is undefined when every tightest value is 0 (the residuals divide by it).
+    let fits_note = fits_note(&r);
+    r.fits
+        .retain(|f| f.coefficient.is_finite() && f.rel_rms.is_finite());
     if a.format == Format::Json {
-        crate::outln!("{}", serde_json::to_string_pretty(&r)?);
+        let mut v = serde_json::to_value(&r)?;
+        if let (Some(note), Some(o)) = (&fits_note, v.as_object_mut()) {
+            o.insert("fits_note".into(), serde_json::json!(note));
+        }
+        crate::outln!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
     }
     crate::outln!(
@@ -72,6 +88,9 @@ pub fn run(a: Args) -> Result<i32> {
             })
             .unwrap_or_default();
         crate::outln!("  n = {:<6} {} = {:.6}{w}", t.n, r.name, t.value);
+    }
+    if let Some(note) = &fits_note {
+        crate::outln!("growth fits: none ({note})");
     }
     if !r.fits.is_empty() {
         crate::outln!(
@@ -110,4 +129,15 @@ fn parse_ns(s: &str) -> Result<Vec<usize>> {
         ns.push(n);
     }
     Ok(ns)
+}
+
+/// Why the report has no growth fit, if it has none: a single n, or every tightest value 0.
+fn fits_note(r: &claim::ConstantReport) -> Option<String> {
+    if r.per_n.len() < 2 {
+        Some("a growth fit needs at least two values of n".into())
+    } else if r.per_n.iter().all(|t| t.value == 0.0) {
+        Some("every tightest value is 0, so the relative residuals are undefined".into())
+    } else {
+        None
+    }
 }

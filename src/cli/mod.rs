@@ -1,4 +1,4 @@
-//! The command-line interface (DESIGN §4): argument parsing with clap and one module per
+//! The command-line interface (the contract of `docs/conventions.md` §4): argument parsing with clap and one module per
 //! subcommand. The binary `balloc` only calls [`main`]. This is the only part of the library that
 //! reads files and prints.
 

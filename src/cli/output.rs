@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 pub enum Format {
     /// Human-readable text.
     Text,
-    /// JSON (the stable contract of DESIGN §4).
+    /// JSON (the stable contract of `docs/conventions.md` §4).
     Json,
     /// Markdown.
     Markdown,

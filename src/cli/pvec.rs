@@ -196,7 +196,7 @@ pub fn run(a: Args) -> Result<i32> {
 }
 
 /// Per-bin values in rank order (heaviest first); with random tie-breaking every tied group's
-/// entries are replaced by their average (DESIGN §1: ranks inside a tied group are uniform).
+/// entries are replaced by their average (`docs/conventions.md` §1: ranks inside a tied group are uniform).
 fn by_rank_with_ties(r: &Ranking, per_bin: &[BigRational], ties: TieRule) -> Vec<BigRational> {
     let mut p = r.by_rank(per_bin);
     if ties == TieRule::Random {
