@@ -186,8 +186,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The accepted name closest to `name` by [`edit_distance`], if it is close: at most one edit per
-/// four characters of the longer name (at least one edit), and never `name` itself. The first of
-/// equally close names wins. Names longer than [`crate::limits::TOKEN_CHARS`] get no suggestion.
+/// four characters of the longer name (at least one edit; none below three characters, where only
+/// a difference of case counts), and never `name` itself. The first of equally close names wins.
+/// Names longer than [`crate::limits::TOKEN_CHARS`] get no suggestion.
 ///
 /// ```
 /// use balloc::error::did_you_mean;
@@ -195,6 +196,8 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// assert_eq!(did_you_mean("cyle", names), Some("cycle"));
 /// assert_eq!(did_you_mean("Torus", names), Some("torus"));
 /// assert_eq!(did_you_mean("grid", names), None); // nothing close
+/// assert_eq!(did_you_mean("x", ["d", "f"]), None); // one-letter names are not guessed
+/// assert_eq!(did_you_mean("D", ["d", "f"]), Some("d"));
 /// ```
 pub fn did_you_mean<'a>(
     name: &str,
@@ -210,7 +213,9 @@ pub fn did_you_mean<'a>(
         }
         let d = edit_distance(name, c);
         let longer = name.chars().count().max(c.chars().count());
-        let allowed = (longer / 4).max(1);
+        // Names of one or two characters are all within one edit of each other: only a case
+        // difference is suggested there.
+        let allowed = if longer < 3 { 0 } else { (longer / 4).max(1) };
         if d <= allowed && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }

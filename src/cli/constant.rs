@@ -16,7 +16,7 @@ pub struct Args {
     /// The constant to tighten (declared in the file's [tighten] table).
     #[arg(long)]
     name: String,
-    /// Numbers of bins, comma separated (default: the file's domain).
+    /// Numbers of bins, comma separated and distinct (default: the file's domain).
     #[arg(long)]
     n: Option<String>,
     /// Output format (text or json).
