@@ -1,5 +1,5 @@
 //! quickcheck [`Arbitrary`] impls for the core types (crate feature `arbitrary`), so that their
-//! algebraic laws can be stated as quickcheck properties (DESIGN §7; `tests/laws.rs`).
+//! algebraic laws can be stated as quickcheck properties (`tests/laws.rs`).
 //!
 //! * [`Loads`]: 1 to 12 bins whose loads are drawn from a small pool of values (integers, halves
 //!   and a large offset), so ties are frequent;

@@ -8,7 +8,7 @@
 //!   `Σ_{i≥k} pᵢ ≥ (1 + ε̃)·(n − k + 1)/n` for every `k > δn`, with `ε̃ = εδ/(1 − δ)`;
 //! * **C2(C)**: `max pᵢ ≤ C/n`.
 //!
-//! The best ε for a given δ (notes §3, derived) is
+//! The best ε for a given δ (`docs/derivations.md` §2, derived) is
 //! `ε*(δ) = min( min_{k≤δn} (1 − n·P_k/k), min_{k>δn} (n·S_k/(n−k+1) − 1)·(1 − δ)/δ )`
 //! and the smallest C is `C* = n·max pᵢ`.
 
@@ -71,7 +71,7 @@ fn from_usize<T: Field>(v: usize) -> T {
     T::from_usize(v).expect("usize is representable")
 }
 
-/// `ε*(δ)` with `δ = k_δ/n` and its witness index (notes §3).
+/// `ε*(δ)` with `δ = k_δ/n` and its witness index (`docs/derivations.md` §2).
 ///
 /// ```
 /// use balloc::condition::best_eps;

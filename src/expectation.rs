@@ -7,8 +7,8 @@
 //!   finite weight law; it evaluates the potential on each resulting load vector and serves as the
 //!   independent route in tests and as the general path for potentials without a closed form.
 //!
-//! Reference: notes §6 of `papers/batched-and-mean-biased.md` ("Exact one-step and one-batch
-//! expectations", derived); Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §3.
+//! Reference: `docs/derivations.md` §4 ("Exact one-step and one-batch expectations",
+//! derived); Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §3.
 
 use crate::error::{Error, Result};
 use crate::loads::Loads;

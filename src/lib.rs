@@ -24,7 +24,7 @@
 //!   drifts, outcome laws and identities, exactly; potentials Λ, V and the mean quantile δ.
 //! * **Lower bounds** ([`lower_bound`]): exact parts of the batched and mean-biased constructions.
 //!
-//! Conventions (DESIGN §1): loads `x`, total `W`, normalised loads `yᵢ = xᵢ − W/n`, ranks heaviest
+//! Conventions (`docs/conventions.md` §1): loads `x`, total `W`, normalised loads `yᵢ = xᵢ − W/n`, ranks heaviest
 //! first, gap `max xᵢ − W/n`, spread `max xᵢ − min xᵢ`.
 //!
 //! ```
@@ -54,6 +54,7 @@ pub mod exact;
 pub mod expectation;
 pub mod graph;
 pub mod lang;
+pub mod limits;
 pub mod loads;
 pub mod lower_bound;
 pub mod multidim;

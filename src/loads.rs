@@ -1,8 +1,7 @@
-//! Load vectors and the conventions of DESIGN §1: total weight `W = Σ xᵢ`, normalised loads
-//! `yᵢ = xᵢ − W/n`, ranks heaviest first, tie rules, gap and spread.
+//! Load vectors and the conventions of `docs/conventions.md` §1: total weight `W = Σ xᵢ`,
+//! normalised loads `yᵢ = xᵢ − W/n`, ranks heaviest first, tie rules, gap and spread.
 //!
-//! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2 (notation N1–N3
-//! of `papers/batched-and-mean-biased.md`).
+//! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2 (notation).
 
 use crate::error::{Error, Result};
 
@@ -51,7 +50,7 @@ impl TieRule {
 /// Twinning page counts y = 0 as overloaded, the Mean-Thinning pseudo-code accepts y ≤ 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Boundary {
-    /// y ≥ threshold is overloaded (DESIGN default).
+    /// y ≥ threshold is overloaded (the default, `docs/conventions.md` §1).
     #[default]
     Over,
     /// y ≤ threshold is underloaded.
@@ -122,7 +121,14 @@ pub struct Loads {
 }
 
 impl Loads {
-    /// Validates and wraps a load vector: non-empty, every entry finite.
+    /// Validates and wraps a load vector: non-empty, every entry finite and within ±f64::MAX/2,
+    /// the total finite (so `W`, `W/n` and every `yᵢ` are finite).
+    /// ```
+    /// use balloc::loads::Loads;
+    /// assert!(Loads::new(vec![1e308, 1e308]).is_err()); // W overflows
+    /// assert!(Loads::new(vec![1.7e308, -1.7e308]).is_err()); // y would overflow
+    /// assert!(Loads::new(vec![8e307, -8e307]).is_ok());
+    /// ```
     pub fn new(x: Vec<f64>) -> Result<Loads> {
         if x.is_empty() {
             return Err(Error::invalid(
@@ -134,6 +140,24 @@ impl Loads {
             return Err(Error::invalid(
                 "loads",
                 format!("entry {} is {}, loads must be finite numbers", i + 1, x[i]),
+            ));
+        }
+        // |xᵢ| ≤ MAX/2 and a finite total keep W, W/n and every yᵢ = xᵢ − W/n finite.
+        if let Some(i) = x.iter().position(|v| v.abs() > f64::MAX / 2.0) {
+            return Err(Error::invalid(
+                "loads",
+                format!(
+                    "entry {} is {:e}, loads must lie within ±{:e}",
+                    i + 1,
+                    x[i],
+                    f64::MAX / 2.0
+                ),
+            ));
+        }
+        if !x.iter().sum::<f64>().is_finite() {
+            return Err(Error::invalid(
+                "loads",
+                "the total load Σxᵢ overflows f64 (above 1.8e308); scale the loads down",
             ));
         }
         Ok(Loads { x })

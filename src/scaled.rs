@@ -1,5 +1,5 @@
 //! Numbers of huge magnitude: `mantissa · e^{log_scale}`, so that exponential potentials such as
-//! `Φ = Σ e^{α yᵢ}` never overflow (DESIGN §1, "large exponents are handled in the log domain").
+//! `Φ = Σ e^{α yᵢ}` never overflow (`docs/conventions.md` §2: large exponents are handled in the log domain).
 
 use serde::Serialize;
 

@@ -1,5 +1,5 @@
 //! Spec strings: `name` or `name(key=value,...)`, the common syntax of processes, potentials and
-//! weight laws on the command line and in theorem files (DESIGN §4).
+//! weight laws on the command line and in theorem files (`docs/conventions.md` §4).
 
 use crate::error::{Error, Result};
 
@@ -23,7 +23,12 @@ impl Spec {
     /// under the empty key.
     pub fn parse(text: &str) -> Result<Spec> {
         let text = text.trim();
-        let bad = |why: &str| Error::invalid(format!("spec `{text}`"), why.to_string());
+        let bad = |why: &str| {
+            Error::invalid(
+                format!("spec `{}`", crate::error::excerpt(text)),
+                why.to_string(),
+            )
+        };
         let (name, rest) = match text.find('(') {
             None => (text, None),
             Some(i) => {
@@ -133,7 +138,10 @@ impl Spec {
             Some(v) => v.parse::<u64>().map_err(|_| {
                 Error::invalid(
                     format!("parameter `{key}` of `{}`", self.name),
-                    format!("expected a non-negative integer, got `{v}`"),
+                    format!(
+                        "expected a non-negative integer, got `{}`",
+                        crate::error::excerpt(v)
+                    ),
                 )
             }),
         }
@@ -161,24 +169,21 @@ impl Spec {
 /// ```
 pub fn parse_f64(v: &str) -> std::result::Result<f64, String> {
     let v = v.trim();
+    let bad = || format!("expected a number, got `{}`", crate::error::excerpt(v));
     let x = if let Some((a, b)) = v.split_once('/') {
-        let a: f64 = a
-            .trim()
-            .parse()
-            .map_err(|_| format!("expected a number, got `{v}`"))?;
-        let b: f64 = b
-            .trim()
-            .parse()
-            .map_err(|_| format!("expected a number, got `{v}`"))?;
+        let a: f64 = a.trim().parse().map_err(|_| bad())?;
+        let b: f64 = b.trim().parse().map_err(|_| bad())?;
         a / b
     } else {
-        v.parse::<f64>()
-            .map_err(|_| format!("expected a number, got `{v}`"))?
+        v.parse::<f64>().map_err(|_| bad())?
     };
     if x.is_finite() {
         Ok(x)
     } else {
-        Err(format!("expected a finite number, got `{v}`"))
+        Err(format!(
+            "expected a finite number, got `{}`",
+            crate::error::excerpt(v)
+        ))
     }
 }
 
@@ -191,13 +196,22 @@ pub fn parse_f64(v: &str) -> std::result::Result<f64, String> {
 /// let r = balloc::spec::parse_ratio("0.7").unwrap();
 /// assert_eq!(r, BigRational::new(BigInt::from(7), BigInt::from(10)));
 /// assert_eq!(balloc::spec::parse_ratio("1/3").unwrap(), BigRational::new(1.into(), 3.into()));
+/// // Exact numbers are bounded (limits::DECIMAL_EXPONENT): 10^(10^9) is refused at once.
+/// assert!(balloc::spec::parse_ratio("1e1000000000").is_err());
+/// assert!(balloc::spec::parse_ratio("1/2/3").is_err());
 /// ```
 pub fn parse_ratio(v: &str) -> std::result::Result<num_rational::BigRational, String> {
     use num_bigint::BigInt;
     use num_rational::BigRational;
     let v = v.trim();
-    let err = || format!("expected a number, got `{v}`");
+    let err = || format!("expected a number, got `{}`", crate::error::excerpt(v));
     if let Some((a, b)) = v.split_once('/') {
+        if b.contains('/') {
+            return Err(format!(
+                "expected a number or one fraction a/b, got `{}`",
+                crate::error::excerpt(v)
+            ));
+        }
         let a = parse_ratio(a)?;
         let b = parse_ratio(b)?;
         if b == BigRational::from_integer(0.into()) {
@@ -206,9 +220,20 @@ pub fn parse_ratio(v: &str) -> std::result::Result<num_rational::BigRational, St
         return Ok(a / b);
     }
     let (mant, exp) = match v.find(['e', 'E']) {
-        Some(i) => (&v[..i], v[i + 1..].parse::<i32>().map_err(|_| err())?),
+        Some(i) => (&v[..i], v[i + 1..].parse::<i64>().map_err(|_| err())?),
         None => (v, 0),
     };
+    // Sizes of the exact number, checked before any big-integer arithmetic.
+    let digits = mant.len() as u64;
+    crate::limits::DECIMAL_DIGITS
+        .check(&format!("number `{}`", crate::error::excerpt(v)), digits)
+        .map_err(|e| e.to_string())?;
+    crate::limits::DECIMAL_EXPONENT
+        .check(
+            &format!("exponent of `{}`", crate::error::excerpt(v)),
+            exp.unsigned_abs(),
+        )
+        .map_err(|e| e.to_string())?;
     let (neg, mant) = match mant.strip_prefix('-') {
         Some(m) => (true, m),
         None => (false, mant.strip_prefix('+').unwrap_or(mant)),
@@ -221,7 +246,8 @@ pub fn parse_ratio(v: &str) -> std::result::Result<num_rational::BigRational, St
         return Err(err());
     }
     let digits: BigInt = format!("0{int}{frac}").parse().map_err(|_| err())?;
-    let scale = exp - frac.len() as i32;
+    // |exp| and frac.len() are within their limits, so this cannot overflow.
+    let scale = exp - frac.len() as i64;
     let ten = BigInt::from(10);
     let mut r = BigRational::from_integer(digits);
     if scale >= 0 {

@@ -128,6 +128,15 @@ impl WeightLaw {
     }
 
     /// Exponential weights with mean `mean > 0`.
+    ///
+    /// The mean is at most [`crate::limits::WEIGHT`], so that every moment the closed forms use
+    /// stays finite.
+    /// ```
+    /// use balloc::weights::WeightLaw;
+    /// assert!(WeightLaw::exponential(1e12).is_ok());
+    /// let e = WeightLaw::exponential(1e308).unwrap_err().to_string();
+    /// assert!(e.starts_with("invalid mean of exp: 1e308 is above the limit of 1000000000000"));
+    /// ```
     pub fn exponential(mean: f64) -> Result<WeightLaw> {
         if !(mean > 0.0 && mean.is_finite()) {
             return Err(Error::invalid(
@@ -135,11 +144,13 @@ impl WeightLaw {
                 format!("must be a finite number > 0, got {mean}"),
             ));
         }
+        crate::limits::WEIGHT.check_f64("mean of exp", mean)?;
         Ok(WeightLaw::Exponential { mean })
     }
 
     /// Geometric weights on {start, start+1, ...} with the given mean
-    /// (start = 0: mean > 0, q = 1/(1+mean); start = 1: mean ≥ 1, q = 1/mean).
+    /// (start = 0: mean > 0, q = 1/(1+mean); start = 1: mean ≥ 1, q = 1/mean), at most
+    /// [`crate::limits::WEIGHT`].
     /// ```
     /// use balloc::weights::WeightLaw;
     /// // On {1, 2, ...} with mean 2: q = 1/2; W − 1 has mean 1 and variance (1 − q)/q² = 2,
@@ -154,6 +165,7 @@ impl WeightLaw {
         if !mean.is_finite() {
             return Err(bad(format!("mean must be finite, got {mean}")));
         }
+        crate::limits::WEIGHT.check_f64("mean of geometric weights", mean.abs())?;
         let q = match start {
             0 if mean > 0.0 => 1.0 / (1.0 + mean),
             1 if mean >= 1.0 => 1.0 / mean,
@@ -167,7 +179,8 @@ impl WeightLaw {
         })
     }
 
-    /// A finite law; values must be finite and ≥ 0, probabilities ≥ 0 summing to 1 (to 1e-12).
+    /// A finite law; values must be finite, ≥ 0 and at most [`crate::limits::WEIGHT`],
+    /// probabilities ≥ 0 summing to 1 (to 1e-12).
     /// ```
     /// use balloc::weights::WeightLaw;
     /// // 0.5 or 1.5 with probability ½ each: E[W] = 1, E[W²] = (0.25 + 2.25)/2 = 1.25.
@@ -184,6 +197,7 @@ impl WeightLaw {
             if !(w.is_finite() && w >= 0.0) {
                 return Err(bad(format!("weights must be finite and ≥ 0, got {w}")));
             }
+            crate::limits::WEIGHT.check_f64("discrete weights", w)?;
             if !(p.is_finite() && (0.0..=1.0).contains(&p)) {
                 return Err(bad(format!("probabilities must lie in [0, 1], got {p}")));
             }

@@ -1,4 +1,4 @@
-//! The CLI contract of DESIGN §4, run against the built binary: JSON fields of `expect` and
+//! The CLI contract (`docs/conventions.md` §4), run against the built binary: JSON fields of `expect` and
 //! `pvec` with values equal to the library's, `--loads @FILE`, and bad input (exit code 2, one
 //! line on stderr naming the argument, never a panic).
 

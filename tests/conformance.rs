@@ -1,5 +1,5 @@
 //! Registry-wide conformance: every registered process (at its `example` spec) and every
-//! registered potential is run through the laws of DESIGN §2 ("a registry-wide conformance test
+//! registered potential is run through the registry-wide laws ("a registry-wide conformance test
 //! runs every registered item through its laws").
 //!
 //! * step laws are probability distributions (non-negative, summing to 1) at many load vectors,

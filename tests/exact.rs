@@ -148,7 +148,7 @@ fn multi_ball_outcomes_equal_enumeration() {
         );
     }
     // Hand check (unit): Υ = 4 + 1 + 0 + 1 = 6. A 1-ball outcome at bin j adds 2y_j + 3/4,
-    // a 2-ball outcome adds 4y_j + 4·3/4 (notes §6: Υ' = Υ + 2w y_j + w²(1 − 1/n)).
+    // a 2-ball outcome adds 4y_j + 4·3/4 (`docs/derivations.md` §4: Υ' = Υ + 2w y_j + w²(1 − 1/n)).
     // E[ΔΥ] = ¼[(4 + ¾) + (−4 + 3) + (0 + ¾) + (−4 + 3)] = ¼·3.5 = 7/8.
     let s = ExactSetting::sequential();
     assert_eq!(
@@ -157,7 +157,7 @@ fn multi_ball_outcomes_equal_enumeration() {
     );
 }
 
-/// For one ball, a sum-over-bins potential does not depend on the tie rule (DESIGN §1); in a
+/// For one ball, a sum-over-bins potential does not depend on the tie rule (`docs/conventions.md` §1); in a
 /// batch it does.
 #[test]
 fn tie_rule_matters_only_in_batches() {

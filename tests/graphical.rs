@@ -28,7 +28,7 @@ fn small_graphs() -> Vec<Graph> {
     ]
 }
 
-/// Load families G1–G4 of the notes (§5): random integers, mixed sibling signs, all tied,
+/// Load families G1–G4 (`docs/derivations.md` §6): random integers, mixed sibling signs, all tied,
 /// signs alternating by level (a ramp along the leaf order).
 fn load_families(t: &Tree, rng: &mut ChaCha8Rng) -> Vec<Vec<f64>> {
     let n = t.pos.len();

@@ -1,4 +1,4 @@
-//! Algebraic laws of the core types as quickcheck properties (DESIGN §7), on the `Arbitrary`
+//! Algebraic laws of the core types as quickcheck properties, on the `Arbitrary`
 //! impls of `balloc::arbitrary` (crate feature `arbitrary`, enabled for the tests). The generator
 //! is seeded, so every run checks the same cases.
 

@@ -107,7 +107,7 @@ fn mean_thinning_identities_hold_exhaustively() {
                 assert_eq!(b.k, Some(BigRational::one()), "{x:?}");
             }
 
-            // Δ: the step rule of notes §6 against direct evaluation, outcome by outcome, and the
+            // Δ: the step rule of `docs/derivations.md` §4 against direct evaluation, outcome by outcome, and the
             // expectation against the spine's f64 closed form.
             for j in 0..n {
                 let mut next = y.clone();

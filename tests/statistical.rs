@@ -186,7 +186,7 @@ fn the_same_seed_gives_the_same_verdict_at_one_and_two_threads() {
     // 2 values of n × 2 batch sizes × 2 processes = 8 configurations at level 1 − 0.1/8.
     assert_eq!(one.searched.total, 8 * 12);
     assert!(one.notes[0].contains("0.987500"), "{:?}", one.notes);
-    // A different seed gives different runs (the notes list every estimate).
+    // A different seed gives different runs (the verdict notes list every estimate).
     let q = write(
         &root,
         "other",

@@ -20,7 +20,7 @@ fn every_theorem_file_meets_its_expected_status() {
     let files = claim::discover(root).unwrap();
     assert!(files.len() >= 9, "theorem files found: {files:?}");
     let mut bad = Vec::new();
-    // Policy (DESIGN §3): a refuted verdict of the multidimensional paper rests on exact
+    // Policy (`docs/conventions.md` §3): a refuted verdict of the multidimensional paper rests on exact
     // rationals or enclosures, never on float alone.
     let mut float_refuted = Vec::new();
     for f in &files {

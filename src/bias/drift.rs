@@ -1,7 +1,7 @@
 //! Exact per-bin drifts of the normalised loads and the expected increase of the total weight.
 //!
-//! Reference: notes §6 ("Drift of each normalised load", derived) and §9.3 of
-//! `papers/batched-and-mean-biased.md`, for the processes of Los–Sauerwald–Sylvester,
+//! Reference: `docs/derivations.md` §4 ("Drift of each normalised load", derived) and §5.3,
+//! for the processes of Los–Sauerwald–Sylvester,
 //! *Mean-Biased Processes* (arXiv:2308.05087).
 //!
 //! Derivation (unit weights). A step puts `k` balls into bin `j` with probability `p_o`; then
@@ -40,7 +40,7 @@ pub fn expected_total_increase(law: &ExactStepLaw) -> BigRational {
     law.expected_balls()
 }
 
-/// Mean-Thinning's drift by the formula of notes §6: `−(1 − θ)/n` off `U`, `+θ/n` on `U`, with
+/// Mean-Thinning's drift by the formula of `docs/derivations.md` §4: `−(1 − θ)/n` off `U`, `+θ/n` on `U`, with
 /// `θ = δ₊` the fraction of bins that are not underloaded.
 ///
 /// ```
@@ -67,7 +67,7 @@ pub fn mean_thinning_drift(sides: &Sides) -> Vec<BigRational> {
 }
 
 /// Twinning's expected balls per step: `E[W' − W] = w₊ + (w₋ − w₊)·δ₋` (`1 + δ₋` for the
-/// default counts 2 and 1; notes §9.3).
+/// default counts 2 and 1; `docs/derivations.md` §1).
 ///
 /// ```
 /// use balloc::bias::drift::twinning_expected_balls;
@@ -85,7 +85,7 @@ pub fn twinning_expected_balls(
     &wp + (wm - &wp) * delta_minus
 }
 
-/// Twinning's drift by the formula of notes §6: `(wᵢ − E)/n` with `E` as in
+/// Twinning's drift by the formula of `docs/derivations.md` §4: `(wᵢ − E)/n` with `E` as in
 /// [`twinning_expected_balls`].
 pub fn twinning_drift(sides: &Sides, w_minus: u32, w_plus: u32) -> Vec<BigRational> {
     let n = sides.n() as i64;

@@ -1,6 +1,6 @@
 //! Exact identities of paper B for the quadratic potential `Υ = Σ yᵢ²` and the absolute-value
 //! potential `Δ = Σ |yᵢ|` (Los–Sauerwald–Sylvester, *Mean-Biased Processes*, arXiv:2308.05087;
-//! the identities are those of notes §6 and §9.3 of `papers/batched-and-mean-biased.md`, tagged
+//! the identities are derived in `docs/derivations.md` §4 and §5.3, tagged
 //! *derived*; the paper's own statements were not available).
 //!
 //! **Derivations** (`Σ yᵢ = 0` throughout).
@@ -21,11 +21,11 @@
 //! and `(1/n)Σⱼ wⱼ² = w₊² + (w₋² − w₊²)δ₋`, so
 //! **`E[ΔΥ] = −(w₋ − w₊)Δ/n + (1 − 1/n)(w₊² + (w₋² − w₊²)δ₋)`**, i.e.
 //! `−Δ/n + (1 − 1/n)(1 + 3δ₋)` for `(2, 1)`, where `δ₋ = |U|/n` is the fraction of bins that
-//! receive `w₋` balls. The notes write `δ₋ = #{yⱼ < 0}/n`; that is the same set only for the
-//! boundary `over`. With `boundary = under` and a bin at `y = 0` the notes' literal formula is
+//! receive `w₋` balls. Read with `δ₋ = #{yⱼ < 0}/n`, as it is usually stated, it is the same set only
+//! for the boundary `over`. With `boundary = under` and a bin at `y = 0` that literal formula is
 //! false (counterexample `x = (0, 0)`: exact `2`, formula `1/2`; kept in `tests/mean_biased.rs`).
 //!
-//! *Absolute value, one ball into `j`, `y ∈ ℤ/n`* (notes §6): every `i ≠ j` changes `|yᵢ|` by
+//! *Absolute value, one ball into `j`, `y ∈ ℤ/n`* (`docs/derivations.md` §4): every `i ≠ j` changes `|yᵢ|` by
 //! `−1/n` if `yᵢ > 0` (then `yᵢ ≥ 1/n`) and by `+1/n` if `yᵢ ≤ 0`; bin `j` changes by
 //! `+(1 − 1/n)` if `yⱼ ≥ 0`, by `−(1 − 1/n)` if `yⱼ ≤ −(1 − 1/n)`, and by `2yⱼ + 1 − 1/n`
 //! otherwise. The rule needs `y ∈ ℤ/n` (integer loads): at `y = (1/4, −1/4)` (loads not
@@ -84,7 +84,7 @@ fn c<T: Field>(v: i64) -> T {
     T::from_i64(v).expect("small integers are representable")
 }
 
-/// Mean-Thinning (either boundary): `E[Υ' − Υ | x] = −Δ/n + 1 − 1/n` (notes §6).
+/// Mean-Thinning (either boundary): `E[Υ' − Υ | x] = −Δ/n + 1 − 1/n` (`docs/derivations.md` §4).
 ///
 /// ```
 /// use balloc::bias::identity::mean_thinning_upsilon_drift;
@@ -97,7 +97,7 @@ pub fn mean_thinning_upsilon_drift<T: Field>(delta: T, n: usize) -> T {
 }
 
 /// Twinning with counts `(w₋, w₊)`: `E[Υ' − Υ | x] = −(w₋ − w₊)Δ/n + (1 − 1/n)(w₊² + (w₋² − w₊²)δ₋)`
-/// with `δ₋` the fraction of bins that receive `w₋` balls (notes §6 for `(2, 1)`:
+/// with `δ₋` the fraction of bins that receive `w₋` balls (`docs/derivations.md` §4 for `(2, 1)`:
 /// `−Δ/n + (1 − 1/n)(1 + 3δ₋)`).
 ///
 /// ```
@@ -132,7 +132,7 @@ pub fn thinning_upsilon_drift(y: &[BigRational], accept: &[bool]) -> BigRational
     s * ratio(2, n) + ratio(n - 1, n)
 }
 
-/// The change of `Δ` when one ball goes to bin `j`, by the rule of notes §6 (valid for
+/// The change of `Δ` when one ball goes to bin `j`, by the rule of `docs/derivations.md` §4 (valid for
 /// `y ∈ ℤ/n`, i.e. integer loads).
 ///
 /// ```
@@ -164,7 +164,7 @@ pub fn absolute_step_change(y: &[BigRational], j: usize) -> BigRational {
     d
 }
 
-/// `E[Δ' − Δ | x]` by the step rule of notes §6 (one ball per step, `y ∈ ℤ/n`); an error for a
+/// `E[Δ' − Δ | x]` by the step rule of `docs/derivations.md` §4 (one ball per step, `y ∈ ℤ/n`); an error for a
 /// law with several balls in an outcome.
 pub fn expected_absolute_change(law: &ExactStepLaw, y: &[BigRational]) -> Result<BigRational> {
     if !law.is_unit() {

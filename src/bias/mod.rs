@@ -5,8 +5,8 @@
 //! identities for the quadratic and absolute-value potentials ([`identity`]).
 //!
 //! **Provenance.** Paper B's formal definitions of the two conditions were not available; the
-//! conditions below are the reconstruction of the notes (`papers/batched-and-mean-biased.md`,
-//! §9.2, tagged *derived*, "a guess at the shape, not the paper's definition"). Every verdict
+//! conditions below are a reconstruction of their shape (`docs/derivations.md` §5.2,
+//! tagged *derived*: a guess at the shape, not the paper's definition). Every verdict
 //! computed here is a verdict about that reconstruction.
 //!
 //! **Definition (reconstructed).** At a load vector `x` with normalised loads `y`, let `U` be
@@ -219,7 +219,7 @@ fn check_k(k: &BigRational) -> Result<()> {
     Ok(())
 }
 
-/// The probability-bias condition (reconstructed, notes §9.2): the process allocates one ball per
+/// The probability-bias condition (reconstructed, `docs/derivations.md` §5.2): the process allocates one ball per
 /// step and `MB(k)` holds. An error when the process allocates several balls in some outcome.
 ///
 /// ```
@@ -251,7 +251,7 @@ pub fn probability_bias(
     Ok(b.holds(k))
 }
 
-/// The weight-bias condition (reconstructed, notes §9.2): every bin is sampled with probability
+/// The weight-bias condition (reconstructed, `docs/derivations.md` §5.2): every bin is sampled with probability
 /// `1/n` and `MB(k)` holds for the expected numbers of balls. An error when the sampling is not
 /// uniform.
 pub fn weight_bias(

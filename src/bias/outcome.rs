@@ -7,7 +7,7 @@
 //! (iii) the ball goes to an overloaded (second) sample. Fig. 3.1 (Twinning): (i) one ball into an
 //! overloaded bin; (ii) two balls into an underloaded bin.
 //!
-//! Closed forms (notes §9.1, derived): with `θ` the fraction of overloaded bins, Mean-Thinning
+//! Closed forms (`docs/derivations.md` §5.1, derived): with `θ` the fraction of overloaded bins, Mean-Thinning
 //! (i) `1 − θ`, (ii) `θ(1 − θ)`, (iii) `θ²`, expected samples `1 + θ`; Twinning (i) `θ`,
 //! (ii) `1 − θ`. Derivation: the two samples are independent uniform bins; the first is
 //! underloaded with probability `1 − θ`, both are overloaded with probability `θ²`.
@@ -76,7 +76,7 @@ pub fn thinning_outcomes(accept: &[bool], under: &[bool]) -> ThinningOutcomes {
 }
 
 /// Mean-Thinning's outcome probabilities `[(i), (ii), (iii)] = [1 − θ, θ(1 − θ), θ²]` and the
-/// expected number of samples `1 + θ` (Fig. 3.2; notes §2, P.MeanThinning).
+/// expected number of samples `1 + θ` (Fig. 3.2; P.MeanThinning in `docs/derivations.md` §1).
 ///
 /// ```
 /// use balloc::bias::outcome::mean_thinning_outcomes;

@@ -109,7 +109,7 @@ pub fn run(a: Args) -> Result<i32> {
     print_verdicts(&verdicts, a.format)?;
     if a.trust {
         if a.format == Format::Json {
-            eprintln!("{}", trust_summary(&verdicts));
+            crate::errln!("{}", trust_summary(&verdicts));
         } else {
             crate::outln!("{}", trust_summary(&verdicts));
         }
@@ -121,7 +121,7 @@ pub fn run(a: Args) -> Result<i32> {
     })
 }
 
-/// The JSON object of a verdict (DESIGN §4: id, verdict, expected, trust, slack, witness,
+/// The JSON object of a verdict (`docs/conventions.md` §4: id, verdict, expected, trust, slack, witness,
 /// searched; `notes` is an extension).
 pub fn verdict_json(v: &Verdict) -> serde_json::Value {
     serde_json::json!({

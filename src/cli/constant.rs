@@ -4,6 +4,7 @@
 use super::check::{one_check, regressions_dir, spinner};
 use super::output::Format;
 use crate::claim::{self, RunContext};
+use crate::limits;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -15,7 +16,7 @@ pub struct Args {
     /// The constant to tighten (declared in the file's [tighten] table).
     #[arg(long)]
     name: String,
-    /// Numbers of bins, comma separated (default: the file's domain).
+    /// Numbers of bins, comma separated and distinct (default: the file's domain).
     #[arg(long)]
     n: Option<String>,
     /// Output format (text or json).
@@ -28,18 +29,7 @@ pub struct Args {
 
 /// Runs `balloc constant`.
 pub fn run(a: Args) -> Result<i32> {
-    let ns: Option<Vec<usize>> = match &a.n {
-        None => None,
-        Some(s) => Some(
-            s.split(',')
-                .map(|t| {
-                    t.trim()
-                        .parse::<usize>()
-                        .with_context(|| format!("invalid --n: `{t}` is not a number of bins"))
-                })
-                .collect::<Result<_>>()?,
-        ),
-    };
+    let ns = a.n.as_deref().map(parse_ns).transpose()?;
     let c = one_check(&a.id, &a.theorems)?;
     let pb = spinner();
     let tick = |m: &str| pb.set_message(m.to_string());
@@ -48,12 +38,28 @@ pub fn run(a: Args) -> Result<i32> {
         progress: Some(&tick),
         ..RunContext::default()
     };
-    let r = c
+    let mut r = c
         .tighten(&a.name, ns.as_deref(), &mut ctx)
         .context("--name")?;
     pb.finish_and_clear();
+    if let Some(t) = r.per_n.iter().find(|t| !t.value.is_finite()) {
+        anyhow::bail!(
+            "the constant finder returned {} for `{}` at n = {}; no finite tightest value",
+            t.value,
+            r.name,
+            t.n
+        );
+    }
+    // A relative fit is undefined when every tightest value is 0 (the residuals divide by it).
+    let fits_note = fits_note(&r);
+    r.fits
+        .retain(|f| f.coefficient.is_finite() && f.rel_rms.is_finite());
     if a.format == Format::Json {
-        crate::outln!("{}", serde_json::to_string_pretty(&r)?);
+        let mut v = serde_json::to_value(&r)?;
+        if let (Some(note), Some(o)) = (&fits_note, v.as_object_mut()) {
+            o.insert("fits_note".into(), serde_json::json!(note));
+        }
+        crate::outln!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
     }
     crate::outln!(
@@ -83,6 +89,9 @@ pub fn run(a: Args) -> Result<i32> {
             .unwrap_or_default();
         crate::outln!("  n = {:<6} {} = {:.6}{w}", t.n, r.name, t.value);
     }
+    if let Some(note) = &fits_note {
+        crate::outln!("growth fits: none ({note})");
+    }
     if !r.fits.is_empty() {
         crate::outln!(
             "growth fits ({} ≈ a·g(n), relative RMS residual), best first:",
@@ -98,4 +107,37 @@ pub fn run(a: Args) -> Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// `--n`: distinct numbers of bins, each in `1..=`[`limits::CLAIM_N`], at most
+/// [`limits::CONSTANT_NS`] of them (checked before anything is counted or allocated per entry).
+fn parse_ns(s: &str) -> Result<Vec<usize>> {
+    let count = s.split(',').count();
+    limits::CONSTANT_NS.check("--n (number of values)", count as u64)?;
+    let mut ns: Vec<usize> = Vec::with_capacity(count);
+    for t in s.split(',') {
+        let t = t.trim();
+        let n = t
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .with_context(|| format!("invalid --n: `{t}` is not a number of bins ≥ 1"))?;
+        limits::CLAIM_N.check_usize("--n", n)?;
+        if ns.contains(&n) {
+            anyhow::bail!("invalid --n: {n} is given twice (a growth fit needs distinct n)");
+        }
+        ns.push(n);
+    }
+    Ok(ns)
+}
+
+/// Why the report has no growth fit, if it has none: a single n, or every tightest value 0.
+fn fits_note(r: &claim::ConstantReport) -> Option<String> {
+    if r.per_n.len() < 2 {
+        Some("a growth fit needs at least two values of n".into())
+    } else if r.per_n.iter().all(|t| t.value == 0.0) {
+        Some("every tightest value is 0, so the relative residuals are undefined".into())
+    } else {
+        None
+    }
 }

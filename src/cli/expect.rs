@@ -41,9 +41,25 @@ pub fn run(a: Args) -> Result<i32> {
     let pot = potential::parse(&a.potential).context("--potential")?;
     let weights = WeightLaw::parse(&a.weights).context("--weights")?;
     let ties = TieRule::parse(&a.ties).context("--ties")?;
+    crate::limits::EXPECT_BATCH.check("--batch", a.batch)?;
     let setting = Setting::new(a.batch, weights, ties).context("--batch")?;
     let loads = read_loads(&a.loads)?;
     let e = expect(proc_.as_ref(), pot.as_ref(), &loads, &setting)?;
+    // Every printed number is finite: values beyond f64 are printed in the log domain, and a
+    // value that is not finite even there is an error, never `exp(inf)` or NaN.
+    for (field, v) in [
+        ("value", &e.value),
+        ("expected_next", &e.expected_next),
+        ("expected_change", &e.expected_change),
+    ] {
+        if v.is_nan() || v.ln() == f64::INFINITY {
+            anyhow::bail!(
+                "cannot evaluate {field} of {} at these loads: the result is not finite even in \
+                 the log domain (loads or parameters beyond the range of f64)",
+                pot.spec()
+            );
+        }
+    }
     let method = match e.method {
         Method::ClosedForm => "closed-form",
         Method::Enumeration => "enumeration",

@@ -81,9 +81,22 @@ fn build(graph: &str, n: Option<usize>, d: usize, seed: u64) -> Result<Graph> {
         "hypercube" => GraphKind::Hypercube,
         "complete" => GraphKind::Complete,
         "regular" => GraphKind::Regular { d, seed },
-        other => bail!(
-            "unknown --graph `{other}`; accepted: cycle, path, torus, hypercube, complete, regular, @FILE"
-        ),
+        other => {
+            return Err(crate::Error::unknown(
+                "graph",
+                other,
+                &[
+                    "cycle",
+                    "path",
+                    "torus",
+                    "hypercube",
+                    "complete",
+                    "regular",
+                    "@FILE",
+                ],
+            )
+            .into());
+        }
     };
     let n = n.context("--n is required for a graph family")?;
     Ok(kind.build(n)?)
@@ -154,7 +167,7 @@ pub fn run(a: Args) -> Result<i32> {
                     let res = simulate(&g, rule, balls, runs, seed)?;
                     let mg: Vec<f64> = res.iter().map(|r| r.mean_gap).collect();
                     let s = summarize(&mg, 0.95)?;
-                    eprintln!(
+                    crate::errln!(
                         "{:<7} {:<14} balls {balls:>12}  mean gap {:.3} [{:.3}, {:.3}]",
                         rule.name(),
                         g.name(),

@@ -1,9 +1,10 @@
-//! The command-line interface (DESIGN §4): argument parsing with clap and one module per
+//! The command-line interface (the contract of `docs/conventions.md` §4): argument parsing with clap and one module per
 //! subcommand. The binary `balloc` only calls [`main`]. This is the only part of the library that
 //! reads files and prints.
 
 use clap::{Parser, Subcommand};
 
+pub(crate) mod capture;
 mod check;
 mod constant;
 mod expect;
@@ -52,21 +53,68 @@ pub enum Command {
     Sweep(sweep::Args),
 }
 
-/// Parses the arguments and runs the command; returns the process exit code (0 success,
+/// Parses the process's arguments and runs the command; returns the process exit code (0 success,
 /// 1 a verdict contradicts its expectation, 2 bad input or failure).
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    execute(std::env::args_os())
+}
+
+/// What one in-process run of the command line produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The exit code `balloc` would return (0 success, 1 a verdict contradicts its expectation,
+    /// 2 bad input or failure).
+    pub code: i32,
+    /// Everything written to standard output.
+    pub stdout: String,
+    /// Everything written to standard error (the one-line error on failure).
+    pub stderr: String,
+}
+
+/// Runs the command line in this process on `args` (without the program name) and returns its exit
+/// code and output, exactly as the binary `balloc` would print them. Runs are serialised; progress
+/// bars stay hidden.
+///
+/// ```
+/// let o = balloc::cli::run_args(["pvec", "--process", "two-choice", "--n", "2", "--format", "json"]);
+/// assert_eq!(o.code, 0);
+/// let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+/// // Two-Choice at n = 2: p = (1/4, 3/4), heaviest bin first; C2's C = n·max p = 3/2.
+/// assert_eq!(v["p"], serde_json::json!([0.25, 0.75]));
+/// assert_eq!(v["c2"]["c"], 1.5);
+/// let o = balloc::cli::run_args(["pvec", "--process", "two-chioce", "--n", "2"]);
+/// assert_eq!(o.code, 2);
+/// assert!(o.stderr.contains("did you mean `two-choice`?"));
+/// assert_eq!(o.stderr.lines().count(), 1);
+/// ```
+pub fn run_args<I, T>(args: I) -> Outcome
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString>,
+{
+    let capture = capture::Capturing::start();
+    let argv =
+        std::iter::once(std::ffi::OsString::from("balloc")).chain(args.into_iter().map(Into::into));
+    let code = execute(argv);
+    let (stdout, stderr) = capture.finish();
+    Outcome {
+        code,
+        stdout,
+        stderr,
+    }
+}
+
+/// Parses `argv` (program name first) and runs the command.
+fn execute(argv: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(argv) {
         Ok(c) => c,
         Err(e) => {
             if !e.use_stderr() {
                 // --help and --version
-                let _ = e.print();
+                crate::outln!("{}", e.render().to_string().trim_end());
                 return 0;
             }
-            // One line: clap's first line ("error: ..."), without the usage block and tips.
-            let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{first} (see `balloc --help`)");
+            crate::errln!("{} (see `balloc --help`)", clap_error_line(&e));
             return 2;
         }
     };
@@ -85,17 +133,46 @@ pub fn main() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            let msg = format!("{e:#}").replace('\n', " ");
-            eprintln!("error: {msg}");
+            crate::errln!("error: {}", error_line(&format!("{e:#}")));
             2
         }
     }
 }
 
+/// An error message as one short line: line breaks become spaces and every overlong token (a
+/// huge number, a pasted file) is shortened to an excerpt.
+///
+/// ```
+/// let line = balloc::cli::error_line(&format!("bad `{}`\nsecond line", "x".repeat(10_000)));
+/// assert!(!line.contains('\n') && line.len() < 120 && line.ends_with("second line"));
+/// ```
+pub fn error_line(msg: &str) -> String {
+    crate::error::shorten_tokens(&msg.replace(['\r', '\n'], " ")).into_owned()
+}
+
+/// clap's first line ("error: ...") with its suggestion, if any ("tip: a similar value exists:
+/// ..."), on the same line, without the usage block.
+fn clap_error_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut lines = text.lines();
+    let mut line = lines
+        .next()
+        .unwrap_or("error: invalid arguments")
+        .to_string();
+    for l in lines {
+        let l = l.trim();
+        if l.starts_with("tip: a similar") || l.starts_with("[possible values:") {
+            line.push_str("; ");
+            line.push_str(l.trim_start_matches("tip: "));
+        }
+    }
+    error_line(&line)
+}
+
 /// A progress bar on standard error, hidden when standard error is not a terminal.
 pub(crate) fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
+    if !std::io::stderr().is_terminal() || capture::active() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(len);

@@ -6,6 +6,7 @@
 //!   regime and choice (atomically: temp file + rename).
 
 use super::output::Format;
+use crate::limits;
 use crate::multidim::experiment::{Regime, Sweep, svg, to_csv};
 use crate::multidim::sim::{MdSimConfig, summarize};
 use crate::multidim::{BallLaw, Choice, Criterion, MdRule};
@@ -101,6 +102,12 @@ pub fn run(a: Args) -> Result<i32> {
 }
 
 fn simulate(a: SimArgs) -> Result<i32> {
+    if a.runs == 0 {
+        bail!("invalid --runs: need at least 1 run (2 for an interval)");
+    }
+    limits::MD_RUNS.check("--runs", a.runs)?;
+    limits::MD_BALLS.check("--balls", a.balls)?;
+    limits::MD_BATCH.check("--batch", a.batch)?;
     let cfg = MdSimConfig {
         n: a.n,
         balls: a.balls,
@@ -168,12 +175,25 @@ fn write_atomic(path: &Path, text: &str) -> Result<()> {
 }
 
 fn experiment(a: ExpArgs) -> Result<i32> {
-    if a.min_log2_n < 1 || a.min_log2_n > a.max_log2_n || a.max_log2_n > 24 {
-        bail!("--min-log2-n/--max-log2-n: need 1 ≤ min ≤ max ≤ 24");
+    if a.min_log2_n < 1 || a.min_log2_n > a.max_log2_n || a.max_log2_n > limits::MD_MAX_LOG2_N {
+        bail!(
+            "invalid --min-log2-n/--max-log2-n: need 1 ≤ min ≤ max ≤ {}",
+            limits::MD_MAX_LOG2_N
+        );
     }
     if a.heavy < 2 {
-        bail!("--heavy: m/n of the heavy regime must be at least 2");
+        bail!("invalid --heavy: m/n of the heavy regime must be at least 2");
     }
+    if a.runs < 2 {
+        bail!("invalid --runs: need at least 2 runs per point for an interval");
+    }
+    limits::MD_RUNS.check("--runs", a.runs)?;
+    let largest = limits::checked_mul("--heavy × 2^max-log2-n", a.heavy, 1 << a.max_log2_n)?;
+    limits::MD_BALLS.check(
+        "--heavy × 2^max-log2-n (balls of the largest point)",
+        largest,
+    )?;
+    limits::MD_BATCH.check("--batch", a.batch)?;
     let choices = a
         .choices
         .split(',')

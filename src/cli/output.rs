@@ -1,6 +1,7 @@
 //! Output helpers shared by the subcommands: formats, reading `@FILE` arguments, JSON for
 //! [`Scaled`] values.
 
+use crate::limits;
 use crate::loads::Loads;
 use crate::scaled::Scaled;
 use anyhow::{Context, Result};
@@ -11,7 +12,7 @@ use serde_json::{Value, json};
 pub enum Format {
     /// Human-readable text.
     Text,
-    /// JSON (the stable contract of DESIGN §4).
+    /// JSON (the stable contract of `docs/conventions.md` §4).
     Json,
     /// Markdown.
     Markdown,
@@ -19,15 +20,21 @@ pub enum Format {
     Csv,
 }
 
-/// Reads `--loads`: a literal list or `@FILE`.
+/// Reads `--loads`: a literal list or `@FILE`, within [`limits::INPUT_FILE_BYTES`] (checked
+/// before reading) and [`limits::BINS`].
 pub fn read_loads(arg: &str) -> Result<Loads> {
-    if let Some(path) = arg.strip_prefix('@') {
+    let loads = if let Some(path) = arg.strip_prefix('@') {
+        let meta = std::fs::metadata(path)
+            .with_context(|| format!("--loads: cannot read file `{path}`"))?;
+        limits::INPUT_FILE_BYTES.check(&format!("--loads file `{path}`"), meta.len())?;
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("--loads: cannot read file `{path}`"))?;
-        Loads::parse(&text).with_context(|| format!("--loads file `{path}`"))
+        Loads::parse(&text).with_context(|| format!("--loads file `{path}`"))?
     } else {
-        Loads::parse(arg).context("--loads")
-    }
+        Loads::parse(arg).context("--loads")?
+    };
+    limits::BINS.check_usize("--loads", loads.n())?;
+    Ok(loads)
 }
 
 /// Inserts `key` (the value if representable, else null) and `log_key` (ln |value|) and, for
@@ -67,14 +74,23 @@ pub fn fmt_scaled(v: &Scaled) -> String {
 }
 
 /// `println!` that ends the program quietly (exit 0) when standard output is closed, e.g. when
-/// piped into `head`.
+/// piped into `head`; captured by [`crate::cli::run_args`].
 #[macro_export]
 #[doc(hidden)]
 macro_rules! outln {
     ($($t:tt)*) => {{
-        use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($t)*).is_err() {
+        if !$crate::cli::capture::out_line(format_args!($($t)*)) {
             std::process::exit(0);
         }
+    }};
+}
+
+/// `eprintln!` that never panics on a closed standard error; captured by
+/// [`crate::cli::run_args`].
+#[macro_export]
+#[doc(hidden)]
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        $crate::cli::capture::err_line(format_args!($($t)*));
     }};
 }

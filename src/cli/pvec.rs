@@ -6,6 +6,7 @@
 
 use super::output::{Format, read_loads};
 use crate::condition::{BestC, BestEps, best_c, best_eps, delta_n};
+use crate::limits;
 use crate::loads::{Loads, Ranking, TieRule};
 use crate::process;
 use crate::spec::parse_ratio;
@@ -40,9 +41,6 @@ pub struct Args {
 /// n, the vector by rank, its exact form, the expected balls by rank.
 type Evaluated = (usize, Vec<f64>, Option<Vec<BigRational>>, Option<Vec<f64>>);
 
-/// The largest n for which exact rational vectors are computed.
-const EXACT_LIMIT: usize = 20_000;
-
 /// Runs `balloc pvec`.
 pub fn run(a: Args) -> Result<i32> {
     let proc_ = process::parse(&a.process).context("--process")?;
@@ -53,13 +51,14 @@ pub fn run(a: Args) -> Result<i32> {
             if n == 0 {
                 bail!("invalid --n: must be at least 1");
             }
+            limits::BINS.check_usize("--n", n)?;
             let Some(p) = proc_.rank_probabilities(n)? else {
                 bail!(
                     "invalid --n: {} is not rank-based; give --loads to evaluate it at a load vector",
                     proc_.spec()
                 );
             };
-            let exact = if n <= EXACT_LIMIT {
+            let exact = if n <= limits::PVEC_EXACT_N {
                 proc_.rank_probabilities_exact(n)?
             } else {
                 None
@@ -72,7 +71,7 @@ pub fn run(a: Args) -> Result<i32> {
             let r = loads.ranking();
             let mut p = r.by_rank(&law.per_bin_probability());
             let balls = (!law.is_unit()).then(|| r.by_rank(&law.per_bin_expected_balls()));
-            let exact = if loads.n() > EXACT_LIMIT {
+            let exact = if loads.n() > limits::PVEC_EXACT_N {
                 None
             } else if let Some(pe) = proc_.rank_probabilities_exact(loads.n())? {
                 Some(r.by_rank(&r.per_bin(&pe, ties)))
@@ -197,7 +196,7 @@ pub fn run(a: Args) -> Result<i32> {
 }
 
 /// Per-bin values in rank order (heaviest first); with random tie-breaking every tied group's
-/// entries are replaced by their average (DESIGN §1: ranks inside a tied group are uniform).
+/// entries are replaced by their average (`docs/conventions.md` §1: ranks inside a tied group are uniform).
 fn by_rank_with_ties(r: &Ranking, per_bin: &[BigRational], ties: TieRule) -> Vec<BigRational> {
     let mut p = r.by_rank(per_bin);
     if ties == TieRule::Random {

@@ -4,7 +4,7 @@
 use super::check::{one_check, print_verdicts, regressions_dir, spinner};
 use super::output::Format;
 use crate::claim::RunContext;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -26,12 +26,7 @@ pub struct Args {
 
 /// Runs `balloc search`.
 pub fn run(a: Args) -> Result<i32> {
-    if !(a.budget >= 0.0 && a.budget.is_finite()) {
-        bail!(
-            "invalid --budget: must be a finite number of seconds ≥ 0, got {}",
-            a.budget
-        );
-    }
+    crate::limits::SEARCH_BUDGET.check_f64("--budget", a.budget)?;
     let c = one_check(&a.id, &a.theorems)?;
     let pb = spinner();
     let tick = |m: &str| pb.set_message(m.to_string());

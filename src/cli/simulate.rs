@@ -1,4 +1,4 @@
-//! `balloc simulate`: Monte Carlo runs of a process with a summary (DESIGN §4).
+//! `balloc simulate`: Monte Carlo runs of a process with a summary (`docs/conventions.md` §4).
 
 use super::output::Format;
 use crate::sim::{self, Config, Plan, plot, sweep::atomic_write};

@@ -6,7 +6,7 @@
 //! Every function here is exact (rational arithmetic) unless its name ends in `_f64`.
 //!
 //! Reference: Bansal–Feldheim, *The Power of Two Choices in Graphical Allocation*
-//! (arXiv:2106.06051 v2); item names follow notes part C of `papers/graphical-and-multidimensional.md`.
+//! (arXiv:2106.06051 v2); item names as in `src/graph/CHECKS.md`.
 
 use super::strategy::Strategy;
 use super::tree::Tree;
@@ -461,7 +461,7 @@ pub fn cycle_drift_limitation(n: usize) -> Result<(Q, u32, Finding)> {
     Ok((delta, mask, f))
 }
 
-/// Greedy and expansion (notes S.GreedyGraphical, derived): at every load vector of a regular graph
+/// Greedy and expansion (S.GreedyGraphical, `docs/derivations.md` §8, derived): at every load vector of a regular graph
 /// with pairwise distinct loads, the best ε of C1 at `δ = 1/2` for greedy's allocation vector is
 /// at least the edge expansion in C's normalisation `β = min_{|S| ≤ n/2} |∂S|/(d|S|)`, because the
 /// `k` heaviest vertices receive `k/n − |∂S_k|/(dn)`. With ties the statement fails (all loads

@@ -6,11 +6,11 @@
 //! `hash(graph, strategy) + r`, so results do not depend on the thread count (runs are executed in
 //! parallel with rayon and collected in order).
 //!
-//! Observables (DESIGN §1 says which gap): `gap = max_v L(v) − t/n` and `spread = max − min`
+//! Observables (`docs/conventions.md` §1: every output says which gap): `gap = max_v L(v) − t/n` and `spread = max − min`
 //! (C's `gap_G`); each run reports both at the end, and the time average of `gap` over the
 //! observation points (every `n` balls) in the second half of the run.
 //!
-//! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §5, Figures 1 and 3 (notes §10).
+//! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §5, Figures 1 and 3 (their protocol: `docs/derivations.md` §8).
 
 use super::Graph;
 use super::strategy::Strategy;
@@ -336,8 +336,8 @@ pub struct StrategyRun {
 /// Runs Bansal–Feldheim's strategy `runs` times for `balls` balls from the empty state and reports
 /// the gaps and the largest sibling gap of Lemma 3.7, one value per run.
 ///
-/// Reference: Bansal–Feldheim (arXiv:2106.06051 v2), Theorem 1.1 and §3, Lemma 3.7 (notes
-/// C.Thm1.1, C.L3.7). Run `r` uses ChaCha8 seeded with `seed` on stream
+/// Reference: Bansal–Feldheim (arXiv:2106.06051 v2), Theorem 1.1 and §3, Lemma 3.7
+/// (items C.Thm1.1, C.L3.7 of `src/graph/CHECKS.md`). Run `r` uses ChaCha8 seeded with `seed` on stream
 /// `hash(graph, "flow/runs") + r`, so the values do not depend on the thread count.
 ///
 /// ```

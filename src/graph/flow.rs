@@ -1,4 +1,4 @@
-//! Edge-bias flows realising the Haar drifts (C.Alg.pre.3, notes §7): for every internal node `i`
+//! Edge-bias flows realising the Haar drifts (C.Alg.pre.3; `docs/derivations.md` §8): for every internal node `i`
 //! a flow `g_i` on the edges of `G` with net inflow `h_i(v)` at every vertex `v` (the unit Haar
 //! demand), exact in rationals. Routings:
 //! * cycle and path: along the arc `S_i` (a path has a unique flow with given net inflows);
@@ -193,11 +193,16 @@ impl Routing {
                 rounds: Routing::MW_ROUNDS,
             },
             other => {
-                return Err(Error::invalid(
+                return Err(Error::unknown(
                     "routing",
-                    format!(
-                        "unknown `{other}`; accepted: auto, explicit, spanning-tree, electrical, electrical-mw"
-                    ),
+                    other,
+                    &[
+                        "auto",
+                        "explicit",
+                        "spanning-tree",
+                        "electrical",
+                        "electrical-mw",
+                    ],
                 ));
             }
         })

@@ -1,7 +1,7 @@
 //! The greedy graphical process: a uniform edge `(u, v)` is requested and the ball goes to the
 //! strictly lighter endpoint, to either with probability ½ on a tie.
 //!
-//! Per-vertex probability (notes S.GreedyGraphical, derived):
+//! Per-vertex probability (S.GreedyGraphical, `docs/derivations.md` §8, derived):
 //! `r_v = (#{u ∈ N(v) : x_u > x_v} + ½·#{u ∈ N(v) : x_u = x_v}) / m`.
 //! For strict loads and `S_k` the `k` heaviest vertices, `Σ_{v∈S_k} r_v = e(S_k)/m =
 //! k/n − |∂S_k|/(dn)` on a `d`-regular graph; hence the best ε of C1 at `δ ≤ ½` is at least the
@@ -88,7 +88,7 @@ pub fn probabilities_exact(g: &Graph, x: &[f64]) -> Result<Vec<BigRational>> {
 
 /// The allocation vector by rank (heaviest first) at `x`, exactly: the per-vertex probabilities
 /// sorted into rank order, each tied group replaced by its average (ranks inside a tied group are
-/// assigned uniformly at random, DESIGN §1); prefix sums at group ends are unchanged.
+/// assigned uniformly at random, `docs/conventions.md` §1); prefix sums at group ends are unchanged.
 ///
 /// ```
 /// use balloc::{graph::{Graph, greedy::rank_vector_exact}, loads::Loads};

@@ -3,8 +3,8 @@
 //! strategy (hierarchical decompositions, Haar drifts, edge-bias flows).
 //!
 //! Reference: N. Bansal, O. N. Feldheim, *The Power of Two Choices in Graphical Allocation*
-//! (arXiv:2106.06051 v2, STOC 2022), §1.2–§3; notes part C of
-//! `papers/graphical-and-multidimensional.md`. The process: a fixed graph `G = (V, E)`, `n = |V|`,
+//! (arXiv:2106.06051 v2, STOC 2022), §1.2–§3; its items in
+//! `src/graph/CHECKS.md`, the derived constructions in `docs/derivations.md` §8. The process: a fixed graph `G = (V, E)`, `n = |V|`,
 //! `m = |E|`; each step requests a uniform edge and the ball goes to one endpoint.
 //!
 //! Vertex numbering of the standard graphs:
@@ -285,10 +285,14 @@ impl Graph {
                 uv[k] = t.parse().map_err(|_| {
                     Error::invalid(at(), format!("`{t}` is not a vertex number (0, 1, 2, ...)"))
                 })?;
-                if uv[k] > 10_000_000 {
+                if uv[k] >= crate::limits::GRAPH_N.max as usize {
                     return Err(Error::invalid(
                         at(),
-                        format!("vertex {} exceeds 10000000", uv[k]),
+                        format!(
+                            "vertex {} is not below the limit of {} vertices (limits::GRAPH_N)",
+                            uv[k],
+                            crate::limits::GRAPH_N.max
+                        ),
                     ));
                 }
             }
@@ -296,6 +300,13 @@ impl Graph {
                 return Err(Error::invalid(
                     at(),
                     format!("self-loop at vertex {}", uv[0]),
+                ));
+            }
+            let limit = crate::limits::GRAPH_EDGES;
+            if edges.len() as u64 >= limit.max {
+                return Err(limit.exceeded(
+                    &format!("graph file `{source}`"),
+                    &format!("more than {}", limit.max),
                 ));
             }
             edges.push((uv[0], uv[1]));
@@ -320,6 +331,10 @@ impl Graph {
 
     /// Reads an edge-list file (see [`Graph::parse_edge_list`]).
     pub fn read_edge_list(path: &str) -> Result<Graph> {
+        let meta = std::fs::metadata(path).map_err(|e| {
+            Error::invalid(format!("graph file `{path}`"), format!("cannot read: {e}"))
+        })?;
+        crate::limits::INPUT_FILE_BYTES.check(&format!("graph file `{path}`"), meta.len())?;
         let text = std::fs::read_to_string(path).map_err(|e| {
             Error::invalid(format!("graph file `{path}`"), format!("cannot read: {e}"))
         })?;
@@ -419,6 +434,7 @@ impl GraphKind {
     /// assert!(GraphKind::Hypercube.build(12).is_err());
     /// ```
     pub fn build(&self, n: usize) -> Result<Graph> {
+        crate::limits::GRAPH_N.check_usize("graph size n", n)?;
         match self {
             GraphKind::Cycle => Graph::cycle(n),
             GraphKind::Path => Graph::path(n),

@@ -4,7 +4,7 @@
 //! to `y` if `σ_e(i)·(L̄(S_ℓ(i)) − L̄(S_r(i))) > 0`, to `x` if `< 0`, to a uniform endpoint if `= 0`;
 //! then the loads of the `O(log n)` sets containing the receiving vertex are updated.
 //!
-//! Preprocessing here (notes §7): a balanced tree ([`Tree::standard`]), unit flows
+//! Preprocessing here (`docs/derivations.md` §8): a balanced tree ([`Tree::standard`]), unit flows
 //! ([`UnitFlows::route`]) with congestion `C*`, and `p_e(i) = |g_i(e)|/C*`, `σ_e(i) = sgn g_i(e)`,
 //! `p_e(∅) = 1 − Σ_i p_e(i)` (C eq. (4)), i.e. `βk = 1/C*` and the designed drift of node `i` is
 //! `d_i = h_i/C*`.

@@ -2,7 +2,7 @@
 //! internal node `i` has two children whose sets `S_ℓ(i)`, `S_r(i)` partition `S_i`, and the
 //! leaves are the singletons.
 //!
-//! Constructions (notes §7, derived): halving in the natural vertex order for cycles, paths,
+//! Constructions (`docs/derivations.md` §8, derived): halving in the natural vertex order for cycles, paths,
 //! hypercubes (the halves of an aligned block are the sub-cubes split by the top coordinate) and
 //! complete graphs; recursive bisection of rectangles along the longer side (x on ties) for tori;
 //! recursive spectral bisection for other graphs: split `S` at the median of the Fiedler vector

@@ -1,5 +1,5 @@
 //! Batched lower bounds (Los–Sauerwald, *Balanced Allocations in Batches*, SPAA 2022, §7; the
-//! constructions are those derived in notes A.Thm.Sec7, not the paper's text).
+//! constructions are derived, A.Thm.Sec7 in `docs/derivations.md` §7, not the paper's text).
 //!
 //! In the `b`-batched setting the allocation vector is frozen at the start of a batch and the `b`
 //! balls are i.i.d. given it, so the counts per bin are multinomial.

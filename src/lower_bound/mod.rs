@@ -2,8 +2,8 @@
 //!
 //! * [`batched`]: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §7 ("for any
 //!   b ≥ n, there are processes falling into our framework that produce … a gap of
-//!   Ω(b/n + log n)"; notes A.Thm.Sec7). The paper's constructions were not retrieved; the ones
-//!   here are those derived in the notes: Two-Choice in batches from `x = 0` with fixed
+//!   Ω(b/n + log n)"; A.Thm.Sec7 in `docs/derivations.md` §7). The paper's constructions were
+//!   not available; the ones here are derived: Two-Choice in batches from `x = 0` with fixed
 //!   tie-breaking (the last bin receives `Bin(b, pₙ)` balls), with random tie-breaking (exact
 //!   laws of the heaviest and lightest bins after one and two batches), and processes with a
 //!   large largest allocation probability (expected gain `b(max pᵢ − 1/n)` in one batch).

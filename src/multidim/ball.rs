@@ -2,7 +2,7 @@
 //! dimensions, stored as a bit mask (`D ≤ 64`).
 //!
 //! Three laws, from Narang–Dutta–Bhattacherjee, *Multidimensional Balanced Allocation for Multiple
-//! Choice & (1+β) Processes* (arXiv:1111.0762), §1 (notes D.Def.md-ball):
+//! Choice & (1+β) Processes* (arXiv:1111.0762), §1 (D.Def.md-ball, `docs/derivations.md` §9):
 //! * `uniform(dims=D,f=F)`: exactly `f` ones, the support uniform over the `C(D, f)` subsets;
 //! * `skewed(dims=D,f=F,r=R)`: exactly `f` ones, a fixed non-uniform law: a support containing
 //!   dimension 1 has weight `r`, any other support weight 1 (normalised);

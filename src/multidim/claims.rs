@@ -1,12 +1,12 @@
 //! Every checkable item of Narang–Dutta–Bhattacherjee (arXiv:1111.0762, §3) as a function that
 //! evaluates the statement at given inputs, so that a claim engine (or a test) can call it.
 //!
-//! The states are sum-load vectors `s` of the sum-load chain (notes D.Def.chain): any order, sorted
+//! The states are sum-load vectors `s` of the sum-load chain (D.Def.chain, `docs/derivations.md` §9): any order, sorted
 //! internally, `Σ s_i = 0` for states of the chain. `p` is the allocation vector by rank (rank 1
 //! heaviest), e.g. Two-Choice `p_i = (2i − 1)/n²`, the paper's case `d = 2`. `f` is the fixed number of
 //! populated dimensions ("fixed-f case"), `α = ε/(2f)`.
 //!
-//! Provenance tags (notes §8): the statement of `Γ(0)`, the mass facts and the contraction are
+//! Provenance tags (`docs/conventions.md` §6): the statement of `Γ(0)`, the mass facts and the contraction are
 //! [read]; the formula of `Δ_i`, eq. (3.16), the corollaries and Lemmas 3.5/3.6 are
 //! [reconstructed] from the prose around missing displays; the "PTW shape" of Lemmas 3.5/3.6 is
 //! [recalled] from Peres–Talwar–Wieder. See `src/multidim/CHECKS.md` for the verdicts.
@@ -28,7 +28,7 @@ use num_traits::{One, ToPrimitive, Zero};
 /// Relative tolerance below which a float margin counts as a violation.
 pub const TOLERANCE: f64 = 1e-10;
 
-/// The paper's constants (D §3, notes D.Const): `0 < ε ≤ 1/4`, `0 < γ₁ < 1/2`, `γ₂ = 1 − γ₁`,
+/// The paper's constants (D §3; D.Const in `docs/derivations.md` §9): `0 < ε ≤ 1/4`, `0 < γ₁ < 1/2`, `γ₂ = 1 − γ₁`,
 /// `θ = 1/γ₁`, fixed `f ≥ 1`, `α = ε/(2f)`.
 ///
 /// ```

@@ -1,5 +1,5 @@
 //! The items of [`super::claims`] over exact sum loads with directed-rounding enclosures (trust
-//! level `enclosure`; DESIGN §3).
+//! level `enclosure`; `docs/conventions.md` §3).
 //!
 //! A state is given by exact rational sum loads `s` (for the search states: integer sums
 //! `L_i` minus their mean), the exact rank vector `p`, and exact constants (`ε`, `γ₁`, `a`, `c`

@@ -4,16 +4,16 @@
 //!   the [`Choice`] to the ranking by the rule's key ([`bin_probabilities`]).
 //! * Over the supports of the ball, for per-dimension quantities: every pair (support `S`, bin
 //!   `j`) with probability `P(S)·q_j(S)` ([`outcomes`], [`expect`]). For the sum-load rule `q` does
-//!   not depend on `S`; for the max rule it does (notes §8.4).
-//! * The sum-load chain of D (notes D.Def.chain): `s' = sort(s − (f/n)𝟙 + f·e_j)`,
+//!   not depend on `S`; for the max rule it does (`docs/derivations.md` §9, D.Def.alloc).
+//! * The sum-load chain of D (D.Def.chain, `docs/derivations.md` §9): `s' = sort(s − (f/n)𝟙 + f·e_j)`,
 //!   `E[F(s') | s] = Σ_f P(f) Σ_j p̃_j F(s')` ([`s_chain_outcomes`]).
 //!
 //! Closed forms checked against the brute force in the tests: the per-dimension quadratic
 //! ([`expected_quadratic_change`], derived below) and the standard exponential of the sum-loads
 //! ([`expected_standard_phi`]).
 //!
-//! Reference: Narang–Dutta–Bhattacherjee, arXiv:1111.0762, §3; notes §4 ("Exact one-step
-//! recipes", derived).
+//! Reference: Narang–Dutta–Bhattacherjee, arXiv:1111.0762, §3; the exact recipes of
+//! `docs/derivations.md` §9 (derived).
 
 use super::ball::{BallLaw, Support};
 use super::rule::{Choice, Criterion, MdRule};

@@ -2,7 +2,7 @@
 //! both allocation rules (D's sum-load rule and the max-populated rule of D's ref. [6]), for
 //! `m = O(n)` and `m ≫ n`, with t-intervals, a CSV table and SVG plots.
 //!
-//! This probes D.R1/D.R2 (notes §8.3, [stat]): "for n bins and m = O(n) balls, the gap … is
+//! This probes D.R1/D.R2 (`docs/derivations.md` §9; [stat]): "for n bins and m = O(n) balls, the gap … is
 //! O(ln ln(n))", and for `m ≫ n` "the expected gap is still O(ln ln(n))". A simulation can only
 //! show growth compatible or incompatible with `ln ln n` on the range simulated; it proves nothing.
 //!
@@ -12,6 +12,7 @@ use super::ball::BallLaw;
 use super::rule::{Choice, Criterion, MdRule};
 use super::sim::{MdSimConfig, Summary, summarize};
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::loads::TieRule;
 use plotters::prelude::*;
 
@@ -91,23 +92,36 @@ impl Sweep {
         self.len() == 0
     }
 
-    /// Runs every point; `progress(done, total)` is called after each point.
-    pub fn run(&self, mut progress: impl FnMut(usize, usize)) -> Result<Vec<Point>> {
+    /// Every point as (regime index, choice index, configuration, seed), in output order, each
+    /// configuration validated (sizes within their limits, `m = (m/n)·n` without overflow), so
+    /// that a bad point is refused before any run.
+    fn configs(&self) -> Result<Vec<(usize, usize, MdSimConfig, u64)>> {
+        limits::MD_RUNS.check("runs", self.runs)?;
         if self.runs < 2 {
             return Err(Error::invalid("runs", "need at least 2 runs per point"));
         }
-        let mut out = Vec::with_capacity(self.len());
+        let mut out = Vec::new();
         for (ri, regime) in self.regimes.iter().enumerate() {
             for (ci, choice) in self.choices.iter().enumerate() {
                 for (ki, &criterion) in self.criteria.iter().enumerate() {
                     for &k in &self.log2_n {
-                        if k > 30 {
-                            return Err(Error::invalid("log2 n", format!("at most 30, got {k}")));
+                        if !(1..=limits::MD_MAX_LOG2_N).contains(&k) {
+                            return Err(Error::invalid(
+                                "log2 n",
+                                format!(
+                                    "must lie in 1..={} (ln ln n needs n ≥ 2), got {k}",
+                                    limits::MD_MAX_LOG2_N
+                                ),
+                            ));
                         }
                         let n = 1usize << k;
                         let cfg = MdSimConfig {
                             n,
-                            balls: regime.balls_per_bin * n as u64,
+                            balls: limits::checked_mul(
+                                "balls (m/n)·n",
+                                regime.balls_per_bin,
+                                n as u64,
+                            )?,
                             law: self.law.clone(),
                             rule: MdRule {
                                 criterion,
@@ -116,25 +130,38 @@ impl Sweep {
                             },
                             batch: self.batch,
                         };
+                        cfg.validate()?;
                         let seed =
                             config_seed(self.seed, &[ri as u64, ci as u64, ki as u64, k as u64]);
-                        let runs = cfg.runs(seed, self.runs)?;
-                        let mg: Vec<f64> = runs.iter().map(|r| r.max_gap).collect();
-                        let sg: Vec<f64> = runs.iter().map(|r| r.sum_gap).collect();
-                        out.push(Point {
-                            regime: regime.name.clone(),
-                            choice: choice.spec(),
-                            rule: criterion.name().to_string(),
-                            n,
-                            balls: cfg.balls,
-                            ln_ln_n: (n as f64).ln().ln(),
-                            max_gap: summarize(&mg, self.level)?,
-                            sum_gap: summarize(&sg, self.level)?,
-                        });
-                        progress(out.len(), self.len());
+                        out.push((ri, ci, cfg, seed));
                     }
                 }
             }
+        }
+        Ok(out)
+    }
+
+    /// Runs every point; `progress(done, total)` is called after each point. Every point is
+    /// validated before the first run.
+    pub fn run(&self, mut progress: impl FnMut(usize, usize)) -> Result<Vec<Point>> {
+        let configs = self.configs()?;
+        let mut out = Vec::with_capacity(configs.len());
+        for (ri, ci, cfg, seed) in configs {
+            let runs = cfg.runs(seed, self.runs)?;
+            let mg: Vec<f64> = runs.iter().map(|r| r.max_gap).collect();
+            let sg: Vec<f64> = runs.iter().map(|r| r.sum_gap).collect();
+            let n = cfg.n;
+            out.push(Point {
+                regime: self.regimes[ri].name.clone(),
+                choice: self.choices[ci].spec(),
+                rule: cfg.rule.criterion.name().to_string(),
+                n,
+                balls: cfg.balls,
+                ln_ln_n: (n as f64).ln().ln(),
+                max_gap: summarize(&mg, self.level)?,
+                sum_gap: summarize(&sg, self.level)?,
+            });
+            progress(out.len(), self.len());
         }
         Ok(out)
     }

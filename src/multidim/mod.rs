@@ -1,6 +1,6 @@
 //! Multidimensional balanced allocation (Narang–Dutta–Bhattacherjee, *Multidimensional Balanced
-//! Allocation for Multiple Choice & (1+β) Processes*, IBM Research Report, arXiv:1111.0762; notes
-//! `papers/graphical-and-multidimensional.md`, part D, §8).
+//! Allocation for Multiple Choice & (1+β) Processes*, IBM Research Report, arXiv:1111.0762; what was
+//! available of it and the derived facts: `docs/derivations.md` §9).
 //!
 //! * [`ball`]: md-balls, 0/1 vectors with `f` ones among `D` dimensions (uniform, skewed, binomial).
 //! * [`state`]: D-dimensional bin loads `l(a, b)`, normalised loads `x_b^a = l(a, b) − avg(a)`,

@@ -1,5 +1,5 @@
 //! The rank-weighted equi-load-group potentials of Narang–Dutta–Bhattacherjee (arXiv:1111.0762,
-//! §3; notes D.Def.groups) and the standard potentials for comparison.
+//! §3; D.Def.groups in `docs/derivations.md` §9) and the standard potentials for comparison.
 //!
 //! Bins are sorted by sum-load, heaviest first: `s_(1) ≥ s_(2) ≥ … ≥ s_(n)`. An equi-load group
 //! `G_p` is a maximal run of equal `s` occupying the 1-based positions `p₀, …, p₀ + |G_p| − 1`.
@@ -19,7 +19,7 @@ use crate::loads::Loads;
 use crate::potential::{Exponential, Potential, Side};
 use crate::scaled::Scaled;
 
-/// The reading of the weights of `Ψ` (the text is ambiguous, notes D.Def.groups).
+/// The reading of the weights of `Ψ` (the text is ambiguous; `docs/derivations.md` §9, D.Def.groups).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PsiReading {

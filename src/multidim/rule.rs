@@ -1,7 +1,7 @@
 //! Allocation rules for md-balls: which of the sampled bins gets the ball.
 //!
-//! * [`Criterion::SumLoad`], the rule of Narang–Dutta–Bhattacherjee (arXiv:1111.0762, §3, notes
-//!   D.Def.alloc): the sampled bins are compared by the sum-load `s_i` (equivalently by the raw sum
+//! * [`Criterion::SumLoad`], the rule of Narang–Dutta–Bhattacherjee (arXiv:1111.0762, §3;
+//!   D.Def.alloc in `docs/derivations.md` §9): the sampled bins are compared by the sum-load `s_i` (equivalently by the raw sum
 //!   `L_i = Σ_a l(a, i)`), and the ball goes to the smallest.
 //! * [`Criterion::MaxPopulated`], the earlier rule D contrasts with (its reference [6], "the max
 //!   criteria … over the restricted set of f populated dimensions in the current md-ball"): the

@@ -1,5 +1,5 @@
 //! Seeded search spaces of sum-load states for the checks of [`super::claims`], and a driver that
-//! reports the worst margin (the families F1–F10 of the notes, §5).
+//! reports the worst margin (the families F1–F10 of `docs/derivations.md` §6).
 //!
 //! * [`reachable_exhaustive`]: every state of the fixed-`f` chain with `n` bins and at most
 //!   `max_balls` balls per bin above the lightest: `s = f·(b − mean(b))`, `b` non-increasing with

@@ -16,6 +16,7 @@ use super::ball::BallLaw;
 use super::rule::MdRule;
 use super::state::MdLoads;
 use crate::error::{Error, Result};
+use crate::limits;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -48,7 +49,15 @@ pub struct MdRun {
 }
 
 impl MdSimConfig {
-    /// Validates: `n ≥ 1`, `batch ≥ 1`, dimensions below 64.
+    /// Validates: `n ≥ 1`, `batch ≥ 1`, dimensions below 64, and the sizes within their limits
+    /// ([`limits::MD_CELLS`] for `n·D`, [`limits::MD_BALLS`], [`limits::MD_BATCH`]), before
+    /// anything is allocated.
+    /// ```
+    /// use balloc::multidim::{BallLaw, MdRule, sim::MdSimConfig};
+    /// let cfg = MdSimConfig { n: 16, balls: 64, law: BallLaw::parse("uniform(dims=4,f=2)").unwrap(),
+    ///     rule: MdRule::parse("sum", "two-choice").unwrap(), batch: 1 << 40 };
+    /// assert!(cfg.validate().unwrap_err().to_string().contains("limits::MD_BATCH"));
+    /// ```
     pub fn validate(&self) -> Result<()> {
         if self.n == 0 {
             return Err(Error::invalid("n", "must be at least 1"));
@@ -56,6 +65,11 @@ impl MdSimConfig {
         if self.batch == 0 {
             return Err(Error::invalid("batch", "must be at least 1"));
         }
+        limits::MD_BALLS.check("balls", self.balls)?;
+        limits::MD_BATCH.check("batch", self.batch)?;
+        let cells =
+            limits::checked_mul("bins × dimensions", self.n as u64, self.law.dims().into())?;
+        limits::MD_CELLS.check("bins × dimensions", cells)?;
         MdLoads::new(self.n, self.law.dims() as usize).map(|_| ())
     }
 
@@ -83,7 +97,8 @@ impl MdSimConfig {
             }
         } else {
             let mut left = self.balls;
-            let mut round = Vec::with_capacity(self.batch as usize);
+            // A round holds min(batch, balls) entries; validate() bounded both.
+            let mut round = Vec::with_capacity(self.batch.min(self.balls) as usize);
             while left > 0 {
                 let b = left.min(self.batch);
                 round.clear();

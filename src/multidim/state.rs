@@ -1,8 +1,8 @@
 //! D-dimensional bin loads `l(a, b)` (dimension `a`, bin `b`), the per-dimension normalised loads
 //! `x_b^a = l(a, b) − avg(a)`, the sum-load `s_b = Σ_a x_b^a`, and the per-dimension gaps.
 //!
-//! Reference: Narang–Dutta–Bhattacherjee, arXiv:1111.0762, §1 and §3 (notes D.Def.md-ball,
-//! D.Def.normalised): `avg(a) = (Σ_b l(a, b))/n` (`= mf/(nD)` in expectation for the uniform law),
+//! Reference: Narang–Dutta–Bhattacherjee, arXiv:1111.0762, §1 and §3 (D.Def.md-ball,
+//! D.Def.normalised in `docs/derivations.md` §9): `avg(a) = (Σ_b l(a, b))/n` (`= mf/(nD)` in expectation for the uniform law),
 //! `gap(a) = max_b l(a, b) − avg(a)`, the objective `max_a gap(a)`, and
 //! `s_i(t) = Σ_{d=1}^{D} x_i^d(t)` with `Σ_i x_i^d = 0` for every `d`.
 

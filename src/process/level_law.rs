@@ -9,7 +9,7 @@
 //! the group's rank probabilities, as [`crate::loads::Ranking::per_bin`] does).
 //!
 //! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2 (allocation
-//! vectors by rank, random tie-breaking); notes §6 of `papers/batched-and-mean-biased.md`.
+//! vectors by rank, random tie-breaking); `docs/derivations.md` §4.
 
 use super::Process;
 use crate::error::Result;

@@ -6,8 +6,8 @@
 //! Quantile) also give their allocation vector `p` by rank alone, in `f64` and exactly.
 //!
 //! Reference: the processes of Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2,
-//! and Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087); notes §2 of
-//! `papers/batched-and-mean-biased.md`.
+//! and Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087); the per-bin
+//! probabilities are derived in `docs/derivations.md` §1.
 
 use crate::error::{Error, Result};
 use crate::loads::{Loads, Ranking, TieRule};

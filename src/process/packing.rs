@@ -1,7 +1,7 @@
 //! Packing: sample one bin uniformly; an underloaded bin is raised to `⌈W/n⌉ + 1` (it receives
 //! `⌈W/n⌉ + 1 − xⱼ` balls), an overloaded bin receives one ball. Integer loads only.
 //! Reference: Los–Sauerwald–Sylvester, *Balanced Allocations: Caching and Packing, Twinning and
-//! Thinning* (SODA 2022, arXiv:2110.10759); notes P.Packing.
+//! Thinning* (SODA 2022, arXiv:2110.10759); P.Packing in `docs/derivations.md` §1.
 
 use super::{Outcome, Param, Process, ProcessInfo, StepLaw, uniform_rank};
 use crate::error::{Error, Result};

@@ -3,7 +3,7 @@
 //! parameter), otherwise the ball goes to a second uniform sample.
 //! `rᵢ = 1{yᵢ ≤ f}/n + (#{j : yⱼ > f}/n)·(1/n)` with `boundary=under` (as printed).
 //! Reference: Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087); D. Los's
-//! process pages (notes P.RelativeThreshold).
+//! process pages (P.RelativeThreshold in `docs/derivations.md` §1).
 
 use super::{Param, Process, ProcessInfo, StepLaw, two_thinning};
 use crate::error::Result;

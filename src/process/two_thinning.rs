@@ -1,7 +1,7 @@
 //! Two-Thinning with an absolute threshold ℓ: allocate to the first uniform sample if its load is
 //! at most ℓ, otherwise to a second uniform sample.
 //! `rᵢ = 1{xᵢ ≤ ℓ}/n + (#{j : xⱼ > ℓ}/n)·(1/n)`.
-//! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2 (notes P.TwoThinning).
+//! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2 (P.TwoThinning in `docs/derivations.md` §1).
 
 use super::{Param, Process, ProcessInfo, StepLaw, uniform_rank};
 use crate::error::{Error, Result};

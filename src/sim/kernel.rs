@@ -3,12 +3,14 @@
 //!
 //! A kernel is recognised from the process's registry name and its canonical spec (every
 //! parameter is printed by [`Process::spec`]), and validated against the process itself by the
-//! tests (`tests/sim_kernels.rs`: per-rank frequencies against `rank_probabilities`, per-bin
-//! frequencies against `step_law`). Processes without a kernel run through the generic path
-//! ([`Kernel::Generic`]), which asks the process for its step law: correct, but O(n) per step.
+//! tests in `tests/sim.rs` (per-rank frequencies against `rank_probabilities`; simulated steps
+//! against the exact expectation and the natural samplers). Processes without a kernel run
+//! through the generic path ([`Kernel::Generic`]), which asks the process for its step law:
+//! correct, but O(n) per step.
 //!
 //! Reference: process definitions of Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022),
-//! §2, and Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087); notes §2.
+//! §2, and Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087);
+//! `docs/derivations.md` §1.
 
 use super::rng::{SimRng, below, bernoulli, bernoulli_threshold, unit_f64};
 use crate::error::{Error, Result};

@@ -14,7 +14,7 @@
 //!   checkpoints and an optional final histogram of loads.
 //!
 //! Reference: the experimental protocol of Los–Sauerwald, *Balanced Allocations in Batches*
-//! (SPAA 2022), §8 (notes §11): gap = max load − W/n, maximum over batch ends.
+//! (SPAA 2022), §8 (read in the authors' code; `docs/derivations.md` §10): gap = max load − W/n, maximum over batch ends.
 
 pub mod dense;
 pub mod kernel;
@@ -485,7 +485,7 @@ pub fn num(x: f64) -> Value {
     if x.is_finite() { json!(x) } else { Value::Null }
 }
 
-/// The JSON of DESIGN §4: `{"config", "runs": [{"seed", "final_gap", "max_gap", ...}],
+/// The JSON of the CLI contract (`docs/conventions.md` §4): `{"config", "runs": [{"seed", "final_gap", "max_gap", ...}],
 /// "summary": {"final_gap": {"mean", "stderr", "ci_low", "ci_high"}, ...}}`.
 pub fn to_json(out: &SimOutput, plan: &Plan) -> Value {
     let mut config = out.config.clone();

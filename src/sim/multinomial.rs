@@ -2,7 +2,7 @@
 //! for K categories, whatever the number of balls.
 //!
 //! **Why a batch can be drawn this way.** In the b-batched setting (Los–Sauerwald, *Balanced
-//! Allocations in Batches*, SPAA 2022, §2; notes §4.3) the law of one step is frozen at the load
+//! Allocations in Batches*, SPAA 2022, §2; `docs/derivations.md` §3) the law of one step is frozen at the load
 //! vector at the start of the batch and the b steps are drawn independently from it. Let outcome
 //! `o` (a destination bin with a ball count; for a rank-based process, a bin with the probability
 //! of its rank after the tie rule) have probability `q_o`. The b steps are i.i.d. categorical, so
@@ -14,8 +14,8 @@
 //! the remaining `b − Σ k` steps are i.i.d. on outcomes `o, …, K` with probabilities
 //! `q_j / (q_o + … + q_K)`, hence `N_o | N_{<o} ~ Bin(b − Σ_{j<o} k_j, q_o / Σ_{j≥o} q_j)`.
 //! Drawing the counts along this chain therefore has exactly the law of ball-by-ball sampling.
-//! `tests/sim_batch.rs` checks it against the natural ball-by-ball sampler of each process with
-//! chi-square tests at fixed seeds.
+//! `tests/sim.rs` (`batch_multinomial_matches_ball_by_ball` and its large-batch variant) checks it
+//! against the natural ball-by-ball sampler of each process with chi-square tests at fixed seeds.
 
 use super::rng::{SimRng, unit_f64};
 

@@ -1,7 +1,7 @@
 //! Randomness of the simulator: per-run seeds derived from (configuration, base seed, run index)
 //! with ChaCha20, a ChaCha8 generator per run, and Lemire's bounded integers.
 //!
-//! DESIGN §5: the result of a run depends only on (configuration, seed, run index), never on the
+//! Determinism (`docs/conventions.md` §5): the result of a run depends only on (configuration, seed, run index), never on the
 //! thread count, because every run owns its generator and runs never share one.
 
 use rand::{Rng, SeedableRng, TryRng};

@@ -173,6 +173,18 @@ impl Sweep {
         };
         nonempty("process", g.process.len())?;
         nonempty("n", g.n.len())?;
+        // An empty optional list would silently make the grid empty.
+        for (name, list) in [
+            ("weights", g.weights.as_ref().map(Vec::len)),
+            ("ties", g.ties.as_ref().map(Vec::len)),
+            ("batch", g.batch.as_ref().map(Vec::len)),
+            ("batch_per_n", g.batch_per_n.as_ref().map(Vec::len)),
+            ("balls", g.balls.as_ref().map(Vec::len)),
+            ("balls_per_n", g.balls_per_n.as_ref().map(Vec::len)),
+            ("batches", g.batches.as_ref().map(Vec::len)),
+        ] {
+            nonempty(name, list.unwrap_or(1))?;
+        }
         if g.batch.is_some() && g.batch_per_n.is_some() {
             return Err(field(
                 path,

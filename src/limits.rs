@@ -1,0 +1,353 @@
+//! Limits on every size a user can request, as data.
+//!
+//! Each [`Limit`] states its largest accepted value, what it applies to and why it has that value.
+//! Sizes are checked against their limit before anything is allocated or looped over, with a
+//! one-line error that states the limit and, where raising it makes sense (memory and time limits,
+//! not limits of the mathematics), where to raise it. [`ALL`] lists them for the README and for
+//! `balloc`'s tests, which check that the README states every limit with its value.
+//!
+//! Derived sizes (products such as `n·D` or `m = (m/n)·n`) are computed with checked arithmetic
+//! ([`checked_mul`]) and then checked like the sizes themselves; floats become sizes only through
+//! [`Limit::count_from_f64`], which refuses NaN, infinities, negatives and values above the limit
+//! instead of saturating.
+//!
+//! ```
+//! use balloc::limits;
+//! assert_eq!(limits::BINS.check("--n", 1000).unwrap(), 1000);
+//! let e = limits::BINS.check("--n", 1 << 40).unwrap_err().to_string();
+//! assert_eq!(
+//!     e,
+//!     "invalid --n: 1099511627776 is above the limit of 67108864 bins \
+//!      (limits::BINS; about 70 bytes per bin at the peak, so about 4.7 GB at the limit; \
+//!      raise it in src/limits.rs and rebuild)"
+//! );
+//! ```
+
+use crate::error::{Error, Result};
+
+/// An upper limit on a size given by a user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    /// The constant's name in this module (quoted in errors).
+    pub name: &'static str,
+    /// The largest accepted value.
+    pub max: u64,
+    /// The unit of the size, plural (`bins`, `balls`, `seconds`).
+    pub unit: &'static str,
+    /// Where the limit applies (command-line arguments, file fields).
+    pub applies_to: &'static str,
+    /// Why the limit has this value.
+    pub reason: &'static str,
+    /// Whether raising it makes sense (memory and time limits) or not (limits of the method).
+    pub raisable: bool,
+}
+
+impl Limit {
+    /// `value` if it is at most [`Limit::max`], else the one-line error naming `what` (the
+    /// argument or field), the limit and how to raise it.
+    pub fn check(&self, what: &str, value: u64) -> Result<u64> {
+        if value <= self.max {
+            Ok(value)
+        } else {
+            Err(self.exceeded(what, &value.to_string()))
+        }
+    }
+
+    /// [`Limit::check`] for `usize` sizes.
+    /// ```
+    /// assert!(balloc::limits::GRAPH_N.check_usize("--n", 1 << 20).is_ok());
+    /// assert!(balloc::limits::GRAPH_N.check_usize("--n", (1 << 20) + 1).is_err());
+    /// ```
+    pub fn check_usize(&self, what: &str, value: usize) -> Result<usize> {
+        match u64::try_from(value) {
+            Ok(v) if v <= self.max => Ok(value),
+            _ => Err(self.exceeded(what, &value.to_string())),
+        }
+    }
+
+    /// A non-negative finite float at most [`Limit::max`] (a time budget, a weight).
+    /// ```
+    /// use balloc::limits::SEARCH_BUDGET;
+    /// assert_eq!(SEARCH_BUDGET.check_f64("--budget", 2.5).unwrap(), 2.5);
+    /// assert!(SEARCH_BUDGET.check_f64("--budget", 1e300).is_err());
+    /// assert!(SEARCH_BUDGET.check_f64("--budget", f64::NAN).is_err());
+    /// assert!(SEARCH_BUDGET.check_f64("--budget", -1.0).is_err());
+    /// ```
+    pub fn check_f64(&self, what: &str, x: f64) -> Result<f64> {
+        if !(x.is_finite() && x >= 0.0) {
+            return Err(Error::invalid(
+                what,
+                format!("must be a finite number ≥ 0, got {x}"),
+            ));
+        }
+        if x > self.max as f64 {
+            return Err(self.exceeded(what, &format!("{x:e}")));
+        }
+        Ok(x)
+    }
+
+    /// A size computed in floating point (`⌈factor·n^power⌉`, ...) as an integer: `⌈x⌉` when `x` is
+    /// finite, non-negative and `⌈x⌉` is at most the limit; an error otherwise (never a
+    /// saturating `as` cast).
+    /// ```
+    /// use balloc::limits::MD_BALLS;
+    /// assert_eq!(MD_BALLS.count_from_f64("balls", 2.5).unwrap(), 3);
+    /// assert!(MD_BALLS.count_from_f64("balls", 1e100).is_err());
+    /// assert!(MD_BALLS.count_from_f64("balls", f64::INFINITY).is_err());
+    /// ```
+    pub fn count_from_f64(&self, what: &str, x: f64) -> Result<u64> {
+        let c = self.check_f64(what, x.ceil())?;
+        // c ≤ max ≤ 2⁶⁴ − 1 and c is an integer: the cast is exact for every limit below 2⁵³
+        // (all of them) and otherwise rounds down into range.
+        Ok(c as u64)
+    }
+
+    /// The error for a `value` (as text) above the limit, for sizes counted while reading.
+    /// ```
+    /// let e = balloc::limits::GRAPH_EDGES.exceeded("graph file `g.txt`", "more than 33554432");
+    /// assert!(e.to_string().starts_with("invalid graph file `g.txt`: more than 33554432 is above"));
+    /// ```
+    pub fn exceeded(&self, what: &str, value: &str) -> Error {
+        let raise = if self.raisable {
+            "; raise it in src/limits.rs and rebuild"
+        } else {
+            ""
+        };
+        Error::invalid(
+            what,
+            format!(
+                "{value} is above the limit of {} {} (limits::{}; {}{raise})",
+                self.max, self.unit, self.name, self.reason
+            ),
+        )
+    }
+}
+
+/// `a·b`, or an error naming `what` when the product overflows `u64` (a derived size).
+/// ```
+/// assert_eq!(balloc::limits::checked_mul("balls", 64, 1 << 20).unwrap(), 64 << 20);
+/// assert!(balloc::limits::checked_mul("balls", u64::MAX, 2).is_err());
+/// ```
+pub fn checked_mul(what: &str, a: u64, b: u64) -> Result<u64> {
+    a.checked_mul(b)
+        .ok_or_else(|| Error::invalid(what, format!("{a}·{b} overflows a 64-bit count")))
+}
+
+/// Bins of a load vector (`expect --loads`, `pvec --loads`, `@FILE`) and `pvec --n`.
+pub const BINS: Limit = Limit {
+    name: "BINS",
+    max: 1 << 26,
+    unit: "bins",
+    applies_to: "`expect --loads`, `pvec --loads`, `pvec --n` (a load vector or allocation vector)",
+    reason: "about 70 bytes per bin at the peak, so about 4.7 GB at the limit",
+    raisable: true,
+};
+
+/// Size of an input file read whole (`--loads @FILE`, graph edge lists), checked before reading.
+pub const INPUT_FILE_BYTES: Limit = Limit {
+    name: "INPUT_FILE_BYTES",
+    max: 1 << 32,
+    unit: "bytes",
+    applies_to: "`--loads @FILE`, `--graph @FILE`, `graphical(graph=file,file=...)`",
+    reason: "the file is read into memory whole",
+    raisable: true,
+};
+
+/// Batch size of an exact expectation (`expect --batch`).
+pub const EXPECT_BATCH: Limit = Limit {
+    name: "EXPECT_BATCH",
+    max: 1_000_000_000,
+    unit: "balls",
+    applies_to: "`expect --batch`",
+    reason: "the slowest closed form (Δ under a batch) costs O(b), about 4·10⁻⁸ s a ball",
+    raisable: true,
+};
+
+/// Largest ball weight and weight mean (`--weights`).
+pub const WEIGHT: Limit = Limit {
+    name: "WEIGHT",
+    max: 1_000_000_000_000,
+    unit: "for a weight value or mean",
+    applies_to: "`--weights` values and means (the papers normalise E[W] = 1)",
+    reason: "keeps every moment the closed forms use (b²·E[W²] up to the batch limit) finite in f64",
+    raisable: false,
+};
+
+/// Time budget of `balloc search`, in seconds.
+pub const SEARCH_BUDGET: Limit = Limit {
+    name: "SEARCH_BUDGET",
+    max: 1_000_000,
+    unit: "seconds",
+    applies_to: "`search --budget`",
+    reason: "about 11.6 days; a deadline further away is not a budget",
+    raisable: true,
+};
+
+/// Vertices of a graph built by `balloc graph info` and by `graphical(graph=...)`.
+pub const GRAPH_N: Limit = Limit {
+    name: "GRAPH_N",
+    max: 1 << 20,
+    unit: "vertices",
+    applies_to: "`graph info --n`, `graph experiment --n`, `graphical(graph=...)` (n = bins)",
+    reason: "the decomposition, flows and measures keep several values per edge and tree node",
+    raisable: true,
+};
+
+/// Edges of a graph read from an edge-list file.
+pub const GRAPH_EDGES: Limit = Limit {
+    name: "GRAPH_EDGES",
+    max: 1 << 25,
+    unit: "edges",
+    applies_to: "edge-list files (`--graph @FILE`, `graphical(graph=file,...)`)",
+    reason: "the preprocessing keeps flows on every edge",
+    raisable: true,
+};
+
+/// Numbers of bins of a claim: `constant --n` (theorem files share it).
+pub const CLAIM_N: Limit = Limit {
+    name: "CLAIM_N",
+    max: 1 << 20,
+    unit: "bins",
+    applies_to: "`constant --n` values",
+    reason: "every searched state is a vector of n loads, evaluated many times",
+    raisable: true,
+};
+
+/// Entries of the `constant --n` list.
+pub const CONSTANT_NS: Limit = Limit {
+    name: "CONSTANT_NS",
+    max: 64,
+    unit: "values of n",
+    applies_to: "`constant --n` (length of the list)",
+    reason: "each n is a separate bisection",
+    raisable: true,
+};
+
+/// Cells `n·D` of a multidimensional load table.
+pub const MD_CELLS: Limit = Limit {
+    name: "MD_CELLS",
+    max: 1 << 27,
+    unit: "cells",
+    applies_to: "`multidim simulate --n` times the ball law's dims",
+    reason: "8 bytes a cell, so 1 GiB at the limit",
+    raisable: true,
+};
+
+/// Balls of one multidimensional run (`multidim simulate --balls`, `--batch`, and
+/// `(m/n)·n` of `multidim experiment`).
+pub const MD_BALLS: Limit = Limit {
+    name: "MD_BALLS",
+    max: 1 << 40,
+    unit: "balls",
+    applies_to: "`multidim simulate --balls`, `multidim experiment` (heavy·n)",
+    reason: "a run places about 10⁷ balls a second, so the limit is about a day per run",
+    raisable: true,
+};
+
+/// Balls of one round of the parallel multidimensional process (`multidim ... --batch`).
+pub const MD_BATCH: Limit = Limit {
+    name: "MD_BATCH",
+    max: 1 << 26,
+    unit: "balls",
+    applies_to: "`multidim simulate --batch`, `multidim experiment --batch`",
+    reason: "a round keeps (bin, ball) for each of its balls: 16 bytes a ball, 1 GiB at the limit",
+    raisable: true,
+};
+
+/// Runs of one multidimensional configuration.
+pub const MD_RUNS: Limit = Limit {
+    name: "MD_RUNS",
+    max: 1_000_000,
+    unit: "runs",
+    applies_to: "`multidim simulate --runs`, `multidim experiment --runs`",
+    reason: "every run's result is kept for the summary and the output",
+    raisable: true,
+};
+
+/// Digits of an exact decimal number (`parse_ratio`: parameters, `--delta`, theorem constants).
+pub const DECIMAL_DIGITS: Limit = Limit {
+    name: "DECIMAL_DIGITS",
+    max: 4096,
+    unit: "characters",
+    applies_to: "exact numbers: spec parameters, `pvec --delta`, theorem-file constants",
+    reason: "a number is turned into a big-integer fraction",
+    raisable: false,
+};
+
+/// Decimal exponent of an exact number (`1e-30`), in absolute value.
+pub const DECIMAL_EXPONENT: Limit = Limit {
+    name: "DECIMAL_EXPONENT",
+    max: 4096,
+    unit: "in absolute value",
+    applies_to: "exact numbers: spec parameters, `pvec --delta`, theorem-file constants",
+    reason: "10^e is computed exactly; f64 ends near 10^±308",
+    raisable: false,
+};
+
+/// Every limit, for the README and the tests.
+pub const ALL: &[&Limit] = &[
+    &BINS,
+    &INPUT_FILE_BYTES,
+    &EXPECT_BATCH,
+    &WEIGHT,
+    &SEARCH_BUDGET,
+    &GRAPH_N,
+    &GRAPH_EDGES,
+    &CLAIM_N,
+    &CONSTANT_NS,
+    &MD_CELLS,
+    &MD_BALLS,
+    &MD_BATCH,
+    &MD_RUNS,
+    &DECIMAL_DIGITS,
+    &DECIMAL_EXPONENT,
+];
+
+/// Largest `k` with `n = 2^k` in `multidim experiment` (`--max-log2-n`).
+pub const MD_MAX_LOG2_N: u32 = 24;
+
+/// The largest n for which `pvec` computes exact rational vectors (above it, `float` only).
+pub const PVEC_EXACT_N: usize = 20_000;
+
+/// Characters of an input quoted in an error message ([`crate::error::excerpt`]).
+pub const EXCERPT_CHARS: usize = 60;
+
+/// Non-blank runs longer than this are shortened to an excerpt in error messages
+/// ([`crate::error::shorten_tokens`]).
+pub const TOKEN_CHARS: usize = 80;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_match_the_constants() {
+        let mut names: Vec<&str> = ALL.iter().map(|l| l.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ALL.len());
+        assert_eq!(BINS.name, "BINS");
+        assert_eq!(MD_RUNS.name, "MD_RUNS");
+    }
+
+    #[test]
+    fn every_limit_converts_exactly_to_f64() {
+        // check_f64 compares against max as f64; below 2⁵³ that conversion is exact.
+        for l in ALL {
+            assert!(l.max < 1 << 53, "{}", l.name);
+            assert_eq!(l.max as f64 as u64, l.max);
+        }
+    }
+
+    #[test]
+    fn errors_are_one_line_and_name_the_argument() {
+        for l in ALL {
+            let e = l.check("--x", l.max + 1).unwrap_err().to_string();
+            assert!(!e.contains('\n'));
+            assert!(e.starts_with("invalid --x: "), "{e}");
+            assert!(e.contains(&format!("limits::{}", l.name)), "{e}");
+            assert_eq!(e.contains("raise it"), l.raisable, "{e}");
+            assert_eq!(l.check("--x", l.max).unwrap(), l.max);
+        }
+    }
+}

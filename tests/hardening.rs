@@ -1,0 +1,461 @@
+//! One test per class of the bad-input campaign for the commands whose inputs are checked here:
+//! sizes that used to panic or abort, numbers that used to print NaN/inf or wrong values,
+//! surprising option values, and errors that used to quote a whole 100 MB input. Each bad input
+//! must give exit code 2 and one short line naming the argument (and the limit, for sizes);
+//! each good input a finite, independently computed value.
+
+use balloc::cli::{Outcome, run_args};
+use balloc::limits;
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Outcome {
+    run_args(args)
+}
+
+/// Exit code 2, nothing on stdout, one line on stderr that contains every `needle`.
+fn refused(args: &[&str], needles: &[&str]) -> String {
+    let o = run(args);
+    assert_eq!(o.code, 2, "{args:?}: exit {} (stdout {})", o.code, o.stdout);
+    assert!(o.stdout.is_empty(), "{args:?}: {}", o.stdout);
+    assert_eq!(o.stderr.lines().count(), 1, "{args:?}: {}", o.stderr);
+    assert!(o.stderr.starts_with("error: "), "{}", o.stderr);
+    for n in needles {
+        assert!(o.stderr.contains(n), "{args:?}: `{n}` not in {}", o.stderr);
+    }
+    o.stderr
+}
+
+fn json(args: &[&str]) -> Value {
+    let o = run(args);
+    assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
+    serde_json::from_str(&o.stdout).expect("valid JSON")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Panics and aborts on sizes
+
+#[test]
+fn sizes_beyond_their_limits_are_refused_before_any_allocation() {
+    // These used to abort (capacity overflow, allocation failure) or run for ever.
+    refused(
+        &[
+            "pvec",
+            "--process",
+            "two-choice",
+            "--n",
+            "18446744073709551615",
+        ],
+        &["invalid --n", "limits::BINS"],
+    );
+    let over = (limits::BINS.max + 1).to_string();
+    refused(
+        &["pvec", "--process", "two-choice", "--n", &over],
+        &["limits::BINS", "67108864"],
+    );
+    refused(
+        &["graph", "info", "--graph", "cycle", "--n", "1000000000"],
+        &["limits::GRAPH_N", "1048576"],
+    );
+    refused(
+        &[
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            "absolute",
+            "--loads",
+            "1,0",
+            "--batch",
+            "1000000000000000000",
+        ],
+        &["invalid --batch", "limits::EXPECT_BATCH"],
+    );
+    refused(
+        &[
+            "multidim",
+            "simulate",
+            "--n",
+            "10",
+            "--balls",
+            "10",
+            "--runs",
+            "2",
+            "--batch",
+            "1000000000000000000",
+        ],
+        &["--batch", "limits::MD_BATCH"],
+    );
+    refused(
+        &[
+            "multidim",
+            "simulate",
+            "--n",
+            "1000000000000",
+            "--balls",
+            "10",
+            "--runs",
+            "2",
+        ],
+        &["bins × dimensions", "limits::MD_CELLS"],
+    );
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-md-heavy");
+    let _ = std::fs::remove_dir_all(&out);
+    refused(
+        &[
+            "multidim",
+            "experiment",
+            "--out",
+            out.to_str().unwrap(),
+            "--heavy",
+            "1000000000000000",
+            "--min-log2-n",
+            "6",
+            "--max-log2-n",
+            "6",
+        ],
+        &["--heavy", "limits::MD_BALLS"],
+    );
+    assert!(!out.exists(), "nothing is written for a refused sweep");
+}
+
+#[test]
+fn a_search_budget_beyond_a_duration_is_refused() {
+    // Duration::from_secs_f64(1e300) panics; the budget is checked first.
+    refused(
+        &["search", "ptw/gamma-drift-two-choice", "--budget", "1e300"],
+        &["invalid --budget", "1e300", "limits::SEARCH_BUDGET"],
+    );
+    refused(
+        &["search", "ptw/gamma-drift-two-choice", "--budget", "NaN"],
+        &["invalid --budget", "finite"],
+    );
+}
+
+#[test]
+fn exact_numbers_with_huge_exponents_are_refused_at_once() {
+    // 10^(10⁹) as an exact rational would take minutes and gigabytes.
+    refused(
+        &[
+            "pvec",
+            "--process",
+            "two-choice",
+            "--n",
+            "4",
+            "--delta",
+            "1e1000000000",
+        ],
+        &["--delta", "limits::DECIMAL_EXPONENT"],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// NaN/inf or wrong numbers with exit 0
+
+#[test]
+fn loads_whose_total_overflows_are_refused() {
+    refused(
+        &[
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            "quadratic",
+            "--loads",
+            "1e308,1e308",
+        ],
+        &["--loads", "loads must lie within"],
+    );
+    // Each entry representable and within ±MAX/2, but the total overflows.
+    refused(
+        &[
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            "quadratic",
+            "--loads",
+            "8e307,8e307,8e307",
+        ],
+        &["total load", "overflows"],
+    );
+}
+
+#[test]
+fn weight_means_beyond_the_limit_are_refused_and_below_it_are_exact() {
+    refused(
+        &[
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            "quadratic",
+            "--loads",
+            "1,0",
+            "--weights",
+            "exp(1e308)",
+        ],
+        &["--weights", "limits::WEIGHT"],
+    );
+    // Hand computation: n = 2, loads (1, 0), Two-Choice puts the ball on the heavier bin with
+    // probability 1/4. Υ = d²/2 for the difference d of the two loads, so with W ~ Exp(μ),
+    // E[W²] = 2μ²: E[Υ'] = ¼·E[(1 + W)²]/2 + ¾·E[(1 − W)²]/2 = ½ − μ/2 + μ².
+    for (mean, arg) in [(1.0f64, "exp(1)"), (1e12, "exp(1e12)")] {
+        let v = json(&[
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            "quadratic",
+            "--loads",
+            "1,0",
+            "--weights",
+            arg,
+            "--format",
+            "json",
+        ]);
+        let want = 0.5 - mean / 2.0 + mean * mean;
+        let got = v["expected_next"].as_f64().expect("a finite number");
+        assert!((got - want).abs() <= 1e-12 * want, "{arg}: {got} vs {want}");
+        let change = v["expected_change"].as_f64().expect("a finite number");
+        assert!(
+            (change - (want - 0.5)).abs() <= 1e-12 * want,
+            "{arg}: {change}"
+        );
+    }
+}
+
+#[test]
+fn expectations_beyond_f64_are_in_the_log_domain_or_refused_never_inf() {
+    // Υ at loads (1e160, 0) is 2·(5e159)² = 5e319 > f64::MAX: either the log domain with
+    // ln Υ = ln 5 + 319 ln 10, or a one-line error; never `exp(inf)` or NaN with exit 0.
+    let args = [
+        "expect",
+        "--process",
+        "two-choice",
+        "--potential",
+        "quadratic",
+        "--loads",
+        "1e160,0",
+        "--format",
+        "json",
+    ];
+    let o = run(&args);
+    match o.code {
+        0 => {
+            let v: Value = serde_json::from_str(&o.stdout).unwrap();
+            let want = 5f64.ln() + 319.0 * 10f64.ln();
+            let got = v["log_value"].as_f64().expect("log_value");
+            assert!((got - want).abs() < 1e-9 * want, "{got} vs {want}");
+            assert!(!o.stdout.contains("NaN") && !o.stdout.contains("inf"));
+        }
+        _ => {
+            refused(&args, &["log domain"]);
+        }
+    }
+}
+
+#[test]
+fn constant_needs_distinct_n_and_says_why_there_is_no_fit() {
+    refused(
+        &[
+            "constant",
+            "ptw/gamma-drift-two-choice",
+            "--name",
+            "c",
+            "--n",
+            "4,4",
+        ],
+        &["invalid --n", "given twice"],
+    );
+    refused(
+        &[
+            "constant",
+            "ptw/gamma-drift-two-choice",
+            "--name",
+            "c",
+            "--n",
+            "4,100000000",
+        ],
+        &["limits::CLAIM_N"],
+    );
+    let many = (1..=65)
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    refused(
+        &[
+            "constant",
+            "ptw/gamma-drift-two-choice",
+            "--name",
+            "c",
+            "--n",
+            &many,
+        ],
+        &["limits::CONSTANT_NS"],
+    );
+    // One n: a value, and no growth fit, with the reason in its own field.
+    let v = json(&[
+        "constant",
+        "ptw/gamma-drift-two-choice",
+        "--name",
+        "c",
+        "--n",
+        "4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["per_n"].as_array().unwrap().len(), 1);
+    assert!(v["per_n"][0]["value"].as_f64().unwrap().is_finite());
+    assert_eq!(v["fits"], serde_json::json!([]));
+    assert!(v["fits_note"].as_str().unwrap().contains("two values of n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ignored or surprising options
+
+#[test]
+fn multidim_simulate_refuses_zero_runs() {
+    refused(
+        &[
+            "multidim", "simulate", "--n", "10", "--balls", "10", "--runs", "0",
+        ],
+        &["invalid --runs", "at least 1"],
+    );
+}
+
+#[test]
+fn a_100_mb_token_gives_a_short_one_line_error() {
+    let huge = "x".repeat(100 << 20);
+    for args in [
+        vec![
+            "expect",
+            "--process",
+            &huge,
+            "--potential",
+            "gamma",
+            "--loads",
+            "1",
+        ],
+        vec![
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            "gamma(alpha=0.5)",
+            "--loads",
+            &huge,
+        ],
+        vec!["pvec", "--process", "two-choice", "--n", &huge],
+        vec!["graph", "info", "--graph", &huge, "--n", "4"],
+    ] {
+        let e = refused(&args, &["characters)"]);
+        assert!(e.len() < 400, "{} bytes: {e}", e.len());
+    }
+}
+
+#[test]
+fn unknown_names_come_with_the_closest_accepted_name() {
+    refused(
+        &[
+            "expect",
+            "--process",
+            "two-chioce",
+            "--potential",
+            "gamma(alpha=1)",
+            "--loads",
+            "1,0",
+        ],
+        &["unknown process `two-chioce`", "did you mean `two-choice`?"],
+    );
+    refused(
+        &[
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            "gama(alpha=1)",
+            "--loads",
+            "1,0",
+        ],
+        &["did you mean `gamma`?"],
+    );
+    refused(
+        &[
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            "gamma(alpah=1)",
+            "--loads",
+            "1,0",
+        ],
+        &["did you mean `alpha`?"],
+    );
+    refused(
+        &["graph", "info", "--graph", "cyle", "--n", "8"],
+        &["did you mean `cycle`?"],
+    );
+    refused(
+        &[
+            "graph",
+            "info",
+            "--graph",
+            "cycle",
+            "--n",
+            "8",
+            "--routing",
+            "electric",
+        ],
+        &["did you mean `electrical`?"],
+    );
+    // clap's own suggestions stay on the one line.
+    refused(&["chek"], &["'check'"]);
+    refused(
+        &[
+            "pvec",
+            "--process",
+            "two-choice",
+            "--n",
+            "4",
+            "--format",
+            "jsn",
+        ],
+        &["'json'"],
+    );
+    // Nothing close: no suggestion, just the accepted names.
+    let e = refused(
+        &[
+            "expect",
+            "--process",
+            "zzzz",
+            "--potential",
+            "gamma",
+            "--loads",
+            "1",
+        ],
+        &["accepted: one-choice"],
+    );
+    assert!(!e.contains("did you mean"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The limits are documented
+
+#[test]
+fn the_readme_states_every_limit_with_its_value() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    for l in limits::ALL {
+        let row = readme
+            .lines()
+            .find(|line| line.contains(&format!("`{}`", l.name)))
+            .unwrap_or_else(|| panic!("README.md does not list limits::{}", l.name));
+        let digits: String = row.chars().filter(|c| c.is_ascii_digit()).collect();
+        assert!(
+            digits.contains(&l.max.to_string()),
+            "README.md states limits::{} without its value {}: {row}",
+            l.name,
+            l.max
+        );
+    }
+}
