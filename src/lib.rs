@@ -46,6 +46,7 @@
 pub mod arbitrary;
 pub mod bias;
 pub mod claim;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod condition;
 pub mod enclosure;

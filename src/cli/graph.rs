@@ -1,7 +1,7 @@
 //! `balloc graph`: facts about a graph and its Bansal–Feldheim preprocessing (`info`), and the
 //! Monte Carlo experiments of C §5 (`experiment`).
 
-use super::output::Format;
+use super::output::{Cell, Format, Table};
 use crate::graph::experiment::{Point, Rule, fit_power, plot_svg, simulate, summarize};
 use crate::graph::flow::{Routing, congestion_lower_bound};
 use crate::graph::strategy::Strategy;
@@ -40,7 +40,7 @@ pub enum Action {
         /// spanning-tree, electrical, electrical-mw.
         #[arg(long, default_value = "auto")]
         routing: String,
-        /// Output format (text or json).
+        /// Output format: text, json, or a table (quantity, value) as markdown, csv or latex.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
@@ -121,10 +121,22 @@ pub fn run(a: Args) -> Result<i32> {
             });
             match format {
                 Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&o)?),
-                _ => {
+                Format::Text => {
                     for (key, v) in o.as_object().expect("object") {
                         crate::outln!("{key:<18} {v}");
                     }
+                }
+                f => {
+                    let mut t = Table::new(&["quantity", "value"]);
+                    for (key, v) in o.as_object().expect("object") {
+                        let text = match v {
+                            serde_json::Value::String(s) => s.clone(),
+                            serde_json::Value::Null => String::new(),
+                            other => other.to_string(),
+                        };
+                        t.push(vec![Cell::text(key.clone()), Cell::text(text)]);
+                    }
+                    crate::outln!("{}", t.render(f)?);
                 }
             }
         }

@@ -5,7 +5,7 @@
 //!   `ln ln n` for `m = n` and `m ≫ n`, written as `points.csv`, `points.json` and one SVG per
 //!   regime and choice (atomically: temp file + rename).
 
-use super::output::Format;
+use super::output::{Cell, Format, Table};
 use crate::multidim::experiment::{Regime, Sweep, svg, to_csv};
 use crate::multidim::sim::{MdSimConfig, summarize};
 use crate::multidim::{BallLaw, Choice, Criterion, MdRule};
@@ -56,7 +56,8 @@ struct SimArgs {
     /// Master seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Output format (text or json).
+    /// Output format: text, json, csv (one row per run), or markdown or latex (the runs and the
+    /// summary).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
 }
@@ -129,7 +130,49 @@ fn simulate(a: SimArgs) -> Result<i32> {
             });
             outln!("{}", serde_json::to_string_pretty(&v)?);
         }
-        _ => {
+        Format::Csv | Format::Markdown | Format::Latex => {
+            let mut t = Table::new(&["run", "max_a gap(a)", "max_b s_b"]);
+            for r in &runs {
+                t.push(vec![
+                    Cell::text(r.run.to_string()),
+                    Cell::float(r.max_gap),
+                    Cell::float(r.sum_gap),
+                ]);
+            }
+            let head = format!(
+                "{} bins, {} balls {}, rule {}, batch {}, seed {}",
+                cfg.n,
+                cfg.balls,
+                cfg.law.spec(),
+                cfg.rule.label(),
+                cfg.batch,
+                a.seed
+            );
+            let summary = summary.map(|s| {
+                format!(
+                    "max_a gap(a): mean {}, 95% CI [{}, {}] over {} runs",
+                    s.mean, s.ci_low, s.ci_high, s.count
+                )
+            });
+            match a.format {
+                Format::Csv => outln!("{}", t.csv()?),
+                Format::Latex => {
+                    outln!("% {head}");
+                    if let Some(s) = &summary {
+                        outln!("% {s}");
+                    }
+                    outln!("{}", t.latex(Some("rrr")));
+                }
+                _ => {
+                    outln!("{head}\n");
+                    outln!("{}", t.markdown());
+                    if let Some(s) = &summary {
+                        outln!("\n{s}");
+                    }
+                }
+            }
+        }
+        Format::Text => {
             outln!(
                 "{} bins, {} balls {}, rule {}, batch {}, seed {}",
                 cfg.n,

@@ -1,5 +1,8 @@
 //! Output helpers shared by the subcommands: formats, reading `@FILE` arguments, JSON for
-//! [`Scaled`] values.
+//! [`Scaled`] values, and [`Table`]s rendered as text, Markdown, CSV or LaTeX.
+//!
+//! Every subcommand with `--format` accepts all of [`Format`]: JSON is each command's own
+//! document (the stable contract), and the tabular formats render the same [`Table`]s.
 
 use crate::loads::Loads;
 use crate::scaled::Scaled;
@@ -15,8 +18,280 @@ pub enum Format {
     Json,
     /// Markdown.
     Markdown,
-    /// Comma-separated values.
+    /// Comma-separated values (RFC 4180; a header row, then one row per record).
     Csv,
+    /// A LaTeX fragment (`tabular`/`longtable`; rationals as `\frac`), for pasting into a paper.
+    Latex,
+}
+
+/// One cell of a [`Table`]: its plain text (text, Markdown, CSV) and its LaTeX rendering.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// Plain text.
+    pub plain: String,
+    /// LaTeX (already escaped; math wrapped in `$…$`).
+    pub tex: String,
+}
+
+impl Cell {
+    /// A text cell (escaped for LaTeX).
+    pub fn text(s: impl Into<String>) -> Cell {
+        let plain = s.into();
+        Cell {
+            tex: tex_escape(&plain),
+            plain,
+        }
+    }
+
+    /// A cell with its own LaTeX math (without the `$` delimiters).
+    pub fn math(plain: impl Into<String>, tex: &str) -> Cell {
+        Cell {
+            plain: plain.into(),
+            tex: format!("${tex}$"),
+        }
+    }
+
+    /// A rational: `p/q` in plain text, `\frac{p}{q}` in LaTeX.
+    pub fn rational(q: &num_rational::BigRational) -> Cell {
+        Cell::math(q.to_string(), &tex_rational(q))
+    }
+
+    /// A float in its shortest round-trip form (`-` when not finite).
+    pub fn float(x: f64) -> Cell {
+        if x.is_finite() {
+            Cell::text(format!("{x}"))
+        } else {
+            Cell::text("-")
+        }
+    }
+}
+
+/// A table: a header and rows of [`Cell`]s, rendered in every tabular format.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Table {
+    /// Column names.
+    pub columns: Vec<String>,
+    /// The rows (each as long as `columns`).
+    pub rows: Vec<Vec<Cell>>,
+}
+
+impl Table {
+    /// A table with these columns and no rows.
+    pub fn new(columns: &[&str]) -> Table {
+        Table {
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, row: Vec<Cell>) {
+        debug_assert_eq!(row.len(), self.columns.len());
+        self.rows.push(row);
+    }
+
+    /// Aligned plain-text columns.
+    pub fn text(&self) -> String {
+        let mut w: Vec<usize> = self.columns.iter().map(|c| c.chars().count()).collect();
+        for r in &self.rows {
+            for (i, c) in r.iter().enumerate() {
+                w[i] = w[i].max(c.plain.chars().count());
+            }
+        }
+        let line = |cells: Vec<&str>| {
+            let parts: Vec<String> = cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("{c:<width$}", width = w[i]))
+                .collect();
+            parts.join("  ").trim_end().to_string()
+        };
+        let mut out = vec![line(self.columns.iter().map(|s| s.as_str()).collect())];
+        for r in &self.rows {
+            out.push(line(r.iter().map(|c| c.plain.as_str()).collect()));
+        }
+        out.join("\n")
+    }
+
+    /// A Markdown (GitHub) table; `|` inside cells is escaped.
+    pub fn markdown(&self) -> String {
+        let esc = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+        let mut out = format!(
+            "| {} |\n|{}|",
+            self.columns
+                .iter()
+                .map(|c| esc(c))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            vec!["---"; self.columns.len()].join("|")
+        );
+        for r in &self.rows {
+            out.push_str(&format!(
+                "\n| {} |",
+                r.iter()
+                    .map(|c| esc(&c.plain))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ));
+        }
+        out
+    }
+
+    /// CSV with a header row (RFC 4180 quoting, by the `csv` crate).
+    pub fn csv(&self) -> Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(&self.columns)?;
+        for r in &self.rows {
+            w.write_record(r.iter().map(|c| c.plain.as_str()))?;
+        }
+        let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
+        Ok(String::from_utf8_lossy(&bytes).trim_end().to_string())
+    }
+
+    /// A LaTeX `tabular` (booktabs rules) with column alignment `spec` (e.g. `lrr`), or `l` for
+    /// every column when `spec` is `None`.
+    pub fn latex(&self, spec: Option<&str>) -> String {
+        let spec = spec
+            .map(str::to_string)
+            .unwrap_or_else(|| "l".repeat(self.columns.len()));
+        let mut out = format!(
+            "\\begin{{tabular}}{{{spec}}}\n\\toprule\n{} \\\\\n\\midrule\n",
+            self.columns
+                .iter()
+                .map(|c| tex_escape(c))
+                .collect::<Vec<_>>()
+                .join(" & ")
+        );
+        for r in &self.rows {
+            out.push_str(
+                &r.iter()
+                    .map(|c| c.tex.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" & "),
+            );
+            out.push_str(" \\\\\n");
+        }
+        out.push_str("\\bottomrule\n\\end{tabular}");
+        out
+    }
+
+    /// Renders in a tabular format (`Json` is each command's own document and is not a table:
+    /// it renders as CSV here only as a fallback that the commands never use).
+    pub fn render(&self, format: Format) -> Result<String> {
+        Ok(match format {
+            Format::Text => self.text(),
+            Format::Markdown => self.markdown(),
+            Format::Csv | Format::Json => self.csv()?,
+            Format::Latex => self.latex(None),
+        })
+    }
+}
+
+/// Escapes LaTeX's special characters in text (`\ & % $ # _ { } ~ ^`), and writes the Unicode
+/// symbols that the outputs use (Greek letters, `≤`, `≥`, `−`, `·`, `∈`) as math.
+///
+/// ```
+/// use balloc::cli::tex_escape;
+/// assert_eq!(tex_escape("a_b & 50%"), "a\\_b \\& 50\\%");
+/// assert_eq!(tex_escape("Γ ≤ 1"), "$\\Gamma$ $\\le$ 1");
+/// ```
+pub fn tex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '<' => out.push_str("\\textless{}"),
+            '>' => out.push_str("\\textgreater{}"),
+            '|' => out.push_str("\\textbar{}"),
+            _ => match unicode_math(c) {
+                Some(m) => {
+                    out.push('$');
+                    out.push_str(m);
+                    out.push('$');
+                }
+                None => out.push(c),
+            },
+        }
+    }
+    out
+}
+
+/// The LaTeX math command of a Unicode symbol used in balloc's outputs.
+fn unicode_math(c: char) -> Option<&'static str> {
+    Some(match c {
+        'α' => "\\alpha",
+        'β' => "\\beta",
+        'γ' => "\\gamma",
+        'δ' => "\\delta",
+        'ε' => "\\varepsilon",
+        'θ' => "\\theta",
+        'κ' => "\\kappa",
+        'λ' => "\\lambda",
+        'Γ' => "\\Gamma",
+        'Φ' => "\\Phi",
+        'Ψ' => "\\Psi",
+        'Υ' => "\\Upsilon",
+        'Δ' => "\\Delta",
+        'Λ' => "\\Lambda",
+        '≤' => "\\le",
+        '≥' => "\\ge",
+        '−' => "-",
+        '·' => "\\cdot",
+        '×' => "\\times",
+        '∈' => "\\in",
+        '≈' => "\\approx",
+        '∞' => "\\infty",
+        '…' => "\\ldots",
+        '←' => "\\leftarrow",
+        '✗' => "\\times",
+        _ => return None,
+    })
+}
+
+/// A rational in LaTeX: an integer as is, otherwise `\frac{p}{q}` with the sign in front.
+///
+/// ```
+/// use balloc::cli::tex_rational;
+/// use num_rational::BigRational;
+/// assert_eq!(tex_rational(&BigRational::new(11.into(), 2.into())), "\\frac{11}{2}");
+/// assert_eq!(tex_rational(&BigRational::new((-3).into(), 4.into())), "-\\frac{3}{4}");
+/// assert_eq!(tex_rational(&BigRational::from_integer(7.into())), "7");
+/// ```
+pub fn tex_rational(q: &num_rational::BigRational) -> String {
+    use num_traits::Signed;
+    if q.is_integer() {
+        return q.to_integer().to_string();
+    }
+    let sign = if q.is_negative() { "-" } else { "" };
+    format!("{sign}\\frac{{{}}}{{{}}}", q.numer().abs(), q.denom())
+}
+
+/// The decimal digits that every number of the interval `[lo, hi]` rounds to (up to 17
+/// significant digits), or `None` when even one digit differs. Rounding is monotone, so when
+/// both ends round to the same string, so does every number between them.
+///
+/// ```
+/// use balloc::cli::common_digits;
+/// assert_eq!(common_digits(9.596665130456010, 9.596665130456012).as_deref(), Some("9.59666513045601e0"));
+/// assert_eq!(common_digits(5.5, 5.5).as_deref(), Some("5.5e0"));
+/// ```
+pub fn common_digits(lo: f64, hi: f64) -> Option<String> {
+    if !(lo.is_finite() && hi.is_finite()) || lo > hi {
+        return None;
+    }
+    if lo == hi {
+        return Some(format!("{lo:e}"));
+    }
+    (0..17usize).rev().find_map(|p| {
+        let (a, b) = (format!("{lo:.p$e}"), format!("{hi:.p$e}"));
+        (a == b).then_some(a)
+    })
 }
 
 /// Reads `--loads`: a literal list or `@FILE`.

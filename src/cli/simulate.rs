@@ -1,6 +1,6 @@
 //! `balloc simulate`: Monte Carlo runs of a process with a summary (DESIGN §4).
 
-use super::output::Format;
+use super::output::{Cell, Format, Table};
 use crate::sim::{self, Config, Plan, plot, sweep::atomic_write};
 use anyhow::{Context, Result, bail};
 use std::sync::Arc;
@@ -32,7 +32,8 @@ pub struct Args {
     /// Tie rule: random or fixed.
     #[arg(long, default_value = "random")]
     ties: String,
-    /// Output format: text, json or csv.
+    /// Output format: text, json, csv (one row per run), or the summary table as markdown or
+    /// latex.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Potentials to record (repeatable), e.g. `gamma(alpha=0.1)`.
@@ -73,9 +74,6 @@ pub fn run(a: Args) -> Result<i32> {
             "invalid --confidence: must lie in (0, 1), got {}",
             a.confidence
         );
-    }
-    if matches!(a.format, Format::Markdown) {
-        bail!("invalid --format: simulate writes text, json or csv");
     }
     let mut plan = Plan::new(a.balls, a.runs, a.seed);
     plan.confidence = a.confidence;
@@ -144,7 +142,41 @@ pub fn run(a: Args) -> Result<i32> {
             let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
             crate::outln!("{}", String::from_utf8_lossy(&bytes).trim_end());
         }
-        _ => {
+        Format::Markdown | Format::Latex => {
+            let mut t = Table::new(&["quantity", "mean", "stderr", "ci_low", "ci_high"]);
+            for (k, e) in &out.summary {
+                let name = match k.strip_prefix("potential_") {
+                    Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
+                    None => k.clone(),
+                };
+                t.push(vec![
+                    Cell::text(name),
+                    Cell::float(e.mean),
+                    Cell::float(e.stderr),
+                    Cell::float(e.ci_low),
+                    Cell::float(e.ci_high),
+                ]);
+            }
+            let config: Vec<String> = out
+                .config
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", v.to_string().trim_matches('"')))
+                .collect();
+            let head = format!(
+                "{}, balls = {}, runs = {} (seed {}); {}% Student-t intervals; gap = max x − W/n",
+                config.join(", "),
+                a.balls,
+                a.runs,
+                a.seed,
+                a.confidence * 100.0
+            );
+            if a.format == Format::Latex {
+                crate::outln!("% {head}\n{}", t.latex(Some("lrrrr")));
+            } else {
+                crate::outln!("{head}\n\n{}", t.markdown());
+            }
+        }
+        Format::Text => {
             for (k, v) in &out.config {
                 crate::outln!("{k:<16} {}", v.to_string().trim_matches('"'));
             }
