@@ -9,7 +9,7 @@ use crate::expectation::{Method, expect};
 use crate::loads::TieRule;
 use crate::setting::Setting;
 use crate::weights::WeightLaw;
-use crate::{potential, process};
+use crate::{Certified, potential, process};
 use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
 
@@ -43,54 +43,6 @@ pub struct Args {
 /// The largest n evaluated exactly or by enclosures besides the float route.
 const CERTIFY_LIMIT: usize = 20_000;
 
-/// The values of a second, certified route: exact rationals or enclosures.
-enum Certified {
-    /// Rational value, expected next value and expected change.
-    Exact([num_rational::BigRational; 3]),
-    /// Enclosures of the same three and their precision in bits.
-    Enclosure([crate::enclosure::Interval; 3], u64),
-}
-
-/// The exact (quadratic, absolute) or enclosed (Φ, Ψ, Γ) values when the process has a rational
-/// step law and the weights an exact form; `None` otherwise (the values are then `float`).
-fn certify(
-    proc_: &dyn process::Process,
-    pot_text: &str,
-    pot: &dyn potential::Potential,
-    loads: &crate::loads::Loads,
-    setting: &Setting,
-) -> Option<Certified> {
-    use crate::exact::{self, ExactSetting, ExactStepLaw};
-    if loads.n() > CERTIFY_LIMIT {
-        return None;
-    }
-    let law = ExactStepLaw::from_process(proc_, loads, setting.ties).ok()?;
-    let es = ExactSetting::from_setting(setting).ok()?;
-    let x = exact::loads(loads).ok()?;
-    match pot.info().name {
-        "quadratic" => {
-            let v = exact::quadratic::value(&x);
-            let next = exact::quadratic::expected_next(&law, &x, &es).ok()?;
-            Some(Certified::Exact([v.clone(), next.clone(), next - v]))
-        }
-        "absolute" => {
-            let v = exact::absolute::value(&x);
-            let next = exact::absolute::expected_next(&law, &x, &es).ok()?;
-            Some(Certified::Exact([v.clone(), next.clone(), next - v]))
-        }
-        "phi" | "psi" | "gamma" => {
-            let spec = crate::enclosure::ExpSpec::parse(pot_text).ok()?;
-            let prec = 128;
-            let e = crate::enclosure::exponential::enclose(&law, &spec, &x, &es, prec).ok()?;
-            Some(Certified::Enclosure(
-                [e.value, e.expected_next, e.expected_change],
-                prec,
-            ))
-        }
-        _ => None,
-    }
-}
-
 /// Runs `balloc expect`.
 pub fn run(a: Args) -> Result<i32> {
     let proc_ = process::parse(&a.process).context("--process")?;
@@ -104,7 +56,13 @@ pub fn run(a: Args) -> Result<i32> {
         Method::ClosedForm => "closed-form",
         Method::Enumeration => "enumeration",
     };
-    let cert = certify(proc_.as_ref(), &a.potential, pot.as_ref(), &loads, &setting);
+    let cert = if loads.n() <= CERTIFY_LIMIT {
+        crate::certify_expectation(proc_.as_ref(), &a.potential, &loads, &setting)
+            .ok()
+            .flatten()
+    } else {
+        None
+    };
     let trust = match &cert {
         Some(Certified::Exact(_)) => "exact",
         Some(Certified::Enclosure(..)) => "enclosure",
@@ -129,7 +87,7 @@ pub fn run(a: Args) -> Result<i32> {
                     Some(Certified::Exact(q)) => {
                         crate::scaled::Scaled::from_f64(crate::exact::to_f64(&q[i]))
                     }
-                    _ => floats[i].clone(),
+                    _ => *floats[i],
                 };
                 put_scaled(&mut o, name, &v, i == 2);
             }

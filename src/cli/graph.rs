@@ -44,7 +44,8 @@ pub enum Action {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// Greedy versus the flow strategy: time-averaged gap against n, fitted exponents, SVG plots.
+    /// Greedy versus the flow strategy: time-averaged gap against n, fitted exponents, plots (SVG
+    /// and PGF/TikZ).
     Experiment {
         /// Graph family: cycle, torus or hypercube.
         #[arg(long, default_value = "cycle")]
@@ -64,7 +65,9 @@ pub enum Action {
         /// Base seed.
         #[arg(long, default_value_t = 2022)]
         seed: u64,
-        /// Output directory (results.json and gap.svg are written there); none: print only.
+        /// Output directory (created if missing): writes `GRAPH.json` (every run, the fits),
+        /// `GRAPH.svg` and `GRAPH.tex` (the plot, SVG and PGF/TikZ), GRAPH the --graph value;
+        /// without it, the JSON is printed.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
@@ -206,11 +209,18 @@ pub fn run(a: Args) -> Result<i32> {
                     std::fs::write(&tmp, serde_json::to_string_pretty(&doc)?)
                         .with_context(|| format!("--out {}", dir.display()))?;
                     std::fs::rename(&tmp, dir.join(format!("{graph}.json")))?;
-                    plot_svg(
-                        &dir.join(format!("{graph}.svg")),
-                        &format!("{graph}: greedy vs flow strategy (95% t-intervals)"),
-                        &series,
-                    )?;
+                    let title = format!("{graph}: greedy vs flow strategy");
+                    let caption = format!(
+                        "Points: means over {runs} runs of the time-averaged gap max L − t/n (second half, every n-th ball); bars: 95% Student-t confidence intervals of the mean."
+                    );
+                    for ext in ["svg", "tex"] {
+                        plot_svg(
+                            &dir.join(format!("{graph}.{ext}")),
+                            &title,
+                            &caption,
+                            &series,
+                        )?;
+                    }
                 }
             }
         }

@@ -106,7 +106,7 @@ pub(crate) fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new(len);
     if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
-        "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} (eta {{eta}})"
+        "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} (eta {{eta}}) {{wide_msg}}"
     )) {
         bar.set_style(style);
     }

@@ -2,11 +2,11 @@
 //!
 //! * `balloc multidim simulate`: runs of one configuration with the summary of `max_a gap(a)`;
 //! * `balloc multidim experiment --out DIR`: the gap-growth sweep of both rules against
-//!   `ln ln n` for `m = n` and `m ≫ n`, written as `points.csv`, `points.json` and one SVG per
-//!   regime and choice (atomically: temp file + rename).
+//!   `ln ln n` for `m = n` and `m ≫ n`, written as `points.csv`, `points.json` and one plot per
+//!   regime and choice, as SVG and PGF/TikZ (atomically: temp file + rename).
 
 use super::output::{Cell, Format, Table};
-use crate::multidim::experiment::{Regime, Sweep, svg, to_csv};
+use crate::multidim::experiment::{Regime, Sweep, gap_plot, to_csv};
 use crate::multidim::sim::{MdSimConfig, summarize};
 use crate::multidim::{BallLaw, Choice, Criterion, MdRule};
 use crate::outln;
@@ -258,19 +258,19 @@ fn experiment(a: ExpArgs) -> Result<i32> {
     for regime in &sweep.regimes {
         for choice in &sweep.choices {
             let title = format!(
-                "{} {}, {}: max_a gap(a) vs log2 n (95% t-CI, {} runs)",
+                "{} {}, {}: max_a gap(a) against log₂ n",
                 sweep.law.spec(),
                 choice.spec(),
                 regime.name,
-                sweep.runs
             );
-            let text = svg(&points, &regime.name, &choice.spec(), &title)?;
-            let file = format!(
-                "gap-{}-{}.svg",
+            let plot = gap_plot(&points, &regime.name, &choice.spec(), &title, sweep.runs)?;
+            let stem = format!(
+                "gap-{}-{}",
                 regime.name.replace('=', ""),
                 choice.spec().replace(['(', ')', '='], "")
             );
-            write_atomic(&out.join(file), &text)?;
+            write_atomic(&out.join(format!("{stem}.svg")), &plot.svg()?)?;
+            write_atomic(&out.join(format!("{stem}.tex")), &plot.tikz()?)?;
         }
     }
     for p in &points {

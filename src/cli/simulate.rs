@@ -1,7 +1,8 @@
 //! `balloc simulate`: Monte Carlo runs of a process with a summary (DESIGN §4).
 
 use super::output::{Cell, Format, Table};
-use crate::sim::{self, Config, Plan, plot, sweep::atomic_write};
+use crate::plot::{Axis, Plot, Point, Series};
+use crate::sim::{self, Config, Plan};
 use anyhow::{Context, Result, bail};
 use std::sync::Arc;
 
@@ -48,7 +49,8 @@ pub struct Args {
     /// Confidence level of the summary intervals.
     #[arg(long, default_value_t = 0.95)]
     confidence: f64,
-    /// Write an SVG plot of the mean gap (with its confidence interval) against balls.
+    /// Write a plot of the mean gap and the mean largest gap so far (with their confidence
+    /// intervals) against balls: PGF/TikZ for a `.tex` file, SVG otherwise.
     #[arg(long)]
     plot: Option<String>,
 }
@@ -94,8 +96,9 @@ pub fn run(a: Args) -> Result<i32> {
     let out = sim::simulate(&cfg, &plan, &|| bar.inc(1))?;
     bar.finish_and_clear();
     if let Some(path) = &a.plot {
-        let svg = plot_gap(&out, &plan)?;
-        atomic_write(path, svg.as_bytes()).context("--plot")?;
+        plot_gap(&out, &plan)?
+            .write(std::path::Path::new(path))
+            .context("--plot")?;
     }
     match a.format {
         Format::Json => {
@@ -209,9 +212,10 @@ pub fn run(a: Args) -> Result<i32> {
     Ok(0)
 }
 
-/// The mean gap over runs at each checkpoint, with its confidence half-width.
-fn plot_gap(out: &sim::SimOutput, plan: &Plan) -> Result<String> {
-    let k = out.runs[0].trajectory.len();
+/// The mean gap over runs at each checkpoint, with its confidence interval, and the mean of the
+/// largest gap so far.
+pub fn plot_gap(out: &sim::SimOutput, plan: &Plan) -> Result<Plot> {
+    let k = out.runs.first().map_or(0, |r| r.trajectory.len());
     let mut gap = Vec::new();
     let mut maxg = Vec::new();
     for i in 0..k {
@@ -219,41 +223,35 @@ fn plot_gap(out: &sim::SimOutput, plan: &Plan) -> Result<String> {
             out.runs.iter().map(|r| f(&r.trajectory[i])).collect()
         };
         let x = out.runs[0].trajectory[i].balls as f64;
-        let e = sim::statistic::mean_ci(&col(&|p| p.gap), plan.confidence)?;
-        let hw = if e.ci_high.is_finite() {
-            e.ci_high - e.mean
-        } else {
-            0.0
-        };
-        gap.push((x, e.mean, hw));
-        let e = sim::statistic::mean_ci(&col(&|p| p.max_gap), plan.confidence)?;
-        let hw = if e.ci_high.is_finite() {
-            e.ci_high - e.mean
-        } else {
-            0.0
-        };
-        maxg.push((x, e.mean, hw));
+        for (dst, values) in [
+            (&mut gap, col(&|p| p.gap)),
+            (&mut maxg, col(&|p| p.max_gap)),
+        ] {
+            let e = sim::statistic::mean_ci(&values, plan.confidence)?;
+            dst.push(if e.ci_low.is_finite() && e.ci_high.is_finite() {
+                Point::with_interval(x, e.mean, e.ci_low, e.ci_high)
+            } else {
+                Point::new(x, e.mean)
+            });
+        }
     }
     let title = format!(
-        "{}  n = {}, b = {}, {} runs",
+        "{}  n = {}, b = {}",
         out.config["process"].as_str().unwrap_or(""),
         out.config["n"],
         out.config["batch"],
-        plan.runs
     );
-    Ok(plot::svg(
+    let mut p = Plot::new(
         &title,
-        "balls",
-        "gap (max x − W/n)",
-        &[
-            plot::Series {
-                label: "gap".into(),
-                points: gap,
-            },
-            plot::Series {
-                label: "max gap so far".into(),
-                points: maxg,
-            },
-        ],
-    )?)
+        Axis::linear("balls").integer().from_zero(),
+        Axis::linear("gap (max x − W/n)").from_zero(),
+    );
+    p.series.push(Series::new("gap", gap));
+    p.series.push(Series::new("max gap so far", maxg));
+    p.caption = format!(
+        "Points: means over {} runs at each checkpoint; bars: {}% Student-t confidence intervals of the mean (none for a single run).",
+        plan.runs,
+        plan.confidence * 100.0
+    );
+    Ok(p)
 }

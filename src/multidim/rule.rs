@@ -120,7 +120,7 @@ impl Choice {
     pub fn process(&self) -> Result<Box<dyn Process>> {
         Ok(match self {
             Choice::D(d) => Box::new(DChoice::new(*d as u64)?),
-            Choice::OnePlusBeta(b, r) => Box::new(OnePlusBeta::new(*b, r.clone())?),
+            Choice::OnePlusBeta(_, r) => Box::new(OnePlusBeta::new(r.clone())?),
         })
     }
 
