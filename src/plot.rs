@@ -289,8 +289,9 @@ pub fn linear_ticks(lo: f64, hi: f64, integer: bool) -> Ticks {
     if integer {
         step = step.max(1.0).round();
     }
-    let a = (lo / step - 1e-9).floor();
-    let b = (hi / step + 1e-9).ceil();
+    // A data end within rounding of a tick ends the axis on that tick.
+    let a = (lo / step + 1e-9).floor();
+    let b = (hi / step - 1e-9).ceil();
     let biggest = (a * step).abs().max((b * step).abs());
     let exp = (biggest >= 1e7).then(|| biggest.log10().floor() as i32);
     let major: Vec<(f64, String, String)> = (0..=((b - a) as i64))
@@ -498,12 +499,6 @@ impl Plot {
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="Helvetica, Arial, sans-serif">"#
         );
         let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-        let _ = writeln!(
-            s,
-            r#"<defs><clipPath id="area"><rect x="{left}" y="{top}" width="{}" height="{}"/></clipPath></defs>"#,
-            right - left,
-            bottom - top
-        );
         if !self.title.is_empty() {
             let _ = writeln!(
                 s,
@@ -569,8 +564,9 @@ impl Plot {
             (top + bottom) / 2.0,
             xml(&self.y.label)
         );
-        // Series.
-        let _ = writeln!(s, r#"<g clip-path="url(#area)">"#);
+        // Series (the range holds every point and bar, so nothing is clipped; markers on the
+        // frame stay whole).
+        let _ = writeln!(s, r#"<g class="data">"#);
         for (i, ser) in self.series.iter().enumerate() {
             let c = COLOURS[i % COLOURS.len()];
             let pts: Vec<String> = ser
@@ -958,22 +954,21 @@ mod tests {
         ] {
             assert!(s.contains(text), "missing {text}");
         }
-        // The legend's text starts right of the plotting area's right edge.
-        let area: f64 = s
-            .split("<rect x=\"")
-            .nth(1)
-            .and_then(|r| r.split('"').next())
-            .unwrap()
-            .parse()
+        // The legend's text starts right of the plotting area's right edge (the frame).
+        let frame = s
+            .lines()
+            .find(|l| l.starts_with("<rect x=") && l.contains("fill=\"none\""))
             .unwrap();
-        let width: f64 = s
-            .split("clipPath id=\"area\"><rect x=\"")
-            .nth(1)
-            .and_then(|r| r.split("width=\"").nth(1))
-            .and_then(|r| r.split('"').next())
-            .unwrap()
-            .parse()
-            .unwrap();
+        let attr = |name: &str| -> f64 {
+            frame
+                .split(&format!("{name}=\""))
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let (area, width) = (attr("x"), attr("width"));
         let legend_x: f64 = s
             .split("class=\"legend\" x=\"")
             .nth(1)

@@ -492,7 +492,7 @@ fn experiment_commands_write_the_files_their_help_names() {
         "--choices",
         "two-choice",
     ]);
-    let svg = std::fs::read_to_string(md.join("gap-mn-two-choice.svg")).unwrap();
+    let svg = std::fs::read_to_string(md.join("gap-mn-d-choiced2.svg")).unwrap();
     for label in [
         ">log₂ n<",
         ">2<",
@@ -503,5 +503,5 @@ fn experiment_commands_write_the_files_their_help_names() {
     ] {
         assert!(svg.contains(label), "missing {label}");
     }
-    assert!(md.join("gap-m2n-two-choice.tex").is_file());
+    assert!(md.join("gap-m2n-d-choiced2.tex").is_file());
 }

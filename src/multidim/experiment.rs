@@ -1,8 +1,8 @@
 //! The gap-growth experiment for md-balls: per-dimension gap `max_a gap(a)` against `ln ln n` for
-//! both allocation rules (D's sum-load rule and the max-populated rule of D's ref. [6]), for
+//! both allocation rules (D's sum-load rule and the max-populated rule of D's ref. \[6\]), for
 //! `m = O(n)` and `m ≫ n`, with t-intervals, a CSV table and plots ([`crate::plot`]).
 //!
-//! This probes D.R1/D.R2 (notes §8.3, [stat]): "for n bins and m = O(n) balls, the gap … is
+//! This probes D.R1/D.R2 (notes §8.3, \[stat\]): "for n bins and m = O(n) balls, the gap … is
 //! O(ln ln(n))", and for `m ≫ n` "the expected gap is still O(ln ln(n))". A simulation can only
 //! show growth compatible or incompatible with `ln ln n` on the range simulated; it proves nothing.
 //!

@@ -33,7 +33,7 @@ pub(super) enum Smoothing {
     PerBin(f64),
 }
 
-/// `Σᵢ exp(α|yᵢ|)`: `Λ` (constant `α`) or `V` (`α = κ/n`, see [`super::recovery`]).
+/// `Σᵢ exp(α|yᵢ|)`: `Λ` (constant `α`) or `V` (`α = κ/n`, see the potential `recovery`).
 ///
 /// ```
 /// use balloc::loads::Loads;
