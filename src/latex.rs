@@ -9,10 +9,19 @@
 /// use balloc::latex::escape;
 /// assert_eq!(escape("a_b & 50%"), "a\\_b \\& 50\\%");
 /// assert_eq!(escape("Γ ≤ 1"), "$\\Gamma$ $\\le$ 1");
+/// assert_eq!(escape("(1 ∓ ε̃)/n"), "(1 $\\mp$ $\\tilde{\\varepsilon}$)/n");
 /// ```
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        // A combining tilde (U+0303) puts a tilde over the preceding symbol: `ε̃` is `\tilde\varepsilon`.
+        if chars.peek() == Some(&'\u{303}') {
+            chars.next();
+            let inner = unicode_math(c).map_or_else(|| c.to_string(), str::to_string);
+            out.push_str(&format!("$\\tilde{{{inner}}}$"));
+            continue;
+        }
         match c {
             '\\' => out.push_str("\\textbackslash{}"),
             '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
@@ -24,6 +33,10 @@ pub fn escape(s: &str) -> String {
             '<' => out.push_str("\\textless{}"),
             '>' => out.push_str("\\textgreater{}"),
             '|' => out.push_str("\\textbar{}"),
+            '§' => out.push_str("\\S{}"),
+            '–' => out.push_str("--"),
+            '—' => out.push_str("---"),
+            '\u{303}' => out.push_str("\\~{}"),
             _ => match unicode_math(c) {
                 Some(m) => {
                     out.push('$');
@@ -37,7 +50,8 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// The LaTeX math command of a Unicode symbol used in balloc's outputs.
+/// The LaTeX math of a Unicode symbol used in balloc's outputs and theorem titles (Greek
+/// letters, relations, arrows, sub- and superscript digits; `ℤ` needs `amssymb`).
 fn unicode_math(c: char) -> Option<&'static str> {
     Some(match c {
         'α' => "\\alpha",
@@ -45,26 +59,78 @@ fn unicode_math(c: char) -> Option<&'static str> {
         'γ' => "\\gamma",
         'δ' => "\\delta",
         'ε' => "\\varepsilon",
+        'ζ' => "\\zeta",
+        'η' => "\\eta",
         'θ' => "\\theta",
         'κ' => "\\kappa",
         'λ' => "\\lambda",
+        'μ' => "\\mu",
+        'ν' => "\\nu",
+        'ξ' => "\\xi",
+        'π' => "\\pi",
+        'ρ' => "\\rho",
+        'σ' => "\\sigma",
+        'τ' => "\\tau",
+        'φ' => "\\varphi",
+        'χ' => "\\chi",
+        'ψ' => "\\psi",
+        'ω' => "\\omega",
         'Γ' => "\\Gamma",
+        'Δ' => "\\Delta",
+        'Θ' => "\\Theta",
+        'Λ' => "\\Lambda",
+        'Σ' => "\\Sigma",
+        'Υ' => "\\Upsilon",
         'Φ' => "\\Phi",
         'Ψ' => "\\Psi",
-        'Υ' => "\\Upsilon",
-        'Δ' => "\\Delta",
-        'Λ' => "\\Lambda",
+        'Ω' => "\\Omega",
         '≤' => "\\le",
         '≥' => "\\ge",
+        '≠' => "\\ne",
+        '≈' => "\\approx",
+        '≪' => "\\ll",
+        '≫' => "\\gg",
+        '±' => "\\pm",
+        '∓' => "\\mp",
         '−' => "-",
         '·' => "\\cdot",
         '×' => "\\times",
         '∈' => "\\in",
-        '≈' => "\\approx",
+        '∉' => "\\notin",
+        '∀' => "\\forall",
+        '∅' => "\\emptyset",
+        '∑' => "\\sum",
+        '√' => "\\surd",
         '∞' => "\\infty",
         '…' => "\\ldots",
         '←' => "\\leftarrow",
+        '→' => "\\to",
+        '⇒' => "\\Rightarrow",
+        '⌈' => "\\lceil",
+        '⌉' => "\\rceil",
+        '⌊' => "\\lfloor",
+        '⌋' => "\\rfloor",
+        'ℤ' => "\\mathbb{Z}",
         '✗' => "\\times",
+        '⁰' => "^{0}",
+        '¹' => "^{1}",
+        '²' => "^{2}",
+        '³' => "^{3}",
+        '⁴' => "^{4}",
+        '⁵' => "^{5}",
+        '⁶' => "^{6}",
+        '⁷' => "^{7}",
+        '⁸' => "^{8}",
+        '⁹' => "^{9}",
+        '⁻' => "^{-}",
+        'ᵗ' => "^{t}",
+        '₀' => "_{0}",
+        '₁' => "_{1}",
+        '₂' => "_{2}",
+        '₃' => "_{3}",
+        '₊' => "_{+}",
+        '₋' => "_{-}",
+        'ᵢ' => "_{i}",
         _ => return None,
     })
 }

@@ -26,7 +26,8 @@
 //! ]));
 //! p.caption = "Mean over 20 runs; bars: 95% Student-t intervals.".into();
 //! let svg = p.svg().unwrap();
-//! assert!(svg.contains(">1·10⁵<") && !svg.contains("100000.0"));
+//! // Integer ticks from 100000 to 200000 by 20000: plain integers, no decimals.
+//! assert!(svg.contains(">100000<") && svg.contains(">120000<") && !svg.contains("100000.0"));
 //! assert!(p.tikz().unwrap().contains("\\addlegendentry{mean gap}"));
 //! ```
 

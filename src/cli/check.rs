@@ -412,7 +412,10 @@ fn verdict_table(vs: &[Verdict]) -> Table {
 
 /// A float as LaTeX math: `1.25 \cdot 10^{-3}`.
 fn tex_sci(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
+    if x == 0.0 {
+        return "0".into();
+    }
+    if !x.is_finite() {
         return format!("{x}");
     }
     let s = format!("{x:.3e}");
@@ -546,5 +549,6 @@ mod tests {
     fn latex_scientific_notation() {
         assert_eq!(tex_sci(0.00125), "1.250 \\cdot 10^{-3}");
         assert_eq!(tex_sci(2.5), "2.500");
+        assert_eq!(tex_sci(-0.0), "0");
     }
 }
