@@ -316,7 +316,7 @@ pub fn linear_ticks(lo: f64, hi: f64, integer: bool) -> Ticks {
 ///
 /// ```
 /// use balloc::plot::log_ticks;
-/// // n = 10, 20, 40, 80: labels at 10, 20, ..., 90 (the issue of labels only at 10 and 20).
+/// // n = 10, 20, 40, 80: labels at every multiple of 10 up to 80, not only at 10 and 20.
 /// let t = log_ticks(10.0, 80.0);
 /// assert_eq!(t.range, (10.0, 80.0));
 /// let labels: Vec<&str> = t.major.iter().map(|m| m.1.as_str()).collect();
@@ -861,7 +861,7 @@ mod tests {
 
     #[test]
     fn integer_axes_have_integer_labels_and_end_on_a_tick() {
-        // The issue: balls up to 10⁶ labelled `100000.0`, the right-most tick cut off.
+        // Balls up to 10⁶: never `100000.0`, and the right-most tick inside the axis.
         let t = linear_ticks(20000.0, 1_000_000.0, true);
         assert_eq!(t.range.1, 1_000_000.0);
         assert!(

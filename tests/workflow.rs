@@ -429,7 +429,7 @@ fn simulate_writes_svg_and_tikz_plots_with_their_labels() {
         ]);
         let s = std::fs::read_to_string(&p).unwrap();
         // Labels: axes, legend, the caption that explains the bars; integer ticks on the balls
-        // axis (the issue: `100000.0`), the last tick at the last checkpoint.
+        // axis (never `100000.0`), the last tick at the last checkpoint.
         for label in ["balls", "gap (max x", "max gap so far", "95% Student-t"] {
             assert!(s.contains(label), "{ext}: missing {label}");
         }
