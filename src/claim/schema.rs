@@ -427,8 +427,9 @@ pub struct Theorem {
     pub text: String,
     /// The parsed common fields.
     pub file: TheoremFile,
-    /// The paper record of the folder.
-    pub paper: PaperFile,
+    /// The paper record of the folder (`None` for a scratch file outside the theorem directory
+    /// whose folder has no `paper.toml`).
+    pub paper: Option<PaperFile>,
 }
 
 impl Theorem {
@@ -480,20 +481,32 @@ pub fn parse_file(file: &str, text: &str) -> Result<TheoremFile, FileError> {
     toml::from_str(text).map_err(|e| FileError::from_toml(file, text, e))
 }
 
-/// Reads and validates `paper.toml` in `dir`.
-pub fn load_paper(dir: &Path) -> Result<PaperFile, FileError> {
+/// Reads and validates `paper.toml` in `dir`: `Ok(None)` when `required` is false and the folder
+/// has no `paper.toml` (a scratch file outside the theorem directory); an error naming the file
+/// when it is required and missing, or present and malformed.
+pub fn load_paper(dir: &Path, required: bool) -> Result<Option<PaperFile>, FileError> {
     let path = dir.join("paper.toml");
     let name = path.display().to_string();
+    if !required && !path.exists() {
+        return Ok(None);
+    }
     let text = std::fs::read_to_string(&path).map_err(|e| FileError {
         file: name.clone(),
         line: None,
         column: None,
-        message: format!("cannot read the paper record (every paper folder needs one): {e}"),
+        message: format!(
+            "cannot read the paper record (every paper folder under the theorem directory needs one): {e}"
+        ),
     })?;
-    toml::from_str(&text).map_err(|e| FileError::from_toml(&name, &text, e))
+    toml::from_str(&text)
+        .map(Some)
+        .map_err(|e| FileError::from_toml(&name, &text, e))
 }
 
 /// Loads one theorem file; `root` is the `theorems/` directory that defines its id.
+///
+/// A file under `root` needs the `paper.toml` of its folder; a file elsewhere (a private draft)
+/// does not, and its id is its cleaned path without `.toml` (see [`id_of`]).
 pub fn load(path: &Path, root: &Path) -> Result<Theorem, FileError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| FileError {
@@ -505,7 +518,12 @@ pub fn load(path: &Path, root: &Path) -> Result<Theorem, FileError> {
     let file = parse_file(&name, &text)?;
     let id = id_of(path, root);
     let dir = path.parent().unwrap_or(Path::new("."));
-    let paper = load_paper(dir)?;
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let paper = load_paper(dir, is_under(path, root))?;
     Ok(Theorem {
         id,
         path: path.to_path_buf(),
@@ -515,26 +533,113 @@ pub fn load(path: &Path, root: &Path) -> Result<Theorem, FileError> {
     })
 }
 
-/// The id of a file: its path under `root` without `.toml`, with `/` separators.
-pub fn id_of(path: &Path, root: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    let s: Vec<String> = rel
-        .with_extension("")
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    s.join("/")
+/// The path with `.` components dropped and `a/..` pairs removed (lexically, no file access).
+fn clean(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let last_is_normal =
+                    matches!(out.components().next_back(), Some(Component::Normal(_)));
+                if last_is_normal {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
-/// Every theorem file under `root` (recursively; `paper.toml` and `README.md` excluded), sorted.
+/// The path of `path` relative to `root`, when `path` lies under it (lexically, or after
+/// resolving symbolic links and relative paths).
+fn relative_to(path: &Path, root: &Path) -> Option<PathBuf> {
+    if let Ok(r) = clean(path).strip_prefix(clean(root)) {
+        return Some(r.to_path_buf());
+    }
+    let (p, r) = (
+        std::fs::canonicalize(path).ok()?,
+        std::fs::canonicalize(root).ok()?,
+    );
+    p.strip_prefix(r).ok().map(Path::to_path_buf)
+}
+
+/// Whether `path` lies under the theorem directory `root`.
+fn is_under(path: &Path, root: &Path) -> bool {
+    relative_to(path, root).is_some()
+}
+
+/// The id of a file: its path under `root` without `.toml`, with `/` separators
+/// (`<paper>/<name>`); for a file outside `root`, its cleaned path without `.toml`
+/// (relative to the current directory when it lies below it).
+///
+/// ```
+/// use balloc::claim::schema::id_of;
+/// use std::path::Path;
+/// let root = Path::new("theorems");
+/// assert_eq!(id_of(Path::new("theorems/ptw/a.toml"), root), "ptw/a");
+/// assert_eq!(id_of(Path::new("./theorems/ptw/a.toml"), root), "ptw/a");
+/// assert_eq!(id_of(Path::new("/tmp/draft/b.toml"), root), "/tmp/draft/b");
+/// assert_eq!(id_of(Path::new("drafts/./x/../c.toml"), root), "drafts/c");
+/// ```
+pub fn id_of(path: &Path, root: &Path) -> String {
+    use std::path::Component;
+    let rel = match relative_to(path, root) {
+        Some(r) => r,
+        None => {
+            let c = clean(path);
+            let cwd = std::env::current_dir().ok().map(|d| clean(&d));
+            match cwd.as_ref().and_then(|d| c.strip_prefix(d).ok()) {
+                Some(r) if c.is_absolute() && !r.as_os_str().is_empty() => r.to_path_buf(),
+                _ => c,
+            }
+        }
+    };
+    let rel = rel.with_extension("");
+    let mut s = String::new();
+    for c in rel.components() {
+        match c {
+            Component::RootDir => s.push('/'),
+            Component::Prefix(p) => s.push_str(&p.as_os_str().to_string_lossy()),
+            Component::CurDir => {}
+            other => {
+                if !s.is_empty() && !s.ends_with('/') {
+                    s.push('/');
+                }
+                s.push_str(&other.as_os_str().to_string_lossy());
+            }
+        }
+    }
+    s
+}
+
+/// Every theorem file under `root` (recursively; `paper.toml` excluded), sorted. Symbolic links
+/// are followed, but every directory is entered once (a link loop is not walked again).
 pub fn discover(root: &Path) -> Result<Vec<PathBuf>, FileError> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    fn walk(
+        dir: &Path,
+        seen: &mut std::collections::HashSet<PathBuf>,
+        out: &mut Vec<PathBuf>,
+    ) -> std::io::Result<()> {
+        let key = std::fs::canonicalize(dir)?;
+        if !seen.insert(key) {
+            return Ok(());
+        }
+        let mut entries = Vec::new();
         for entry in std::fs::read_dir(dir)? {
-            let p = entry?.path();
+            entries.push(entry?.path());
+        }
+        entries.sort();
+        for p in entries {
             if p.is_dir() {
-                walk(&p, out)?;
+                walk(&p, seen, out)?;
             } else if p.extension().is_some_and(|e| e == "toml")
                 && p.file_name().is_some_and(|f| f != "paper.toml")
+                && p.is_file()
             {
                 out.push(p);
             }
@@ -542,35 +647,50 @@ pub fn discover(root: &Path) -> Result<Vec<PathBuf>, FileError> {
         Ok(())
     }
     let mut out = Vec::new();
-    walk(root, &mut out).map_err(|e| FileError {
+    walk(root, &mut std::collections::HashSet::new(), &mut out).map_err(|e| FileError {
         file: root.display().to_string(),
         line: None,
         column: None,
         message: format!("cannot list theorem files: {e}"),
     })?;
     out.sort();
+    // One entry per file, even when links reach it by several paths.
+    let mut files = std::collections::HashSet::new();
+    out.retain(|p| files.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
     Ok(out)
 }
 
-/// Resolves command-line arguments (files, directories or ids under `root`) to theorem files.
+/// Resolves command-line arguments (files, directories or ids under `root`) to theorem files,
+/// in the order given (each file once). An argument that names no file, and a selection with no
+/// theorem file at all, are errors.
 pub fn resolve(args: &[String], root: &Path) -> Result<Vec<PathBuf>, FileError> {
+    let empty = |what: &Path| FileError {
+        file: what.display().to_string(),
+        line: None,
+        column: None,
+        message: "no theorem files (*.toml other than paper.toml) here".into(),
+    };
     if args.is_empty() {
-        return discover(root);
+        let out = discover(root)?;
+        if out.is_empty() {
+            return Err(empty(root));
+        }
+        return Ok(out);
     }
     let mut out = Vec::new();
     for a in args {
         let p = PathBuf::from(a);
-        if p.is_dir() {
-            out.extend(discover(&p)?);
+        let found = if p.is_dir() {
+            discover(&p)?
         } else if p.is_file() {
-            out.push(p);
+            vec![p.clone()]
         } else {
             let by_id = root.join(format!("{a}.toml"));
             let as_dir = root.join(a);
             if by_id.is_file() {
-                out.push(by_id);
+                vec![by_id]
             } else if as_dir.is_dir() {
-                out.extend(discover(&as_dir)?);
+                discover(&as_dir)?
             } else {
                 return Err(FileError {
                     file: a.clone(),
@@ -582,7 +702,13 @@ pub fn resolve(args: &[String], root: &Path) -> Result<Vec<PathBuf>, FileError> 
                     ),
                 });
             }
+        };
+        if found.is_empty() {
+            return Err(empty(&p));
         }
+        out.extend(found);
     }
+    let mut files = std::collections::HashSet::new();
+    out.retain(|p| files.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
     Ok(out)
 }

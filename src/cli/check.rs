@@ -1,17 +1,27 @@
-//! `balloc check [PATH_OR_ID ...] [--format text|json|markdown]`: run theorem files (the main job).
-//! Exit code 1 iff a verdict contradicts its file's expected status.
+//! `balloc check [PATH_OR_ID ...] [--format text|json|markdown|csv|latex]`: run theorem files
+//! (the main job). Exit code 1 iff a verdict contradicts its file's expected status.
+//!
+//! Files run in parallel (`--jobs`, default: every core), each with its own seeds, so the verdicts
+//! do not depend on the number of threads. They are reported in the order of the selection: the
+//! text format prints each verdict as soon as it and every verdict before it are decided; JSON,
+//! Markdown, CSV and LaTeX are whole documents, written when every file is done. On a terminal
+//! (and outside CI) a progress bar on standard error shows the files done, the total and an ETA.
 
-use super::output::Format;
-use crate::claim::{self, RunContext, Verdict};
-use anyhow::Result;
+use super::output::{Cell, Format, Table, tex_escape};
+use crate::claim::{self, RunContext, Theorem, Verdict};
+use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Arguments of `balloc check`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Theorem files, directories or ids (`<paper>/<name>`); all of `theorems/` when omitted.
+    /// A file outside the theorem directory (a draft) needs no `paper.toml`.
     paths: Vec<String>,
-    /// Output format (text, json or markdown).
+    /// Output format: text (streamed), json, markdown, csv, or latex (a verdict table with the
+    /// statements rendered).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// The theorem directory that defines ids.
@@ -21,9 +31,14 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     effort: u32,
     /// Also print how many verdicts rest on each trust level (exact, enclosure, float,
-    /// statistical); on stderr with `--format json`, so that stdout stays one JSON document.
+    /// statistical); on stderr with `--format json`, `csv` or `latex`, so that stdout stays one
+    /// document.
     #[arg(long)]
     trust: bool,
+    /// Files checked at once (default: the number of cores). The verdicts and the output do not
+    /// depend on it.
+    #[arg(long)]
+    jobs: Option<usize>,
 }
 
 /// How many verdicts rest on each trust level, strongest first, as one line
@@ -50,7 +65,7 @@ pub fn trust_summary(vs: &[Verdict]) -> String {
 
 /// Loads the one theorem file that `id` names under `root` and builds its check (`balloc search`
 /// and `balloc constant` take exactly one theorem).
-pub fn one_check(id: &str, root: &Path) -> Result<Box<dyn claim::Check>> {
+pub fn one_check(id: &str, root: &Path) -> Result<(Theorem, Box<dyn claim::Check>)> {
     let files = claim::resolve(std::slice::from_ref(&id.to_string()), root)?;
     let [file] = files.as_slice() else {
         anyhow::bail!(
@@ -58,8 +73,7 @@ pub fn one_check(id: &str, root: &Path) -> Result<Box<dyn claim::Check>> {
             files.len()
         );
     };
-    let (_, c) = claim::prepare(file, root)?;
-    Ok(c)
+    Ok(claim::prepare(file, root)?)
 }
 
 /// The proptest regression directory next to a theorem directory.
@@ -71,47 +85,59 @@ pub fn regressions_dir(root: &Path) -> PathBuf {
         .join("theorems")
 }
 
-/// A spinner on standard error when it is a terminal (hidden otherwise).
+/// Where the search of theorem `t` persists proptest failures: under [`regressions_dir`] for a
+/// file of the theorem directory; nowhere for a draft outside it (its id is a path).
+pub fn regressions_for(t: &Theorem, root: &Path) -> Option<PathBuf> {
+    let inside = !t.id.starts_with('/') && !t.id.starts_with("..") && {
+        let by_id = root.join(format!("{}.toml", t.id));
+        by_id.is_file() && std::fs::canonicalize(&by_id).ok() == std::fs::canonicalize(&t.path).ok()
+    };
+    inside.then(|| regressions_dir(root))
+}
+
+/// A spinner on standard error when it is a terminal outside CI (hidden otherwise).
 pub fn spinner() -> indicatif::ProgressBar {
-    let pb =
-        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        pb.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    if !super::interactive() {
+        return indicatif::ProgressBar::hidden();
     }
+    let pb = indicatif::ProgressBar::new_spinner();
     pb.enable_steady_tick(std::time::Duration::from_millis(200));
     pb
 }
 
 /// Runs `balloc check`.
 pub fn run(a: Args) -> Result<i32> {
-    if a.format == Format::Csv {
-        anyhow::bail!("invalid --format: check writes text, json or markdown");
-    }
     let files = claim::resolve(&a.paths, &a.theorems)?;
     // Validate every file first: a malformed file is an error, never skipped.
     let mut checks = Vec::new();
     for f in &files {
         checks.push(claim::prepare(f, &a.theorems)?);
     }
-    let pb = spinner();
-    let tick = |m: &str| pb.set_message(m.to_string());
-    let mut verdicts: Vec<Verdict> = Vec::new();
-    for (_, c) in &checks {
-        let mut ctx = RunContext {
-            effort: a.effort.max(1),
-            regressions: Some(regressions_dir(&a.theorems)),
-            progress: Some(&tick),
-            ..RunContext::default()
-        };
-        verdicts.push(c.run(&mut ctx)?);
+    let jobs = match a.jobs {
+        Some(0) => anyhow::bail!("invalid --jobs: must be at least 1"),
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let bar = super::progress(checks.len() as u64, "files");
+    let stream = a.format == Format::Text;
+    let outcome = run_all(&checks, &a, jobs, &bar, |v| {
+        if stream {
+            bar.suspend(|| print_text(v));
+        }
+    });
+    bar.finish_and_clear();
+    let verdicts = outcome?;
+    if stream {
+        print_text_footer(&verdicts);
+    } else {
+        let theorems: Vec<&Theorem> = checks.iter().map(|(t, _)| t).collect();
+        print_verdicts(&verdicts, &theorems, a.format)?;
     }
-    pb.finish_and_clear();
-    print_verdicts(&verdicts, a.format)?;
     if a.trust {
-        if a.format == Format::Json {
-            crate::errln!("{}", trust_summary(&verdicts));
-        } else {
+        if matches!(a.format, Format::Text | Format::Markdown) {
             crate::outln!("{}", trust_summary(&verdicts));
+        } else {
+            crate::errln!("{}", trust_summary(&verdicts));
         }
     }
     Ok(if verdicts.iter().any(|v| v.contradicts()) {
@@ -121,8 +147,111 @@ pub fn run(a: Args) -> Result<i32> {
     })
 }
 
-/// The JSON object of a verdict (`docs/conventions.md` §4: id, verdict, expected, trust, slack, witness,
-/// searched; `notes` is an extension).
+/// Runs every check on `jobs` worker threads that take the files in order, and calls `report`
+/// with each verdict in the order of `checks`, as soon as it and every earlier one are decided.
+/// Stops at the first error (in the order of `checks`) and returns it.
+fn run_all(
+    checks: &[(Theorem, Box<dyn claim::Check>)],
+    a: &Args,
+    jobs: usize,
+    bar: &indicatif::ProgressBar,
+    report: impl Fn(&Verdict) + Sync,
+) -> Result<Vec<Verdict>> {
+    struct Slots {
+        results: Vec<Option<Result<Verdict>>>,
+        printed: usize,
+    }
+    let slots = Mutex::new(Slots {
+        results: (0..checks.len()).map(|_| None).collect(),
+        printed: 0,
+    });
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start the worker threads")?;
+    let worker = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::SeqCst);
+            if i >= checks.len() || failed.load(Ordering::SeqCst) {
+                break;
+            }
+            let (t, c) = &checks[i];
+            let tick = |m: &str| bar.set_message(m.to_string());
+            let mut ctx = RunContext {
+                effort: a.effort.max(1),
+                regressions: regressions_for(t, &a.theorems),
+                progress: Some(&tick),
+                ..RunContext::default()
+            };
+            let r = c
+                .run(&mut ctx)
+                .map_err(anyhow::Error::from)
+                .with_context(|| t.path.display().to_string());
+            if r.is_err() {
+                failed.store(true, Ordering::SeqCst);
+            }
+            bar.inc(1);
+            let mut s = slots.lock().unwrap_or_else(|e| e.into_inner());
+            s.results[i] = Some(r);
+            while s.printed < checks.len() {
+                match &s.results[s.printed] {
+                    Some(Ok(v)) => report(v),
+                    _ => break,
+                }
+                s.printed += 1;
+            }
+        }
+    };
+    pool.scope(|sc| {
+        for _ in 0..jobs.min(checks.len().max(1)) {
+            sc.spawn(|_| worker());
+        }
+    });
+    let s = slots.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut out = Vec::with_capacity(checks.len());
+    for r in s.results {
+        match r {
+            Some(Ok(v)) => out.push(v),
+            Some(Err(e)) => return Err(e),
+            None => anyhow::bail!("a check did not run"),
+        }
+    }
+    Ok(out)
+}
+
+/// A number parsed from a witness's decimal text, when it is one and finite.
+fn number(text: &str) -> serde_json::Value {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => serde_json::json!(x),
+        _ => serde_json::Value::Null,
+    }
+}
+
+/// The JSON of a witness: `n`, `loads`, `source`, `constants`, `found_by`, `recheck`; `lhs`,
+/// `rhs`, `slack` are numbers (null when the side is not a finite `f64`, e.g. beyond its range,
+/// or a description), and `lhs_text`, `rhs_text`, `slack_text` always hold the full text.
+pub fn witness_json(w: &claim::Witness) -> serde_json::Value {
+    serde_json::json!({
+        "n": w.n,
+        "loads": w.loads,
+        "source": w.source,
+        "constants": w.constants,
+        "lhs": number(&w.lhs),
+        "rhs": number(&w.rhs),
+        "slack": number(&w.slack),
+        "lhs_text": w.lhs,
+        "rhs_text": w.rhs,
+        "slack_text": w.slack,
+        "found_by": w.found_by,
+        "recheck": w.recheck,
+    })
+}
+
+/// The JSON object of a verdict: `id`, `verdict`, `expected`, `trust`, `slack`, `witness`,
+/// `searched` (the contract), and `precision_bits`, `confidence`, `notes`. Every field has one
+/// JSON type: `slack` and the witness's `lhs`/`rhs`/`slack` are numbers or null.
 pub fn verdict_json(v: &Verdict) -> serde_json::Value {
     serde_json::json!({
         "id": v.id,
@@ -131,10 +260,17 @@ pub fn verdict_json(v: &Verdict) -> serde_json::Value {
         "trust": v.trust.name(),
         "precision_bits": v.searched.precision_bits,
         "confidence": v.searched.confidence,
-        "slack": v.slack,
-        "witness": v.witness,
+        "slack": v.slack.filter(|s| s.is_finite()),
+        "witness": v.witness.as_ref().map(witness_json),
         "searched": v.searched,
         "notes": v.notes,
+        "links": v.links.iter().map(|l| serde_json::json!({
+            "link": l.link,
+            "verdict": l.verdict.name(),
+            "trust": l.trust.name(),
+            "slack": l.slack.filter(|s| s.is_finite()),
+            "witness": l.witness.as_ref().map(witness_json),
+        })).collect::<Vec<_>>(),
     })
 }
 
@@ -144,15 +280,202 @@ fn short_loads(l: &[f64]) -> String {
     }
     let s: Vec<String> = l.iter().map(|v| format!("{v}")).collect();
     let s = s.join(",");
-    if s.len() > 60 {
-        format!("{}…", &s[..57])
+    if s.chars().count() > 60 {
+        let head: String = s.chars().take(57).collect();
+        format!("{head}…")
     } else {
         s
     }
 }
 
-/// Prints verdicts in a format.
-pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
+/// The text block of one verdict.
+fn print_text(v: &Verdict) {
+    let mark = if v.contradicts() {
+        "  ← CONTRADICTS EXPECTED"
+    } else {
+        ""
+    };
+    let level = v
+        .searched
+        .confidence
+        .map(|c| format!(", confidence {c}"))
+        .unwrap_or_default();
+    crate::outln!(
+        "{:<40} {:<12} (expected {}, trust {}{level}){mark}",
+        v.id,
+        v.verdict.name(),
+        v.expected.name(),
+        v.trust.name()
+    );
+    if let Some(w) = &v.witness {
+        let label = if v.verdict == claim::Status::Refuted {
+            "counterexample"
+        } else {
+            "tightest"
+        };
+        crate::outln!(
+            "    {label}: n = {}, {}, loads ({}), constants {:?}",
+            w.n,
+            w.source,
+            short_loads(&w.loads),
+            w.constants
+        );
+        crate::outln!(
+            "    lhs = {}, rhs = {}, slack = {} [{}]",
+            w.lhs,
+            w.rhs,
+            w.slack,
+            w.found_by
+        );
+    }
+    crate::outln!("    searched: {}", v.searched.summary());
+    for n in &v.notes {
+        crate::outln!("    note: {n}");
+    }
+}
+
+fn print_text_footer(vs: &[Verdict]) {
+    let bad = vs.iter().filter(|v| v.contradicts()).count();
+    crate::outln!(
+        "{} theorem file(s), {} contradict their expected status",
+        vs.len(),
+        bad
+    );
+}
+
+/// A witness in one short line (Markdown and CSV cells).
+fn witness_line(v: &Verdict) -> String {
+    v.witness
+        .as_ref()
+        .map(|w| {
+            if v.trust == claim::Trust::Statistical {
+                // No load vector: the configuration, the estimate and the target.
+                format!("n={} {}: {} vs {}", w.n, w.source, w.lhs, w.rhs)
+            } else {
+                format!("n={} {} x=({})", w.n, w.source, short_loads(&w.loads))
+            }
+        })
+        .unwrap_or_default()
+}
+
+/// The verdicts as a table (CSV): one row per file.
+fn verdict_table(vs: &[Verdict]) -> Table {
+    let mut t = Table::new(&[
+        "id",
+        "verdict",
+        "expected",
+        "contradicts",
+        "trust",
+        "slack",
+        "n",
+        "source",
+        "loads",
+        "lhs",
+        "rhs",
+        "found_by",
+        "evaluations",
+        "precision_bits",
+        "confidence",
+    ]);
+    for v in vs {
+        let w = v.witness.as_ref();
+        let f = |g: &dyn Fn(&claim::Witness) -> String| Cell::text(w.map(g).unwrap_or_default());
+        t.push(vec![
+            Cell::text(&v.id),
+            Cell::text(v.verdict.name()),
+            Cell::text(v.expected.name()),
+            Cell::text(v.contradicts().to_string()),
+            Cell::text(v.trust.name()),
+            Cell::text(v.slack.map(|s| format!("{s:e}")).unwrap_or_default()),
+            f(&|w| w.n.to_string()),
+            f(&|w| w.source.clone()),
+            f(&|w| {
+                w.loads
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }),
+            f(&|w| w.lhs.clone()),
+            f(&|w| w.rhs.clone()),
+            f(&|w| w.found_by.clone()),
+            Cell::text(v.searched.total.to_string()),
+            Cell::text(
+                v.searched
+                    .precision_bits
+                    .map(|p| p.to_string())
+                    .unwrap_or_default(),
+            ),
+            Cell::text(
+                v.searched
+                    .confidence
+                    .map(|c| c.to_string())
+                    .unwrap_or_default(),
+            ),
+        ]);
+    }
+    t
+}
+
+/// A float as LaTeX math: `1.25 \cdot 10^{-3}`.
+fn tex_sci(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    let s = format!("{x:.3e}");
+    match s.split_once('e') {
+        Some((m, "0")) => m.to_string(),
+        Some((m, e)) => format!("{m} \\cdot 10^{{{e}}}"),
+        None => s,
+    }
+}
+
+/// The LaTeX document fragment of `balloc check --format latex`: a `longtable` with, per file,
+/// its id and title, its statement (the file's LaTeX `statement`, rendered as math), the verdict
+/// with its trust level and expected status, and the smallest slack.
+pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
+    let mut out = String::new();
+    out.push_str(
+        "% balloc check: needs \\usepackage{longtable,booktabs,amsmath,amssymb}\n\
+         \\begin{longtable}{@{}p{0.26\\linewidth}p{0.48\\linewidth}p{0.20\\linewidth}@{}}\n\
+         \\toprule\n\
+         Theorem & Statement & Verdict \\\\\n\
+         \\midrule\n\
+         \\endhead\n\
+         \\bottomrule\n\
+         \\endfoot\n",
+    );
+    for (v, t) in vs.iter().zip(theorems) {
+        let statement = t.file.statement.trim();
+        let mark = if v.contradicts() {
+            " \\textbf{(contradicts)}"
+        } else {
+            ""
+        };
+        let slack = match v.slack {
+            Some(s) => format!(" \\newline slack ${}$", tex_sci(s)),
+            None => String::new(),
+        };
+        out.push_str(&format!(
+            "\\texttt{{{}}} \\newline {{\\small {}}} & {{\\small $\\displaystyle {}$}} & \\textbf{{{}}}{mark} \\newline trust {} \\newline expected {}{slack} \\\\\n",
+            tex_escape(&v.id).replace('/', "/\\allowbreak "),
+            tex_escape(&t.file.title),
+            statement,
+            v.verdict.name(),
+            v.trust.name(),
+            v.expected.name(),
+        ));
+    }
+    out.push_str("\\end{longtable}");
+    out
+}
+
+/// Prints verdicts in a format; `theorems[i]` is the file of `vs[i]` (its statement and title for
+/// LaTeX).
+pub fn print_verdicts(vs: &[Verdict], theorems: &[&Theorem], format: Format) -> Result<()> {
     match format {
         Format::Json => {
             let arr: Vec<_> = vs.iter().map(verdict_json).collect();
@@ -162,18 +485,6 @@ pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
             crate::outln!("| id | verdict | expected | trust | slack | witness | searched |");
             crate::outln!("|---|---|---|---|---|---|---|");
             for v in vs {
-                let w = v
-                    .witness
-                    .as_ref()
-                    .map(|w| {
-                        if v.trust == claim::Trust::Statistical {
-                            // No load vector: the configuration, the estimate and the target.
-                            format!("n={} {}: {} vs {}", w.n, w.source, w.lhs, w.rhs)
-                        } else {
-                            format!("n={} {} x=({})", w.n, w.source, short_loads(&w.loads))
-                        }
-                    })
-                    .unwrap_or_default();
                 let mark = if v.contradicts() { " ✗" } else { "" };
                 crate::outln!(
                     "| {} | {}{mark} | {} | {} | {} | {} | {} evaluations |",
@@ -182,62 +493,18 @@ pub fn print_verdicts(vs: &[Verdict], format: Format) -> Result<()> {
                     v.expected.name(),
                     v.trust.name(),
                     v.slack.map(|s| format!("{s:.6e}")).unwrap_or("-".into()),
-                    w,
+                    witness_line(v).replace('|', "\\|"),
                     v.searched.total
                 );
             }
         }
-        _ => {
+        Format::Csv => crate::outln!("{}", verdict_table(vs).csv()?),
+        Format::Latex => crate::outln!("{}", verdicts_latex(vs, theorems)),
+        Format::Text => {
             for v in vs {
-                let mark = if v.contradicts() {
-                    "  ← CONTRADICTS EXPECTED"
-                } else {
-                    ""
-                };
-                let level = v
-                    .searched
-                    .confidence
-                    .map(|c| format!(", confidence {c}"))
-                    .unwrap_or_default();
-                crate::outln!(
-                    "{:<40} {:<12} (expected {}, trust {}{level}){mark}",
-                    v.id,
-                    v.verdict.name(),
-                    v.expected.name(),
-                    v.trust.name()
-                );
-                if let Some(w) = &v.witness {
-                    let label = if v.verdict == claim::Status::Refuted {
-                        "counterexample"
-                    } else {
-                        "tightest"
-                    };
-                    crate::outln!(
-                        "    {label}: n = {}, {}, loads ({}), constants {:?}",
-                        w.n,
-                        w.source,
-                        short_loads(&w.loads),
-                        w.constants
-                    );
-                    crate::outln!(
-                        "    lhs = {}, rhs = {}, slack = {} [{}]",
-                        w.lhs,
-                        w.rhs,
-                        w.slack,
-                        w.found_by
-                    );
-                }
-                crate::outln!("    searched: {}", v.searched.summary());
-                for n in &v.notes {
-                    crate::outln!("    note: {n}");
-                }
+                print_text(v);
             }
-            let bad = vs.iter().filter(|v| v.contradicts()).count();
-            crate::outln!(
-                "{} theorem file(s), {} contradict their expected status",
-                vs.len(),
-                bad
-            );
+            print_text_footer(vs);
         }
     }
     Ok(())
@@ -263,5 +530,33 @@ mod tests {
         };
         let line = trust_summary(&[v(Trust::Exact), v(Trust::Enclosure), v(Trust::Exact)]);
         assert_eq!(line, "trust: exact 2, enclosure 1, float 0, statistical 0");
+    }
+
+    #[test]
+    fn witness_sides_are_numbers_or_null_with_their_text() {
+        let w = claim::Witness {
+            n: 2,
+            loads: vec![1.0, 0.0],
+            source: "two-choice".into(),
+            constants: Default::default(),
+            lhs: "1.5e0".into(),
+            rhs: "2.5e400".into(),
+            slack: "eps* = 1/4".into(),
+            found_by: "exhaustive".into(),
+            recheck: None,
+        };
+        let j = witness_json(&w);
+        assert_eq!(j["lhs"], serde_json::json!(1.5));
+        // Beyond f64 and descriptive text: null, with the text kept.
+        assert!(j["rhs"].is_null() && j["slack"].is_null());
+        assert_eq!(j["rhs_text"], "2.5e400");
+        assert_eq!(j["slack_text"], "eps* = 1/4");
+    }
+
+    #[test]
+    fn latex_scientific_notation() {
+        assert_eq!(tex_sci(0.00125), "1.250 \\cdot 10^{-3}");
+        assert_eq!(tex_sci(2.5), "2.500");
+        assert_eq!(tex_sci(-0.0), "0");
     }
 }

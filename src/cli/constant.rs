@@ -1,8 +1,8 @@
 //! `balloc constant ID --name C [--n LIST]`: the tightest value of a constant per n (bisection
 //! in the file's declared direction) and its growth fit across n.
 
-use super::check::{one_check, regressions_dir, spinner};
-use super::output::Format;
+use super::check::{one_check, regressions_for, spinner};
+use super::output::{Cell, Format, Table};
 use crate::claim::{self, RunContext};
 use crate::limits;
 use anyhow::{Context, Result};
@@ -19,7 +19,7 @@ pub struct Args {
     /// Numbers of bins, comma separated and distinct (default: the file's domain).
     #[arg(long)]
     n: Option<String>,
-    /// Output format (text or json).
+    /// Output format: text, json, or the tables (per n, growth fits) as markdown, csv or latex.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// The theorem directory that defines ids.
@@ -30,11 +30,11 @@ pub struct Args {
 /// Runs `balloc constant`.
 pub fn run(a: Args) -> Result<i32> {
     let ns = a.n.as_deref().map(parse_ns).transpose()?;
-    let c = one_check(&a.id, &a.theorems)?;
+    let (t, c) = one_check(&a.id, &a.theorems)?;
     let pb = spinner();
     let tick = |m: &str| pb.set_message(m.to_string());
     let mut ctx = RunContext {
-        regressions: Some(regressions_dir(&a.theorems)),
+        regressions: regressions_for(&t, &a.theorems),
         progress: Some(&tick),
         ..RunContext::default()
     };
@@ -54,13 +54,38 @@ pub fn run(a: Args) -> Result<i32> {
     let fits_note = fits_note(&r);
     r.fits
         .retain(|f| f.coefficient.is_finite() && f.rel_rms.is_finite());
-    if a.format == Format::Json {
-        let mut v = serde_json::to_value(&r)?;
-        if let (Some(note), Some(o)) = (&fits_note, v.as_object_mut()) {
-            o.insert("fits_note".into(), serde_json::json!(note));
+    match a.format {
+        Format::Json => {
+            let mut v = serde_json::to_value(&r)?;
+            if let (Some(note), Some(o)) = (&fits_note, v.as_object_mut()) {
+                o.insert("fits_note".into(), serde_json::json!(note));
+            }
+            crate::outln!("{}", serde_json::to_string_pretty(&v)?);
+            return Ok(0);
         }
-        crate::outln!("{}", serde_json::to_string_pretty(&v)?);
-        return Ok(0);
+        Format::Text => {}
+        f => {
+            let (per_n, fits) = tables(&r);
+            match f {
+                Format::Csv => {
+                    // One CSV document: the per-n values (the fits are in the other formats).
+                    crate::outln!("{}", per_n.csv()?);
+                }
+                Format::Latex => {
+                    crate::outln!("{}", per_n.latex(Some("rrll")));
+                    if !fits.rows.is_empty() {
+                        crate::outln!("\n{}", fits.latex(Some("lrr")));
+                    }
+                }
+                _ => {
+                    crate::outln!("{}", per_n.markdown());
+                    if !fits.rows.is_empty() {
+                        crate::outln!("\n{}", fits.markdown());
+                    }
+                }
+            }
+            return Ok(0);
+        }
     }
     crate::outln!(
         "{}: {} of `{}` over the searched space",
@@ -140,4 +165,45 @@ fn fits_note(r: &claim::ConstantReport) -> Option<String> {
     } else {
         None
     }
+}
+
+/// The per-n tightest values and the growth fits as tables.
+fn tables(r: &claim::ConstantReport) -> (Table, Table) {
+    let dir = match r.direction {
+        claim::Direction::Smallest => "smallest",
+        claim::Direction::Largest => "largest",
+    };
+    let mut per_n = Table::new(&["n", &r.name, "direction", "pinned by", "loads"]);
+    for t in &r.per_n {
+        let (src, loads) = t
+            .witness
+            .as_ref()
+            .map(|w| {
+                (
+                    w.source.clone(),
+                    w.loads
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+            })
+            .unwrap_or_default();
+        per_n.push(vec![
+            Cell::text(t.n.to_string()),
+            Cell::float(t.value),
+            Cell::text(dir),
+            Cell::text(src),
+            Cell::text(loads),
+        ]);
+    }
+    let mut fits = Table::new(&["g(n)", "a", "relative RMS residual"]);
+    for f in &r.fits {
+        fits.push(vec![
+            Cell::text(f.model.name()),
+            Cell::float(f.coefficient),
+            Cell::float(f.rel_rms),
+        ]);
+    }
+    (per_n, fits)
 }

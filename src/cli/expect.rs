@@ -1,11 +1,15 @@
 //! `balloc expect`: exact one-step or one-batch expectation of a potential at a load vector.
+//!
+//! Every value is reported with its trust level: `exact` (a rational, e.g. `11/2`) for the
+//! quadratic and absolute-value potentials under a process with a rational step law; `enclosure`
+//! (the digits that a correctly rounded interval guarantees) for Φ, Ψ, Γ; `float` otherwise.
 
-use super::output::{Format, fmt_scaled, put_scaled, read_loads};
+use super::output::{Cell, Format, Table, common_digits, fmt_scaled, put_scaled, read_loads};
 use crate::expectation::{Method, expect};
 use crate::loads::TieRule;
 use crate::setting::Setting;
 use crate::weights::WeightLaw;
-use crate::{potential, process};
+use crate::{Certified, potential, process};
 use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
 
@@ -30,10 +34,14 @@ pub struct Args {
     /// Tie rule.
     #[arg(long, default_value = "random")]
     ties: String,
-    /// Output format (text or json).
+    /// Output format: text, json, or a table of the values with their trust level as markdown,
+    /// csv or latex (rationals as `\frac`).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
 }
+
+/// The largest n evaluated exactly or by enclosures besides the float route.
+const CERTIFY_LIMIT: usize = 20_000;
 
 /// Runs `balloc expect`.
 pub fn run(a: Args) -> Result<i32> {
@@ -64,6 +72,20 @@ pub fn run(a: Args) -> Result<i32> {
         Method::ClosedForm => "closed-form",
         Method::Enumeration => "enumeration",
     };
+    let cert = if loads.n() <= CERTIFY_LIMIT {
+        crate::certify_expectation(proc_.as_ref(), &a.potential, &loads, &setting)
+            .ok()
+            .flatten()
+    } else {
+        None
+    };
+    let trust = match &cert {
+        Some(Certified::Exact(_)) => "exact",
+        Some(Certified::Enclosure(..)) => "enclosure",
+        None => "float",
+    };
+    let floats = [&e.value, &e.expected_next, &e.expected_change];
+    let names = ["value", "expected_next", "expected_change"];
     match a.format {
         Format::Json => {
             let mut o = Map::new();
@@ -74,12 +96,42 @@ pub fn run(a: Args) -> Result<i32> {
             o.insert("batch".into(), json!(setting.batch));
             o.insert("ties".into(), json!(setting.ties.name()));
             o.insert("method".into(), json!(method));
-            put_scaled(&mut o, "value", &e.value, false);
-            put_scaled(&mut o, "expected_next", &e.expected_next, false);
-            put_scaled(&mut o, "expected_change", &e.expected_change, true);
+            o.insert("trust".into(), json!(trust));
+            for (i, name) in names.iter().enumerate() {
+                // The number is the nearest f64 of the exact value when there is one.
+                let v = match &cert {
+                    Some(Certified::Exact(q)) => {
+                        crate::scaled::Scaled::from_f64(crate::exact::to_f64(&q[i]))
+                    }
+                    _ => *floats[i],
+                };
+                put_scaled(&mut o, name, &v, i == 2);
+            }
+            match &cert {
+                Some(Certified::Exact(q)) => {
+                    for (i, name) in names.iter().enumerate() {
+                        o.insert(format!("{name}_exact"), json!(q[i].to_string()));
+                    }
+                }
+                Some(Certified::Enclosure(iv, prec)) => {
+                    let mut m = Map::new();
+                    m.insert("precision_bits".into(), json!(prec));
+                    for (i, name) in names.iter().enumerate() {
+                        m.insert(
+                            (*name).into(),
+                            json!([
+                                super::output::json_f64(iv[i].lo_f64()),
+                                super::output::json_f64(iv[i].hi_f64())
+                            ]),
+                        );
+                    }
+                    o.insert("enclosure".into(), Value::Object(m));
+                }
+                None => {}
+            }
             crate::outln!("{}", serde_json::to_string_pretty(&Value::Object(o))?);
         }
-        _ => {
+        Format::Text => {
             crate::outln!("process          {}", proc_.spec());
             crate::outln!("potential        {}", pot.spec());
             crate::outln!(
@@ -89,11 +141,80 @@ pub fn run(a: Args) -> Result<i32> {
                 setting.weights.spec(),
                 setting.ties.name()
             );
-            crate::outln!("value            {}", fmt_scaled(&e.value));
-            crate::outln!("expected_next    {}", fmt_scaled(&e.expected_next));
-            crate::outln!("expected_change  {}", fmt_scaled(&e.expected_change));
+            for (i, name) in names.iter().enumerate() {
+                crate::outln!("{name:<16} {}", shown(&cert, i, floats[i]).0);
+            }
+            crate::outln!("trust            {}", trust_text(&cert));
             crate::outln!("method           {method}");
+        }
+        f => {
+            let mut t = Table::new(&["quantity", "value", "trust"]);
+            for (k, v) in [
+                ("process", proc_.spec()),
+                ("potential", pot.spec()),
+                ("n", e.n.to_string()),
+                ("batch", setting.batch.to_string()),
+                ("weights", setting.weights.spec()),
+                ("ties", setting.ties.name().to_string()),
+            ] {
+                t.push(vec![Cell::text(k), Cell::text(v), Cell::text("")]);
+            }
+            for (i, name) in names.iter().enumerate() {
+                let (plain, cell) = shown(&cert, i, floats[i]);
+                let cell = cell.unwrap_or_else(|| Cell::text(plain));
+                t.push(vec![Cell::text(*name), cell, Cell::text(trust)]);
+            }
+            t.push(vec![
+                Cell::text("method"),
+                Cell::text(method),
+                Cell::text(""),
+            ]);
+            let text = match f {
+                Format::Latex => t.latex(Some("lll")),
+                other => t.render(other)?,
+            };
+            crate::outln!("{text}");
         }
     }
     Ok(0)
+}
+
+/// Value `i` as shown: the exact rational, the digits an enclosure guarantees (with the
+/// interval), or the float in its shortest round-trip form; and its table cell (a `\frac` for
+/// rationals).
+fn shown(
+    cert: &Option<Certified>,
+    i: usize,
+    float: &crate::scaled::Scaled,
+) -> (String, Option<Cell>) {
+    match cert {
+        Some(Certified::Exact(q)) => (q[i].to_string(), Some(Cell::rational(&q[i]))),
+        Some(Certified::Enclosure(iv, _)) => {
+            let (lo, hi) = (iv[i].lo_f64(), iv[i].hi_f64());
+            match common_digits(lo, hi) {
+                Some(d) => (format!("{d}  (in [{lo:e}, {hi:e}])"), Some(Cell::text(d))),
+                None => (format!("{}  (in [{lo:e}, {hi:e}])", short(float)), None),
+            }
+        }
+        None => (short(float), None),
+    }
+}
+
+/// A float value in its shortest round-trip form, or `exp(…)` beyond the range of f64.
+fn short(v: &crate::scaled::Scaled) -> String {
+    match v.to_f64() {
+        Some(x) => format!("{x:e}"),
+        None => fmt_scaled(v),
+    }
+}
+
+/// The trust line of the text output.
+fn trust_text(cert: &Option<Certified>) -> String {
+    match cert {
+        Some(Certified::Exact(_)) => "exact (rational arithmetic)".into(),
+        Some(Certified::Enclosure(_, p)) => {
+            format!("enclosure (outward-rounded intervals, {p} bits; the digits shown are certain)")
+        }
+        None => "float (f64 closed form or enumeration)".into(),
+    }
 }

@@ -1,7 +1,7 @@
 //! `balloc graph`: facts about a graph and its Bansal–Feldheim preprocessing (`info`), and the
 //! Monte Carlo experiments of C §5 (`experiment`).
 
-use super::output::Format;
+use super::output::{Cell, Format, Table};
 use crate::graph::experiment::{Point, Rule, fit_power, plot_svg, simulate, summarize};
 use crate::graph::flow::{Routing, congestion_lower_bound};
 use crate::graph::strategy::Strategy;
@@ -40,11 +40,12 @@ pub enum Action {
         /// spanning-tree, electrical, electrical-mw.
         #[arg(long, default_value = "auto")]
         routing: String,
-        /// Output format (text or json).
+        /// Output format: text, json, or a table (quantity, value) as markdown, csv or latex.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
-    /// Greedy versus the flow strategy: time-averaged gap against n, fitted exponents, SVG plots.
+    /// Greedy versus the flow strategy: time-averaged gap against n, fitted exponents, plots (SVG
+    /// and PGF/TikZ).
     Experiment {
         /// Graph family: cycle, torus or hypercube.
         #[arg(long, default_value = "cycle")]
@@ -64,7 +65,9 @@ pub enum Action {
         /// Base seed.
         #[arg(long, default_value_t = 2022)]
         seed: u64,
-        /// Output directory (results.json and gap.svg are written there); none: print only.
+        /// Output directory (created if missing): writes `GRAPH.json` (every run, the fits),
+        /// `GRAPH.svg` and `GRAPH.tex` (the plot, SVG and PGF/TikZ), GRAPH the --graph value;
+        /// without it, the JSON is printed.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
@@ -134,10 +137,22 @@ pub fn run(a: Args) -> Result<i32> {
             });
             match format {
                 Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&o)?),
-                _ => {
+                Format::Text => {
                     for (key, v) in o.as_object().expect("object") {
                         crate::outln!("{key:<18} {v}");
                     }
+                }
+                f => {
+                    let mut t = Table::new(&["quantity", "value"]);
+                    for (key, v) in o.as_object().expect("object") {
+                        let text = match v {
+                            serde_json::Value::String(s) => s.clone(),
+                            serde_json::Value::Null => String::new(),
+                            other => other.to_string(),
+                        };
+                        t.push(vec![Cell::text(key.clone()), Cell::text(text)]);
+                    }
+                    crate::outln!("{}", t.render(f)?);
                 }
             }
         }
@@ -207,11 +222,18 @@ pub fn run(a: Args) -> Result<i32> {
                     std::fs::write(&tmp, serde_json::to_string_pretty(&doc)?)
                         .with_context(|| format!("--out {}", dir.display()))?;
                     std::fs::rename(&tmp, dir.join(format!("{graph}.json")))?;
-                    plot_svg(
-                        &dir.join(format!("{graph}.svg")),
-                        &format!("{graph}: greedy vs flow strategy (95% t-intervals)"),
-                        &series,
-                    )?;
+                    let title = format!("{graph}: greedy vs flow strategy");
+                    let caption = format!(
+                        "Points: means over {runs} runs of the time-averaged gap max L − t/n (second half, every n-th ball); bars: 95% Student-t confidence intervals of the mean."
+                    );
+                    for ext in ["svg", "tex"] {
+                        plot_svg(
+                            &dir.join(format!("{graph}.{ext}")),
+                            &title,
+                            &caption,
+                            &series,
+                        )?;
+                    }
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! `balloc list processes|potentials|weights`.
 
-use super::output::Format;
+use super::output::{Cell, Format, Table};
 use crate::{potential, process, weights};
 use anyhow::Result;
 use serde_json::json;
@@ -24,7 +24,8 @@ pub struct Args {
     /// What to list.
     #[arg(value_enum)]
     what: What,
-    /// Output format (text or json).
+    /// Output format: text, json, or a table (name, parameters, summary, reference) as
+    /// markdown, csv or latex.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
 }
@@ -69,24 +70,38 @@ pub fn run(a: Args) -> Result<i32> {
             .map(|(name, params, summary)| json!({"name": name, "params": params, "summary": summary}))
             .collect(),
     };
-    if a.format == Format::Json {
-        crate::outln!("{}", serde_json::to_string_pretty(&rows)?);
-        return Ok(0);
+    match a.format {
+        Format::Json => {
+            crate::outln!("{}", serde_json::to_string_pretty(&rows)?);
+            return Ok(0);
+        }
+        Format::Text => {}
+        f => {
+            let mut t = Table::new(&["name", "parameters", "summary", "reference"]);
+            for r in &rows {
+                t.push(vec![
+                    Cell::text(r["name"].as_str().unwrap_or("")),
+                    Cell::text(params_of(r)),
+                    Cell::text(r["summary"].as_str().unwrap_or("")),
+                    Cell::text(r["reference"].as_str().unwrap_or("")),
+                ]);
+            }
+            let text = match f {
+                Format::Latex => {
+                    t.latex(Some("lp{0.2\\linewidth}p{0.4\\linewidth}p{0.2\\linewidth}"))
+                }
+                other => t.render(other)?,
+            };
+            crate::outln!("{text}");
+            return Ok(0);
+        }
     }
     for r in rows {
-        let params = match &r["params"] {
-            serde_json::Value::Array(ps) if !ps.is_empty() => {
-                let v: Vec<String> = ps
-                    .iter()
-                    .map(|p| match p["default"].as_str() {
-                        Some(d) => format!("{}={d}", p["name"].as_str().unwrap_or("")),
-                        None => p["name"].as_str().unwrap_or("").to_string(),
-                    })
-                    .collect();
-                format!("({})", v.join(", "))
-            }
-            serde_json::Value::String(s) if !s.is_empty() => format!("({s})"),
-            _ => String::new(),
+        let params = params_of(&r);
+        let params = if params.is_empty() {
+            params
+        } else {
+            format!("({params})")
         };
         crate::outln!("{}{}", r["name"].as_str().unwrap_or(""), params);
         crate::outln!("    {}", r["summary"].as_str().unwrap_or(""));
@@ -95,4 +110,22 @@ pub fn run(a: Args) -> Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// The parameters of a row as `a=default, b` (empty when none).
+fn params_of(r: &serde_json::Value) -> String {
+    match &r["params"] {
+        serde_json::Value::Array(ps) => {
+            let v: Vec<String> = ps
+                .iter()
+                .map(|p| match p["default"].as_str() {
+                    Some(d) => format!("{}={d}", p["name"].as_str().unwrap_or("")),
+                    None => p["name"].as_str().unwrap_or("").to_string(),
+                })
+                .collect();
+            v.join(", ")
+        }
+        serde_json::Value::String(s) => s.clone(),
+        _ => String::new(),
+    }
 }

@@ -17,7 +17,7 @@ mod search;
 mod simulate;
 mod sweep;
 
-pub use output::Format;
+pub use output::{Cell, Format, Table, common_digits, tex_escape, tex_rational};
 
 /// `balloc`: a proof companion for balanced allocations.
 #[derive(Debug, Parser)]
@@ -169,15 +169,21 @@ fn clap_error_line(e: &clap::Error) -> String {
     error_line(&line)
 }
 
-/// A progress bar on standard error, hidden when standard error is not a terminal.
-pub(crate) fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
+/// Whether progress may be drawn: standard error is a terminal and the `CI` environment variable
+/// is unset (nothing is drawn when piped, redirected or in CI).
+pub(crate) fn interactive() -> bool {
     use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() || capture::active() {
+    std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
+}
+
+/// A progress bar on standard error with counts and ETA, hidden unless [`interactive`].
+pub(crate) fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
+    if !interactive() || capture::active() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(len);
     if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
-        "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} (eta {{eta}})"
+        "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} (eta {{eta}}) {{wide_msg}}"
     )) {
         bar.set_style(style);
     }

@@ -2,12 +2,12 @@
 //!
 //! * `balloc multidim simulate`: runs of one configuration with the summary of `max_a gap(a)`;
 //! * `balloc multidim experiment --out DIR`: the gap-growth sweep of both rules against
-//!   `ln ln n` for `m = n` and `m ≫ n`, written as `points.csv`, `points.json` and one SVG per
-//!   regime and choice (atomically: temp file + rename).
+//!   `ln ln n` for `m = n` and `m ≫ n`, written as `points.csv`, `points.json` and one plot per
+//!   regime and choice, as SVG and PGF/TikZ (atomically: temp file + rename).
 
-use super::output::Format;
+use super::output::{Cell, Format, Table};
 use crate::limits;
-use crate::multidim::experiment::{Regime, Sweep, svg, to_csv};
+use crate::multidim::experiment::{Regime, Sweep, gap_plot, to_csv};
 use crate::multidim::sim::{MdSimConfig, summarize};
 use crate::multidim::{BallLaw, Choice, Criterion, MdRule};
 use crate::outln;
@@ -57,7 +57,8 @@ struct SimArgs {
     /// Master seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Output format (text or json).
+    /// Output format: text, json, csv (one row per run), or markdown or latex (the runs and the
+    /// summary).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
 }
@@ -136,7 +137,49 @@ fn simulate(a: SimArgs) -> Result<i32> {
             });
             outln!("{}", serde_json::to_string_pretty(&v)?);
         }
-        _ => {
+        Format::Csv | Format::Markdown | Format::Latex => {
+            let mut t = Table::new(&["run", "max_a gap(a)", "max_b s_b"]);
+            for r in &runs {
+                t.push(vec![
+                    Cell::text(r.run.to_string()),
+                    Cell::float(r.max_gap),
+                    Cell::float(r.sum_gap),
+                ]);
+            }
+            let head = format!(
+                "{} bins, {} balls {}, rule {}, batch {}, seed {}",
+                cfg.n,
+                cfg.balls,
+                cfg.law.spec(),
+                cfg.rule.label(),
+                cfg.batch,
+                a.seed
+            );
+            let summary = summary.map(|s| {
+                format!(
+                    "max_a gap(a): mean {}, 95% CI [{}, {}] over {} runs",
+                    s.mean, s.ci_low, s.ci_high, s.count
+                )
+            });
+            match a.format {
+                Format::Csv => outln!("{}", t.csv()?),
+                Format::Latex => {
+                    outln!("% {head}");
+                    if let Some(s) = &summary {
+                        outln!("% {s}");
+                    }
+                    outln!("{}", t.latex(Some("rrr")));
+                }
+                _ => {
+                    outln!("{head}\n");
+                    outln!("{}", t.markdown());
+                    if let Some(s) = &summary {
+                        outln!("\n{s}");
+                    }
+                }
+            }
+        }
+        Format::Text => {
             outln!(
                 "{} bins, {} balls {}, rule {}, batch {}, seed {}",
                 cfg.n,
@@ -235,19 +278,19 @@ fn experiment(a: ExpArgs) -> Result<i32> {
     for regime in &sweep.regimes {
         for choice in &sweep.choices {
             let title = format!(
-                "{} {}, {}: max_a gap(a) vs log2 n (95% t-CI, {} runs)",
+                "{} {}, {}: max_a gap(a) against log₂ n",
                 sweep.law.spec(),
                 choice.spec(),
                 regime.name,
-                sweep.runs
             );
-            let text = svg(&points, &regime.name, &choice.spec(), &title)?;
-            let file = format!(
-                "gap-{}-{}.svg",
+            let plot = gap_plot(&points, &regime.name, &choice.spec(), &title, sweep.runs)?;
+            let stem = format!(
+                "gap-{}-{}",
                 regime.name.replace('=', ""),
                 choice.spec().replace(['(', ')', '='], "")
             );
-            write_atomic(&out.join(file), &text)?;
+            write_atomic(&out.join(format!("{stem}.svg")), &plot.svg()?)?;
+            write_atomic(&out.join(format!("{stem}.tex")), &plot.tikz()?)?;
         }
     }
     for p in &points {

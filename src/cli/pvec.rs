@@ -4,7 +4,7 @@
 //! `--loads`, for load-dependent processes with an exact one-ball law (`Process::step_law_exact`:
 //! greedy and flow graphical allocation, Mean-Thinning, ...); `float` otherwise.
 
-use super::output::{Format, read_loads};
+use super::output::{Cell, Format, Table, read_loads};
 use crate::condition::{BestC, BestEps, best_c, best_eps, delta_n};
 use crate::limits;
 use crate::loads::{Loads, Ranking, TieRule};
@@ -33,7 +33,8 @@ pub struct Args {
     /// Tie rule (with --loads).
     #[arg(long, default_value = "random")]
     ties: String,
-    /// Output format (text or json).
+    /// Output format: text, json, markdown, csv (one row per value: quantity, index, value,
+    /// exact, trust) or latex (rationals as `\frac`).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
 }
@@ -151,23 +152,26 @@ pub fn run(a: Args) -> Result<i32> {
             o.insert("trust".into(), json!(trust));
             crate::outln!("{}", serde_json::to_string_pretty(&Value::Object(o))?);
         }
-        _ => {
-            crate::outln!("process  {}   n = {n}   ({trust})", proc_.spec());
+        Format::Text => {
+            crate::outln!("process  {}   n = {n}   (trust {trust})", proc_.spec());
             crate::outln!(
                 "rank  p_i{}",
-                if exact.is_some() { "  (exact)" } else { "" }
+                if exact.is_some() {
+                    "  (exact; float)"
+                } else {
+                    ""
+                }
             );
             let show = n.min(40);
             for i in 0..show {
-                let ex = exact
-                    .as_ref()
-                    .map(|e| format!("  {}", e[i]))
-                    .unwrap_or_default();
                 let b = balls
                     .as_ref()
                     .map(|b| format!("  E[balls] = {}", b[i]))
                     .unwrap_or_default();
-                crate::outln!("{:>4}  {:.17e}{ex}{b}", i + 1, p[i]);
+                match &exact {
+                    Some(e) => crate::outln!("{:>4}  {}  ({}){b}", i + 1, e[i], p[i]),
+                    None => crate::outln!("{:>4}  {}{b}", i + 1, p[i]),
+                }
             }
             if n > show {
                 crate::outln!("  ... ({} more ranks; use --format json for all)", n - show);
@@ -175,21 +179,142 @@ pub fn run(a: Args) -> Result<i32> {
             if let Some(c1) = &c1 {
                 match c1 {
                     Either::Exact(b) => crate::outln!(
-                        "C1: delta = {}, best eps = {} ({:.6}), witness k = {}",
+                        "C1: delta = {}, best eps = {} ({}), witness k = {}  (exact)",
                         a.delta.as_deref().unwrap_or(""),
                         b.eps,
                         to_f(&b.eps),
                         b.witness_k
                     ),
                     Either::Float(b) => crate::outln!(
-                        "C1: delta = {}, best eps = {:.17e}, witness k = {}",
+                        "C1: delta = {}, best eps = {}, witness k = {}  (float)",
                         a.delta.as_deref().unwrap_or(""),
                         b.eps,
                         b.witness_k
                     ),
                 }
             }
-            crate::outln!("C2: C = {c2v} (n·max p_i), witness i = {c2w}");
+            match &c2x {
+                Some(x) => {
+                    crate::outln!("C2: C = {x} ({c2v}) (n·max p_i), witness i = {c2w}  (exact)")
+                }
+                None => crate::outln!("C2: C = {c2v} (n·max p_i), witness i = {c2w}  (float)"),
+            }
+        }
+        f => {
+            let value_cell = |x: f64, q: Option<&BigRational>| match q {
+                Some(q) => Cell::rational(q),
+                None => Cell::float(x),
+            };
+            let c1_vals = c1.as_ref().map(|c1| match c1 {
+                Either::Exact(b) => (to_f(&b.eps), Some(b.eps.clone()), b.witness_k),
+                Either::Float(b) => (b.eps, None, b.witness_k),
+            });
+            let c2q = match &c2 {
+                Either::Exact(b) => Some(b.c.clone()),
+                Either::Float(_) => None,
+            };
+            if f == Format::Csv {
+                let mut t = Table::new(&["quantity", "index", "value", "exact", "trust"]);
+                let exact_text = |q: Option<&BigRational>| {
+                    Cell::text(q.map(|q| q.to_string()).unwrap_or_default())
+                };
+                for i in 0..n {
+                    let q = exact.as_ref().map(|e| &e[i]);
+                    t.push(vec![
+                        Cell::text("p"),
+                        Cell::text((i + 1).to_string()),
+                        Cell::float(p[i]),
+                        exact_text(q),
+                        Cell::text(trust),
+                    ]);
+                }
+                if let Some(b) = &balls {
+                    for (i, v) in b.iter().enumerate() {
+                        t.push(vec![
+                            Cell::text("expected_balls"),
+                            Cell::text((i + 1).to_string()),
+                            Cell::float(*v),
+                            Cell::text(""),
+                            Cell::text("float"),
+                        ]);
+                    }
+                }
+                if let Some((eps, q, k)) = &c1_vals {
+                    t.push(vec![
+                        Cell::text("c1_delta"),
+                        Cell::text(""),
+                        Cell::float(a.delta.as_deref().map(parse_f).unwrap_or(f64::NAN)),
+                        Cell::text(a.delta.clone().unwrap_or_default()),
+                        Cell::text("exact"),
+                    ]);
+                    t.push(vec![
+                        Cell::text("c1_eps"),
+                        Cell::text(k.to_string()),
+                        Cell::float(*eps),
+                        exact_text(q.as_ref()),
+                        Cell::text(trust),
+                    ]);
+                }
+                t.push(vec![
+                    Cell::text("c2_c"),
+                    Cell::text(c2w.to_string()),
+                    Cell::float(c2v),
+                    exact_text(c2q.as_ref()),
+                    Cell::text(trust),
+                ]);
+                crate::outln!("{}", t.csv()?);
+            } else {
+                let mut cols = vec!["rank", "p_i"];
+                if balls.is_some() {
+                    cols.push("E[balls]");
+                }
+                let mut t = Table::new(&cols);
+                for i in 0..n {
+                    let mut row = vec![
+                        Cell::text((i + 1).to_string()),
+                        value_cell(p[i], exact.as_ref().map(|e| &e[i])),
+                    ];
+                    if let Some(b) = &balls {
+                        row.push(Cell::float(b[i]));
+                    }
+                    t.push(row);
+                }
+                let mut k = Table::new(&["constant", "value", "witness", "trust"]);
+                if let Some((eps, q, wk)) = &c1_vals {
+                    k.push(vec![
+                        Cell::math(
+                            format!("C1 best eps (delta = {})", a.delta.as_deref().unwrap_or("")),
+                            &format!(
+                                "\\text{{C1: best }}\\varepsilon\\ (\\delta = {})",
+                                a.delta.as_deref().unwrap_or("")
+                            ),
+                        ),
+                        value_cell(*eps, q.as_ref()),
+                        Cell::text(format!("k = {wk}")),
+                        Cell::text(trust),
+                    ]);
+                }
+                k.push(vec![
+                    Cell::math("C2 C = n max p_i", "\\text{C2: } C = n \\max_i p_i"),
+                    value_cell(c2v, c2q.as_ref()),
+                    Cell::text(format!("i = {c2w}")),
+                    Cell::text(trust),
+                ]);
+                let head = format!("{}, n = {n} (trust {trust})", proc_.spec());
+                match f {
+                    Format::Latex => {
+                        crate::outln!("% {}", head);
+                        crate::outln!(
+                            "{}\n\n{}",
+                            t.latex(Some(if balls.is_some() { "rll" } else { "rl" })),
+                            k.latex(Some("llll"))
+                        );
+                    }
+                    _ => {
+                        crate::outln!("{}\n\n{}\n\n{}", head, t.markdown(), k.markdown());
+                    }
+                }
+            }
         }
     }
     Ok(0)

@@ -1,7 +1,8 @@
 //! `balloc simulate`: Monte Carlo runs of a process with a summary (`docs/conventions.md` §4).
 
-use super::output::Format;
-use crate::sim::{self, Config, Plan, plot, sweep::atomic_write};
+use super::output::{Cell, Format, Table};
+use crate::plot::{Axis, Plot, Point, Series};
+use crate::sim::{self, Config, Plan};
 use anyhow::{Context, Result, bail};
 use std::sync::Arc;
 
@@ -32,7 +33,8 @@ pub struct Args {
     /// Tie rule: random or fixed.
     #[arg(long, default_value = "random")]
     ties: String,
-    /// Output format: text, json or csv.
+    /// Output format: text, json, csv (one row per run), or the summary table as markdown or
+    /// latex.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
     /// Potentials to record (repeatable), e.g. `gamma(alpha=0.1)`.
@@ -47,7 +49,8 @@ pub struct Args {
     /// Confidence level of the summary intervals.
     #[arg(long, default_value_t = 0.95)]
     confidence: f64,
-    /// Write an SVG plot of the mean gap (with its confidence interval) against balls.
+    /// Write a plot of the mean gap and the mean largest gap so far (with their confidence
+    /// intervals) against balls: PGF/TikZ for a `.tex` file, SVG otherwise.
     #[arg(long)]
     plot: Option<String>,
 }
@@ -74,9 +77,6 @@ pub fn run(a: Args) -> Result<i32> {
             a.confidence
         );
     }
-    if matches!(a.format, Format::Markdown) {
-        bail!("invalid --format: simulate writes text, json or csv");
-    }
     let mut plan = Plan::new(a.balls, a.runs, a.seed);
     plan.confidence = a.confidence;
     plan.histogram = a.histogram;
@@ -96,8 +96,9 @@ pub fn run(a: Args) -> Result<i32> {
     let out = sim::simulate(&cfg, &plan, &|| bar.inc(1))?;
     bar.finish_and_clear();
     if let Some(path) = &a.plot {
-        let svg = plot_gap(&out, &plan)?;
-        atomic_write(path, svg.as_bytes()).context("--plot")?;
+        plot_gap(&out, &plan)?
+            .write(std::path::Path::new(path))
+            .context("--plot")?;
     }
     match a.format {
         Format::Json => {
@@ -144,7 +145,41 @@ pub fn run(a: Args) -> Result<i32> {
             let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
             crate::outln!("{}", String::from_utf8_lossy(&bytes).trim_end());
         }
-        _ => {
+        Format::Markdown | Format::Latex => {
+            let mut t = Table::new(&["quantity", "mean", "stderr", "ci_low", "ci_high"]);
+            for (k, e) in &out.summary {
+                let name = match k.strip_prefix("potential_") {
+                    Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
+                    None => k.clone(),
+                };
+                t.push(vec![
+                    Cell::text(name),
+                    Cell::float(e.mean),
+                    Cell::float(e.stderr),
+                    Cell::float(e.ci_low),
+                    Cell::float(e.ci_high),
+                ]);
+            }
+            let config: Vec<String> = out
+                .config
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", v.to_string().trim_matches('"')))
+                .collect();
+            let head = format!(
+                "{}, balls = {}, runs = {} (seed {}); {}% Student-t intervals; gap = max x − W/n",
+                config.join(", "),
+                a.balls,
+                a.runs,
+                a.seed,
+                a.confidence * 100.0
+            );
+            if a.format == Format::Latex {
+                crate::outln!("% {head}\n{}", t.latex(Some("lrrrr")));
+            } else {
+                crate::outln!("{head}\n\n{}", t.markdown());
+            }
+        }
+        Format::Text => {
             for (k, v) in &out.config {
                 crate::outln!("{k:<16} {}", v.to_string().trim_matches('"'));
             }
@@ -177,9 +212,10 @@ pub fn run(a: Args) -> Result<i32> {
     Ok(0)
 }
 
-/// The mean gap over runs at each checkpoint, with its confidence half-width.
-fn plot_gap(out: &sim::SimOutput, plan: &Plan) -> Result<String> {
-    let k = out.runs[0].trajectory.len();
+/// The mean gap over runs at each checkpoint, with its confidence interval, and the mean of the
+/// largest gap so far.
+pub fn plot_gap(out: &sim::SimOutput, plan: &Plan) -> Result<Plot> {
+    let k = out.runs.first().map_or(0, |r| r.trajectory.len());
     let mut gap = Vec::new();
     let mut maxg = Vec::new();
     for i in 0..k {
@@ -187,41 +223,35 @@ fn plot_gap(out: &sim::SimOutput, plan: &Plan) -> Result<String> {
             out.runs.iter().map(|r| f(&r.trajectory[i])).collect()
         };
         let x = out.runs[0].trajectory[i].balls as f64;
-        let e = sim::statistic::mean_ci(&col(&|p| p.gap), plan.confidence)?;
-        let hw = if e.ci_high.is_finite() {
-            e.ci_high - e.mean
-        } else {
-            0.0
-        };
-        gap.push((x, e.mean, hw));
-        let e = sim::statistic::mean_ci(&col(&|p| p.max_gap), plan.confidence)?;
-        let hw = if e.ci_high.is_finite() {
-            e.ci_high - e.mean
-        } else {
-            0.0
-        };
-        maxg.push((x, e.mean, hw));
+        for (dst, values) in [
+            (&mut gap, col(&|p| p.gap)),
+            (&mut maxg, col(&|p| p.max_gap)),
+        ] {
+            let e = sim::statistic::mean_ci(&values, plan.confidence)?;
+            dst.push(if e.ci_low.is_finite() && e.ci_high.is_finite() {
+                Point::with_interval(x, e.mean, e.ci_low, e.ci_high)
+            } else {
+                Point::new(x, e.mean)
+            });
+        }
     }
     let title = format!(
-        "{}  n = {}, b = {}, {} runs",
+        "{}  n = {}, b = {}",
         out.config["process"].as_str().unwrap_or(""),
         out.config["n"],
         out.config["batch"],
-        plan.runs
     );
-    Ok(plot::svg(
+    let mut p = Plot::new(
         &title,
-        "balls",
-        "gap (max x − W/n)",
-        &[
-            plot::Series {
-                label: "gap".into(),
-                points: gap,
-            },
-            plot::Series {
-                label: "max gap so far".into(),
-                points: maxg,
-            },
-        ],
-    )?)
+        Axis::linear("balls").integer().from_zero(),
+        Axis::linear("gap (max x − W/n)").from_zero(),
+    );
+    p.series.push(Series::new("gap", gap));
+    p.series.push(Series::new("max gap so far", maxg));
+    p.caption = format!(
+        "Points: means over {} runs at each checkpoint; bars: {}% Student-t confidence intervals of the mean (none for a single run).",
+        plan.runs,
+        plan.confidence * 100.0
+    );
+    Ok(p)
 }

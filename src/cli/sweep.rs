@@ -26,6 +26,17 @@ pub fn run(a: Args) -> Result<i32> {
         other => bail!("invalid arguments: expected FILE.toml or `merge FILE.toml`, got {other:?}"),
     };
     let sweep = Sweep::load(Path::new(file))?;
+    // A missing output folder is named as such (not as an unreadable input).
+    if let Some(dir) = sweep.output.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        bail!(
+            "invalid output of `{file}`: cannot write `{}.csv`: the output folder `{}` does not exist (create it, e.g. `mkdir -p {}`, or change `output`)",
+            sweep.output.display(),
+            dir.display(),
+            dir.display()
+        );
+    }
     let written = if merge {
         if a.shard.is_some() {
             bail!("invalid --shard: merge takes --shards k");

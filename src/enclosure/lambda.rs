@@ -1,6 +1,6 @@
 //! Enclosures of the absolute-value exponential potential `Λ = Σᵢ e^{α|yᵢ|}` of paper B
 //! (Los–Sauerwald–Sylvester, *Mean-Biased Processes*, arXiv:2308.05087, Fig. 4.1; the formula
-//! as recalled, [`crate::potential::lambda`]) and of its exact expectation after one step.
+//! as recalled, `crate::potential` (`lambda(alpha=…)`)) and of its exact expectation after one step.
 //!
 //! The recovery-phase potential `V = Σᵢ e^{(κ/n)|yᵢ|}` has the same shape with `α = κ/n`, so
 //! the same functions enclose it (pass `α = κ/n`).
@@ -9,7 +9,7 @@
 //! every `yᵢ` by `−k/n` and `y_j` by `+k` (sequential, unit balls). With `φ(z) = e^{α|z|}` and
 //! `A_k = Σᵢ φ(yᵢ − k/n)`:
 //! `E[Λ'] = Σ_o p_o (A_{k_o} − φ(y_j − k_o/n) + φ(y_j + k_o − k_o/n))` (derived; the closed form
-//! of [`crate::potential::lambda`]). The loads, `α` and the probabilities are exact rationals;
+//! of `crate::potential` (`lambda(alpha=…)`)). The loads, `α` and the probabilities are exact rationals;
 //! each `e^{α|z|}` is a correctly rounded enclosure, everything else is rounded outward, so the
 //! result contains the true value. At `y ≡ 0` the value `Λ = n` is a point (every `e⁰ = 1`).
 

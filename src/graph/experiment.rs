@@ -1,6 +1,6 @@
 //! A small, self-contained Monte Carlo driver for the experiments of C §5 (Figures 1 and 3): the
 //! greedy strategy and Bansal–Feldheim's strategy on cycles, tori and hypercubes; gap growth with
-//! a fitted exponent, t-based confidence intervals and SVG plots.
+//! a fitted exponent, t-based confidence intervals and plots ([`crate::plot`]).
 //!
 //! Determinism: run `r` of a configuration uses ChaCha8 seeded with `seed` on stream
 //! `hash(graph, strategy) + r`, so results do not depend on the thread count (runs are executed in
@@ -256,69 +256,54 @@ pub fn fit_power(xs: &[f64], ys: &[f64], level: f64) -> Result<PowerFit> {
 /// One point of a plotted series: `n`, mean, interval.
 pub type Point = (f64, Summary);
 
-/// Writes an SVG plot (log–log axes) of several series with their confidence intervals as error
-/// bars. The only function of this module that writes a file.
+/// The plot (log–log axes, [`crate::plot`]) of the time-averaged gap against n for several
+/// series, with the confidence intervals as error bars; `caption` says what the points and bars
+/// are.
+///
+/// ```
+/// use balloc::graph::experiment::{gap_plot, summarize};
+/// let s = |v: &[f64]| summarize(v, 0.95).unwrap();
+/// let series = vec![("greedy".to_string(), vec![(10.0, s(&[1.0, 1.2, 1.1])), (40.0, s(&[2.0, 2.2, 2.1]))])];
+/// let p = gap_plot("cycle", "3 runs; bars: 95% t-intervals", &series).unwrap();
+/// let svg = p.svg().unwrap();
+/// assert!(svg.contains(">n (vertices)<") && svg.contains(">greedy<") && svg.contains(">40<"));
+/// ```
+pub fn gap_plot(
+    title: &str,
+    caption: &str,
+    series: &[(String, Vec<Point>)],
+) -> Result<crate::plot::Plot> {
+    use crate::plot::{Axis, Plot, Point as P, Series};
+    let mut p = Plot::new(
+        title,
+        Axis::log("n (vertices)").integer(),
+        Axis::log("time-averaged gap max L − t/n"),
+    );
+    for (label, pts) in series {
+        p.series.push(Series::new(
+            label,
+            pts.iter()
+                .map(|(n, s)| {
+                    // A log axis shows only the positive part of an interval.
+                    let lo = if s.ci_low > 0.0 { s.ci_low } else { s.mean };
+                    P::with_interval(*n, s.mean, lo.min(s.mean), s.ci_high.max(s.mean))
+                })
+                .collect(),
+        ));
+    }
+    p.caption = caption.to_string();
+    Ok(p)
+}
+
+/// Writes [`gap_plot`] to `path` (SVG, or PGF/TikZ for a `.tex` file), atomically. The only
+/// function of this module that writes a file.
 pub fn plot_svg(
     path: &std::path::Path,
     title: &str,
+    caption: &str,
     series: &[(String, Vec<Point>)],
 ) -> Result<()> {
-    use plotters::prelude::*;
-    let io = |e: String| Error::invalid(format!("plot `{}`", path.display()), e);
-    let pts = series.iter().flat_map(|(_, p)| p.iter());
-    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, 0.0f64, f64::INFINITY, 0.0f64);
-    for (n, s) in pts {
-        x0 = x0.min(*n);
-        x1 = x1.max(*n);
-        y0 = y0.min(s.ci_low.max(s.mean / 2.0).max(1e-3));
-        y1 = y1.max(s.ci_high);
-    }
-    if !x0.is_finite() {
-        return Err(io("no points".into()));
-    }
-    let root = SVGBackend::new(path, (800, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| io(e.to_string()))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(15)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(
-            (x0 * 0.8..x1 * 1.25).log_scale(),
-            (y0 * 0.8..y1 * 1.25).log_scale(),
-        )
-        .map_err(|e| io(e.to_string()))?;
-    chart
-        .configure_mesh()
-        .x_desc("n (vertices)")
-        .y_desc("time-averaged gap max L − t/n")
-        .draw()
-        .map_err(|e| io(e.to_string()))?;
-    let colours = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
-    for (k, (label, p)) in series.iter().enumerate() {
-        let c = colours[k % colours.len()];
-        chart
-            .draw_series(LineSeries::new(
-                p.iter().map(|(n, s)| (*n, s.mean)),
-                c.stroke_width(2),
-            ))
-            .map_err(|e| io(e.to_string()))?
-            .label(label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c));
-        chart
-            .draw_series(p.iter().map(|(n, s)| {
-                ErrorBar::new_vertical(*n, s.ci_low.max(y0 * 0.8), s.mean, s.ci_high, c.filled(), 6)
-            }))
-            .map_err(|e| io(e.to_string()))?;
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| io(e.to_string()))?;
-    root.present().map_err(|e| io(e.to_string()))?;
-    Ok(())
+    gap_plot(title, caption, series)?.write(path)
 }
 
 /// One run of Bansal–Feldheim's strategy, for statistical claims.

@@ -7,9 +7,9 @@
 //! populated dimensions ("fixed-f case"), `α = ε/(2f)`.
 //!
 //! Provenance tags (`docs/conventions.md` §6): the statement of `Γ(0)`, the mass facts and the contraction are
-//! [read]; the formula of `Δ_i`, eq. (3.16), the corollaries and Lemmas 3.5/3.6 are
-//! [reconstructed] from the prose around missing displays; the "PTW shape" of Lemmas 3.5/3.6 is
-//! [recalled] from Peres–Talwar–Wieder. See `src/multidim/CHECKS.md` for the verdicts.
+//! \[read\]; the formula of `Δ_i`, eq. (3.16), the corollaries and Lemmas 3.5/3.6 are
+//! \[reconstructed\] from the prose around missing displays; the "PTW shape" of Lemmas 3.5/3.6 is
+//! \[recalled\] from Peres–Talwar–Wieder. See `src/multidim/CHECKS.md` for the verdicts.
 //!
 //! Numerics: expectations of exponential potentials are computed exactly up to `f64` rounding in
 //! the log domain ([`Scaled`]); a statement `lhs ≤ rhs` counts as violated when the relative margin
@@ -161,7 +161,7 @@ pub struct GammaAtZero {
     pub holds: bool,
 }
 
-/// D.Claim.Γ(0) [read]: "s_i = 0 ∀i and hence Γ(0) = 2 ln(n)". At `s ≡ 0` every weight counts
+/// D.Claim.Γ(0) \[read\]: "s_i = 0 ∀i and hence Γ(0) = 2 ln(n)". At `s ≡ 0` every weight counts
 /// once in `Φ` and once in `Ψ`, so `Γ(0) = 2H_n` exactly, under both readings of `Ψ`.
 ///
 /// ```
@@ -217,7 +217,7 @@ pub struct MassFacts {
     pub suffix_holds: bool,
 }
 
-/// D.Fact.mass [read]: "Σ_{i≥nγ₂} p_i ≥ 1 − γ₂² and Σ_{i≤nγ₁} p_i ≤ γ₁²" for `d = 2`, with
+/// D.Fact.mass \[read\]: "Σ_{i≥nγ₂} p_i ≥ 1 − γ₂² and Σ_{i≤nγ₁} p_i ≤ γ₁²" for `d = 2`, with
 /// `γ₂ = 1 − γ₁`, evaluated exactly for an exact allocation vector `p` (rank 1 heaviest).
 ///
 /// ```
@@ -284,7 +284,7 @@ pub struct DeltaI {
     pub holds: bool,
 }
 
-/// D.L.Δ_i [reconstructed]: "when an md-ball is committed to bin i, then it moves to the end of the
+/// D.L.Δ_i \[reconstructed\]: "when an md-ball is committed to bin i, then it moves to the end of the
 /// previous equi-load group or it creates a new equi-load group and hence can be located at index
 /// p₀". With `p₀(i)` the first position of the group of bin `i`:
 /// * `Φ`: `Δ_i = e^{α s_i} e^{−αf/n} (e^{αf} − 1)/p₀(i) + (e^{−αf/n} − 1)·Φ`;
@@ -351,7 +351,7 @@ pub fn delta_i(s: &[f64], f: u32, i: usize, pot: GroupPotential) -> Result<Delta
 // ---------------------------------------------------------------------------------------------
 // Eq. (3.16), Corollaries
 
-/// Eq. (3.16) [reconstructed]: `E[ΔΦ] ≲ Σ_i p_i (αf + (αf)²) e^{α s_(i)}/i − (αf/n)·Φ`, read as
+/// Eq. (3.16) \[reconstructed\]: `E[ΔΦ] ≲ Σ_i p_i (αf + (αf)²) e^{α s_(i)}/i − (αf/n)·Φ`, read as
 /// an inequality `E[Φ(t+1)] − Φ(t) ≤ RHS` (the text drops `(αf)²/n` terms and uses `≲`).
 pub fn eq_3_16(s: &[f64], p: &[f64], f: u32, alpha: f64) -> Result<Check> {
     let pot = GroupPotential::new(Which::Phi, alpha, PsiReading::Printed)?;
@@ -449,7 +449,7 @@ pub fn eq_3_16_form(s: &[f64], p: &[f64], f: u32, alpha: f64, form: Eq316Form) -
     Ok(Check::le(lhs, rhs, true))
 }
 
-/// D.Cor.1 [reconstructed]: `E[Φ(t+1) | x(t)] ≤ (1 + (αf)²/n)·Φ(t)` (`= (1 + ε²/(4n))Φ`).
+/// D.Cor.1 \[reconstructed\]: `E[Φ(t+1) | x(t)] ≤ (1 + (αf)²/n)·Φ(t)` (`= (1 + ε²/(4n))Φ`).
 ///
 /// ```
 /// use balloc::multidim::claims::corollary_1;
@@ -467,7 +467,7 @@ pub fn corollary_1(s: &[f64], p: &[f64], f: u32, alpha: f64) -> Result<Check> {
     Ok(Check::le(lhs, rhs, true))
 }
 
-/// D.Cor.2 [reconstructed]: `E[Ψ(t+1) | x(t)] ≤ (1 + αf/n + c(αf)²/n)·Ψ(t)`, the `O((αf)²/n)`
+/// D.Cor.2 \[reconstructed\]: `E[Ψ(t+1) | x(t)] ≤ (1 + αf/n + c(αf)²/n)·Ψ(t)`, the `O((αf)²/n)`
 /// term made explicit with the constant `c`.
 pub fn corollary_2(
     s: &[f64],
@@ -509,7 +509,7 @@ pub fn corollary_2_constant(
 pub enum LemmaForm {
     /// `E[P(t+1)] ≤ P(t)` [reconstructed from "the expected value of Φ decreases"].
     Decrease,
-    /// `E[P(t+1)] ≤ (1 − αε/n)·P(t) + 1`, the shape of the PTW lemmas D mirrors [recalled].
+    /// `E[P(t+1)] ≤ (1 − αε/n)·P(t) + 1`, the shape of the PTW lemmas D mirrors \[recalled\].
     PtwShape,
 }
 
@@ -522,7 +522,7 @@ fn lemma_rhs(form: LemmaForm, value: Scaled, c: &Constants, n: usize) -> Scaled 
     }
 }
 
-/// D.L3.5 [reconstructed]: "for s_(nγ₂) ≤ 0, the expected value of Φ decreases"; the position
+/// D.L3.5 \[reconstructed\]: "for s_(nγ₂) ≤ 0, the expected value of Φ decreases"; the position
 /// `nγ₂` is rounded up ([`position`]).
 ///
 /// ```
@@ -545,7 +545,7 @@ pub fn lemma_3_5(s: &[f64], p: &[f64], c: &Constants, form: LemmaForm) -> Result
     ))
 }
 
-/// D.L3.6 [reconstructed]: "for s_(nγ₁) ≥ 0, the expected value of Ψ decreases" (position rounded
+/// D.L3.6 \[reconstructed\]: "for s_(nγ₁) ≥ 0, the expected value of Ψ decreases" (position rounded
 /// up, clamped to ≥ 1).
 pub fn lemma_3_6(
     s: &[f64],
@@ -569,7 +569,7 @@ pub fn lemma_3_6(
 // ---------------------------------------------------------------------------------------------
 // D.Thm.contract
 
-/// D.Thm.contract [read]: "if Γ(x(t)) ≥ a ln(n) for some a > 0, then
+/// D.Thm.contract \[read\]: "if Γ(x(t)) ≥ a ln(n) for some a > 0, then
 /// E[Γ(t+1) | x(t)] ≤ (1 − ε/(8n(1 + εγ₁)))·Γ(t)", for a given `a`.
 ///
 /// ```

@@ -197,7 +197,7 @@ pub fn per_dimension_quadratic<T: Field>(x: &MdLoads) -> T {
     acc
 }
 
-/// Closed form of `E[Υ_md(x') − Υ_md(x) | x]` [derived]: a ball with support `S` into bin `j`
+/// Closed form of `E[Υ_md(x') − Υ_md(x) | x]` \[derived\]: a ball with support `S` into bin `j`
 /// changes `x_i^a` by `𝟙{a∈S}(𝟙{i=j} − 1/n)`; with `Σ_i x_i^a = 0` and
 /// `Σ_i (𝟙{i=j} − 1/n)² = 1 − 1/n`,
 /// `ΔΥ_md = Σ_{a∈S} (2x_j^a + 1 − 1/n)`, hence

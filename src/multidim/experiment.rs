@@ -1,12 +1,12 @@
 //! The gap-growth experiment for md-balls: per-dimension gap `max_a gap(a)` against `ln ln n` for
-//! both allocation rules (D's sum-load rule and the max-populated rule of D's ref. [6]), for
-//! `m = O(n)` and `m ≫ n`, with t-intervals, a CSV table and SVG plots.
+//! both allocation rules (D's sum-load rule and the max-populated rule of D's ref. \[6\]), for
+//! `m = O(n)` and `m ≫ n`, with t-intervals, a CSV table and plots ([`crate::plot`]).
 //!
-//! This probes D.R1/D.R2 (`docs/derivations.md` §9; [stat]): "for n bins and m = O(n) balls, the gap … is
+//! This probes D.R1/D.R2 (`docs/derivations.md` §9; \[stat\]): "for n bins and m = O(n) balls, the gap … is
 //! O(ln ln(n))", and for `m ≫ n` "the expected gap is still O(ln ln(n))". A simulation can only
 //! show growth compatible or incompatible with `ln ln n` on the range simulated; it proves nothing.
 //!
-//! The SVG is rendered into a string (no file I/O here; the CLI writes the files).
+//! The plots are rendered into strings (no file I/O here; the CLI writes the files).
 
 use super::ball::BallLaw;
 use super::rule::{Choice, Criterion, MdRule};
@@ -14,7 +14,6 @@ use super::sim::{MdSimConfig, Summary, summarize};
 use crate::error::{Error, Result};
 use crate::limits;
 use crate::loads::TieRule;
-use plotters::prelude::*;
 
 /// A load regime: `m = balls_per_bin · n`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -195,9 +194,29 @@ pub fn to_csv(points: &[Point]) -> String {
     s
 }
 
-/// An SVG plot of `max_a gap(a)` (mean and interval) against `log₂ n` for one regime and choice,
-/// one series per rule, with `ln ln n` for reference.
-pub fn svg(points: &[Point], regime: &str, choice: &str, title: &str) -> Result<String> {
+/// The plot ([`crate::plot`]) of `max_a gap(a)` (mean and interval) against `log₂ n` for one
+/// regime and choice, one series per rule, with `ln ln n` dashed for reference.
+///
+/// ```
+/// use balloc::multidim::experiment::{gap_plot, Point};
+/// use balloc::multidim::sim::summarize;
+/// let s = summarize(&[1.0, 1.5, 2.0], 0.95).unwrap();
+/// let pts: Vec<Point> = [64usize, 128].iter().map(|&n| Point { regime: "m=n".into(),
+///     choice: "two-choice".into(), rule: "sum".into(), n, balls: n as u64,
+///     ln_ln_n: (n as f64).ln().ln(), max_gap: s.clone(), sum_gap: s.clone() }).collect();
+/// let p = gap_plot(&pts, "m=n", "two-choice", "t", 3).unwrap();
+/// let svg = p.svg().unwrap();
+/// assert!(svg.contains(">log₂ n<") && svg.contains(">sum-load rule (D)<") && svg.contains(">ln ln n<"));
+/// assert!(svg.contains(">6<") && svg.contains(">7<") && svg.contains("3 runs"));
+/// ```
+pub fn gap_plot(
+    points: &[Point],
+    regime: &str,
+    choice: &str,
+    title: &str,
+    runs: u64,
+) -> Result<crate::plot::Plot> {
+    use crate::plot::{Axis, Plot, Point as P, Series};
     let pts: Vec<&Point> = points
         .iter()
         .filter(|p| p.regime == regime && p.choice == choice)
@@ -209,84 +228,44 @@ pub fn svg(points: &[Point], regime: &str, choice: &str, title: &str) -> Result<
         ));
     }
     let x = |p: &Point| (p.n as f64).log2();
-    let xmin = pts.iter().map(|p| x(p)).fold(f64::INFINITY, f64::min);
-    let xmax = pts.iter().map(|p| x(p)).fold(f64::NEG_INFINITY, f64::max);
-    let ymax = pts
-        .iter()
-        .map(|p| p.max_gap.ci_high.max(p.ln_ln_n))
-        .fold(0.0, f64::max)
-        * 1.1;
-    let mut out = String::new();
-    {
-        let root = SVGBackend::with_string(&mut out, (720, 480)).into_drawing_area();
-        let err = |e: &dyn std::fmt::Display| Error::invalid("plot", e.to_string());
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d((xmin - 0.3)..(xmax + 0.3), 0.0..ymax.max(1.0))
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .x_desc("log2 n")
-            .y_desc("max over dimensions of gap(a)")
-            .draw()
-            .map_err(|e| err(&e))?;
-        let colours = [RED, BLUE, GREEN, MAGENTA];
-        let mut rules: Vec<&str> = pts.iter().map(|p| p.rule.as_str()).collect();
-        rules.dedup();
-        rules.sort();
-        rules.dedup();
-        for (ri, rule) in rules.iter().enumerate() {
-            let c = colours[ri % colours.len()];
-            let series: Vec<&&Point> = pts.iter().filter(|p| p.rule == *rule).collect();
-            let label = match *rule {
-                "sum" => "sum-load rule (D)",
-                "max" => "max over populated dims ([6])",
-                other => other,
-            };
-            chart
-                .draw_series(LineSeries::new(
-                    series.iter().map(|p| (x(p), p.max_gap.mean)),
-                    c.stroke_width(2),
-                ))
-                .map_err(|e| err(&e))?
-                .label(label)
-                .legend(move |(a, b)| PathElement::new(vec![(a, b), (a + 20, b)], c));
-            chart
-                .draw_series(series.iter().map(|p| {
-                    PathElement::new(
-                        vec![(x(p), p.max_gap.ci_low), (x(p), p.max_gap.ci_high)],
-                        c.stroke_width(1),
-                    )
-                }))
-                .map_err(|e| err(&e))?;
-            chart
-                .draw_series(
-                    series
-                        .iter()
-                        .map(|p| Circle::new((x(p), p.max_gap.mean), 3, c.filled())),
-                )
-                .map_err(|e| err(&e))?;
-        }
-        let mut ref_pts: Vec<(f64, f64)> = pts.iter().map(|p| (x(p), p.ln_ln_n)).collect();
-        ref_pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        ref_pts.dedup();
-        chart
-            .draw_series(LineSeries::new(ref_pts, BLACK.stroke_width(1)))
-            .map_err(|e| err(&e))?
-            .label("ln ln n")
-            .legend(|(a, b)| PathElement::new(vec![(a, b), (a + 20, b)], BLACK));
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
+    let mut plot = Plot::new(
+        title,
+        Axis::linear("log₂ n").integer(),
+        Axis::linear("max over dimensions of gap(a)").from_zero(),
+    );
+    let mut rules: Vec<&str> = pts.iter().map(|p| p.rule.as_str()).collect();
+    rules.sort();
+    rules.dedup();
+    for rule in rules {
+        let label = match rule {
+            "sum" => "sum-load rule (D)",
+            "max" => "max over populated dims ([6])",
+            other => other,
+        };
+        plot.series.push(Series::new(
+            label,
+            pts.iter()
+                .filter(|p| p.rule == rule)
+                .map(|p| {
+                    P::with_interval(x(p), p.max_gap.mean, p.max_gap.ci_low, p.max_gap.ci_high)
+                })
+                .collect(),
+        ));
     }
-    Ok(out)
+    let mut ref_pts: Vec<(f64, f64)> = pts.iter().map(|p| (x(p), p.ln_ln_n)).collect();
+    ref_pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    ref_pts.dedup();
+    plot.series.push(Series::reference(
+        "ln ln n",
+        ref_pts.into_iter().map(|(a, b)| P::new(a, b)).collect(),
+    ));
+    plot.caption = format!(
+        "Points: means over {runs} runs of max over dimensions of gap(a); bars: 95% Student-t confidence intervals of the mean; dashed: ln ln n for reference."
+    );
+    Ok(plot)
+}
+
+/// [`gap_plot`] rendered as SVG.
+pub fn svg(points: &[Point], regime: &str, choice: &str, title: &str, runs: u64) -> Result<String> {
+    gap_plot(points, regime, choice, title, runs)?.svg()
 }

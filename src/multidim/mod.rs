@@ -5,7 +5,7 @@
 //! * [`ball`]: md-balls, 0/1 vectors with `f` ones among `D` dimensions (uniform, skewed, binomial).
 //! * [`state`]: D-dimensional bin loads `l(a, b)`, normalised loads `x_b^a = l(a, b) − avg(a)`,
 //!   the sum-load `s_b = Σ_a x_b^a`, per-dimension gaps `gap(a) = max_b l(a, b) − avg(a)`.
-//! * [`rule`]: the sum-load rule of D and the max-over-populated-dimensions rule of D's ref. [6],
+//! * [`rule`]: the sum-load rule of D and the max-over-populated-dimensions rule of D's ref. \[6\],
 //!   for d-choice and (1+β).
 //! * [`potential`]: D's rank-weighted equi-load-group potentials Φ, Ψ (two readings), Γ, and the
 //!   standard potentials.

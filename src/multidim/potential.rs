@@ -3,8 +3,8 @@
 //!
 //! Bins are sorted by sum-load, heaviest first: `s_(1) ≥ s_(2) ≥ … ≥ s_(n)`. An equi-load group
 //! `G_p` is a maximal run of equal `s` occupying the 1-based positions `p₀, …, p₀ + |G_p| − 1`.
-//! * `Φ(G_p) = Σ_{k=0}^{|G_p|−1} e^{α s_k}/(p₀ + k)` [read], `Φ = Σ_p Φ(G_p) = Σ_i e^{α s_(i)}/i`
-//!   [reconstructed: the display of the global sum is missing];
+//! * `Φ(G_p) = Σ_{k=0}^{|G_p|−1} e^{α s_k}/(p₀ + k)` \[read\], `Φ = Σ_p Φ(G_p) = Σ_i e^{α s_(i)}/i`
+//!   \[reconstructed: the display of the global sum is missing\];
 //! * `Ψ(G_p) = Σ_k e^{−α s_k}/(p₀ + k)` as printed ([`PsiReading::Printed`]); the mirrored weight
 //!   `1/(n − (p₀ + k) + 1)` is the other possible reading ([`PsiReading::Mirrored`]);
 //! * `Γ = Φ + Ψ`.

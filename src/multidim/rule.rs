@@ -3,10 +3,10 @@
 //! * [`Criterion::SumLoad`], the rule of Narang–Dutta–Bhattacherjee (arXiv:1111.0762, §3;
 //!   D.Def.alloc in `docs/derivations.md` §9): the sampled bins are compared by the sum-load `s_i` (equivalently by the raw sum
 //!   `L_i = Σ_a l(a, i)`), and the ball goes to the smallest.
-//! * [`Criterion::MaxPopulated`], the earlier rule D contrasts with (its reference [6], "the max
+//! * [`Criterion::MaxPopulated`], the earlier rule D contrasts with (its reference \[6\], "the max
 //!   criteria … over the restricted set of f populated dimensions in the current md-ball"): the
 //!   sampled bins are compared by `max_{a∈S} l(a, i)` for the ball's support `S`. Raw loads are
-//!   compared [reconstructed: the excerpt does not say raw or normalised].
+//!   compared \[reconstructed: the excerpt does not say raw or normalised\].
 //!
 //! The number of samples is given by a [`Choice`]: d-choice (`d` uniform samples with
 //! replacement) or (1+β) (two samples with probability β, else one). Ties among the smallest
@@ -28,7 +28,7 @@ use rand::{Rng, RngExt};
 pub enum Criterion {
     /// By the sum-load `s_i` (D's rule).
     SumLoad,
-    /// By `max_{a∈S} l(a, i)` over the ball's populated dimensions (the rule of D's ref. [6]).
+    /// By `max_{a∈S} l(a, i)` over the ball's populated dimensions (the rule of D's ref. \[6\]).
     MaxPopulated,
 }
 
@@ -120,7 +120,7 @@ impl Choice {
     pub fn process(&self) -> Result<Box<dyn Process>> {
         Ok(match self {
             Choice::D(d) => Box::new(DChoice::new(*d as u64)?),
-            Choice::OnePlusBeta(b, r) => Box::new(OnePlusBeta::new(*b, r.clone())?),
+            Choice::OnePlusBeta(_, r) => Box::new(OnePlusBeta::new(r.clone())?),
         })
     }
 

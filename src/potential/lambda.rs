@@ -39,7 +39,7 @@ fn exact_of(v: f64) -> crate::exact::Q {
         .unwrap_or_else(|_| crate::exact::Q::from_float(v).unwrap_or_default())
 }
 
-/// `Σᵢ exp(α|yᵢ|)`: `Λ` (constant `α`) or `V` (`α = κ/n`, see [`super::recovery`]).
+/// `Σᵢ exp(α|yᵢ|)`: `Λ` (constant `α`) or `V` (`α = κ/n`, see the potential `recovery`).
 ///
 /// ```
 /// use balloc::loads::Loads;

@@ -274,3 +274,37 @@ pub(crate) fn uniform_rank(n: usize, rng: &mut dyn Rng) -> usize {
     use rand::RngExt;
     rng.random_range(0..n)
 }
+
+/// A rational parameter as a spec value: the shortest decimal when it has one that reads back
+/// as the same rational (`0.5`, `0.25`), else `p/q` (`1/3`), so a spec string always names the
+/// exact parameter.
+///
+/// ```
+/// use balloc::process::ratio_text;
+/// use balloc::spec::parse_ratio;
+/// assert_eq!(ratio_text(&parse_ratio("0.25").unwrap()), "0.25");
+/// assert_eq!(ratio_text(&parse_ratio("1/3").unwrap()), "1/3");
+/// ```
+pub fn ratio_text(q: &BigRational) -> String {
+    use num_traits::ToPrimitive;
+    if let Some(f) = q.to_f64() {
+        let s = format!("{f}");
+        if crate::spec::parse_ratio(&s).ok().as_ref() == Some(q) {
+            return s;
+        }
+    }
+    q.to_string()
+}
+
+/// The rational a finite `f64` prints as (its shortest round-trip decimal), for the typed
+/// constructors' `from_f64`; `what` names the parameter in the error.
+pub(crate) fn decimal(what: &str, v: f64) -> Result<BigRational> {
+    if !v.is_finite() {
+        return Err(Error::invalid(
+            format!("parameter `{what}`"),
+            format!("must be a finite number, got {v}"),
+        ));
+    }
+    crate::spec::parse_ratio(&format!("{v:e}"))
+        .map_err(|e| Error::invalid(format!("parameter `{what}`"), e))
+}

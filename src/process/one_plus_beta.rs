@@ -24,15 +24,48 @@ pub struct OnePlusBeta {
 }
 
 impl OnePlusBeta {
-    /// (1+β); `beta` must lie in [0, 1].
-    pub fn new(beta: f64, beta_exact: BigRational) -> Result<OnePlusBeta> {
-        if !(0.0..=1.0).contains(&beta) {
+    /// (1+β) with the exact `β ∈ [0, 1]`: the only parameter; the `f64` laws use its nearest
+    /// `f64`, so the float and the exact allocation vectors are the same law.
+    ///
+    /// ```
+    /// use balloc::process::{OnePlusBeta, Process};
+    /// use balloc::spec::parse_ratio;
+    /// let p = OnePlusBeta::new(parse_ratio("3/4").unwrap()).unwrap();
+    /// // n = 2: p₁ = (1/4)/2 + (3/4)(1/4) = 5/16, p₂ = 11/16, in both representations.
+    /// assert_eq!(p.rank_probabilities(2).unwrap().unwrap(), vec![0.3125, 0.6875]);
+    /// let e = p.rank_probabilities_exact(2).unwrap().unwrap();
+    /// assert_eq!((e[0].to_string(), e[1].to_string()), ("5/16".into(), "11/16".into()));
+    /// assert!(OnePlusBeta::new(parse_ratio("1.5").unwrap()).is_err());
+    /// ```
+    pub fn new(beta: BigRational) -> Result<OnePlusBeta> {
+        let in_range = beta >= BigRational::from_integer(0.into())
+            && beta <= BigRational::from_integer(1.into());
+        if !in_range {
             return Err(Error::invalid(
                 "parameter `beta` of `one-plus-beta`",
                 format!("must lie in [0, 1], got {beta}"),
             ));
         }
-        Ok(OnePlusBeta { beta, beta_exact })
+        Ok(OnePlusBeta {
+            beta: num_traits::ToPrimitive::to_f64(&beta).unwrap_or(f64::NAN),
+            beta_exact: beta,
+        })
+    }
+
+    /// (1+β) from a decimal `f64`, read as the decimal it prints as (`0.1` is `1/10`).
+    ///
+    /// ```
+    /// use balloc::process::{OnePlusBeta, Process};
+    /// assert_eq!(OnePlusBeta::from_f64(0.5).unwrap().spec(), "one-plus-beta(beta=0.5)");
+    /// assert!(OnePlusBeta::from_f64(f64::NAN).is_err());
+    /// ```
+    pub fn from_f64(beta: f64) -> Result<OnePlusBeta> {
+        OnePlusBeta::new(super::decimal("beta", beta)?)
+    }
+
+    /// β, exactly.
+    pub fn beta(&self) -> &BigRational {
+        &self.beta_exact
     }
 }
 
@@ -53,8 +86,8 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
 };
 
 fn build(spec: &Spec) -> Result<Box<dyn Process>> {
-    let (b, r) = spec.get_ratio("beta", "0.5")?;
-    Ok(Box::new(OnePlusBeta::new(b, r)?))
+    let (_, r) = spec.get_ratio("beta", "0.5")?;
+    Ok(Box::new(OnePlusBeta::new(r)?))
 }
 
 impl Process for OnePlusBeta {
@@ -62,7 +95,10 @@ impl Process for OnePlusBeta {
         &INFO
     }
     fn spec(&self) -> String {
-        format!("one-plus-beta(beta={})", self.beta)
+        format!(
+            "one-plus-beta(beta={})",
+            super::ratio_text(&self.beta_exact)
+        )
     }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         let nf = n as f64;

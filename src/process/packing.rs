@@ -23,6 +23,18 @@ pub struct Packing {
     boundary: Boundary,
 }
 
+impl Packing {
+    /// Packing with the over/underloaded `boundary`.
+    ///
+    /// ```
+    /// use balloc::process::{Packing, Process};
+    /// assert_eq!(Packing::new(Default::default()).spec(), balloc::process::parse("packing").unwrap().spec());
+    /// ```
+    pub fn new(boundary: Boundary) -> Packing {
+        Packing { boundary }
+    }
+}
+
 pub(super) static INFO: ProcessInfo = ProcessInfo {
     name: "packing",
     aliases: &[],

@@ -24,21 +24,44 @@ pub struct Quantile {
 }
 
 impl Quantile {
-    /// Quantile(δ); `delta` must lie in (0, 1].
-    pub fn new(delta: f64, delta_exact: BigRational) -> Result<Quantile> {
-        if !(delta > 0.0 && delta <= 1.0) {
+    /// Quantile(δ) with the exact `δ ∈ (0, 1]`: the only parameter (the `f64` laws use `k = δn`
+    /// computed exactly).
+    ///
+    /// ```
+    /// use balloc::process::{Process, Quantile};
+    /// let q = Quantile::new(balloc::spec::parse_ratio("1/3").unwrap()).unwrap();
+    /// assert_eq!(q.spec(), "quantile(delta=1/3)");
+    /// assert!(Quantile::new(balloc::spec::parse_ratio("0").unwrap()).is_err());
+    /// ```
+    pub fn new(delta: BigRational) -> Result<Quantile> {
+        let in_range = delta > BigRational::from_integer(0.into())
+            && delta <= BigRational::from_integer(1.into());
+        if !in_range {
             return Err(Error::invalid(
                 "parameter `delta` of `quantile`",
                 format!("must lie in (0, 1], got {delta}"),
             ));
         }
-        Ok(Quantile { delta, delta_exact })
+        Ok(Quantile {
+            delta: num_traits::ToPrimitive::to_f64(&delta).unwrap_or(f64::NAN),
+            delta_exact: delta,
+        })
+    }
+
+    /// Quantile(δ) from a decimal `f64`, read as the decimal it prints as (`0.1` is `1/10`).
+    ///
+    /// ```
+    /// use balloc::process::{Process, Quantile};
+    /// assert_eq!(Quantile::from_f64(0.25).unwrap().spec(), "quantile(delta=0.25)");
+    /// ```
+    pub fn from_f64(delta: f64) -> Result<Quantile> {
+        Quantile::new(super::decimal("delta", delta)?)
     }
 
     /// `k = δn`, an error when it is not an integer.
     /// ```
     /// use balloc::process::Quantile;
-    /// let q = Quantile::new(0.25, balloc::spec::parse_ratio("0.25").unwrap()).unwrap();
+    /// let q = Quantile::from_f64(0.25).unwrap();
     /// assert_eq!(q.k(8).unwrap(), 2);
     /// assert!(q.k(6).is_err());
     /// ```
@@ -75,8 +98,8 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
 };
 
 fn build(spec: &Spec) -> Result<Box<dyn Process>> {
-    let (d, r) = spec.get_ratio("delta", "0.5")?;
-    Ok(Box::new(Quantile::new(d, r)?))
+    let (_, r) = spec.get_ratio("delta", "0.5")?;
+    Ok(Box::new(Quantile::new(r)?))
 }
 
 impl Process for Quantile {
@@ -84,7 +107,7 @@ impl Process for Quantile {
         &INFO
     }
     fn spec(&self) -> String {
-        format!("quantile(delta={})", self.delta)
+        format!("quantile(delta={})", super::ratio_text(&self.delta_exact))
     }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         let k = self.k(n)?;

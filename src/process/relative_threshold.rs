@@ -6,7 +6,7 @@
 //! process pages (P.RelativeThreshold in `docs/derivations.md` §1).
 
 use super::{Param, Process, ProcessInfo, StepLaw, two_thinning};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::loads::{Boundary, Loads, Ranking, TieRule};
 use crate::spec::Spec;
 use rand::Rng;
@@ -29,6 +29,43 @@ pub struct RelativeThreshold {
 }
 
 impl RelativeThreshold {
+    /// Relative-Threshold(f): a finite offset `f` above the mean load, with the boundary rule.
+    ///
+    /// ```
+    /// use balloc::process::{Process, RelativeThreshold};
+    /// use balloc::loads::Boundary;
+    /// let p = RelativeThreshold::new(1.0, Boundary::Under).unwrap();
+    /// assert_eq!(p.spec(), balloc::process::parse("relative-threshold(f=1)").unwrap().spec());
+    /// assert!(RelativeThreshold::new(f64::NAN, Boundary::Under).is_err());
+    /// ```
+    pub fn new(f: f64, boundary: Boundary) -> Result<RelativeThreshold> {
+        if !f.is_finite() {
+            return Err(Error::invalid(
+                "parameter `f` of `relative-threshold`",
+                format!("must be a finite number, got {f}"),
+            ));
+        }
+        Ok(RelativeThreshold {
+            f,
+            boundary,
+            info: &INFO,
+        })
+    }
+
+    /// Mean-Thinning: Relative-Threshold with `f = 0` under its own name.
+    ///
+    /// ```
+    /// use balloc::process::{Process, RelativeThreshold};
+    /// let p = RelativeThreshold::mean_thinning(Default::default());
+    /// assert_eq!(p.spec(), balloc::process::parse("mean-thinning").unwrap().spec());
+    /// ```
+    pub fn mean_thinning(boundary: Boundary) -> RelativeThreshold {
+        RelativeThreshold {
+            f: 0.0,
+            boundary,
+            info: &super::mean_thinning::INFO,
+        }
+    }
     /// Whether bin `i` passes (counts as below the threshold `W/n + f`). Compares
     /// `n·xᵢ − W` with `n·f`, exact for integer loads.
     pub(super) fn accepts(&self, loads: &Loads) -> Vec<bool> {

@@ -65,11 +65,38 @@ fn count(spec: &Spec, key: &str, default: u64) -> Result<u32> {
 }
 
 fn build(spec: &Spec) -> Result<Box<dyn Process>> {
-    Ok(Box::new(Twinning {
-        w_minus: count(spec, "w_minus", 2)?,
-        w_plus: count(spec, "w_plus", 1)?,
-        boundary: Boundary::parse(&spec.get_choice("boundary", &["over", "under"], "over")?)?,
-    }))
+    Ok(Box::new(Twinning::new(
+        count(spec, "w_minus", 2)?,
+        count(spec, "w_plus", 1)?,
+        Boundary::parse(&spec.get_choice("boundary", &["over", "under"], "over")?)?,
+    )?))
+}
+
+impl Twinning {
+    /// Twinning: `w_minus` balls to an underloaded sample, `w_plus` to an overloaded one (each in
+    /// 1..=10⁶), with the over/underloaded `boundary`.
+    ///
+    /// ```
+    /// use balloc::process::{Process, Twinning};
+    /// use balloc::loads::Boundary;
+    /// assert_eq!(Twinning::new(2, 1, Boundary::Over).unwrap().spec(), balloc::process::parse("twinning").unwrap().spec());
+    /// assert!(Twinning::new(0, 1, Boundary::Over).is_err());
+    /// ```
+    pub fn new(w_minus: u32, w_plus: u32, boundary: Boundary) -> Result<Twinning> {
+        for (key, v) in [("w_minus", w_minus), ("w_plus", w_plus)] {
+            if v == 0 || v > 1_000_000 {
+                return Err(Error::invalid(
+                    format!("parameter `{key}` of `twinning`"),
+                    format!("must be an integer in 1..=1000000, got {v}"),
+                ));
+            }
+        }
+        Ok(Twinning {
+            w_minus,
+            w_plus,
+            boundary,
+        })
+    }
 }
 
 impl Twinning {

@@ -24,6 +24,26 @@ pub struct TwoThinning {
     threshold: f64,
 }
 
+impl TwoThinning {
+    /// Two-Thinning with a finite load threshold (the first sample is kept when its load is
+    /// below it).
+    ///
+    /// ```
+    /// use balloc::process::{Process, TwoThinning};
+    /// assert_eq!(TwoThinning::new(3.0).unwrap().spec(), "two-thinning(threshold=3)");
+    /// assert!(TwoThinning::new(f64::INFINITY).is_err());
+    /// ```
+    pub fn new(threshold: f64) -> Result<TwoThinning> {
+        if !threshold.is_finite() {
+            return Err(Error::invalid(
+                "parameter `threshold` of `two-thinning`",
+                format!("must be a finite number, got {threshold}"),
+            ));
+        }
+        Ok(TwoThinning { threshold })
+    }
+}
+
 pub(super) static INFO: ProcessInfo = ProcessInfo {
     name: "two-thinning",
     aliases: &["thinning"],
@@ -48,7 +68,7 @@ fn build(spec: &Spec) -> Result<Box<dyn Process>> {
         ));
     }
     let threshold = spec.get_f64("threshold", 0.0)?;
-    Ok(Box::new(TwoThinning { threshold }))
+    Ok(Box::new(TwoThinning::new(threshold)?))
 }
 
 /// Per-bin probabilities of a thinning process whose first sample is accepted iff `accept[i]`.

@@ -20,7 +20,6 @@ pub mod dense;
 pub mod kernel;
 pub mod levels;
 pub mod multinomial;
-pub mod plot;
 pub mod rng;
 pub mod statistic;
 pub mod sweep;

@@ -290,7 +290,7 @@ const RATIO_STEPS: f64 = 48.0;
 /// `f(i)/f(i − 1) = (n − i + 1)·p / (i·(1 − p))` between `m` and `k`. Every factor is below 1
 /// on the way from the mode outwards (`i > (n + 1)p` for `k > m`, `i ≤ (n + 1)p` for `k < m`),
 /// so the partial product decreases and the candidate is rejected as soon as it falls under the
-/// hat value. When `|k − m|` exceeds [`RATIO_STEPS`] the test is made in the log domain instead
+/// hat value. When `|k − m|` exceeds `RATIO_STEPS` the test is made in the log domain instead
 /// (Hörmann's form with Stirling remainders), which needs four logarithms.
 pub fn btrs(rng: &mut SimRng, n: u64, p: f64) -> u64 {
     let nf = n as f64;
