@@ -21,6 +21,7 @@ pub mod trust;
 mod verdict;
 mod xfloat;
 
+pub use kind::inequality::{Values, evaluate};
 pub use kind::{Check, ConstantReport, KINDS, KindInfo, RunContext, Tightest};
 pub use schema::{
     Direction, ExpectedStatus, FileError, PaperFile, Provenance, Theorem, TheoremFile, discover,

@@ -197,9 +197,28 @@ fn term<D: Domain>(
 struct Class<N> {
     y: N,
     x: N,
+    /// `y` and `x` exactly (exact domains), so that moved loads are computed exactly and a
+    /// predicate at a boundary is decided.
+    yq: Option<Q>,
+    xq: Option<Q>,
     count: usize,
     /// (balls, total probability over the class).
     prob: Vec<(u32, N)>,
+}
+
+/// `base + delta`, exactly when both are known exactly (so a predicate at its boundary is decided
+/// in every domain), else in the domain.
+fn moved<D: Domain>(
+    d: &D,
+    base: &D::N,
+    base_q: &Option<Q>,
+    delta: &D::N,
+    delta_q: &Option<Q>,
+) -> Eval<D::N> {
+    match (base_q, delta_q) {
+        (Some(b), Some(dq)) => d.rational(&(b + dq)),
+        _ => d.add(base, delta),
+    }
 }
 
 /// The classes of the state in the domain `d`.
@@ -215,6 +234,8 @@ fn classes<D: Domain>(d: &D, st: &State) -> Eval<Vec<Class<D::N>>> {
             out.push(Class {
                 y: d.float(ll.y[g])?,
                 x: d.float(lv.values[g])?,
+                yq: None,
+                xq: None,
                 count: ll.counts[g],
                 prob: vec![(1, d.float(ll.prob[g])?)],
             });
@@ -243,14 +264,17 @@ fn classes<D: Domain>(d: &D, st: &State) -> Eval<Vec<Class<D::N>>> {
     };
     let mut out: Vec<Class<D::N>> = Vec::with_capacity(reps.len());
     for (bin, count) in reps {
-        let (y, x) = if d.exact_inputs() {
-            (d.rational(&st.yq()[bin])?, d.rational(&st.xq()[bin])?)
+        let (y, x, yq, xq) = if d.exact_inputs() {
+            let (yq, xq) = (st.yq()[bin].clone(), st.xq()[bin].clone());
+            (d.rational(&yq)?, d.rational(&xq)?, Some(yq), Some(xq))
         } else {
-            (d.float(st.y()[bin])?, d.float(st.x()[bin])?)
+            (d.float(st.y()[bin])?, d.float(st.x()[bin])?, None, None)
         };
         out.push(Class {
             y,
             x,
+            yq,
+            xq,
             count,
             prob: Vec::new(),
         });
@@ -279,10 +303,50 @@ fn classes<D: Domain>(d: &D, st: &State) -> Eval<Vec<Class<D::N>>> {
     Ok(out)
 }
 
-/// The law of the total weight of `k` balls, as (value, probability) pairs in `d`.
-fn weight_sums<D: Domain>(d: &D, st: &State, k: u32) -> Eval<Vec<(D::N, D::N)>> {
+/// The law of the total weight of `k` balls, as (value, probability, exact value) in `d` (the
+/// exact value in the exact domains).
+#[allow(clippy::type_complexity)]
+fn weight_sums<D: Domain>(d: &D, st: &State, k: u32) -> Eval<Vec<(D::N, D::N, Option<Q>)>> {
     if st.case.setting.weights.is_unit() {
-        return Ok(vec![(d.float(k as f64)?, d.one())]);
+        let q = Q::from_integer(k.into());
+        return Ok(vec![(d.rational(&q)?, d.one(), Some(q))]);
+    }
+    if d.exact_inputs() {
+        let w = st
+            .case
+            .exact_setting
+            .as_ref()
+            .and_then(|s| s.weights.support())
+            .ok_or_else(|| {
+                EvalError::Unavailable(format!(
+                    "the weight law `{}` is not finite",
+                    st.case.setting.weights.spec()
+                ))
+            })?;
+        let mut acc: Vec<(Q, Q)> = vec![(Q::zero(), Q::one())];
+        for _ in 0..k {
+            let mut next: Vec<(Q, Q)> = Vec::new();
+            for (s0, p0) in &acc {
+                for (v, q) in &w {
+                    let v = s0 + v;
+                    let pq = p0 * q;
+                    match next.iter_mut().find(|(t, _)| *t == v) {
+                        Some((_, a)) => *a += pq,
+                        None => next.push((v, pq)),
+                    }
+                }
+            }
+            if next.len() > 10_000 {
+                return Err(EvalError::Unavailable(
+                    "the weight sums of an outcome have more than 10000 values".into(),
+                ));
+            }
+            acc = next;
+        }
+        return acc
+            .into_iter()
+            .map(|(v, p)| Ok((d.rational(&v)?, d.rational(&p)?, Some(v))))
+            .collect();
     }
     let support: Vec<(D::N, D::N)> = if d.exact_inputs() {
         let w = st
@@ -333,7 +397,7 @@ fn weight_sums<D: Domain>(d: &D, st: &State, k: u32) -> Eval<Vec<(D::N, D::N)>> 
         }
         acc = next;
     }
-    Ok(acc)
+    Ok(acc.into_iter().map(|(v, p)| (v, p, None)).collect())
 }
 
 /// `E[Σ_{i: pred} f(yᵢ', xᵢ')]` after one step or batch (module documentation); an
@@ -368,12 +432,14 @@ pub fn separable<D: Domain>(
                 }
                 acc
             };
-            for (s, ps) in weight_sums(d, st, k)? {
+            for (s, ps, sq) in weight_sums(d, st, k)? {
                 let shift = d.div(&s, &nn)?;
+                let shift_q = sq.as_ref().map(|v| v / Q::from_integer(n.into()));
                 // T(s) = Σ_classes count · f(y − s/n, x)
                 let mut t = d.zero();
                 for c in &cls {
-                    let v = term(d, env, f, pred, &d.sub(&c.y, &shift)?, &c.x)?;
+                    let ys = moved(d, &c.y, &c.yq, &d.neg(&shift)?, &shift_q.clone().map(|v| -v))?;
+                    let v = term(d, env, f, pred, &ys, &c.x)?;
                     t = d.add(&t, &super::state::times(d, &v, c.count)?)?;
                 }
                 let mut acc = d.mul(&pk_total, &t)?;
@@ -381,15 +447,15 @@ pub fn separable<D: Domain>(
                     let Some((_, p)) = c.prob.iter().find(|(kk, _)| *kk == k) else {
                         continue;
                     };
-                    let up = term(
-                        d,
-                        env,
-                        f,
-                        pred,
-                        &d.add(&c.y, &d.sub(&s, &shift)?)?,
-                        &d.add(&c.x, &s)?,
-                    )?;
-                    let stay = term(d, env, f, pred, &d.sub(&c.y, &shift)?, &c.x)?;
+                    let up_q = match (&sq, &shift_q) {
+                        (Some(a), Some(b)) => Some(a - b),
+                        _ => None,
+                    };
+                    let yu = moved(d, &c.y, &c.yq, &d.sub(&s, &shift)?, &up_q)?;
+                    let xu = moved(d, &c.x, &c.xq, &s, &sq)?;
+                    let up = term(d, env, f, pred, &yu, &xu)?;
+                    let ys = moved(d, &c.y, &c.yq, &d.neg(&shift)?, &shift_q.clone().map(|v| -v))?;
+                    let stay = term(d, env, f, pred, &ys, &c.x)?;
                     acc = d.add(&acc, &d.mul(p, &d.sub(&up, &stay)?)?)?;
                 }
                 total = d.add(&total, &d.mul(&ps, &acc)?)?;
@@ -434,14 +500,11 @@ pub fn separable<D: Domain>(
                 &d.mul(&d.powi(&pc, m as i64)?, &d.powi(&q, (b - m) as i64)?)?,
             )?;
             let mm = d.float(m as f64)?;
-            let v = term(
-                d,
-                env,
-                f,
-                pred,
-                &d.add(&c.y, &d.sub(&mm, &shift)?)?,
-                &d.add(&c.x, &mm)?,
-            )?;
+            let mq = Q::from_integer(m.into());
+            let dy_q = Some(&mq - Q::new((b as i64).into(), (n as i64).into()));
+            let yv = moved(d, &c.y, &c.yq, &d.sub(&mm, &shift)?, &dy_q)?;
+            let xv = moved(d, &c.x, &c.xq, &mm, &Some(mq))?;
+            let v = term(d, env, f, pred, &yv, &xv)?;
             acc = d.add(&acc, &d.mul(&w, &v)?)?;
         }
         total = d.add(&total, &super::state::times(d, &acc, c.count)?)?;

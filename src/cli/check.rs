@@ -278,13 +278,23 @@ fn short_loads(l: &[f64]) -> String {
     if l.is_empty() {
         return "-".into();
     }
-    let s: Vec<String> = l.iter().map(|v| format!("{v}")).collect();
+    let s: Vec<String> = l.iter().map(|v| load_text(*v)).collect();
     let s = s.join(",");
     if s.chars().count() > 60 {
         let head: String = s.chars().take(57).collect();
         format!("{head}…")
     } else {
         s
+    }
+}
+
+/// A load as written in reports: its shortest round-trip decimal, in scientific notation when it
+/// is tiny or huge (a near tie `2⁻⁴⁰` is `9.094947017729282e-13`, not forty zeros).
+fn load_text(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e15).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
     }
 }
 

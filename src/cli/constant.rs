@@ -72,7 +72,7 @@ pub fn run(a: Args) -> Result<i32> {
                     crate::outln!("{}", per_n.csv()?);
                 }
                 Format::Latex => {
-                    crate::outln!("{}", per_n.latex(Some("rrll")));
+                    crate::outln!("{}", per_n.latex(Some("rrlrlll")));
                     if !fits.rows.is_empty() {
                         crate::outln!("\n{}", fits.latex(Some("lrr")));
                     }
@@ -112,7 +112,17 @@ pub fn run(a: Args) -> Result<i32> {
                 )
             })
             .unwrap_or_default();
-        crate::outln!("  n = {:<6} {} = {:.6}{w}", t.n, r.name, t.value);
+        // The bracket: the value shown to hold and the nearest value shown to fail.
+        let bracket = match (t.fails, t.trust_holds, t.trust_fails) {
+            (Some(f), th, tf) => format!(
+                "  [holds at {:.6} ({}), refuted at {f:.6} ({})]",
+                t.value,
+                th.map_or("-", |x| x.name()),
+                tf.map_or("-", |x| x.name())
+            ),
+            (None, _, _) => "  [no failing value found]".to_string(),
+        };
+        crate::outln!("  n = {:<6} {} = {:.6}{bracket}{w}", t.n, r.name, t.value);
     }
     if let Some(note) = &fits_note {
         crate::outln!("growth fits: none ({note})");
@@ -173,7 +183,15 @@ fn tables(r: &claim::ConstantReport) -> (Table, Table) {
         claim::Direction::Smallest => "smallest",
         claim::Direction::Largest => "largest",
     };
-    let mut per_n = Table::new(&["n", &r.name, "direction", "pinned by", "loads"]);
+    let mut per_n = Table::new(&[
+        "n",
+        &r.name,
+        "direction",
+        "fails at",
+        "trust",
+        "pinned by",
+        "loads",
+    ]);
     for t in &r.per_n {
         let (src, loads) = t
             .witness
@@ -193,6 +211,12 @@ fn tables(r: &claim::ConstantReport) -> (Table, Table) {
             Cell::text(t.n.to_string()),
             Cell::float(t.value),
             Cell::text(dir),
+            t.fails.map_or(Cell::text("-"), Cell::float),
+            Cell::text(format!(
+                "{}/{}",
+                t.trust_holds.map_or("-", |x| x.name()),
+                t.trust_fails.map_or("-", |x| x.name())
+            )),
             Cell::text(src),
             Cell::text(loads),
         ]);

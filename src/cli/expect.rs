@@ -191,6 +191,14 @@ fn shown(
         Some(Certified::Exact(q)) => (q[i].to_string(), Some(Cell::rational(&q[i]))),
         Some(Certified::Enclosure(iv, _)) => {
             let (lo, hi) = (iv[i].lo_f64(), iv[i].hi_f64());
+            if !(lo.is_finite() && hi.is_finite()) {
+                // Beyond the range of f64: the value in the log domain; the enclosure is certified
+                // but its ends have no f64 rendering.
+                return (
+                    format!("{}  (enclosed beyond the range of f64)", short(float)),
+                    None,
+                );
+            }
             match common_digits(lo, hi) {
                 Some(d) => (format!("{d}  (in [{lo:e}, {hi:e}])"), Some(Cell::text(d))),
                 None => (format!("{}  (in [{lo:e}, {hi:e}])", short(float)), None),

@@ -200,22 +200,49 @@ impl Inequality {
         }
     }
 
-    /// Both sides of the first comparison of the link in the domain `d`, for reports.
+    /// Both sides of the first comparison of the link in the domain `d`, for reports (for a
+    /// per-bin claim: at the tightest bin in floats).
     fn sides_in<D: Routes>(&self, link: usize, st: &State, d: &D) -> String {
         let env = StateEnv::new(st, d);
-        let atoms = self.links[link].formula.atoms();
+        let f = &self.links[link].formula;
+        let atoms = f.atoms();
         let Some((a, c, b)) = atoms.first() else {
             return String::new();
         };
-        if self.per_bin {
-            return format!("per bin `{}` {} …", d.name(), c.symbol());
-        }
-        match (a.eval(d, &env, None), b.eval(d, &env, None)) {
+        let (frame, at) = if self.per_bin {
+            let vars = f.uses().bin_vars;
+            let fenv = StateEnv::new(st, &Float);
+            let tol = &self.setup.tolerance;
+            let mut best: Option<(usize, Atom)> = None;
+            for bin in 0..st.n() {
+                let Ok(fr) = fenv.frame(&Float, bin, vars) else {
+                    return String::new();
+                };
+                if let Ok(x) = float_formula(f, &fenv, Some(&fr), tol)
+                    && best.as_ref().is_none_or(|(_, w)| x.slack.v < w.slack.v)
+                {
+                    best = Some((bin, x));
+                }
+            }
+            let Some((bin, _)) = best else {
+                return String::new();
+            };
+            match env.frame(d, bin, vars) {
+                Ok(fr) => (Some(fr), format!("at bin {}: ", bin + 1)),
+                Err(_) => return String::new(),
+            }
+        } else {
+            (None, String::new())
+        };
+        match (
+            a.eval(d, &env, frame.as_ref()),
+            b.eval(d, &env, frame.as_ref()),
+        ) {
             (Ok(x), Ok(y)) => {
                 let slack = crate::lang::expr::slack(d, &x, *c, &y, &self.setup.tolerance)
                     .map(|s| format!(", slack = {}", d.show(&s)))
                     .unwrap_or_default();
-                format!("lhs = {}, rhs = {}{slack}", d.show(&x), d.show(&y))
+                format!("{at}lhs = {}, rhs = {}{slack}", d.show(&x), d.show(&y))
             }
             _ => String::new(),
         }

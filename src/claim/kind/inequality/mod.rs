@@ -507,13 +507,19 @@ impl Check for Inequality {
             };
             let good = at(bracket.holds);
             let bad = bracket.fails.and_then(at);
+            // The state that pins the constant: the counterexample just past it (for a chain, that
+            // of the first link that fails), else the tightest state where it holds.
+            let witness = bad
+                .as_ref()
+                .and_then(|v| v.witness.clone())
+                .or_else(|| good.as_ref().and_then(|v| v.witness.clone()));
             per_n.push(Tightest {
                 n,
                 value: bracket.holds,
                 fails: bracket.fails,
                 trust_holds: good.as_ref().map(|v| v.trust),
                 trust_fails: bad.as_ref().map(|v| v.trust),
-                witness: good.and_then(|v| v.witness),
+                witness,
             });
         }
         let pts: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
@@ -535,4 +541,110 @@ impl Check for Inequality {
             fits,
         })
     }
+}
+
+/// The value of an expression of the claim language at one state, in every number domain that
+/// has it ([`evaluate`]).
+#[derive(Debug, Clone)]
+pub struct Values {
+    /// Extended-range floating point.
+    pub float: crate::claim::XFloat,
+    /// Exact rationals, when the value is rational (and every quantity has an exact route).
+    pub exact: Option<Q>,
+    /// An enclosure at 128 bits with outward rounding, when every quantity has one.
+    pub enclosure: Option<crate::enclosure::Interval>,
+}
+
+/// Evaluates `expr` (claim language) at the load vector `loads`, in the setting a theorem-file
+/// fragment gives (its `[setting]`, `[constants]` and `[potentials]` tables; the first process and
+/// the first value of every grid): the library's direct route to the quantities of a claim, for
+/// users' own tests.
+///
+/// ```
+/// // Two-Choice at x = (2, 0, 1): E[Υ'] − Υ = 2Σⱼ yⱼ(pⱼ − 1/n) + 1 − 1/n with y = (1, −1, 0) and
+/// // p = (1, 5, 3)/9 by bin: 2(1·(1/9 − 3/9) − 1·(5/9 − 3/9)) + 2/3 = −8/9 + 6/9 = −2/9.
+/// let v = balloc::claim::evaluate(
+///     "[setting]\nprocesses = [\"two-choice\"]",
+///     "dE_Upsilon",
+///     &[2.0, 0.0, 1.0],
+/// ).unwrap();
+/// assert_eq!(v.exact.unwrap().to_string(), "-2/9");
+/// // A potential defined in the fragment: Φ over the overloaded bins, α = 1 (e¹ + e⁰).
+/// let v = balloc::claim::evaluate(
+///     "[potentials]\nOmega = \"sum(exp(alpha*y), y >= 0)\"\n[constants]\nalpha = 1",
+///     "Omega",
+///     &[2.0, 0.0, 1.0],
+/// ).unwrap();
+/// assert!((v.float.to_f64() - (1f64.exp() + 1.0)).abs() < 1e-15);
+/// assert!(v.exact.is_none() && v.enclosure.unwrap().contains_f64(1f64.exp() + 1.0));
+/// ```
+pub fn evaluate(
+    fragment: &str,
+    expr: &str,
+    loads: &[f64],
+) -> std::result::Result<Values, FileError> {
+    let n = loads.len();
+    let states = loads
+        .iter()
+        .map(|v| format!("{v:e}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let text = format!(
+        "title = \"evaluate\"\nkind = \"inequality\"\nexpected = \"open\"\nstatement = \"\"\n\
+         source = {{ locator = \"evaluate\", provenance = \"derived\" }}\n{fragment}\n\
+         [claim]\nexpr = '''({expr}) == ({expr})'''\n\
+         [domain]\nn = [{n}]\nstates = [[{states}]]\nfamilies = []\n"
+    );
+    let file = crate::claim::schema::parse_file("evaluate", &text)?;
+    let t = Theorem {
+        id: "evaluate".into(),
+        path: std::path::PathBuf::from("evaluate"),
+        text,
+        file,
+        paper: None,
+    };
+    let ineq = Inequality::new(&t)?;
+    let fail = |e: String| t.error_at(None, e);
+    let Formula::Cmp(side, _, _) = &ineq.links[0].formula else {
+        return Err(fail("not a comparison".into()));
+    };
+    let allocs = ineq.allocs(n, 0).map_err(|e| fail(e.to_string()))?;
+    let values = ineq
+        .setup
+        .cases(&t, n, &[])?
+        .into_iter()
+        .next()
+        .ok_or_else(|| fail("no case".into()))?;
+    let case = Case::new(
+        &ineq.tables,
+        &allocs[0],
+        values,
+        &ineq.setup.weights,
+        ineq.setup.ties,
+    )
+    .map_err(|e| fail(e.to_string()))?;
+    let st =
+        crate::claim::state::State::new(&case, loads.to_vec()).map_err(|e| fail(e.to_string()))?;
+    let float = {
+        let d = crate::lang::Float;
+        let env = crate::claim::state::StateEnv::new(&st, &d);
+        side.eval(&d, &env, None)
+            .map_err(|e| fail(e.to_string()))?
+            .v
+    };
+    let exact = {
+        let d = crate::lang::Exact;
+        let env = crate::claim::state::StateEnv::new(&st, &d);
+        side.eval(&d, &env, None).ok()
+    };
+    let enclosure = {
+        let d = crate::lang::Enclosure { prec: 128 };
+        let env = crate::claim::state::StateEnv::new(&st, &d);
+        side.eval(&d, &env, None).ok()
+    };
+    Ok(Values {
+        float,
+        exact,
+        enclosure,
+    })
 }

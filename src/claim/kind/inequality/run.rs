@@ -353,7 +353,12 @@ impl Inequality {
             },
             lhs: f.eval.lhs.to_string(),
             rhs: f.eval.rhs.to_string(),
-            slack: f.eval.slack.to_string(),
+            // −0 is 0 (a tie).
+            slack: if f.eval.slack.is_zero() {
+                XFloat::ZERO.to_string()
+            } else {
+                f.eval.slack.to_string()
+            },
             found_by: f.phase.clone(),
             recheck: None,
         }
