@@ -607,7 +607,7 @@ impl Inequality {
         };
         let (mut status, trust) = decide(&evidence);
         let mut w = self.witness(&case, &spot.found);
-        let s = spot.found.eval.slack.to_f64();
+        let s = spot.found.eval.slack.to_f64() + 0.0;
         let (recheck, bits) = match &cert {
             Certification::Decided { text, bits, .. } => (format!("certified: {text}"), *bits),
             Certification::Undecided { bits, text } => (
