@@ -46,12 +46,37 @@ fn bench<M: Measurement>(c: &mut Criterion<M>, name: &str) {
     group.finish();
 }
 
+/// The same E[Γ'] through the claim language: Γ as a potential defined in a file
+/// (`G = sum(exp(alpha*y) + exp(-alpha*y))`, the separable route of the engine) against the
+/// registered Γ, both through `claim::Evaluator` (the route a claim takes).
+fn bench_user<M: Measurement>(c: &mut Criterion<M>, name: &str) {
+    let frag = "[setting]\nprocesses = [\"two-choice\"]\n[constants]\nalpha = \"1/10\"\n\
+                [potentials]\nG = \"sum(exp(alpha*y) + exp(-alpha*y))\"";
+    let mut group = c.benchmark_group(name);
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for n in [1_000usize, 1_000_000] {
+        let x = loads(n).as_slice().to_vec();
+        for (label, expr) in [("user", "E_G"), ("builtin", "E_Gamma")] {
+            let ev = balloc::claim::Evaluator::new(frag, expr, n).unwrap();
+            group.bench_with_input(BenchmarkId::new(label, n), &x, |b, x| {
+                b.iter(|| ev.float(black_box(x)).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
 fn wall(c: &mut Criterion) {
     bench(c, "expect_gamma_two_choice");
+    bench_user(c, "claim_gamma_user_vs_builtin");
 }
 
 fn cpu(c: &mut Criterion<ThreadCpuTime>) {
     bench(c, "expect_gamma_two_choice_cpu");
+    bench_user(c, "claim_gamma_user_vs_builtin_cpu");
 }
 
 criterion_group!(wall_clock, wall);

@@ -70,7 +70,9 @@ pub mod sim;
 pub mod spec;
 #[cfg(feature = "strategy")]
 pub mod strategy;
+pub mod trust;
 pub mod weights;
+pub mod xfloat;
 
 pub use error::{Error, Result};
 

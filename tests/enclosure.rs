@@ -410,9 +410,9 @@ fn gamma_at_balance_is_2n() {
 // ---------------------------------------------------------------------------------------------
 // The group potentials of the multidimensional paper and paper B's Λ.
 
-use balloc::enclosure::group::{self as genc, GroupSpec};
 use balloc::multidim::claims::{self as mdclaims, Constants};
 use balloc::multidim::enclosed::{self, ExactConstants, Item, Outcome, sum_loads};
+use balloc::multidim::group_enclosure::{self as genc, GroupSpec};
 use balloc::multidim::{GroupPotential, PsiReading, Which};
 
 fn zeros(n: usize) -> Vec<Q> {

@@ -19,16 +19,15 @@ pub mod setup;
 pub mod state;
 pub mod trust;
 mod verdict;
-mod xfloat;
 
-pub use kind::inequality::{Values, evaluate};
+pub use crate::xfloat::XFloat;
+pub use kind::inequality::{Evaluator, Values, evaluate};
 pub use kind::{Check, ConstantReport, KINDS, KindInfo, RunContext, Tightest};
 pub use schema::{
     Direction, ExpectedStatus, FileError, PaperFile, Provenance, Theorem, TheoremFile, discover,
     load, resolve,
 };
 pub use verdict::{LinkVerdict, Searched, Status, Trust, Verdict, Witness};
-pub use xfloat::XFloat;
 
 /// Loads a file and builds its check (all validation happens here, before any search).
 pub fn prepare(

@@ -438,7 +438,13 @@ pub fn separable<D: Domain>(
                 // T(s) = Σ_classes count · f(y − s/n, x)
                 let mut t = d.zero();
                 for c in &cls {
-                    let ys = moved(d, &c.y, &c.yq, &d.neg(&shift)?, &shift_q.clone().map(|v| -v))?;
+                    let ys = moved(
+                        d,
+                        &c.y,
+                        &c.yq,
+                        &d.neg(&shift)?,
+                        &shift_q.clone().map(|v| -v),
+                    )?;
                     let v = term(d, env, f, pred, &ys, &c.x)?;
                     t = d.add(&t, &super::state::times(d, &v, c.count)?)?;
                 }
@@ -454,7 +460,13 @@ pub fn separable<D: Domain>(
                     let yu = moved(d, &c.y, &c.yq, &d.sub(&s, &shift)?, &up_q)?;
                     let xu = moved(d, &c.x, &c.xq, &s, &sq)?;
                     let up = term(d, env, f, pred, &yu, &xu)?;
-                    let ys = moved(d, &c.y, &c.yq, &d.neg(&shift)?, &shift_q.clone().map(|v| -v))?;
+                    let ys = moved(
+                        d,
+                        &c.y,
+                        &c.yq,
+                        &d.neg(&shift)?,
+                        &shift_q.clone().map(|v| -v),
+                    )?;
                     let stay = term(d, env, f, pred, &ys, &c.x)?;
                     acc = d.add(&acc, &d.mul(p, &d.sub(&up, &stay)?)?)?;
                 }

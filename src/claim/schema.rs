@@ -165,15 +165,7 @@ pub enum ConstValue {
     Grid(Vec<Scalar>),
 }
 
-/// The declared direction in which a constant is tightened by the constant finder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Direction {
-    /// The claim holds for large values; find the smallest.
-    Smallest,
-    /// The claim holds for small values; find the largest.
-    Largest,
-}
+pub use crate::search::Direction;
 
 /// The quantifier over allocation vectors: every sorted `p` with C1(δ, ε) and C2(C).
 #[derive(Debug, Clone, Deserialize)]

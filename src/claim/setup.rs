@@ -468,6 +468,20 @@ pub fn domain_ns(t: &Theorem) -> Result<Vec<usize>, FileError> {
     Ok(ns)
 }
 
+/// [`domain_ns`] for a kind without explicit states: `[domain] states` is an error there.
+pub fn plain_ns(t: &Theorem) -> Result<Vec<usize>, FileError> {
+    if !t.file.domain.get_ref().states.is_empty() {
+        return Err(t.error_at(
+            Some(t.file.domain.span().start),
+            format!(
+                "[domain] states: explicit load vectors are read by the inequality kind, not by `{}`",
+                t.file.kind.get_ref()
+            ),
+        ));
+    }
+    domain_ns(t)
+}
+
 /// The explicit states of `[domain]`, validated: finite loads, each of a length in `ns`.
 pub fn domain_states(t: &Theorem, ns: &[usize]) -> Result<Vec<Vec<f64>>, FileError> {
     let d = t.file.domain.get_ref();

@@ -2,6 +2,7 @@
 //! and where it was attained, or the counterexample with both sides, and how far to trust it.
 
 use super::schema::ExpectedStatus;
+pub use crate::search::Searched;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -29,31 +30,7 @@ impl Status {
     }
 }
 
-/// How far a verdict can be trusted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Trust {
-    /// Exact rational arithmetic.
-    Exact,
-    /// Directed-rounding enclosures (malachite floats rounded outward, `crate::enclosure`).
-    Enclosure,
-    /// Floating point (53-bit mantissa, extended exponent) with an error estimate.
-    Float,
-    /// Monte Carlo with a confidence level.
-    Statistical,
-}
-
-impl Trust {
-    /// The lowercase name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Trust::Exact => "exact",
-            Trust::Enclosure => "enclosure",
-            Trust::Float => "float",
-            Trust::Statistical => "statistical",
-        }
-    }
-}
+pub use crate::trust::Trust;
 
 /// A state at which a claim was evaluated: the worst one of a `holds` verdict, or the
 /// counterexample of a `refuted` one.
@@ -77,70 +54,6 @@ pub struct Witness {
     pub found_by: String,
     /// The independent re-check, when one was made.
     pub recheck: Option<String>,
-}
-
-/// What was searched.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Searched {
-    /// The numbers of bins.
-    pub n: Vec<usize>,
-    /// Processes or allocation vectors, per n.
-    pub sources: usize,
-    /// Constant combinations.
-    pub constant_combinations: usize,
-    /// Exhaustive bound (max n, max load) if enumeration was used.
-    pub exhaustive_bound: Option<(usize, u32)>,
-    /// States per phase or family (`exhaustive`, `one-heavy`, ..., `random`, `optimiser`,
-    /// `trajectory`, `exact`).
-    pub states: BTreeMap<String, u64>,
-    /// The total number of evaluations.
-    pub total: u64,
-    /// The working precision (bits) of the enclosures that decided the verdict, when enclosures
-    /// were used (trust level `enclosure`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub precision_bits: Option<u64>,
-    /// The confidence level of a statistical verdict, for the whole file (trust level
-    /// `statistical`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub confidence: Option<f64>,
-}
-
-impl Searched {
-    /// Adds `k` states under `what`.
-    pub fn add(&mut self, what: &str, k: u64) {
-        if k > 0 {
-            *self.states.entry(what.to_string()).or_insert(0) += k;
-            self.total += k;
-        }
-    }
-
-    /// Merges another tally.
-    pub fn merge(&mut self, o: &Searched) {
-        for (k, v) in &o.states {
-            self.add(k, *v);
-        }
-    }
-
-    /// A one-line summary.
-    pub fn summary(&self) -> String {
-        let parts: Vec<String> = self
-            .states
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let ex = self
-            .exhaustive_bound
-            .map(|(n, l)| format!("; exhaustive up to n = {n}, loads ≤ {l}"))
-            .unwrap_or_default();
-        format!(
-            "{} evaluations over n ∈ {:?}, {} source(s), {} constant combination(s){ex}: {}",
-            self.total,
-            self.n,
-            self.sources,
-            self.constant_combinations,
-            parts.join(", ")
-        )
-    }
 }
 
 /// The verdict on one theorem file.

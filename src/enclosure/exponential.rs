@@ -13,8 +13,8 @@
 //! frozen vector gives `e^{σα yᵢ}·Fᵢᵇ`. Every quantity is evaluated as an [`Interval`] with
 //! outward rounding; `α` and the loads are exact rationals.
 
-use super::Interval;
 use super::mgf::mgf;
+use super::{ExpCache, Interval};
 use crate::error::{Error, Result};
 use crate::exact::{ExactSetting, ExactStepLaw, Q, from_f64, int, normalized};
 use crate::potential::{Exponential, Side};
@@ -110,9 +110,9 @@ pub fn value(spec: &ExpSpec, x: &[Q], prec: u64) -> Result<Interval> {
     let mut acc = Interval::from_rational(&Q::zero(), prec);
     for &s in spec.signs() {
         let sa = &spec.alpha * int(s);
-        let mut exps = ExpCache::default();
+        let exps = ExpCache::new(prec);
         for v in &y {
-            acc = acc.add(exps.get(&(&sa * v), prec)?, prec);
+            acc = acc.add(&exps.exp(&(&sa * v))?, prec);
         }
     }
     Ok(acc)
@@ -182,14 +182,14 @@ pub fn enclose(
             });
         }
         let f0 = one.add(&g, prec);
-        let mut exps = ExpCache::default();
+        let exps = ExpCache::new(prec);
         for (v, ex) in y.iter().zip(&extra) {
             let f = match ex {
                 None => f0.clone(),
                 Some(e) => f0.add(e, prec),
             };
             let fb = f.pow_nonneg(setting.batch, prec);
-            let e = exps.get(&(&sa * v), prec)?.clone();
+            let e = exps.exp(&(&sa * v))?;
             value = value.add(&e, prec);
             next = next.add(&e.mul(&fb, prec), prec);
             change = change.add(&e.mul(&fb.sub(&one, prec), prec), prec);
@@ -207,21 +207,4 @@ pub fn enclose(
         expected_change: change,
         prec,
     })
-}
-
-/// `Interval::exp_of` memoised by its exact argument: bins with equal loads (tied groups) share
-/// one enclosure of `e^{σα yᵢ}`, the same interval that a fresh evaluation returns.
-#[derive(Default)]
-struct ExpCache {
-    map: BTreeMap<Q, Interval>,
-}
-
-impl ExpCache {
-    fn get(&mut self, arg: &Q, prec: u64) -> Result<&Interval> {
-        if !self.map.contains_key(arg) {
-            let e = Interval::exp_of(arg, prec)?;
-            self.map.insert(arg.clone(), e);
-        }
-        Ok(&self.map[arg])
-    }
 }

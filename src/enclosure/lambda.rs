@@ -13,9 +13,9 @@
 //! each `e^{α|z|}` is a correctly rounded enclosure, everything else is rounded outward, so the
 //! result contains the true value. At `y ≡ 0` the value `Λ = n` is a point (every `e⁰ = 1`).
 
+use super::ExpCache;
 use super::Interval;
 use super::exponential::Enclosed;
-use super::group::ExpCache;
 use crate::error::{Error, Result};
 use crate::exact::{ExactSetting, ExactStepLaw, ExactWeights, Q, int, normalized};
 use num_traits::{Signed, Zero};

@@ -32,12 +32,13 @@
 //! ```
 
 mod decide;
+mod exp_cache;
 pub mod exponential;
-pub mod group;
 mod interval;
 pub mod lambda;
 pub mod mgf;
 
 pub use decide::{Decided, Decision, Precisions, decide, decide_escalating, decide_f64};
+pub use exp_cache::ExpCache;
 pub use exponential::{Enclosed, ExpSpec};
 pub use interval::{Interval, to_malachite};

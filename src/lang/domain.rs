@@ -16,10 +16,10 @@
 //! [`EvalError::Undecided`].
 
 use super::expsum::ExpSum;
-use crate::claim::Trust;
-use crate::claim::XFloat;
 use crate::enclosure::Interval;
 use crate::exact::Q;
+use crate::trust::Trust;
+use crate::xfloat::XFloat;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};

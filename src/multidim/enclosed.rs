@@ -4,7 +4,7 @@
 //! A state is given by exact rational sum loads `s` (for the search states: integer sums
 //! `L_i` minus their mean), the exact rank vector `p`, and exact constants (`ε`, `γ₁`, `a`, `c`
 //! as rationals, `α = ε/(2f)`). The group potentials and their one-step expectations are
-//! enclosed by [`crate::enclosure::group`]; hypotheses on the order of `s` (Lemmas 3.5/3.6) are
+//! enclosed by [`crate::multidim::group_enclosure`]; hypotheses on the order of `s` (Lemmas 3.5/3.6) are
 //! decided on the rationals, the hypothesis `Γ ≥ a ln n` of the contraction claim on enclosures
 //! of `Γ` and `ln n`. [`EnclosedCheck::decide`] says whether the statement holds, fails or is
 //! undecided at the working precision; [`certify`] raises the precision (64, 128, …, 4096 bits)
@@ -16,12 +16,12 @@
 
 use super::claims::{Eq316Form, LemmaForm, TOLERANCE};
 use super::{PsiReading, Which};
-use crate::enclosure::group::{
-    ExpCache, GroupSpec, change_at, expected_next_cached, groups, sorted_desc, value_cached,
-};
-use crate::enclosure::{Interval, Precisions};
+use crate::enclosure::{ExpCache, Interval, Precisions};
 use crate::error::{Error, Result};
 use crate::exact::{Q, from_f64, int};
+use crate::multidim::group_enclosure::{
+    GroupSpec, change_at, expected_next_cached, groups, sorted_desc, value_cached,
+};
 use num_traits::{One, Zero};
 
 /// Exact constants of the paper (D §3): `f`, `ε`, `γ₁`, with `α = ε/(2f)`.

@@ -39,6 +39,7 @@ pub mod claims;
 pub mod enclosed;
 pub mod expectation;
 pub mod experiment;
+pub mod group_enclosure;
 pub mod potential;
 pub mod rule;
 pub mod search;

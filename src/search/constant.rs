@@ -2,7 +2,18 @@
 //! (bisection in the declared direction), and a least-squares growth fit of the per-n values
 //! over the models `a·g(n)` with `g ∈ {1, ln n, √n, n, n ln n}`.
 
-use crate::claim::Direction;
+use serde::Deserialize;
+
+/// The declared direction in which a constant is tightened by the constant finder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// The claim holds for large values; find the smallest.
+    Smallest,
+    /// The claim holds for small values; find the largest.
+    Largest,
+}
+
 use crate::error::{Error, Result};
 
 /// Bisection for the tightest value `v` such that `holds(v)`, assuming `holds` is monotone in the

@@ -17,9 +17,8 @@
 //!
 //! Reference for the families: notes §7 of `papers/batched-and-mean-biased.md`.
 
-use crate::claim::Searched;
-use crate::claim::XFloat;
 use crate::error::Result;
+use crate::xfloat::XFloat;
 use std::path::PathBuf;
 
 mod constant;
@@ -27,11 +26,13 @@ mod enumerate;
 mod families;
 pub mod optimise;
 pub mod random;
+mod searched;
 pub mod shrink;
 
-pub use constant::{Bracket, Growth, GrowthFit, bisect, bisect_bracket, fit_growth};
+pub use constant::{Bracket, Direction, Growth, GrowthFit, bisect, bisect_bracket, fit_growth};
 pub use enumerate::{enumerate_sorted, enumeration_size};
 pub use families::{FAMILIES, Family, near_ties};
+pub use searched::Searched;
 
 /// Both sides of a claim at a state and the slack (positive when the claim holds).
 #[derive(Debug, Clone, Copy, PartialEq)]

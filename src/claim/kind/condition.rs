@@ -104,12 +104,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         return Err(t.error_at(None, "[setting] processes is empty"));
     }
     let d = t.file.domain.get_ref();
-    if d.n.is_empty() {
-        return Err(t.error_at(
-            Some(t.file.domain.span().start),
-            "empty domain: [domain] n lists no number of bins",
-        ));
-    }
+    crate::claim::setup::plain_ns(t)?;
     for &n in &d.n {
         delta_n(n, &delta).map_err(|e| {
             t.error_at(Some(t.file.domain.span().start), format!("at n = {n}: {e}"))

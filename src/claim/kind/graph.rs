@@ -213,7 +213,6 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             )
         })?;
     let domain = t.file.domain.get_ref();
-    let dom_at = Some(t.file.domain.span().start);
     let mut strategies = Vec::new();
     for g in &cs.graphs {
         let gr = parse_graph(g.get_ref())
@@ -258,8 +257,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 format!("item `{item}` needs load vectors: `families` or `loads`"),
             ));
         }
-        Needs::N if domain.n.is_empty() => {
-            return Err(t.error_at(dom_at, "empty domain: [domain] n lists no n"));
+        Needs::N => {
+            crate::claim::setup::plain_ns(t)?;
         }
         _ => {}
     }

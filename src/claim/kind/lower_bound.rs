@@ -217,17 +217,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         return Err(t.error_at(None, "[setting] processes is empty"));
     }
     let d = t.file.domain.get_ref();
-    if item != "random-ties-extremes" && d.n.is_empty() {
-        return Err(t.error_at(
-            Some(t.file.domain.span().start),
-            "empty domain: [domain] n lists no number of bins",
-        ));
-    }
-    if let Some(bad) = d.n.iter().find(|&&n| n < 2) {
-        return Err(t.error_at(
-            Some(t.file.domain.span().start),
-            format!("[domain] n must be at least 2, got {bad}"),
-        ));
+    if item != "random-ties-extremes" || !d.n.is_empty() {
+        crate::claim::setup::plain_ns(t)?;
     }
     Ok(Box::new(LowerBound {
         t: t.clone(),

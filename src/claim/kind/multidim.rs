@@ -31,12 +31,12 @@
 use super::{Check, KindInfo, RunContext};
 use crate::claim::schema::{ConstValue, FileError, Scalar, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
-use crate::enclosure::group::GroupSpec;
 use crate::enclosure::{Decision, Interval, Precisions, decide_escalating};
 use crate::error::{Error, Result};
 use crate::multidim::claims::{self, Constants, Eq316Form, LemmaForm, TOLERANCE};
 use crate::multidim::enclosed::{self, ExactConstants, Outcome};
 use crate::multidim::expectation::expect;
+use crate::multidim::group_enclosure::GroupSpec;
 use crate::multidim::search::{families, integer_exhaustive, random_states, reachable_exhaustive};
 use crate::multidim::{BallLaw, GroupPotential, MdLoads, MdRule, PsiReading, Which};
 use crate::process::Process;
@@ -291,9 +291,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }
     let d = t.file.domain.get_ref();
     let dat = Some(t.file.domain.span().start);
-    if d.n.is_empty() {
-        return Err(t.error_at(dat, "empty domain: [domain] n lists no number of bins"));
-    }
+    crate::claim::setup::plain_ns(t)?;
     if let Some(&n) = d.n.iter().find(|&&n| !(2..=20_000).contains(&n)) {
         return Err(t.error_at(dat, format!("n: must lie in 2..=20000, got {n}")));
     }

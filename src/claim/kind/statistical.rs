@@ -451,12 +451,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         return Err(t.error_at(None, "[setting] processes is empty"));
     }
     let d = t.file.domain.get_ref();
-    if d.n.is_empty() {
-        return Err(t.error_at(
-            Some(t.file.domain.span().start),
-            "empty domain: [domain] n lists no number of bins",
-        ));
-    }
+    crate::claim::setup::plain_ns(t)?;
     if let Some(&n) = d.n.iter().chain(&cs.long_n).find(|&&n| n == 0) {
         return Err(t.error_at(
             Some(t.file.domain.span().start),

@@ -555,6 +555,117 @@ pub struct Values {
     pub enclosure: Option<crate::enclosure::Interval>,
 }
 
+/// An expression of the claim language prepared once for a setting and a number of bins, then
+/// evaluated at many load vectors (the setting of a theorem-file fragment: its `[setting]`,
+/// `[constants]` and `[potentials]` tables; the first process and the first value of every grid).
+///
+/// ```
+/// use balloc::claim::Evaluator;
+/// // Γ written as a potential of the file, against the registered Γ: the same numbers.
+/// let frag = "[setting]\nprocesses = [\"two-choice\"]\n[constants]\nalpha = \"1/10\"\n\
+///             [potentials]\nG = \"sum(exp(alpha*y) + exp(-alpha*y))\"";
+/// let user = Evaluator::new(frag, "E_G", 4).unwrap();
+/// let builtin = Evaluator::new(frag, "E_Gamma", 4).unwrap();
+/// let x = [3.0, 0.0, 1.0, 0.0];
+/// let (a, b) = (user.float(&x).unwrap().to_f64(), builtin.float(&x).unwrap().to_f64());
+/// assert!((a - b).abs() < 1e-14 * b);
+/// ```
+pub struct Evaluator {
+    ineq: Inequality,
+    allocs: Vec<Alloc>,
+    n: usize,
+}
+
+impl Evaluator {
+    /// Prepares `expr` in the setting of `fragment` at `n` bins.
+    pub fn new(fragment: &str, expr: &str, n: usize) -> std::result::Result<Evaluator, FileError> {
+        let states = vec!["0"; n].join(", ");
+        let text = format!(
+            "title = \"evaluate\"\nkind = \"inequality\"\nexpected = \"open\"\nstatement = \"\"\n\
+             source = {{ locator = \"evaluate\", provenance = \"derived\" }}\n{fragment}\n\
+             [claim]\nexpr = \'\'\'({expr}) == ({expr})\'\'\'\n\
+             [domain]\nn = [{n}]\nstates = [[{states}]]\nfamilies = []\n"
+        );
+        let file = crate::claim::schema::parse_file("evaluate", &text)?;
+        let t = Theorem {
+            id: "evaluate".into(),
+            path: std::path::PathBuf::from("evaluate"),
+            text,
+            file,
+            paper: None,
+        };
+        let ineq = Inequality::new(&t)?;
+        let allocs = ineq
+            .allocs(n, 0)
+            .map_err(|e| t.error_at(None, e.to_string()))?;
+        Ok(Evaluator { ineq, allocs, n })
+    }
+
+    fn with_state<T>(
+        &self,
+        loads: &[f64],
+        f: impl FnOnce(&crate::lang::Expr, &crate::claim::state::State) -> Result<T>,
+    ) -> Result<T> {
+        if loads.len() != self.n {
+            return Err(Error::invalid(
+                "loads",
+                format!("{} loads for an evaluator of {} bins", loads.len(), self.n),
+            ));
+        }
+        let Formula::Cmp(side, _, _) = &self.ineq.links[0].formula else {
+            unreachable!("the evaluator's claim is a comparison");
+        };
+        let values = self
+            .ineq
+            .setup
+            .cases(&self.ineq.t, self.n, &[])
+            .map_err(|e| Error::invalid("evaluate", e.to_string()))?
+            .swap_remove(0);
+        let case = Case::new(
+            &self.ineq.tables,
+            &self.allocs[0],
+            values,
+            &self.ineq.setup.weights,
+            self.ineq.setup.ties,
+        )?;
+        let st = crate::claim::state::State::new(&case, loads.to_vec())?;
+        f(side, &st)
+    }
+
+    /// The value in extended-range floating point.
+    pub fn float(&self, loads: &[f64]) -> Result<crate::claim::XFloat> {
+        self.with_state(loads, |e, st| {
+            let d = crate::lang::Float;
+            let env = crate::claim::state::StateEnv::new(st, &d);
+            e.eval(&d, &env, None)
+                .map(|v| v.v)
+                .map_err(|e| Error::invalid("evaluate", e.to_string()))
+        })
+    }
+
+    /// The exact value, when it is rational (`None` otherwise).
+    pub fn exact(&self, loads: &[f64]) -> Result<Option<Q>> {
+        self.with_state(loads, |e, st| {
+            let d = crate::lang::Exact;
+            let env = crate::claim::state::StateEnv::new(st, &d);
+            Ok(e.eval(&d, &env, None).ok())
+        })
+    }
+
+    /// An enclosure at `prec` bits with outward rounding (`None` when some part has none).
+    pub fn enclosure(
+        &self,
+        loads: &[f64],
+        prec: u64,
+    ) -> Result<Option<crate::enclosure::Interval>> {
+        self.with_state(loads, |e, st| {
+            let d = crate::lang::Enclosure { prec };
+            let env = crate::claim::state::StateEnv::new(st, &d);
+            Ok(e.eval(&d, &env, None).ok())
+        })
+    }
+}
+
 /// Evaluates `expr` (claim language) at the load vector `loads`, in the setting a theorem-file
 /// fragment gives (its `[setting]`, `[constants]` and `[potentials]` tables; the first process and
 /// the first value of every grid): the library's direct route to the quantities of a claim, for
@@ -583,68 +694,16 @@ pub fn evaluate(
     expr: &str,
     loads: &[f64],
 ) -> std::result::Result<Values, FileError> {
-    let n = loads.len();
-    let states = loads
-        .iter()
-        .map(|v| format!("{v:e}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let text = format!(
-        "title = \"evaluate\"\nkind = \"inequality\"\nexpected = \"open\"\nstatement = \"\"\n\
-         source = {{ locator = \"evaluate\", provenance = \"derived\" }}\n{fragment}\n\
-         [claim]\nexpr = '''({expr}) == ({expr})'''\n\
-         [domain]\nn = [{n}]\nstates = [[{states}]]\nfamilies = []\n"
-    );
-    let file = crate::claim::schema::parse_file("evaluate", &text)?;
-    let t = Theorem {
-        id: "evaluate".into(),
-        path: std::path::PathBuf::from("evaluate"),
-        text,
-        file,
-        paper: None,
-    };
-    let ineq = Inequality::new(&t)?;
-    let fail = |e: String| t.error_at(None, e);
-    let Formula::Cmp(side, _, _) = &ineq.links[0].formula else {
-        return Err(fail("not a comparison".into()));
-    };
-    let allocs = ineq.allocs(n, 0).map_err(|e| fail(e.to_string()))?;
-    let values = ineq
-        .setup
-        .cases(&t, n, &[])?
-        .into_iter()
-        .next()
-        .ok_or_else(|| fail("no case".into()))?;
-    let case = Case::new(
-        &ineq.tables,
-        &allocs[0],
-        values,
-        &ineq.setup.weights,
-        ineq.setup.ties,
-    )
-    .map_err(|e| fail(e.to_string()))?;
-    let st =
-        crate::claim::state::State::new(&case, loads.to_vec()).map_err(|e| fail(e.to_string()))?;
-    let float = {
-        let d = crate::lang::Float;
-        let env = crate::claim::state::StateEnv::new(&st, &d);
-        side.eval(&d, &env, None)
-            .map_err(|e| fail(e.to_string()))?
-            .v
-    };
-    let exact = {
-        let d = crate::lang::Exact;
-        let env = crate::claim::state::StateEnv::new(&st, &d);
-        side.eval(&d, &env, None).ok()
-    };
-    let enclosure = {
-        let d = crate::lang::Enclosure { prec: 128 };
-        let env = crate::claim::state::StateEnv::new(&st, &d);
-        side.eval(&d, &env, None).ok()
+    let ev = Evaluator::new(fragment, expr, loads.len())?;
+    let fail = |e: Error| FileError {
+        file: "evaluate".into(),
+        line: None,
+        column: None,
+        message: e.to_string(),
     };
     Ok(Values {
-        float,
-        exact,
-        enclosure,
+        float: ev.float(loads).map_err(fail)?,
+        exact: ev.exact(loads).map_err(fail)?,
+        enclosure: ev.enclosure(loads, 128).map_err(fail)?,
     })
 }

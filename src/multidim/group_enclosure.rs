@@ -15,20 +15,18 @@
 //! rounded outward. Exponentials are cached by their exact argument, so a state of `n` bins
 //! needs about `3n` of them, not `n²`.
 
-use super::Interval;
+use crate::enclosure::{ExpCache, Interval};
 use crate::error::{Error, Result};
 use crate::exact::{Q, int};
 use crate::loads::TieRule;
 use crate::multidim::expectation::s_chain_outcomes;
 use crate::multidim::{PsiReading, Which};
 use num_traits::{One, Signed, Zero};
-use std::cell::RefCell;
-use std::collections::BTreeMap;
 
 /// A group potential with an exact parameter `α > 0`.
 ///
 /// ```
-/// use balloc::enclosure::group::{GroupSpec, value};
+/// use balloc::multidim::group_enclosure::{GroupSpec, value};
 /// use balloc::exact::int;
 /// use balloc::multidim::{PsiReading, Which};
 /// let g = GroupSpec::new(Which::Gamma, int(1) / int(2), PsiReading::Printed).unwrap();
@@ -110,41 +108,10 @@ impl GroupSpec {
     }
 }
 
-/// Correctly rounded `e^{q}` enclosures, cached by the exact argument.
-pub struct ExpCache {
-    prec: u64,
-    map: RefCell<BTreeMap<Q, Interval>>,
-}
-
-impl ExpCache {
-    /// An empty cache at `prec` bits.
-    pub fn new(prec: u64) -> ExpCache {
-        ExpCache {
-            prec,
-            map: RefCell::new(BTreeMap::new()),
-        }
-    }
-
-    /// The working precision.
-    pub fn prec(&self) -> u64 {
-        self.prec
-    }
-
-    /// An enclosure of `e^{q}`.
-    pub fn exp(&self, q: &Q) -> Result<Interval> {
-        if let Some(v) = self.map.borrow().get(q) {
-            return Ok(v.clone());
-        }
-        let v = Interval::exp_of(q, self.prec)?;
-        self.map.borrow_mut().insert(q.clone(), v.clone());
-        Ok(v)
-    }
-}
-
 /// An enclosure of `P(s)` (any order of `s`; sorted internally).
 ///
 /// ```
-/// use balloc::enclosure::group::{GroupSpec, value};
+/// use balloc::multidim::group_enclosure::{GroupSpec, value};
 /// use balloc::exact::int;
 /// use balloc::multidim::{PsiReading, Which};
 /// // s = (1/2, −1/2), α = 1: Φ = e^{1/2} + e^{−1/2}/2 = 1.9520...
@@ -196,7 +163,7 @@ pub fn tie_averaged(s: &[Q], p: &[Q]) -> Result<Vec<Q>> {
 /// exact rank vector `p` (random ties), at `prec` bits.
 ///
 /// ```
-/// use balloc::enclosure::group::{GroupSpec, expected_next};
+/// use balloc::multidim::group_enclosure::{GroupSpec, expected_next};
 /// use balloc::exact::{int, Q};
 /// use balloc::multidim::{PsiReading, Which};
 /// // n = 2, s = 0, Two-Choice p = (1/4, 3/4): every outcome gives s' = (1/2, −1/2) sorted, so
