@@ -268,3 +268,91 @@ fn brute_two_steps(process: &str, x: &[f64], f: &dyn Fn(&[f64]) -> f64) -> f64 {
     }
     acc
 }
+
+mod common;
+
+const HEAD: &str = r#"title = "seeded"
+kind = "inequality"
+expected = "open"
+statement = "x"
+[source]
+locator = "test"
+provenance = "derived"
+"#;
+
+fn err_of(name: &str, body: &str) -> String {
+    let root = common::scratch_in("lang-bad", name);
+    let p = common::write(&root, name, body);
+    match balloc::claim::prepare(&p, &root) {
+        Ok(_) => panic!("{name}: accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_claims_are_one_line_errors_naming_file_line_and_column() {
+    let dom = "[domain]\nn = [4]\nrandom = 4\n";
+    let one_line = |e: &str| assert!(!e.contains('\n') && e.len() < 1500, "{e}");
+    // An expression nested too deeply: at most 128 levels of parentheses.
+    let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
+    let e = err_of(
+        "deep",
+        &format!("{HEAD}[claim]\nexpr = \"n <= {deep}\"\n{dom}"),
+    );
+    one_line(&e);
+    assert!(e.contains("deep.toml:9:") && e.contains("nested deeper"), "{e}");
+    // Too large: a flat sum of 5000 terms is beyond the tree depth the evaluator accepts.
+    let big = vec!["1"; 5000].join("+");
+    let e = err_of("large", &format!("{HEAD}[claim]\nexpr = \"n <= {big}\"\n{dom}"));
+    one_line(&e);
+    assert!(e.contains("large.toml:9:") && e.contains("too large"), "{e}");
+    // A name the setting does not provide: a per-bin name outside a binder, at its column
+    // (line 9, `expr = "` is 8 characters, `n <= ` 5 more: column 14).
+    let e = err_of("perbin", &format!("{HEAD}[claim]\nexpr = \"n <= y\"\n{dom}"));
+    one_line(&e);
+    assert!(e.contains("perbin.toml:9:14:") && e.contains("per-bin"), "{e}");
+    // Process quantities without a process.
+    let e = err_of("noproc", &format!("{HEAD}[claim]\nexpr = \"E_Upsilon <= n\"\n{dom}"));
+    assert!(e.contains("noproc.toml:9:") && e.contains("processes"), "{e}");
+    // A constant part that is not a finite number: 1/0, ln(0).
+    let e = err_of(
+        "div0",
+        &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1/(n - n)\"\n{dom}"),
+    );
+    one_line(&e);
+    assert!(e.contains("div0.toml:") && e.contains("not a finite number"), "{e}");
+    let e = err_of(
+        "ln0",
+        &format!("{HEAD}[constants]\nc = \"ln(n - 4)\"\n[claim]\nexpr = \"n <= c\"\n{dom}"),
+    );
+    one_line(&e);
+    assert!(e.contains("ln0.toml:9:") && e.contains("`c`"), "{e}");
+    // A defined potential whose expectation needs an enumeration beyond the limit: max_bins is
+    // not separable, a batch of 40 over 4 bins has C(43, 3) = 12341 outcome states … and over
+    // 16 bins C(55, 15) ≈ 4.1·10¹³.
+    let e = err_of(
+        "enum",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\nbatch = 40\n[potentials]\nTop = \"max_bins(y)\"\n\
+             [claim]\nexpr = \"E_Top <= n\"\n[domain]\nn = [16]\nrandom = 4\n"
+        ),
+    );
+    one_line(&e);
+    assert!(e.contains("enum.toml:") && e.contains("outcome states"), "{e}");
+    // A potential defined through itself.
+    let e = err_of(
+        "cycle",
+        &format!(
+            "{HEAD}[potentials]\nA = \"B + 1\"\nB = \"A * 2\"\n[claim]\nexpr = \"A <= n\"\n{dom}"
+        ),
+    );
+    assert!(e.contains("cycle.toml:") && e.contains("through itself"), "{e}");
+    // A batch that is not an integer.
+    let e = err_of(
+        "batch",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\nbatch = \"n/3\"\n[claim]\nexpr = \"dE_Upsilon <= n\"\n{dom}"
+        ),
+    );
+    assert!(e.contains("batch.toml:") && e.contains("integer"), "{e}");
+}

@@ -370,6 +370,7 @@ impl Inequality {
                     )
                     .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
                     me.check_constant_parts(&case)?;
+                    me.check_evaluable(&case)?;
                 }
             }
         }
@@ -436,6 +437,30 @@ impl Inequality {
                         ));
                     }
                 }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Inequality {
+    /// Every link must evaluate at the balanced state of every case (so a limit — an enumeration
+    /// beyond its size, a batch beyond the separable route — is an error naming the file before
+    /// any search, not a failure in the middle of it).
+    fn check_evaluable(&self, case: &Case) -> std::result::Result<(), FileError> {
+        let st = crate::claim::state::State::new(case, vec![0.0; case.n])
+            .map_err(|e| self.t.error_at(None, e.to_string()))?;
+        for (k, _) in self.links.iter().enumerate() {
+            if let Err(e) = self.float_atom(k, &st) {
+                return Err(self.t.error_at(
+                    Some(self.t.file.claim.span().start),
+                    format!(
+                        "the claim `{}` cannot be evaluated at n = {}, b = {}: {e}",
+                        crate::lang::syntax::excerpt(&self.links[k].text, 80),
+                        case.n,
+                        case.setting.batch
+                    ),
+                ));
             }
         }
         Ok(())
