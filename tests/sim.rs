@@ -7,11 +7,13 @@ use balloc::loads::{Loads, TieRule};
 use balloc::potential;
 use balloc::process::{self, Process};
 use balloc::setting::Setting;
-use balloc::sim::dense::{Dense, fast_batch, naive_batch};
-use balloc::sim::kernel::RankSampler;
+use balloc::sim::compact::Compact;
+use balloc::sim::dense::{Dense, fast_batch, fast_batch_on, naive_batch};
+use balloc::sim::kernel::{Kernel, RankSampler};
+use balloc::sim::levels::Levels;
 use balloc::sim::rng::run_rng;
 use balloc::sim::statistic::mean_ci;
-use balloc::sim::{self, Config, Plan, System};
+use balloc::sim::{self, Config, Engine, Plan, System};
 use balloc::weights::WeightLaw;
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 use std::collections::BTreeMap;
@@ -213,42 +215,199 @@ fn batch_multinomial_matches_ball_by_ball() {
     }
 }
 
+/// A configuration run on a chosen engine (the simulator picks one by configuration; the tests
+/// run every engine that can run it).
+struct OnEngine {
+    cfg: Config,
+    engine: Engine,
+}
+
+impl sim::Model for OnEngine {
+    fn key(&self) -> String {
+        sim::Model::key(&self.cfg)
+    }
+    fn describe(&self) -> serde_json::Map<String, serde_json::Value> {
+        sim::Model::describe(&self.cfg)
+    }
+    fn n(&self) -> usize {
+        self.cfg.n
+    }
+    fn batch(&self) -> u64 {
+        self.cfg.batch
+    }
+    fn build(&self) -> balloc::error::Result<Box<dyn System>> {
+        let n = self.cfg.n;
+        let k = Kernel::for_process(self.cfg.process.as_ref(), n)?;
+        Ok(match self.engine {
+            Engine::Levels => Box::new(Levels::new(n, k)?),
+            Engine::Compact => Box::new(Compact::new(n, k, self.cfg.batch, self.cfg.ties)?),
+            Engine::Dense => Box::new(Dense::new(
+                n,
+                self.cfg.process.clone(),
+                self.cfg.batch,
+                self.cfg.weights.clone(),
+                self.cfg.ties,
+            )?),
+        })
+    }
+}
+
+/// Final gap and spread of `runs` sequential runs of `m` balls from empty bins with the
+/// process's natural sampler on a full load vector (ranking recomputed after every ball).
+fn natural_sequential(p: &dyn Process, n: usize, m: u64, runs: usize, seed: u64) -> Vec<f64> {
+    let mut rng = run_rng(seed);
+    (0..runs)
+        .map(|_| {
+            let mut x = Loads::zeros(n).unwrap();
+            let mut balls = 0;
+            while balls < m {
+                let ranking = x.ranking();
+                let (j, k) = p.sample(&x, &ranking, TieRule::Random, &mut rng);
+                x.add(j, k as f64);
+                balls += k as u64;
+            }
+            x.gap() * n as f64 + x.spread() * 1000.0
+        })
+        .collect()
+}
+
 #[test]
-fn level_engine_matches_natural_sequential_sampler() {
-    // Final gap and spread after m balls: the level-count engine against the process's own
-    // natural sampler on a full load vector (ranking recomputed after every ball).
+fn sequential_engines_match_natural_sequential_sampler() {
+    // Final gap and spread after m balls on every engine that runs the process (level counts,
+    // compact offsets, dense f64 with the kernels), against the process's own natural sampler.
     for spec in [
+        "one-choice",
         "two-choice",
+        "d-choice(d=3)",
+        "one-plus-beta(beta=0.5)",
         "quantile(delta=0.5)",
+        "two-thinning(threshold=4)",
+        "relative-threshold(f=1)",
         "mean-thinning",
         "twinning",
         "packing",
     ] {
         let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
         let cfg = Config::new(p.clone(), 6, 1, WeightLaw::Unit, TieRule::Random).unwrap();
-        assert!(cfg.uses_levels(), "{spec}");
-        let out = sim::simulate(&cfg, &Plan::new(30, 3_000, 3), &|| {}).unwrap();
-        let fast: Vec<f64> = out
-            .runs
-            .iter()
-            .map(|r| r.final_gap * 6.0 + r.spread * 1000.0)
-            .collect();
-        let mut rng = run_rng(99);
-        let naive: Vec<f64> = (0..3_000)
-            .map(|_| {
-                let mut x = Loads::zeros(6).unwrap();
-                let mut balls = 0;
-                while balls < 30 {
-                    let ranking = x.ranking();
-                    let (j, k) = p.sample(&x, &ranking, TieRule::Random, &mut rng);
-                    x.add(j, k as f64);
-                    balls += k;
+        let naive = natural_sequential(p.as_ref(), 6, 30, 3_000, 99);
+        for engine in [Engine::Levels, Engine::Compact, Engine::Dense] {
+            let m = OnEngine {
+                cfg: cfg.clone(),
+                engine,
+            };
+            let out = sim::simulate(&m, &Plan::new(30, 3_000, 3), &|| {}).unwrap();
+            let fast: Vec<f64> = out
+                .runs
+                .iter()
+                .map(|r| r.final_gap * 6.0 + r.spread * 1000.0)
+                .collect();
+            let pv = two_sample_p(&fast, &naive);
+            assert!(pv > ALPHA, "{spec} on {engine:?}: p = {pv}");
+        }
+    }
+}
+
+#[test]
+fn compact_offsets_rebase_and_widen_without_changing_the_law() {
+    // One-Choice on n = 2 bins for 2·10⁵ balls: the two loads drift apart by about 450, beyond
+    // the 255 levels of one byte, so the compact engine re-bases and widens to u16. Its final
+    // spread must follow the law of the level-count engine's (which has no such limit), and the
+    // loads must add up.
+    let cfg = Config::parse("one-choice", 2, 1, "unit", "random").unwrap();
+    assert_eq!(cfg.engine(), Engine::Compact);
+    let plan = Plan::new(200_000, 400, 5);
+    let compact = sim::simulate(&cfg, &plan, &|| {}).unwrap();
+    let levels = sim::simulate(
+        &OnEngine {
+            cfg: cfg.clone(),
+            engine: Engine::Levels,
+        },
+        &Plan::new(200_000, 400, 6),
+        &|| {},
+    )
+    .unwrap();
+    assert!(
+        compact.runs.iter().any(|r| r.spread > 255.0),
+        "never widened"
+    );
+    for r in &compact.runs {
+        assert_eq!(r.balls, 200_000);
+        // Two bins: max = W/2 + spread/2, so the gap is half the spread.
+        assert_eq!(r.final_gap * 2.0, r.spread);
+    }
+    let a: Vec<f64> = compact
+        .runs
+        .iter()
+        .map(|r| (r.spread / 50.0).floor())
+        .collect();
+    let b: Vec<f64> = levels
+        .runs
+        .iter()
+        .map(|r| (r.spread / 50.0).floor())
+        .collect();
+    let pv = two_sample_p(&a, &b);
+    assert!(pv > ALPHA, "spread: p = {pv}");
+    // Batched: b = n = 2 (ball by ball on frozen loads), widening inside a batch's additions.
+    let cfg = Config::parse("one-choice", 2, 2, "unit", "random").unwrap();
+    assert_eq!(cfg.engine(), Engine::Compact);
+    let out = sim::simulate(&cfg, &Plan::new(200_000, 50, 7), &|| {}).unwrap();
+    assert!(out.runs.iter().any(|r| r.spread > 255.0), "never widened");
+    assert!(out.runs.iter().all(|r| r.final_gap * 2.0 == r.spread));
+}
+
+#[test]
+fn frozen_batches_follow_the_step_law() {
+    // One batch of b = 2n steps from a state with tied groups, drawn ball by ball on the frozen
+    // loads (compact and dense engines), repeated: the steps received by each bin, summed over
+    // the repetitions, are Multinomial(b·reps; r) with r the process's own per-bin step law
+    // (`Process::step_law`, which applies the tie rule to the allocation vector).
+    let x = state();
+    let n = x.n();
+    let b = 2 * n as u64;
+    let reps = 5_000;
+    for spec in [
+        "one-choice",
+        "two-choice",
+        "d-choice(d=3)",
+        "one-plus-beta(beta=0.3)",
+        "quantile(delta=0.25)",
+        "quantile(delta=0.5)",
+        "two-thinning(threshold=1)",
+        "relative-threshold(f=1)",
+        "mean-thinning",
+        "twinning",
+        "packing",
+    ] {
+        let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
+        for ties in [TieRule::Random, TieRule::Fixed] {
+            let law = p.step_law(&x, ties).unwrap();
+            let r = law.per_bin_probability();
+            // Balls per step of each bin (one outcome per bin for these processes).
+            let mut per = vec![1.0; n];
+            for o in &law.outcomes {
+                per[o.bin] = o.balls as f64;
+            }
+            for engine in [Engine::Compact, Engine::Dense] {
+                let mut rng = run_rng(17);
+                let mut steps = vec![0u64; n];
+                for _ in 0..reps {
+                    let y =
+                        fast_batch_on(engine, p.clone(), &x, ties, b, &WeightLaw::Unit, &mut rng)
+                            .unwrap();
+                    for j in 0..n {
+                        let inc = y.as_slice()[j] - x.as_slice()[j];
+                        assert_eq!(inc % per[j], 0.0, "{spec}: bin {j} got {inc}");
+                        steps[j] += (inc / per[j]) as u64;
+                    }
                 }
-                x.gap() * 6.0 + x.spread() * 1000.0
-            })
-            .collect();
-        let pv = two_sample_p(&fast, &naive);
-        assert!(pv > ALPHA, "{spec}: p = {pv}");
+                assert_eq!(steps.iter().sum::<u64>(), b * reps);
+                let pv = gof_p(&steps, &r);
+                assert!(
+                    pv > ALPHA,
+                    "{spec} {ties:?} on {engine:?}: p = {pv}, {steps:?} vs {r:?}"
+                );
+            }
+        }
     }
 }
 

@@ -6,8 +6,13 @@
 //! * [`simulate`] runs `R` independent runs in parallel (rayon). Run `i` uses the generator
 //!   [`rng::run_rng`]`(`[`rng::run_seed`]`(model key, seed, i))`, so its result depends only on
 //!   (configuration, seed, run index), never on the thread count.
-//! * Engines: [`levels::Levels`] (sequential, unit weights, O(levels) memory) and
-//!   [`dense::Dense`] (weights, batches, any process; batches drawn as one multinomial).
+//! * Engines ([`Config::engine`] picks one per configuration, so the choice never depends on the
+//!   thread count): [`compact::Compact`] (unit weights, one byte per bin while the loads span
+//!   fewer than 256 levels; sequential, and batches drawn ball by ball on the frozen loads),
+//!   [`levels::Levels`] (sequential, unit weights, O(levels) memory: the processes that sample a
+//!   rank, and very large `n`) and [`dense::Dense`] (weights, large batches as one multinomial,
+//!   processes without a kernel). Each process gives its kernel through
+//!   [`Process::kernel`](crate::process::Process::kernel).
 //! * Observers per run: final gap `max xᵢ − W/n`, max gap over the observation points (every step
 //!   when unbatched, every batch end when batched), spread `max − min`, the mean quantile (fraction
 //!   of bins with `y ≥ 0`), final values of chosen potentials, an optional trajectory at
@@ -16,6 +21,7 @@
 //! Reference: the experimental protocol of Los–Sauerwald, *Balanced Allocations in Batches*
 //! (SPAA 2022), §8 (notes §11): gap = max load − W/n, maximum over batch ends.
 
+pub mod compact;
 pub mod dense;
 pub mod kernel;
 pub mod levels;
@@ -123,12 +129,15 @@ impl Config {
         if batch == 0 {
             return Err(Error::invalid("batch", "must be at least 1, got 0"));
         }
-        // Validates the allocation vector at n (e.g. Quantile needs δn ∈ ℤ).
-        kernel::Kernel::for_process(process.as_ref(), n)?;
-        if process.info().name == "packing" && !weights.is_unit() {
+        // Validates the process at n (e.g. Quantile needs δn ∈ ℤ).
+        let k = kernel::Kernel::for_process(process.as_ref(), n)?;
+        if k.needs_integer_loads() && !weights.is_unit() {
             return Err(Error::invalid(
                 "weights",
-                "packing is defined for integer loads only; use unit weights",
+                format!(
+                    "{} is defined for integer loads only; use unit weights",
+                    process.info().name
+                ),
             ));
         }
         Ok(Config {
@@ -140,15 +149,77 @@ impl Config {
         })
     }
 
-    /// Whether the level-count engine runs this configuration (sequential, unit weights, a
-    /// process with a kernel).
+    /// Whether the level-count engine runs this configuration.
     pub fn uses_levels(&self) -> bool {
-        self.batch == 1
-            && self.weights.is_unit()
-            && !matches!(
-                kernel::Kernel::for_process(self.process.as_ref(), self.n),
-                Ok(kernel::Kernel::Generic) | Err(_)
-            )
+        self.engine() == Engine::Levels
+    }
+
+    /// The engine that runs this configuration (a function of the configuration only):
+    ///
+    /// * unit weights, sequential: [`Engine::Levels`] for processes that sample a rank
+    ///   (Quantile, alias tables) and above [`COMPACT_LIMIT`] bins, else [`Engine::Compact`];
+    /// * unit weights, batches below [`dense::MULTINOMIAL_FACTOR`]`·n` balls: [`Engine::Compact`]
+    ///   (ball by ball on the frozen loads);
+    /// * everything else (weights, large batches, processes without a kernel): [`Engine::Dense`].
+    ///
+    /// ```
+    /// use balloc::sim::{Config, Engine};
+    /// let e = |p: &str, n, b, w: &str| Config::parse(p, n, b, w, "random").unwrap().engine();
+    /// assert_eq!(e("two-choice", 1000, 1, "unit"), Engine::Compact);
+    /// assert_eq!(e("quantile(delta=0.5)", 1000, 1, "unit"), Engine::Levels);
+    /// assert_eq!(e("two-choice", 1000, 1000, "unit"), Engine::Compact);
+    /// assert_eq!(e("two-choice", 1000, 50_000, "unit"), Engine::Dense);
+    /// assert_eq!(e("two-choice", 1000, 1, "exp(1)"), Engine::Dense);
+    /// ```
+    pub fn engine(&self) -> Engine {
+        let Ok(k) = self.process.kernel(self.n) else {
+            return Engine::Dense;
+        };
+        if !self.weights.is_unit() || matches!(k, kernel::Kernel::Generic) {
+            return Engine::Dense;
+        }
+        if self.batch <= 1 {
+            if !k.has_step()
+                || matches!(k, kernel::Kernel::Quantile { .. })
+                || self.n > COMPACT_LIMIT
+            {
+                return Engine::Levels;
+            }
+            return Engine::Compact;
+        }
+        if k.has_step()
+            && !dense::multinomial_batch(self.batch, self.n)
+            && self.batch <= u32::MAX as u64
+        {
+            return Engine::Compact;
+        }
+        Engine::Dense
+    }
+}
+
+/// The largest `n` the compact engine runs sequentially (one byte per bin while the loads span
+/// fewer than 256 levels); above it the level-count engine keeps memory at O(levels).
+pub const COMPACT_LIMIT: usize = 1 << 27;
+
+/// The engines of the built-in model ([`Config::engine`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// [`levels::Levels`].
+    Levels,
+    /// [`compact::Compact`].
+    Compact,
+    /// [`dense::Dense`].
+    Dense,
+}
+
+impl Engine {
+    /// The name in the `engine` field of the output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Levels => "levels",
+            Engine::Compact => "compact",
+            Engine::Dense => "dense",
+        }
     }
 }
 
@@ -170,12 +241,7 @@ impl Model for Config {
         m.insert("batch".into(), json!(self.batch));
         m.insert("weights".into(), json!(self.weights.spec()));
         m.insert("ties".into(), json!(self.ties.name()));
-        let engine = if self.uses_levels() {
-            "levels"
-        } else {
-            "dense"
-        };
-        m.insert("engine".into(), json!(engine));
+        m.insert("engine".into(), json!(self.engine().name()));
         m
     }
     fn n(&self) -> usize {
@@ -185,9 +251,18 @@ impl Model for Config {
         self.batch
     }
     fn build(&self) -> Result<Box<dyn System>> {
-        if self.uses_levels() {
-            let k = kernel::Kernel::for_process(self.process.as_ref(), self.n)?;
-            return Ok(Box::new(levels::Levels::new(self.n, k)?));
+        match self.engine() {
+            Engine::Levels => {
+                let k = kernel::Kernel::for_process(self.process.as_ref(), self.n)?;
+                return Ok(Box::new(levels::Levels::new(self.n, k)?));
+            }
+            Engine::Compact => {
+                let k = kernel::Kernel::for_process(self.process.as_ref(), self.n)?;
+                return Ok(Box::new(compact::Compact::new(
+                    self.n, k, self.batch, self.ties,
+                )?));
+            }
+            Engine::Dense => {}
         }
         Ok(Box::new(dense::Dense::new(
             self.n,
