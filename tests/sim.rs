@@ -147,7 +147,10 @@ fn one_simulated_step_matches_exact_expectation() {
             .expected_next
             .to_f64()
             .unwrap();
-        let mut rng = run_rng(5);
+        // Ten intervals at 99.9%: a miss at a fixed seed happens by chance about once in a
+        // hundred seeds. Seed 5 missed for Two-Thinning with geometric weights after the kernels
+        // changed the stream; four seeds of 200 000 steps gave z = −0.5, −0.9, −1.0, +1.2.
+        let mut rng = run_rng(6);
         let vals: Vec<f64> = (0..20_000)
             .map(|_| {
                 let mut d = Dense::new(8, p.clone(), b, weights.clone(), TieRule::Random)
@@ -178,10 +181,13 @@ fn batch_multinomial_matches_ball_by_ball() {
     // (lightest group) and of the maximum load.
     let x = state();
     let cases: &[(&str, TieRule, &str, u64)] = &[
-        // b < 8n: ball by ball on the frozen ranking; b ≥ 8n: one multinomial over ranks.
+        // b < 24n: ball by ball on the frozen loads; b ≥ 24n: one multinomial over ranks (over
+        // the step law from 10n for the processes that are not rank-based).
         ("two-choice", TieRule::Random, "unit", 16),
         ("two-choice", TieRule::Random, "unit", 100),
-        ("two-choice", TieRule::Fixed, "unit", 100),
+        ("two-choice", TieRule::Random, "unit", 200),
+        ("two-choice", TieRule::Fixed, "unit", 200),
+        ("mean-thinning", TieRule::Random, "unit", 100),
         ("d-choice(d=3)", TieRule::Fixed, "unit", 12),
         ("one-plus-beta(beta=0.5)", TieRule::Random, "exp(1)", 12),
         ("one-plus-beta(beta=0.5)", TieRule::Random, "exp(1)", 80),
@@ -295,7 +301,9 @@ fn sequential_engines_match_natural_sequential_sampler() {
                 cfg: cfg.clone(),
                 engine,
             };
-            let out = sim::simulate(&m, &Plan::new(30, 3_000, 3), &|| {}).unwrap();
+            // 30 comparisons at α = 10⁻³. Seed 3 failed for (1+β) on the compact engine
+            // (p = 0.0003); six seeds of 20 000 runs each gave χ² ≈ its degrees of freedom.
+            let out = sim::simulate(&m, &Plan::new(30, 3_000, 4), &|| {}).unwrap();
             let fast: Vec<f64> = out
                 .runs
                 .iter()
@@ -434,7 +442,8 @@ fn same_seed_same_bytes_for_any_thread_count() {
     for (spec, b, w) in [
         ("two-choice", 1, "unit"),
         ("one-plus-beta(beta=0.5)", 50, "exp(1)"),
-        ("two-choice", 500, "unit"), // b = 10n: the multinomial over ranks
+        ("two-choice", 500, "unit"), // b = 10n: ball by ball on the frozen loads
+        ("two-choice", 1250, "unit"), // b = 25n: the multinomial over ranks
         ("twinning", 1, "exp(1)"),
     ] {
         let cfg = Config::parse(spec, 50, b, w, "random").unwrap();
@@ -721,10 +730,10 @@ fn uniform_split_matches_the_exact_multinomial() {
 fn batch_ranks_fractional_starting_loads_by_their_values() {
     // Regression: the counting sort of integer loads used to truncate fractional starting loads
     // (Dense::with_loads), so these four bins all ranked by index. Two-Choice, fixed ties,
-    // b = 16n (one multinomial over ranks): the lightest bin (index 1, load 0) has rank 4 of 4
-    // and probability 7/16, so its mean gain per batch is 64·7/16 = 28 (sd of one batch
-    // √(64·7/16·9/16) ≈ 3.97, of the mean of 4000 batches ≈ 0.063). Ranked by index it would
-    // get 3/16, i.e. 12.
+    // b = 25n (one multinomial over ranks): the lightest bin (index 1, load 0) has rank 4 of 4
+    // and probability 7/16, so its mean gain per batch is 100·7/16 = 43.75 (sd of one batch
+    // √(100·7/16·9/16) ≈ 4.96, of the mean of 4000 batches ≈ 0.078). Ranked by index it would
+    // get 3/16, i.e. 18.75.
     let x = Loads::new(vec![0.5, 0.0, 0.75, 0.25]).unwrap();
     let p: Arc<dyn Process> = Arc::from(process::parse("two-choice").unwrap());
     let mut rng = run_rng(40);
@@ -735,7 +744,7 @@ fn batch_ranks_fractional_starting_loads_by_their_values() {
             p.clone(),
             &x,
             TieRule::Fixed,
-            64,
+            100,
             &WeightLaw::Unit,
             &mut rng,
         )
@@ -744,7 +753,7 @@ fn batch_ranks_fractional_starting_loads_by_their_values() {
     }
     let mean = gain / reps as f64;
     assert!(
-        (mean - 28.0).abs() < 0.5,
+        (mean - 43.75).abs() < 0.5,
         "mean gain of the lightest bin: {mean}"
     );
 }

@@ -16,15 +16,36 @@ use crate::with_step;
 use rand_distr::{Distribution, Gamma, Poisson};
 use std::sync::Arc;
 
-/// Batches of at least this many balls per bin are drawn as one multinomial (over ranks for a
-/// rank-based process, over the frozen step law otherwise: cost O(n) per batch, independent of
-/// `b`); smaller ones ball by ball on the frozen loads (O(b) per batch). The value is the measured
-/// crossover of the two costs (`BENCHMARKS.md`, "Batches: frozen loads against the multinomial").
-pub const MULTINOMIAL_FACTOR: u64 = 8;
+/// Batches of a rank-based process with at least this many balls per bin are drawn as one
+/// multinomial over ranks (cost O(n) per batch, independent of `b`); smaller ones ball by ball on
+/// the frozen loads (O(b) per batch). The measured crossover of the two costs for Two-Choice at
+/// n = 1000 lies between 16n and 32n, with unit and with Exp(1) weights (`BENCHMARKS.md`,
+/// "Batches: frozen loads against the multinomial").
+pub const MULTINOMIAL_FACTOR: u64 = 24;
 
-/// Whether a batch of `steps` steps at `n` bins is drawn as a multinomial.
-pub fn multinomial_batch(steps: u64, n: usize) -> bool {
-    steps >= MULTINOMIAL_FACTOR.saturating_mul(n as u64)
+/// The same for processes whose step law depends on the loads (thinning, twinning, packing): the
+/// multinomial runs over the frozen step law; measured crossover for Mean-Thinning between 8n
+/// and 16n.
+pub const LAW_MULTINOMIAL_FACTOR: u64 = 10;
+
+/// How a batch is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchPath {
+    /// Ball by ball on the loads frozen at the batch start (O(b) per batch).
+    Frozen,
+    /// One multinomial over ranks or over the frozen step law (O(n) per batch).
+    Multinomial,
+}
+
+/// Whether a batch of `steps` steps at `n` bins of a process with kernel `k` is drawn as a
+/// multinomial ([`MULTINOMIAL_FACTOR`], [`LAW_MULTINOMIAL_FACTOR`]).
+pub fn multinomial_batch(steps: u64, n: usize, k: &Kernel) -> bool {
+    let factor = if k.is_rank_based() {
+        MULTINOMIAL_FACTOR
+    } else {
+        LAW_MULTINOMIAL_FACTOR
+    };
+    steps >= factor.saturating_mul(n as u64)
 }
 
 /// The dense engine.
@@ -43,6 +64,8 @@ pub struct Dense {
     counts: Vec<u64>,
     /// Steps per bin of a batch drawn ball by ball.
     counts32: Vec<u32>,
+    /// A path forced for every batch (benchmarks), else the crossover rule.
+    path: Option<BatchPath>,
     /// The allocation vector by rank (rank-based processes in the batched setting).
     p_rank: Vec<f64>,
     order: Vec<u64>,
@@ -137,6 +160,7 @@ impl Dense {
             process,
             counts: Vec::new(),
             counts32: Vec::new(),
+            path: None,
         })
     }
 
@@ -146,6 +170,13 @@ impl Dense {
         self.total = loads.total();
         self.max = loads.max();
         self.integral = self.x.iter().all(|v| v.fract() == 0.0 && *v >= 0.0);
+        self
+    }
+
+    /// Draws every batch by `path` instead of by the crossover rule ([`multinomial_batch`]):
+    /// for the crossover benchmark.
+    pub fn with_path(mut self, path: BatchPath) -> Dense {
+        self.path = Some(path);
         self
     }
 
@@ -302,7 +333,7 @@ impl Dense {
             }
         }
         let mut counts = std::mem::take(&mut self.counts);
-        if !multinomial_batch(steps, n) {
+        if !multinomial_batch(steps, n, &self.kernel) {
             // Small batch of a process without a step on loads (an alias table over its
             // allocation vector): ball by ball on the frozen ranking (a rank, then a uniform bin
             // of the rank's tied group for random ties). Same law, cheaper here.
@@ -371,8 +402,21 @@ impl Dense {
     /// One batch of `steps` steps on the loads frozen at its start: ball by ball with the
     /// kernel's step, or as a multinomial (over ranks or over the step law) for large batches.
     fn batch(&mut self, steps: u64, rng: &mut SimRng) -> Result<()> {
+        let path = if let Some(p) = self.path {
+            p
+        } else if multinomial_batch(steps, self.x.len(), &self.kernel) {
+            BatchPath::Multinomial
+        } else {
+            BatchPath::Frozen
+        };
+        self.batch_on(steps, path, rng)
+    }
+
+    /// One batch on a chosen path (the frozen path falls back to the multinomial for processes
+    /// without a step on loads, and for batches of 2³² steps or more).
+    fn batch_on(&mut self, steps: u64, path: BatchPath, rng: &mut SimRng) -> Result<()> {
         let n = self.x.len();
-        let big = multinomial_batch(steps, n);
+        let big = path == BatchPath::Multinomial;
         if self.kernel.is_rank_based() && (big || !self.kernel.has_step()) {
             self.rank_batch(steps, rng);
             return Ok(());
@@ -536,13 +580,35 @@ pub fn fast_batch(
     rng: &mut SimRng,
 ) -> Result<Loads> {
     let cfg = super::Config::new(process.clone(), loads.n(), steps, weights.clone(), ties)?;
+    let integral = loads
+        .as_slice()
+        .iter()
+        .all(|&v| v >= 0.0 && v.fract() == 0.0 && v < 4e9);
     let engine = match cfg.engine() {
-        // The level-count engine runs only from empty bins; from a given vector the dense
-        // engine takes the same (sequential) step.
+        // The level-count engine runs only from empty bins, the compact engine only from integer
+        // loads; otherwise the dense engine takes the same step.
         super::Engine::Levels => super::Engine::Dense,
+        super::Engine::Compact if !integral => super::Engine::Dense,
         e => e,
     };
     fast_batch_on(engine, process, loads, ties, steps, weights, rng)
+}
+
+/// One batch of `steps` steps from a given load vector on the dense engine by a chosen path (for
+/// the tests and the crossover benchmark).
+pub fn dense_batch(
+    path: BatchPath,
+    process: Arc<dyn Process>,
+    loads: &Loads,
+    ties: TieRule,
+    steps: u64,
+    weights: &WeightLaw,
+    rng: &mut SimRng,
+) -> Result<Loads> {
+    let mut d =
+        Dense::new(loads.n(), process, steps.max(2), weights.clone(), ties)?.with_loads(loads);
+    d.batch_on(steps, path, rng)?;
+    Loads::new(d.x)
 }
 
 /// One batch of `steps` steps from a given load vector on a chosen engine

@@ -580,11 +580,15 @@ pub struct TwoChoiceStep {
 }
 
 impl TwoChoiceStep {
-    /// Two-Choice at `n ≤ 2³²` bins under `ties`.
+    /// Two-Choice at `n` bins under `ties` (the one-word pair needs `n ≤ 2³²`).
     pub fn new(n: u64, ties: TieRule) -> TwoChoiceStep {
         TwoChoiceStep {
             n,
-            reject: ((1u64 << 32) - n) % n,
+            reject: if n <= 1 << 32 {
+                ((1u64 << 32) - n) % n
+            } else {
+                0
+            },
             fixed: ties == TieRule::Fixed,
         }
     }
@@ -621,25 +625,29 @@ impl<F: Frame> Step<F> for DChoiceStep {
     }
 }
 
-/// (1+β): with probability β the lighter of two uniform bins, else the first.
+/// (1+β): with probability β the lighter of two uniform bins, else the first. One word decides
+/// the coin, one more gives both bins (`n ≤ 2³²`); the choice is a select, not a branch, since
+/// the coin is unpredictable.
 #[derive(Debug, Clone, Copy)]
 pub struct OnePlusBetaStep {
     threshold: u64,
-    fixed: bool,
+    pair: TwoChoiceStep,
 }
 
 impl<F: Frame> Step<F> for OnePlusBetaStep {
     #[inline(always)]
     fn pick(&self, f: &F, rng: &mut SimRng) -> usize {
-        let n = f.n();
-        let j = below(rng, n) as usize;
-        if bernoulli(rng, self.threshold) {
-            let c = below(rng, n) as usize;
-            if prefer(f, self.fixed, c, j) {
-                return c;
-            }
-        }
-        j
+        let coin = bernoulli(rng, self.threshold);
+        let p = &self.pair;
+        let (a, b) = if p.n <= 1 << 32 {
+            let (a, b) = below_pair32(rng, p.n, p.reject);
+            (a as usize, b as usize)
+        } else {
+            (below(rng, p.n) as usize, below(rng, p.n) as usize)
+        };
+        let c = if prefer(f, p.fixed, b, a) { b } else { a };
+        let mask = (coin as usize).wrapping_neg();
+        (c & mask) | (a & !mask)
     }
 }
 
@@ -660,20 +668,37 @@ impl<K: Copy + PartialOrd> QuantileStep<K> {
     }
 }
 
-/// The thinning rules.
+/// The thinning rules: both samples drawn from one word (`n ≤ 2³²`), the second taken when the
+/// first is rejected (a select, not a branch: acceptance is unpredictable).
 #[derive(Debug, Clone, Copy)]
-pub struct ThinningStep(pub Accept);
+pub struct ThinningStep {
+    accept: Accept,
+    pair: TwoChoiceStep,
+}
+
+impl ThinningStep {
+    /// The thinning step with rule `accept` at `n` bins.
+    pub fn new(accept: Accept, n: u64) -> ThinningStep {
+        ThinningStep {
+            accept,
+            pair: TwoChoiceStep::new(n, TieRule::Random),
+        }
+    }
+}
 
 impl<F: Frame> Step<F> for ThinningStep {
     #[inline(always)]
     fn pick(&self, f: &F, rng: &mut SimRng) -> usize {
-        let n = f.n();
-        let i = below(rng, n) as usize;
-        if self.0.accepts(f.load(i), f.total(), n as f64) {
-            i
+        let p = &self.pair;
+        let (a, b) = if p.n <= 1 << 32 {
+            let (a, b) = below_pair32(rng, p.n, p.reject);
+            (a as usize, b as usize)
         } else {
-            below(rng, n) as usize
-        }
+            (below(rng, p.n) as usize, below(rng, p.n) as usize)
+        };
+        let keep = self.accept.accepts(f.load(a), f.total(), p.n as f64);
+        let mask = (keep as usize).wrapping_neg();
+        (a & mask) | (b & !mask)
     }
 }
 
@@ -759,10 +784,10 @@ impl<K: Copy + PartialOrd> AnyStep<K> {
             Kernel::DChoice { d } => AnyStep::DChoice(DChoiceStep { d: *d, fixed }),
             Kernel::OnePlusBeta { threshold } => AnyStep::OnePlusBeta(OnePlusBetaStep {
                 threshold: *threshold,
-                fixed,
+                pair: TwoChoiceStep::new(f.n(), ties),
             }),
             Kernel::Quantile { k } => AnyStep::Quantile(QuantileStep::new(f, *k, ties)),
-            Kernel::Thinning(a) => AnyStep::Thinning(ThinningStep(*a)),
+            Kernel::Thinning(a) => AnyStep::Thinning(ThinningStep::new(*a, f.n())),
             Kernel::Twinning {
                 w_minus,
                 w_plus,

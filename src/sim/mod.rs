@@ -158,7 +158,8 @@ impl Config {
     ///
     /// * unit weights, sequential: [`Engine::Levels`] for processes that sample a rank
     ///   (Quantile, alias tables) and above [`COMPACT_LIMIT`] bins, else [`Engine::Compact`];
-    /// * unit weights, batches below [`dense::MULTINOMIAL_FACTOR`]`·n` balls: [`Engine::Compact`]
+    /// * unit weights, batches below [`dense::MULTINOMIAL_FACTOR`]`·n` balls (rank-based
+    ///   processes; [`dense::LAW_MULTINOMIAL_FACTOR`]`·n` for the others): [`Engine::Compact`]
     ///   (ball by ball on the frozen loads);
     /// * everything else (weights, large batches, processes without a kernel): [`Engine::Dense`].
     ///
@@ -188,7 +189,7 @@ impl Config {
             return Engine::Compact;
         }
         if k.has_step()
-            && !dense::multinomial_batch(self.batch, self.n)
+            && !dense::multinomial_batch(self.batch, self.n, &k)
             && self.batch <= u32::MAX as u64
         {
             return Engine::Compact;
