@@ -199,8 +199,10 @@ impl Config {
 }
 
 /// The largest `n` the compact engine runs sequentially (one byte per bin while the loads span
-/// fewer than 256 levels); above it the level-count engine keeps memory at O(levels).
-pub const COMPACT_LIMIT: usize = 1 << 27;
+/// fewer than 256 levels); above it the level-count engine without its rank table (memory
+/// O(levels), no random memory access per ball) is faster: at n = 10⁸ it took 1.9 s against
+/// 4.3 s for 10⁸ Two-Choice balls, at n = 10⁷ the two were even (`BENCHMARKS.md`).
+pub const COMPACT_LIMIT: usize = levels::TABLE_LIMIT;
 
 /// The engines of the built-in model ([`Config::engine`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
