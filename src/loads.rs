@@ -366,12 +366,25 @@ impl LevelCounter {
         }
     }
 
-    #[inline]
-    fn add(&mut self, v: f64) -> Result<()> {
+    /// Adds an integer token of at most 15 digits (the common case, kept inline).
+    #[inline(always)]
+    fn add_digits(&mut self, v: u64) {
+        let d = (v as i64).wrapping_sub(self.lo);
+        if (d as u64) < self.dense.len() as u64 {
+            self.n += 1;
+            self.total += v as f64;
+            self.dense[d as usize] += 1;
+        } else {
+            self.add(v as f64);
+        }
+    }
+
+    /// Adds any number.
+    fn add(&mut self, v: f64) {
         if !v.is_finite() {
             self.n += 1;
             self.bad.get_or_insert((self.n, v));
-            return Ok(());
+            return;
         }
         self.n += 1;
         self.total += v;
@@ -380,15 +393,14 @@ impl LevelCounter {
             let d = i.wrapping_sub(self.lo);
             if d >= 0 && (d as usize) < self.dense.len() {
                 self.dense[d as usize] += 1;
-                return Ok(());
+                return;
             }
             if self.grow(i) {
                 self.dense[(i - self.lo) as usize] += 1;
-                return Ok(());
+                return;
             }
         }
         *self.other.entry(heaviest_first_key(v)).or_insert(0) += 1;
-        Ok(())
     }
 
     /// Extends the dense window to hold `i` if it stays within [`Self::WINDOW`] values.
@@ -587,13 +599,13 @@ impl Levels {
                 }
                 if (i == text.len() || is_separator(text[i])) && i > s0 && i - s0 <= 15 {
                     // The common token: up to 15 digits, no sign (exactly `parse_token`'s value).
-                    c.add(v as f64)?;
+                    c.add_digits(v);
                     continue;
                 }
                 while i < text.len() && !is_separator(text[i]) {
                     i += 1;
                 }
-                c.add(parse_token(&text[s0..i], c.n)?)?;
+                c.add(parse_token(&text[s0..i], c.n)?);
             }
             buf.drain(..end);
         }
