@@ -535,6 +535,197 @@ batches = [4]
     }
 }
 
+mod sweep_integrity {
+    use balloc::sim::sweep::{Shard, Sweep};
+    use std::path::{Path, PathBuf};
+
+    fn dir(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("balloc-integrity-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn sweep(d: &Path, runs: u64, seed: u64) -> Sweep {
+        let f = d.join("s.toml");
+        std::fs::write(
+            &f,
+            format!(
+                "runs = {runs}\nseed = {seed}\noutput = \"grid\"\n[grid]\n\
+                 process = [\"two-choice\", \"mean-thinning\"]\nn = [10]\nballs_per_n = [5]\n"
+            ),
+        )
+        .unwrap();
+        Sweep::load(&f).unwrap()
+    }
+
+    #[test]
+    fn a_second_sweep_in_the_same_folder_is_refused_while_the_first_holds_the_lock() {
+        let d = dir("lock");
+        let s = sweep(&d, 4, 1);
+        // The lock a running sweep holds: an exclusive OS lock on the folder's lock file.
+        let held = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(d.join(".balloc-sweep.lock"))
+            .unwrap();
+        held.lock().unwrap();
+        let e = s.run(None, &|_| {}).unwrap_err().to_string();
+        assert!(e.contains("another balloc sweep"), "{e}");
+        assert!(
+            s.merge(1)
+                .unwrap_err()
+                .to_string()
+                .contains("another balloc sweep")
+        );
+        assert!(!s.runs_path().exists());
+        drop(held);
+        s.run(None, &|_| {}).unwrap();
+        let text = std::fs::read_to_string(s.runs_path()).unwrap();
+        assert_eq!(text.lines().count(), 1 + 2 * 4);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn shards_of_another_seed_are_refused_at_merge() {
+        let d = dir("seed");
+        let a = sweep(&d, 4, 1);
+        for i in 0..2 {
+            a.run(Some(Shard { index: i, count: 2 }), &|_| {}).unwrap();
+        }
+        // Shard 1 made again with another seed: the fingerprint line differs.
+        let b = sweep(&d, 4, 2);
+        b.run(Some(Shard { index: 1, count: 2 }), &|_| {}).unwrap();
+        let a = sweep(&d, 4, 1);
+        let e = a.merge(2).unwrap_err().to_string();
+        assert!(
+            e.contains("another sweep") && e.contains("shard-1-of-2"),
+            "{e}"
+        );
+        // A shard file without its fingerprint line is refused too.
+        let p = a.shard_path(Shard { index: 1, count: 2 });
+        let text = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, text.split_once('\n').unwrap().1).unwrap();
+        assert!(a.merge(2).unwrap_err().to_string().contains("fingerprint"));
+        a.run(Some(Shard { index: 1, count: 2 }), &|_| {}).unwrap();
+        a.merge(2).unwrap();
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// The rows a full sweep writes, and the partial-file header.
+    fn rows_of(s: &Sweep) -> (Vec<String>, String) {
+        s.run(None, &|_| {}).unwrap();
+        let text = std::fs::read_to_string(s.runs_path()).unwrap();
+        std::fs::remove_file(s.runs_path()).unwrap();
+        std::fs::remove_file(s.summary_path()).unwrap();
+        let rows = text.lines().skip(1).map(String::from).collect();
+        (rows, format!("# balloc sweep {:016x}\n", s.fingerprint))
+    }
+
+    #[test]
+    fn partial_rows_are_validated_on_resume() {
+        let d = dir("partial");
+        let s = sweep(&d, 3, 1);
+        let (rows, head) = rows_of(&s);
+        let pp = d.join("grid.partial.csv");
+        let resume = |body: &str| {
+            std::fs::write(&pp, format!("{head}{body}")).unwrap();
+            s.run(None, &|_| {}).map(|_| ()).map_err(|e| e.to_string())
+        };
+        // A row with a changed seed (field 8), a duplicated row, a run index out of range, a
+        // non-finite gap, a row of another configuration's fields: each refused, naming the line.
+        let mut f: Vec<String> = rows[1].split(',').map(String::from).collect();
+        f[8] = "12345".into();
+        let e = resume(&format!("{}\n{}\n", rows[0], f.join(","))).unwrap_err();
+        assert!(e.contains("line 3") && e.contains("seed"), "{e}");
+        let e = resume(&format!("{}\n{}\n", rows[0], rows[0])).unwrap_err();
+        assert!(e.contains("twice"), "{e}");
+        let mut f: Vec<String> = rows[0].split(',').map(String::from).collect();
+        f[7] = "7".into();
+        assert!(
+            resume(&format!("{}\n", f.join(",")))
+                .unwrap_err()
+                .contains("out of range")
+        );
+        let mut f: Vec<String> = rows[0].split(',').map(String::from).collect();
+        f[9] = "inf".into();
+        assert!(
+            resume(&format!("{}\n", f.join(",")))
+                .unwrap_err()
+                .contains("not finite")
+        );
+        let mut f: Vec<String> = rows[0].split(',').map(String::from).collect();
+        f[1] = "one-choice".into();
+        assert!(
+            resume(&format!("{}\n", f.join(",")))
+                .unwrap_err()
+                .contains("configuration")
+        );
+        // Valid rows and a torn last line: resumed, and the result is the full sweep.
+        resume(&format!("{}\n{}\n{}", rows[0], rows[1], &rows[2][..7])).unwrap();
+        let text = std::fs::read_to_string(s.runs_path()).unwrap();
+        assert_eq!(text.lines().skip(1).collect::<Vec<_>>(), rows);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn grid_arithmetic_and_sizes_are_checked() {
+        let d = dir("grid");
+        let f = d.join("g.toml");
+        let load = |text: &str| {
+            std::fs::write(&f, text).unwrap();
+            Sweep::load(&f).map(|_| ()).map_err(|e| e.to_string())
+        };
+        let base = "runs = 2\noutput = \"o\"\n[grid]\nprocess = [\"two-choice\"]\n";
+        let e = load(&format!(
+            "{base}n = [8]\nbatch_per_n = [4611686018427387904]\nbatches = [1]\n"
+        ))
+        .unwrap_err();
+        assert!(
+            e.contains("grid.batch_per_n") && e.contains("overflows"),
+            "{e}"
+        );
+        let e = load(&format!(
+            "{base}n = [8]\nballs_per_n = [4611686018427387904]\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("grid.balls_per_n"), "{e}");
+        let e = load(&format!(
+            "{base}n = [8]\nbatch = [4294967296]\nbatches = [4294967296]\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("grid.batches"), "{e}");
+        let e = load(
+            "runs = 1000000000000\noutput = \"o\"\nballs = 10\n[grid]\nprocess = [\"two-choice\"]\nn = [8]\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("runs") && e.contains("limit"), "{e}");
+        assert_eq!(e.lines().count(), 1);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn one_run_per_configuration_writes_no_infinite_interval() {
+        let d = dir("one");
+        let s = sweep(&d, 1, 1);
+        s.run(None, &|_| {}).unwrap();
+        let text = std::fs::read_to_string(s.summary_path()).unwrap();
+        assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
+        let mut rd = csv::Reader::from_reader(text.as_bytes());
+        let head = rd.headers().unwrap().clone();
+        let note = head.iter().position(|h| h == "note").unwrap();
+        let lo = head.iter().position(|h| h == "final_gap_ci_low").unwrap();
+        for r in rd.records() {
+            let r = r.unwrap();
+            assert_eq!(&r[note], "undefined for one run");
+            assert_eq!(&r[lo], "");
+        }
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
+
 #[test]
 fn binomial_sampler_matches_the_exact_pmf() {
     // Independent route: the pmf by the recurrence ln f(k+1) = ln f(k) + ln((n−k)/(k+1)) +

@@ -142,6 +142,9 @@ pub fn run(a: Args) -> Result<i32> {
                     "invalid --runs/--factor/--power: need runs ≥ 2 and a positive finite factor"
                 );
             }
+            for &nv in &n {
+                crate::graph::experiment::ball_count(factor, nv, power)?; // before any run
+            }
             let mut series: Vec<(String, Vec<Point>)> = Vec::new();
             let mut rows = Vec::new();
             let mut fits = serde_json::Map::new();
@@ -150,7 +153,7 @@ pub fn run(a: Args) -> Result<i32> {
                 for &nv in &n {
                     let g = build(&graph, Some(nv), 3, 1)
                         .with_context(|| format!("--graph {graph} at n = {nv}"))?;
-                    let balls = (factor * (nv as f64).powf(power)).ceil() as u64;
+                    let balls = crate::graph::experiment::ball_count(factor, nv, power)?;
                     let res = simulate(&g, rule, balls, runs, seed)?;
                     let mg: Vec<f64> = res.iter().map(|r| r.mean_gap).collect();
                     let s = summarize(&mg, 0.95)?;
@@ -190,10 +193,11 @@ pub fn run(a: Args) -> Result<i32> {
                 Some(dir) => {
                     std::fs::create_dir_all(&dir)
                         .with_context(|| format!("--out {}", dir.display()))?;
-                    let tmp = dir.join(format!("{graph}.json.tmp"));
-                    std::fs::write(&tmp, serde_json::to_string_pretty(&doc)?)
-                        .with_context(|| format!("--out {}", dir.display()))?;
-                    std::fs::rename(&tmp, dir.join(format!("{graph}.json")))?;
+                    crate::sim::sweep::atomic_write(
+                        dir.join(format!("{graph}.json")),
+                        serde_json::to_string_pretty(&doc)?.as_bytes(),
+                    )
+                    .with_context(|| format!("--out {}", dir.display()))?;
                     plot_svg(
                         &dir.join(format!("{graph}.svg")),
                         &format!("{graph}: greedy vs flow strategy (95% t-intervals)"),

@@ -36,6 +36,10 @@ pub struct MdSimConfig {
     pub batch: u64,
 }
 
+/// The largest round (batch) of the parallel process: its choices are held in memory until the
+/// round ends (16 bytes per ball).
+pub const MAX_BATCH: u64 = 100_000_000;
+
 /// The result of one run.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct MdRun {
@@ -48,13 +52,32 @@ pub struct MdRun {
 }
 
 impl MdSimConfig {
-    /// Validates: `n ≥ 1`, `batch ≥ 1`, dimensions below 64.
+    /// Validates: `n ≥ 1`, `1 ≤ batch ≤ `[`MAX_BATCH`], dimensions below 64.
+    ///
+    /// ```
+    /// use balloc::multidim::{BallLaw, MdRule, sim::MdSimConfig};
+    /// let mut cfg = MdSimConfig { n: 16, balls: 64, law: BallLaw::parse("uniform(dims=4,f=2)").unwrap(),
+    ///     rule: MdRule::parse("sum", "two-choice").unwrap(), batch: 1_000_000_000_000_000_000 };
+    /// assert!(cfg.validate().unwrap_err().to_string().contains("limit"));
+    /// cfg.batch = 8;
+    /// assert!(cfg.validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         if self.n == 0 {
             return Err(Error::invalid("n", "must be at least 1"));
         }
         if self.batch == 0 {
             return Err(Error::invalid("batch", "must be at least 1"));
+        }
+        if self.batch > MAX_BATCH {
+            return Err(Error::invalid(
+                "batch",
+                format!(
+                    "{} exceeds the limit of {MAX_BATCH} balls per round (a round's choices are \
+                     held until it ends)",
+                    self.batch
+                ),
+            ));
         }
         MdLoads::new(self.n, self.law.dims() as usize).map(|_| ())
     }
@@ -83,7 +106,7 @@ impl MdSimConfig {
             }
         } else {
             let mut left = self.balls;
-            let mut round = Vec::with_capacity(self.batch as usize);
+            let mut round = Vec::with_capacity(self.batch.min(self.balls) as usize);
             while left > 0 {
                 let b = left.min(self.batch);
                 round.clear();

@@ -140,13 +140,24 @@ impl Config {
                 ),
             ));
         }
-        Ok(Config {
+        let cfg = Config {
             process,
             n,
             batch,
             weights,
             ties,
-        })
+        };
+        if n > MAX_STORED_BINS && cfg.engine() != Engine::Levels {
+            return Err(Error::invalid(
+                "n",
+                format!(
+                    "{n} bins exceed the limit of {MAX_STORED_BINS} (2^28) for runs that store \
+                     every bin (weights, batches or a process without a kernel); sequential \
+                     unit-weight runs of sampled processes have no such limit"
+                ),
+            ));
+        }
+        Ok(cfg)
     }
 
     /// Whether the level-count engine runs this configuration.
@@ -197,6 +208,27 @@ impl Config {
         Engine::Dense
     }
 }
+
+/// The most runs one simulation keeps (each run's result is held until the summary: about
+/// 200 bytes, more with a trajectory or a histogram).
+pub const MAX_RUNS: u64 = 1_000_000;
+
+/// The most trajectory points one simulation keeps (runs × checkpoints per run, after the
+/// checkpoints are capped at the number of observation points of a run).
+pub const MAX_TRAJECTORY_POINTS: u64 = 10_000_000;
+
+/// The most bins of a configuration that stores every bin (weights, batches, processes without a
+/// kernel: 5 to 16 bytes per bin). Sequential runs with unit weights have no such limit above
+/// [`COMPACT_LIMIT`]: the level-count engine keeps O(levels) memory.
+pub const MAX_STORED_BINS: usize = 1 << 28;
+
+/// The version of the simulator's random streams: raised whenever a sampling path changes the
+/// numbers a configuration gives for a seed (the law stays the same). Sweep fingerprints include
+/// it, so shards and partial files of another stream version are refused.
+///
+/// Version 2: kernels chosen by [`Process::kernel`](crate::process::Process::kernel), the compact
+/// engine, batches below the multinomial crossover drawn ball by ball on the frozen loads.
+pub const STREAM_VERSION: u32 = 2;
 
 /// The largest `n` the compact engine runs sequentially (one byte per bin while the loads span
 /// fewer than 256 levels); above it the level-count engine without its rank table (memory
@@ -410,9 +442,16 @@ fn mean_quantile(levels: &[(f64, u64)], n: usize, w: f64) -> f64 {
         / nf
 }
 
-/// The checkpoints of a run: `⌈m·i/K⌉` rounded up to a batch end, the last one `m`.
+/// The checkpoints of a run: `⌈m·i/K⌉` rounded up to a batch end, the last one `m`. `K` is
+/// capped at the number of observation points `⌈m/b⌉` (more checkpoints would repeat them).
+///
+/// ```
+/// // 10 balls in batches of 4: observation points 4, 8, 10; asking for 10¹⁰ checkpoints gives 3.
+/// assert_eq!(balloc::sim::checkpoints(10, 4, 10_000_000_000), vec![4, 8, 10]);
+/// assert_eq!(balloc::sim::checkpoints(100, 1, 4), vec![25, 50, 75, 100]);
+/// ```
 pub fn checkpoints(balls: u64, batch: u64, k: usize) -> Vec<u64> {
-    let k = k.max(1) as u64;
+    let k = (k.max(1) as u64).min(balls.div_ceil(batch.max(1)).max(1));
     let mut out: Vec<u64> = (1..=k)
         .map(|i| {
             let t = ((balls as u128 * i as u128).div_ceil(k as u128)) as u64;
@@ -460,17 +499,9 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
     if !max_gap.is_finite() {
         max_gap = final_gap;
     }
-    let need_levels = plan.histogram || !plan.potentials.is_empty() || n <= 1 << 20;
-    let lv = if need_levels {
-        sys.levels()
-    } else {
-        Vec::new()
-    };
-    let mq = if need_levels {
-        mean_quantile(&lv, n, w)
-    } else {
-        f64::NAN
-    };
+    // The levels are O(n) at most to collect (O(levels) on the level-count engine), once per run.
+    let lv = sys.levels();
+    let mq = mean_quantile(&lv, n, w);
     let mut histogram = Vec::new();
     if plan.histogram {
         histogram = lv.clone();
@@ -509,6 +540,29 @@ pub fn simulate(model: &dyn Model, plan: &Plan, tick: &(dyn Fn() + Sync)) -> Res
     }
     if plan.balls == 0 {
         return Err(Error::invalid("balls", "must be at least 1, got 0"));
+    }
+    if plan.runs > MAX_RUNS {
+        return Err(Error::invalid(
+            "runs",
+            format!(
+                "{} runs exceed the limit of {MAX_RUNS} per simulation; use a sweep file to \
+                 split the work",
+                plan.runs
+            ),
+        ));
+    }
+    if plan.trajectory > 0 {
+        let per_run = (plan.trajectory as u64).min(plan.balls.div_ceil(model.batch().max(1)));
+        if per_run.saturating_mul(plan.runs) > MAX_TRAJECTORY_POINTS {
+            return Err(Error::invalid(
+                "trajectory",
+                format!(
+                    "{per_run} checkpoints × {} runs exceed the limit of \
+                     {MAX_TRAJECTORY_POINTS} trajectory points; record fewer checkpoints",
+                    plan.runs
+                ),
+            ));
+        }
     }
     model.build()?; // validate before spawning work
     let runs: Vec<RunResult> = (0..plan.runs)
@@ -613,11 +667,13 @@ pub fn to_json(out: &SimOutput, plan: &Plan) -> Value {
             Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
             None => k.clone(),
         };
-        summary.insert(
-            key,
-            json!({"mean": num(e.mean), "stderr": num(e.stderr), "ci_low": num(e.ci_low),
-                   "ci_high": num(e.ci_high), "runs": e.samples}),
-        );
+        let mut o = json!({"mean": num(e.mean), "stderr": num(e.stderr), "ci_low": num(e.ci_low),
+                   "ci_high": num(e.ci_high), "runs": e.samples});
+        if e.samples < 2 {
+            // The standard error and the interval need two runs: null, and said why.
+            o["interval"] = json!(statistic::UNDEFINED_FOR_ONE_RUN);
+        }
+        summary.insert(key, o);
     }
     json!({"config": Value::Object(config), "runs": runs, "summary": Value::Object(summary)})
 }
