@@ -67,6 +67,13 @@ fn fast_explicit_congestion_equals_the_exact_flows() {
         }
         assert_eq!(support, per_edge.into_iter().max().unwrap(), "{}", g.name());
     }
+    // Another tree of a standard graph is refused (the closed forms assume the standard one).
+    let g = Graph::cycle(8).unwrap();
+    let other = Tree::halving(&[1, 0, 2, 3, 4, 5, 6, 7]).unwrap();
+    assert!(measures::explicit_congestion(&g, &other).is_err());
+    let g = Graph::torus(4, 4).unwrap();
+    let other = Tree::halving(&(0..16).collect::<Vec<_>>()).unwrap();
+    assert!(measures::explicit_congestion(&g, &other).is_err());
     let general = Graph::random_regular(20, 3, 1).unwrap();
     let t = Tree::standard(&general).unwrap();
     assert!(

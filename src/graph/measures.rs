@@ -311,7 +311,7 @@ pub fn explicit_congestion(g: &Graph, t: &Tree) -> Result<Option<(BigRational, u
     if g.family() == Family::General {
         return Ok(None);
     }
-    if *t != Tree::standard(g)? {
+    if !is_standard_tree(g, t) {
         return Err(Error::invalid(
             "decomposition",
             "the explicit routing needs the standard tree of the family",
@@ -349,6 +349,68 @@ pub fn explicit_congestion(g: &Graph, t: &Tree) -> Result<Option<(BigRational, u
     Ok(Some((c, s, e)))
 }
 
+/// Whether `t` is [`Tree::standard`] of a standard family, checked node by node in O(n): the
+/// leaves in natural order and every split the halving rule (cycle, path, hypercube, complete),
+/// or the rectangle rule (torus).
+fn is_standard_tree(g: &Graph, t: &Tree) -> bool {
+    let n = g.n();
+    if t.order.len() != n || t.nodes.is_empty() {
+        return false;
+    }
+    let torus = matches!(g.family(), Family::Torus { .. });
+    if !torus && t.order.iter().enumerate().any(|(i, &v)| i != v) {
+        return false;
+    }
+    if let Family::Torus { w, h } = g.family() {
+        let root = super::tree::Rect { x0: 0, y0: 0, w, h };
+        if t.nodes[0].rect != Some(root) {
+            return false;
+        }
+    }
+    let width = match g.family() {
+        Family::Torus { w, .. } => w,
+        _ => 0,
+    };
+    t.nodes.iter().all(|node| {
+        let Some((l, r)) = node.children else {
+            // A torus leaf holds the cell of its 1 × 1 rectangle.
+            return node.size() == 1
+                && (!torus
+                    || node.rect.map(|q| (q.w, q.h, q.y0 * width + q.x0))
+                        == Some((1, 1, t.order[node.lo])));
+        };
+        let (ln, rn) = (&t.nodes[l], &t.nodes[r]);
+        let size = node.size();
+        if ln.lo != node.lo || rn.lo != ln.hi || rn.hi != node.hi {
+            return false;
+        }
+        if !torus {
+            return ln.size() == size / 2;
+        }
+        let (Some(p), Some(a), Some(b)) = (node.rect, ln.rect, rn.rect) else {
+            return false;
+        };
+        let split = if p.w >= p.h {
+            let k = p.w / 2;
+            a == super::tree::Rect { w: k, ..p }
+                && b == super::tree::Rect {
+                    x0: p.x0 + k,
+                    w: p.w - k,
+                    ..p
+                }
+        } else {
+            let k = p.h / 2;
+            a == super::tree::Rect { h: k, ..p }
+                && b == super::tree::Rect {
+                    y0: p.y0 + k,
+                    h: p.h - k,
+                    ..p
+                }
+        };
+        split && ln.size() == a.w * a.h && rn.size() == b.w * b.h
+    })
+}
+
 /// The reduced fraction `a/b`.
 fn frac(a: u64, b: u64) -> (u64, u64) {
     let (mut x, mut y) = (a, b);
@@ -362,11 +424,13 @@ fn frac(a: u64, b: u64) -> (u64, u64) {
 /// the first `left` places and whose parts have `sl`, `sr` vertices in all its lines (`per` lines):
 /// the flow on the edge after place `j` is the prefix of the demand, `(j+1)/sl` on the left and
 /// `(right − (j+1−left))/sr` on the right, with `right` places on the right.
+/// Not reduced (the `f64` pass divides; [`edge_terms`] reduces).
+#[inline]
 fn line_term(j: usize, left: usize, right: usize, sl: usize, sr: usize) -> (u64, u64) {
     if j < left {
-        frac(j as u64 + 1, sl as u64)
+        (j as u64 + 1, sl as u64)
     } else {
-        frac((right - (j + 1 - left)) as u64, sr as u64)
+        ((right - (j + 1 - left)) as u64, sr as u64)
     }
 }
 
@@ -413,12 +477,11 @@ fn for_each_term(g: &Graph, t: &Tree, f: &mut dyn FnMut(usize, u64, u64)) -> Res
             }
             Family::Hypercube { .. } => {
                 for j in 0..sl {
-                    let (a, b) = frac(1, sl as u64);
-                    f(edge(set[j], set[j + sl])?, a, b);
+                    f(edge(set[j], set[j + sl])?, 1, sl as u64);
                 }
             }
             Family::Complete => {
-                let (a, b) = frac(1, (sl * sr) as u64);
+                let (a, b) = (1, (sl * sr) as u64);
                 for &u in &set[..sl] {
                     for &v in &set[sl..] {
                         f(edge(u, v)?, a, b);
@@ -431,8 +494,17 @@ fn for_each_term(g: &Graph, t: &Tree, f: &mut dyn FnMut(usize, u64, u64)) -> Res
     Ok(())
 }
 
-/// The nonzero `|gᵢ(e)|` of one edge: the nodes above both ends that route through it.
+/// The nonzero `|gᵢ(e)|` of one edge as reduced fractions: the nodes above both ends that route
+/// through it.
 fn edge_terms(g: &Graph, t: &Tree, e: usize) -> Vec<(u64, u64)> {
+    let mut out = edge_terms_raw(g, t, e);
+    for v in &mut out {
+        *v = frac(v.0, v.1);
+    }
+    out
+}
+
+fn edge_terms_raw(g: &Graph, t: &Tree, e: usize) -> Vec<(u64, u64)> {
     let (u, v) = g.edges()[e];
     let mut out = Vec::new();
     let mut i = t.nodes[t.leaf[u]].parent;
@@ -463,12 +535,12 @@ fn edge_terms(g: &Graph, t: &Tree, e: usize) -> Vec<(u64, u64)> {
             }
             Family::Hypercube { .. } => {
                 if pu.abs_diff(pv) == sl {
-                    out.push(frac(1, sl as u64));
+                    out.push((1, sl as u64));
                 }
             }
             Family::Complete => {
                 if t.contains(l, u) != t.contains(l, v) {
-                    out.push(frac(1, (sl * sr) as u64));
+                    out.push((1, (sl * sr) as u64));
                 }
             }
             Family::General => {}
