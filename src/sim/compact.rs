@@ -12,7 +12,7 @@
 
 use super::System;
 use super::kernel::{AnyStep, Frame, Ints, Kernel, Offset, Step};
-use super::rng::SimRng;
+use super::rng::{SimRng, below_pair32};
 use crate::error::{Error, Result};
 use crate::loads::{Loads, TieRule};
 use crate::with_step;
@@ -218,7 +218,9 @@ impl Compact {
                     total: st.total as f64,
                 };
                 let any = AnyStep::of(&self.kernel, &f, self.ties).expect("a step kernel");
-                let stop = if any.depends_on_frame() {
+                let stop = if let AnyStep::OneChoice(_) = any {
+                    sequential_one_choice(x, &mut st, target, rng)
+                } else if any.depends_on_frame() {
                     // Quantile's cut moves with the loads: rebuilt at every step (O(n); the
                     // level-count engine is the fast sequential route for it).
                     sequential_rebuilt(x, &self.kernel, self.ties, &mut st, target, rng)
@@ -349,7 +351,13 @@ where
     let base = st.base;
     let (mut max_off, mut total, mut balls, mut steps, mut best) =
         (st.max_off, st.total, st.balls, st.steps, st.best);
-    let mut first = best == f64::NEG_INFINITY;
+    // The gap max x − W/n only rises when the maximum does, so it is recorded then; the first
+    // step of a call is an observation point too, so `max_off` starts below every offset there.
+    let mut top = if best == f64::NEG_INFINITY {
+        0
+    } else {
+        max_off + 1
+    };
     let mut stop = Stop::Done;
     while balls < target {
         let f = Ints {
@@ -368,15 +376,65 @@ where
         total += k;
         balls += k;
         steps += 1;
-        // The gap max x − W/n only rises when the maximum does: record it then (and once at
-        // the first step of the call, which is an observation point too).
-        if v > max_off || first {
-            first = false;
+        if v >= top {
             max_off = max_off.max(v);
+            top = max_off + 1;
             best = best.max((base + max_off) as f64 - total as f64 / n);
         }
     }
     (st.max_off, st.total, st.balls, st.steps, st.best) = (max_off, total, balls, steps, best);
+    stop
+}
+
+/// One-Choice: two balls per 64-bit word (a uniform bin from each 32-bit half, Lemire's method
+/// with rejection, so both are exactly uniform and independent); the bins do not depend on the
+/// loads, so the two balls are applied one after the other.
+#[inline(never)]
+fn sequential_one_choice<T: Offset>(
+    x: &mut [T],
+    st: &mut Seq,
+    target: u64,
+    rng: &mut SimRng,
+) -> Stop {
+    let nu = x.len() as u64;
+    let n = nu as f64;
+    let reject = ((1u64 << 32) - nu) % nu;
+    let base = st.base;
+    let (mut max_off, mut total, mut best) = (st.max_off, st.total, st.best);
+    let mut top = if best == f64::NEG_INFINITY {
+        0
+    } else {
+        max_off + 1
+    };
+    let end = total + target.saturating_sub(st.balls);
+    let mut stop = Stop::Done;
+    macro_rules! ball {
+        ($j:expr) => {{
+            let j = $j as usize;
+            let v = x[j].get() + 1;
+            if v > T::MAX {
+                stop = Stop::Overflow(j, 1);
+                break;
+            }
+            x[j] = T::of(v);
+            total += 1;
+            if v >= top {
+                max_off = max_off.max(v);
+                top = max_off + 1;
+                best = best.max((base + max_off) as f64 - total as f64 / n);
+            }
+        }};
+    }
+    while total < end {
+        let (a, b) = below_pair32(rng, nu, reject);
+        ball!(a);
+        if total < end {
+            ball!(b);
+        }
+    }
+    let done = total - st.total;
+    (st.max_off, st.total, st.balls, st.steps, st.best) =
+        (max_off, total, st.balls + done, st.steps + done, best);
     stop
 }
 
