@@ -421,15 +421,34 @@ fn frozen_batches_follow_the_step_law() {
 
 #[test]
 fn max_gap_is_the_maximum_over_every_step() {
-    // Replay: the level engine's max gap over every step equals the max over one-ball checkpoints.
-    let cfg = Config::parse("one-choice", 5, 1, "unit", "random").unwrap();
-    let mut plan = Plan::new(200, 1, 4);
-    let a = sim::run_one(&cfg, &plan, 0).unwrap();
-    plan.trajectory = 200; // a checkpoint after every ball
-    let b = sim::run_one(&cfg, &plan, 0).unwrap();
-    let m = b.trajectory.iter().map(|p| p.gap).fold(f64::MIN, f64::max);
-    assert_eq!(a.max_gap, m);
-    assert_eq!(a.final_gap, b.final_gap);
+    // Replay: a run observed after every step (or batch) takes the same random numbers as the
+    // run in one piece (the stream does not depend on where the checkpoints fall), and its max
+    // gap is the largest gap over those observation points. Every engine: compact (sequential
+    // and batched), level counts (Quantile), dense (weights).
+    for (spec, b, w) in [
+        ("one-choice", 1, "unit"),
+        ("two-choice", 1, "unit"),
+        ("one-plus-beta(beta=0.5)", 1, "unit"),
+        ("mean-thinning", 1, "unit"),
+        ("twinning", 1, "unit"),
+        ("quantile(delta=0.4)", 1, "unit"),
+        ("two-choice", 1, "exp(1)"),
+        ("two-choice", 2, "unit"),
+        ("one-choice", 3, "exp(1)"),
+    ] {
+        let cfg = Config::parse(spec, 5, b, w, "random").unwrap();
+        let mut plan = Plan::new(200, 1, 4);
+        let a = sim::run_one(&cfg, &plan, 0).unwrap();
+        plan.trajectory = 200; // a checkpoint after every step or batch
+        let c = sim::run_one(&cfg, &plan, 0).unwrap();
+        let m = c.trajectory.iter().map(|p| p.gap).fold(f64::MIN, f64::max);
+        assert_eq!(a.max_gap, m, "{spec} b={b} {w}");
+        assert_eq!(
+            (a.final_gap, a.spread, a.balls),
+            (c.final_gap, c.spread, c.balls),
+            "{spec} b={b} {w}"
+        );
+    }
 }
 
 fn json_of(cfg: &Config, plan: &Plan) -> String {

@@ -48,6 +48,8 @@ pub struct Compact {
     kernel: Kernel,
     ties: TieRule,
     counts: Vec<u32>,
+    /// One-Choice: the second bin of the last word drawn, not used yet.
+    spare: Option<usize>,
 }
 
 /// Why a loop stopped before its target.
@@ -94,6 +96,7 @@ impl Compact {
             kernel,
             ties,
             counts: Vec::new(),
+            spare: None,
         })
     }
 
@@ -219,7 +222,7 @@ impl Compact {
                 };
                 let any = AnyStep::of(&self.kernel, &f, self.ties).expect("a step kernel");
                 let stop = if let AnyStep::OneChoice(_) = any {
-                    sequential_one_choice(x, &mut st, target, rng)
+                    sequential_one_choice(x, &mut st, target, rng, &mut self.spare)
                 } else if any.depends_on_frame() {
                     // Quantile's cut moves with the loads: rebuilt at every step (O(n); the
                     // level-count engine is the fast sequential route for it).
@@ -395,6 +398,7 @@ fn sequential_one_choice<T: Offset>(
     st: &mut Seq,
     target: u64,
     rng: &mut SimRng,
+    spare: &mut Option<usize>,
 ) -> Stop {
     let nu = x.len() as u64;
     let n = nu as f64;
@@ -425,10 +429,23 @@ fn sequential_one_choice<T: Offset>(
             }
         }};
     }
-    while total < end {
+    // A bin drawn by the last call and not used yet comes first, so that the random stream does
+    // not depend on where the calls (the checkpoints) fall.
+    #[allow(clippy::never_loop)]
+    loop {
+        if total < end
+            && let Some(j) = spare.take()
+        {
+            ball!(j);
+        }
+        break;
+    }
+    while matches!(stop, Stop::Done) && total < end {
         let (a, b) = below_pair32(rng, nu, reject);
+        *spare = Some(b as usize);
         ball!(a);
         if total < end {
+            *spare = None;
             ball!(b);
         }
     }
