@@ -128,15 +128,6 @@ impl Compact {
             .collect())
     }
 
-    /// The width of the stored offsets in bytes (1, 2 or 4).
-    pub fn width(&self) -> usize {
-        match self.store {
-            Store::U8(_) => 1,
-            Store::U16(_) => 2,
-            Store::U32(_) => 4,
-        }
-    }
-
     /// The smallest offset.
     fn min_off(&self) -> u64 {
         with_store!(&self.store, |x| x

@@ -116,15 +116,6 @@ impl Kernel {
         Ok(k)
     }
 
-    /// The kernel of a rank-based process from its allocation vector (the default of
-    /// [`Process::kernel`] for rank-based processes): an alias table over `p`.
-    pub fn from_rank_probabilities(p: &dyn Process, n: usize) -> Result<Kernel> {
-        let v = p.rank_probabilities(n)?.ok_or_else(|| {
-            Error::Unsupported(format!("{} gives no allocation vector", p.spec()))
-        })?;
-        Ok(Kernel::Ranks(Alias::new(&v)?))
-    }
-
     /// Whether the step depends on ranks only (its batch can also be drawn as a multinomial over
     /// ranks, [`super::dense`]).
     pub fn is_rank_based(&self) -> bool {
