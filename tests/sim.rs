@@ -420,6 +420,49 @@ fn frozen_batches_follow_the_step_law() {
 }
 
 #[test]
+fn quantile_tracker_agrees_with_a_cut_computed_afresh() {
+    // Loads grow one bin at a time (integer amounts, so ties stay common, or real ones); after
+    // every growth the tracker's answer for every bin equals that of the cut computed from the
+    // loads by selection (`Frame::quantile_cut`), with the same random draws.
+    use balloc::sim::kernel::{Frame, QuantileTracker, Reals};
+    use balloc::sim::rng::{below, unit_f64};
+    let n = 10usize;
+    for ties in [TieRule::Random, TieRule::Fixed] {
+        for k in [1u64, 3, 6, 9] {
+            for integral in [true, false] {
+                let mut x = vec![0.0f64; n];
+                let mut tr = QuantileTracker::new(&x, k, ties);
+                let mut rng = run_rng(k * 7 + integral as u64);
+                for _ in 0..300 {
+                    let f = Reals {
+                        x: &x,
+                        total: x.iter().sum(),
+                    };
+                    let cut = f.quantile_cut(k, ties);
+                    for i in 0..n {
+                        let (mut r1, mut r2) = (rng.clone(), rng.clone());
+                        assert_eq!(
+                            tr.heavy(i, x[i], &mut r1),
+                            cut.heavy(i, x[i], &mut r2),
+                            "{ties:?} k={k} bin {i} at {x:?}"
+                        );
+                        assert_eq!(below(&mut r1, 1 << 40), below(&mut r2, 1 << 40));
+                    }
+                    let j = below(&mut rng, n as u64) as usize;
+                    let w = if integral {
+                        (below(&mut rng, 3) + 1) as f64
+                    } else {
+                        2.0 * unit_f64(&mut rng)
+                    };
+                    tr.grow(j, x[j], x[j] + w);
+                    x[j] += w;
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn max_gap_is_the_maximum_over_every_step() {
     // Replay: a run observed after every step (or batch) takes the same random numbers as the
     // run in one piece (the stream does not depend on where the checkpoints fall), and its max

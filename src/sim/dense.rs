@@ -5,7 +5,7 @@
 //! and the generic path for processes without a kernel (the step law at every step).
 
 use super::System;
-use super::kernel::{AnyStep, Frame, Kernel, Reals, Step};
+use super::kernel::{AnyStep, Frame, Kernel, QuantileTracker, Reals, Step};
 use super::multinomial::{Multinomial, multinomial};
 use super::rng::{SimRng, below, unit_f64};
 use crate::error::Result;
@@ -201,8 +201,9 @@ impl Dense {
     }
 
     /// Sequential steps until `target` balls; returns the largest gap after any step. Kernels
-    /// with a step run in a loop specialised to it; Quantile rebuilds its cut at every step
-    /// (O(n)); [`Kernel::Ranks`] and [`Kernel::Generic`] take the step law at every step.
+    /// with a step run in a loop specialised to it; Quantile keeps its cut up to date
+    /// ([`QuantileTracker`], O(log n) per step); [`Kernel::Ranks`] and [`Kernel::Generic`] take
+    /// the step law at every step.
     fn run_sequential(&mut self, target: u64, rng: &mut SimRng) -> Result<f64> {
         let nf = self.x.len() as f64;
         let f = Reals {
@@ -213,6 +214,33 @@ impl Dense {
         match any {
             Some(any) if !any.depends_on_frame() => {
                 Ok(with_step!(any, |s| self.sequential(&s, target, rng)))
+            }
+            Some(AnyStep::Quantile(_)) => {
+                // The cut moves with the loads: kept up to date in O(log n) per step.
+                let Kernel::Quantile { k } = self.kernel else {
+                    unreachable!("a Quantile step comes from a Quantile kernel")
+                };
+                let mut cut = QuantileTracker::new(&self.x, k, self.ties);
+                let n = self.x.len() as u64;
+                let mut best = f64::NEG_INFINITY;
+                let mut first = true;
+                while self.balls < target {
+                    let i = below(rng, n) as usize;
+                    let j = if cut.heavy(i, self.x[i], rng) {
+                        below(rng, n) as usize
+                    } else {
+                        i
+                    };
+                    let (old, max) = (self.x[j], self.max);
+                    self.add(j, 1, rng);
+                    cut.grow(j, old, self.x[j]);
+                    self.steps += 1;
+                    if self.max > max || first {
+                        first = false;
+                        best = best.max(self.max - self.total / nf);
+                    }
+                }
+                Ok(best)
             }
             _ => {
                 let mut best = f64::NEG_INFINITY;

@@ -832,3 +832,183 @@ macro_rules! with_step {
     };
 }
 pub use with_step;
+
+/// The `k` heaviest ranks of Quantile maintained while loads only grow, one bin at a time (the
+/// sequential setting with weights, where a cut computed afresh would cost O(n) per step).
+///
+/// Under random ties it keeps the multiset of loads (a count per distinct load), the load `τ` of
+/// rank `k` and `s = #{x > τ}`, `t = #{x ≥ τ}` (so `s < k ≤ t`). When a bin grows from `x` to
+/// `x' > x`, `s` and `t` change by at most one each, `t` never falls below `k`, and while
+/// `s ≥ k` the cut moves up to the next distinct load. Under fixed ties (rank order: heavier
+/// first, then the smaller index) it keeps the bins in rank order and the bin `b` of rank `k`: a
+/// bin that grows past `b` from below takes its place among the `k` heaviest and `b` becomes the
+/// last of them. Each update is O(log n); [`QuantileTracker::heavy`] answers as
+/// [`QuantileCut::heavy`] does on a cut computed afresh (same draws).
+#[derive(Debug, Clone)]
+pub enum QuantileTracker {
+    /// No rank is heavy (`k = 0`) or every rank is (`k = n`): the step is uniform.
+    Uniform,
+    /// Random ties.
+    Random {
+        /// Heavy ranks.
+        k: u64,
+        /// Bins per distinct load (by [`ascending_key`]).
+        count: std::collections::BTreeMap<u64, u64>,
+        /// The key of the load of rank `k`.
+        tau: u64,
+        /// `#{x > τ}`.
+        s: u64,
+        /// `#{x ≥ τ}`.
+        t: u64,
+    },
+    /// Fixed ties.
+    Fixed {
+        /// Every bin as (key of its load in descending order, index): rank order.
+        order: std::collections::BTreeSet<(u64, usize)>,
+        /// The entry of rank `k`.
+        last: (u64, usize),
+    },
+}
+
+/// A `u64` whose order is the order of the finite loads (`−0.0` and `+0.0` share a key).
+///
+/// ```
+/// use balloc::sim::kernel::ascending_key;
+/// assert!(ascending_key(-1.5) < ascending_key(0.0) && ascending_key(0.0) < ascending_key(2.0));
+/// assert_eq!(ascending_key(-0.0), ascending_key(0.0));
+/// ```
+pub fn ascending_key(v: f64) -> u64 {
+    let bits = (v + 0.0).to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    }
+}
+
+impl QuantileTracker {
+    /// The tracker of `k` heavy ranks on the loads `x` under `ties` (O(n log n)).
+    pub fn new(x: &[f64], k: u64, ties: TieRule) -> QuantileTracker {
+        let n = x.len() as u64;
+        if k == 0 || k >= n {
+            return QuantileTracker::Uniform;
+        }
+        match ties {
+            TieRule::Random => {
+                let mut count = std::collections::BTreeMap::new();
+                for &v in x {
+                    *count.entry(ascending_key(v)).or_insert(0u64) += 1;
+                }
+                let mut s = 0;
+                for (&key, &c) in count.iter().rev() {
+                    if s + c >= k {
+                        return QuantileTracker::Random {
+                            k,
+                            tau: key,
+                            s,
+                            t: s + c,
+                            count,
+                        };
+                    }
+                    s += c;
+                }
+                unreachable!("k < n bins lie above the lightest load")
+            }
+            TieRule::Fixed => {
+                let order: std::collections::BTreeSet<(u64, usize)> = x
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| (!ascending_key(v), i))
+                    .collect();
+                let last = *order.iter().nth(k as usize - 1).expect("k < n");
+                QuantileTracker::Fixed { order, last }
+            }
+        }
+    }
+
+    /// Whether bin `i` with load `x` is among the `k` heaviest ranks (one draw for a random tie).
+    #[inline]
+    pub fn heavy(&self, i: usize, x: f64, rng: &mut SimRng) -> bool {
+        match self {
+            QuantileTracker::Uniform => false,
+            QuantileTracker::Random { k, tau, s, t, .. } => {
+                let key = ascending_key(x);
+                key > *tau || (key == *tau && below(rng, t - s) < k - s)
+            }
+            QuantileTracker::Fixed { last, .. } => (!ascending_key(x), i) <= *last,
+        }
+    }
+
+    /// Bin `i` grew from `old` to `new > old`.
+    pub fn grow(&mut self, i: usize, old: f64, new: f64) {
+        match self {
+            QuantileTracker::Uniform => {}
+            QuantileTracker::Random {
+                k,
+                count,
+                tau,
+                s,
+                t,
+            } => {
+                let (a, b) = (ascending_key(old), ascending_key(new));
+                if a == b {
+                    return;
+                }
+                let c = count.get_mut(&a).expect("the bin's load is counted");
+                *c -= 1;
+                if *c == 0 {
+                    count.remove(&a);
+                }
+                *count.entry(b).or_insert(0) += 1;
+                // Leaving its old load and reaching its new one.
+                if a == *tau {
+                    *t -= 1;
+                }
+                if a < *tau && b == *tau {
+                    *t += 1;
+                }
+                if a <= *tau && b > *tau {
+                    *s += 1;
+                    *t += 1;
+                }
+                while *s >= *k {
+                    let (&next, &c) = count
+                        .range((std::ops::Bound::Excluded(*tau), std::ops::Bound::Unbounded))
+                        .next()
+                        .expect("s ≥ k > 0 bins lie above the cut");
+                    *tau = next;
+                    *t = *s;
+                    *s -= c;
+                }
+            }
+            QuantileTracker::Fixed { order, last } => {
+                let (was, now) = ((!ascending_key(old), i), (!ascending_key(new), i));
+                if was == now {
+                    return;
+                }
+                order.remove(&was);
+                order.insert(now);
+                if was <= *last {
+                    // Still among the k heaviest; the last of them is the greater of the bin's
+                    // new entry and the entry just before the old last one.
+                    if was == *last {
+                        let before = order
+                            .range(..*last)
+                            .next_back()
+                            .copied()
+                            .filter(|&e| e != now);
+                        *last = before.map_or(now, |e| e.max(now));
+                    }
+                } else if now < *last {
+                    // Joins the k heaviest; the old last one leaves them.
+                    let before = order
+                        .range(..*last)
+                        .next_back()
+                        .copied()
+                        .expect("the bin now lies before the old last entry");
+                    *last = before;
+                }
+            }
+        }
+    }
+}
