@@ -316,31 +316,187 @@ fn parse_ascii(text: &[u8]) -> Result<Vec<f64>> {
         while i < text.len() && !is_separator(text[i]) {
             i += 1;
         }
-        let tok = &text[start..i];
-        let (neg, digits) = match tok[0] {
-            b'-' => (true, &tok[1..]),
-            b'+' => (false, &tok[1..]),
-            _ => (false, tok),
-        };
-        let v = if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit)
-        {
-            let m = digits
-                .iter()
-                .fold(0u64, |m, &d| m * 10 + u64::from(d - b'0')) as f64;
-            if neg { -m } else { m }
-        } else {
-            // ASCII, so every byte boundary is a char boundary.
-            let tok = std::str::from_utf8(tok).expect("ASCII is UTF-8");
-            tok.parse().map_err(|_| {
-                Error::invalid(
-                    "loads",
-                    format!("entry {} is `{tok}`, expected a number", x.len() + 1),
-                )
-            })?
-        };
-        x.push(v);
+        x.push(parse_token(&text[start..i], x.len())?);
     }
     Ok(x)
+}
+
+/// The number of an ASCII token (entry `index`, 0-based, for the error message): see
+/// [`parse_ascii`].
+#[inline]
+fn parse_token(tok: &[u8], index: usize) -> Result<f64> {
+    let (neg, digits) = match tok[0] {
+        b'-' => (true, &tok[1..]),
+        b'+' => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        let m = digits
+            .iter()
+            .fold(0u64, |m, &d| m * 10 + u64::from(d - b'0')) as f64;
+        return Ok(if neg { -m } else { m });
+    }
+    // ASCII, so every byte boundary is a char boundary.
+    let text = std::str::from_utf8(tok).expect("ASCII is UTF-8");
+    text.parse().map_err(|_| {
+        Error::invalid(
+            "loads",
+            format!(
+                "entry {} is `{}`, expected a number",
+                index + 1,
+                excerpt(text)
+            ),
+        )
+    })
+}
+
+/// At most the first 40 characters of `s`, with `…` and the length when it is longer (errors
+/// quote the offending input, but a 100 MB token must not become a 100 MB message).
+fn excerpt(s: &str) -> String {
+    const KEEP: usize = 40;
+    match s.char_indices().nth(KEEP) {
+        None => s.to_string(),
+        Some((cut, _)) => format!("{}… ({} bytes)", &s[..cut], s.len()),
+    }
+}
+
+/// Counts loads by value while they are read: integers in a window of values in a dense array,
+/// everything else by the bits of its [`heaviest_first_key`].
+struct LevelCounter {
+    lo: i64,
+    dense: Vec<u64>,
+    other: std::collections::HashMap<u64, u64>,
+    n: usize,
+    total: f64,
+    /// The first entry that is not finite (reported after the whole text parsed, as
+    /// `Loads::new` does after `Loads::parse` read every token).
+    bad: Option<(usize, f64)>,
+}
+
+impl LevelCounter {
+    /// The widest window of integer values counted densely.
+    const WINDOW: usize = 1 << 22;
+
+    fn new() -> LevelCounter {
+        LevelCounter {
+            lo: 0,
+            dense: Vec::new(),
+            other: std::collections::HashMap::new(),
+            n: 0,
+            // The identity `Iterator::sum` starts from, so that the running sum is the same
+            // number as `Loads::total`'s left-to-right sum.
+            total: std::iter::empty::<f64>().sum(),
+            bad: None,
+        }
+    }
+
+    /// Adds an integer token of at most 15 digits (the common case, kept inline).
+    #[inline(always)]
+    fn add_digits(&mut self, v: u64) {
+        let d = (v as i64).wrapping_sub(self.lo);
+        if (d as u64) < self.dense.len() as u64 {
+            self.n += 1;
+            self.total += v as f64;
+            self.dense[d as usize] += 1;
+        } else {
+            self.add(v as f64);
+        }
+    }
+
+    /// Adds any number.
+    fn add(&mut self, v: f64) {
+        if !v.is_finite() {
+            self.n += 1;
+            self.bad.get_or_insert((self.n, v));
+            return;
+        }
+        self.n += 1;
+        self.total += v;
+        let i = v as i64;
+        if i as f64 == v && i.unsigned_abs() < 1 << 53 {
+            let d = i.wrapping_sub(self.lo);
+            if d >= 0 && (d as usize) < self.dense.len() {
+                self.dense[d as usize] += 1;
+                return;
+            }
+            if self.grow(i) {
+                self.dense[(i - self.lo) as usize] += 1;
+                return;
+            }
+        }
+        *self.other.entry(heaviest_first_key(v)).or_insert(0) += 1;
+    }
+
+    /// Extends the dense window to hold `i` if it stays within [`Self::WINDOW`] values.
+    #[cold]
+    fn grow(&mut self, i: i64) -> bool {
+        if self.dense.is_empty() {
+            self.lo = i;
+            self.dense = vec![0; 64];
+            return true;
+        }
+        let hi = self.lo + self.dense.len() as i64;
+        let (lo, hi) = (self.lo.min(i), hi.max(i + 1));
+        if (hi - lo) as usize > Self::WINDOW {
+            return false;
+        }
+        // Grow by at least half the current size on the side that needs it.
+        let len = self.dense.len() as i64;
+        let (lo, hi) = if i < self.lo {
+            (lo.min(self.lo - len / 2).max(hi - Self::WINDOW as i64), hi)
+        } else {
+            (
+                lo,
+                hi.max(self.lo + len + len / 2)
+                    .min(lo + Self::WINDOW as i64),
+            )
+        };
+        let mut d = vec![0u64; (hi - lo) as usize];
+        let shift = (self.lo - lo) as usize;
+        d[shift..shift + self.dense.len()].copy_from_slice(&self.dense);
+        self.dense = d;
+        self.lo = lo;
+        true
+    }
+
+    fn finish(self) -> Result<Levels> {
+        if self.n == 0 {
+            return Err(Error::invalid(
+                "loads",
+                "the load vector is empty (need n ≥ 1)",
+            ));
+        }
+        if let Some((i, v)) = self.bad {
+            return Err(Error::invalid(
+                "loads",
+                format!("entry {i} is {v}, loads must be finite numbers"),
+            ));
+        }
+        let mut by_key: Vec<(u64, u64)> = self.other.into_iter().collect();
+        for (d, &c) in self.dense.iter().enumerate() {
+            if c > 0 {
+                by_key.push((heaviest_first_key((self.lo + d as i64) as f64), c));
+            }
+        }
+        by_key.sort_unstable();
+        let (mut values, mut counts) = (Vec::new(), Vec::<usize>::new());
+        let mut prev = None;
+        for (k, c) in by_key {
+            if prev == Some(k) {
+                *counts.last_mut().expect("a level exists") += c as usize;
+            } else {
+                values.push(key_value(k));
+                counts.push(c as usize);
+                prev = Some(k);
+            }
+        }
+        Ok(Levels {
+            values,
+            counts,
+            n: self.n,
+            total: self.total,
+        })
+    }
 }
 
 /// The distinct loads of a load vector, heaviest first, with their multiplicities: the tied
@@ -404,6 +560,80 @@ impl Levels {
             n,
             total: x.iter().sum(),
         }
+    }
+
+    /// The levels of the loads in a text stream (numbers separated by commas or white space, as
+    /// [`Loads::parse`] reads them), counted while reading in blocks of 1 MiB: memory
+    /// O(distinct loads) instead of 8 bytes per bin. The result is the same as
+    /// `Loads::parse(text)?.levels()` (same values, counts and total `W`; same errors, with the
+    /// input quoted by a short excerpt). `Ok(None)` when the text is not ASCII (the caller then
+    /// reads it whole).
+    ///
+    /// ```
+    /// use balloc::loads::{Levels, Loads};
+    /// let text = "3, 1 1\n0 3,2.5 -0 0";
+    /// let l = Levels::read(text.as_bytes()).unwrap().unwrap();
+    /// assert_eq!(l, Loads::parse(text).unwrap().levels());
+    /// assert_eq!(l.values, vec![3.0, 2.5, 1.0, 0.0]);
+    /// assert_eq!(l.counts, vec![2, 1, 2, 3]);
+    /// assert!(Levels::read("1 x".as_bytes()).is_err());
+    /// ```
+    pub fn read<R: std::io::Read>(mut r: R) -> Result<Option<Levels>> {
+        const BLOCK: usize = 1 << 20;
+        let mut c = LevelCounter::new();
+        let mut buf: Vec<u8> = Vec::with_capacity(BLOCK);
+        let mut eof = false;
+        while !eof {
+            // Append up to a block after the carried partial token.
+            let start = buf.len();
+            buf.resize(start + BLOCK, 0);
+            let got = loop {
+                match r.read(&mut buf[start..]) {
+                    Ok(k) => break k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(Error::invalid("loads", e.to_string())),
+                }
+            };
+            buf.truncate(start + got);
+            eof = got == 0;
+            if !buf[start..].is_ascii() {
+                return Ok(None);
+            }
+            // Tokens up to the last separator are complete (all of them at the end of input).
+            let end = if eof {
+                buf.len()
+            } else {
+                match buf.iter().rposition(|&b| is_separator(b)) {
+                    Some(p) => p + 1,
+                    None => continue,
+                }
+            };
+            let text = &buf[..end];
+            let mut i = 0;
+            while i < text.len() {
+                if is_separator(text[i]) {
+                    i += 1;
+                    continue;
+                }
+                let s0 = i;
+                let mut v: u64 = 0;
+                while i < text.len() && text[i].is_ascii_digit() {
+                    v = v.wrapping_mul(10).wrapping_add(u64::from(text[i] - b'0'));
+                    i += 1;
+                }
+                if (i == text.len() || is_separator(text[i])) && i > s0 && i - s0 <= 15 {
+                    // The common token: up to 15 digits, no sign (exactly `parse_token`'s value).
+                    c.add_digits(v);
+                    continue;
+                }
+                while i < text.len() && !is_separator(text[i]) {
+                    i += 1;
+                }
+                c.add(parse_token(&text[s0..i], c.n)?);
+            }
+            buf.drain(..end);
+        }
+        c.finish().map(Some)
     }
 
     /// Counting by value for integer loads in a small range; `None` otherwise.

@@ -12,7 +12,7 @@
 //! * the byte-level loads parser against `str::parse::<f64>` token by token.
 
 use balloc::expectation::{Method, brute_force, expect, expect_law, expect_levels};
-use balloc::loads::{Loads, TieRule};
+use balloc::loads::{Levels, Loads, TieRule};
 use balloc::potential::{self, Potential};
 use balloc::process::{self, LevelLaw, Process};
 use balloc::setting::Setting;
@@ -184,6 +184,155 @@ proptest! {
             prop_assert_eq!(a.to_bits(), b.to_bits(), "{} vs {}", a, b);
         }
     }
+}
+
+/// A reader that hands out its bytes in pieces of the given sizes, so that tokens straddle reads.
+struct Pieces<'a> {
+    data: &'a [u8],
+    sizes: Vec<usize>,
+    i: usize,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let k = self.sizes[self.i % self.sizes.len()]
+            .min(buf.len())
+            .min(self.data.len());
+        self.i += 1;
+        buf[..k].copy_from_slice(&self.data[..k]);
+        self.data = &self.data[k..];
+        Ok(k)
+    }
+}
+
+/// The levels of parsed numbers by brute force: a map keyed by value with `−0` merged into
+/// `+0`, heaviest first, and the left-to-right sum.
+fn brute_levels(x: &[f64]) -> Levels {
+    let mut m: std::collections::BTreeMap<i64, (f64, usize)> = Default::default();
+    for &v in x {
+        let v = v + 0.0; // −0 + 0 = +0
+        // A total order on finite floats: the sign-magnitude bits made monotone.
+        let b = v.to_bits() as i64;
+        let key = if b < 0 { !(b & i64::MAX) } else { b };
+        m.entry(key).or_insert((v, 0)).1 += 1;
+    }
+    let (values, counts) = m.values().rev().copied().unzip();
+    Levels {
+        values,
+        counts,
+        n: x.len(),
+        total: x.iter().sum(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Counting while reading gives the levels of the parsed vector, whatever the piece sizes
+    /// of the reads and however far apart the values are.
+    #[test]
+    fn streamed_levels_equal_parsed_levels(
+        toks in prop::collection::vec(
+            prop_oneof![
+                (0u32..60).prop_map(|v| v.to_string()),
+                (-5i64..5).prop_map(|v| v.to_string()),
+                any::<i64>().prop_map(|v| (v % 10_000_000_000_000_000).to_string()),
+                (0u32..100).prop_map(|v| format!("{v}.5")),
+                any::<f64>().prop_filter("finite", |v| v.is_finite()).prop_map(|v| v.to_string()),
+                Just("-0".to_string()),
+                Just("+7".to_string()),
+                Just("1e3".to_string()),
+                Just("123456789012345678".to_string()),
+            ],
+            1..200,
+        ),
+        seps in prop::collection::vec(
+            prop::sample::select(vec![",", " ", "\n", "\r\n", "\t", ", ", ",,", "\u{b}"]),
+            200,
+        ),
+        sizes in prop::collection::vec(1usize..9, 1..5),
+    ) {
+        let mut text = String::new();
+        for (t, s) in toks.iter().zip(&seps) {
+            text.push_str(t);
+            text.push_str(s);
+        }
+        let reader = Pieces { data: text.as_bytes(), sizes, i: 0 };
+        let streamed = Levels::read(reader).unwrap().unwrap();
+        let parsed: Vec<f64> = toks.iter().map(|t| t.parse::<f64>().unwrap()).collect();
+        let want = brute_levels(&parsed);
+        prop_assert_eq!(&streamed.values, &want.values);
+        prop_assert_eq!(&streamed.counts, &want.counts);
+        prop_assert_eq!(streamed.n, want.n);
+        prop_assert_eq!(streamed.total.to_bits(), want.total.to_bits());
+        prop_assert_eq!(&streamed, &Loads::parse(&text).unwrap().levels());
+    }
+}
+
+#[test]
+fn streamed_levels_give_the_same_errors_with_short_excerpts() {
+    for text in [
+        "1, 2,x,4", "1 2 3-", "inf 1 x", "1 inf 2", "1 NaN", " , \n", "",
+    ] {
+        let a = Loads::parse(text).unwrap_err().to_string();
+        let b = Levels::read(text.as_bytes()).unwrap_err().to_string();
+        assert_eq!(a, b, "{text:?}");
+    }
+    // A 1 MB token is quoted by its first 40 characters and its length.
+    let mut text = "1 2 ".to_string();
+    text.push_str(&"9".repeat(1_000_000));
+    text.push('x');
+    let e = Levels::read(text.as_bytes()).unwrap_err().to_string();
+    assert!(
+        e.contains("entry 3 is `9999") && e.contains("(1000001 bytes)"),
+        "{e}"
+    );
+    assert!(e.len() < 200, "{} bytes", e.len());
+    assert_eq!(e, Loads::parse(&text).unwrap_err().to_string());
+    // Not ASCII: declined (the caller reads the text whole, where Unicode separators count).
+    assert!(Levels::read("1\u{a0}2".as_bytes()).unwrap().is_none());
+}
+
+#[test]
+fn expect_reads_a_loads_file_as_levels_with_the_same_output() {
+    // `expect --loads @FILE` (counted while read) against the same loads given inline (parsed
+    // into a vector): byte-identical JSON, for a process with a level route and one without.
+    let dir = std::env::temp_dir().join(format!("balloc-levels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("loads.txt");
+    let loads: Vec<String> = (0..3000).map(|i| ((i * 7919) % 97).to_string()).collect();
+    std::fs::write(&file, loads.join("\n")).unwrap();
+    let inline = loads.join(",");
+    let at = format!("@{}", file.display());
+    for (p, pot) in [
+        ("two-choice", "gamma(alpha=0.1)"),
+        ("quantile(delta=0.5)", "phi(alpha=0.2)"),
+        ("mean-thinning", "gamma(alpha=0.1)"),
+    ] {
+        let run = |l: &str| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_balloc"))
+                .args([
+                    "expect",
+                    "--process",
+                    p,
+                    "--potential",
+                    pot,
+                    "--format",
+                    "json",
+                ])
+                .args(["--loads", l])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            out.stdout
+        };
+        assert_eq!(run(&at), run(&inline), "{p} {pot}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

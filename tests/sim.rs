@@ -7,11 +7,13 @@ use balloc::loads::{Loads, TieRule};
 use balloc::potential;
 use balloc::process::{self, Process};
 use balloc::setting::Setting;
-use balloc::sim::dense::{Dense, fast_batch, naive_batch};
-use balloc::sim::kernel::RankSampler;
+use balloc::sim::compact::Compact;
+use balloc::sim::dense::{Dense, fast_batch, fast_batch_on, naive_batch};
+use balloc::sim::kernel::{Kernel, RankSampler};
+use balloc::sim::levels::Levels;
 use balloc::sim::rng::run_rng;
 use balloc::sim::statistic::mean_ci;
-use balloc::sim::{self, Config, Plan, System};
+use balloc::sim::{self, Config, Engine, Plan, System};
 use balloc::weights::WeightLaw;
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 use std::collections::BTreeMap;
@@ -145,7 +147,10 @@ fn one_simulated_step_matches_exact_expectation() {
             .expected_next
             .to_f64()
             .unwrap();
-        let mut rng = run_rng(5);
+        // Ten intervals at 99.9%: a miss at a fixed seed happens by chance about once in a
+        // hundred seeds. Seed 5 missed for Two-Thinning with geometric weights after the kernels
+        // changed the stream; four seeds of 200 000 steps gave z = −0.5, −0.9, −1.0, +1.2.
+        let mut rng = run_rng(6);
         let vals: Vec<f64> = (0..20_000)
             .map(|_| {
                 let mut d = Dense::new(8, p.clone(), b, weights.clone(), TieRule::Random)
@@ -176,10 +181,13 @@ fn batch_multinomial_matches_ball_by_ball() {
     // (lightest group) and of the maximum load.
     let x = state();
     let cases: &[(&str, TieRule, &str, u64)] = &[
-        // b < 8n: ball by ball on the frozen ranking; b ≥ 8n: one multinomial over ranks.
+        // b < 24n: ball by ball on the frozen loads; b ≥ 24n: one multinomial over ranks (over
+        // the step law from 10n for the processes that are not rank-based).
         ("two-choice", TieRule::Random, "unit", 16),
         ("two-choice", TieRule::Random, "unit", 100),
-        ("two-choice", TieRule::Fixed, "unit", 100),
+        ("two-choice", TieRule::Random, "unit", 200),
+        ("two-choice", TieRule::Fixed, "unit", 200),
+        ("mean-thinning", TieRule::Random, "unit", 100),
         ("d-choice(d=3)", TieRule::Fixed, "unit", 12),
         ("one-plus-beta(beta=0.5)", TieRule::Random, "exp(1)", 12),
         ("one-plus-beta(beta=0.5)", TieRule::Random, "exp(1)", 80),
@@ -213,56 +221,277 @@ fn batch_multinomial_matches_ball_by_ball() {
     }
 }
 
+/// A configuration run on a chosen engine (the simulator picks one by configuration; the tests
+/// run every engine that can run it).
+struct OnEngine {
+    cfg: Config,
+    engine: Engine,
+}
+
+impl sim::Model for OnEngine {
+    fn key(&self) -> String {
+        sim::Model::key(&self.cfg)
+    }
+    fn describe(&self) -> serde_json::Map<String, serde_json::Value> {
+        sim::Model::describe(&self.cfg)
+    }
+    fn n(&self) -> usize {
+        self.cfg.n
+    }
+    fn batch(&self) -> u64 {
+        self.cfg.batch
+    }
+    fn build(&self) -> balloc::error::Result<Box<dyn System>> {
+        let n = self.cfg.n;
+        let k = Kernel::for_process(self.cfg.process.as_ref(), n)?;
+        Ok(match self.engine {
+            Engine::Levels => Box::new(Levels::new(n, k)?),
+            Engine::Compact => Box::new(Compact::new(n, k, self.cfg.batch, self.cfg.ties)?),
+            Engine::Dense => Box::new(Dense::new(
+                n,
+                self.cfg.process.clone(),
+                self.cfg.batch,
+                self.cfg.weights.clone(),
+                self.cfg.ties,
+            )?),
+        })
+    }
+}
+
+/// Final gap and spread of `runs` sequential runs of `m` balls from empty bins with the
+/// process's natural sampler on a full load vector (ranking recomputed after every ball).
+fn natural_sequential(p: &dyn Process, n: usize, m: u64, runs: usize, seed: u64) -> Vec<f64> {
+    let mut rng = run_rng(seed);
+    (0..runs)
+        .map(|_| {
+            let mut x = Loads::zeros(n).unwrap();
+            let mut balls = 0;
+            while balls < m {
+                let ranking = x.ranking();
+                let (j, k) = p.sample(&x, &ranking, TieRule::Random, &mut rng);
+                x.add(j, k as f64);
+                balls += k as u64;
+            }
+            x.gap() * n as f64 + x.spread() * 1000.0
+        })
+        .collect()
+}
+
 #[test]
-fn level_engine_matches_natural_sequential_sampler() {
-    // Final gap and spread after m balls: the level-count engine against the process's own
-    // natural sampler on a full load vector (ranking recomputed after every ball).
+fn sequential_engines_match_natural_sequential_sampler() {
+    // Final gap and spread after m balls on every engine that runs the process (level counts,
+    // compact offsets, dense f64 with the kernels), against the process's own natural sampler.
     for spec in [
+        "one-choice",
         "two-choice",
+        "d-choice(d=3)",
+        "one-plus-beta(beta=0.5)",
         "quantile(delta=0.5)",
+        "two-thinning(threshold=4)",
+        "relative-threshold(f=1)",
         "mean-thinning",
         "twinning",
         "packing",
     ] {
         let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
         let cfg = Config::new(p.clone(), 6, 1, WeightLaw::Unit, TieRule::Random).unwrap();
-        assert!(cfg.uses_levels(), "{spec}");
-        let out = sim::simulate(&cfg, &Plan::new(30, 3_000, 3), &|| {}).unwrap();
-        let fast: Vec<f64> = out
-            .runs
-            .iter()
-            .map(|r| r.final_gap * 6.0 + r.spread * 1000.0)
-            .collect();
-        let mut rng = run_rng(99);
-        let naive: Vec<f64> = (0..3_000)
-            .map(|_| {
-                let mut x = Loads::zeros(6).unwrap();
-                let mut balls = 0;
-                while balls < 30 {
-                    let ranking = x.ranking();
-                    let (j, k) = p.sample(&x, &ranking, TieRule::Random, &mut rng);
-                    x.add(j, k as f64);
-                    balls += k;
+        let naive = natural_sequential(p.as_ref(), 6, 30, 3_000, 99);
+        for engine in [Engine::Levels, Engine::Compact, Engine::Dense] {
+            let m = OnEngine {
+                cfg: cfg.clone(),
+                engine,
+            };
+            // 30 comparisons at α = 10⁻³. Seed 3 failed for (1+β) on the compact engine
+            // (p = 0.0003); six seeds of 20 000 runs each gave χ² ≈ its degrees of freedom.
+            let out = sim::simulate(&m, &Plan::new(30, 3_000, 4), &|| {}).unwrap();
+            let fast: Vec<f64> = out
+                .runs
+                .iter()
+                .map(|r| r.final_gap * 6.0 + r.spread * 1000.0)
+                .collect();
+            let pv = two_sample_p(&fast, &naive);
+            assert!(pv > ALPHA, "{spec} on {engine:?}: p = {pv}");
+        }
+    }
+}
+
+#[test]
+fn compact_offsets_rebase_and_widen_without_changing_the_law() {
+    // One-Choice on n = 2 bins for 2·10⁵ balls: the two loads drift apart by about 450, beyond
+    // the 255 levels of one byte, so the compact engine re-bases and widens to u16. Its final
+    // spread must follow the law of the level-count engine's (which has no such limit), and the
+    // loads must add up.
+    let cfg = Config::parse("one-choice", 2, 1, "unit", "random").unwrap();
+    assert_eq!(cfg.engine(), Engine::Compact);
+    let plan = Plan::new(200_000, 400, 5);
+    let compact = sim::simulate(&cfg, &plan, &|| {}).unwrap();
+    let levels = sim::simulate(
+        &OnEngine {
+            cfg: cfg.clone(),
+            engine: Engine::Levels,
+        },
+        &Plan::new(200_000, 400, 6),
+        &|| {},
+    )
+    .unwrap();
+    assert!(
+        compact.runs.iter().any(|r| r.spread > 255.0),
+        "never widened"
+    );
+    for r in &compact.runs {
+        assert_eq!(r.balls, 200_000);
+        // Two bins: max = W/2 + spread/2, so the gap is half the spread.
+        assert_eq!(r.final_gap * 2.0, r.spread);
+    }
+    let a: Vec<f64> = compact
+        .runs
+        .iter()
+        .map(|r| (r.spread / 50.0).floor())
+        .collect();
+    let b: Vec<f64> = levels
+        .runs
+        .iter()
+        .map(|r| (r.spread / 50.0).floor())
+        .collect();
+    let pv = two_sample_p(&a, &b);
+    assert!(pv > ALPHA, "spread: p = {pv}");
+    // Batched: b = n = 2 (ball by ball on frozen loads), widening inside a batch's additions.
+    let cfg = Config::parse("one-choice", 2, 2, "unit", "random").unwrap();
+    assert_eq!(cfg.engine(), Engine::Compact);
+    let out = sim::simulate(&cfg, &Plan::new(200_000, 50, 7), &|| {}).unwrap();
+    assert!(out.runs.iter().any(|r| r.spread > 255.0), "never widened");
+    assert!(out.runs.iter().all(|r| r.final_gap * 2.0 == r.spread));
+}
+
+#[test]
+fn frozen_batches_follow_the_step_law() {
+    // One batch of b = 2n steps from a state with tied groups, drawn ball by ball on the frozen
+    // loads (compact and dense engines), repeated: the steps received by each bin, summed over
+    // the repetitions, are Multinomial(b·reps; r) with r the process's own per-bin step law
+    // (`Process::step_law`, which applies the tie rule to the allocation vector).
+    let x = state();
+    let n = x.n();
+    let b = 2 * n as u64;
+    let reps = 5_000;
+    for spec in [
+        "one-choice",
+        "two-choice",
+        "d-choice(d=3)",
+        "one-plus-beta(beta=0.3)",
+        "quantile(delta=0.25)",
+        "quantile(delta=0.5)",
+        "two-thinning(threshold=1)",
+        "relative-threshold(f=1)",
+        "mean-thinning",
+        "twinning",
+        "packing",
+    ] {
+        let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
+        for ties in [TieRule::Random, TieRule::Fixed] {
+            let law = p.step_law(&x, ties).unwrap();
+            let r = law.per_bin_probability();
+            // Balls per step of each bin (one outcome per bin for these processes).
+            let mut per = vec![1.0; n];
+            for o in &law.outcomes {
+                per[o.bin] = o.balls as f64;
+            }
+            for engine in [Engine::Compact, Engine::Dense] {
+                let mut rng = run_rng(17);
+                let mut steps = vec![0u64; n];
+                for _ in 0..reps {
+                    let y =
+                        fast_batch_on(engine, p.clone(), &x, ties, b, &WeightLaw::Unit, &mut rng)
+                            .unwrap();
+                    for j in 0..n {
+                        let inc = y.as_slice()[j] - x.as_slice()[j];
+                        assert_eq!(inc % per[j], 0.0, "{spec}: bin {j} got {inc}");
+                        steps[j] += (inc / per[j]) as u64;
+                    }
                 }
-                x.gap() * 6.0 + x.spread() * 1000.0
-            })
-            .collect();
-        let pv = two_sample_p(&fast, &naive);
-        assert!(pv > ALPHA, "{spec}: p = {pv}");
+                assert_eq!(steps.iter().sum::<u64>(), b * reps);
+                let pv = gof_p(&steps, &r);
+                assert!(
+                    pv > ALPHA,
+                    "{spec} {ties:?} on {engine:?}: p = {pv}, {steps:?} vs {r:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn quantile_tracker_agrees_with_a_cut_computed_afresh() {
+    // Loads grow one bin at a time (integer amounts, so ties stay common, or real ones); after
+    // every growth the tracker's answer for every bin equals that of the cut computed from the
+    // loads by selection (`Frame::quantile_cut`), with the same random draws.
+    use balloc::sim::kernel::{Frame, QuantileTracker, Reals};
+    use balloc::sim::rng::{below, unit_f64};
+    let n = 10usize;
+    for ties in [TieRule::Random, TieRule::Fixed] {
+        for k in [1u64, 3, 6, 9] {
+            for integral in [true, false] {
+                let mut x = vec![0.0f64; n];
+                let mut tr = QuantileTracker::new(&x, k, ties);
+                let mut rng = run_rng(k * 7 + integral as u64);
+                for _ in 0..300 {
+                    let f = Reals {
+                        x: &x,
+                        total: x.iter().sum(),
+                    };
+                    let cut = f.quantile_cut(k, ties);
+                    for i in 0..n {
+                        let (mut r1, mut r2) = (rng.clone(), rng.clone());
+                        assert_eq!(
+                            tr.heavy(i, x[i], &mut r1),
+                            cut.heavy(i, x[i], &mut r2),
+                            "{ties:?} k={k} bin {i} at {x:?}"
+                        );
+                        assert_eq!(below(&mut r1, 1 << 40), below(&mut r2, 1 << 40));
+                    }
+                    let j = below(&mut rng, n as u64) as usize;
+                    let w = if integral {
+                        (below(&mut rng, 3) + 1) as f64
+                    } else {
+                        2.0 * unit_f64(&mut rng)
+                    };
+                    tr.grow(j, x[j], x[j] + w);
+                    x[j] += w;
+                }
+            }
+        }
     }
 }
 
 #[test]
 fn max_gap_is_the_maximum_over_every_step() {
-    // Replay: the level engine's max gap over every step equals the max over one-ball checkpoints.
-    let cfg = Config::parse("one-choice", 5, 1, "unit", "random").unwrap();
-    let mut plan = Plan::new(200, 1, 4);
-    let a = sim::run_one(&cfg, &plan, 0).unwrap();
-    plan.trajectory = 200; // a checkpoint after every ball
-    let b = sim::run_one(&cfg, &plan, 0).unwrap();
-    let m = b.trajectory.iter().map(|p| p.gap).fold(f64::MIN, f64::max);
-    assert_eq!(a.max_gap, m);
-    assert_eq!(a.final_gap, b.final_gap);
+    // Replay: a run observed after every step (or batch) takes the same random numbers as the
+    // run in one piece (the stream does not depend on where the checkpoints fall), and its max
+    // gap is the largest gap over those observation points. Every engine: compact (sequential
+    // and batched), level counts (Quantile), dense (weights).
+    for (spec, b, w) in [
+        ("one-choice", 1, "unit"),
+        ("two-choice", 1, "unit"),
+        ("one-plus-beta(beta=0.5)", 1, "unit"),
+        ("mean-thinning", 1, "unit"),
+        ("twinning", 1, "unit"),
+        ("quantile(delta=0.4)", 1, "unit"),
+        ("two-choice", 1, "exp(1)"),
+        ("two-choice", 2, "unit"),
+        ("one-choice", 3, "exp(1)"),
+    ] {
+        let cfg = Config::parse(spec, 5, b, w, "random").unwrap();
+        let mut plan = Plan::new(200, 1, 4);
+        let a = sim::run_one(&cfg, &plan, 0).unwrap();
+        plan.trajectory = 200; // a checkpoint after every step or batch
+        let c = sim::run_one(&cfg, &plan, 0).unwrap();
+        let m = c.trajectory.iter().map(|p| p.gap).fold(f64::MIN, f64::max);
+        assert_eq!(a.max_gap, m, "{spec} b={b} {w}");
+        assert_eq!(
+            (a.final_gap, a.spread, a.balls),
+            (c.final_gap, c.spread, c.balls),
+            "{spec} b={b} {w}"
+        );
+    }
 }
 
 fn json_of(cfg: &Config, plan: &Plan) -> String {
@@ -275,7 +504,8 @@ fn same_seed_same_bytes_for_any_thread_count() {
     for (spec, b, w) in [
         ("two-choice", 1, "unit"),
         ("one-plus-beta(beta=0.5)", 50, "exp(1)"),
-        ("two-choice", 500, "unit"), // b = 10n: the multinomial over ranks
+        ("two-choice", 500, "unit"), // b = 10n: ball by ball on the frozen loads
+        ("two-choice", 1250, "unit"), // b = 25n: the multinomial over ranks
         ("twinning", 1, "exp(1)"),
     ] {
         let cfg = Config::parse(spec, 50, b, w, "random").unwrap();
@@ -364,6 +594,197 @@ batches = [4]
         assert_eq!(std::fs::read(u.runs_path()).unwrap(), full);
         assert!(!pp.exists(), "the partial file is removed at the end");
         let _ = std::fs::remove_dir_all(&base);
+    }
+}
+
+mod sweep_integrity {
+    use balloc::sim::sweep::{Shard, Sweep};
+    use std::path::{Path, PathBuf};
+
+    fn dir(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("balloc-integrity-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn sweep(d: &Path, runs: u64, seed: u64) -> Sweep {
+        let f = d.join("s.toml");
+        std::fs::write(
+            &f,
+            format!(
+                "runs = {runs}\nseed = {seed}\noutput = \"grid\"\n[grid]\n\
+                 process = [\"two-choice\", \"mean-thinning\"]\nn = [10]\nballs_per_n = [5]\n"
+            ),
+        )
+        .unwrap();
+        Sweep::load(&f).unwrap()
+    }
+
+    #[test]
+    fn a_second_sweep_in_the_same_folder_is_refused_while_the_first_holds_the_lock() {
+        let d = dir("lock");
+        let s = sweep(&d, 4, 1);
+        // The lock a running sweep holds: an exclusive OS lock on the folder's lock file.
+        let held = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(d.join(".balloc-sweep.lock"))
+            .unwrap();
+        held.lock().unwrap();
+        let e = s.run(None, &|_| {}).unwrap_err().to_string();
+        assert!(e.contains("another balloc sweep"), "{e}");
+        assert!(
+            s.merge(1)
+                .unwrap_err()
+                .to_string()
+                .contains("another balloc sweep")
+        );
+        assert!(!s.runs_path().exists());
+        drop(held);
+        s.run(None, &|_| {}).unwrap();
+        let text = std::fs::read_to_string(s.runs_path()).unwrap();
+        assert_eq!(text.lines().count(), 1 + 2 * 4);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn shards_of_another_seed_are_refused_at_merge() {
+        let d = dir("seed");
+        let a = sweep(&d, 4, 1);
+        for i in 0..2 {
+            a.run(Some(Shard { index: i, count: 2 }), &|_| {}).unwrap();
+        }
+        // Shard 1 made again with another seed: the fingerprint line differs.
+        let b = sweep(&d, 4, 2);
+        b.run(Some(Shard { index: 1, count: 2 }), &|_| {}).unwrap();
+        let a = sweep(&d, 4, 1);
+        let e = a.merge(2).unwrap_err().to_string();
+        assert!(
+            e.contains("another sweep") && e.contains("shard-1-of-2"),
+            "{e}"
+        );
+        // A shard file without its fingerprint line is refused too.
+        let p = a.shard_path(Shard { index: 1, count: 2 });
+        let text = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, text.split_once('\n').unwrap().1).unwrap();
+        assert!(a.merge(2).unwrap_err().to_string().contains("fingerprint"));
+        a.run(Some(Shard { index: 1, count: 2 }), &|_| {}).unwrap();
+        a.merge(2).unwrap();
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// The rows a full sweep writes, and the partial-file header.
+    fn rows_of(s: &Sweep) -> (Vec<String>, String) {
+        s.run(None, &|_| {}).unwrap();
+        let text = std::fs::read_to_string(s.runs_path()).unwrap();
+        std::fs::remove_file(s.runs_path()).unwrap();
+        std::fs::remove_file(s.summary_path()).unwrap();
+        let rows = text.lines().skip(1).map(String::from).collect();
+        (rows, format!("# balloc sweep {:016x}\n", s.fingerprint))
+    }
+
+    #[test]
+    fn partial_rows_are_validated_on_resume() {
+        let d = dir("partial");
+        let s = sweep(&d, 3, 1);
+        let (rows, head) = rows_of(&s);
+        let pp = d.join("grid.partial.csv");
+        let resume = |body: &str| {
+            std::fs::write(&pp, format!("{head}{body}")).unwrap();
+            s.run(None, &|_| {}).map(|_| ()).map_err(|e| e.to_string())
+        };
+        // A row with a changed seed (field 8), a duplicated row, a run index out of range, a
+        // non-finite gap, a row of another configuration's fields: each refused, naming the line.
+        let mut f: Vec<String> = rows[1].split(',').map(String::from).collect();
+        f[8] = "12345".into();
+        let e = resume(&format!("{}\n{}\n", rows[0], f.join(","))).unwrap_err();
+        assert!(e.contains("line 3") && e.contains("seed"), "{e}");
+        let e = resume(&format!("{}\n{}\n", rows[0], rows[0])).unwrap_err();
+        assert!(e.contains("twice"), "{e}");
+        let mut f: Vec<String> = rows[0].split(',').map(String::from).collect();
+        f[7] = "7".into();
+        assert!(
+            resume(&format!("{}\n", f.join(",")))
+                .unwrap_err()
+                .contains("out of range")
+        );
+        let mut f: Vec<String> = rows[0].split(',').map(String::from).collect();
+        f[9] = "inf".into();
+        assert!(
+            resume(&format!("{}\n", f.join(",")))
+                .unwrap_err()
+                .contains("not finite")
+        );
+        let mut f: Vec<String> = rows[0].split(',').map(String::from).collect();
+        f[1] = "one-choice".into();
+        assert!(
+            resume(&format!("{}\n", f.join(",")))
+                .unwrap_err()
+                .contains("configuration")
+        );
+        // Valid rows and a torn last line: resumed, and the result is the full sweep.
+        resume(&format!("{}\n{}\n{}", rows[0], rows[1], &rows[2][..7])).unwrap();
+        let text = std::fs::read_to_string(s.runs_path()).unwrap();
+        assert_eq!(text.lines().skip(1).collect::<Vec<_>>(), rows);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn grid_arithmetic_and_sizes_are_checked() {
+        let d = dir("grid");
+        let f = d.join("g.toml");
+        let load = |text: &str| {
+            std::fs::write(&f, text).unwrap();
+            Sweep::load(&f).map(|_| ()).map_err(|e| e.to_string())
+        };
+        let base = "runs = 2\noutput = \"o\"\n[grid]\nprocess = [\"two-choice\"]\n";
+        let e = load(&format!(
+            "{base}n = [8]\nbatch_per_n = [4611686018427387904]\nbatches = [1]\n"
+        ))
+        .unwrap_err();
+        assert!(
+            e.contains("grid.batch_per_n") && e.contains("overflows"),
+            "{e}"
+        );
+        let e = load(&format!(
+            "{base}n = [8]\nballs_per_n = [4611686018427387904]\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("grid.balls_per_n"), "{e}");
+        let e = load(&format!(
+            "{base}n = [8]\nbatch = [4294967296]\nbatches = [4294967296]\n"
+        ))
+        .unwrap_err();
+        assert!(e.contains("grid.batches"), "{e}");
+        let e = load(
+            "runs = 1000000000000\noutput = \"o\"\nballs = 10\n[grid]\nprocess = [\"two-choice\"]\nn = [8]\n",
+        )
+        .unwrap_err();
+        assert!(e.contains("runs") && e.contains("limit"), "{e}");
+        assert_eq!(e.lines().count(), 1);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn one_run_per_configuration_writes_no_infinite_interval() {
+        let d = dir("one");
+        let s = sweep(&d, 1, 1);
+        s.run(None, &|_| {}).unwrap();
+        let text = std::fs::read_to_string(s.summary_path()).unwrap();
+        assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
+        let mut rd = csv::Reader::from_reader(text.as_bytes());
+        let head = rd.headers().unwrap().clone();
+        let note = head.iter().position(|h| h == "note").unwrap();
+        let lo = head.iter().position(|h| h == "final_gap_ci_low").unwrap();
+        for r in rd.records() {
+            let r = r.unwrap();
+            assert_eq!(&r[note], "undefined for one run");
+            assert_eq!(&r[lo], "");
+        }
+        let _ = std::fs::remove_dir_all(&d);
     }
 }
 
@@ -562,10 +983,10 @@ fn uniform_split_matches_the_exact_multinomial() {
 fn batch_ranks_fractional_starting_loads_by_their_values() {
     // Regression: the counting sort of integer loads used to truncate fractional starting loads
     // (Dense::with_loads), so these four bins all ranked by index. Two-Choice, fixed ties,
-    // b = 16n (one multinomial over ranks): the lightest bin (index 1, load 0) has rank 4 of 4
-    // and probability 7/16, so its mean gain per batch is 64·7/16 = 28 (sd of one batch
-    // √(64·7/16·9/16) ≈ 3.97, of the mean of 4000 batches ≈ 0.063). Ranked by index it would
-    // get 3/16, i.e. 12.
+    // b = 25n (one multinomial over ranks): the lightest bin (index 1, load 0) has rank 4 of 4
+    // and probability 7/16, so its mean gain per batch is 100·7/16 = 43.75 (sd of one batch
+    // √(100·7/16·9/16) ≈ 4.96, of the mean of 4000 batches ≈ 0.078). Ranked by index it would
+    // get 3/16, i.e. 18.75.
     let x = Loads::new(vec![0.5, 0.0, 0.75, 0.25]).unwrap();
     let p: Arc<dyn Process> = Arc::from(process::parse("two-choice").unwrap());
     let mut rng = run_rng(40);
@@ -576,7 +997,7 @@ fn batch_ranks_fractional_starting_loads_by_their_values() {
             p.clone(),
             &x,
             TieRule::Fixed,
-            64,
+            100,
             &WeightLaw::Unit,
             &mut rng,
         )
@@ -585,7 +1006,7 @@ fn batch_ranks_fractional_starting_loads_by_their_values() {
     }
     let mean = gain / reps as f64;
     assert!(
-        (mean - 28.0).abs() < 0.5,
+        (mean - 43.75).abs() < 0.5,
         "mean gain of the lightest bin: {mean}"
     );
 }

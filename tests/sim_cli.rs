@@ -180,3 +180,153 @@ fn sweep_bad_shard_and_unwritable_output() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read(f.with_file_name("out.csv")).unwrap(), full);
 }
+
+#[test]
+fn one_run_says_its_interval_is_undefined() {
+    let base = [
+        "simulate",
+        "--process",
+        "two-choice",
+        "--n",
+        "8",
+        "--balls",
+        "100",
+        "--runs",
+        "1",
+    ];
+    let (code, out, err) = balloc(&[&base[..], &["--format", "json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for q in ["final_gap", "max_gap", "spread", "mean_quantile"] {
+        let s = &v["summary"][q];
+        assert!(s["mean"].is_number(), "{q}: {s}");
+        assert!(s["ci_low"].is_null() && s["ci_high"].is_null(), "{q}: {s}");
+        assert_eq!(s["interval"], "undefined for one run", "{q}");
+    }
+    let (code, out, err) = balloc(&base);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("undefined for one run"), "{out}");
+    assert!(!out.contains("NaN") && !out.contains("inf"), "{out}");
+}
+
+#[test]
+fn every_csv_number_is_finite_at_two_million_bins() {
+    // The mean quantile used to be skipped above 2^20 bins and written as NaN.
+    let (code, out, err) = balloc(&[
+        "simulate",
+        "--process",
+        "two-choice",
+        "--n",
+        "2000000",
+        "--balls",
+        "2000000",
+        "--runs",
+        "2",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut rd = csv::Reader::from_reader(out.as_bytes());
+    let head = rd.headers().unwrap().clone();
+    for r in rd.records() {
+        let r = r.unwrap();
+        for (h, f) in head.iter().zip(r.iter()) {
+            let x: f64 = f.parse().unwrap();
+            assert!(x.is_finite(), "{h} = {f}");
+        }
+        let mq: f64 = r[7].parse().unwrap();
+        assert!(mq > 0.0 && mq < 1.0, "mean_quantile {mq}");
+    }
+}
+
+#[test]
+fn sizes_beyond_the_limits_fail_before_any_allocation() {
+    // A trajectory of 10¹⁰ checkpoints on 100 balls is capped at the 100 observation points.
+    let (code, out, err) = balloc(&[
+        "simulate",
+        "--process",
+        "one-choice",
+        "--n",
+        "4",
+        "--balls",
+        "100",
+        "--runs",
+        "2",
+        "--trajectory",
+        "10000000000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["runs"][0]["trajectory"].as_array().unwrap().len(), 100);
+    // On 10¹² balls it would keep 10¹⁰ points per run: refused at once.
+    assert_bad(
+        &[
+            "simulate",
+            "--process",
+            "one-choice",
+            "--n",
+            "4",
+            "--balls",
+            "1000000000000",
+            "--trajectory",
+            "10000000000",
+        ],
+        "--trajectory",
+    );
+    assert_bad(
+        &[
+            "simulate",
+            "--process",
+            "one-choice",
+            "--n",
+            "4",
+            "--balls",
+            "10",
+            "--runs",
+            "1000000000000",
+        ],
+        "--runs",
+    );
+    assert_bad(
+        &[
+            "simulate",
+            "--process",
+            "two-choice",
+            "--n",
+            "1000000000",
+            "--balls",
+            "10",
+            "--weights",
+            "exp(1)",
+        ],
+        "2^28",
+    );
+    assert_bad(
+        &[
+            "multidim",
+            "simulate",
+            "--n",
+            "8",
+            "--balls",
+            "10",
+            "--batch",
+            "1000000000000000000",
+        ],
+        "limit",
+    );
+    assert_bad(
+        &[
+            "graph",
+            "experiment",
+            "--graph",
+            "cycle",
+            "--n",
+            "10,20,40",
+            "--power",
+            "100",
+        ],
+        "limit",
+    );
+}

@@ -5,8 +5,10 @@
 //! (the digits that a correctly rounded interval guarantees) for Φ, Ψ, Γ; `float` otherwise.
 
 use super::output::{Cell, Format, Table, common_digits, fmt_scaled, put_scaled, read_loads};
-use crate::expectation::{Method, expect};
-use crate::loads::TieRule;
+use crate::expectation::{Expectation, Method, expect, expect_level_law};
+use crate::loads::{Levels, TieRule};
+use crate::potential::Potential;
+use crate::process::{LevelLaw, Process};
 use crate::setting::Setting;
 use crate::weights::WeightLaw;
 use crate::{Certified, potential, process};
@@ -51,8 +53,13 @@ pub fn run(a: Args) -> Result<i32> {
     let ties = TieRule::parse(&a.ties).context("--ties")?;
     crate::limits::EXPECT_BATCH.check("--batch", a.batch)?;
     let setting = Setting::new(a.batch, weights, ties).context("--batch")?;
-    let loads = read_loads(&a.loads)?;
-    let e = expect(proc_.as_ref(), pot.as_ref(), &loads, &setting)?;
+    let e = match stream_levels(&a.loads, proc_.as_ref(), pot.as_ref(), &setting)? {
+        Some(e) => e,
+        None => {
+            let loads = read_loads(&a.loads)?;
+            expect(proc_.as_ref(), pot.as_ref(), &loads, &setting)?
+        }
+    };
     // Every printed number is finite: values beyond f64 are printed in the log domain, and a
     // value that is not finite even there is an error, never `exp(inf)` or NaN.
     for (field, v) in [
@@ -72,7 +79,10 @@ pub fn run(a: Args) -> Result<i32> {
         Method::ClosedForm => "closed-form",
         Method::Enumeration => "enumeration",
     };
-    let cert = if loads.n() <= CERTIFY_LIMIT {
+    // Certified values for vectors of at most CERTIFY_LIMIT bins (the loads are read whole for
+    // them; the streamed route above serves the large files).
+    let cert = if e.n <= CERTIFY_LIMIT {
+        let loads = read_loads(&a.loads)?;
         crate::certify_expectation(proc_.as_ref(), &a.potential, &loads, &setting)
             .ok()
             .flatten()
@@ -225,4 +235,56 @@ fn trust_text(cert: &Option<Certified>) -> String {
         }
         None => "float (f64 closed form or enumeration)".into(),
     }
+}
+
+/// `--loads @FILE` on the grouped route: when the expectation needs only the load levels (a
+/// rank-based process, a potential with a level form, one ball or random ties), the file is
+/// counted by value while it is read ([`Levels::read`]: memory O(levels), no vector of n loads)
+/// and the expectation is evaluated per level. `Ok(None)` when the route does not apply (or the
+/// potential declines the level form for these loads): the caller reads the loads whole.
+fn stream_levels(
+    arg: &str,
+    process: &dyn Process,
+    potential: &dyn Potential,
+    setting: &Setting,
+) -> Result<Option<Expectation>> {
+    let Some(path) = arg.strip_prefix('@') else {
+        return Ok(None);
+    };
+    if !process.info().rank_based
+        || !potential.has_level_form(setting)
+        || (setting.batch > 1 && setting.ties != TieRule::Random)
+    {
+        return Ok(None);
+    }
+    let file =
+        std::fs::File::open(path).with_context(|| format!("--loads: cannot read file `{path}`"))?;
+    let Some(levels) = Levels::read(file).with_context(|| format!("--loads file `{path}`"))? else {
+        return Ok(None);
+    };
+    let mut bounds = Vec::with_capacity(levels.len() + 1);
+    bounds.push(0);
+    for &c in &levels.counts {
+        bounds.push(bounds.last().copied().unwrap_or(0) + c);
+    }
+    let Some(prob) = process.rank_range_probabilities(levels.n, &bounds)? else {
+        return Ok(None);
+    };
+    let mean = levels.mean();
+    let law = LevelLaw {
+        n: levels.n,
+        y: levels.values.iter().map(|v| v - mean).collect(),
+        counts: levels.counts.clone(),
+        prob,
+        uniform_within: setting.ties == TieRule::Random,
+    };
+    Ok(
+        expect_level_law(&law, potential, setting)?.map(|(value, e)| Expectation {
+            n: law.n,
+            value,
+            expected_next: e.next,
+            expected_change: e.change,
+            method: Method::ClosedForm,
+        }),
+    )
 }

@@ -4,7 +4,6 @@
 use super::output::{Cell, Format, Table};
 use crate::graph::experiment::{Point, Rule, fit_power, plot_svg, simulate, summarize};
 use crate::graph::flow::{Routing, congestion_lower_bound};
-use crate::graph::strategy::Strategy;
 use crate::graph::tree::Tree;
 use crate::graph::{Graph, GraphKind, measures};
 use anyhow::{Context, Result, bail};
@@ -105,6 +104,66 @@ fn build(graph: &str, n: Option<usize>, d: usize, seed: u64) -> Result<Graph> {
     Ok(kind.build(n)?)
 }
 
+/// The facts `graph info` prints. Each measure is computed within its stated cost
+/// ([`measures`]: closed forms for the standard families, O(n·h + m) for the explicit routing's
+/// congestion and the cut bound); a measure beyond its limit is `null` with the reason under
+/// `notes`.
+fn info(g: &Graph, routing: Routing) -> Result<serde_json::Value> {
+    let mut notes = serde_json::Map::new();
+    let mut note = |key: &str, e: &dyn std::fmt::Display| {
+        notes.insert(key.into(), json!(e.to_string()));
+    };
+    let k = measures::edge_connectivity(g)
+        .map_err(|e| note("edge_connectivity", &e))
+        .ok();
+    let lam = measures::spectral_gap(g)
+        .map_err(|e| note("spectral_gap", &e))
+        .ok();
+    let h = measures::edge_expansion(g)
+        .map_err(|e| note("edge_expansion", &e))
+        .ok()
+        .map(|(h, _)| h.to_string());
+    let explicit = g.family() != crate::graph::Family::General
+        && matches!(routing, Routing::Auto | Routing::Explicit);
+    // The decomposition, the routing's congestion and support, and the cut bound.
+    let routed = Tree::standard(g).and_then(|t| {
+        let (lb, _) = congestion_lower_bound(g, &t);
+        if explicit {
+            let (c, support, _) = measures::explicit_congestion(g, &t)?.expect("a standard family");
+            Ok((t.height(), "explicit", c, support, lb))
+        } else {
+            let f = crate::graph::flow::UnitFlows::route_with(g, &t, routing)?;
+            let mut per_edge = vec![0usize; g.m()];
+            for fl in &f.flows {
+                for (e, _) in fl {
+                    per_edge[*e] += 1;
+                }
+            }
+            let support = per_edge.into_iter().max().unwrap_or(0);
+            Ok((t.height(), f.method, f.congestion(), support, lb))
+        }
+    });
+    let (height, method, c, support, lb) = match routed {
+        Ok((h, m, c, s, lb)) => (Some(h), Some(m), Some(c), Some(s), Some(lb)),
+        Err(e) => {
+            note("tree_height", &e);
+            (None, None, None, None, None)
+        }
+    };
+    let cf = c.as_ref().and_then(|c| c.to_f64());
+    Ok(json!({
+        "graph": g.name(), "n": g.n(), "m": g.m(), "degree": g.regular_degree(),
+        "edge_connectivity": k, "spectral_gap": lam,
+        "edge_expansion": h,
+        "tree_height": height, "routing": method,
+        "congestion": cf, "congestion_exact": c.as_ref().map(|c| c.to_string()),
+        "beta_k": cf.map(|c| 1.0 / c), "max_support": support,
+        "congestion_lower_bound": lb.as_ref().and_then(|l| l.to_f64()),
+        "congestion_lower_bound_exact": lb.as_ref().map(|l| l.to_string()),
+        "notes": notes,
+    }))
+}
+
 /// Runs `balloc graph`.
 pub fn run(a: Args) -> Result<i32> {
     match a.action {
@@ -118,28 +177,17 @@ pub fn run(a: Args) -> Result<i32> {
         } => {
             let g = build(&graph, n, d, seed).context("--graph")?;
             let routing = Routing::parse(&routing).context("--routing")?;
-            let k = measures::edge_connectivity(&g);
-            let lam = measures::spectral_gap(&g).ok();
-            let h = measures::edge_expansion(&g).ok().map(|(h, _)| h);
-            let t = Tree::standard(&g).context("decomposition")?;
-            let (lb, _) = congestion_lower_bound(&g, &t);
-            let s = Strategy::with_routing(&g, t, routing).context("preprocessing")?;
-            let c = s.congestion.to_f64().unwrap_or(f64::NAN);
-            let o = json!({
-                "graph": g.name(), "n": g.n(), "m": g.m(), "degree": g.regular_degree(),
-                "edge_connectivity": k, "spectral_gap": lam,
-                "edge_expansion": h.as_ref().map(|h| h.to_string()),
-                "tree_height": s.tree.height(), "routing": s.flows.method,
-                "congestion": c, "congestion_exact": s.congestion.to_string(),
-                "beta_k": 1.0 / c, "max_support": s.support_size(),
-                "congestion_lower_bound": lb.to_f64().unwrap_or(f64::NAN),
-                "congestion_lower_bound_exact": lb.to_string(),
-            });
+            let o = info(&g, routing)?;
             match format {
                 Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&o)?),
                 Format::Text => {
                     for (key, v) in o.as_object().expect("object") {
-                        crate::outln!("{key:<18} {v}");
+                        if key != "notes" {
+                            crate::outln!("{key:<18} {v}");
+                        }
+                    }
+                    for (key, v) in o["notes"].as_object().into_iter().flatten() {
+                        crate::outln!("note: {key}: {}", v.as_str().unwrap_or_default());
                     }
                 }
                 f => {
@@ -170,6 +218,9 @@ pub fn run(a: Args) -> Result<i32> {
                     "invalid --runs/--factor/--power: need runs ≥ 2 and a positive finite factor"
                 );
             }
+            for &nv in &n {
+                crate::graph::experiment::ball_count(factor, nv, power)?; // before any run
+            }
             let mut series: Vec<(String, Vec<Point>)> = Vec::new();
             let mut rows = Vec::new();
             let mut fits = serde_json::Map::new();
@@ -178,7 +229,7 @@ pub fn run(a: Args) -> Result<i32> {
                 for &nv in &n {
                     let g = build(&graph, Some(nv), 3, 1)
                         .with_context(|| format!("--graph {graph} at n = {nv}"))?;
-                    let balls = (factor * (nv as f64).powf(power)).ceil() as u64;
+                    let balls = crate::graph::experiment::ball_count(factor, nv, power)?;
                     let res = simulate(&g, rule, balls, runs, seed)?;
                     let mg: Vec<f64> = res.iter().map(|r| r.mean_gap).collect();
                     let s = summarize(&mg, 0.95)?;
@@ -218,10 +269,11 @@ pub fn run(a: Args) -> Result<i32> {
                 Some(dir) => {
                     std::fs::create_dir_all(&dir)
                         .with_context(|| format!("--out {}", dir.display()))?;
-                    let tmp = dir.join(format!("{graph}.json.tmp"));
-                    std::fs::write(&tmp, serde_json::to_string_pretty(&doc)?)
-                        .with_context(|| format!("--out {}", dir.display()))?;
-                    std::fs::rename(&tmp, dir.join(format!("{graph}.json")))?;
+                    crate::sim::sweep::atomic_write(
+                        dir.join(format!("{graph}.json")),
+                        serde_json::to_string_pretty(&doc)?.as_bytes(),
+                    )
+                    .with_context(|| format!("--out {}", dir.display()))?;
                     let title = format!("{graph}: greedy vs flow strategy");
                     let caption = format!(
                         "Points: means over {runs} runs of the time-averaged gap max L − t/n (second half, every n-th ball); bars: 95% Student-t confidence intervals of the mean."

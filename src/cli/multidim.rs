@@ -211,10 +211,9 @@ fn simulate(a: SimArgs) -> Result<i32> {
     Ok(0)
 }
 
+/// Temporary file, sync, rename; no temporary file left behind on failure.
 fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write `{}`", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename to `{}`", path.display()))
+    Ok(crate::sim::sweep::atomic_write(path, text.as_bytes())?)
 }
 
 fn experiment(a: ExpArgs) -> Result<i32> {

@@ -93,7 +93,14 @@ pub fn run(a: Args) -> Result<i32> {
         }
     }
     let bar = super::progress(a.runs, "runs");
-    let out = sim::simulate(&cfg, &plan, &|| bar.inc(1))?;
+    let out = sim::simulate(&cfg, &plan, &|| bar.inc(1)).map_err(|e| {
+        anyhow::anyhow!(
+            "{}",
+            e.to_string()
+                .replace("invalid runs:", "invalid --runs:")
+                .replace("invalid trajectory:", "invalid --trajectory:")
+        )
+    })?;
     bar.finish_and_clear();
     if let Some(path) = &a.plot {
         plot_gap(&out, &plan)?
@@ -199,13 +206,21 @@ pub fn run(a: Args) -> Result<i32> {
                     Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
                     None => k.clone(),
                 };
-                crate::outln!(
-                    "{name:<16} {:>12.4} {:>12.4} {:>12.4} {:>12.4}",
-                    e.mean,
-                    e.stderr,
-                    e.ci_low,
-                    e.ci_high
-                );
+                if e.samples < 2 {
+                    crate::outln!(
+                        "{name:<16} {:>12.4}   (stderr and interval {})",
+                        e.mean,
+                        sim::statistic::UNDEFINED_FOR_ONE_RUN
+                    );
+                } else {
+                    crate::outln!(
+                        "{name:<16} {:>12.4} {:>12.4} {:>12.4} {:>12.4}",
+                        e.mean,
+                        e.stderr,
+                        e.ci_low,
+                        e.ci_high
+                    );
+                }
             }
         }
     }

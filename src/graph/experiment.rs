@@ -306,6 +306,32 @@ pub fn plot_svg(
     gap_plot(title, caption, series)?.write(path)
 }
 
+/// The most balls of one run of an experiment (`⌈factor·n^power⌉` is checked against it before
+/// any run starts).
+pub const MAX_BALLS: u64 = 1_000_000_000_000;
+
+/// `⌈factor·n^power⌉`, the balls of a run at `n` vertices; an error when it is not a finite
+/// number in `1..=`[`MAX_BALLS`] (a large power would otherwise saturate the count).
+///
+/// ```
+/// use balloc::graph::experiment::ball_count;
+/// assert_eq!(ball_count(1.0, 10, 3.0).unwrap(), 1000);
+/// assert!(ball_count(1.0, 10, 100.0).unwrap_err().to_string().contains("limit"));
+/// ```
+pub fn ball_count(factor: f64, n: usize, power: f64) -> Result<u64> {
+    let m = (factor * (n as f64).powf(power)).ceil();
+    if !(m >= 1.0 && m <= MAX_BALLS as f64) {
+        return Err(Error::invalid(
+            "balls per run",
+            format!(
+                "⌈factor·n^power⌉ = ⌈{factor}·{n}^{power}⌉ = {m:e} is outside 1..={MAX_BALLS} (the \
+                 limit per run); lower --power or --factor"
+            ),
+        ));
+    }
+    Ok(m as u64)
+}
+
 /// One run of Bansal–Feldheim's strategy, for statistical claims.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct StrategyRun {

@@ -37,6 +37,10 @@ pub struct MdSimConfig {
     pub batch: u64,
 }
 
+/// The largest round (batch) of the parallel process: its choices are held in memory until the
+/// round ends (16 bytes per ball).
+pub const MAX_BATCH: u64 = 100_000_000;
+
 /// The result of one run.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct MdRun {

@@ -134,6 +134,9 @@ impl Process for DChoice {
     fn spec(&self) -> String {
         format!("d-choice(d={})", self.d)
     }
+    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
+        Ok(crate::sim::kernel::Kernel::DChoice { d: self.d })
+    }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         Ok(Some(probabilities(n, self.d)))
     }

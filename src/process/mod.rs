@@ -113,6 +113,29 @@ pub trait Process: Send + Sync + std::fmt::Debug {
         Ok(self.rank_probabilities(n)?.map(|p| range_sums(&p, bounds)))
     }
 
+    /// The simulator's kernel at `n` bins: what one step does, as data the hot loops run
+    /// (see [`crate::sim::kernel`]). Processes with a sampling rule on loads override it; the
+    /// default gives rank-based processes an alias table over [`Process::rank_probabilities`]
+    /// and every other process [`Kernel::Generic`](crate::sim::kernel::Kernel::Generic) (the
+    /// simulator then asks for the step law). Errors where the process is undefined at `n`.
+    ///
+    /// ```
+    /// use balloc::sim::kernel::Kernel;
+    /// let p = balloc::process::parse("d-choice(d=3)").unwrap();
+    /// assert!(matches!(p.kernel(10).unwrap(), Kernel::DChoice { d: 3 }));
+    /// ```
+    fn kernel(&self, n: usize) -> Result<crate::sim::kernel::Kernel> {
+        if !self.info().rank_based {
+            return Ok(crate::sim::kernel::Kernel::Generic);
+        }
+        let p = self.rank_probabilities(n)?.ok_or_else(|| {
+            Error::Unsupported(format!("{} gives no allocation vector", self.spec()))
+        })?;
+        Ok(crate::sim::kernel::Kernel::Ranks(
+            crate::sim::kernel::Alias::new(&p)?,
+        ))
+    }
+
     /// The natural sampler of a rank-based process: a 0-based rank (0 = heaviest).
     fn sample_rank(&self, _n: usize, _rng: &mut dyn Rng) -> Option<usize> {
         None

@@ -35,6 +35,9 @@ impl Process for OneChoice {
     fn spec(&self) -> String {
         "one-choice".into()
     }
+    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
+        Ok(crate::sim::kernel::Kernel::OneChoice)
+    }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         Ok(Some(vec![1.0 / n as f64; n]))
     }

@@ -100,6 +100,9 @@ impl Process for OnePlusBeta {
             super::ratio_text(&self.beta_exact)
         )
     }
+    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
+        Ok(crate::sim::kernel::Kernel::one_plus_beta(self.beta))
+    }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         let nf = n as f64;
         Ok(Some(

@@ -95,6 +95,11 @@ impl Process for Packing {
     fn spec(&self) -> String {
         format!("packing(boundary={})", self.boundary.name())
     }
+    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
+        Ok(crate::sim::kernel::Kernel::Packing {
+            boundary: self.boundary,
+        })
+    }
     fn step_law(&self, loads: &Loads, _ties: TieRule) -> Result<StepLaw> {
         let p = 1.0 / loads.n() as f64;
         Ok(StepLaw {

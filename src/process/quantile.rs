@@ -109,6 +109,11 @@ impl Process for Quantile {
     fn spec(&self) -> String {
         format!("quantile(delta={})", super::ratio_text(&self.delta_exact))
     }
+    fn kernel(&self, n: usize) -> Result<crate::sim::kernel::Kernel> {
+        Ok(crate::sim::kernel::Kernel::Quantile {
+            k: self.k(n)? as u64,
+        })
+    }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         let k = self.k(n)?;
         let n2 = (n as f64) * (n as f64);

@@ -127,6 +127,14 @@ impl Process for RelativeThreshold {
             )
         }
     }
+    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
+        Ok(crate::sim::kernel::Kernel::Thinning(
+            crate::sim::kernel::Accept::Relative {
+                f: self.f,
+                boundary: self.boundary,
+            },
+        ))
+    }
     fn step_law(&self, loads: &Loads, _ties: TieRule) -> Result<StepLaw> {
         Ok(two_thinning::thinning_law(&self.accepts(loads)))
     }

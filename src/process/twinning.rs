@@ -129,6 +129,13 @@ impl Process for Twinning {
             self.boundary.name()
         )
     }
+    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
+        Ok(crate::sim::kernel::Kernel::Twinning {
+            w_minus: self.w_minus,
+            w_plus: self.w_plus,
+            boundary: self.boundary,
+        })
+    }
     fn step_law(&self, loads: &Loads, _ties: TieRule) -> Result<StepLaw> {
         let p = 1.0 / loads.n() as f64;
         Ok(StepLaw {

@@ -36,6 +36,9 @@ impl Process for TwoChoice {
     fn spec(&self) -> String {
         "two-choice".into()
     }
+    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
+        Ok(crate::sim::kernel::Kernel::DChoice { d: 2 })
+    }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         let n2 = (n as f64) * (n as f64);
         Ok(Some((1..=n).map(|i| (2 * i - 1) as f64 / n2).collect()))

@@ -113,6 +113,11 @@ impl Process for TwoThinning {
     fn spec(&self) -> String {
         format!("two-thinning(threshold={})", self.threshold)
     }
+    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
+        Ok(crate::sim::kernel::Kernel::Thinning(
+            crate::sim::kernel::Accept::Absolute(self.threshold),
+        ))
+    }
     fn step_law(&self, loads: &Loads, _ties: TieRule) -> Result<StepLaw> {
         let acc: Vec<bool> = loads
             .as_slice()

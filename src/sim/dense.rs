@@ -1,22 +1,52 @@
 //! The dense engine: one `f64` load per bin. It runs every process in every built-in setting:
-//! sequential with weights (fast kernels, O(1) per ball), b-batched with or without weights (the
-//! batch drawn as a multinomial over the frozen step law, see [`super::multinomial`]), and the
-//! generic path for processes without a kernel (the step law at every step).
+//! sequential with weights (the kernels of [`super::kernel`], O(1) per ball), b-batched with or
+//! without weights (ball by ball on the frozen loads below [`MULTINOMIAL_FACTOR`]`·n` balls, as
+//! one multinomial over ranks or over the frozen step law above, see [`super::multinomial`]),
+//! and the generic path for processes without a kernel (the step law at every step).
 
 use super::System;
-use super::kernel::{Kernel, RankSampler};
+use super::kernel::{AnyStep, Frame, Kernel, QuantileTracker, Reals, Step};
 use super::multinomial::{Multinomial, multinomial};
-use super::rng::{SimRng, below, bernoulli, unit_f64};
+use super::rng::{SimRng, below, unit_f64};
 use crate::error::Result;
 use crate::loads::{Loads, TieRule};
 use crate::process::{Process, StepLaw};
 use crate::weights::WeightLaw;
+use crate::with_step;
 use rand_distr::{Distribution, Gamma, Poisson};
 use std::sync::Arc;
 
-/// Batches of fewer than this many balls per bin are drawn ball by ball (cheaper than `n`
-/// binomials); larger ones as one multinomial over ranks (cost independent of `b`).
-pub const BALL_BY_BALL_FACTOR: u64 = 8;
+/// Batches of a rank-based process with at least this many balls per bin are drawn as one
+/// multinomial over ranks (cost O(n) per batch, independent of `b`); smaller ones ball by ball on
+/// the frozen loads (O(b) per batch). The measured crossover of the two costs for Two-Choice at
+/// n = 1000 lies between 16n and 32n, with unit and with Exp(1) weights (`BENCHMARKS.md`,
+/// "Batches: frozen loads against the multinomial").
+pub const MULTINOMIAL_FACTOR: u64 = 24;
+
+/// The same for processes whose step law depends on the loads (thinning, twinning, packing): the
+/// multinomial runs over the frozen step law; measured crossover for Mean-Thinning between 8n
+/// and 16n.
+pub const LAW_MULTINOMIAL_FACTOR: u64 = 10;
+
+/// How a batch is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchPath {
+    /// Ball by ball on the loads frozen at the batch start (O(b) per batch).
+    Frozen,
+    /// One multinomial over ranks or over the frozen step law (O(n) per batch).
+    Multinomial,
+}
+
+/// Whether a batch of `steps` steps at `n` bins of a process with kernel `k` is drawn as a
+/// multinomial ([`MULTINOMIAL_FACTOR`], [`LAW_MULTINOMIAL_FACTOR`]).
+pub fn multinomial_batch(steps: u64, n: usize, k: &Kernel) -> bool {
+    let factor = if k.is_rank_based() {
+        MULTINOMIAL_FACTOR
+    } else {
+        LAW_MULTINOMIAL_FACTOR
+    };
+    steps >= factor.saturating_mul(n as u64)
+}
 
 /// The dense engine.
 #[derive(Debug)]
@@ -32,6 +62,10 @@ pub struct Dense {
     kernel: Kernel,
     process: Arc<dyn Process>,
     counts: Vec<u64>,
+    /// Steps per bin of a batch drawn ball by ball.
+    counts32: Vec<u32>,
+    /// A path forced for every batch (benchmarks), else the crossover rule.
+    path: Option<BatchPath>,
     /// The allocation vector by rank (rank-based processes in the batched setting).
     p_rank: Vec<f64>,
     order: Vec<u64>,
@@ -100,7 +134,7 @@ impl Dense {
         ties: TieRule,
     ) -> Result<Dense> {
         let kernel = Kernel::for_process(process.as_ref(), n)?;
-        let p_rank = if batch > 1 && matches!(kernel, Kernel::Rank(_)) {
+        let p_rank = if batch > 1 && kernel.is_rank_based() {
             process.rank_probabilities(n)?.unwrap_or_default()
         } else {
             Vec::new()
@@ -125,6 +159,8 @@ impl Dense {
             kernel,
             process,
             counts: Vec::new(),
+            counts32: Vec::new(),
+            path: None,
         })
     }
 
@@ -134,6 +170,13 @@ impl Dense {
         self.total = loads.total();
         self.max = loads.max();
         self.integral = self.x.iter().all(|v| v.fract() == 0.0 && *v >= 0.0);
+        self
+    }
+
+    /// Draws every batch by `path` instead of by the crossover rule ([`multinomial_batch`]):
+    /// for the crossover benchmark.
+    pub fn with_path(mut self, path: BatchPath) -> Dense {
+        self.path = Some(path);
         self
     }
 
@@ -157,63 +200,99 @@ impl Dense {
         self.balls += balls;
     }
 
-    /// The lighter of two bins (random ties: the first; fixed ties: the larger index, which has
-    /// the larger rank).
-    #[inline(always)]
-    fn lighter(&self, a: usize, b: usize) -> usize {
-        let (xa, xb) = (self.x[a], self.x[b]);
-        if xa < xb || (xa == xb && (self.ties == TieRule::Random || a > b)) {
-            a
-        } else {
-            b
+    /// Sequential steps until `target` balls; returns the largest gap after any step. Kernels
+    /// with a step run in a loop specialised to it; Quantile keeps its cut up to date
+    /// ([`QuantileTracker`], O(log n) per step); [`Kernel::Ranks`] and [`Kernel::Generic`] take
+    /// the step law at every step.
+    fn run_sequential(&mut self, target: u64, rng: &mut SimRng) -> Result<f64> {
+        let nf = self.x.len() as f64;
+        let f = Reals {
+            x: &self.x,
+            total: self.total,
+        };
+        let any = AnyStep::of(&self.kernel, &f, self.ties);
+        match any {
+            Some(any) if !any.depends_on_frame() => {
+                Ok(with_step!(any, |s| self.sequential(&s, target, rng)))
+            }
+            Some(AnyStep::Quantile(_)) => {
+                // The cut moves with the loads: kept up to date in O(log n) per step.
+                let Kernel::Quantile { k } = self.kernel else {
+                    unreachable!("a Quantile step comes from a Quantile kernel")
+                };
+                let mut cut = QuantileTracker::new(&self.x, k, self.ties);
+                let n = self.x.len() as u64;
+                let mut best = f64::NEG_INFINITY;
+                let mut first = true;
+                while self.balls < target {
+                    let i = below(rng, n) as usize;
+                    let j = if cut.heavy(i, self.x[i], rng) {
+                        below(rng, n) as usize
+                    } else {
+                        i
+                    };
+                    let (old, max) = (self.x[j], self.max);
+                    self.add(j, 1, rng);
+                    cut.grow(j, old, self.x[j]);
+                    self.steps += 1;
+                    if self.max > max || first {
+                        first = false;
+                        best = best.max(self.max - self.total / nf);
+                    }
+                }
+                Ok(best)
+            }
+            _ => {
+                let mut best = f64::NEG_INFINITY;
+                while self.balls < target {
+                    let f = Reals {
+                        x: &self.x,
+                        total: self.total,
+                    };
+                    match AnyStep::of(&self.kernel, &f, self.ties) {
+                        Some(any) => {
+                            let (j, k) = with_step!(any, |s| {
+                                let j = s.pick(&f, rng);
+                                (j, s.balls(&f, j))
+                            });
+                            self.add(j, k, rng);
+                            self.steps += 1;
+                        }
+                        None => self.generic_batch(1, rng)?,
+                    }
+                    best = best.max(self.max - self.total / nf);
+                }
+                Ok(best)
+            }
         }
     }
 
-    /// One sequential step with a kernel (processes without an O(1) kernel take the step law).
-    fn sequential_step(&mut self, rng: &mut SimRng) -> Result<()> {
-        let n = self.x.len() as u64;
-        let nf = n as f64;
-        let (j, balls) = match &self.kernel {
-            Kernel::Rank(RankSampler::Uniform { .. }) => (below(rng, n) as usize, 1),
-            Kernel::Rank(RankSampler::DChoice { d, .. }) => {
-                let mut j = below(rng, n) as usize;
-                for _ in 1..*d {
-                    j = self.lighter(j, below(rng, n) as usize);
-                }
-                (j, 1)
+    /// The sequential loop for one step type.
+    #[inline(never)]
+    fn sequential<S>(&mut self, s: &S, target: u64, rng: &mut SimRng) -> f64
+    where
+        S: for<'a> Step<Reals<'a>>,
+    {
+        let nf = self.x.len() as f64;
+        let mut best = f64::NEG_INFINITY;
+        let mut first = true;
+        while self.balls < target {
+            let f = Reals {
+                x: &self.x,
+                total: self.total,
+            };
+            let j = s.pick(&f, rng);
+            let k = s.balls(&f, j);
+            let max = self.max;
+            self.add(j, k, rng);
+            self.steps += 1;
+            // W only grows, so the gap can only rise with the maximum.
+            if self.max > max || first {
+                first = false;
+                best = best.max(self.max - self.total / nf);
             }
-            Kernel::Rank(RankSampler::OnePlusBeta { threshold, .. }) => {
-                let j = below(rng, n) as usize;
-                if bernoulli(rng, *threshold) {
-                    (self.lighter(j, below(rng, n) as usize), 1)
-                } else {
-                    (j, 1)
-                }
-            }
-            Kernel::Thinning(acc) => {
-                let j = below(rng, n) as usize;
-                if acc.accepts(self.x[j], self.total, nf) {
-                    (j, 1)
-                } else {
-                    (below(rng, n) as usize, 1)
-                }
-            }
-            Kernel::Twinning {
-                w_minus,
-                w_plus,
-                boundary,
-            } => {
-                let j = below(rng, n) as usize;
-                let under = boundary.is_under(nf * self.x[j] - self.total, 0.0);
-                (j, if under { *w_minus } else { *w_plus })
-            }
-            // Quantile and alias-table processes need the rank of a bin, Packing integer
-            // loads and its fill-up rule: the step law gives all of them.
-            _ => return self.generic_batch(1, rng),
-        };
-        self.add(j, balls as u64, rng);
-        self.steps += 1;
-        Ok(())
+        }
+        best
     }
 
     /// A batch of a rank-based process: rank the bins (heaviest first, ties by index), apply the
@@ -282,14 +361,16 @@ impl Dense {
             }
         }
         let mut counts = std::mem::take(&mut self.counts);
-        if steps < BALL_BY_BALL_FACTOR * n as u64 {
-            // Small batch: ball by ball on the frozen ranking (rank from the kernel, then a
-            // uniform bin of the rank's tied group for random ties). Same law, cheaper here.
+        if !multinomial_batch(steps, n, &self.kernel) {
+            // Small batch of a process without a step on loads (an alias table over its
+            // allocation vector): ball by ball on the frozen ranking (a rank, then a uniform bin
+            // of the rank's tied group for random ties). Same law, cheaper here.
             counts.clear();
             counts.resize(n, 0);
-            let Kernel::Rank(sampler) = &self.kernel else {
-                unreachable!("rank_batch is only used for rank-based kernels")
-            };
+            let sampler = self
+                .kernel
+                .rank_sampler(n)
+                .expect("rank_batch is only used for rank-based kernels");
             let mut group_start = vec![0u32; n];
             let mut group_len = vec![1u32; n];
             if self.ties == TieRule::Random {
@@ -344,6 +425,61 @@ impl Dense {
         self.counts = counts;
         self.order = order;
         self.groups = groups;
+    }
+
+    /// One batch of `steps` steps on the loads frozen at its start: ball by ball with the
+    /// kernel's step, or as a multinomial (over ranks or over the step law) for large batches.
+    fn batch(&mut self, steps: u64, rng: &mut SimRng) -> Result<()> {
+        let path = if let Some(p) = self.path {
+            p
+        } else if multinomial_batch(steps, self.x.len(), &self.kernel) {
+            BatchPath::Multinomial
+        } else {
+            BatchPath::Frozen
+        };
+        self.batch_on(steps, path, rng)
+    }
+
+    /// One batch on a chosen path (the frozen path falls back to the multinomial for processes
+    /// without a step on loads, and for batches of 2³² steps or more).
+    fn batch_on(&mut self, steps: u64, path: BatchPath, rng: &mut SimRng) -> Result<()> {
+        let n = self.x.len();
+        let big = path == BatchPath::Multinomial;
+        if self.kernel.is_rank_based() && (big || !self.kernel.has_step()) {
+            self.rank_batch(steps, rng);
+            return Ok(());
+        }
+        if !big && steps <= u32::MAX as u64 {
+            let f = Reals {
+                x: &self.x,
+                total: self.total,
+            };
+            if let Some(any) = AnyStep::of(&self.kernel, &f, self.ties) {
+                let mut counts = std::mem::take(&mut self.counts32);
+                counts.clear();
+                counts.resize(n, 0);
+                let mut adds = Vec::new();
+                with_step!(any, |s| frozen_counts(
+                    &f,
+                    &s,
+                    steps,
+                    rng,
+                    &mut counts,
+                    &mut adds
+                ));
+                for (j, c) in counts.iter_mut().enumerate() {
+                    if *c > 0 {
+                        let k = adds.get(j).copied().unwrap_or(1) * *c as u64;
+                        *c = 0;
+                        self.add(j, k, rng);
+                    }
+                }
+                self.counts32 = counts;
+                self.steps += steps;
+                return Ok(());
+            }
+        }
+        self.generic_batch(steps, rng)
     }
 
     /// `steps` steps drawn from the step law frozen at the current loads.
@@ -412,16 +548,15 @@ impl System for Dense {
         self.x.iter().copied().fold(f64::INFINITY, f64::min)
     }
     fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64> {
+        if self.batch <= 1 {
+            return self.run_sequential(balls, rng);
+        }
         let nf = self.x.len() as f64;
         let mut best = f64::NEG_INFINITY;
         while self.balls < balls {
-            if self.batch <= 1 {
-                self.sequential_step(rng)?;
-            } else {
-                // A batch is b steps, cut short at the target for one-ball-per-step processes.
-                let steps = self.batch.min(balls - self.balls);
-                self.generic_batch(steps, rng)?;
-            }
+            // A batch is b steps, cut short at the target for one-ball-per-step processes.
+            let steps = self.batch.min(balls - self.balls);
+            self.batch(steps, rng)?;
             best = best.max(self.max - self.total / nf);
         }
         Ok(best)
@@ -462,9 +597,35 @@ pub fn naive_batch(
     Loads::new(x).expect("finite loads")
 }
 
-/// One batch of the fast path from a given load vector (for tests): the multinomial over the
-/// frozen step law.
+/// One batch of `steps` steps from a given load vector on the engine the simulator uses for a
+/// batch of that size ([`super::Config::engine`]), for tests against [`naive_batch`].
 pub fn fast_batch(
+    process: Arc<dyn Process>,
+    loads: &Loads,
+    ties: TieRule,
+    steps: u64,
+    weights: &WeightLaw,
+    rng: &mut SimRng,
+) -> Result<Loads> {
+    let cfg = super::Config::new(process.clone(), loads.n(), steps, weights.clone(), ties)?;
+    let integral = loads
+        .as_slice()
+        .iter()
+        .all(|&v| v >= 0.0 && v.fract() == 0.0 && v < 4e9);
+    let engine = match cfg.engine() {
+        // The level-count engine runs only from empty bins, the compact engine only from integer
+        // loads; otherwise the dense engine takes the same step.
+        super::Engine::Levels => super::Engine::Dense,
+        super::Engine::Compact if !integral => super::Engine::Dense,
+        e => e,
+    };
+    fast_batch_on(engine, process, loads, ties, steps, weights, rng)
+}
+
+/// One batch of `steps` steps from a given load vector on the dense engine by a chosen path (for
+/// the tests and the crossover benchmark).
+pub fn dense_batch(
+    path: BatchPath,
     process: Arc<dyn Process>,
     loads: &Loads,
     ties: TieRule,
@@ -474,6 +635,62 @@ pub fn fast_batch(
 ) -> Result<Loads> {
     let mut d =
         Dense::new(loads.n(), process, steps.max(2), weights.clone(), ties)?.with_loads(loads);
-    d.generic_batch(steps, rng)?;
+    d.batch_on(steps, path, rng)?;
     Loads::new(d.x)
+}
+
+/// One batch of `steps` steps from a given load vector on a chosen engine
+/// ([`super::Engine::Compact`] needs unit weights and integer loads; [`super::Engine::Levels`]
+/// is not available from a given vector).
+pub fn fast_batch_on(
+    engine: super::Engine,
+    process: Arc<dyn Process>,
+    loads: &Loads,
+    ties: TieRule,
+    steps: u64,
+    weights: &WeightLaw,
+    rng: &mut SimRng,
+) -> Result<Loads> {
+    match engine {
+        super::Engine::Compact => {
+            if !weights.is_unit() {
+                return Err(crate::error::Error::invalid(
+                    "weights",
+                    "the compact engine runs unit weights only",
+                ));
+            }
+            let k = Kernel::for_process(process.as_ref(), loads.n())?;
+            let mut c =
+                super::compact::Compact::new(loads.n(), k, steps, ties)?.with_loads(loads)?;
+            let t = c.balls() + steps;
+            c.run_until(t, rng)?;
+            Loads::new(c.loads())
+        }
+        _ => {
+            let mut d = Dense::new(loads.n(), process, steps.max(2), weights.clone(), ties)?
+                .with_loads(loads);
+            d.batch(steps, rng)?;
+            Loads::new(d.x)
+        }
+    }
+}
+
+/// Draws `steps` destinations on the frozen frame into `counts`; for multi-ball rules, `balls[j]`
+/// is bin `j`'s balls per step (left empty when every step is one ball).
+#[inline(never)]
+fn frozen_counts<F: Frame, S: Step<F>>(
+    f: &F,
+    s: &S,
+    steps: u64,
+    rng: &mut SimRng,
+    counts: &mut [u32],
+    balls: &mut Vec<u64>,
+) {
+    for _ in 0..steps {
+        counts[s.pick(f, rng)] += 1;
+    }
+    let per: Vec<u64> = (0..counts.len()).map(|j| s.balls(f, j)).collect();
+    if per.iter().any(|&k| k != 1) {
+        *balls = per;
+    }
 }

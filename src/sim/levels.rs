@@ -37,6 +37,7 @@ pub struct Levels {
     balls: u64,
     steps: u64,
     kernel: Kernel,
+    sampler: Option<RankSampler>,
 }
 
 impl Levels {
@@ -52,7 +53,7 @@ impl Levels {
     /// assert_eq!(s.levels().iter().map(|l| l.0 * l.1 as f64).sum::<f64>(), 12.0);
     /// ```
     pub fn new(n: usize, kernel: Kernel) -> Result<Levels> {
-        if matches!(kernel, Kernel::Generic) {
+        if matches!(kernel, Kernel::Generic) || n == 0 {
             return Err(Error::Unsupported(
                 "the level-count engine needs a process kernel".into(),
             ));
@@ -72,6 +73,7 @@ impl Levels {
             hi: 0,
             balls: 0,
             steps: 0,
+            sampler: kernel.rank_sampler(n),
             kernel,
         })
     }
@@ -283,7 +285,7 @@ impl Levels {
                         (l, 1)
                     }
                 }
-                Kernel::Rank(_) | Kernel::Generic => unreachable!("handled by run_rank / new"),
+                _ => unreachable!("rank kernels go to run_rank, Generic is refused by new"),
             };
             let rose = self.move_up(l, k);
             self.balls += k as u64;
@@ -306,7 +308,7 @@ impl System for Levels {
         self.balls
     }
     fn steps(&self) -> u64 {
-        if matches!(self.kernel, Kernel::Rank(_)) {
+        if self.sampler.is_some() {
             self.balls
         } else {
             self.steps
@@ -322,11 +324,9 @@ impl System for Levels {
         self.load(self.lo)
     }
     fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64> {
-        if let Kernel::Rank(_) = &self.kernel {
-            let k = std::mem::replace(&mut self.kernel, Kernel::Generic);
-            let Kernel::Rank(s) = &k else { unreachable!() };
-            let best = self.run_rank(s, balls, rng);
-            self.kernel = k;
+        if let Some(s) = self.sampler.take() {
+            let best = self.run_rank(&s, balls, rng);
+            self.sampler = Some(s);
             Ok(best)
         } else {
             Ok(self.run_load(balls, rng))

@@ -6,8 +6,13 @@
 //! * [`simulate`] runs `R` independent runs in parallel (rayon). Run `i` uses the generator
 //!   [`rng::run_rng`]`(`[`rng::run_seed`]`(model key, seed, i))`, so its result depends only on
 //!   (configuration, seed, run index), never on the thread count.
-//! * Engines: [`levels::Levels`] (sequential, unit weights, O(levels) memory) and
-//!   [`dense::Dense`] (weights, batches, any process; batches drawn as one multinomial).
+//! * Engines ([`Config::engine`] picks one per configuration, so the choice never depends on the
+//!   thread count): [`compact::Compact`] (unit weights, one byte per bin while the loads span
+//!   fewer than 256 levels; sequential, and batches drawn ball by ball on the frozen loads),
+//!   [`levels::Levels`] (sequential, unit weights, O(levels) memory: the processes that sample a
+//!   rank, and very large `n`) and [`dense::Dense`] (weights, large batches as one multinomial,
+//!   processes without a kernel). Each process gives its kernel through
+//!   [`Process::kernel`](crate::process::Process::kernel).
 //! * Observers per run: final gap `max xᵢ − W/n`, max gap over the observation points (every step
 //!   when unbatched, every batch end when batched), spread `max − min`, the mean quantile (fraction
 //!   of bins with `y ≥ 0`), final values of chosen potentials, an optional trajectory at
@@ -16,6 +21,7 @@
 //! Reference: the experimental protocol of Los–Sauerwald, *Balanced Allocations in Batches*
 //! (SPAA 2022), §8 (read in the authors' code; `docs/derivations.md` §10): gap = max load − W/n, maximum over batch ends.
 
+pub mod compact;
 pub mod dense;
 pub mod kernel;
 pub mod levels;
@@ -122,32 +128,132 @@ impl Config {
         if batch == 0 {
             return Err(Error::invalid("batch", "must be at least 1, got 0"));
         }
-        // Validates the allocation vector at n (e.g. Quantile needs δn ∈ ℤ).
-        kernel::Kernel::for_process(process.as_ref(), n)?;
-        if process.info().name == "packing" && !weights.is_unit() {
+        // Validates the process at n (e.g. Quantile needs δn ∈ ℤ).
+        let k = kernel::Kernel::for_process(process.as_ref(), n)?;
+        if k.needs_integer_loads() && !weights.is_unit() {
             return Err(Error::invalid(
                 "weights",
-                "packing is defined for integer loads only; use unit weights",
+                format!(
+                    "{} is defined for integer loads only; use unit weights",
+                    process.info().name
+                ),
             ));
         }
-        Ok(Config {
+        let cfg = Config {
             process,
             n,
             batch,
             weights,
             ties,
-        })
+        };
+        if n > MAX_STORED_BINS && cfg.engine() != Engine::Levels {
+            return Err(Error::invalid(
+                "n",
+                format!(
+                    "{n} bins exceed the limit of {MAX_STORED_BINS} (2^28) for runs that store \
+                     every bin (weights, batches or a process without a kernel); sequential \
+                     unit-weight runs of sampled processes have no such limit"
+                ),
+            ));
+        }
+        Ok(cfg)
     }
 
-    /// Whether the level-count engine runs this configuration (sequential, unit weights, a
-    /// process with a kernel).
+    /// Whether the level-count engine runs this configuration.
     pub fn uses_levels(&self) -> bool {
-        self.batch == 1
-            && self.weights.is_unit()
-            && !matches!(
-                kernel::Kernel::for_process(self.process.as_ref(), self.n),
-                Ok(kernel::Kernel::Generic) | Err(_)
-            )
+        self.engine() == Engine::Levels
+    }
+
+    /// The engine that runs this configuration (a function of the configuration only):
+    ///
+    /// * unit weights, sequential: [`Engine::Levels`] for processes that sample a rank
+    ///   (Quantile, alias tables) and above [`COMPACT_LIMIT`] bins, else [`Engine::Compact`];
+    /// * unit weights, batches below [`dense::MULTINOMIAL_FACTOR`]`·n` balls (rank-based
+    ///   processes; [`dense::LAW_MULTINOMIAL_FACTOR`]`·n` for the others): [`Engine::Compact`]
+    ///   (ball by ball on the frozen loads);
+    /// * everything else (weights, large batches, processes without a kernel): [`Engine::Dense`].
+    ///
+    /// ```
+    /// use balloc::sim::{Config, Engine};
+    /// let e = |p: &str, n, b, w: &str| Config::parse(p, n, b, w, "random").unwrap().engine();
+    /// assert_eq!(e("two-choice", 1000, 1, "unit"), Engine::Compact);
+    /// assert_eq!(e("quantile(delta=0.5)", 1000, 1, "unit"), Engine::Levels);
+    /// assert_eq!(e("two-choice", 1000, 1000, "unit"), Engine::Compact);
+    /// assert_eq!(e("two-choice", 1000, 50_000, "unit"), Engine::Dense);
+    /// assert_eq!(e("two-choice", 1000, 1, "exp(1)"), Engine::Dense);
+    /// ```
+    pub fn engine(&self) -> Engine {
+        let Ok(k) = self.process.kernel(self.n) else {
+            return Engine::Dense;
+        };
+        if !self.weights.is_unit() || matches!(k, kernel::Kernel::Generic) {
+            return Engine::Dense;
+        }
+        if self.batch <= 1 {
+            if !k.has_step()
+                || matches!(k, kernel::Kernel::Quantile { .. })
+                || self.n > COMPACT_LIMIT
+            {
+                return Engine::Levels;
+            }
+            return Engine::Compact;
+        }
+        if k.has_step()
+            && !dense::multinomial_batch(self.batch, self.n, &k)
+            && self.batch <= u32::MAX as u64
+        {
+            return Engine::Compact;
+        }
+        Engine::Dense
+    }
+}
+
+/// The most runs one simulation keeps (each run's result is held until the summary: about
+/// 200 bytes, more with a trajectory or a histogram).
+pub const MAX_RUNS: u64 = 1_000_000;
+
+/// The most trajectory points one simulation keeps (runs × checkpoints per run, after the
+/// checkpoints are capped at the number of observation points of a run).
+pub const MAX_TRAJECTORY_POINTS: u64 = 10_000_000;
+
+/// The most bins of a configuration that stores every bin (weights, batches, processes without a
+/// kernel: 5 to 16 bytes per bin). Sequential runs with unit weights have no such limit above
+/// [`COMPACT_LIMIT`]: the level-count engine keeps O(levels) memory.
+pub const MAX_STORED_BINS: usize = 1 << 28;
+
+/// The version of the simulator's random streams: raised whenever a sampling path changes the
+/// numbers a configuration gives for a seed (the law stays the same). Sweep fingerprints include
+/// it, so shards and partial files of another stream version are refused.
+///
+/// Version 2: kernels chosen by [`Process::kernel`](crate::process::Process::kernel), the compact
+/// engine, batches below the multinomial crossover drawn ball by ball on the frozen loads.
+pub const STREAM_VERSION: u32 = 2;
+
+/// The largest `n` the compact engine runs sequentially (one byte per bin while the loads span
+/// fewer than 256 levels); above it the level-count engine without its rank table (memory
+/// O(levels), no random memory access per ball) is faster: at n = 10⁸ it took 1.9 s against
+/// 4.3 s for 10⁸ Two-Choice balls, at n = 10⁷ the two were even (`BENCHMARKS.md`).
+pub const COMPACT_LIMIT: usize = levels::TABLE_LIMIT;
+
+/// The engines of the built-in model ([`Config::engine`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// [`levels::Levels`].
+    Levels,
+    /// [`compact::Compact`].
+    Compact,
+    /// [`dense::Dense`].
+    Dense,
+}
+
+impl Engine {
+    /// The name in the `engine` field of the output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Levels => "levels",
+            Engine::Compact => "compact",
+            Engine::Dense => "dense",
+        }
     }
 }
 
@@ -169,12 +275,7 @@ impl Model for Config {
         m.insert("batch".into(), json!(self.batch));
         m.insert("weights".into(), json!(self.weights.spec()));
         m.insert("ties".into(), json!(self.ties.name()));
-        let engine = if self.uses_levels() {
-            "levels"
-        } else {
-            "dense"
-        };
-        m.insert("engine".into(), json!(engine));
+        m.insert("engine".into(), json!(self.engine().name()));
         m
     }
     fn n(&self) -> usize {
@@ -184,9 +285,18 @@ impl Model for Config {
         self.batch
     }
     fn build(&self) -> Result<Box<dyn System>> {
-        if self.uses_levels() {
-            let k = kernel::Kernel::for_process(self.process.as_ref(), self.n)?;
-            return Ok(Box::new(levels::Levels::new(self.n, k)?));
+        match self.engine() {
+            Engine::Levels => {
+                let k = kernel::Kernel::for_process(self.process.as_ref(), self.n)?;
+                return Ok(Box::new(levels::Levels::new(self.n, k)?));
+            }
+            Engine::Compact => {
+                let k = kernel::Kernel::for_process(self.process.as_ref(), self.n)?;
+                return Ok(Box::new(compact::Compact::new(
+                    self.n, k, self.batch, self.ties,
+                )?));
+            }
+            Engine::Dense => {}
         }
         Ok(Box::new(dense::Dense::new(
             self.n,
@@ -331,9 +441,16 @@ fn mean_quantile(levels: &[(f64, u64)], n: usize, w: f64) -> f64 {
         / nf
 }
 
-/// The checkpoints of a run: `⌈m·i/K⌉` rounded up to a batch end, the last one `m`.
+/// The checkpoints of a run: `⌈m·i/K⌉` rounded up to a batch end, the last one `m`. `K` is
+/// capped at the number of observation points `⌈m/b⌉` (more checkpoints would repeat them).
+///
+/// ```
+/// // 10 balls in batches of 4: observation points 4, 8, 10; asking for 10¹⁰ checkpoints gives 3.
+/// assert_eq!(balloc::sim::checkpoints(10, 4, 10_000_000_000), vec![4, 8, 10]);
+/// assert_eq!(balloc::sim::checkpoints(100, 1, 4), vec![25, 50, 75, 100]);
+/// ```
 pub fn checkpoints(balls: u64, batch: u64, k: usize) -> Vec<u64> {
-    let k = k.max(1) as u64;
+    let k = (k.max(1) as u64).min(balls.div_ceil(batch.max(1)).max(1));
     let mut out: Vec<u64> = (1..=k)
         .map(|i| {
             let t = ((balls as u128 * i as u128).div_ceil(k as u128)) as u64;
@@ -381,17 +498,9 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
     if !max_gap.is_finite() {
         max_gap = final_gap;
     }
-    let need_levels = plan.histogram || !plan.potentials.is_empty() || n <= 1 << 20;
-    let lv = if need_levels {
-        sys.levels()
-    } else {
-        Vec::new()
-    };
-    let mq = if need_levels {
-        mean_quantile(&lv, n, w)
-    } else {
-        f64::NAN
-    };
+    // The levels are O(n) at most to collect (O(levels) on the level-count engine), once per run.
+    let lv = sys.levels();
+    let mq = mean_quantile(&lv, n, w);
     let mut histogram = Vec::new();
     if plan.histogram {
         histogram = lv.clone();
@@ -430,6 +539,29 @@ pub fn simulate(model: &dyn Model, plan: &Plan, tick: &(dyn Fn() + Sync)) -> Res
     }
     if plan.balls == 0 {
         return Err(Error::invalid("balls", "must be at least 1, got 0"));
+    }
+    if plan.runs > MAX_RUNS {
+        return Err(Error::invalid(
+            "runs",
+            format!(
+                "{} runs exceed the limit of {MAX_RUNS} per simulation; use a sweep file to \
+                 split the work",
+                plan.runs
+            ),
+        ));
+    }
+    if plan.trajectory > 0 {
+        let per_run = (plan.trajectory as u64).min(plan.balls.div_ceil(model.batch().max(1)));
+        if per_run.saturating_mul(plan.runs) > MAX_TRAJECTORY_POINTS {
+            return Err(Error::invalid(
+                "trajectory",
+                format!(
+                    "{per_run} checkpoints × {} runs exceed the limit of \
+                     {MAX_TRAJECTORY_POINTS} trajectory points; record fewer checkpoints",
+                    plan.runs
+                ),
+            ));
+        }
     }
     model.build()?; // validate before spawning work
     let runs: Vec<RunResult> = (0..plan.runs)
@@ -534,11 +666,13 @@ pub fn to_json(out: &SimOutput, plan: &Plan) -> Value {
             Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
             None => k.clone(),
         };
-        summary.insert(
-            key,
-            json!({"mean": num(e.mean), "stderr": num(e.stderr), "ci_low": num(e.ci_low),
-                   "ci_high": num(e.ci_high), "runs": e.samples}),
-        );
+        let mut o = json!({"mean": num(e.mean), "stderr": num(e.stderr), "ci_low": num(e.ci_low),
+                   "ci_high": num(e.ci_high), "runs": e.samples});
+        if e.samples < 2 {
+            // The standard error and the interval need two runs: null, and said why.
+            o["interval"] = json!(statistic::UNDEFINED_FOR_ONE_RUN);
+        }
+        summary.insert(key, o);
     }
     json!({"config": Value::Object(config), "runs": runs, "summary": Value::Object(summary)})
 }

@@ -14,8 +14,8 @@
 //! the remaining `b − Σ k` steps are i.i.d. on outcomes `o, …, K` with probabilities
 //! `q_j / (q_o + … + q_K)`, hence `N_o | N_{<o} ~ Bin(b − Σ_{j<o} k_j, q_o / Σ_{j≥o} q_j)`.
 //! Drawing the counts along this chain therefore has exactly the law of ball-by-ball sampling.
-//! `tests/sim.rs` (`batch_multinomial_matches_ball_by_ball` and its large-batch variant) checks it
-//! against the natural ball-by-ball sampler of each process with chi-square tests at fixed seeds.
+//! `tests/sim.rs` checks it against the natural ball-by-ball sampler of each process with
+//! chi-square tests at fixed seeds.
 
 use super::rng::{SimRng, unit_f64};
 

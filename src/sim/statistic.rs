@@ -11,6 +11,9 @@
 //! by construction, see [`super::rng`]); it is approximate for small `R` and skewed values.
 
 use super::{Model, Plan, RunResult, simulate};
+
+/// What outputs say in place of a standard error and an interval computed from one run.
+pub const UNDEFINED_FOR_ONE_RUN: &str = "undefined for one run";
 use crate::error::{Error, Result};
 use statrs::distribution::{Beta, ContinuousCDF, StudentsT};
 

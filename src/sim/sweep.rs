@@ -25,12 +25,34 @@
 //! Resumption: completed configurations are appended (one write per configuration, flushed) to
 //! `PREFIX[.shard-i-of-k].partial.csv`; a restarted sweep keeps its complete lines and skips those
 //! items. Final files are written to a temporary file in the same directory and renamed.
+//!
+//! Integrity:
+//! * one sweep at a time per output folder: a run or a merge holds an exclusive lock on
+//!   `.balloc-sweep.lock` in the folder (an OS file lock, released when the process ends, even
+//!   when it is killed), and a second one fails at once with a one-line error;
+//! * the partial files and the shard files start with a fingerprint line
+//!   `# balloc sweep <hash>[ shard i/k]`, a hash of the grid (every configuration's canonical key
+//!   and balls), runs, seed, confidence, the crate version and [`super::STREAM_VERSION`]: a
+//!   resume or a merge refuses files of another sweep, seed or simulator version;
+//! * every row read back is validated: its configuration fields match the grid, its run index is
+//!   in range and belongs to the shard, its seed is the one [`super::rng::run_seed`] gives that
+//!   run, its numbers are finite and consistent (`balls ≥` the target, `max_gap ≥ final_gap`,
+//!   `spread ≥ 0`), and no (configuration, run) pair appears twice;
+//! * the bookkeeping is a hash lookup per work item and one pass over sorted rows, linear in the
+//!   number of rows (up to [`MAX_ROWS`]);
+//! * grid arithmetic (`batch_per_n·n`, `balls_per_n·n`, `batches·b`) is checked: an overflow is a
+//!   one-line error naming the field.
 
 use super::{Config, Model, Plan, RunResult, simulate, summarise};
 use crate::error::{Error, Result};
 use serde::Deserialize;
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// The most rows (configurations × runs) one sweep file may describe: every row of a merge is
+/// held in memory (about 200 bytes each). Split a larger grid into several sweep files.
+pub const MAX_ROWS: u64 = 10_000_000;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -212,9 +234,17 @@ impl Sweep {
             for w in &weights {
                 for t in &ties {
                     for &n in &g.n {
+                        let times = |what: &str, a: u64, b: u64| -> Result<u64> {
+                            a.checked_mul(b).ok_or_else(|| {
+                                field(path, what, format!("{a} × {b} overflows 64 bits (n = {n})"))
+                            })
+                        };
                         let batches: Vec<u64> = match (&g.batch, &g.batch_per_n) {
                             (Some(b), _) => b.clone(),
-                            (None, Some(k)) => k.iter().map(|k| k * n as u64).collect(),
+                            (None, Some(k)) => k
+                                .iter()
+                                .map(|&k| times("grid.batch_per_n", k, n as u64))
+                                .collect::<Result<_>>()?,
                             (None, None) => vec![1],
                         };
                         for &b in &batches {
@@ -226,11 +256,18 @@ impl Sweep {
                             } else if let Some(m) = &g.balls {
                                 m.clone()
                             } else if let Some(k) = &g.balls_per_n {
-                                k.iter().map(|k| k * n as u64).collect()
+                                k.iter()
+                                    .map(|&k| times("grid.balls_per_n", k, n as u64))
+                                    .collect::<Result<_>>()?
                             } else {
                                 g.batches
                                     .as_ref()
-                                    .map(|r| r.iter().map(|r| r * b).collect())
+                                    .map(|r| {
+                                        r.iter()
+                                            .map(|&r| times("grid.batches", r, b))
+                                            .collect::<Result<_>>()
+                                    })
+                                    .transpose()?
                                     .unwrap_or_default()
                             };
                             for m in balls {
@@ -247,17 +284,32 @@ impl Sweep {
                 }
             }
         }
+        let rows = (entries.len() as u64).checked_mul(f.runs);
+        if rows.is_none_or(|r| r > MAX_ROWS) {
+            return Err(field(
+                path,
+                "runs",
+                format!(
+                    "{} configurations × {} runs exceeds the limit of {MAX_ROWS} rows per sweep \
+                     file; split the grid into several files",
+                    entries.len(),
+                    f.runs
+                ),
+            ));
+        }
         let dir = path.parent().unwrap_or(Path::new("."));
         let keys: Vec<String> = entries
             .iter()
             .map(|e| format!("{}#{}", e.config.key(), e.balls))
             .collect();
         let fingerprint = super::rng::fnv1a64(&format!(
-            "{}|{}|{}|{}",
+            "{}|{}|{}|{}|balloc {}|stream {}",
             keys.join("|"),
             f.runs,
             f.seed,
-            confidence
+            confidence,
+            env!("CARGO_PKG_VERSION"),
+            super::STREAM_VERSION
         ));
         Ok(Sweep {
             entries,
@@ -297,6 +349,52 @@ impl Sweep {
         }
     }
 
+    /// The fingerprint line of a partial file (`None`) or a shard file.
+    fn header(&self, shard: Option<Shard>) -> String {
+        match shard {
+            None => format!("# balloc sweep {:016x}", self.fingerprint),
+            Some(s) => format!(
+                "# balloc sweep {:016x} shard {}/{}",
+                self.fingerprint, s.index, s.count
+            ),
+        }
+    }
+
+    /// Takes the exclusive lock of the output folder (held until the returned file is dropped).
+    fn lock(&self) -> Result<std::fs::File> {
+        let dir = match self.output.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let path = dir.join(".balloc-sweep.lock");
+        let f = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| io_err(&path, e))?;
+        match f.try_lock() {
+            Ok(()) => Ok(f),
+            Err(std::fs::TryLockError::WouldBlock) => Err(Error::invalid(
+                format!("output folder `{}`", dir.display()),
+                format!(
+                    "another balloc sweep is writing there (it holds `{}`); wait for it to end \
+                     or choose another output",
+                    path.display()
+                ),
+            )),
+            Err(std::fs::TryLockError::Error(e)) => Err(io_err(&path, e)),
+        }
+    }
+
+    /// Whether work item (configuration `c`, run `r`) belongs to `shard`.
+    fn mine(&self, shard: Option<Shard>, c: usize, r: u64) -> bool {
+        match shard {
+            Some(s) => (c as u64 * self.runs + r) % s.count == s.index,
+            None => true,
+        }
+    }
+
     /// Runs the sweep (or one shard of it), resuming from a partial file if one exists, and
     /// writes the output files atomically. Returns the paths written.
     pub fn run(&self, shard: Option<Shard>, tick: &(dyn Fn(u64) + Sync)) -> Result<Vec<PathBuf>> {
@@ -307,24 +405,21 @@ impl Sweep {
         for f in &finals {
             check_writable(f)?;
         }
+        let _lock = self.lock()?;
         let partial = self.partial_path(shard);
-        let mut done = self.read_partial(&partial)?;
+        let mut done = self.read_partial(&partial, shard)?;
+        let mut seen: HashSet<(usize, u64)> = done.iter().map(|d| (d.0, d.1.run)).collect();
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&partial)
             .map_err(|e| io_err(&partial, e))?;
         if std::fs::metadata(&partial).map(|m| m.len()).unwrap_or(0) == 0 {
-            writeln!(file, "# balloc sweep {:016x}", self.fingerprint)
-                .map_err(|e| io_err(&partial, e))?;
+            writeln!(file, "{}", self.header(None)).map_err(|e| io_err(&partial, e))?;
         }
-        let mine = |c: usize, r: u64| match shard {
-            Some(s) => (c as u64 * self.runs + r) % s.count == s.index,
-            None => true,
-        };
         for (c, e) in self.entries.iter().enumerate() {
             let todo: Vec<u64> = (0..self.runs)
-                .filter(|&r| mine(c, r) && !done.iter().any(|d| d.0 == c && d.1.run == r))
+                .filter(|&r| self.mine(shard, c, r) && !seen.contains(&(c, r)))
                 .collect();
             if todo.is_empty() {
                 continue;
@@ -347,11 +442,15 @@ impl Sweep {
             file.write_all(text.as_bytes())
                 .and_then(|_| file.sync_data())
                 .map_err(|e| io_err(&partial, e))?;
+            seen.extend(rows.iter().map(|r| (c, r.run)));
             done.extend(rows.into_iter().map(|r| (c, r)));
         }
-        done.sort_by_key(|d| (d.0, d.1.run));
+        done.sort_unstable_by_key(|d| (d.0, d.1.run));
         match shard {
-            Some(s) => atomic_write(self.shard_path(s), self.rows_csv(&done).as_bytes())?,
+            Some(s) => {
+                let text = format!("{}\n{}", self.header(Some(s)), self.rows_csv(&done));
+                atomic_write(self.shard_path(s), text.as_bytes())?
+            }
             None => {
                 atomic_write(self.runs_path(), self.rows_csv(&done).as_bytes())?;
                 atomic_write(self.summary_path(), self.summary_csv(&done)?.as_bytes())?;
@@ -362,17 +461,44 @@ impl Sweep {
     }
 
     /// Merges the `k` shard files into the unsharded outputs (byte for byte what the unsharded
-    /// sweep writes). Fails if a shard is missing or incomplete.
+    /// sweep writes). Fails if a shard is missing, incomplete, made by another sweep (another
+    /// grid, seed or version: its fingerprint line differs) or holds an invalid row.
     pub fn merge(&self, k: u64) -> Result<Vec<PathBuf>> {
         if k == 0 {
             return Err(Error::invalid("--shards", "must be at least 1"));
         }
+        let _lock = self.lock()?;
         let mut all = Vec::new();
         for i in 0..k {
-            let p = self.shard_path(Shard { index: i, count: k });
+            let shard = Shard { index: i, count: k };
+            let p = self.shard_path(shard);
             let text = std::fs::read_to_string(&p).map_err(|e| io_err(&p, e))?;
-            for (ln, line) in text.lines().enumerate().skip(1) {
-                all.push(self.parse_row(line).map_err(|e| {
+            let mut lines = text.lines().enumerate();
+            let want = self.header(Some(shard));
+            match lines.next() {
+                Some((_, h)) if h == want => {}
+                Some((_, h)) if h.starts_with("# balloc sweep ") => {
+                    return Err(Error::invalid(
+                        format!("shard file `{}`", p.display()),
+                        format!(
+                            "was made by another sweep (`{h}`, expected `{want}`: the grid, \
+                             seed or balloc version differ); run that shard again"
+                        ),
+                    ));
+                }
+                _ => {
+                    return Err(Error::invalid(
+                        format!("shard file `{}`", p.display()),
+                        "lacks its fingerprint line; run that shard again",
+                    ));
+                }
+            }
+            lines.next(); // the column header
+            for (ln, line) in lines {
+                let row = self
+                    .parse_row(line)
+                    .and_then(|d| self.check_row(d, Some(shard)));
+                all.push(row.map_err(|e| {
                     Error::invalid(
                         format!("shard file `{}` line {}", p.display(), ln + 1),
                         e.to_string(),
@@ -380,17 +506,20 @@ impl Sweep {
                 })?);
             }
         }
-        all.sort_by_key(|d| (d.0, d.1.run));
-        let expected = self.entries.len() as u64 * self.runs;
-        let mut seen = std::collections::BTreeSet::new();
-        for d in &all {
-            if !seen.insert((d.0, d.1.run)) {
-                return Err(Error::invalid(
-                    "shards",
-                    format!("run {} of configuration {} appears twice", d.1.run, d.0),
-                ));
-            }
+        all.sort_unstable_by_key(|d| (d.0, d.1.run));
+        if let Some(w) = all
+            .windows(2)
+            .find(|w| (w[0].0, w[0].1.run) == (w[1].0, w[1].1.run))
+        {
+            return Err(Error::invalid(
+                "shards",
+                format!(
+                    "run {} of configuration {} appears twice",
+                    w[0].1.run, w[0].0
+                ),
+            ));
         }
+        let expected = self.entries.len() as u64 * self.runs;
         if all.len() as u64 != expected {
             return Err(Error::invalid(
                 "shards",
@@ -405,33 +534,56 @@ impl Sweep {
         Ok(vec![self.runs_path(), self.summary_path()])
     }
 
-    fn read_partial(&self, p: &Path) -> Result<Vec<(usize, RunResult)>> {
+    fn read_partial(&self, p: &Path, shard: Option<Shard>) -> Result<Vec<(usize, RunResult)>> {
         let text = match std::fs::read_to_string(p) {
             Ok(t) => t,
             Err(_) => return Ok(Vec::new()),
         };
+        let bad = |why: String| Error::invalid(format!("partial file `{}`", p.display()), why);
         let mut lines = text.split_inclusive('\n');
         match lines.next() {
-            Some(h) if h.trim_end() == format!("# balloc sweep {:016x}", self.fingerprint) => {}
+            Some(h) if h.trim_end() == self.header(None) => {}
+            Some(h) if !h.ends_with('\n') && self.header(None).starts_with(h) => {
+                // The fingerprint line itself was cut: nothing was recorded.
+                std::fs::remove_file(p).map_err(|e| io_err(p, e))?;
+                return Ok(Vec::new());
+            }
             Some(_) => {
-                return Err(Error::invalid(
-                    format!("partial file `{}`", p.display()),
-                    "belongs to a different sweep (the file changed); delete it to start over",
+                return Err(bad(
+                    "belongs to a different sweep (the grid, seed or balloc version changed); \
+                     delete it to start over"
+                        .into(),
                 ));
             }
             None => return Ok(Vec::new()),
         }
         let mut out = Vec::new();
+        let mut seen = HashSet::new();
         let mut good = text.lines().next().map(|l| l.len() + 1).unwrap_or(0);
-        for l in lines {
-            // A line without its newline was cut by the interruption: drop it and what follows.
+        for (i, l) in lines.enumerate() {
+            // A line without its newline was cut by the interruption: drop it.
             if !l.ends_with('\n') {
                 break;
             }
-            match self.parse_row(l.trim_end()) {
-                Ok(r) => out.push(r),
-                Err(_) => break,
+            let d = self
+                .parse_row(l.trim_end())
+                .and_then(|d| self.check_row(d, shard))
+                .map_err(|e| {
+                    bad(format!(
+                        "line {}: {e}; delete the file to start over",
+                        i + 2
+                    ))
+                })?;
+            if !seen.insert((d.0, d.1.run)) {
+                return Err(bad(format!(
+                    "line {}: run {} of configuration {} appears twice; delete the file to \
+                     start over",
+                    i + 2,
+                    d.1.run,
+                    d.0
+                )));
             }
+            out.push(d);
             good += l.len();
         }
         // Truncate a torn tail so that appended rows start on a fresh line.
@@ -443,6 +595,45 @@ impl Sweep {
             f.set_len(good as u64).map_err(|e| io_err(p, e))?;
         }
         Ok(out)
+    }
+
+    /// Validates a parsed row against the sweep: run index in range and in `shard`, the seed of
+    /// that run, finite and consistent numbers.
+    fn check_row(&self, d: (usize, RunResult), shard: Option<Shard>) -> Result<(usize, RunResult)> {
+        let (c, r) = (d.0, &d.1);
+        let e = &self.entries[c];
+        let bad = |why: String| Err(Error::invalid("row", why));
+        if r.run >= self.runs {
+            return bad(format!(
+                "run {} is out of range (runs = {})",
+                r.run, self.runs
+            ));
+        }
+        if !self.mine(shard, c, r.run) {
+            return bad(format!(
+                "run {} of configuration {c} does not belong to this shard",
+                r.run
+            ));
+        }
+        let seed = super::rng::run_seed(&e.config.key(), self.seed, r.run);
+        if r.seed != seed {
+            return bad(format!(
+                "seed {} is not the seed {seed} of run {} of configuration {c}",
+                r.seed, r.run
+            ));
+        }
+        let nums = [r.final_gap, r.max_gap, r.spread, r.mean_quantile];
+        if nums.iter().any(|v| !v.is_finite()) {
+            return bad("holds a number that is not finite".into());
+        }
+        if r.balls < e.balls || r.steps == 0 || r.max_gap < r.final_gap || r.spread < 0.0 {
+            return bad(format!(
+                "is inconsistent (balls {} < target {}, no steps, max_gap < final_gap or a \
+                 negative spread)",
+                r.balls, e.balls
+            ));
+        }
+        Ok(d)
     }
 
     fn rows_csv(&self, rows: &[(usize, RunResult)]) -> String {
@@ -468,16 +659,13 @@ impl Sweep {
                 head.push(format!("{q}_{s}"));
             }
         }
+        head.push("note".into());
         w.write_record(&head).map_err(csv_err)?;
-        for (c, e) in self.entries.iter().enumerate() {
-            let runs: Vec<RunResult> = rows
-                .iter()
-                .filter(|d| d.0 == c)
-                .map(|d| d.1.clone())
-                .collect();
-            if runs.is_empty() {
-                continue;
-            }
+        // Rows are sorted by configuration: one pass over consecutive runs of equal `c`.
+        for group in rows.chunk_by(|a, b| a.0 == b.0) {
+            let c = group[0].0;
+            let e = &self.entries[c];
+            let runs: Vec<RunResult> = group.iter().map(|d| d.1.clone()).collect();
             let sum = summarise(&runs, self.confidence, 0)?;
             let mut rec = config_fields(c, e);
             rec.push(runs.len().to_string());
@@ -485,12 +673,22 @@ impl Sweep {
                 match sum.iter().find(|s| s.0 == q) {
                     Some((_, est)) => {
                         for v in [est.mean, est.stderr, est.ci_low, est.ci_high] {
-                            rec.push(fmt_f64(v));
+                            // Undefined spread (one run): an empty field, said in `note`.
+                            rec.push(if v.is_finite() {
+                                fmt_f64(v)
+                            } else {
+                                String::new()
+                            });
                         }
                     }
                     None => rec.extend(std::iter::repeat_n(String::new(), 4)),
                 }
             }
+            rec.push(if runs.len() < 2 {
+                super::statistic::UNDEFINED_FOR_ONE_RUN.to_string()
+            } else {
+                String::new()
+            });
             w.write_record(&rec).map_err(csv_err)?;
         }
         let bytes = w
