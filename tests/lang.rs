@@ -300,27 +300,53 @@ fn bad_claims_are_one_line_errors_naming_file_line_and_column() {
         &format!("{HEAD}[claim]\nexpr = \"n <= {deep}\"\n{dom}"),
     );
     one_line(&e);
-    assert!(e.contains("deep.toml:9:") && e.contains("nested deeper"), "{e}");
+    assert!(
+        e.contains("deep.toml:9:") && e.contains("nested deeper"),
+        "{e}"
+    );
     // Too large: a flat sum of 5000 terms is beyond the tree depth the evaluator accepts.
     let big = vec!["1"; 5000].join("+");
-    let e = err_of("large", &format!("{HEAD}[claim]\nexpr = \"n <= {big}\"\n{dom}"));
+    let e = err_of(
+        "large",
+        &format!("{HEAD}[claim]\nexpr = \"n <= {big}\"\n{dom}"),
+    );
     one_line(&e);
-    assert!(e.contains("large.toml:9:") && e.contains("too large"), "{e}");
+    assert!(
+        e.contains("large.toml:9:") && e.contains("too large"),
+        "{e}"
+    );
     // A name the setting does not provide: a per-bin name outside a binder, at its column
     // (line 9, `expr = "` is 8 characters, `n <= ` 5 more: column 14).
-    let e = err_of("perbin", &format!("{HEAD}[claim]\nexpr = \"n <= y\"\n{dom}"));
+    let e = err_of(
+        "perbin",
+        &format!("{HEAD}[claim]\nexpr = \"n <= y\"\n{dom}"),
+    );
     one_line(&e);
-    assert!(e.contains("perbin.toml:9:14:") && e.contains("per-bin"), "{e}");
+    assert!(
+        e.contains("perbin.toml:9:14:") && e.contains("per-bin"),
+        "{e}"
+    );
     // Process quantities without a process.
-    let e = err_of("noproc", &format!("{HEAD}[claim]\nexpr = \"E_Upsilon <= n\"\n{dom}"));
-    assert!(e.contains("noproc.toml:9:") && e.contains("processes"), "{e}");
+    let e = err_of(
+        "noproc",
+        &format!("{HEAD}[claim]\nexpr = \"E_Upsilon <= n\"\n{dom}"),
+    );
+    assert!(
+        e.contains("noproc.toml:9:") && e.contains("processes"),
+        "{e}"
+    );
     // A constant part that is not a finite number: 1/0, ln(0).
     let e = err_of(
         "div0",
-        &format!("{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1/(n - n)\"\n{dom}"),
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"dE_Upsilon <= 1/(n - n)\"\n{dom}"
+        ),
     );
     one_line(&e);
-    assert!(e.contains("div0.toml:") && e.contains("not a finite number"), "{e}");
+    assert!(
+        e.contains("div0.toml:") && e.contains("not a finite number"),
+        "{e}"
+    );
     let e = err_of(
         "ln0",
         &format!("{HEAD}[constants]\nc = \"ln(n - 4)\"\n[claim]\nexpr = \"n <= c\"\n{dom}"),
@@ -338,7 +364,10 @@ fn bad_claims_are_one_line_errors_naming_file_line_and_column() {
         ),
     );
     one_line(&e);
-    assert!(e.contains("enum.toml:") && e.contains("outcome states"), "{e}");
+    assert!(
+        e.contains("enum.toml:") && e.contains("outcome states"),
+        "{e}"
+    );
     // A potential defined through itself.
     let e = err_of(
         "cycle",
@@ -346,7 +375,10 @@ fn bad_claims_are_one_line_errors_naming_file_line_and_column() {
             "{HEAD}[potentials]\nA = \"B + 1\"\nB = \"A * 2\"\n[claim]\nexpr = \"A <= n\"\n{dom}"
         ),
     );
-    assert!(e.contains("cycle.toml:") && e.contains("through itself"), "{e}");
+    assert!(
+        e.contains("cycle.toml:") && e.contains("through itself"),
+        "{e}"
+    );
     // A batch that is not an integer.
     let e = err_of(
         "batch",
