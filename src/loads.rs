@@ -3,7 +3,7 @@
 //!
 //! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2 (notation).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, excerpt};
 
 /// How ties between equal loads are broken when a rank-indexed allocation vector is applied to bins.
 ///
@@ -348,16 +348,6 @@ fn parse_token(tok: &[u8], index: usize) -> Result<f64> {
             ),
         )
     })
-}
-
-/// At most the first 40 characters of `s`, with `…` and the length when it is longer (errors
-/// quote the offending input, but a 100 MB token must not become a 100 MB message).
-fn excerpt(s: &str) -> String {
-    const KEEP: usize = 40;
-    match s.char_indices().nth(KEEP) {
-        None => s.to_string(),
-        Some((cut, _)) => format!("{}… ({} bytes)", &s[..cut], s.len()),
-    }
 }
 
 /// Counts loads by value while they are read: integers in a window of values in a dense array,
