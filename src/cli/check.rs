@@ -39,6 +39,10 @@ pub struct Args {
     /// depend on it.
     #[arg(long)]
     jobs: Option<usize>,
+    /// Write the proof certificate of every proved claim of kind `real` under this directory
+    /// (`<DIR>/<id>.json`; re-checked by the independent checker in any case).
+    #[arg(long)]
+    certificates: Option<PathBuf>,
 }
 
 /// How many verdicts rest on each trust level, strongest first, as one line
@@ -183,6 +187,7 @@ fn run_all(
                 effort: a.effort.max(1),
                 regressions: regressions_for(t, &a.theorems),
                 progress: Some(&tick),
+                certificates: a.certificates.clone(),
                 ..RunContext::default()
             };
             let r = c
