@@ -9,7 +9,9 @@
 //! * a goal is `s·∂_β g ≥ 0`, strict unless the box lies on an exempt hyperplane, an open end of
 //!   the domain, or is a touching point;
 //! * **direct**: the enclosure's lower end is `≥ 0` (`> 0` when strict);
-//! * **mean value** at `c ∈ B`: `lower(f(c) + Σᵢ ∂ᵢf(B)·(Bᵢ − cᵢ)) ≥ 0` (`> 0` when strict);
+//! * **mean value** at `c ∈ B`: `lower(f(c) + Σᵢ ∂ᵢf(B)·(Bᵢ − cᵢ)) ≥ 0` (`> 0` when strict),
+//!   where `f(c)` is its enclosure, with the lower end raised to 0 when the exact value at `c`
+//!   is `≥ 0`;
 //! * **monotone** in `xᵢ` toward the face `F` on a box where every hypothesis holds (when the
 //!   goal has hypotheses): the derivative goal `±∂ᵢ(s·∂_β g)` on `B` (sign `+` toward the
 //!   lower face), exempt on the hyperplane of `F` and strict iff the goal is strict on `B` but
@@ -156,9 +158,20 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
                     .goal_value(&g.path, g.positive, &x, prec, true)
                     .map_err(|e| fail(format!("cannot evaluate the gradient: {e}")))?;
                 let gr = gr.ok_or_else(|| format!("node {k}: no gradient"))?;
-                let (fc, _) = p
+                // f(c): its enclosure, or [0, ·] where the exact value at c is ≥ 0.
+                let (mut fc, _) = p
                     .goal_value(&g.path, g.positive, &point_intervals(at, prec), prec, false)
                     .map_err(|e| fail(format!("cannot evaluate at the point: {e}")))?;
+                if *fc.lo() < 0u32
+                    && *fc.hi() >= 0u32
+                    && matches!(
+                        p.exact_sign(&g.path, g.positive, at),
+                        Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+                    )
+                {
+                    fc = Interval::new(malachite::Float::from(0u32), fc.hi().clone())
+                        .map_err(|e| fail(e.to_string()))?;
+                }
                 let mut sum = fc;
                 for i in 0..b.dim() {
                     let lo = Interval::from_rational(&(&b.lo[i] - &at[i]), prec);

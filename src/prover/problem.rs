@@ -201,6 +201,37 @@ impl Problem {
         Some(if positive { s } else { s.reverse() })
     }
 
+    /// The enclosure of `s·∂_path g` at a rational point, with its lower end raised to 0 when
+    /// the enclosure reaches below 0 but the exact value there is `≥ 0` ([`Problem::exact_sign`]):
+    /// at a touching point the claim is exactly tight, which no enclosure of a non-dyadic point
+    /// can show.
+    pub fn point_value(
+        &self,
+        path: &[usize],
+        positive: bool,
+        c: &[Q],
+        prec: u64,
+    ) -> Eval<Interval> {
+        let (fc, _) = self.goal_value(
+            path,
+            positive,
+            &super::boxes::point_intervals(c, prec),
+            prec,
+            false,
+        )?;
+        if *fc.lo() < 0u32
+            && *fc.hi() >= 0u32
+            && matches!(
+                self.exact_sign(path, positive, c),
+                Some(Ordering::Greater | Ordering::Equal)
+            )
+        {
+            return Interval::new(malachite::Float::from(0u32), fc.hi().clone())
+                .map_err(|e| EvalError::Undefined(e.to_string()));
+        }
+        Ok(fc)
+    }
+
     fn g_of<D: Domain>(&self, d: &D, vals: &[D::N]) -> Eval<(D::N, D::N, D::N)> {
         let env = Slots(vals);
         let l = self.lhs.eval(d, &env, None)?;

@@ -346,10 +346,9 @@ impl Prover<'_> {
                 }
             })
             .collect();
-        let xc = point_intervals(&c, prec);
-        let (fc, _) = self
+        let fc = self
             .p
-            .goal_value(&goal.path, goal.positive, &xc, prec, false)
+            .point_value(&goal.path, goal.positive, &c, prec)
             .ok()?;
         let lb = mean_value_bound(&fc, gr, b, &c, prec);
         meets(&lb, strict).then_some(Node::MeanValue { at: c })
@@ -431,13 +430,7 @@ impl Prover<'_> {
                     continue;
                 }
                 let c = b.face(i, side).center();
-                let Ok((fc, _)) = self.p.goal_value(
-                    &goal.path,
-                    goal.positive,
-                    &point_intervals(&c, prec),
-                    prec,
-                    false,
-                ) else {
+                let Ok(fc) = self.p.point_value(&goal.path, goal.positive, &c, prec) else {
                     continue;
                 };
                 if *fc.lo() >= 0u32 {

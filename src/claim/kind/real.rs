@@ -448,6 +448,22 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     Ok(Box::new(me))
 }
 
+/// A compile error's message, with the per-bin names of load-vector claims (`y`, `x`, `p`, …)
+/// treated as the unknown names they are in a real claim.
+fn real_message(e: &crate::lang::CompileError, known: &[(String, Resolved)]) -> String {
+    if let Some(rest) = e.message.strip_prefix('`')
+        && let Some((name, tail)) = rest.split_once('`')
+        && tail.starts_with(" is a per-bin name")
+    {
+        let names: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
+        return format!(
+            "unknown name `{name}` (known variables, derived names and constants: {})",
+            names.join(", ")
+        );
+    }
+    e.message.clone()
+}
+
 /// The names of a real claim: variables, substituted names, derived names and constants.
 struct RealScope<'a> {
     names: &'a [(String, Resolved)],
@@ -802,7 +818,7 @@ impl Real {
                                 t,
                                 v.span().start,
                                 e.at,
-                                format!("let `{name}`: {}", e.message),
+                                format!("let `{name}`: {}", real_message(&e, &names)),
                             ));
                         }
                         k += 1;
@@ -836,8 +852,9 @@ impl Real {
             }
         };
         let comp = |a: &crate::lang::Ast| {
-            crate::lang::compile_expr(a, &scope, false)
-                .map_err(|e| error_in_string(t, at, e.at, format!("claim: {}", e.message)))
+            crate::lang::compile_expr(a, &scope, false).map_err(|e| {
+                error_in_string(t, at, e.at, format!("claim: {}", real_message(&e, &names)))
+            })
         };
         let (lhs, rhs) = (comp(l)?, comp(r)?);
         check_uses(lhs.uses(), at, "claim")?;
@@ -847,8 +864,9 @@ impl Real {
             let gat = g.span().start;
             let ast = crate::lang::parse(g.get_ref())
                 .map_err(|e| error_in_string(t, gat, e.at, format!("given: {}", e.message)))?;
-            let f = crate::lang::compile_formula(&ast, &scope, false)
-                .map_err(|e| error_in_string(t, gat, e.at, format!("given: {}", e.message)))?;
+            let f = crate::lang::compile_formula(&ast, &scope, false).map_err(|e| {
+                error_in_string(t, gat, e.at, format!("given: {}", real_message(&e, &names)))
+            })?;
             check_uses(f.uses(), gat, "given")?;
             given.push(rewrite_f(f));
         }
