@@ -531,7 +531,7 @@ mod tests {
         let e = compile_value("abs(x)", &["x"]).unwrap();
         let x = d.seed(&bx, 0);
         assert!(matches!(
-            e.eval(&d, &Slots(&[x.clone()]), None),
+            e.eval(&d, &Slots(std::slice::from_ref(&x)), None),
             Err(EvalError::Undecided(_))
         ));
         let e = compile_value("sqrt(x^2)", &["x"]).unwrap();

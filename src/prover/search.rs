@@ -209,7 +209,7 @@ pub fn need_strict(p: &Problem, goal: &Goal, b: &Bx) -> bool {
     if !goal.strict {
         return false;
     }
-    if b.is_point() && p.touching.iter().any(|t| *t == b.lo) {
+    if b.is_point() && p.touching.contains(&b.lo) {
         return false;
     }
     for i in 0..b.dim() {
@@ -417,14 +417,14 @@ impl Prover<'_> {
     ) -> Option<Node> {
         let prec = self.o.prec;
         let mut cands: Vec<(Float, usize, Side)> = Vec::new();
-        for i in 0..b.dim() {
+        for (i, gi) in gr.iter().enumerate() {
             if b.degenerate(i) {
                 continue;
             }
             for side in [Side::Lo, Side::Hi] {
                 let definite = match side {
-                    Side::Lo => *gr[i].lo() > 0u32,
-                    Side::Hi => *gr[i].hi() < 0u32,
+                    Side::Lo => *gi.lo() > 0u32,
+                    Side::Hi => *gi.hi() < 0u32,
                 };
                 if definite {
                     continue;
@@ -485,9 +485,9 @@ impl Prover<'_> {
     fn choose(&self, b: &Bx, grad: Option<&[Interval]>) -> Option<(usize, Q)> {
         for t in &self.p.touching {
             if b.contains(t) {
-                for i in 0..b.dim() {
-                    if b.lo[i] < t[i] && t[i] < b.hi[i] {
-                        return Some((i, t[i].clone()));
+                for (i, ti) in t.iter().enumerate() {
+                    if b.lo[i] < *ti && *ti < b.hi[i] {
+                        return Some((i, ti.clone()));
                     }
                 }
             }

@@ -116,9 +116,11 @@ fn err(t: &Theorem, at: usize, msg: impl Into<String>) -> FileError {
 
 /// Splits `[a, b)` into its brackets and ends (a comma at parenthesis depth 0 separates them);
 /// offsets are relative to `s`.
-fn parse_range(
-    s: &str,
-) -> std::result::Result<(bool, (String, usize), (String, usize), bool), (usize, String)> {
+/// A range as written: whether the lower end is open, the two ends (text and offset), whether
+/// the upper end is open.
+type RangeParts = (bool, (String, usize), (String, usize), bool);
+
+fn parse_range(s: &str) -> std::result::Result<RangeParts, (usize, String)> {
     let trimmed_start = s.len() - s.trim_start().len();
     let body = s.trim();
     let (open_lo, open_hi) = match (body.chars().next(), body.chars().last()) {
@@ -1044,16 +1046,16 @@ impl Real {
         Ok(v)
     }
 
+    /// A witness at the point `x`; `sides` = (lhs, rhs, slack) as text.
     fn point_witness(
         &self,
         case: &Case,
         x: &[Q],
-        lhs: String,
-        rhs: String,
-        slack: String,
+        sides: (String, String, String),
         found_by: &str,
         recheck: Option<String>,
     ) -> Witness {
+        let (lhs, rhs, slack) = sides;
         let mut constants = case.constants_f64.clone();
         for (i, v) in case.problem.vars.iter().enumerate() {
             constants.insert(v.name.clone(), x[i].to_f64().unwrap_or(f64::NAN));
@@ -1183,9 +1185,7 @@ impl Real {
                 let w = self.point_witness(
                     case,
                     &point,
-                    lhs.to_string(),
-                    rhs.to_string(),
-                    format!("{slack:e}"),
+                    (lhs.to_string(), rhs.to_string(), format!("{slack:e}")),
                     found_by,
                     Some(format!(
                         "certified by enclosures: the claim as g ≥ 0 has g ∈ {g} at {} bits and g ∈ {} at {CHECK_PREC} bits (the point lies in the domain and every hypothesis holds there)",
@@ -1240,9 +1240,7 @@ impl Real {
                     self.point_witness(
                         case,
                         &c,
-                        l,
-                        r,
-                        format!("{g:e}"),
+                        (l, r, format!("{g:e}")),
                         "center of the tightest box left",
                         None,
                     )
