@@ -63,6 +63,7 @@ pub mod multidim;
 pub mod plot;
 pub mod potential;
 pub mod process;
+pub mod prover;
 pub mod scaled;
 pub mod search;
 pub mod setting;

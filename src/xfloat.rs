@@ -1,7 +1,7 @@
 //! Extended-range floating-point numbers `m · 2^e` (an `f64` mantissa and an `i64` binary
 //! exponent), the arithmetic in which claim expressions are evaluated, so that `Γ = Σ 2cosh(α yᵢ)`
 //! at a load vector with `α·|y| ≫ 700` compares correctly with the other side of an inequality
-//! instead of overflowing to `inf` (DESIGN §1: large exponents in the log domain).
+//! instead of overflowing to `inf` (docs/conventions.md §1: large exponents in the log domain).
 //!
 //! The relative precision is that of `f64` (53 bits); the range is `2^(±2^62)`.
 

@@ -1,5 +1,5 @@
 //! Lemmas as files: the theorem-file schema, claim expressions, check kinds and verdicts
-//! (DESIGN §3).
+//! (docs/conventions.md §3).
 //!
 //! A lemma is one TOML file under `theorems/<paper>/<name>.toml` (its id is `<paper>/<name>`);
 //! `theorems/README.md` documents the schema with a worked example. [`load`] reads a file,

@@ -77,7 +77,7 @@ impl FileError {
     }
 }
 
-/// The status a theorem file expects (DESIGN §3).
+/// The status a theorem file expects (docs/conventions.md §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ExpectedStatus {
@@ -87,6 +87,8 @@ pub enum ExpectedStatus {
     Refuted,
     /// Unknown; any verdict is accepted.
     Open,
+    /// The claim must be proved (kind `real`: every box of the domain certified).
+    Proved,
 }
 
 impl ExpectedStatus {
@@ -96,6 +98,7 @@ impl ExpectedStatus {
             ExpectedStatus::Holds => "holds",
             ExpectedStatus::Refuted => "refuted",
             ExpectedStatus::Open => "open",
+            ExpectedStatus::Proved => "proved",
         }
     }
 }
@@ -346,6 +349,28 @@ pub struct Domain {
     pub integer: bool,
 }
 
+impl Default for Domain {
+    /// No numbers of bins, the defaults of every field (a file without `[domain]`: an empty
+    /// domain for the kinds that need one).
+    fn default() -> Self {
+        Domain {
+            n: Vec::new(),
+            states: Vec::new(),
+            families: None,
+            exhaustive: None,
+            random: 0,
+            optimise: 0,
+            starts: default_starts(),
+            seed: 0,
+            integer: true,
+        }
+    }
+}
+
+fn default_domain() -> Spanned<Domain> {
+    Spanned::new(0..0, Domain::default())
+}
+
 /// A theorem file (the fields common to every kind; the `[claim]` table is read by the kind).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -381,8 +406,13 @@ pub struct TheoremFile {
     pub tolerance: f64,
     /// The claim (its fields depend on the kind).
     pub claim: Spanned<toml::Table>,
-    /// The state domain.
+    /// The state domain (absent: empty, span `0..0`; kind `real` has none).
+    #[serde(default = "default_domain")]
     pub domain: Spanned<Domain>,
+    /// The real variables and their ranges (kind `real`): `x = "[-5, 5]"`, `a = "(0, 1]"`,
+    /// `n = { range = "[8, inf)", substitute = "u = 1/n" }`.
+    #[serde(default)]
+    pub vars: BTreeMap<String, Spanned<toml::Value>>,
     /// Recorded results (counterexamples, constants found); not read by the engine.
     #[serde(default)]
     pub record: Option<toml::Table>,

@@ -1,4 +1,4 @@
-//! Verdicts (DESIGN §3): never a bare bool. A verdict says what was searched, the smallest slack
+//! Verdicts (docs/conventions.md §3): never a bare bool. A verdict says what was searched, the smallest slack
 //! and where it was attained, or the counterexample with both sides, and how far to trust it.
 
 use super::schema::ExpectedStatus;
@@ -15,8 +15,12 @@ pub enum Status {
     Holds,
     /// A concrete state violates the claim.
     Refuted,
-    /// The margin is below numerical resolution, or the re-check disagreed.
+    /// The margin is below numerical resolution, or the re-check disagreed (for kind `real`:
+    /// the budget ran out before every box was decided).
     Inconclusive,
+    /// Every box of a real domain is certified (kind `real`), with a certificate that an
+    /// independent checker re-verifies: a proof, not a search.
+    Proved,
 }
 
 impl Status {
@@ -26,6 +30,7 @@ impl Status {
             Status::Holds => "holds",
             Status::Refuted => "refuted",
             Status::Inconclusive => "inconclusive",
+            Status::Proved => "proved",
         }
     }
 }
@@ -97,8 +102,9 @@ pub struct LinkVerdict {
 }
 
 impl Verdict {
-    /// Whether the verdict contradicts the expected status: an expected `holds` or `refuted`
-    /// that is not obtained (an `inconclusive` verdict also contradicts it); `open` never does.
+    /// Whether the verdict contradicts the expected status: an expected `holds`, `proved` or
+    /// `refuted` that is not obtained (an `inconclusive` verdict also contradicts it; `proved`
+    /// meets an expected `holds`); `open` never does.
     ///
     /// ```
     /// use balloc::claim::{Verdict, Status, Trust, ExpectedStatus, Searched};
@@ -110,7 +116,8 @@ impl Verdict {
     pub fn contradicts(&self) -> bool {
         match self.expected {
             ExpectedStatus::Open => false,
-            ExpectedStatus::Holds => self.verdict != Status::Holds,
+            ExpectedStatus::Holds => !matches!(self.verdict, Status::Holds | Status::Proved),
+            ExpectedStatus::Proved => self.verdict != Status::Proved,
             ExpectedStatus::Refuted => self.verdict != Status::Refuted,
         }
     }

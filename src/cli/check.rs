@@ -39,6 +39,10 @@ pub struct Args {
     /// depend on it.
     #[arg(long)]
     jobs: Option<usize>,
+    /// Write the proof certificate of every proved claim of kind `real` under this directory
+    /// (`<DIR>/<id>.json`; re-checked by the independent checker in any case).
+    #[arg(long)]
+    certificates: Option<PathBuf>,
 }
 
 /// How many verdicts rest on each trust level, strongest first, as one line
@@ -183,6 +187,7 @@ fn run_all(
                 effort: a.effort.max(1),
                 regressions: regressions_for(t, &a.theorems),
                 progress: Some(&tick),
+                certificates: a.certificates.clone(),
                 ..RunContext::default()
             };
             let r = c
@@ -323,13 +328,19 @@ fn print_text(v: &Verdict) {
         } else {
             "tightest"
         };
-        crate::outln!(
-            "    {label}: n = {}, {}, loads ({}), constants {:?}",
-            w.n,
-            w.source,
-            short_loads(&w.loads),
-            w.constants
-        );
+        // A claim over real variables has no bins: its witness is a point.
+        let mut at = Vec::new();
+        if w.n > 0 {
+            at.push(format!("n = {}", w.n));
+        }
+        if !w.source.is_empty() {
+            at.push(w.source.clone());
+        }
+        if !w.loads.is_empty() {
+            at.push(format!("loads ({})", short_loads(&w.loads)));
+        }
+        at.push(format!("constants {:?}", w.constants));
+        crate::outln!("    {label}: {}", at.join(", "));
         crate::outln!(
             "    lhs = {}, rhs = {}, slack = {} [{}]",
             w.lhs,

@@ -87,6 +87,8 @@ pub fn run(a: Args) -> Result<i32> {
             return Ok(0);
         }
     }
+    // A claim over real variables (kind `real`) has no number of bins: no n, no loads, no fit.
+    let real = !r.per_n.is_empty() && r.per_n.iter().all(|t| t.n == 0);
     crate::outln!(
         "{}: {} of `{}` over the searched space",
         r.id,
@@ -101,6 +103,9 @@ pub fn run(a: Args) -> Result<i32> {
             .witness
             .as_ref()
             .map(|w| {
+                if real {
+                    return format!("  pinned by {}", w.source);
+                }
                 format!(
                     "  pinned by {} loads ({})",
                     w.source,
@@ -122,9 +127,13 @@ pub fn run(a: Args) -> Result<i32> {
             ),
             (None, _, _) => "  [no failing value found]".to_string(),
         };
-        crate::outln!("  n = {:<6} {} = {:.6}{bracket}{w}", t.n, r.name, t.value);
+        if real {
+            crate::outln!("  {} = {:.6}{bracket}{w}", r.name, t.value);
+        } else {
+            crate::outln!("  n = {:<6} {} = {:.6}{bracket}{w}", t.n, r.name, t.value);
+        }
     }
-    if let Some(note) = &fits_note {
+    if let Some(note) = fits_note.as_ref().filter(|_| !real) {
         crate::outln!("growth fits: none ({note})");
     }
     if !r.fits.is_empty() {

@@ -37,6 +37,7 @@ fn badness(v: &Verdict) -> (u8, f64) {
         Status::Refuted => 0,
         Status::Inconclusive => 1,
         Status::Holds => 2,
+        Status::Proved => 3,
     };
     (rank, v.slack.unwrap_or(f64::INFINITY))
 }

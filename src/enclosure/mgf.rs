@@ -1,6 +1,6 @@
 //! Enclosures of weight moment generating functions `M(s) = E[e^{sW}]` at rational `s`.
 //!
-//! MGFs (notes §4.2, derived): unit `eˢ`; finite `Σⱼ pⱼ e^{s wⱼ}`; Exp(μ) `1/(1 − μs)` for
+//! MGFs (docs/derivations.md §3, derived): unit `eˢ`; finite `Σⱼ pⱼ e^{s wⱼ}`; Exp(μ) `1/(1 − μs)` for
 //! `μs < 1`; Geometric on `{start, ...}` with success probability `q`, `r = 1 − q`:
 //! `e^{s·start} q/(1 − r eˢ)` for `r eˢ < 1`. All are rational functions of `eˢ` (or of `s`), so
 //! each is enclosed by one or a few correctly rounded exponentials and outward-rounded

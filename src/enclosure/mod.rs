@@ -1,7 +1,7 @@
 //! Trust level **`enclosure`**: directed-rounding interval enclosures of the exponential
 //! potentials and of their exact expectations, and certified comparisons.
 //!
-//! DESIGN §3 names four trust levels; this is the second strongest, for quantities that are not
+//! docs/conventions.md §3 names four trust levels; this is the second strongest, for quantities that are not
 //! rational (`e^{α y}`). Every enclosed number is an [`Interval`] `[lo, hi]` of malachite binary
 //! floats, rounded outward at every operation, with correctly rounded `exp` (malachite's
 //! `exp_rational_prec_round` with `Floor`/`Ceiling`), so the true value is inside. A comparison

@@ -1,16 +1,15 @@
 //! Trust level **`exact`**: rational evaluation of every quantity that is rational.
 //!
-//! DESIGN §3 names four trust levels for a verdict; this module is the strongest one. It evaluates,
+//! docs/conventions.md §3 names four trust levels for a verdict; this module is the strongest one. It evaluates,
 //! in exact rationals (`BigRational`, here abbreviated [`Q`]):
 //!
 //! * the per-bin allocation vectors of rank-based processes with the tie rule applied
 //!   ([`ExactStepLaw::from_process`]; random ties give every bin of a tied group the group
-//!   average, fixed ties keep the rank order, DESIGN §1);
+//!   average, fixed ties keep the rank order, docs/conventions.md §1);
 //! * C1/C2 (already generic: call [`crate::condition`] with `Q`);
 //! * the quadratic potential `Υ = Σ yᵢ²` and the absolute-value potential `Δ = Σ |yᵢ|`, and
 //!   their expectations after one step and one batch ([`quadratic`], [`absolute`]), by the same
-//!   closed forms as the `f64` code in `crate::potential` (notes §6 of
-//!   `papers/batched-and-mean-biased.md`);
+//!   closed forms as the `f64` code in `crate::potential` (docs/derivations.md §4);
 //! * an independent brute-force enumerator over every outcome ([`enumerate::brute_force`]).
 //!
 //! Loads given as `f64` are converted exactly (`BigRational::from_float`), so integer loads and

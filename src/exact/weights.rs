@@ -11,7 +11,7 @@ use num_traits::{One, Signed, Zero};
 /// Moments (derived): Exp(μ): `E[W] = μ`, `E[W²] = 2μ²`, MGF `1/(1 − μs)` for `s < 1/μ`;
 /// Geometric on `{start, start+1, ...}` with success probability `q` (`r = 1 − q`):
 /// `E[W] = start + r/q`, `E[W²] = r/q² + (start + r/q)²`, MGF `e^{s·start} q/(1 − r eˢ)` for
-/// `r eˢ < 1` (Los–Sauerwald, *Balanced Allocations in Batches*, §2; notes §4.2).
+/// `r eˢ < 1` (Los–Sauerwald, *Balanced Allocations in Batches*, §2; docs/derivations.md §3).
 ///
 /// ```
 /// use balloc::exact::{ExactWeights, Q};

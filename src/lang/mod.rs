@@ -8,7 +8,9 @@
 //! * [`domain`]: the number domains — [`Float`] (extended-range floats with an error magnitude),
 //!   [`Exact`] (rationals), [`Enclosure`] (outward-rounded intervals) and [`ExpSums`] (exact
 //!   exponential sums, signs by Lindemann–Weierstrass and enclosures);
-//! * [`expsum`]: the exponential sums themselves.
+//! * [`expsum`]: the exponential sums themselves;
+//! * [`dual`]: forward-mode derivatives as a domain ([`Dual`] over any domain, nested for
+//!   higher orders), used by the prover of claims over real variables.
 //!
 //! ```
 //! use balloc::lang::{compile_str, Exact, Float, Slots, Domain};
@@ -21,11 +23,13 @@
 //! ```
 
 pub mod domain;
+pub mod dual;
 pub mod expr;
 pub mod expsum;
 pub mod syntax;
 
 pub use domain::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
+pub use dual::{Dual, DualNum, Seed};
 pub use expr::{
     Agg, BinVar, BinVars, CompileError, Env, Expr, Formula, Frame, Func, ProcFunc, Resolved, Scope,
     Slots, Uses, compile_expr, compile_formula, compile_str, compile_value,

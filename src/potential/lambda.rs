@@ -65,7 +65,7 @@ pub(super) static INFO: PotentialInfo = PotentialInfo {
         doc: "smoothing parameter α > 0",
     }],
     summary: "Λ = Σ_i exp(α |y_i|) (as recalled)",
-    reference: "Los–Sauerwald–Sylvester, Mean-Biased Processes (arXiv:2308.05087), Fig. 4.1; formula recalled (notes §5.2)",
+    reference: "Los–Sauerwald–Sylvester, Mean-Biased Processes (arXiv:2308.05087), Fig. 4.1; formula recalled (docs/derivations.md §5.4)",
     example: "lambda(alpha=0.5)",
     build,
 };

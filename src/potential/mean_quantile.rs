@@ -4,7 +4,7 @@
 //!
 //! Reference: Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087), Fig. 4.2
 //! ("rounds t with δ^t ∈ [ε, 1 − ε]") and the abstract ("mean quantile stabilization"); the
-//! rule at ties is recalled (notes §5.2), hence the parameter.
+//! rule at ties is recalled (docs/derivations.md §5.4), hence the parameter.
 //!
 //! Bins are classified by the sign of `n·xᵢ − W`, exact for integer loads below 2⁵³/n.
 //! Closed form (derived; sequential, unit weights): an outcome putting `k` balls into `j` turns

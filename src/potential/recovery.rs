@@ -22,7 +22,7 @@ pub(super) static INFO: PotentialInfo = PotentialInfo {
         doc: "smoothing α = κ/n, κ > 0",
     }],
     summary: "V = Σ_i exp((κ/n) |y_i|) (reading of the recovery-phase potential, smoothing Θ(1/n))",
-    reference: "Los–Sauerwald–Sylvester, Mean-Biased Processes (arXiv:2308.05087), Fig. 4.1; formula recalled (notes §5.2)",
+    reference: "Los–Sauerwald–Sylvester, Mean-Biased Processes (arXiv:2308.05087), Fig. 4.1; formula recalled (docs/derivations.md §5.4)",
     example: "recovery(kappa=2)",
     build,
 };

@@ -1,4 +1,4 @@
-//! Adversarial families of load vectors (notes §7 of `papers/batched-and-mean-biased.md`,
+//! Adversarial families of load vectors (docs/derivations.md §6,
 //! families F1–F7 and F10): one heavy bin, one light bin, two-level splits of every size and
 //! height, few-level vectors, tied groups, ramps, geometric tails, huge loads and random real
 //! vectors. Loads are raw `x` (the claims only see `y = x − W/n`).

@@ -15,7 +15,7 @@
 //! and then shrinks the first violation it finds ([`shrink`]). Every random choice comes from a ChaCha
 //! generator seeded from the plan, so a search is reproducible.
 //!
-//! Reference for the families: notes §7 of `papers/batched-and-mean-biased.md`.
+//! Reference for the families: docs/derivations.md §6.
 
 use crate::error::Result;
 use crate::xfloat::XFloat;

@@ -46,7 +46,18 @@ impl Searched {
         }
     }
 
-    /// A one-line summary.
+    /// A one-line summary; the numbers of bins and the sources are left out when the claim has
+    /// none (a claim over real variables).
+    ///
+    /// ```
+    /// use balloc::search::Searched;
+    /// let mut s = Searched { constant_combinations: 1, ..Default::default() };
+    /// s.add("boxes", 75);
+    /// assert_eq!(s.summary(), "75 evaluations, 1 constant combination(s): boxes 75");
+    /// s.n = vec![4, 8];
+    /// s.sources = 2;
+    /// assert_eq!(s.summary(), "75 evaluations over n ∈ [4, 8], 2 source(s), 1 constant combination(s): boxes 75");
+    /// ```
     pub fn summary(&self) -> String {
         let parts: Vec<String> = self
             .states
@@ -57,11 +68,14 @@ impl Searched {
             .exhaustive_bound
             .map(|(n, l)| format!("; exhaustive up to n = {n}, loads ≤ {l}"))
             .unwrap_or_default();
+        let over = if self.n.is_empty() && self.sources == 0 {
+            String::new()
+        } else {
+            format!(" over n ∈ {:?}, {} source(s)", self.n, self.sources)
+        };
         format!(
-            "{} evaluations over n ∈ {:?}, {} source(s), {} constant combination(s){ex}: {}",
+            "{} evaluations{over}, {} constant combination(s){ex}: {}",
             self.total,
-            self.n,
-            self.sources,
             self.constant_combinations,
             parts.join(", ")
         )

@@ -1,6 +1,6 @@
 //! The kind `lower-bound`: the exact parts of the batched lower-bound constructions of
 //! Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §7 (constructions as derived in
-//! the notes A.Thm.Sec7; [`crate::lower_bound::batched`]), compared in exact rationals with values
+//! docs/derivations.md §7; [`crate::lower_bound::batched`]), compared in exact rationals with values
 //! the file states.
 //!
 //! `[claim]` table:

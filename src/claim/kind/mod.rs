@@ -14,6 +14,7 @@ pub mod graph;
 pub mod inequality;
 pub mod lower_bound;
 pub mod multidim;
+pub mod real;
 pub mod statistical;
 
 /// How much effort a run spends and where it writes proptest regression files.
@@ -29,6 +30,8 @@ pub struct RunContext<'a> {
     pub states: Option<&'a mut dyn StateSource>,
     /// Called with a short message after each case (progress display).
     pub progress: Option<&'a dyn Fn(&str)>,
+    /// Where kinds that produce proof certificates (`real`) write them (`None`: not written).
+    pub certificates: Option<PathBuf>,
 }
 
 impl Default for RunContext<'_> {
@@ -39,6 +42,7 @@ impl Default for RunContext<'_> {
             regressions: None,
             states: None,
             progress: None,
+            certificates: None,
         }
     }
 }
@@ -113,11 +117,20 @@ pub static KINDS: &[&KindInfo] = &[
     &graph::INFO,
     &statistical::INFO,
     &lower_bound::INFO,
+    &real::INFO,
 ];
 
 /// Builds the check of a theorem file by its kind.
 pub fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let name = t.file.kind.get_ref();
+    if name != real::INFO.name
+        && let Some(v) = t.file.vars.values().next()
+    {
+        return Err(t.error_at(
+            Some(v.span().start),
+            format!("[vars] is read only by kind `real`, not by `{name}`"),
+        ));
+    }
     match KINDS.iter().find(|k| k.name == name) {
         Some(k) => (k.build)(t),
         None => {

@@ -1,0 +1,382 @@
+//! Proof certificates: the tree of a proof (splits and the decision at each leaf box) with the
+//! problem it proves, written as JSON. The tree is stored flat, in preorder, so that deep trees
+//! need no recursion to read.
+//!
+//! Decisions at a box `B` for a goal `s·∂_β g ≥ 0` (`g ≥ 0` is the claim, `β` a list of
+//! derivative indices, empty for the claim itself):
+//!
+//! | token | decision |
+//! |---|---|
+//! | `D` | **direct**: the enclosure of `s·∂_β g` on `B` is `≥ 0` (`> 0` where strictness is needed) |
+//! | `V` | **mean value** at a point `c ∈ B`: `f(c) + Σᵢ ∂ᵢf(B)·(Bᵢ − cᵢ) ≥ 0` |
+//! | `M` | **monotone** in `xᵢ` toward a face: `±∂ᵢf ≥ 0` on `B` (first subtree) and `f ≥ 0` on the face (second subtree) |
+//! | `O` | **outside**: hypothesis `j` is false on all of `B` |
+//! | `X` | **exact** at a point (`B` a single point): the sign of the goal decided in exact exponential sums |
+//! | `S` | **split** at `xᵢ = a`: the lower half (first subtree), then the upper half |
+
+use super::boxes::{Side, parse_q, q_text};
+use crate::exact::Q;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The proof tree of a box.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    /// Split at `x_var = at`: the two halves.
+    Split {
+        /// The coordinate.
+        var: usize,
+        /// The split point.
+        at: Q,
+        /// `x_var ≤ at`.
+        lo: Box<Node>,
+        /// `x_var ≥ at`.
+        hi: Box<Node>,
+    },
+    /// The enclosure of the goal on the box is non-negative (positive where required).
+    Direct,
+    /// The mean-value form at the point `at`.
+    MeanValue {
+        /// The expansion point (inside the box).
+        at: Vec<Q>,
+    },
+    /// Monotone in `x_var` toward the face on `side`.
+    Monotone {
+        /// The coordinate.
+        var: usize,
+        /// The face the goal reduces to (`lo`: the goal is non-decreasing in `x_var`).
+        side: Side,
+        /// The proof of the sign of the derivative on the box.
+        derivative: Box<Node>,
+        /// The proof of the goal on the face.
+        face: Box<Node>,
+    },
+    /// Hypothesis `hyp` is false on the whole box.
+    Outside {
+        /// Its index in `given`.
+        hyp: usize,
+    },
+    /// The box is a point where the goal is decided exactly ([`super::Problem::exact_sign`]).
+    Exact,
+}
+
+/// Counts of leaf decisions (and splits) in a tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// Split nodes.
+    pub splits: u64,
+    /// Direct leaves.
+    pub direct: u64,
+    /// Mean-value leaves.
+    pub mean_value: u64,
+    /// Monotone reductions.
+    pub monotone: u64,
+    /// Boxes outside the hypotheses.
+    pub outside: u64,
+    /// Points decided exactly.
+    #[serde(default)]
+    pub exact: u64,
+}
+
+impl Tally {
+    /// Leaves (every node but splits and the monotone nodes, whose subtrees hold leaves).
+    pub fn leaves(&self) -> u64 {
+        self.direct + self.mean_value + self.outside + self.exact
+    }
+}
+
+impl Node {
+    /// Counts the nodes by kind.
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        let mut stack = vec![self];
+        while let Some(n) = stack.pop() {
+            match n {
+                Node::Split { lo, hi, .. } => {
+                    t.splits += 1;
+                    stack.push(lo);
+                    stack.push(hi);
+                }
+                Node::Direct => t.direct += 1,
+                Node::MeanValue { .. } => t.mean_value += 1,
+                Node::Monotone {
+                    derivative, face, ..
+                } => {
+                    t.monotone += 1;
+                    stack.push(derivative);
+                    stack.push(face);
+                }
+                Node::Outside { .. } => t.outside += 1,
+                Node::Exact => t.exact += 1,
+            }
+        }
+        t
+    }
+
+    /// The nodes in preorder as tokens.
+    pub fn tokens(&self) -> Vec<Token> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(n) = stack.pop() {
+            match n {
+                Node::Split { var, at, lo, hi } => {
+                    out.push(Token::S(*var, q_text(at)));
+                    stack.push(hi);
+                    stack.push(lo);
+                }
+                Node::Direct => out.push(Token::D),
+                Node::MeanValue { at } => out.push(Token::V(at.iter().map(q_text).collect())),
+                Node::Monotone {
+                    var,
+                    side,
+                    derivative,
+                    face,
+                } => {
+                    out.push(Token::M(*var, side.name().to_string()));
+                    stack.push(face);
+                    stack.push(derivative);
+                }
+                Node::Outside { hyp } => out.push(Token::O(*hyp)),
+                Node::Exact => out.push(Token::X),
+            }
+        }
+        out
+    }
+
+    /// Rebuilds a tree from preorder tokens (an error for a malformed sequence).
+    pub fn from_tokens(tokens: &[Token]) -> Result<Node, String> {
+        // Iterative: a stack of partially built nodes waiting for their children.
+        enum Open {
+            Split(usize, Q, Option<Node>),
+            Mono(usize, Side, Option<Node>),
+        }
+        let mut stack: Vec<Open> = Vec::new();
+        let mut it = tokens.iter().enumerate();
+        loop {
+            let (k, t) = it
+                .next()
+                .ok_or_else(|| "the certificate ends inside the tree".to_string())?;
+            let mut done = match t {
+                Token::S(var, at) => {
+                    let at = parse_q(at).ok_or_else(|| format!("token {k}: bad number {at}"))?;
+                    stack.push(Open::Split(*var, at, None));
+                    continue;
+                }
+                Token::M(var, side) => {
+                    let side = match side.as_str() {
+                        "lo" => Side::Lo,
+                        "hi" => Side::Hi,
+                        s => return Err(format!("token {k}: bad side {s}")),
+                    };
+                    stack.push(Open::Mono(*var, side, None));
+                    continue;
+                }
+                Token::D => Node::Direct,
+                Token::V(at) => Node::MeanValue {
+                    at: at
+                        .iter()
+                        .map(|s| parse_q(s).ok_or_else(|| format!("token {k}: bad number {s}")))
+                        .collect::<Result<_, _>>()?,
+                },
+                Token::O(h) => Node::Outside { hyp: *h },
+                Token::X => Node::Exact,
+            };
+            // Attach the finished node to its parents.
+            loop {
+                match stack.pop() {
+                    None => {
+                        if it.next().is_some() {
+                            return Err("tokens after the end of the tree".into());
+                        }
+                        return Ok(done);
+                    }
+                    Some(Open::Split(v, at, None)) => {
+                        stack.push(Open::Split(v, at, Some(done)));
+                        break;
+                    }
+                    Some(Open::Split(v, at, Some(lo))) => {
+                        done = Node::Split {
+                            var: v,
+                            at,
+                            lo: Box::new(lo),
+                            hi: Box::new(done),
+                        };
+                    }
+                    Some(Open::Mono(v, s, None)) => {
+                        stack.push(Open::Mono(v, s, Some(done)));
+                        break;
+                    }
+                    Some(Open::Mono(v, s, Some(d))) => {
+                        done = Node::Monotone {
+                            var: v,
+                            side: s,
+                            derivative: Box::new(d),
+                            face: Box::new(done),
+                        };
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        // Deep trees are dropped without recursion.
+        let mut stack = Vec::new();
+        match self {
+            Node::Split { lo, hi, .. } => {
+                stack.push(std::mem::replace(lo.as_mut(), Node::Direct));
+                stack.push(std::mem::replace(hi.as_mut(), Node::Direct));
+            }
+            Node::Monotone {
+                derivative, face, ..
+            } => {
+                stack.push(std::mem::replace(derivative.as_mut(), Node::Direct));
+                stack.push(std::mem::replace(face.as_mut(), Node::Direct));
+            }
+            _ => return,
+        }
+        while let Some(mut n) = stack.pop() {
+            match &mut n {
+                Node::Split { lo, hi, .. } => {
+                    stack.push(std::mem::replace(lo.as_mut(), Node::Direct));
+                    stack.push(std::mem::replace(hi.as_mut(), Node::Direct));
+                }
+                Node::Monotone {
+                    derivative, face, ..
+                } => {
+                    stack.push(std::mem::replace(derivative.as_mut(), Node::Direct));
+                    stack.push(std::mem::replace(face.as_mut(), Node::Direct));
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// One node of a tree in preorder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Token {
+    /// Split: coordinate, point.
+    S(usize, String),
+    /// Direct.
+    D,
+    /// Mean value at a point.
+    V(Vec<String>),
+    /// Monotone: coordinate, `lo`/`hi`.
+    M(usize, String),
+    /// Outside hypothesis `j`.
+    O(usize),
+    /// Exact at a point.
+    X,
+}
+
+/// A variable as recorded in a certificate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CertVar {
+    /// Its name.
+    pub name: String,
+    /// The lower end (exact rational text).
+    pub lo: String,
+    /// The upper end.
+    pub hi: String,
+    /// Whether the lower end is excluded.
+    pub lo_open: bool,
+    /// Whether the upper end is excluded.
+    pub hi_open: bool,
+}
+
+/// The format tag of certificates.
+pub const FORMAT: &str = "balloc-real-certificate/1";
+
+/// A proof certificate (see the module documentation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Certificate {
+    /// [`FORMAT`].
+    pub format: String,
+    /// The theorem id.
+    pub id: String,
+    /// The claim as written.
+    pub claim: String,
+    /// The constants of this case (as written or evaluated).
+    pub constants: BTreeMap<String, String>,
+    /// The variables and their ranges.
+    pub vars: Vec<CertVar>,
+    /// The working precision of the search (bits).
+    pub prec: u64,
+    /// The counts of the tree's nodes.
+    pub tally: Tally,
+    /// The tree in preorder.
+    pub tree: Vec<Token>,
+}
+
+impl Certificate {
+    /// The proof tree.
+    pub fn root(&self) -> Result<Node, String> {
+        Node::from_tokens(&self.tree)
+    }
+
+    /// The JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a certificate serializes")
+    }
+
+    /// Parses the JSON text.
+    pub fn from_json(text: &str) -> Result<Certificate, String> {
+        let c: Certificate =
+            serde_json::from_str(text).map_err(|e| format!("not a certificate: {e}"))?;
+        if c.format != FORMAT {
+            return Err(format!(
+                "unknown certificate format `{}` (expected {FORMAT})",
+                c.format
+            ));
+        }
+        Ok(c)
+    }
+
+    /// Writes the certificate atomically (a temporary file, then a rename).
+    pub fn write(&self, path: &std::path::Path) -> std::io::Result<()> {
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(dir)?;
+        }
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, self.to_json())?;
+        std::fs::rename(&tmp, path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_round_trip() {
+        let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+        let t = Node::Split {
+            var: 0,
+            at: q(1, 2),
+            lo: Box::new(Node::Monotone {
+                var: 1,
+                side: Side::Hi,
+                derivative: Box::new(Node::Direct),
+                face: Box::new(Node::MeanValue {
+                    at: vec![q(1, 4), q(3, 1)],
+                }),
+            }),
+            hi: Box::new(Node::Outside { hyp: 2 }),
+        };
+        let tok = t.tokens();
+        assert_eq!(tok.len(), 5);
+        assert_eq!(Node::from_tokens(&tok).unwrap(), t);
+        let tally = t.tally();
+        assert_eq!((tally.splits, tally.monotone, tally.leaves()), (1, 1, 3));
+        // Truncated and overlong sequences are errors.
+        assert!(Node::from_tokens(&tok[..4]).is_err());
+        let mut long = tok.clone();
+        long.push(Token::D);
+        assert!(Node::from_tokens(&long).is_err());
+    }
+}

@@ -1,0 +1,259 @@
+//! The independent checker of certificates: it walks the proof tree from the domain's box,
+//! recomputes every sub-box from the split points (so the leaves cover the domain by
+//! construction), re-derives the goal of every node from the rules, and re-evaluates each
+//! decision at a higher precision than the search. It shares with the prover only the
+//! evaluator of the claim language ([`Problem::goal_value`], [`Problem::hypotheses`]); the
+//! search, the choice of decisions and the bookkeeping of strictness are not used, and the rules
+//! are written out again here:
+//!
+//! * a goal is `s·∂_β g ≥ 0`, strict unless the box lies on an exempt hyperplane, an open end of
+//!   the domain, or is a touching point;
+//! * **direct**: the enclosure's lower end is `≥ 0` (`> 0` when strict);
+//! * **mean value** at `c ∈ B`: `lower(f(c) + Σᵢ ∂ᵢf(B)·(Bᵢ − cᵢ)) ≥ 0` (`> 0` when strict),
+//!   where `f(c)` is its enclosure, with the lower end raised to 0 when the exact value at `c`
+//!   is `≥ 0`;
+//! * **monotone** in `xᵢ` toward the face `F` on a box where every hypothesis holds (when the
+//!   goal has hypotheses): the derivative goal `±∂ᵢ(s·∂_β g)` on `B` (sign `+` toward the
+//!   lower face), exempt on the hyperplane of `F` and strict iff the goal is strict on `B` but
+//!   not on `F`; the same goal on `F`, without hypotheses;
+//! * **outside**: the hypothesis is false on all of `B`;
+//! * **exact**: `B` is a point and the sign of the goal there, decided in exact exponential sums,
+//!   is `> 0` (or `= 0` where strictness is not needed).
+
+use super::boxes::{Bx, Side, parse_q, point_intervals};
+use super::certificate::{Certificate, Node, Tally};
+use super::problem::Problem;
+use crate::enclosure::Interval;
+use crate::exact::Q;
+
+/// What the checker verified.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verified {
+    /// The nodes checked, by kind.
+    pub tally: Tally,
+    /// The precision of the re-evaluation (bits).
+    pub prec: u64,
+}
+
+#[derive(Clone)]
+struct G {
+    path: Vec<usize>,
+    positive: bool,
+    strict: bool,
+    exempt: Vec<(usize, Q)>,
+    hyps: bool,
+}
+
+fn strict_needed(p: &Problem, g: &G, b: &Bx) -> bool {
+    if !g.strict {
+        return false;
+    }
+    let point = (0..b.dim()).all(|i| b.lo[i] == b.hi[i]);
+    if point && p.touching.contains(&b.lo) {
+        return false;
+    }
+    !(0..b.dim()).any(|i| {
+        b.lo[i] == b.hi[i] && {
+            let v = &b.lo[i];
+            let var = &p.vars[i];
+            (var.lo_open && *v == var.lo)
+                || (var.hi_open && *v == var.hi)
+                || g.exempt.iter().any(|(j, a)| *j == i && a == v)
+        }
+    })
+}
+
+fn lower_ok(lo: &malachite::Float, strict: bool) -> bool {
+    if strict { *lo > 0u32 } else { *lo >= 0u32 }
+}
+
+/// Verifies `cert` as a proof of `p`, re-evaluating every decision at `prec` bits.
+///
+/// An error names the first node that fails (its index in preorder) and why.
+pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, String> {
+    if cert.vars.len() != p.dim() {
+        return Err(format!(
+            "the certificate has {} variables, the claim {}",
+            cert.vars.len(),
+            p.dim()
+        ));
+    }
+    for (cv, v) in cert.vars.iter().zip(&p.vars) {
+        let same = cv.name == v.name
+            && parse_q(&cv.lo).as_ref() == Some(&v.lo)
+            && parse_q(&cv.hi).as_ref() == Some(&v.hi)
+            && cv.lo_open == v.lo_open
+            && cv.hi_open == v.hi_open;
+        if !same {
+            return Err(format!(
+                "variable `{}` of the certificate does not match the claim's `{}`",
+                cv.name, v.name
+            ));
+        }
+    }
+    if cert.claim != p.text {
+        return Err(format!(
+            "the certificate proves `{}`, not `{}`",
+            cert.claim, p.text
+        ));
+    }
+    let root = cert.root()?;
+    let b0 = Bx {
+        lo: p.vars.iter().map(|v| v.lo.clone()).collect(),
+        hi: p.vars.iter().map(|v| v.hi.clone()).collect(),
+    };
+    let g0 = G {
+        path: Vec::new(),
+        positive: true,
+        strict: matches!(p.cmp, crate::lang::Cmp::Lt | crate::lang::Cmp::Gt),
+        exempt: Vec::new(),
+        hyps: !p.given.is_empty(),
+    };
+    let mut tally = Tally::default();
+    let mut stack: Vec<(&Node, G, Bx)> = vec![(&root, g0, b0)];
+    let mut k = 0usize;
+    while let Some((node, g, b)) = stack.pop() {
+        let fail = |why: String| {
+            let bx: Vec<String> = (0..b.dim())
+                .map(|i| format!("{} ∈ [{}, {}]", p.vars[i].name, b.lo[i], b.hi[i]))
+                .collect();
+            let names: Vec<&str> = g.path.iter().map(|&i| p.vars[i].name.as_str()).collect();
+            format!(
+                "node {k} (goal {}∂[{}]g ≥ 0 on {}): {why}",
+                if g.positive { "" } else { "−" },
+                names.join(", "),
+                bx.join(", ")
+            )
+        };
+        let x = b.intervals(prec);
+        match node {
+            Node::Split { var, at, lo, hi } => {
+                if *var >= b.dim() || !(b.lo[*var] < *at && *at < b.hi[*var]) {
+                    return Err(fail(format!(
+                        "split point {at} is not inside coordinate {var}"
+                    )));
+                }
+                tally.splits += 1;
+                let mut bl = b.clone();
+                bl.hi[*var] = at.clone();
+                let mut bh = b;
+                bh.lo[*var] = at.clone();
+                stack.push((hi, g.clone(), bh));
+                stack.push((lo, g, bl));
+            }
+            Node::Direct => {
+                let (f, _) = p
+                    .goal_value(&g.path, g.positive, &x, prec, false)
+                    .map_err(|e| fail(format!("cannot evaluate: {e}")))?;
+                if !lower_ok(f.lo(), strict_needed(p, &g, &b)) {
+                    return Err(fail(format!("direct bound {f} does not decide the goal")));
+                }
+                tally.direct += 1;
+            }
+            Node::MeanValue { at } => {
+                if !b.contains(at) {
+                    return Err(fail("the expansion point is outside the box".into()));
+                }
+                let (_, gr) = p
+                    .goal_value(&g.path, g.positive, &x, prec, true)
+                    .map_err(|e| fail(format!("cannot evaluate the gradient: {e}")))?;
+                let gr = gr.ok_or_else(|| format!("node {k}: no gradient"))?;
+                // f(c): its enclosure, or [0, ·] where the exact value at c is ≥ 0.
+                let (mut fc, _) = p
+                    .goal_value(&g.path, g.positive, &point_intervals(at, prec), prec, false)
+                    .map_err(|e| fail(format!("cannot evaluate at the point: {e}")))?;
+                if *fc.lo() < 0u32
+                    && *fc.hi() >= 0u32
+                    && matches!(
+                        p.exact_sign(&g.path, g.positive, at),
+                        Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+                    )
+                {
+                    fc = Interval::new(malachite::Float::from(0u32), fc.hi().clone())
+                        .map_err(|e| fail(e.to_string()))?;
+                }
+                let mut sum = fc;
+                for i in 0..b.dim() {
+                    let lo = Interval::from_rational(&(&b.lo[i] - &at[i]), prec);
+                    let hi = Interval::from_rational(&(&b.hi[i] - &at[i]), prec);
+                    sum = sum.add(&gr[i].mul(&lo.hull(&hi), prec), prec);
+                }
+                if !lower_ok(sum.lo(), strict_needed(p, &g, &b)) {
+                    return Err(fail(format!(
+                        "mean-value bound {sum} does not decide the goal"
+                    )));
+                }
+                tally.mean_value += 1;
+            }
+            Node::Monotone {
+                var,
+                side,
+                derivative,
+                face,
+            } => {
+                let i = *var;
+                if i >= b.dim() || b.lo[i] == b.hi[i] {
+                    return Err(fail(format!("monotone step in a fixed coordinate {i}")));
+                }
+                if g.hyps && !p.hypotheses(&x, prec).iter().all(|h| matches!(h, Ok(true))) {
+                    return Err(fail(
+                        "monotone step where a hypothesis is not certain".into(),
+                    ));
+                }
+                let at = match side {
+                    Side::Lo => b.lo[i].clone(),
+                    Side::Hi => b.hi[i].clone(),
+                };
+                let mut fb = b.clone();
+                fb.lo[i] = at.clone();
+                fb.hi[i] = at.clone();
+                let here = strict_needed(p, &g, &b);
+                let on_face = strict_needed(p, &g, &fb);
+                let mut exempt = g.exempt.clone();
+                exempt.push((i, at));
+                let mut path = g.path.clone();
+                path.push(i);
+                let dg = G {
+                    path,
+                    positive: g.positive == (*side == Side::Lo),
+                    strict: here && !on_face,
+                    exempt,
+                    hyps: false,
+                };
+                let fg = G { hyps: false, ..g };
+                tally.monotone += 1;
+                stack.push((face, fg, fb));
+                stack.push((derivative, dg, b));
+            }
+            Node::Exact => {
+                if !(0..b.dim()).all(|i| b.lo[i] == b.hi[i]) {
+                    return Err(fail(
+                        "an exact decision on a box that is not a point".into(),
+                    ));
+                }
+                let ok = match p.exact_sign(&g.path, g.positive, &b.lo) {
+                    Some(std::cmp::Ordering::Greater) => true,
+                    Some(std::cmp::Ordering::Equal) => !strict_needed(p, &g, &b),
+                    _ => false,
+                };
+                if !ok {
+                    return Err(fail(
+                        "the exact value at the point does not decide the goal".into(),
+                    ));
+                }
+                tally.exact += 1;
+            }
+            Node::Outside { hyp } => {
+                if !g.hyps {
+                    return Err(fail("`outside` in a goal without hypotheses".into()));
+                }
+                match p.hypotheses(&x, prec).get(*hyp) {
+                    Some(Ok(false)) => tally.outside += 1,
+                    _ => return Err(fail(format!("hypothesis {hyp} is not false on the box"))),
+                }
+            }
+        }
+        k += 1;
+    }
+    Ok(Verified { tally, prec })
+}

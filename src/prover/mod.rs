@@ -1,0 +1,80 @@
+//! Certified branch and bound for claims over a few real variables (theorem files of kind
+//! `real`).
+//!
+//! A claim `lhs ≤ rhs` (or `<`, `≥`, `>`) over a box of real variables, under hypotheses, is
+//! **proved** when every sub-box of a bisection of the box is decided by interval arithmetic
+//! with outward rounding (the [`crate::lang::Enclosure`] domain: malachite floats, correctly
+//! rounded `exp`/`ln`/`sqrt`), possibly with interval derivatives from forward-mode automatic
+//! differentiation ([`crate::lang::Dual`]). The decisions are described in [`search`]; the tree
+//! of splits and decisions is a [`Certificate`], which [`checker::verify`] re-checks without
+//! the search, at a higher precision. A point of the domain where the claim is certainly false
+//! **refutes** it. When a budget runs out the outcome is **inconclusive**, with the boxes left,
+//! their volume fraction and the tightest of them.
+//!
+//! The method is the one of the interval-arithmetic provers (Flyspeck's nonlinear
+//! inequalities, MetiTarski, dReal, Coq's `interval` tactic), written here from its definition:
+//! bisection, the natural interval extension, the mean-value form `f(B) ⊆ f(c) + ∇f(B)·(B − c)`,
+//! monotonicity (a sign-definite partial derivative moves the minimum to a face), and for tight
+//! claims the same first-order steps applied to the derivatives (the Taylor argument).
+//!
+//! ```
+//! use balloc::prover::{Problem, Var, SlotDef, Options, Outcome, prove, checker, certificate_of};
+//! use balloc::lang::{compile_value, Cmp};
+//! use balloc::exact::int;
+//! // e^x ≥ 1 + x on [−5, 5] (tight at x = 0).
+//! let p = Problem {
+//!     vars: vec![Var { name: "x".into(), lo: int(-5), hi: int(5), lo_open: false, hi_open: false }],
+//!     slots: vec![SlotDef::Var(0)],
+//!     lhs: compile_value("exp(x)", &["x"]).unwrap(),
+//!     rhs: compile_value("1 + x", &["x"]).unwrap(),
+//!     cmp: Cmp::Ge, tol: int(0), given: vec![], touching: vec![],
+//!     text: "exp(x) >= 1 + x".into(),
+//! };
+//! let Outcome::Proved { tree, .. } = prove(&p, &Options::default()) else { panic!() };
+//! let cert = certificate_of(&p, "doc/exp", Default::default(), &tree, 64);
+//! let v = checker::verify(&p, &cert, 128).unwrap();
+//! assert!(v.tally.leaves() >= 2); // at least the two halves of [−5, 5] around the touching point 0
+//! ```
+
+pub mod boxes;
+pub mod certificate;
+pub mod checker;
+pub mod problem;
+pub mod search;
+
+pub use boxes::{Bx, Side};
+pub use certificate::{CertVar, Certificate, Node, Tally};
+pub use problem::{ConstFn, Problem, SlotDef, Var};
+pub use search::{Options, Outcome, Stats, prove};
+
+use std::collections::BTreeMap;
+
+/// The certificate of a proof tree of `p`.
+pub fn certificate_of(
+    p: &Problem,
+    id: &str,
+    constants: BTreeMap<String, String>,
+    tree: &Node,
+    prec: u64,
+) -> Certificate {
+    Certificate {
+        format: certificate::FORMAT.into(),
+        id: id.into(),
+        claim: p.text.clone(),
+        constants,
+        vars: p
+            .vars
+            .iter()
+            .map(|v| CertVar {
+                name: v.name.clone(),
+                lo: boxes::q_text(&v.lo),
+                hi: boxes::q_text(&v.hi),
+                lo_open: v.lo_open,
+                hi_open: v.hi_open,
+            })
+            .collect(),
+        prec,
+        tally: tree.tally(),
+        tree: tree.tokens(),
+    }
+}
