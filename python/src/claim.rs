@@ -123,10 +123,13 @@ impl Witness {
         convert::json(py, &witness_json(&self.inner))
     }
     fn __repr__(&self) -> String {
+        let x = &self.inner.loads;
+        let head: Vec<String> = x.iter().take(8).map(|v| format!("{v}")).collect();
+        let more = if x.len() > 8 { ", …" } else { "" };
         format!(
-            "Witness(n={}, loads={:?}, source={:?}, lhs={}, rhs={}, slack={})",
+            "Witness(n={}, loads=[{}{more}], source={:?}, lhs={}, rhs={}, slack={})",
             self.inner.n,
-            self.inner.loads,
+            head.join(", "),
             self.inner.source,
             self.inner.lhs,
             self.inner.rhs,
