@@ -503,10 +503,7 @@ fn vector_arg(p: &Bound<'_, PyAny>) -> Result<Vector> {
             items
                 .iter()
                 .all(|v| {
-                    v.cast::<PyInt>().is_ok()
-                        || v.get_type()
-                            .name()
-                            .is_ok_and(|n| n == "Fraction")
+                    v.cast::<PyInt>().is_ok() || v.get_type().name().is_ok_and(|n| n == "Fraction")
                 })
                 .then(|| {
                     items
