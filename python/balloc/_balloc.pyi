@@ -5,23 +5,53 @@ Conventions: loads x ∈ ℝⁿ, W = Σ xᵢ, yᵢ = xᵢ − W/n; ranks heavies
 
 import os
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
+__all__ = [
+    "AllocationVector",
+    "BallocError",
+    "C1",
+    "C2",
+    "Claim",
+    "ConstantReport",
+    "Estimate",
+    "Expectation",
+    "Loads",
+    "Potential",
+    "Process",
+    "Simulation",
+    "SweepResult",
+    "Verdict",
+    "Witness",
+    "__version__",
+    "_time_expect",
+    "c1",
+    "c2",
+    "check",
+    "check_str",
+    "expect",
+    "potentials",
+    "processes",
+    "pvec",
+    "simulate",
+    "sweep",
+    "weight_laws",
+]
 
-ProgressCallback = Callable[[int, Optional[int], str], Any]
+_ProgressCallback = Callable[[int, Optional[int], str], Any]
 """``progress(done, total, message)``: ``done`` items of ``total`` (``None`` when unknown)."""
 
-LoadsLike = Union["Loads", npt.ArrayLike, str]
+_LoadsLike = Union["Loads", npt.ArrayLike, str]
 """A numpy array, a sequence of numbers, the command line's text (``"3,0,1,0"``, ``"@FILE"``)
 or a ``Loads``."""
 
-ProcessLike = Union["Process", str]
-PotentialLike = Union["Potential", str]
-Number = Union[str, Fraction, int, float]
+_ProcessLike = Union["Process", str]
+_PotentialLike = Union["Potential", str]
+_Number = Union[str, Fraction, int, float]
 """A number read exactly: a string (``"1/2"``, ``"0.25"``), a ``Fraction``, an ``int``, or a
 float by its shortest decimal (``0.1`` is 1/10)."""
 
@@ -29,6 +59,7 @@ class BallocError(ValueError):
     """Bad input or a failed computation, with the one-line message of the ``balloc`` command
     line (naming the argument as its flag, e.g. ``--process``, or ``file:line:column``)."""
 
+@final
 class Loads:
     """A validated load vector x = (x₁, …, xₙ): non-empty, finite, |xᵢ| ≤ f64::MAX/2, finite total.
 
@@ -36,7 +67,7 @@ class Loads:
     ``np.asarray(loads)`` gives a read-only ``float64`` array.
     """
 
-    def __init__(self, x: LoadsLike) -> None: ...
+    def __new__(cls, x: _LoadsLike) -> "Loads": ...
     @property
     def n(self) -> int:
         """The number of bins n."""
@@ -59,6 +90,7 @@ class Loads:
     def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> npt.NDArray[Any]: ...
     def __len__(self) -> int: ...
 
+@final
 class Process:
     """An allocation process from its spec, e.g. ``Process("d-choice(d=3)")``.
 
@@ -66,7 +98,7 @@ class Process:
     pᵢ = 1/n; d-Choice pᵢ = (iᵈ − (i−1)ᵈ)/nᵈ (Two-Choice pᵢ = (2i − 1)/n²).
     """
 
-    def __init__(self, spec: str) -> None: ...
+    def __new__(cls, spec: str) -> "Process": ...
     @property
     def spec(self) -> str:
         """The canonical spec with every parameter."""
@@ -84,6 +116,7 @@ class Process:
     def allocation_vector(self, n: int) -> Optional[npt.NDArray[np.float64]]:
         """p by rank at n bins; ``None`` if the probabilities depend on the loads."""
 
+@final
 class Potential:
     """A potential from its spec, e.g. ``Potential("gamma(alpha=0.5)")``.
 
@@ -91,7 +124,7 @@ class Potential:
     Γ = Φ + Ψ (``gamma``), Υ = Σ yᵢ² (``quadratic``), Δ = Σ |yᵢ| (``absolute``).
     """
 
-    def __init__(self, spec: str) -> None: ...
+    def __new__(cls, spec: str) -> "Potential": ...
     @property
     def spec(self) -> str: ...
     @property
@@ -99,7 +132,7 @@ class Potential:
     @property
     def summary(self) -> str:
         """The definition."""
-    def value(self, x: LoadsLike) -> float:
+    def value(self, x: _LoadsLike) -> float:
         """P(x) (``inf`` beyond the range of f64)."""
 
 def processes() -> list[dict[str, Any]]:
@@ -111,6 +144,7 @@ def potentials() -> list[dict[str, Any]]:
 def weight_laws() -> list[dict[str, Any]]:
     """The weight laws (as ``balloc list weights --format json``)."""
 
+@final
 class Expectation:
     """E[P(next) | x] and E[P(next) − P(x) | x] after one step or batch, with its trust level.
 
@@ -172,9 +206,9 @@ class Expectation:
     def to_dict(self) -> dict[str, Any]: ...
 
 def expect(
-    process: ProcessLike,
-    potential: PotentialLike,
-    loads: LoadsLike,
+    process: _ProcessLike,
+    potential: _PotentialLike,
+    loads: _LoadsLike,
     *,
     weights: str = "unit",
     batch: int = 1,
@@ -190,6 +224,7 @@ def expect(
     Raises ``BallocError`` with the message of ``balloc expect``. Releases the GIL.
     """
 
+@final
 class C1:
     """Condition C1(δ, ε): Σ_{i≤k} pᵢ ≤ (1 − ε)k/n for k ≤ δn and
     Σ_{i≥k} pᵢ ≥ (1 + ε̃)(n − k + 1)/n for k > δn, ε̃ = εδ/(1 − δ). Best ε:
@@ -212,6 +247,7 @@ class C1:
     def trust(self) -> str: ...
     def to_dict(self) -> dict[str, Any]: ...
 
+@final
 class C2:
     """Condition C2(C): max pᵢ ≤ C/n; the smallest C is C* = n·max pᵢ."""
 
@@ -226,6 +262,7 @@ class C2:
     def trust(self) -> str: ...
     def to_dict(self) -> dict[str, Any]: ...
 
+@final
 class AllocationVector:
     """An allocation vector by rank (``p``, rank 1 first), exact where rational, with C1/C2.
     ``to_dict()`` is ``balloc pvec --format json``."""
@@ -250,23 +287,24 @@ class AllocationVector:
     def __len__(self) -> int: ...
 
 def pvec(
-    process: ProcessLike,
+    process: _ProcessLike,
     n: Optional[int] = None,
     *,
-    loads: Optional[LoadsLike] = None,
-    delta: Optional[Number] = None,
+    loads: Optional[_LoadsLike] = None,
+    delta: Optional[_Number] = None,
     ties: str = "random",
 ) -> AllocationVector:
     """The allocation vector by rank at ``n`` bins (rank-based processes) or at ``loads``; with
     ``delta`` the best ε of C1(δ, ε); always the smallest C of C2(C). Two-Choice at n = 4:
     p = (1, 3, 5, 7)/16, ε*(1/2) = 1/2 at k = 2, C* = 7/4."""
 
-def c1(p: Union[npt.ArrayLike, Sequence[Union[Fraction, int]]], delta: Number) -> C1:
+def c1(p: Union[npt.ArrayLike, Sequence[Union[Fraction, int]]], delta: _Number) -> C1:
     """C1 on any allocation vector by rank: exact for ``Fraction``/``int`` entries, else f64."""
 
 def c2(p: Union[npt.ArrayLike, Sequence[Union[Fraction, int]]]) -> C2:
     """C2 on any allocation vector by rank: C* = n·max pᵢ."""
 
+@final
 class Witness:
     """The tightest state of a ``holds`` verdict or the counterexample of a ``refuted`` one;
     slack = rhs − lhs (positive where the claim holds)."""
@@ -297,6 +335,7 @@ class Witness:
     def recheck(self) -> Optional[str]: ...
     def to_dict(self) -> dict[str, Any]: ...
 
+@final
 class Verdict:
     """``holds`` (no violation in the searched space; smallest slack and where), ``refuted``
     (a certified counterexample) or ``inconclusive``, with a trust level (``exact``,
@@ -329,6 +368,7 @@ class Verdict:
     def links(self) -> list[dict[str, Any]]: ...
     def to_dict(self) -> dict[str, Any]: ...
 
+@final
 class ConstantReport:
     """The tightest value of a constant per n and growth fits value ≈ a·g(n),
     g ∈ {1, ln n, √n, n, n ln n}, best (smallest relative RMS residual) first.
@@ -354,6 +394,7 @@ class ConstantReport:
     def fits_note(self) -> Optional[str]: ...
     def to_dict(self) -> dict[str, Any]: ...
 
+@final
 class Claim:
     """One theorem file (schema of ``theorems/README.md``) with its check built."""
 
@@ -378,9 +419,9 @@ class Claim:
     def tighten(self) -> dict[str, str]: ...
     @property
     def text(self) -> str: ...
-    def check(self, *, effort: int = 1, progress: Optional[ProgressCallback] = None) -> Verdict:
+    def check(self, *, effort: int = 1, progress: Optional[_ProgressCallback] = None) -> Verdict:
         """Runs the claim's search (as ``balloc check``)."""
-    def search(self, budget: float = 10.0, *, progress: Optional[ProgressCallback] = None) -> Verdict:
+    def search(self, budget: float = 10.0, *, progress: Optional[_ProgressCallback] = None) -> Verdict:
         """The file's search, then fresh seeds for ``budget`` seconds; the worst state of all
         (as ``balloc search``)."""
     def constant(
@@ -388,23 +429,35 @@ class Claim:
         name: str,
         n: Optional[Sequence[int]] = None,
         *,
-        progress: Optional[ProgressCallback] = None,
+        progress: Optional[_ProgressCallback] = None,
     ) -> ConstantReport:
         """The tightest value of ``name`` per n and its growth fits (as ``balloc constant``)."""
+
+def _time_expect(
+    process: _ProcessLike,
+    potential: _PotentialLike,
+    loads: _LoadsLike,
+    repeats: int,
+    *,
+    from_vec: bool = False,
+) -> list[float]:
+    """Seconds of each of ``repeats`` library calls of E[P(next) | x] timed in Rust (for
+    ``benches/overhead.py``)."""
 
 def check(
     *paths: Union[str, os.PathLike[str]],
     theorems: Union[str, os.PathLike[str]] = "theorems",
     effort: int = 1,
     jobs: Optional[int] = None,
-    progress: Optional[ProgressCallback] = None,
+    progress: Optional[_ProgressCallback] = None,
 ) -> list[Verdict]:
     """Runs theorem files (files, directories or ids; all of ``theorems`` when none) as
     ``balloc check`` does; the verdicts in the order given."""
 
-def check_str(text: str, *, effort: int = 1, progress: Optional[ProgressCallback] = None) -> Verdict:
+def check_str(text: str, *, effort: int = 1, progress: Optional[_ProgressCallback] = None) -> Verdict:
     """``Claim.from_str(text).check()``."""
 
+@final
 class Estimate:
     """A sample mean with its Student-t interval mean ∓ t_{(1+c)/2, R−1}·s/√R."""
 
@@ -421,6 +474,7 @@ class Estimate:
     @property
     def confidence(self) -> float: ...
 
+@final
 class Simulation:
     """The runs of ``simulate`` (numpy arrays by run) and their summary.
     ``to_dict()`` is ``balloc simulate --format json``."""
@@ -455,7 +509,7 @@ class Simulation:
     def __len__(self) -> int: ...
 
 def simulate(
-    process: ProcessLike,
+    process: _ProcessLike,
     n: int,
     balls: int,
     *,
@@ -464,15 +518,16 @@ def simulate(
     runs: int = 10,
     seed: int = 0,
     ties: str = "random",
-    potentials: Sequence[PotentialLike] = (),
+    potentials: Sequence[_PotentialLike] = (),
     trajectory: int = 0,
     histogram: bool = False,
     confidence: float = 0.95,
     threads: Optional[int] = None,
-    progress: Optional[ProgressCallback] = None,
+    progress: Optional[_ProgressCallback] = None,
 ) -> Simulation:
     """Monte Carlo runs as ``balloc simulate``; run i seeded from (configuration, seed, i)."""
 
+@final
 class SweepResult:
     """The rows of a sweep (``runs``: columns of ``PREFIX.csv``) and its per-configuration
     ``summary`` (columns of ``PREFIX.summary.csv``), as dicts of numpy arrays."""
@@ -490,7 +545,7 @@ def sweep(
     *,
     shard: Union[str, Tuple[int, int], None] = None,
     threads: Optional[int] = None,
-    progress: Optional[ProgressCallback] = None,
+    progress: Optional[_ProgressCallback] = None,
 ) -> SweepResult:
     """A grid of configurations × runs as ``balloc sweep`` (a sweep file, or a dict with its
     fields: ``runs``, ``seed``, ``confidence``, ``grid`` = {``process``, ``n``, ``weights``,

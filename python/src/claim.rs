@@ -569,7 +569,8 @@ impl Claim {
     /// A claim from a theorem file or an id `<paper>/<name>` under the theorem directory
     /// `theorems` (relative to the current directory). A file outside it needs no `paper.toml`.
     #[staticmethod]
-    #[pyo3(signature = (path_or_id, theorems=PathBuf::from("theorems")))]
+    #[pyo3(signature = (path_or_id, theorems=PathBuf::from("theorems")),
+        text_signature = "(path_or_id, theorems='theorems')")]
     fn load(path_or_id: PathBuf, theorems: PathBuf) -> PyResult<Claim> {
         Claim::load_inner(&path_or_id.to_string_lossy(), &theorems).py_err()
     }
@@ -681,7 +682,8 @@ impl Claim {
 /// called as `progress(done, total, message)` after each file and each searched case. Ctrl-C
 /// stops before the next file.
 #[pyfunction]
-#[pyo3(signature = (*paths, theorems="theorems".into(), effort=1, jobs=None, progress=None))]
+#[pyo3(signature = (*paths, theorems="theorems".into(), effort=1, jobs=None, progress=None),
+    text_signature = "(*paths, theorems='theorems', effort=1, jobs=None, progress=None)")]
 pub fn check(
     py: Python<'_>,
     paths: &Bound<'_, PyTuple>,

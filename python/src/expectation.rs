@@ -372,7 +372,8 @@ fn compute(a: &Args, loads: &Loads, certify: bool) -> Result<Expectation> {
 /// Raises `BallocError` (a `ValueError`) with the message of `balloc expect` on bad input.
 /// The GIL is released during the computation.
 #[pyfunction]
-#[pyo3(signature = (process, potential, loads, *, weights="unit", batch=None, ties="random", certify=true))]
+#[pyo3(signature = (process, potential, loads, *, weights="unit", batch=None, ties="random", certify=true),
+    text_signature = "(process, potential, loads, *, weights='unit', batch=1, ties='random', certify=True)")]
 #[allow(clippy::too_many_arguments)]
 pub fn expect(
     py: Python<'_>,

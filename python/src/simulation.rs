@@ -316,7 +316,8 @@ fn run_all(
 #[pyfunction]
 #[pyo3(signature = (process, n, balls, *, batch=None, weights="unit", runs=None, seed=None,
     ties="random", potentials=Vec::new(), trajectory=0, histogram=false, confidence=0.95,
-    threads=None, progress=None))]
+    threads=None, progress=None),
+    text_signature = "(process, n, balls, *, batch=1, weights='unit', runs=10, seed=0, ties='random', potentials=(), trajectory=0, histogram=False, confidence=0.95, threads=None, progress=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
     py: Python<'_>,
