@@ -228,7 +228,7 @@ fn classes<D: Domain>(d: &D, st: &State) -> Eval<Vec<Class<D::N>>> {
     if !d.exact_inputs()
         && let Some(ll) = st.level_law()
     {
-        let lv = st.loads().levels();
+        let lv = st.levels();
         let mut out = Vec::with_capacity(ll.y.len());
         for g in 0..ll.y.len() {
             out.push(Class {
@@ -435,7 +435,9 @@ pub fn separable<D: Domain>(
             for (s, ps, sq) in weight_sums(d, st, k)? {
                 let shift = d.div(&s, &nn)?;
                 let shift_q = sq.as_ref().map(|v| v / Q::from_integer(n.into()));
-                // T(s) = Σ_classes count · f(y − s/n, x)
+                // stay[c] = f(y − s/n, x) for a bin of class c that does not receive the balls;
+                // T(s) = Σ_classes count · stay.
+                let mut stay = Vec::with_capacity(cls.len());
                 let mut t = d.zero();
                 for c in &cls {
                     let ys = moved(
@@ -447,28 +449,22 @@ pub fn separable<D: Domain>(
                     )?;
                     let v = term(d, env, f, pred, &ys, &c.x)?;
                     t = d.add(&t, &super::state::times(d, &v, c.count)?)?;
+                    stay.push(v);
                 }
                 let mut acc = d.mul(&pk_total, &t)?;
-                for c in &cls {
+                let up_q = match (&sq, &shift_q) {
+                    (Some(a), Some(b)) => Some(a - b),
+                    _ => None,
+                };
+                let up_shift = d.sub(&s, &shift)?;
+                for (c, stay) in cls.iter().zip(&stay) {
                     let Some((_, p)) = c.prob.iter().find(|(kk, _)| *kk == k) else {
                         continue;
                     };
-                    let up_q = match (&sq, &shift_q) {
-                        (Some(a), Some(b)) => Some(a - b),
-                        _ => None,
-                    };
-                    let yu = moved(d, &c.y, &c.yq, &d.sub(&s, &shift)?, &up_q)?;
+                    let yu = moved(d, &c.y, &c.yq, &up_shift, &up_q)?;
                     let xu = moved(d, &c.x, &c.xq, &s, &sq)?;
                     let up = term(d, env, f, pred, &yu, &xu)?;
-                    let ys = moved(
-                        d,
-                        &c.y,
-                        &c.yq,
-                        &d.neg(&shift)?,
-                        &shift_q.clone().map(|v| -v),
-                    )?;
-                    let stay = term(d, env, f, pred, &ys, &c.x)?;
-                    acc = d.add(&acc, &d.mul(p, &d.sub(&up, &stay)?)?)?;
+                    acc = d.add(&acc, &d.mul(p, &d.sub(&up, stay)?)?)?;
                 }
                 total = d.add(&total, &d.mul(&ps, &acc)?)?;
             }

@@ -9,7 +9,7 @@ use super::routes::Routes;
 use crate::error::{Error, Result};
 use crate::exact::{ExactStepLaw, Q, int};
 use crate::lang::{BinVar, BinVars, Domain, Env, Eval, EvalError, Frame, ProcFunc};
-use crate::loads::{Loads, Ranking};
+use crate::loads::{Levels, Loads, Ranking};
 use crate::process::{LevelLaw, StepLaw};
 use num_traits::{Signed, ToPrimitive};
 use std::cell::{OnceCell, RefCell};
@@ -37,6 +37,8 @@ pub struct State<'c> {
     law_f: OnceCell<std::result::Result<StepLaw, Error>>,
     law_q: OnceCell<std::result::Result<Option<ExactStepLaw>, Error>>,
     level: OnceCell<Option<LevelLaw>>,
+    levels: OnceCell<Levels>,
+    load_classes: OnceCell<Option<Vec<(usize, usize)>>>,
     bias: OnceCell<std::result::Result<BiasState, Error>>,
 }
 
@@ -73,6 +75,8 @@ impl<'c> State<'c> {
             law_f: OnceCell::new(),
             law_q: OnceCell::new(),
             level: OnceCell::new(),
+            levels: OnceCell::new(),
+            load_classes: OnceCell::new(),
             bias: OnceCell::new(),
         }
     }
@@ -90,6 +94,28 @@ impl<'c> State<'c> {
         self.loads
             .get_or_init(|| Loads::new(self.x.clone()).expect("validated in State::new"))
     }
+    /// The distinct loads, heaviest first, with their counts (computed once).
+    pub fn levels(&self) -> &Levels {
+        self.levels.get_or_init(|| self.loads().levels())
+    }
+
+    /// The bins grouped by load, heaviest first: (a bin of the group, the group's size); `None`
+    /// when every load is distinct. Found from the [`Levels`] without ranking the bins (a
+    /// sum over the bins of a term in `y` and `x` only needs one bin per load).
+    pub fn load_classes(&self) -> Option<&[(usize, usize)]> {
+        self.load_classes
+            .get_or_init(|| {
+                let lv = self.levels();
+                (lv.values.len() < self.x.len()).then(|| {
+                    representatives(&self.x, lv)
+                        .into_iter()
+                        .zip(lv.counts.iter().copied())
+                        .collect()
+                })
+            })
+            .as_deref()
+    }
+
     /// The exact loads.
     pub fn xq(&self) -> &[Q] {
         self.xq.get_or_init(|| {
@@ -174,7 +200,7 @@ impl<'c> State<'c> {
                 if s.batch > 1 && s.ties != crate::loads::TieRule::Random {
                     return None;
                 }
-                Some(LevelLaw::of_rank_vector(p, &self.loads().levels(), s.ties))
+                Some(LevelLaw::of_rank_vector(p, self.levels(), s.ties))
             })
             .as_ref()
     }
@@ -516,6 +542,10 @@ impl<D: Routes> Env<D> for StateEnv<'_, '_, D> {
         if !only_load || (law_vars && !self.st.case.alloc.symmetric(&self.st.case.setting)) {
             return None;
         }
+        if !law_vars {
+            // Loads only: the groups of equal load, without ranking the bins.
+            return self.st.load_classes().map(<[_]>::to_vec);
+        }
         let r = self.st.ranking();
         if r.groups.len() == r.order.len() {
             return None;
@@ -527,6 +557,62 @@ impl<D: Routes> Env<D> for StateEnv<'_, '_, D> {
                 .collect(),
         )
     }
+}
+
+/// For each level of `lv` (the levels of `x`), the first bin that carries it.
+///
+/// ```
+/// use balloc::claim::state::representatives;
+/// use balloc::loads::Loads;
+/// let x = [1.0, 3.0, 1.0, -0.0, 3.0, 0.0];
+/// let lv = Loads::new(x.to_vec()).unwrap().levels(); // levels 3, 1, 0 (−0 and +0 are one)
+/// assert_eq!(representatives(&x, &lv), vec![1, 0, 3]);
+/// let y = [0.5, 2.5, 0.5];
+/// assert_eq!(representatives(&y, &Loads::new(y.to_vec()).unwrap().levels()), vec![1, 0]);
+/// ```
+pub fn representatives(x: &[f64], lv: &Levels) -> Vec<usize> {
+    let m = lv.values.len();
+    let mut first = vec![usize::MAX; m];
+    let mut found = 0;
+    let (hi, lo) = (lv.values[0], lv.values[m - 1]);
+    let dense =
+        lv.values.iter().all(|v| v.fract() == 0.0) && hi - lo < Levels::COUNTING_RANGE as f64;
+    if dense {
+        // Integer loads in a short range: the level of a value by a table indexed by value.
+        let mut level_of = vec![usize::MAX; (hi - lo) as usize + 1];
+        for (g, v) in lv.values.iter().enumerate() {
+            level_of[(v - lo) as usize] = g;
+        }
+        for (i, v) in x.iter().enumerate() {
+            let g = level_of[(v - lo) as usize];
+            if first[g] == usize::MAX {
+                first[g] = i;
+                found += 1;
+                if found == m {
+                    break;
+                }
+            }
+        }
+    } else {
+        let key = |v: f64| if v == 0.0 { 0u64 } else { v.to_bits() };
+        let level_of: std::collections::HashMap<u64, usize> = lv
+            .values
+            .iter()
+            .enumerate()
+            .map(|(g, v)| (key(*v), g))
+            .collect();
+        for (i, v) in x.iter().enumerate() {
+            let g = level_of[&key(*v)];
+            if first[g] == usize::MAX {
+                first[g] = i;
+                found += 1;
+                if found == m {
+                    break;
+                }
+            }
+        }
+    }
+    first
 }
 
 /// `k·v`: the sum of `k` equal terms.
