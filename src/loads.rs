@@ -493,7 +493,7 @@ impl LevelCounter {
 /// groups of [`Ranking`] without the bins. Group `g` holds `counts[g]` bins of load `values[g]`
 /// and occupies the 0-based ranks `starts[g]..starts[g] + counts[g]`.
 ///
-/// Integer loads in a range of at most [`Levels::COUNTING_RANGE`] values (or `n`, whichever is
+/// Integer loads in a range of at most [`Levels::COUNTING_RANGE`] values (or `8n`, whichever is
 /// larger) are counted by value in one pass (no sort); other loads are sorted by a monotone key.
 /// The total `W` is the same number as [`Loads::total`] (exact for integer loads whose absolute
 /// sum stays below 2⁵³, otherwise the same left-to-right sum).
@@ -522,8 +522,22 @@ pub struct Levels {
 }
 
 impl Levels {
-    /// The largest value range (max − min + 1) counted by value regardless of `n`.
-    pub const COUNTING_RANGE: u64 = 1 << 16;
+    /// The largest value range (max − min + 1) counted by value regardless of `n`; beyond it,
+    /// ranges up to `8n` (counting costs O(n + range), a table of the range; sorting
+    /// O(n log n): a few bins with far-apart loads are sorted).
+    pub const COUNTING_RANGE: u64 = 1 << 12;
+
+    /// Whether integer loads of `n` bins in a value range of `range` values are counted by value.
+    ///
+    /// ```
+    /// use balloc::loads::Levels;
+    /// assert!(Levels::counts_by_value(4096.0, 64));
+    /// assert!(!Levels::counts_by_value(65536.0, 64)); // 64 bins are sorted
+    /// assert!(Levels::counts_by_value(65536.0, 10_000));
+    /// ```
+    pub fn counts_by_value(range: f64, n: usize) -> bool {
+        range <= Levels::COUNTING_RANGE.max(8 * n as u64) as f64
+    }
 
     /// The levels of `x` (non-empty, finite entries).
     pub fn new(x: &[f64]) -> Levels {
@@ -789,7 +803,7 @@ fn heaviest_first_key(v: f64) -> u64 {
 }
 
 /// The smallest and largest load when every load is an integer and the range `max − min + 1`
-/// is at most `max(`[`Levels::COUNTING_RANGE`]`, n)` (so counting by value costs O(n)).
+/// is at most `max(`[`Levels::COUNTING_RANGE`]`, 8n)` (so counting by value costs O(n)).
 fn integer_range(x: &[f64]) -> Option<(f64, f64)> {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     let mut integral = true;
@@ -802,8 +816,7 @@ fn integer_range(x: &[f64]) -> Option<(f64, f64)> {
         hi = if v > hi { v } else { hi };
         integral &= (v as i64) as f64 == v;
     }
-    let limit = Levels::COUNTING_RANGE.max(x.len() as u64) as f64;
-    (integral && hi - lo < limit).then_some((lo, hi))
+    (integral && Levels::counts_by_value(hi - lo + 1.0, x.len())).then_some((lo, hi))
 }
 
 /// `count[d]` = the number of loads equal to `lo + d`, for integer loads in `lo..=hi`.

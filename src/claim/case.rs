@@ -152,6 +152,20 @@ pub struct Case<'a> {
     pub pots: Vec<PotInst>,
     /// The constant `k` of the mean-bias margins, if the file defines it.
     pub k_const: Option<usize>,
+    /// The best ε of C1 by δ, when the allocation has a rank vector (then ε does not depend on
+    /// the state): (δ, float ε, exact ε once computed).
+    pub eps1_cache: std::sync::Mutex<Vec<Eps1>>,
+}
+
+/// A cached best ε of C1 at one δ (see [`Case::eps1_cache`]).
+#[derive(Debug, Clone)]
+pub struct Eps1 {
+    /// δ.
+    pub delta: Q,
+    /// ε*(δ) in floating point, once computed.
+    pub float: Option<f64>,
+    /// ε*(δ) exactly, once computed.
+    pub exact: Option<Q>,
 }
 
 impl<'a> Case<'a> {
@@ -231,6 +245,7 @@ impl<'a> Case<'a> {
             exact_setting,
             pots,
             k_const,
+            eps1_cache: Default::default(),
         })
     }
 

@@ -284,11 +284,51 @@ impl<'c> State<'c> {
         Ok(BinLaw { p, w })
     }
 
-    /// The best ε of C1 at δ for the allocation vector by rank.
+    /// The best ε of C1 at δ for the allocation vector by rank (cached in the case when the
+    /// allocation has a rank vector, so that it does not depend on the state).
     fn eps1<D: Domain>(&self, d: &D, delta: &Q) -> Eval<D::N> {
+        let exact = d.exact_inputs();
+        let fixed = if exact {
+            self.case.alloc.rank_vector_exact().is_some()
+        } else {
+            self.case.alloc.rank_vector().is_some()
+        };
+        if fixed {
+            let cache = self.case.eps1_cache.lock().expect("not poisoned");
+            if let Some(e) = cache.iter().find(|e| &e.delta == delta) {
+                match (exact, &e.float, &e.exact) {
+                    (true, _, Some(q)) => return d.rational(q),
+                    (false, Some(f), _) => return d.float(*f),
+                    _ => {}
+                }
+            }
+        }
         let n = self.n();
         let k = crate::condition::delta_n(n, delta).map_err(EvalError::Error)?;
-        if d.exact_inputs() {
+        let remember = |float: Option<f64>, exactv: Option<Q>| {
+            if !fixed {
+                return;
+            }
+            let mut cache = self.case.eps1_cache.lock().expect("not poisoned");
+            let e = match cache.iter_mut().position(|e| &e.delta == delta) {
+                Some(i) => &mut cache[i],
+                None => {
+                    cache.push(crate::claim::case::Eps1 {
+                        delta: delta.clone(),
+                        float: None,
+                        exact: None,
+                    });
+                    cache.last_mut().expect("just pushed")
+                }
+            };
+            if float.is_some() {
+                e.float = float;
+            }
+            if exactv.is_some() {
+                e.exact = exactv;
+            }
+        };
+        if exact {
             let p: Vec<Q> = match self.case.alloc.rank_vector_exact() {
                 Some(p) => p.to_vec(),
                 None => self
@@ -296,13 +336,18 @@ impl<'c> State<'c> {
                     .by_rank(&self.law_q_required()?.per_bin_probability()),
             };
             let b = crate::condition::best_eps(&p, k).map_err(EvalError::Error)?;
+            remember(None, Some(b.eps.clone()));
             return d.rational(&b.eps);
         }
-        let p: Vec<f64> = match self.case.alloc.rank_vector() {
-            Some(p) => p.to_vec(),
-            None => self.ranking().by_rank(&self.law_f()?.per_bin_probability()),
-        };
-        let b = crate::condition::best_eps(&p, k).map_err(EvalError::Error)?;
+        let b = match self.case.alloc.rank_vector() {
+            Some(p) => crate::condition::best_eps(p, k),
+            None => crate::condition::best_eps(
+                &self.ranking().by_rank(&self.law_f()?.per_bin_probability()),
+                k,
+            ),
+        }
+        .map_err(EvalError::Error)?;
+        remember(Some(b.eps), None);
         d.float(b.eps)
     }
 
@@ -575,8 +620,8 @@ pub fn representatives(x: &[f64], lv: &Levels) -> Vec<usize> {
     let mut first = vec![usize::MAX; m];
     let mut found = 0;
     let (hi, lo) = (lv.values[0], lv.values[m - 1]);
-    let dense =
-        lv.values.iter().all(|v| v.fract() == 0.0) && hi - lo < Levels::COUNTING_RANGE as f64;
+    let dense = lv.values.iter().all(|v| v.fract() == 0.0)
+        && Levels::counts_by_value(hi - lo + 1.0, x.len());
     if dense {
         // Integer loads in a short range: the level of a value by a table indexed by value.
         let mut level_of = vec![usize::MAX; (hi - lo) as usize + 1];
