@@ -228,8 +228,8 @@ fn weight_means_beyond_the_limit_are_refused_and_below_it_are_exact() {
 
 #[test]
 fn expectations_beyond_f64_are_in_the_log_domain_or_refused_never_inf() {
-    // Υ at loads (1e160, 0) is 2·(5e159)² = 5e319 > f64::MAX: either the log domain with
-    // ln Υ = ln 5 + 319 ln 10, or a one-line error; never `exp(inf)` or NaN with exit 0.
+    // Υ at loads (1e160, 0) is 2·(5e159)² = 5e319 > f64::MAX: the exact value and, for its float
+    // rendering, the log domain with ln Υ = ln 5 + 319 ln 10; never `exp(inf)` or NaN.
     let args = [
         "expect",
         "--process",
@@ -241,19 +241,17 @@ fn expectations_beyond_f64_are_in_the_log_domain_or_refused_never_inf() {
         "--format",
         "json",
     ];
-    let o = run(&args);
-    match o.code {
-        0 => {
-            let v: Value = serde_json::from_str(&o.stdout).unwrap();
-            let want = 5f64.ln() + 319.0 * 10f64.ln();
-            let got = v["log_value"].as_f64().expect("log_value");
-            assert!((got - want).abs() < 1e-9 * want, "{got} vs {want}");
-            assert!(!o.stdout.contains("NaN") && !o.stdout.contains("inf"));
-        }
-        _ => {
-            refused(&args, &["log domain"]);
-        }
-    }
+    let v = json(&args);
+    let want = 5f64.ln() + 319.0 * 10f64.ln();
+    let got = v["log_value"].as_f64().expect("log_value");
+    assert!((got - want).abs() < 1e-9 * want, "{got} vs {want}");
+    assert!(v["value"].is_null() && v["trust"] == "exact", "{v}");
+    // The exact value: with x = 1e160 (the f64, a rational), y = ±x/2 and Υ = 2(x/2)² = x²/2.
+    let x = balloc::exact::Q::from_float(1e160).unwrap();
+    let upsilon = &x * &x / balloc::exact::Q::from_integer(2.into());
+    assert_eq!(v["value_exact"], upsilon.to_string());
+    let text = serde_json::to_string(&v).unwrap();
+    assert!(!text.contains("NaN") && !text.contains("inf"));
 }
 
 #[test]

@@ -60,21 +60,6 @@ pub fn run(a: Args) -> Result<i32> {
             expect(proc_.as_ref(), pot.as_ref(), &loads, &setting)?
         }
     };
-    // Every printed number is finite: values beyond f64 are printed in the log domain, and a
-    // value that is not finite even there is an error, never `exp(inf)` or NaN.
-    for (field, v) in [
-        ("value", &e.value),
-        ("expected_next", &e.expected_next),
-        ("expected_change", &e.expected_change),
-    ] {
-        if v.is_nan() || v.ln() == f64::INFINITY {
-            anyhow::bail!(
-                "cannot evaluate {field} of {} at these loads: the result is not finite even in \
-                 the log domain (loads or parameters beyond the range of f64)",
-                pot.spec()
-            );
-        }
-    }
     let method = match e.method {
         Method::ClosedForm => "closed-form",
         Method::Enumeration => "enumeration",
@@ -89,6 +74,23 @@ pub fn run(a: Args) -> Result<i32> {
     } else {
         None
     };
+    // Every printed number is finite: values beyond f64 are printed in the log domain, and a
+    // value that is not finite even there is an error, never `exp(inf)` or NaN.
+    // An exact value is shown whatever its size (its float rendering is then in the log domain).
+    let exact = matches!(cert, Some(Certified::Exact(_)));
+    for (field, v) in [
+        ("value", &e.value),
+        ("expected_next", &e.expected_next),
+        ("expected_change", &e.expected_change),
+    ] {
+        if !exact && (v.is_nan() || v.ln() == f64::INFINITY) {
+            anyhow::bail!(
+                "cannot evaluate {field} of {} at these loads: the result is not finite even in \
+                 the log domain (loads or parameters beyond the range of f64)",
+                pot.spec()
+            );
+        }
+    }
     let trust = match &cert {
         Some(Certified::Exact(_)) => "exact",
         Some(Certified::Enclosure(..)) => "enclosure",
@@ -110,9 +112,7 @@ pub fn run(a: Args) -> Result<i32> {
             for (i, name) in names.iter().enumerate() {
                 // The number is the nearest f64 of the exact value when there is one.
                 let v = match &cert {
-                    Some(Certified::Exact(q)) => {
-                        crate::scaled::Scaled::from_f64(crate::exact::to_f64(&q[i]))
-                    }
+                    Some(Certified::Exact(q)) => crate::exact::to_scaled(&q[i]),
                     _ => *floats[i],
                 };
                 put_scaled(&mut o, name, &v, i == 2);

@@ -76,6 +76,49 @@ pub fn to_f64(q: &Q) -> f64 {
     q.to_f64().unwrap_or(f64::NAN)
 }
 
+/// A rational as `mantissa · e^{log_scale}` ([`crate::scaled::Scaled`]), also beyond the range
+/// of `f64`: the value itself when it is a finite `f64`, else `(a/2ᵏ)/(b/2ʲ) · e^{(k − j) ln 2}`
+/// with numerator and denominator cut to their leading 64 bits (relative error below 2⁻⁶⁰
+/// before the final roundings).
+///
+/// ```
+/// use balloc::exact::{Q, to_scaled};
+/// use num_bigint::BigInt;
+/// // 10³²⁰/4 = 2.5·10³¹⁹: ln = 320 ln 10 − ln 4.
+/// let q = Q::new(BigInt::from(10).pow(320), BigInt::from(4));
+/// let s = to_scaled(&q);
+/// assert_eq!(s.to_f64(), None);
+/// assert!((s.ln() - (320.0 * 10f64.ln() - 4f64.ln())).abs() < 1e-12);
+/// assert_eq!(to_scaled(&Q::new(11.into(), 2.into())).to_f64(), Some(5.5));
+/// ```
+pub fn to_scaled(q: &Q) -> crate::scaled::Scaled {
+    use crate::scaled::Scaled;
+    if let Some(v) = q
+        .to_f64()
+        .filter(|v| v.is_finite() && (*v != 0.0 || q.is_zero()))
+    {
+        return Scaled::from_f64(v);
+    }
+    // Leading 64 bits of |numer| and denom, and the binary exponent removed from each.
+    let lead = |b: &num_bigint::BigInt| -> (f64, i64) {
+        let bits = b.bits() as i64;
+        let cut = (bits - 64).max(0);
+        let top = (b.magnitude() >> cut as u64).to_f64().unwrap_or(f64::NAN);
+        (top, cut)
+    };
+    let (a, ka) = lead(q.numer());
+    let (b, kb) = lead(q.denom());
+    let sign = if num_traits::Signed::is_negative(q) {
+        -1.0
+    } else {
+        1.0
+    };
+    Scaled {
+        mantissa: sign * a / b,
+        log_scale: (ka - kb) as f64 * std::f64::consts::LN_2,
+    }
+}
+
 /// The loads as exact rationals (every finite `f64` is a rational).
 ///
 /// ```
