@@ -62,7 +62,7 @@ impl Expectation {
     /// Quantity `i` as reported: the nearest f64 of the exact value when there is one.
     fn reported(&self, i: usize) -> Scaled {
         match &self.cert {
-            Some(Certified::Exact(q)) => Scaled::from_f64(balloc::exact::to_f64(&q[i])),
+            Some(Certified::Exact(q)) => balloc::exact::to_scaled(&q[i]),
             _ => self.floats[i],
         }
     }
@@ -321,18 +321,6 @@ fn args(
 fn compute(a: &Args, loads: &Loads, certify: bool) -> Result<Expectation> {
     let e =
         balloc::expectation::expect(a.process.as_ref(), a.potential.as_ref(), loads, &a.setting)?;
-    for (field, v) in NAMES
-        .iter()
-        .zip([&e.value, &e.expected_next, &e.expected_change])
-    {
-        if v.is_nan() || v.ln() == f64::INFINITY {
-            anyhow::bail!(
-                "cannot evaluate {field} of {} at these loads: the result is not finite even in \
-                 the log domain (loads or parameters beyond the range of f64)",
-                a.potential.spec()
-            );
-        }
-    }
     let cert = if certify && loads.n() <= CERTIFY_LIMIT {
         balloc::certify_expectation(a.process.as_ref(), &a.potential_text, loads, &a.setting)
             .ok()
@@ -340,6 +328,20 @@ fn compute(a: &Args, loads: &Loads, certify: bool) -> Result<Expectation> {
     } else {
         None
     };
+    // An exact value is kept whatever its size, as by `balloc expect`.
+    let exact = matches!(cert, Some(Certified::Exact(_)));
+    for (field, v) in NAMES
+        .iter()
+        .zip([&e.value, &e.expected_next, &e.expected_change])
+    {
+        if !exact && (v.is_nan() || v.ln() == f64::INFINITY) {
+            anyhow::bail!(
+                "cannot evaluate {field} of {} at these loads: the result is not finite even in \
+                 the log domain (loads or parameters beyond the range of f64)",
+                a.potential.spec()
+            );
+        }
+    }
     Ok(Expectation {
         n: e.n,
         process: a.process.spec(),
