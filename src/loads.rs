@@ -136,25 +136,37 @@ impl Loads {
                 "the load vector is empty (need n ≥ 1)",
             ));
         }
-        if let Some(i) = x.iter().position(|v| !v.is_finite()) {
-            return Err(Error::invalid(
-                "loads",
-                format!("entry {} is {}, loads must be finite numbers", i + 1, x[i]),
-            ));
+        // One pass: every entry finite with |xᵢ| ≤ MAX/2 (the common case), and the total.
+        let half = f64::MAX / 2.0;
+        let mut ok = true;
+        let mut total = 0.0;
+        for &v in &x {
+            ok &= v.abs() <= half; // false for NaN and ±inf as well
+            total += v;
         }
-        // |xᵢ| ≤ MAX/2 and a finite total keep W, W/n and every yᵢ = xᵢ − W/n finite.
-        if let Some(i) = x.iter().position(|v| v.abs() > f64::MAX / 2.0) {
+        if !ok {
+            if let Some(i) = x.iter().position(|v| !v.is_finite()) {
+                return Err(Error::invalid(
+                    "loads",
+                    format!("entry {} is {}, loads must be finite numbers", i + 1, x[i]),
+                ));
+            }
+            // |xᵢ| ≤ MAX/2 and a finite total keep W, W/n and every yᵢ = xᵢ − W/n finite.
+            let i = x
+                .iter()
+                .position(|v| v.abs() > half)
+                .expect("an entry failed the check");
             return Err(Error::invalid(
                 "loads",
                 format!(
                     "entry {} is {:e}, loads must lie within ±{:e}",
                     i + 1,
                     x[i],
-                    f64::MAX / 2.0
+                    half
                 ),
             ));
         }
-        if !x.iter().sum::<f64>().is_finite() {
+        if !total.is_finite() {
             return Err(Error::invalid(
                 "loads",
                 "the total load Σxᵢ overflows f64 (above 1.8e308); scale the loads down",

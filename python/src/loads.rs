@@ -165,6 +165,12 @@ fn read_text(arg: &str) -> Result<Loads> {
 pub fn floats(x: &Bound<'_, PyAny>, what: &str) -> Result<Vec<f64>> {
     let py = x.py();
     let bad = |why: String| anyhow::anyhow!("--{what}: invalid {what}: {why}");
+    // Integer arrays (the usual loads) are converted while copying, without a float64 copy.
+    if let Ok(b) = PyBuffer::<i64>::get(x)
+        && b.dimensions() == 1
+    {
+        return Ok(b.to_vec(py)?.into_iter().map(|v| v as f64).collect());
+    }
     let buf = match PyBuffer::<f64>::get(x) {
         Ok(b) => b,
         Err(_) => {
