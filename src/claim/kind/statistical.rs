@@ -208,6 +208,8 @@ pub struct Statistical {
     burn_in: Option<Expr>,
     steady_state: bool,
     relative_to: Option<Expr>,
+    /// The upper end of an exponent range `in [lo, hi]` (the lower end is `rhs`).
+    exponent_hi: Option<Expr>,
     /// Subtracted from every per-run value (an expression in n, b, m), with its text.
     subtract: Option<(Expr, String)>,
     /// Slot names: `n`, `b`, `m`, then the constants.
@@ -380,12 +382,37 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             "only used with `exponent`".into(),
         ));
     }
+    let mut exponent_hi = None;
     let (test, rhs_text) = match (&cs.mean, &cs.probability) {
         _ if cs.exponent.is_some() => {
             let e = cs.exponent.as_deref().unwrap_or_default();
-            let (side, r) = parse_side(e)
-                .ok_or_else(|| bad("exponent", format!("must start with <= or >=, got `{e}`")))?;
-            (Test::Exponent(side, over), r.trim().to_string())
+            if let Some(r) = e.trim().strip_prefix("in") {
+                // `in [lo, hi]`: the lower end is the rhs, the upper end `exponent_hi`.
+                let inner = r
+                    .trim()
+                    .strip_prefix('[')
+                    .and_then(|r| r.strip_suffix(']'))
+                    .and_then(|r| r.split_once(','))
+                    .ok_or_else(|| {
+                        bad(
+                            "exponent",
+                            format!("a range is written `in [lo, hi]`, got `{e}`"),
+                        )
+                    })?;
+                exponent_hi = Some(comp(inner.1.trim(), "exponent", 0)?);
+                (
+                    Test::Exponent(Side::AtLeast, over),
+                    inner.0.trim().to_string(),
+                )
+            } else {
+                let (side, r) = parse_side(e).ok_or_else(|| {
+                    bad(
+                        "exponent",
+                        format!("must start with <=, >= or `in [lo, hi]`, got `{e}`"),
+                    )
+                })?;
+                (Test::Exponent(side, over), r.trim().to_string())
+            }
         }
         _ if cs.compare.is_some() => {
             let c = cs.compare.as_deref().unwrap_or_default().trim();
@@ -645,6 +672,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         burn_in,
         steady_state: cs.steady_state,
         relative_to,
+        exponent_hi,
         subtract,
         names,
         consts,
@@ -1394,6 +1422,10 @@ impl Check for Statistical {
             }
             Test::Exponent(side, over) => {
                 let rhs = self.eval(&self.rhs, 0, 0, 0, &self.consts, "exponent")?;
+                let hi = match &self.exponent_hi {
+                    Some(e) => Some(self.eval(e, 0, 0, 0, &self.consts, "exponent")?),
+                    None => None,
+                };
                 // Curves: the points sharing everything but the fitted size.
                 let mut groups: BTreeMap<(usize, u64, usize), Vec<usize>> = BTreeMap::new();
                 for (i, p) in points.iter().enumerate() {
@@ -1410,6 +1442,7 @@ impl Check for Statistical {
                 }
                 for idx in groups.values() {
                     let mut grid = Vec::new();
+                    let mut raw = Vec::new();
                     for &i in idx {
                         let p = &points[i];
                         let rel = match &self.relative_to {
@@ -1423,6 +1456,14 @@ impl Check for Statistical {
                             ));
                         }
                         let e = mean_ci(&p.values, level)?;
+                        raw.push(crate::sim::growth::GridMean {
+                            x: match over {
+                                Over::N => p.n as f64,
+                                Over::B => p.b as f64,
+                            },
+                            mean: e.mean,
+                            stderr: e.stderr,
+                        });
                         grid.push(crate::sim::growth::GridMean {
                             x: match over {
                                 Over::N => p.n as f64,
@@ -1442,24 +1483,36 @@ impl Check for Statistical {
                         confidence: level,
                     };
                     let mut decision = est.decide(side, rhs);
-                    if idx.iter().any(|&i| drifting[i]) {
-                        decision = Decision::Inconclusive;
-                    }
-                    let margin = match side {
+                    let mut margin = match side {
                         Side::AtMost => rhs - f.ci_high,
                         Side::AtLeast => f.ci_low - rhs,
                     };
+                    let mut target = format!("{rhs}");
+                    if let Some(hi) = hi {
+                        // Both ends: holds iff the interval lies inside [lo, hi].
+                        let upper = est.decide(Side::AtMost, hi);
+                        decision = match (decision, upper) {
+                            (Decision::Refuted, _) | (_, Decision::Refuted) => Decision::Refuted,
+                            (Decision::Holds, Decision::Holds) => Decision::Holds,
+                            _ => Decision::Inconclusive,
+                        };
+                        margin = margin.min(hi - f.ci_high);
+                        target = format!("[{rhs}, {hi}]");
+                    }
+                    if idx.iter().any(|&i| drifting[i]) {
+                        decision = Decision::Inconclusive;
+                    }
                     let first = &points[idx[0]];
                     let means: Vec<String> = grid
                         .iter()
                         .map(|g| format!("{} → {:.4}", g.x, g.mean))
                         .collect();
-                    let classes: Vec<String> = crate::sim::growth::class_fits(&grid)
+                    let classes: Vec<String> = crate::sim::growth::class_fits(&raw)
                         .iter()
                         .map(|(c, a, r)| format!("{a:.4}·{c} (rel. RMS {r:.3})"))
                         .collect();
                     notes.push(format!(
-                        "{}{}: E[{}]{} at {} = {}: exponent {:.4} in [{:.4}, {:.4}] (coefficient {:.4}) vs {rhs}: {}; class fits: {}",
+                        "{}{}: E[{}]{} at {} = {}: exponent {:.4} in [{:.4}, {:.4}] (coefficient {:.4}) vs {target}: {}; class fits of E[X]: {}",
                         self.sources[first.source].label(),
                         match over {
                             Over::N => String::new(),
@@ -1510,7 +1563,7 @@ impl Check for Statistical {
                             runs,
                             level
                         ),
-                        rhs: format!("threshold {rhs:.6}"),
+                        rhs: format!("threshold {target}"),
                         slack: format!("{margin:.6}"),
                         found_by: "simulation".into(),
                         recheck: None,
