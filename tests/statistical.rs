@@ -373,3 +373,172 @@ fn bad_input_is_a_one_line_error_naming_the_field() {
     );
     assert!(e.contains("constant `K`"), "{e}");
 }
+
+/// One-Choice on 8 bins from a start state, a window of `balls`, statistic final_gap.
+fn from_start(start: &str, claim: &str, balls: &str, extra: &str) -> String {
+    format!(
+        "{HEAD}[setting]\nprocesses = [\"one-choice\"]\n[claim]\nstatistic = \"final_gap\"\n\
+         {claim}\n{start}\nballs = \"{balls}\"\nruns = 200\nseed = 5\nconfidence = 0.95\n{extra}[domain]\nn = [8]\n"
+    )
+}
+
+#[test]
+fn a_gap_start_state_gives_the_hand_computed_gap_after_one_ball() {
+    let root = scratch("start-gap");
+    // gap(50) on 8 bins: bin 0 holds ⌈50·8/7⌉ = 58 balls (gap 58 − 58/8 = 50.75). After one more
+    // ball the mean is 59/8: the gap is 58 − 59/8 = 50.625 (ball elsewhere, prob. 7/8) or
+    // 59 − 59/8 = 51.625 (prob. 1/8), so E = 50.75 and every value lies in [50.625, 51.625].
+    let p = write(
+        &root,
+        "le",
+        &from_start("start = \"gap(50)\"", "mean = \"<= 51.7\"", "1", ""),
+    );
+    assert_eq!(run(&root, &p).verdict, Status::Holds);
+    let p = write(
+        &root,
+        "ge",
+        &from_start("start = \"gap(50)\"", "mean = \">= 50.6\"", "1", ""),
+    );
+    assert_eq!(run(&root, &p).verdict, Status::Holds);
+    let p = write(
+        &root,
+        "false",
+        &from_start("start = \"gap(50)\"", "mean = \"<= 50.6\"", "1", ""),
+    );
+    assert_eq!(run(&root, &p).verdict, Status::Refuted);
+    // The same state as an explicit load vector and as one-bin(58).
+    for (name, s) in [
+        ("loads", "start_loads = [58, 0, 0, 0, 0, 0, 0, 0]"),
+        ("one-bin", "start = \"one-bin(58)\""),
+    ] {
+        let p = write(&root, name, &from_start(s, "mean = \"<= 50.6\"", "1", ""));
+        assert_eq!(run(&root, &p).verdict, Status::Refuted, "{name}");
+    }
+}
+
+#[test]
+fn the_steady_state_check_flags_a_recovering_gap() {
+    let root = scratch("steady");
+    // 800 balls in bin 0 of 8 bins (gap 700). Two-Choice puts a ball in bin 0 only if both picks
+    // hit it (prob. 1/64), so after t balls the gap is about 700 − t/8 + t/64: it falls by 7/64
+    // per ball, by about 11 between the ends of the two halves (100 and 200 balls).
+    let body = |extra: &str| {
+        format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"final_gap\"\n\
+             mean = \"<= 1000\"\nstart = \"one-bin(800)\"\nballs = \"200\"\nsteady_state = true\n\
+             checkpoints = 10\nruns = 40\nseed = 5\nconfidence = 0.95\n{extra}[domain]\nn = [8]\n"
+        )
+    };
+    let p = write(&root, "drift", &body(""));
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Inconclusive, "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("DRIFTING")),
+        "{:?}",
+        v.notes
+    );
+    // From the empty start after a burn-in of 400 balls the window is at steady state.
+    let p = write(
+        &root,
+        "settled",
+        &body("").replace("start = \"one-bin(800)\"\n", "burn_in = \"50 * n\"\n"),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert!(v.notes.iter().any(|n| n.contains("the halves agree")));
+}
+
+#[test]
+fn paired_comparison_decides_both_directions() {
+    let root = scratch("compare");
+    let body = |cmp: &str| {
+        format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\", \"one-choice\"]\n[claim]\n\
+             statistic = \"max_gap\"\ncompare = \"{cmp}\"\nballs = \"8 * n\"\nruns = 30\nseed = 2\n\
+             confidence = 0.95\n[domain]\nn = [64]\n"
+        )
+    };
+    // Two-Choice's max gap (about ln ln n) is far below One-Choice's (about √(2·8·ln n)) at 8n balls.
+    let v = run(&root, &write(&root, "le", &body("<=")));
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert!(v.notes.iter().any(|n| n.contains("common random numbers")));
+    let v = run(&root, &write(&root, "ge", &body(">=")));
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+}
+
+#[test]
+fn bad_start_burn_in_growth_and_comparison_input_is_a_one_line_error() {
+    let base = "[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"max_gap\"\n\
+                mean = \"<= 4\"\nballs = \"n\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n";
+    let with = |line: &str| base.replace("runs = 10\n", &format!("runs = 10\n{line}\n"));
+    let cases: &[(&str, String, &str)] = &[
+        (
+            "loads-length",
+            with("start_loads = [1, 2, 3]"),
+            "the load vector has 3 entries for n = 4 bins",
+        ),
+        (
+            "loads-negative",
+            with("start_loads = [1, -2, 3, 0]"),
+            "loads must be non-negative integers",
+        ),
+        (
+            "start-unknown",
+            with("start = \"heavy\""),
+            "start: unknown start state `heavy`",
+        ),
+        (
+            "start-both",
+            with("start = \"gap(2)\"\nstart_loads = [1, 2, 3, 4]"),
+            "start_loads: give either `start` or `start_loads`",
+        ),
+        (
+            "burn-negative",
+            with("burn_in = \"-n\""),
+            "burn_in: must lie in [0, 10^15] balls",
+        ),
+        (
+            "compare-one",
+            base.replace("mean = \"<= 4\"", "compare = \"<=\""),
+            "compares exactly two sources",
+        ),
+        (
+            "compare-op",
+            base.replace(
+                "processes = [\"two-choice\"]",
+                "processes = [\"two-choice\", \"one-choice\"]",
+            )
+            .replace("mean = \"<= 4\"", "compare = \"<\""),
+            "compare: must be \"<=\"",
+        ),
+        (
+            "exponent-range",
+            base.replace("mean = \"<= 4\"", "exponent = \"in [0.1 0.2]\""),
+            "a range is written `in [lo, hi]`",
+        ),
+        (
+            "exponent-n",
+            base.replace("mean = \"<= 4\"", "exponent = \"<= n\""),
+            "exponent: `n`",
+        ),
+        (
+            "relative-alone",
+            with("relative_to = \"ln(n)\""),
+            "relative_to: only used with `exponent`",
+        ),
+        (
+            "steady-md",
+            "[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"md_max_gap\"\n\
+             law = \"uniform(dims=4,f=2)\"\nprobability = \"<= 4\"\nq = 0.1\nballs = \"n\"\n\
+             steady_state = true\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n"
+                .to_string(),
+            "steady_state: start states, burn-in and the steady-state check apply to the processes",
+        ),
+    ];
+    for (name, body, want) in cases {
+        let e = err_of(name, body);
+        assert!(e.contains(want), "{name}: {e}");
+        assert!(!e.contains('\n'), "{name}: not one line: {e}");
+        assert!(e.contains(&format!("{name}.toml")), "{name}: no file: {e}");
+    }
+}
