@@ -67,6 +67,12 @@ pub trait System: Send {
     fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64>;
     /// The loads as (load, number of bins) pairs, in any order.
     fn levels(&self) -> Vec<(f64, u64)>;
+    /// The values of the model's own observables at the current state, in the order of
+    /// [`Model::observables`] (e.g. the largest sibling gap of Bansal–Feldheim's strategy);
+    /// none by default.
+    fn observables(&self) -> Vec<f64> {
+        Vec::new()
+    }
 }
 
 /// What is simulated: a plug-in point for settings (the built-in [`Config`]; graphical and
@@ -82,6 +88,10 @@ pub trait Model: Send + Sync {
     fn batch(&self) -> u64;
     /// A fresh system with every bin empty.
     fn build(&self) -> Result<Box<dyn System>>;
+    /// The names of the model's own observables ([`System::observables`]); none by default.
+    fn observables(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// A fresh system started from the load vector `start` (`n` entries); its ball count starts
     /// at 0 (the start's balls are not counted). Models that cannot start away from the empty
     /// state keep this default, an error.
@@ -417,6 +427,9 @@ pub struct Point {
     /// for the first one), up to this one.
     #[serde(skip)]
     pub window_max_gap: f64,
+    /// The model's own observables ([`Model::observables`]) at the checkpoint.
+    #[serde(skip)]
+    pub observables: Vec<f64>,
 }
 
 /// The result of one run.
@@ -444,6 +457,9 @@ pub struct RunResult {
     pub trajectory: Vec<Point>,
     /// Final histogram: (load, bins) pairs by increasing load (empty unless requested).
     pub histogram: Vec<(f64, u64)>,
+    /// The model's own observables ([`Model::observables`]) at the end.
+    #[serde(skip)]
+    pub observables: Vec<f64>,
 }
 
 /// The output of [`simulate`].
@@ -576,6 +592,7 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
                 potentials: potential_values(&plan.potentials, &lv, n, w),
                 spread: sys.max_load() - sys.min_load(),
                 window_max_gap: if window.is_finite() { window } else { gap },
+                observables: sys.observables(),
             });
         }
     }
@@ -604,6 +621,7 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
         potentials: potential_values(&plan.potentials, &lv, n, w),
         trajectory,
         histogram,
+        observables: sys.observables(),
     })
 }
 

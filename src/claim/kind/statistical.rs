@@ -33,7 +33,7 @@ use crate::graph::GraphKind;
 use crate::lang::{Expr, Float, Slots};
 use crate::multidim::{BallLaw, MdRule, sim::MdSimConfig};
 use crate::sim::statistic::{Decision, Estimate, Side, mean_ci, proportion_ci};
-use crate::sim::{Config, Plan, RunResult, simulate};
+use crate::sim::{Config, Model, Plan, RunResult, simulate};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -614,8 +614,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     if sources.is_empty() {
         return Err(t.error_at(None, "[setting] processes is empty"));
     }
-    let only_processes = sources.iter().all(|s| matches!(s, Source::Process(_)));
-    if !only_processes
+    let no_md = sources.iter().all(|s| !matches!(s, Source::Md(..)));
+    if !no_md
         && (cs.burn_in.is_some()
             || cs.steady_state
             || cs.start.is_some()
@@ -630,7 +630,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         };
         return Err(bad(
             field,
-            "start states, burn-in and the steady-state check apply to the processes of [setting] (md-balls and the strategy start empty and are observed at the end)"
+            "start states, burn-in and the steady-state check apply to the processes of [setting] and the strategy (md-balls start empty and are observed at the end)"
                 .into(),
         ));
     }
@@ -695,6 +695,16 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         }
     }
     Ok(Box::new(check))
+}
+
+/// The first observable of a model (the strategy's sibling gap).
+fn observable(v: &[f64]) -> Result<f64> {
+    v.first().copied().ok_or_else(|| {
+        Error::invalid(
+            "[claim] statistic",
+            "sibling_gap is an observable of the strategy model (`graph = ...`) only",
+        )
+    })
 }
 
 fn decision_name(d: Decision) -> &'static str {
@@ -945,8 +955,25 @@ impl Statistical {
         runs: u64,
     ) -> Result<(Vec<f64>, Option<(Vec<f64>, Vec<f64>)>)> {
         match s {
-            Source::Process(spec) => {
-                let cfg = Config::parse(spec, n, b, &self.weights, &self.ties)?;
+            Source::Process(_) | Source::Strategy(..) => {
+                let model: Box<dyn Model> = match s {
+                    Source::Strategy(kind, _) => {
+                        if b != 1 {
+                            return Err(Error::invalid(
+                                "[claim] batch",
+                                "the strategy is simulated sequentially (batch 1)",
+                            ));
+                        }
+                        Box::new(crate::graph::experiment::StrategyModel::new(
+                            &kind.build(n)?,
+                        )?)
+                    }
+                    Source::Process(spec) => {
+                        Box::new(Config::parse(spec, n, b, &self.weights, &self.ties)?)
+                    }
+                    Source::Md(..) => unreachable!("md-balls have their own driver"),
+                };
+                let cfg = model.as_ref();
                 let burn = self.burn_in_at(n, b)?;
                 let mut plan = Plan::new(burn.saturating_add(m), runs, self.seed);
                 plan.burn_in = burn;
@@ -967,7 +994,7 @@ impl Statistical {
                 if self.steady_state {
                     plan.trajectory = self.checkpoints.max(2);
                 }
-                let out = simulate(&cfg, &plan, &|| {})?;
+                let out = simulate(cfg, &plan, &|| {})?;
                 let values = out
                     .runs
                     .iter()
@@ -1016,26 +1043,6 @@ impl Statistical {
                     None,
                 ))
             }
-            Source::Strategy(kind, _) => {
-                if b != 1 {
-                    return Err(Error::invalid(
-                        "[claim] batch",
-                        "the strategy is simulated sequentially (batch 1)",
-                    ));
-                }
-                let g = kind.build(n)?;
-                let runs = crate::graph::experiment::strategy_runs(&g, m, runs, self.seed)?;
-                Ok((
-                    runs.iter()
-                        .map(|r| match self.stat {
-                            Stat::FinalGap => r.final_gap,
-                            Stat::MaxGap => r.max_gap,
-                            _ => r.sibling_gap,
-                        })
-                        .collect(),
-                    None,
-                ))
-            }
         }
     }
 
@@ -1079,7 +1086,8 @@ impl Statistical {
                     .count() as f64
                     / pts.len() as f64
             }
-            Stat::MdMaxGap | Stat::MdSumGap | Stat::SiblingGap => {
+            Stat::SiblingGap => observable(&last.observables)?,
+            Stat::MdMaxGap | Stat::MdSumGap => {
                 unreachable!("not a process statistic")
             }
         })
@@ -1115,7 +1123,8 @@ impl Statistical {
                     .count();
                 k as f64 / r.trajectory.len().max(1) as f64
             }
-            Stat::MdMaxGap | Stat::MdSumGap | Stat::SiblingGap => {
+            Stat::SiblingGap => observable(&r.observables)?,
+            Stat::MdMaxGap | Stat::MdSumGap => {
                 unreachable!("not a process statistic")
             }
         })
