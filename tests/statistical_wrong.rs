@@ -23,6 +23,8 @@ enum Wrong {
     Scale(&'static str),
     /// Replace one line of the file by another.
     Lines(&'static [(&'static str, &'static str)]),
+    /// The file records a refuted reading: it is run as written and must be refuted.
+    AsWritten,
 }
 
 const FILES: &[(&str, Wrong)] = &[
@@ -67,6 +69,16 @@ const FILES: &[(&str, Wrong)] = &[
         "batched-2022/one-plus-beta-compare",
         Wrong::Lines(&[("compare = \"<=\"", "compare = \">=\"")]),
     ),
+    // A √m class for the sum-load gap, which does not grow with m.
+    (
+        "multidim-2011/gap-in-m-sum-load",
+        Wrong::Lines(&[(
+            "exponent = \"in [-0.05, 0.05]\"",
+            "exponent = \"in [-0.05, 0.05]\"\nrelative_to = \"sqrt(m)\"",
+        )]),
+    ),
+    // Expected refuted: the per-dimension gap grows like √m.
+    ("multidim-2011/gap-in-m-per-dimension", Wrong::AsWritten),
     // ε = 0.45: the fraction of time in [0.45, 0.55] is 0.22 (Mean-Thinning) to 0.29 (Twinning) at
     // steady state; claiming at least 0.6 (twice the larger) must fail.
     (
@@ -166,6 +178,7 @@ fn every_statistical_file_has_a_refuted_wrong_variant() {
                 let k2 = if upper { k * hi / 2.0 } else { k * lo * 2.0 };
                 set_constant(&text, name, k2)
             }
+            Wrong::AsWritten => text.clone(),
             Wrong::Lines(pairs) => {
                 let mut t = text.clone();
                 for (a, b) in pairs.iter() {
@@ -179,7 +192,9 @@ fn every_statistical_file_has_a_refuted_wrong_variant() {
         let p = common::write(
             &root,
             &name,
-            &mutated.replace("expected = \"holds\"", "expected = \"open\""),
+            &mutated
+                .replace("expected = \"holds\"", "expected = \"open\"")
+                .replace("expected = \"refuted\"", "expected = \"open\""),
         );
         let v = run(&p, &root);
         assert_eq!(

@@ -11,10 +11,21 @@
 //!   sample mean ([`crate::sim::statistic::mean_ci`]);
 //! * `probability = "<= rhs"` with `q`: `P[X ≤ rhs] ≥ 1 − q`, decided by the exact
 //!   Clopper–Pearson interval of the fraction of runs with `X ≤ rhs`
-//!   ([`crate::sim::statistic::proportion_ci`]).
+//!   ([`crate::sim::statistic::proportion_ci`]);
+//! * `exponent = "<= a"` (`">= a"`, `"in [lo, hi]"`): the least-squares exponent of
+//!   `E[X]/relative_to ≈ C·x^a` over the grid of `x ∈ {n, b, m}` (`exponent_in`), with its
+//!   interval from the runs' standard errors ([`crate::sim::growth::power_fit`]);
+//! * `compare = "<="` (`">="`): `E[X]` of the first source against the second, by paired runs with
+//!   common random numbers (the t interval of the per-run differences against 0).
 //!
-//! With `k` configurations (every n × process × batch of the grid) each interval is taken at the
-//! Bonferroni level `1 − (1 − c)/k`, so that with probability at least `c` every interval covers
+//! Runs may start from a given state (`start`, `start_loads`), observe a window after a burn-in
+//! (`burn_in`), and check that the window is at steady state (`steady_state`: the statistic on the
+//! two halves of the window agrees within the interval of the paired differences; otherwise the
+//! configuration is `inconclusive`). Every configuration's observed/bound ratio is reported.
+//!
+//! With `k` intervals (every n × process × batch × ball count of the grid, one per pair or fitted
+//! curve for comparisons and growth claims, plus one per configuration for the steady-state check)
+//! each interval is taken at the Bonferroni level `1 − (1 − c)/k`, so that with probability at least `c` every interval covers
 //! its true value at once: the stated confidence is for the whole file. Verdict: `holds` when every
 //! interval lies on the claimed side of its threshold, `refuted` when one lies entirely on the
 //! other side (the first such configuration is reported with its estimate and interval),
@@ -64,6 +75,13 @@ enum NumOrExpr {
     Text(String),
 }
 
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(NumOrExpr),
+    Many(Vec<NumOrExpr>),
+}
+
 impl NumOrExpr {
     fn text(&self) -> String {
         match self {
@@ -83,7 +101,7 @@ struct ClaimSection {
     probability: Option<String>,
     #[serde(default)]
     q: Option<NumOrExpr>,
-    balls: NumOrExpr,
+    balls: OneOrMany,
     #[serde(default)]
     batch: Option<Vec<NumOrExpr>>,
     runs: u64,
@@ -137,6 +155,17 @@ enum StartSpec {
 enum Over {
     N,
     B,
+    M,
+}
+
+impl Over {
+    fn name(self) -> &'static str {
+        match self {
+            Over::N => "n",
+            Over::B => "b",
+            Over::M => "m",
+        }
+    }
 }
 
 /// The per-run statistic.
@@ -193,7 +222,8 @@ pub struct Statistical {
     test: Test,
     rhs: Expr,
     q: Option<Expr>,
-    balls: Expr,
+    /// The numbers of balls `m` (a grid: every entry is simulated).
+    balls: Vec<Expr>,
     batch: Vec<Expr>,
     runs: u64,
     seed: u64,
@@ -365,10 +395,11 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let over = match cs.exponent_in.as_deref() {
         None | Some("n") => Over::N,
         Some("b") => Over::B,
+        Some("m") => Over::M,
         Some(o) => {
             return Err(bad(
                 "exponent_in",
-                format!("must be \"n\" or \"b\", got `{o}`"),
+                format!("must be \"n\", \"b\" or \"m\", got `{o}`"),
             ));
         }
     };
@@ -457,7 +488,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     };
     let rhs = comp(&rhs_text, field, allowed)?;
     let relative_to = match &cs.relative_to {
-        Some(r) => Some(comp(r, "relative_to", 2)?),
+        Some(r) => Some(comp(r, "relative_to", 3)?),
         None => None,
     };
     let subtract = match &cs.subtract {
@@ -510,7 +541,16 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         }
         (None, _) => None,
     };
-    let balls = comp(&cs.balls.text(), "balls", 2)?;
+    let balls = match &cs.balls {
+        OneOrMany::One(e) => vec![comp(&e.text(), "balls", 2)?],
+        OneOrMany::Many(v) if v.is_empty() => {
+            return Err(bad("balls", "lists no number of balls".into()));
+        }
+        OneOrMany::Many(v) => v
+            .iter()
+            .map(|e| comp(&e.text(), "balls", 2))
+            .collect::<std::result::Result<Vec<_>, _>>()?,
+    };
     let batch = match &cs.batch {
         Some(v) if v.is_empty() => return Err(bad("batch", "lists no batch size".into())),
         Some(v) => v
@@ -683,9 +723,11 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             let bv = check
                 .batch_at(n, b)
                 .map_err(|e| t.error_at(at, e.to_string()))?;
-            check
-                .balls_at(n, bv)
-                .map_err(|e| t.error_at(at, e.to_string()))?;
+            for me in &check.balls {
+                check
+                    .balls_at(n, bv, me)
+                    .map_err(|e| t.error_at(at, e.to_string()))?;
+            }
             check
                 .burn_in_at(n, bv)
                 .map_err(|e| t.error_at(field_at("burn_in"), e.to_string()))?;
@@ -720,6 +762,9 @@ struct Point {
     n: usize,
     b: u64,
     m: u64,
+    /// The indices of the batch and ball-count expressions.
+    bi: usize,
+    mi: usize,
     source: usize,
     values: Vec<f64>,
     /// The statistic on the first and second halves of the observation window, per run (with
@@ -852,8 +897,8 @@ impl Statistical {
         Ok(r as u64)
     }
 
-    fn balls_at(&self, n: usize, b: u64) -> Result<u64> {
-        let v = self.eval(&self.balls, n, b, 0, &self.consts, "balls")?;
+    fn balls_at(&self, n: usize, b: u64, e: &Expr) -> Result<u64> {
+        let v = self.eval(e, n, b, 0, &self.consts, "balls")?;
         if !(1.0..=1e15).contains(&v.ceil()) {
             return Err(Error::invalid(
                 "[claim] balls",
@@ -912,32 +957,36 @@ impl Statistical {
 
     /// The number of configurations at an effort (the Bonferroni divisor).
     fn configurations(&self, effort: u32) -> usize {
-        self.grid_n(effort).len() * self.batch.len() * self.sources.len()
+        self.grid_n(effort).len() * self.batch.len() * self.balls.len() * self.sources.len()
     }
 
     /// Simulates every configuration at `n`.
     fn simulate_n(&self, n: usize, runs: u64) -> Result<Vec<Point>> {
         let mut out = Vec::new();
-        for be in &self.batch {
+        for (bi, be) in self.batch.iter().enumerate() {
             let b = self.batch_at(n, be)?;
-            let m = self.balls_at(n, b)?;
-            for (si, s) in self.sources.iter().enumerate() {
-                let (mut values, mut halves) = self.simulate_one(s, n, b, m, runs)?;
-                if let Some((e, _)) = &self.subtract {
-                    let c = self.eval(e, n, b, m, &self.consts, "subtract")?;
-                    values.iter_mut().for_each(|v| *v -= c);
-                    if let Some((x, y)) = &mut halves {
-                        x.iter_mut().chain(y.iter_mut()).for_each(|v| *v -= c);
+            for (mi, me) in self.balls.iter().enumerate() {
+                let m = self.balls_at(n, b, me)?;
+                for (si, s) in self.sources.iter().enumerate() {
+                    let (mut values, mut halves) = self.simulate_one(s, n, b, m, runs)?;
+                    if let Some((e, _)) = &self.subtract {
+                        let c = self.eval(e, n, b, m, &self.consts, "subtract")?;
+                        values.iter_mut().for_each(|v| *v -= c);
+                        if let Some((x, y)) = &mut halves {
+                            x.iter_mut().chain(y.iter_mut()).for_each(|v| *v -= c);
+                        }
                     }
+                    out.push(Point {
+                        n,
+                        b,
+                        m,
+                        bi,
+                        mi,
+                        source: si,
+                        values,
+                        halves,
+                    });
                 }
-                out.push(Point {
-                    n,
-                    b,
-                    m,
-                    source: si,
-                    values,
-                    halves,
-                });
             }
         }
         Ok(out)
@@ -1167,8 +1216,13 @@ impl Statistical {
         let base = match self.test {
             Test::Mean(_) | Test::Probability(_) => k,
             Test::Compare(_) => k / 2,
-            Test::Exponent(_, Over::N) => self.batch.len() * self.sources.len(),
-            Test::Exponent(_, Over::B) => self.grid_n(effort).len() * self.sources.len(),
+            Test::Exponent(_, Over::N) => self.batch.len() * self.balls.len() * self.sources.len(),
+            Test::Exponent(_, Over::B) => {
+                self.grid_n(effort).len() * self.balls.len() * self.sources.len()
+            }
+            Test::Exponent(_, Over::M) => {
+                self.grid_n(effort).len() * self.batch.len() * self.sources.len()
+            }
         };
         base + if self.steady_state { k } else { 0 }
     }
@@ -1241,6 +1295,7 @@ impl Statistical {
             Test::Mean(_) => format!("E[{x}]"),
             Test::Exponent(_, Over::N) => format!("growth exponent in n of E[{x}]"),
             Test::Exponent(_, Over::B) => format!("growth exponent in b of E[{x}]"),
+            Test::Exponent(_, Over::M) => format!("growth exponent in m of E[{x}]"),
             Test::Compare(_) => format!("E[{x}] of the first source − E[{x}] of the second"),
             Test::Probability(Side::AtMost) => format!("P[{x} <= rhs]"),
             Test::Probability(Side::AtLeast) => format!("P[{x} >= rhs]"),
@@ -1436,16 +1491,14 @@ impl Check for Statistical {
                     None => None,
                 };
                 // Curves: the points sharing everything but the fitted size.
-                let mut groups: BTreeMap<(usize, u64, usize), Vec<usize>> = BTreeMap::new();
+                let mut groups: BTreeMap<(usize, usize, usize, usize), Vec<usize>> =
+                    BTreeMap::new();
                 for (i, p) in points.iter().enumerate() {
+                    // The expressions' indices: the sizes they give differ across n.
                     let key = match over {
-                        Over::N => {
-                            // The batch expression's index: the batch sizes differ across n.
-                            let bi =
-                                i % (self.batch.len() * self.sources.len()) / self.sources.len();
-                            (0, bi as u64, p.source)
-                        }
-                        Over::B => (p.n, 0, p.source),
+                        Over::N => (0, p.bi, p.mi, p.source),
+                        Over::B => (p.n, 0, p.mi, p.source),
+                        Over::M => (p.n, p.bi, 0, p.source),
                     };
                     groups.entry(key).or_default().push(i);
                 }
@@ -1469,6 +1522,7 @@ impl Check for Statistical {
                             x: match over {
                                 Over::N => p.n as f64,
                                 Over::B => p.b as f64,
+                                Over::M => p.m as f64,
                             },
                             mean: e.mean,
                             stderr: e.stderr,
@@ -1477,6 +1531,7 @@ impl Check for Statistical {
                             x: match over {
                                 Over::N => p.n as f64,
                                 Over::B => p.b as f64,
+                                Over::M => p.m as f64,
                             },
                             mean: e.mean / rel,
                             stderr: e.stderr / rel,
@@ -1526,6 +1581,7 @@ impl Check for Statistical {
                         match over {
                             Over::N => String::new(),
                             Over::B => format!(" at n = {}", first.n),
+                            Over::M => format!(" at n = {}, b = {}", first.n, first.b),
                         },
                         self.stat_name(),
                         if self.relative_to.is_some() {
@@ -1533,10 +1589,7 @@ impl Check for Statistical {
                         } else {
                             ""
                         },
-                        match over {
-                            Over::N => "n",
-                            Over::B => "b",
-                        },
+                        over.name(),
                         means.join(", "),
                         f.exponent,
                         f.ci_low,
@@ -1556,10 +1609,7 @@ impl Check for Statistical {
                         source: format!(
                             "{}, {} grid {:?}",
                             self.sources[first.source].label(),
-                            match over {
-                                Over::N => "n",
-                                Over::B => "b",
-                            },
+                            over.name(),
                             grid.iter().map(|g| g.x).collect::<Vec<_>>()
                         ),
                         constants,
