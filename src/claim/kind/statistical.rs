@@ -25,8 +25,9 @@
 //!
 //! With `k` intervals (every n × process × batch × ball count of the grid, one per pair or fitted
 //! curve for comparisons and growth claims, plus one per configuration for the steady-state check)
-//! each interval is taken at the Bonferroni level `1 − (1 − c)/k`, so that with probability at least `c` every interval covers
-//! its true value at once: the stated confidence is for the whole file. Verdict: `holds` when every
+//! each interval is taken at the Bonferroni level `1 − (1 − c)/k`, so that with probability at
+//! least `c` every interval covers its true value at once: the stated confidence is for the whole
+//! file. Verdict: `holds` when every
 //! interval lies on the claimed side of its threshold, `refuted` when one lies entirely on the
 //! other side (the first such configuration is reported with its estimate and interval),
 //! `inconclusive` otherwise. Runs are seeded from (configuration, seed, run index), so the verdict
