@@ -527,12 +527,12 @@ fn bad_start_burn_in_growth_and_comparison_input_is_a_one_line_error() {
             "relative_to: only used with `exponent`",
         ),
         (
-            "steady-md",
+            "start-md",
             "[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"md_max_gap\"\n\
              law = \"uniform(dims=4,f=2)\"\nprobability = \"<= 4\"\nq = 0.1\nballs = \"n\"\n\
-             steady_state = true\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n"
+             start = \"gap(2)\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n"
                 .to_string(),
-            "steady_state: start states, burn-in and the steady-state check apply to the processes",
+            "start: start states apply to the processes of [setting] and the strategy (md-balls start empty)",
         ),
     ];
     for (name, body, want) in cases {

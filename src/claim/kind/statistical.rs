@@ -656,22 +656,14 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         return Err(t.error_at(None, "[setting] processes is empty"));
     }
     let no_md = sources.iter().all(|s| !matches!(s, Source::Md(..)));
-    if !no_md
-        && (cs.burn_in.is_some()
-            || cs.steady_state
-            || cs.start.is_some()
-            || cs.start_loads.is_some())
-    {
-        let field = if cs.burn_in.is_some() {
-            "burn_in"
-        } else if cs.steady_state {
-            "steady_state"
-        } else {
-            "start"
-        };
+    if !no_md && (cs.start.is_some() || cs.start_loads.is_some()) {
         return Err(bad(
-            field,
-            "start states, burn-in and the steady-state check apply to the processes of [setting] and the strategy (md-balls start empty and are observed at the end)"
+            if cs.start.is_some() {
+                "start"
+            } else {
+                "start_loads"
+            },
+            "start states apply to the processes of [setting] and the strategy (md-balls start empty)"
                 .into(),
         ));
     }
@@ -740,12 +732,12 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     Ok(Box::new(check))
 }
 
-/// The first observable of a model (the strategy's sibling gap).
-fn observable(v: &[f64]) -> Result<f64> {
-    v.first().copied().ok_or_else(|| {
+/// Observable `i` of a model (the strategy's sibling gap; md-balls' per-dimension and sum gaps).
+fn observable(v: &[f64], i: usize) -> Result<f64> {
+    v.get(i).copied().ok_or_else(|| {
         Error::invalid(
             "[claim] statistic",
-            "sibling_gap is an observable of the strategy model (`graph = ...`) only",
+            "the statistic is an observable of another model (sibling_gap: `graph`, md_*: `law`)",
         )
     })
 }
@@ -1005,7 +997,7 @@ impl Statistical {
         runs: u64,
     ) -> Result<(Vec<f64>, Option<(Vec<f64>, Vec<f64>)>)> {
         match s {
-            Source::Process(_) | Source::Strategy(..) => {
+            Source::Process(_) | Source::Strategy(..) | Source::Md(..) => {
                 let model: Box<dyn Model> = match s {
                     Source::Strategy(kind, _) => {
                         if b != 1 {
@@ -1021,7 +1013,15 @@ impl Statistical {
                     Source::Process(spec) => {
                         Box::new(Config::parse(spec, n, b, &self.weights, &self.ties)?)
                     }
-                    Source::Md(..) => unreachable!("md-balls have their own driver"),
+                    Source::Md(rule, law) => {
+                        Box::new(crate::multidim::sim::MdModel::new(MdSimConfig {
+                            n,
+                            balls: m,
+                            law: law.clone(),
+                            rule: rule.clone(),
+                            batch: b,
+                        })?)
+                    }
                 };
                 let cfg = model.as_ref();
                 let burn = self.burn_in_at(n, b)?;
@@ -1031,6 +1031,11 @@ impl Statistical {
                 if matches!(self.test, Test::Compare(_)) {
                     // Common random numbers: both sources draw run i from the same generator.
                     plan.stream = Some(format!("compare;n={n};b={b};m={m}"));
+                }
+                if matches!(self.test, Test::Exponent(_, Over::M)) {
+                    // Independent runs per m (the fit's variance assumes independent points);
+                    // otherwise the runs of a smaller m would be prefixes of the larger ones.
+                    plan.stream = Some(format!("{};m={m}", cfg.key()));
                 }
                 if let Some(p) = &self.potential {
                     plan.potentials = vec![Arc::from(crate::potential::parse(p)?)];
@@ -1071,27 +1076,6 @@ impl Statistical {
                     None
                 };
                 Ok((values, halves))
-            }
-            Source::Md(rule, law) => {
-                let cfg = MdSimConfig {
-                    n,
-                    balls: m,
-                    law: law.clone(),
-                    rule: rule.clone(),
-                    batch: b,
-                };
-                let key = format!("md;{};{};n={n};b={b};m={m}", rule.label(), law.spec());
-                let seed = crate::sim::rng::run_seed(&key, self.seed, 0);
-                let runs = cfg.runs(seed, runs)?;
-                Ok((
-                    runs.iter()
-                        .map(|r| match self.stat {
-                            Stat::MdSumGap => r.sum_gap,
-                            _ => r.max_gap,
-                        })
-                        .collect(),
-                    None,
-                ))
             }
         }
     }
@@ -1136,10 +1120,8 @@ impl Statistical {
                     .count() as f64
                     / pts.len() as f64
             }
-            Stat::SiblingGap => observable(&last.observables)?,
-            Stat::MdMaxGap | Stat::MdSumGap => {
-                unreachable!("not a process statistic")
-            }
+            Stat::SiblingGap | Stat::MdMaxGap => observable(&last.observables, 0)?,
+            Stat::MdSumGap => observable(&last.observables, 1)?,
         })
     }
 
@@ -1173,10 +1155,8 @@ impl Statistical {
                     .count();
                 k as f64 / r.trajectory.len().max(1) as f64
             }
-            Stat::SiblingGap => observable(&r.observables)?,
-            Stat::MdMaxGap | Stat::MdSumGap => {
-                unreachable!("not a process statistic")
-            }
+            Stat::SiblingGap | Stat::MdMaxGap => observable(&r.observables, 0)?,
+            Stat::MdSumGap => observable(&r.observables, 1)?,
         })
     }
 
