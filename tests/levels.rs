@@ -284,7 +284,7 @@ fn streamed_levels_give_the_same_errors_with_short_excerpts() {
     text.push('x');
     let e = Levels::read(text.as_bytes()).unwrap_err().to_string();
     assert!(
-        e.contains("entry 3 is `9999") && e.contains("(1000001 bytes)"),
+        e.contains("entry 3 is `9999") && e.contains("(1000001 characters)"),
         "{e}"
     );
     assert!(e.len() < 200, "{} bytes", e.len());
