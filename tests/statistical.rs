@@ -542,3 +542,27 @@ fn bad_start_burn_in_growth_and_comparison_input_is_a_one_line_error() {
         assert!(e.contains(&format!("{name}.toml")), "{name}: no file: {e}");
     }
 }
+
+#[test]
+fn the_strategy_model_starts_from_a_load_vector_with_its_set_loads() {
+    use balloc::graph::{Graph, experiment::StrategyModel};
+    use balloc::sim::{Model, rng::run_rng};
+    let m = StrategyModel::new(&Graph::cycle(8).unwrap()).unwrap();
+    let start = balloc::loads::Loads::new(vec![8.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]).unwrap();
+    let mut s = m.build_from(&start).unwrap();
+    // 8 balls on vertex 0 of C_8: gap 8 − 8/8 = 7; the sibling pairs on the path from vertex 0's
+    // leaf to the root have averages (8 | 0), (4 | 0), (2 | 0): the largest sibling gap is 8.
+    assert_eq!(
+        (s.balls(), s.total(), s.max_load() - s.total() / 8.0),
+        (0, 8.0, 7.0)
+    );
+    assert_eq!(s.observables(), vec![8.0]);
+    // Balls are counted from the start state; the observed gap uses all 8 + 16 balls.
+    let g = s.run_until(16, &mut run_rng(1)).unwrap();
+    assert_eq!((s.balls(), s.total()), (16, 24.0));
+    assert!(g >= s.max_load() - 3.0 && g <= 8.0 + 16.0 - 3.0);
+    assert!(
+        m.build_from(&balloc::loads::Loads::new(vec![1.0; 4]).unwrap())
+            .is_err()
+    );
+}
