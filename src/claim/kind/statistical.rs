@@ -52,7 +52,7 @@ use std::sync::Arc;
 /// The registry entry.
 pub static INFO: KindInfo = KindInfo {
     name: "statistical",
-    summary: "E[X] ≤/≥ rhs or P[X ≤/≥ rhs] ≥ 1 − q for a per-run statistic X of simulated runs, with a confidence level for the whole file (Bonferroni over the grid)",
+    summary: "E[X] ≤/≥ rhs, P[X ≤/≥ rhs] ≥ 1 − q, the growth exponent of E[X] in n, b or m, or E[X] of two sources compared by paired runs, for a per-run statistic X of simulated runs (start states, burn-in, steady-state check), with a confidence level for the whole file (Bonferroni over the grid)",
     build,
 };
 
