@@ -566,3 +566,68 @@ fn the_strategy_model_starts_from_a_load_vector_with_its_set_loads() {
             .is_err()
     );
 }
+
+/// Two-Choice on 2 bins from loads (10, 0): a ball lands on the heavier bin only if both picks
+/// hit it (probability 1/4), so the difference d = x₀ − x₁ moves by −1 (prob. 3/4) or +1 until it
+/// reaches 0, one ball per step; the gap is d/2 and Δ = Σ|yᵢ| = d.
+fn two_bins(stat: &str, claim: &str, balls: u32) -> String {
+    format!(
+        "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\n{stat}\n{claim}\n\
+         start_loads = [10, 0]\nballs = \"{balls}\"\ncheckpoints = {balls}\nruns = 100\nseed = 4\n\
+         confidence = 0.95\n[domain]\nn = [2]\n"
+    )
+}
+
+#[test]
+fn recovery_times_and_windowed_fractions_match_hand_bounds() {
+    let root = scratch("recovery");
+    let rec = "statistic = \"recovery_time\"\nlevel = \"0\"";
+    // d falls by at most 1 per ball, so the gap reaches 0 after at least 10 balls: P[T ≤ 9] = 0.
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "early",
+            &two_bins(rec, "probability = \"<= 9\"\nq = 0.5", 200),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    // T > 200 needs 10 + Σ_{i ≤ 200} Xᵢ > 0 with E[Xᵢ] = −1/2, Xᵢ ∈ {−1, 1}: by Hoeffding this
+    // has probability at most exp(−2·90²/(200·2²)) = e^{−20.25}, so all 100 runs recover and the
+    // Clopper–Pearson lower end 0.025^{1/100} = 0.964 exceeds 1 − q = 0.9.
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "late",
+            &two_bins(rec, "probability = \"<= 200\"\nq = 0.1", 200),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    // Δ after t balls is at least 10 − t, so Δ ≤ 4 only at t ≥ 6: at most 5 of the 10 checkpoints.
+    let frac = "statistic = \"potential_fraction\"\npotential = \"absolute\"\nbelow = \"4\"";
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "frac-le",
+            &two_bins(frac, "probability = \"<= 0.5\"\nq = 0.5", 10),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "frac-ge",
+            &two_bins(frac, "probability = \">= 0.6\"\nq = 0.5", 10),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    // A mean of a censored time is refused.
+    let e = err_of(
+        "rec-mean",
+        &two_bins(rec, "mean = \"<= 9\"", 20)[HEAD.len()..],
+    );
+    assert!(e.contains("use a `probability` claim"), "{e}");
+}

@@ -58,6 +58,8 @@ pub static INFO: KindInfo = KindInfo {
 
 /// The per-run statistics, by name.
 pub const STATISTICS: &[&str] = &[
+    "potential_fraction",
+    "recovery_time",
     "final_gap",
     "max_gap",
     "spread",
@@ -141,6 +143,10 @@ struct ClaimSection {
     compare: Option<String>,
     #[serde(default)]
     subtract: Option<NumOrExpr>,
+    #[serde(default)]
+    below: Option<NumOrExpr>,
+    #[serde(default)]
+    level: Option<NumOrExpr>,
 }
 
 /// The start state of a file, with its expressions in `n`.
@@ -177,10 +183,25 @@ enum Stat {
     Spread,
     PotentialFinal,
     PotentialMean,
-    MeanQuantileFraction { eps_milli: u64 },
+    MeanQuantileFraction {
+        eps_milli: u64,
+    },
     MdMaxGap,
     MdSumGap,
     SiblingGap,
+    /// The fraction of checkpoints with the potential at most `below`.
+    PotentialFraction,
+    /// Balls from the start of the window to the first checkpoint with gap at most `level`
+    /// (+∞ if none).
+    RecoveryTime,
+}
+
+/// The thresholds of the trajectory statistics at one configuration, and where its window starts.
+#[derive(Debug, Clone, Copy, Default)]
+struct Th {
+    below: f64,
+    level: f64,
+    start: u64,
 }
 
 /// What is simulated per grid point.
@@ -239,6 +260,9 @@ pub struct Statistical {
     burn_in: Option<Expr>,
     steady_state: bool,
     relative_to: Option<Expr>,
+    /// `below` of potential_fraction and `level` of recovery_time (expressions in n, b, m).
+    below: Option<Expr>,
+    level: Option<Expr>,
     /// The upper end of an exponent range `in [lo, hi]` (the lower end is `rhs`).
     exponent_hi: Option<Expr>,
     /// Subtracted from every per-run value (an expression in n, b, m), with its text.
@@ -327,6 +351,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         "spread" => Stat::Spread,
         "potential_final" => Stat::PotentialFinal,
         "potential_mean" => Stat::PotentialMean,
+        "potential_fraction" => Stat::PotentialFraction,
+        "recovery_time" => Stat::RecoveryTime,
         "mean_quantile_fraction" => {
             let eps = cs.eps.ok_or_else(|| {
                 bad(
@@ -360,7 +386,41 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             "only used with statistic = \"mean_quantile_fraction\"".into(),
         ));
     }
-    let needs_potential = matches!(stat, Stat::PotentialFinal | Stat::PotentialMean);
+    let needs_potential = matches!(
+        stat,
+        Stat::PotentialFinal | Stat::PotentialMean | Stat::PotentialFraction
+    );
+    let below = match (&cs.below, stat) {
+        (Some(e), Stat::PotentialFraction) => Some(comp(&e.text(), "below", 3)?),
+        (None, Stat::PotentialFraction) => {
+            return Err(bad(
+                "below",
+                "potential_fraction needs `below` (the fraction of checkpoints with the potential at most `below`)".into(),
+            ));
+        }
+        (Some(_), _) => return Err(bad("below", "only used with potential_fraction".into())),
+        (None, _) => None,
+    };
+    let level = match (&cs.level, stat) {
+        (Some(e), Stat::RecoveryTime) => Some(comp(&e.text(), "level", 3)?),
+        (None, Stat::RecoveryTime) => {
+            return Err(bad(
+                "level",
+                "recovery_time needs `level` (the first checkpoint with gap at most `level`)"
+                    .into(),
+            ));
+        }
+        (Some(_), _) => return Err(bad("level", "only used with recovery_time".into())),
+        (None, _) => None,
+    };
+    if stat == Stat::RecoveryTime
+        && (cs.mean.is_some() || cs.exponent.is_some() || cs.compare.is_some() || cs.steady_state)
+    {
+        return Err(bad(
+            "statistic",
+            "recovery_time is +∞ for runs that do not recover in the window: use a `probability` claim (P[time <= rhs] >= 1 - q), without `steady_state`".into(),
+        ));
+    }
     match (&cs.potential, needs_potential) {
         (None, true) => {
             return Err(bad(
@@ -705,6 +765,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         burn_in,
         steady_state: cs.steady_state,
         relative_to,
+        below,
+        level,
         exponent_hi,
         subtract,
         names,
@@ -1042,10 +1104,25 @@ impl Statistical {
                 }
                 if matches!(
                     self.stat,
-                    Stat::PotentialMean | Stat::MeanQuantileFraction { .. }
+                    Stat::PotentialMean
+                        | Stat::MeanQuantileFraction { .. }
+                        | Stat::PotentialFraction
+                        | Stat::RecoveryTime
                 ) {
                     plan.trajectory = self.checkpoints;
                 }
+                let th = Th {
+                    below: match &self.below {
+                        Some(e) => self.eval(e, n, b, m, &self.consts, "below")?,
+                        None => 0.0,
+                    },
+                    level: match &self.level {
+                        Some(e) => self.eval(e, n, b, m, &self.consts, "level")?,
+                        None => 0.0,
+                    },
+                    // The window starts at the burn-in rounded up to a batch end.
+                    start: burn.div_ceil(cfg.batch().max(1)) * cfg.batch().max(1),
+                };
                 if self.steady_state {
                     plan.trajectory = self.checkpoints.max(2);
                 }
@@ -1053,7 +1130,7 @@ impl Statistical {
                 let values = out
                     .runs
                     .iter()
-                    .map(|r| self.per_run(r))
+                    .map(|r| self.per_run(r, &th))
                     .collect::<Result<Vec<_>>>()?;
                 let halves = if self.steady_state {
                     let mut first = Vec::with_capacity(out.runs.len());
@@ -1068,8 +1145,8 @@ impl Statistical {
                                 ),
                             ));
                         }
-                        first.push(self.window_value(&r.trajectory[..k / 2])?);
-                        second.push(self.window_value(&r.trajectory[k / 2..])?);
+                        first.push(self.window_value(&r.trajectory[..k / 2], &th)?);
+                        second.push(self.window_value(&r.trajectory[k / 2..], &th)?);
                     }
                     Some((first, second))
                 } else {
@@ -1083,7 +1160,7 @@ impl Statistical {
     /// The statistic on a part of a run's trajectory (one half of the observation window): the
     /// value at its last checkpoint for the final-value statistics, the largest gap at its
     /// observation points for `max_gap`, the average or fraction over its checkpoints otherwise.
-    fn window_value(&self, pts: &[crate::sim::Point]) -> Result<f64> {
+    fn window_value(&self, pts: &[crate::sim::Point], th: &Th) -> Result<f64> {
         let last = pts.last().ok_or_else(|| {
             Error::invalid(
                 "[claim] steady_state",
@@ -1122,10 +1199,36 @@ impl Statistical {
             }
             Stat::SiblingGap | Stat::MdMaxGap => observable(&last.observables, 0)?,
             Stat::MdSumGap => observable(&last.observables, 1)?,
+            Stat::PotentialFraction | Stat::RecoveryTime => self.trajectory_value(pts, th)?,
         })
     }
 
-    fn per_run(&self, r: &RunResult) -> Result<f64> {
+    /// `potential_fraction` and `recovery_time` on the checkpoints `pts`.
+    fn trajectory_value(&self, pts: &[crate::sim::Point], th: &Th) -> Result<f64> {
+        match self.stat {
+            Stat::PotentialFraction => {
+                let mut k = 0usize;
+                for p in pts {
+                    let v = p.potentials.first().copied().flatten().ok_or_else(|| {
+                        Error::invalid(
+                            "[claim] potential",
+                            "its value is not representable as f64 on a simulated state",
+                        )
+                    })?;
+                    if v <= th.below {
+                        k += 1;
+                    }
+                }
+                Ok(k as f64 / pts.len().max(1) as f64)
+            }
+            _ => Ok(pts
+                .iter()
+                .find(|p| p.gap <= th.level)
+                .map_or(f64::INFINITY, |p| (p.balls - th.start) as f64)),
+        }
+    }
+
+    fn per_run(&self, r: &RunResult, th: &Th) -> Result<f64> {
         let pot = |v: Option<f64>| {
             v.ok_or_else(|| {
                 Error::invalid(
@@ -1157,6 +1260,9 @@ impl Statistical {
             }
             Stat::SiblingGap | Stat::MdMaxGap => observable(&r.observables, 0)?,
             Stat::MdSumGap => observable(&r.observables, 1)?,
+            Stat::PotentialFraction | Stat::RecoveryTime => {
+                self.trajectory_value(&r.trajectory, th)?
+            }
         })
     }
 
@@ -1303,6 +1409,11 @@ impl Statistical {
             Stat::MdMaxGap => "max over dimensions of the per-dimension gap".into(),
             Stat::MdSumGap => "sum-load gap".into(),
             Stat::SiblingGap => "max sibling gap of average loads".into(),
+            Stat::PotentialFraction => format!(
+                "fraction of checkpoints with {} <= below",
+                self.potential.as_deref().unwrap_or_default()
+            ),
+            Stat::RecoveryTime => "balls until the first checkpoint with gap <= level".into(),
         }
     }
 
