@@ -373,3 +373,261 @@ fn bad_input_is_a_one_line_error_naming_the_field() {
     );
     assert!(e.contains("constant `K`"), "{e}");
 }
+
+/// One-Choice on 8 bins from a start state, a window of `balls`, statistic final_gap.
+fn from_start(start: &str, claim: &str, balls: &str, extra: &str) -> String {
+    format!(
+        "{HEAD}[setting]\nprocesses = [\"one-choice\"]\n[claim]\nstatistic = \"final_gap\"\n\
+         {claim}\n{start}\nballs = \"{balls}\"\nruns = 200\nseed = 5\nconfidence = 0.95\n{extra}[domain]\nn = [8]\n"
+    )
+}
+
+#[test]
+fn a_gap_start_state_gives_the_hand_computed_gap_after_one_ball() {
+    let root = scratch("start-gap");
+    // gap(50) on 8 bins: bin 0 holds ⌈50·8/7⌉ = 58 balls (gap 58 − 58/8 = 50.75). After one more
+    // ball the mean is 59/8: the gap is 58 − 59/8 = 50.625 (ball elsewhere, prob. 7/8) or
+    // 59 − 59/8 = 51.625 (prob. 1/8), so E = 50.75 and every value lies in [50.625, 51.625].
+    let p = write(
+        &root,
+        "le",
+        &from_start("start = \"gap(50)\"", "mean = \"<= 51.7\"", "1", ""),
+    );
+    assert_eq!(run(&root, &p).verdict, Status::Holds);
+    let p = write(
+        &root,
+        "ge",
+        &from_start("start = \"gap(50)\"", "mean = \">= 50.6\"", "1", ""),
+    );
+    assert_eq!(run(&root, &p).verdict, Status::Holds);
+    let p = write(
+        &root,
+        "false",
+        &from_start("start = \"gap(50)\"", "mean = \"<= 50.6\"", "1", ""),
+    );
+    assert_eq!(run(&root, &p).verdict, Status::Refuted);
+    // The same state as an explicit load vector and as one-bin(58).
+    for (name, s) in [
+        ("loads", "start_loads = [58, 0, 0, 0, 0, 0, 0, 0]"),
+        ("one-bin", "start = \"one-bin(58)\""),
+    ] {
+        let p = write(&root, name, &from_start(s, "mean = \"<= 50.6\"", "1", ""));
+        assert_eq!(run(&root, &p).verdict, Status::Refuted, "{name}");
+    }
+}
+
+#[test]
+fn the_steady_state_check_flags_a_recovering_gap() {
+    let root = scratch("steady");
+    // 800 balls in bin 0 of 8 bins (gap 700). Two-Choice puts a ball in bin 0 only if both picks
+    // hit it (prob. 1/64), so after t balls the gap is about 700 − t/8 + t/64: it falls by 7/64
+    // per ball, by about 11 between the ends of the two halves (100 and 200 balls).
+    let body = |extra: &str| {
+        format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"final_gap\"\n\
+             mean = \"<= 1000\"\nstart = \"one-bin(800)\"\nballs = \"200\"\nsteady_state = true\n\
+             checkpoints = 10\nruns = 40\nseed = 5\nconfidence = 0.95\n{extra}[domain]\nn = [8]\n"
+        )
+    };
+    let p = write(&root, "drift", &body(""));
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Inconclusive, "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("DRIFTING")),
+        "{:?}",
+        v.notes
+    );
+    // From the empty start after a burn-in of 400 balls the window is at steady state.
+    let p = write(
+        &root,
+        "settled",
+        &body("").replace("start = \"one-bin(800)\"\n", "burn_in = \"50 * n\"\n"),
+    );
+    let v = run(&root, &p);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert!(v.notes.iter().any(|n| n.contains("the halves agree")));
+}
+
+#[test]
+fn paired_comparison_decides_both_directions() {
+    let root = scratch("compare");
+    let body = |cmp: &str| {
+        format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\", \"one-choice\"]\n[claim]\n\
+             statistic = \"max_gap\"\ncompare = \"{cmp}\"\nballs = \"8 * n\"\nruns = 30\nseed = 2\n\
+             confidence = 0.95\n[domain]\nn = [64]\n"
+        )
+    };
+    // Two-Choice's max gap (about ln ln n) is far below One-Choice's (about √(2·8·ln n)) at 8n balls.
+    let v = run(&root, &write(&root, "le", &body("<=")));
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert!(v.notes.iter().any(|n| n.contains("common random numbers")));
+    let v = run(&root, &write(&root, "ge", &body(">=")));
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+}
+
+#[test]
+fn bad_start_burn_in_growth_and_comparison_input_is_a_one_line_error() {
+    let base = "[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"max_gap\"\n\
+                mean = \"<= 4\"\nballs = \"n\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n";
+    let with = |line: &str| base.replace("runs = 10\n", &format!("runs = 10\n{line}\n"));
+    let cases: &[(&str, String, &str)] = &[
+        (
+            "loads-length",
+            with("start_loads = [1, 2, 3]"),
+            "the load vector has 3 entries for n = 4 bins",
+        ),
+        (
+            "loads-negative",
+            with("start_loads = [1, -2, 3, 0]"),
+            "loads must be non-negative integers",
+        ),
+        (
+            "start-unknown",
+            with("start = \"heavy\""),
+            "start: unknown start state `heavy`",
+        ),
+        (
+            "start-both",
+            with("start = \"gap(2)\"\nstart_loads = [1, 2, 3, 4]"),
+            "start_loads: give either `start` or `start_loads`",
+        ),
+        (
+            "burn-negative",
+            with("burn_in = \"-n\""),
+            "burn_in: must lie in [0, 10^15] balls",
+        ),
+        (
+            "compare-one",
+            base.replace("mean = \"<= 4\"", "compare = \"<=\""),
+            "compares exactly two sources",
+        ),
+        (
+            "compare-op",
+            base.replace(
+                "processes = [\"two-choice\"]",
+                "processes = [\"two-choice\", \"one-choice\"]",
+            )
+            .replace("mean = \"<= 4\"", "compare = \"<\""),
+            "compare: must be \"<=\"",
+        ),
+        (
+            "exponent-range",
+            base.replace("mean = \"<= 4\"", "exponent = \"in [0.1 0.2]\""),
+            "a range is written `in [lo, hi]`",
+        ),
+        (
+            "exponent-n",
+            base.replace("mean = \"<= 4\"", "exponent = \"<= n\""),
+            "exponent: `n`",
+        ),
+        (
+            "relative-alone",
+            with("relative_to = \"ln(n)\""),
+            "relative_to: only used with `exponent`",
+        ),
+        (
+            "start-md",
+            "[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"md_max_gap\"\n\
+             law = \"uniform(dims=4,f=2)\"\nprobability = \"<= 4\"\nq = 0.1\nballs = \"n\"\n\
+             start = \"gap(2)\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n"
+                .to_string(),
+            "start: start states apply to the processes of [setting] and the strategy (md-balls start empty)",
+        ),
+    ];
+    for (name, body, want) in cases {
+        let e = err_of(name, body);
+        assert!(e.contains(want), "{name}: {e}");
+        assert!(!e.contains('\n'), "{name}: not one line: {e}");
+        assert!(e.contains(&format!("{name}.toml")), "{name}: no file: {e}");
+    }
+}
+
+#[test]
+fn the_strategy_model_starts_from_a_load_vector_with_its_set_loads() {
+    use balloc::graph::{Graph, experiment::StrategyModel};
+    use balloc::sim::{Model, rng::run_rng};
+    let m = StrategyModel::new(&Graph::cycle(8).unwrap()).unwrap();
+    let start = balloc::loads::Loads::new(vec![8.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]).unwrap();
+    let mut s = m.build_from(&start).unwrap();
+    // 8 balls on vertex 0 of C_8: gap 8 − 8/8 = 7; the sibling pairs on the path from vertex 0's
+    // leaf to the root have averages (8 | 0), (4 | 0), (2 | 0): the largest sibling gap is 8.
+    assert_eq!(
+        (s.balls(), s.total(), s.max_load() - s.total() / 8.0),
+        (0, 8.0, 7.0)
+    );
+    assert_eq!(s.observables(), vec![8.0]);
+    // Balls are counted from the start state; the observed gap uses all 8 + 16 balls.
+    let g = s.run_until(16, &mut run_rng(1)).unwrap();
+    assert_eq!((s.balls(), s.total()), (16, 24.0));
+    assert!(g >= s.max_load() - 3.0 && g <= 8.0 + 16.0 - 3.0);
+    assert!(
+        m.build_from(&balloc::loads::Loads::new(vec![1.0; 4]).unwrap())
+            .is_err()
+    );
+}
+
+/// Two-Choice on 2 bins from loads (10, 0): a ball lands on the heavier bin only if both picks
+/// hit it (probability 1/4), so the difference d = x₀ − x₁ moves by −1 (prob. 3/4) or +1 until it
+/// reaches 0, one ball per step; the gap is d/2 and Δ = Σ|yᵢ| = d.
+fn two_bins(stat: &str, claim: &str, balls: u32) -> String {
+    format!(
+        "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\n{stat}\n{claim}\n\
+         start_loads = [10, 0]\nballs = \"{balls}\"\ncheckpoints = {balls}\nruns = 100\nseed = 4\n\
+         confidence = 0.95\n[domain]\nn = [2]\n"
+    )
+}
+
+#[test]
+fn recovery_times_and_windowed_fractions_match_hand_bounds() {
+    let root = scratch("recovery");
+    let rec = "statistic = \"recovery_time\"\nlevel = \"0\"";
+    // d falls by at most 1 per ball, so the gap reaches 0 after at least 10 balls: P[T ≤ 9] = 0.
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "early",
+            &two_bins(rec, "probability = \"<= 9\"\nq = 0.5", 200),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    // T > 200 needs 10 + Σ_{i ≤ 200} Xᵢ > 0 with E[Xᵢ] = −1/2, Xᵢ ∈ {−1, 1}: by Hoeffding this
+    // has probability at most exp(−2·90²/(200·2²)) = e^{−20.25}, so all 100 runs recover and the
+    // Clopper–Pearson lower end 0.025^{1/100} = 0.964 exceeds 1 − q = 0.9.
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "late",
+            &two_bins(rec, "probability = \"<= 200\"\nq = 0.1", 200),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    // Δ after t balls is at least 10 − t, so Δ ≤ 4 only at t ≥ 6: at most 5 of the 10 checkpoints.
+    let frac = "statistic = \"potential_fraction\"\npotential = \"absolute\"\nbelow = \"4\"";
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "frac-le",
+            &two_bins(frac, "probability = \"<= 0.5\"\nq = 0.5", 10),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "frac-ge",
+            &two_bins(frac, "probability = \">= 0.6\"\nq = 0.5", 10),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    // A mean of a censored time is refused.
+    let e = err_of(
+        "rec-mean",
+        &two_bins(rec, "mean = \"<= 9\"", 20)[HEAD.len()..],
+    );
+    assert!(e.contains("use a `probability` claim"), "{e}");
+}

@@ -13,12 +13,17 @@
 //! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §5, Figures 1 and 3 (their protocol: `docs/derivations.md` §8).
 
 use super::Graph;
-use super::strategy::Strategy;
+use super::strategy::{State, Strategy};
 use crate::error::{Error, Result};
+use crate::loads::Loads;
+use crate::sim::rng::SimRng;
+use crate::sim::{Model, Plan, System};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use serde_json::{Map, Value, json};
 use statrs::distribution::{ContinuousCDF, StudentsT};
+use std::sync::Arc;
 
 /// Which allocation rule a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -344,12 +349,188 @@ pub struct StrategyRun {
     pub sibling_gap: f64,
 }
 
+/// Bansal–Feldheim's strategy on a graph as a simulation model ([`crate::sim::Model`]): the
+/// simulator's seeding (run `i` from (key, seed, i)), start states, burn-in, checkpoints and
+/// summaries apply to it as to the built-in processes.
+///
+/// Observation points are every `n` balls (the model's `batch`) and the end of a run; the model's
+/// own observable is `sibling_gap`, the largest sibling gap of Lemma 3.7
+/// `max_{i ∈ I_T} |L̄(S_ℓ(i)) − L̄(S_r(i))|`, `L̄(S) = L(S)/|S|`.
+///
+/// Reference: Bansal–Feldheim (arXiv:2106.06051 v2), Theorem 1.1 and §3, Lemma 3.7.
+///
+/// ```
+/// use balloc::graph::{Graph, experiment::StrategyModel};
+/// use balloc::sim::{simulate, Model, Plan};
+/// let m = StrategyModel::new(&Graph::cycle(8).unwrap()).unwrap();
+/// assert_eq!((m.n(), m.batch()), (8, 8));
+/// let out = simulate(&m, &Plan::new(1, 3, 5), &|| {}).unwrap();
+/// // One ball on C_8: gap 1 − 1/8, and the receiving leaf's sibling pair differs by 1.
+/// assert!(out.runs.iter().all(|r| r.final_gap == 0.875 && r.observables == vec![1.0]));
+/// ```
+#[derive(Debug, Clone)]
+pub struct StrategyModel {
+    s: Arc<Strategy>,
+    internal: Arc<Vec<usize>>,
+}
+
+impl StrategyModel {
+    /// Preprocesses the strategy on `g` (decomposition, flows).
+    pub fn new(g: &Graph) -> Result<StrategyModel> {
+        if g.m() == 0 {
+            return Err(Error::invalid(
+                "graph",
+                "the strategy needs a graph with edges",
+            ));
+        }
+        let s = Strategy::new(g)?;
+        let internal = s.tree.internal();
+        Ok(StrategyModel {
+            s: Arc::new(s),
+            internal: Arc::new(internal),
+        })
+    }
+}
+
+/// The largest sibling gap of Lemma 3.7 at a state of the strategy.
+fn sibling_gap(s: &Strategy, internal: &[usize], st: &State) -> f64 {
+    internal
+        .iter()
+        .map(|&i| {
+            let (l, r) = s.tree.nodes[i].children.expect("internal node");
+            let avg = |j: usize| st.set_load[j] as f64 / s.tree.nodes[j].size() as f64;
+            (avg(l) - avg(r)).abs()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// One run of the strategy ([`StrategyModel`]); `start` is the number of balls of the start state.
+struct StrategySystem {
+    s: Arc<Strategy>,
+    internal: Arc<Vec<usize>>,
+    st: State,
+    start: u64,
+}
+
+impl System for StrategySystem {
+    fn n(&self) -> usize {
+        self.st.loads.len()
+    }
+    fn balls(&self) -> u64 {
+        self.st.t - self.start
+    }
+    fn steps(&self) -> u64 {
+        self.st.t - self.start
+    }
+    fn total(&self) -> f64 {
+        self.st.t as f64
+    }
+    fn max_load(&self) -> f64 {
+        self.st.loads.iter().copied().max().unwrap_or(0) as f64
+    }
+    fn min_load(&self) -> f64 {
+        self.st.loads.iter().copied().min().unwrap_or(0) as f64
+    }
+    fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64> {
+        let n = self.st.loads.len() as u64;
+        let target = self.start.saturating_add(balls);
+        let mut best = f64::NEG_INFINITY;
+        while self.st.t < target {
+            self.s.step(&mut self.st, rng);
+            if (self.st.t - self.start).is_multiple_of(n) || self.st.t == target {
+                best = best.max(self.st.gap());
+            }
+        }
+        Ok(best)
+    }
+    fn levels(&self) -> Vec<(f64, u64)> {
+        let mut c: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
+        for &v in &self.st.loads {
+            *c.entry(v).or_insert(0) += 1;
+        }
+        c.into_iter().map(|(v, k)| (v as f64, k)).collect()
+    }
+    fn observables(&self) -> Vec<f64> {
+        vec![sibling_gap(&self.s, &self.internal, &self.st)]
+    }
+}
+
+impl Model for StrategyModel {
+    fn key(&self) -> String {
+        format!("strategy=bansal-feldheim;graph={}", self.s.graph.name())
+    }
+    fn describe(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("strategy".into(), json!("bansal-feldheim"));
+        m.insert("graph".into(), json!(self.s.graph.name()));
+        m.insert("n".into(), json!(self.s.graph.n()));
+        m
+    }
+    fn n(&self) -> usize {
+        self.s.graph.n()
+    }
+    fn batch(&self) -> u64 {
+        self.s.graph.n() as u64
+    }
+    fn build(&self) -> Result<Box<dyn System>> {
+        Ok(Box::new(StrategySystem {
+            s: self.s.clone(),
+            internal: self.internal.clone(),
+            st: self.s.state(),
+            start: 0,
+        }))
+    }
+    fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
+        let n = self.s.graph.n();
+        let x = start.as_slice();
+        if x.len() != n {
+            return Err(Error::invalid(
+                "start",
+                format!(
+                    "the load vector has {} entries for n = {n} vertices",
+                    x.len()
+                ),
+            ));
+        }
+        if let Some(v) = x
+            .iter()
+            .find(|v| !(**v >= 0.0 && v.fract() == 0.0 && **v < 1e15))
+        {
+            return Err(Error::invalid(
+                "start",
+                format!("the strategy starts from non-negative integer loads, got {v}"),
+            ));
+        }
+        let mut st = self.s.state();
+        st.loads = x.iter().map(|&v| v as u64).collect();
+        let tree = &self.s.tree;
+        for (i, node) in tree.nodes.iter().enumerate() {
+            st.set_load[i] = tree.order[node.lo..node.hi]
+                .iter()
+                .map(|&v| st.loads[v])
+                .sum();
+        }
+        st.t = st.loads.iter().sum();
+        let start = st.t;
+        Ok(Box::new(StrategySystem {
+            s: self.s.clone(),
+            internal: self.internal.clone(),
+            st,
+            start,
+        }))
+    }
+    fn observables(&self) -> Vec<String> {
+        vec!["sibling_gap".into()]
+    }
+}
+
 /// Runs Bansal–Feldheim's strategy `runs` times for `balls` balls from the empty state and reports
 /// the gaps and the largest sibling gap of Lemma 3.7, one value per run.
 ///
 /// Reference: Bansal–Feldheim (arXiv:2106.06051 v2), Theorem 1.1 and §3, Lemma 3.7
-/// (items C.Thm1.1, C.L3.7 of `src/graph/CHECKS.md`). Run `r` uses ChaCha8 seeded with `seed` on stream
-/// `hash(graph, "flow/runs") + r`, so the values do not depend on the thread count.
+/// (items C.Thm1.1, C.L3.7 of `src/graph/CHECKS.md`). The runs are those of [`StrategyModel`]
+/// under [`crate::sim::simulate`]: run `r` is seeded from (model key, `seed`, `r`), so the values
+/// do not depend on the thread count.
 ///
 /// ```
 /// use balloc::graph::{Graph, experiment::strategy_runs};
@@ -367,36 +548,15 @@ pub fn strategy_runs(g: &Graph, balls: u64, runs: u64, seed: u64) -> Result<Vec<
             "needs a graph with edges, balls ≥ 1 and runs ≥ 1",
         ));
     }
-    let s = Strategy::new(g)?;
-    let internal = s.tree.internal();
-    let n = g.n() as u64;
-    let stream = stream_of(&format!("{}/flow/runs", g.name()));
-    Ok((0..runs)
-        .into_par_iter()
-        .map(|run| {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            rng.set_stream(stream.wrapping_add(run));
-            let mut st = s.state();
-            let mut max_gap = f64::NEG_INFINITY;
-            for t in 1..=balls {
-                s.step(&mut st, &mut rng);
-                if t % n == 0 || t == balls {
-                    max_gap = max_gap.max(st.gap());
-                }
-            }
-            let sibling_gap = internal
-                .iter()
-                .map(|&i| {
-                    let (l, r) = s.tree.nodes[i].children.expect("internal node");
-                    let avg = |j: usize| st.set_load[j] as f64 / s.tree.nodes[j].size() as f64;
-                    (avg(l) - avg(r)).abs()
-                })
-                .fold(0.0, f64::max);
-            StrategyRun {
-                final_gap: st.gap(),
-                max_gap,
-                sibling_gap,
-            }
+    let model = StrategyModel::new(g)?;
+    let out = crate::sim::simulate(&model, &Plan::new(balls, runs, seed), &|| {})?;
+    Ok(out
+        .runs
+        .iter()
+        .map(|r| StrategyRun {
+            final_gap: r.final_gap,
+            max_gap: r.max_gap,
+            sibling_gap: r.observables.first().copied().unwrap_or(f64::NAN),
         })
         .collect())
 }

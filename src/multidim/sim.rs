@@ -1,5 +1,7 @@
-//! A small seeded Monte Carlo driver for md-balls (self-contained; the shared simulator does not
-//! cover md-balls).
+//! Monte Carlo simulation of md-balls: [`MdModel`] plugs md-balls into the shared simulator
+//! ([`crate::sim::Model`]: its seeding, checkpoints and summaries; used by the statistical claims),
+//! and [`MdSimConfig::runs`] is the driver of the `balloc multidim` experiments (its own ChaCha8
+//! streams, kept so that their outputs and snapshots stay as recorded).
 //!
 //! * Sequential: each ball samples its support, the rule samples bins at the current loads, the
 //!   ball is added at once.
@@ -183,4 +185,142 @@ pub fn summarize(xs: &[f64], level: f64) -> Result<Summary> {
         ci_low: mean - t * stderr,
         ci_high: mean + t * stderr,
     })
+}
+
+/// md-balls as a simulation model ([`crate::sim::Model`]): the simulator's seeding (run `i` from
+/// (key, seed, i)), checkpoints and summaries apply to md-balls as to the built-in processes.
+///
+/// The loads the simulator sees are the bin sums `s_b = Σ_a ℓ(a, b)` (total weight `W = Σ s_b`);
+/// the model's own observables are `md_max_gap` (`max_a (max_b ℓ(a, b) − avg(a))`) and
+/// `md_sum_gap` (`max_b s_b − W/n`). md-balls are observed at the stopping points of a run only
+/// (checkpoints and the end), not after every ball: a gap costs O(n·D).
+///
+/// ```
+/// use balloc::multidim::{BallLaw, MdRule, sim::{MdModel, MdSimConfig}};
+/// use balloc::sim::{simulate, Model, Plan};
+/// let cfg = MdSimConfig { n: 16, balls: 64, law: BallLaw::parse("uniform(dims=4,f=2)").unwrap(),
+///     rule: MdRule::parse("sum", "two-choice").unwrap(), batch: 1 };
+/// let m = MdModel::new(cfg).unwrap();
+/// assert_eq!(m.observables(), vec!["md_max_gap", "md_sum_gap"]);
+/// let out = simulate(&m, &Plan::new(64, 4, 1), &|| {}).unwrap();
+/// // 64 balls of 2 units: the bin sums hold 128 units, 8 per bin on average.
+/// assert!(out.runs.iter().all(|r| r.balls == 64 && r.final_gap == r.observables[1]));
+/// ```
+#[derive(Debug, Clone)]
+pub struct MdModel {
+    cfg: MdSimConfig,
+}
+
+impl MdModel {
+    /// Validates the configuration (its `balls` is ignored: the plan gives the number of balls).
+    pub fn new(cfg: MdSimConfig) -> Result<MdModel> {
+        cfg.validate()?;
+        Ok(MdModel { cfg })
+    }
+}
+
+/// One run of md-balls ([`MdModel`]).
+struct MdSystem {
+    cfg: MdSimConfig,
+    x: MdLoads,
+    balls: u64,
+    round: Vec<(usize, super::ball::Support)>,
+}
+
+impl MdSystem {
+    fn sums(&self) -> impl Iterator<Item = i64> + '_ {
+        (0..self.x.n()).map(|b| self.x.bin_sum(b))
+    }
+}
+
+impl crate::sim::System for MdSystem {
+    fn n(&self) -> usize {
+        self.x.n()
+    }
+    fn balls(&self) -> u64 {
+        self.balls
+    }
+    fn steps(&self) -> u64 {
+        self.balls
+    }
+    fn total(&self) -> f64 {
+        (0..self.x.dims()).map(|a| self.x.total(a)).sum::<i64>() as f64
+    }
+    fn max_load(&self) -> f64 {
+        self.sums().max().unwrap_or(0) as f64
+    }
+    fn min_load(&self) -> f64 {
+        self.sums().min().unwrap_or(0) as f64
+    }
+    fn run_until(&mut self, balls: u64, rng: &mut crate::sim::rng::SimRng) -> Result<f64> {
+        if self.cfg.batch == 1 {
+            while self.balls < balls {
+                let s = self.cfg.law.sample(rng);
+                let j = self.cfg.rule.choose(&self.x, s, rng);
+                self.x.add(j, s);
+                self.balls += 1;
+            }
+        } else {
+            while self.balls < balls {
+                let b = (balls - self.balls).min(self.cfg.batch);
+                self.round.clear();
+                for _ in 0..b {
+                    let s = self.cfg.law.sample(rng);
+                    self.round.push((self.cfg.rule.choose(&self.x, s, rng), s));
+                }
+                for &(j, s) in &self.round {
+                    self.x.add(j, s);
+                }
+                self.balls += b;
+            }
+        }
+        Ok(self.x.sum_gap_f64())
+    }
+    fn levels(&self) -> Vec<(f64, u64)> {
+        let mut c: std::collections::BTreeMap<i64, u64> = std::collections::BTreeMap::new();
+        for v in self.sums() {
+            *c.entry(v).or_insert(0) += 1;
+        }
+        c.into_iter().map(|(v, k)| (v as f64, k)).collect()
+    }
+    fn observables(&self) -> Vec<f64> {
+        vec![self.x.max_gap_f64(), self.x.sum_gap_f64()]
+    }
+}
+
+impl crate::sim::Model for MdModel {
+    fn key(&self) -> String {
+        format!(
+            "md;rule={};law={};n={};batch={}",
+            self.cfg.rule.label(),
+            self.cfg.law.spec(),
+            self.cfg.n,
+            self.cfg.batch
+        )
+    }
+    fn describe(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        m.insert("md_rule".into(), serde_json::json!(self.cfg.rule.label()));
+        m.insert("md_law".into(), serde_json::json!(self.cfg.law.spec()));
+        m.insert("n".into(), serde_json::json!(self.cfg.n));
+        m.insert("batch".into(), serde_json::json!(self.cfg.batch));
+        m
+    }
+    fn n(&self) -> usize {
+        self.cfg.n
+    }
+    fn batch(&self) -> u64 {
+        self.cfg.batch
+    }
+    fn build(&self) -> Result<Box<dyn crate::sim::System>> {
+        Ok(Box::new(MdSystem {
+            cfg: self.cfg.clone(),
+            x: MdLoads::new(self.cfg.n, self.cfg.law.dims() as usize)?,
+            balls: 0,
+            round: Vec::with_capacity(self.cfg.batch.min(1 << 16) as usize),
+        }))
+    }
+    fn observables(&self) -> Vec<String> {
+        vec!["md_max_gap".into(), "md_sum_gap".into()]
+    }
 }

@@ -23,10 +23,12 @@
 
 pub mod compact;
 pub mod dense;
+pub mod growth;
 pub mod kernel;
 pub mod levels;
 pub mod multinomial;
 pub mod rng;
+pub mod start;
 pub mod statistic;
 pub mod sweep;
 
@@ -65,6 +67,12 @@ pub trait System: Send {
     fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64>;
     /// The loads as (load, number of bins) pairs, in any order.
     fn levels(&self) -> Vec<(f64, u64)>;
+    /// The values of the model's own observables at the current state, in the order of
+    /// [`Model::observables`] (e.g. the largest sibling gap of Bansal–Feldheim's strategy);
+    /// none by default.
+    fn observables(&self) -> Vec<f64> {
+        Vec::new()
+    }
 }
 
 /// What is simulated: a plug-in point for settings (the built-in [`Config`]; graphical and
@@ -80,6 +88,20 @@ pub trait Model: Send + Sync {
     fn batch(&self) -> u64;
     /// A fresh system with every bin empty.
     fn build(&self) -> Result<Box<dyn System>>;
+    /// The names of the model's own observables ([`System::observables`]); none by default.
+    fn observables(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// A fresh system started from the load vector `start` (`n` entries); its ball count starts
+    /// at 0 (the start's balls are not counted). Models that cannot start away from the empty
+    /// state keep this default, an error.
+    fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
+        let _ = start;
+        Err(Error::Unsupported(format!(
+            "the model `{}` starts from the empty state only",
+            self.key()
+        )))
+    }
 }
 
 /// The built-in model: a registered process in the sequential / batched / weighted setting.
@@ -306,6 +328,36 @@ impl Model for Config {
             self.ties,
         )?))
     }
+    fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
+        if start.n() != self.n {
+            return Err(Error::invalid(
+                "start",
+                format!(
+                    "the load vector has {} entries for n = {} bins",
+                    start.n(),
+                    self.n
+                ),
+            ));
+        }
+        if self.engine() == Engine::Compact {
+            let k = kernel::Kernel::for_process(self.process.as_ref(), self.n)?;
+            let c = compact::Compact::new(self.n, k, self.batch, self.ties)?;
+            if let Ok(c) = c.with_loads(start) {
+                return Ok(Box::new(c));
+            }
+        }
+        // The level-count engine starts empty only; the dense engine runs every process.
+        Ok(Box::new(
+            dense::Dense::new(
+                self.n,
+                self.process.clone(),
+                self.batch,
+                self.weights.clone(),
+                self.ties,
+            )?
+            .with_loads(start),
+        ))
+    }
 }
 
 /// How a model is simulated: balls per run, runs, base seed and what is observed.
@@ -326,6 +378,15 @@ pub struct Plan {
     pub histogram: bool,
     /// Confidence level of the summary intervals.
     pub confidence: f64,
+    /// The state every run starts from (`None`: every bin empty).
+    pub start: Option<Arc<Loads>>,
+    /// Balls allocated before observation begins (rounded up to a batch end): the max gap, the
+    /// trajectory and its checkpoints cover only the window after it, up to `balls` in all.
+    pub burn_in: u64,
+    /// The key that seeds the runs instead of the model's key: two models run with the same
+    /// stream draw their runs from the same generators (common random numbers, for paired
+    /// comparisons).
+    pub stream: Option<String>,
 }
 
 impl Plan {
@@ -339,6 +400,9 @@ impl Plan {
             trajectory: 0,
             histogram: false,
             confidence: 0.95,
+            start: None,
+            burn_in: 0,
+            stream: None,
         }
     }
 }
@@ -356,6 +420,16 @@ pub struct Point {
     pub mean_quantile: f64,
     /// Potential values (order of [`Plan::potentials`]; `None` if not representable).
     pub potentials: Vec<Option<f64>>,
+    /// Spread `max x − min x` at the checkpoint.
+    #[serde(skip)]
+    pub spread: f64,
+    /// Largest gap at the observation points after the previous checkpoint (after the burn-in
+    /// for the first one), up to this one.
+    #[serde(skip)]
+    pub window_max_gap: f64,
+    /// The model's own observables ([`Model::observables`]) at the checkpoint.
+    #[serde(skip)]
+    pub observables: Vec<f64>,
 }
 
 /// The result of one run.
@@ -383,6 +457,9 @@ pub struct RunResult {
     pub trajectory: Vec<Point>,
     /// Final histogram: (load, bins) pairs by increasing load (empty unless requested).
     pub histogram: Vec<(f64, u64)>,
+    /// The model's own observables ([`Model::observables`]) at the end.
+    #[serde(skip)]
+    pub observables: Vec<f64>,
 }
 
 /// The output of [`simulate`].
@@ -467,29 +544,55 @@ pub fn checkpoints(balls: u64, batch: u64, k: usize) -> Vec<u64> {
 
 /// Runs one run (index `run`) of `model` under `plan`.
 pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
-    let seed = rng::run_seed(&model.key(), plan.seed, run);
+    let key = plan.stream.clone().unwrap_or_else(|| model.key());
+    let seed = rng::run_seed(&key, plan.seed, run);
     let mut r = rng::run_rng(seed);
-    let mut sys = model.build()?;
+    let mut sys = match &plan.start {
+        Some(s) => model.build_from(s)?,
+        None => model.build()?,
+    };
     let n = sys.n();
     let nf = n as f64;
-    let cps = if plan.trajectory > 0 {
-        checkpoints(plan.balls, model.batch(), plan.trajectory)
+    if plan.burn_in > 0 {
+        sys.run_until(plan.burn_in, &mut r)?;
+    }
+    let b0 = sys.balls();
+    if b0 >= plan.balls {
+        return Err(Error::invalid(
+            "burn_in",
+            format!(
+                "{} balls of burn-in (rounded to a batch end) leave no observation window \
+                 before {} balls",
+                b0, plan.balls
+            ),
+        ));
+    }
+    let cps: Vec<u64> = if plan.trajectory > 0 {
+        checkpoints(plan.balls - b0, model.batch(), plan.trajectory)
+            .into_iter()
+            .map(|t| t + b0)
+            .collect()
     } else {
         vec![plan.balls]
     };
     let mut max_gap = f64::NEG_INFINITY;
     let mut trajectory = Vec::new();
     for &t in &cps {
-        max_gap = max_gap.max(sys.run_until(t, &mut r)?);
+        let window = sys.run_until(t, &mut r)?;
+        max_gap = max_gap.max(window);
         if plan.trajectory > 0 {
             let lv = sys.levels();
             let w = sys.total();
+            let gap = sys.max_load() - w / nf;
             trajectory.push(Point {
                 balls: sys.balls(),
-                gap: sys.max_load() - w / nf,
+                gap,
                 max_gap,
                 mean_quantile: mean_quantile(&lv, n, w),
                 potentials: potential_values(&plan.potentials, &lv, n, w),
+                spread: sys.max_load() - sys.min_load(),
+                window_max_gap: if window.is_finite() { window } else { gap },
+                observables: sys.observables(),
             });
         }
     }
@@ -518,6 +621,7 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
         potentials: potential_values(&plan.potentials, &lv, n, w),
         trajectory,
         histogram,
+        observables: sys.observables(),
     })
 }
 
@@ -563,7 +667,20 @@ pub fn simulate(model: &dyn Model, plan: &Plan, tick: &(dyn Fn() + Sync)) -> Res
             ));
         }
     }
-    model.build()?; // validate before spawning work
+    if plan.burn_in >= plan.balls {
+        return Err(Error::invalid(
+            "burn_in",
+            format!(
+                "{} balls of burn-in leave no observation window before {} balls",
+                plan.burn_in, plan.balls
+            ),
+        ));
+    }
+    // Validate before spawning work.
+    match &plan.start {
+        Some(s) => model.build_from(s)?,
+        None => model.build()?,
+    };
     let runs: Vec<RunResult> = (0..plan.runs)
         .into_par_iter()
         .map(|i| {

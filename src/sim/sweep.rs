@@ -740,6 +740,7 @@ impl Sweep {
                 potentials: Vec::new(),
                 trajectory: Vec::new(),
                 histogram: Vec::new(),
+                observables: Vec::new(),
             },
         ))
     }

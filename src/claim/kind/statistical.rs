@@ -11,11 +11,23 @@
 //!   sample mean ([`crate::sim::statistic::mean_ci`]);
 //! * `probability = "<= rhs"` with `q`: `P[X ≤ rhs] ≥ 1 − q`, decided by the exact
 //!   Clopper–Pearson interval of the fraction of runs with `X ≤ rhs`
-//!   ([`crate::sim::statistic::proportion_ci`]).
+//!   ([`crate::sim::statistic::proportion_ci`]);
+//! * `exponent = "<= a"` (`">= a"`, `"in [lo, hi]"`): the least-squares exponent of
+//!   `E[X]/relative_to ≈ C·x^a` over the grid of `x ∈ {n, b, m}` (`exponent_in`), with its
+//!   interval from the runs' standard errors ([`crate::sim::growth::power_fit`]);
+//! * `compare = "<="` (`">="`): `E[X]` of the first source against the second, by paired runs with
+//!   common random numbers (the t interval of the per-run differences against 0).
 //!
-//! With `k` configurations (every n × process × batch of the grid) each interval is taken at the
-//! Bonferroni level `1 − (1 − c)/k`, so that with probability at least `c` every interval covers
-//! its true value at once: the stated confidence is for the whole file. Verdict: `holds` when every
+//! Runs may start from a given state (`start`, `start_loads`), observe a window after a burn-in
+//! (`burn_in`), and check that the window is at steady state (`steady_state`: the statistic on the
+//! two halves of the window agrees within the interval of the paired differences; otherwise the
+//! configuration is `inconclusive`). Every configuration's observed/bound ratio is reported.
+//!
+//! With `k` intervals (every n × process × batch × ball count of the grid, one per pair or fitted
+//! curve for comparisons and growth claims, plus one per configuration for the steady-state check)
+//! each interval is taken at the Bonferroni level `1 − (1 − c)/k`, so that with probability at
+//! least `c` every interval covers its true value at once: the stated confidence is for the whole
+//! file. Verdict: `holds` when every
 //! interval lies on the claimed side of its threshold, `refuted` when one lies entirely on the
 //! other side (the first such configuration is reported with its estimate and interval),
 //! `inconclusive` otherwise. Runs are seeded from (configuration, seed, run index), so the verdict
@@ -33,19 +45,21 @@ use crate::graph::GraphKind;
 use crate::lang::{Expr, Float, Slots};
 use crate::multidim::{BallLaw, MdRule, sim::MdSimConfig};
 use crate::sim::statistic::{Decision, Estimate, Side, mean_ci, proportion_ci};
-use crate::sim::{Config, Plan, RunResult, simulate};
+use crate::sim::{Config, Model, Plan, RunResult, simulate};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The registry entry.
 pub static INFO: KindInfo = KindInfo {
     name: "statistical",
-    summary: "E[X] ≤/≥ rhs or P[X ≤/≥ rhs] ≥ 1 − q for a per-run statistic X of simulated runs, with a confidence level for the whole file (Bonferroni over the grid)",
+    summary: "E[X] ≤/≥ rhs, P[X ≤/≥ rhs] ≥ 1 − q, the growth exponent of E[X] in n, b or m, or E[X] of two sources compared by paired runs, for a per-run statistic X of simulated runs (start states, burn-in, steady-state check), with a confidence level for the whole file (Bonferroni over the grid)",
     build,
 };
 
 /// The per-run statistics, by name.
 pub const STATISTICS: &[&str] = &[
+    "potential_fraction",
+    "recovery_time",
     "final_gap",
     "max_gap",
     "spread",
@@ -62,6 +76,13 @@ pub const STATISTICS: &[&str] = &[
 enum NumOrExpr {
     Num(f64),
     Text(String),
+}
+
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(NumOrExpr),
+    Many(Vec<NumOrExpr>),
 }
 
 impl NumOrExpr {
@@ -83,7 +104,7 @@ struct ClaimSection {
     probability: Option<String>,
     #[serde(default)]
     q: Option<NumOrExpr>,
-    balls: NumOrExpr,
+    balls: OneOrMany,
     #[serde(default)]
     batch: Option<Vec<NumOrExpr>>,
     runs: u64,
@@ -104,6 +125,54 @@ struct ClaimSection {
     graph: Option<String>,
     #[serde(default)]
     long_n: Vec<usize>,
+    #[serde(default)]
+    start: Option<String>,
+    #[serde(default)]
+    start_loads: Option<Vec<f64>>,
+    #[serde(default)]
+    burn_in: Option<NumOrExpr>,
+    #[serde(default)]
+    steady_state: bool,
+    #[serde(default)]
+    exponent: Option<String>,
+    #[serde(default)]
+    exponent_in: Option<String>,
+    #[serde(default)]
+    relative_to: Option<String>,
+    #[serde(default)]
+    compare: Option<String>,
+    #[serde(default)]
+    subtract: Option<NumOrExpr>,
+    #[serde(default)]
+    below: Option<NumOrExpr>,
+    #[serde(default)]
+    level: Option<NumOrExpr>,
+}
+
+/// The start state of a file, with its expressions in `n`.
+enum StartSpec {
+    Empty,
+    OneBin(Expr),
+    Gap(Expr),
+    Loads(Vec<f64>),
+}
+
+/// The size a growth claim is fitted over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Over {
+    N,
+    B,
+    M,
+}
+
+impl Over {
+    fn name(self) -> &'static str {
+        match self {
+            Over::N => "n",
+            Over::B => "b",
+            Over::M => "m",
+        }
+    }
 }
 
 /// The per-run statistic.
@@ -114,10 +183,25 @@ enum Stat {
     Spread,
     PotentialFinal,
     PotentialMean,
-    MeanQuantileFraction { eps_milli: u64 },
+    MeanQuantileFraction {
+        eps_milli: u64,
+    },
     MdMaxGap,
     MdSumGap,
     SiblingGap,
+    /// The fraction of checkpoints with the potential at most `below`.
+    PotentialFraction,
+    /// Balls from the start of the window to the first checkpoint with gap at most `level`
+    /// (+∞ if none).
+    RecoveryTime,
+}
+
+/// The thresholds of the trajectory statistics at one configuration, and where its window starts.
+#[derive(Debug, Clone, Copy, Default)]
+struct Th {
+    below: f64,
+    level: f64,
+    start: u64,
 }
 
 /// What is simulated per grid point.
@@ -147,6 +231,10 @@ enum Test {
     Mean(Side),
     /// `P[X side rhs] ≥ 1 − q`.
     Probability(Side),
+    /// The exponent `a` of `E[X] ≈ C·x^a` over the grid of `x` (n or b) `side rhs`.
+    Exponent(Side, Over),
+    /// `E[X_first] side E[X_second]` for the two sources, by paired runs.
+    Compare(Side),
 }
 
 /// A built `statistical` check.
@@ -156,7 +244,8 @@ pub struct Statistical {
     test: Test,
     rhs: Expr,
     q: Option<Expr>,
-    balls: Expr,
+    /// The numbers of balls `m` (a grid: every entry is simulated).
+    balls: Vec<Expr>,
     batch: Vec<Expr>,
     runs: u64,
     seed: u64,
@@ -167,6 +256,17 @@ pub struct Statistical {
     weights: String,
     ties: String,
     long_n: Vec<usize>,
+    start: StartSpec,
+    burn_in: Option<Expr>,
+    steady_state: bool,
+    relative_to: Option<Expr>,
+    /// `below` of potential_fraction and `level` of recovery_time (expressions in n, b, m).
+    below: Option<Expr>,
+    level: Option<Expr>,
+    /// The upper end of an exponent range `in [lo, hi]` (the lower end is `rhs`).
+    exponent_hi: Option<Expr>,
+    /// Subtracted from every per-run value (an expression in n, b, m), with its text.
+    subtract: Option<(Expr, String)>,
     /// Slot names: `n`, `b`, `m`, then the constants.
     names: Vec<String>,
     consts: Vec<f64>,
@@ -251,6 +351,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         "spread" => Stat::Spread,
         "potential_final" => Stat::PotentialFinal,
         "potential_mean" => Stat::PotentialMean,
+        "potential_fraction" => Stat::PotentialFraction,
+        "recovery_time" => Stat::RecoveryTime,
         "mean_quantile_fraction" => {
             let eps = cs.eps.ok_or_else(|| {
                 bad(
@@ -284,7 +386,41 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             "only used with statistic = \"mean_quantile_fraction\"".into(),
         ));
     }
-    let needs_potential = matches!(stat, Stat::PotentialFinal | Stat::PotentialMean);
+    let needs_potential = matches!(
+        stat,
+        Stat::PotentialFinal | Stat::PotentialMean | Stat::PotentialFraction
+    );
+    let below = match (&cs.below, stat) {
+        (Some(e), Stat::PotentialFraction) => Some(comp(&e.text(), "below", 3)?),
+        (None, Stat::PotentialFraction) => {
+            return Err(bad(
+                "below",
+                "potential_fraction needs `below` (the fraction of checkpoints with the potential at most `below`)".into(),
+            ));
+        }
+        (Some(_), _) => return Err(bad("below", "only used with potential_fraction".into())),
+        (None, _) => None,
+    };
+    let level = match (&cs.level, stat) {
+        (Some(e), Stat::RecoveryTime) => Some(comp(&e.text(), "level", 3)?),
+        (None, Stat::RecoveryTime) => {
+            return Err(bad(
+                "level",
+                "recovery_time needs `level` (the first checkpoint with gap at most `level`)"
+                    .into(),
+            ));
+        }
+        (Some(_), _) => return Err(bad("level", "only used with recovery_time".into())),
+        (None, _) => None,
+    };
+    if stat == Stat::RecoveryTime
+        && (cs.mean.is_some() || cs.exponent.is_some() || cs.compare.is_some() || cs.steady_state)
+    {
+        return Err(bad(
+            "statistic",
+            "recovery_time is +∞ for runs that do not recover in the window: use a `probability` claim (P[time <= rhs] >= 1 - q), without `steady_state`".into(),
+        ));
+    }
     match (&cs.potential, needs_potential) {
         (None, true) => {
             return Err(bad(
@@ -305,7 +441,85 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }
 
     // The claim.
+    let given = [
+        cs.mean.is_some(),
+        cs.probability.is_some(),
+        cs.exponent.is_some(),
+        cs.compare.is_some(),
+    ];
+    if given.iter().filter(|g| **g).count() != 1 {
+        return Err(t.error_at(
+            at,
+            "[claim]: give exactly one of `mean` (E[X] <= rhs), `probability` (P[X <= rhs] >= 1 - q), `exponent` (growth exponent of E[X] <= a) and `compare` (E[X_first] <= E[X_second])",
+        ));
+    }
+    let over = match cs.exponent_in.as_deref() {
+        None | Some("n") => Over::N,
+        Some("b") => Over::B,
+        Some("m") => Over::M,
+        Some(o) => {
+            return Err(bad(
+                "exponent_in",
+                format!("must be \"n\", \"b\" or \"m\", got `{o}`"),
+            ));
+        }
+    };
+    if cs.exponent.is_none() && (cs.exponent_in.is_some() || cs.relative_to.is_some()) {
+        return Err(bad(
+            if cs.exponent_in.is_some() {
+                "exponent_in"
+            } else {
+                "relative_to"
+            },
+            "only used with `exponent`".into(),
+        ));
+    }
+    let mut exponent_hi = None;
     let (test, rhs_text) = match (&cs.mean, &cs.probability) {
+        _ if cs.exponent.is_some() => {
+            let e = cs.exponent.as_deref().unwrap_or_default();
+            if let Some(r) = e.trim().strip_prefix("in") {
+                // `in [lo, hi]`: the lower end is the rhs, the upper end `exponent_hi`.
+                let inner = r
+                    .trim()
+                    .strip_prefix('[')
+                    .and_then(|r| r.strip_suffix(']'))
+                    .and_then(|r| r.split_once(','))
+                    .ok_or_else(|| {
+                        bad(
+                            "exponent",
+                            format!("a range is written `in [lo, hi]`, got `{e}`"),
+                        )
+                    })?;
+                exponent_hi = Some(comp(inner.1.trim(), "exponent", 0)?);
+                (
+                    Test::Exponent(Side::AtLeast, over),
+                    inner.0.trim().to_string(),
+                )
+            } else {
+                let (side, r) = parse_side(e).ok_or_else(|| {
+                    bad(
+                        "exponent",
+                        format!("must start with <=, >= or `in [lo, hi]`, got `{e}`"),
+                    )
+                })?;
+                (Test::Exponent(side, over), r.trim().to_string())
+            }
+        }
+        _ if cs.compare.is_some() => {
+            let c = cs.compare.as_deref().unwrap_or_default().trim();
+            let side = match c {
+                "<=" => Side::AtMost,
+                ">=" => Side::AtLeast,
+                _ => {
+                    return Err(bad(
+                        "compare",
+                        format!("must be \"<=\" (E[X_first] <= E[X_second]) or \">=\", got `{c}`"),
+                    ));
+                }
+            };
+            (Test::Compare(side), "0".to_string())
+        }
         (Some(m), None) => {
             let (side, r) = parse_side(m)
                 .ok_or_else(|| bad("mean", format!("must start with <= or >=, got `{m}`")))?;
@@ -327,12 +541,54 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             ));
         }
     };
-    let field = if matches!(test, Test::Mean(_)) {
-        "mean"
-    } else {
-        "probability"
+    let (field, allowed) = match test {
+        Test::Mean(_) => ("mean", 3),
+        Test::Probability(_) => ("probability", 3),
+        Test::Exponent(..) => ("exponent", 0),
+        Test::Compare(_) => ("compare", 0),
     };
-    let rhs = comp(&rhs_text, field, 3)?;
+    let rhs = comp(&rhs_text, field, allowed)?;
+    let relative_to = match &cs.relative_to {
+        Some(r) => Some(comp(r, "relative_to", 3)?),
+        None => None,
+    };
+    let subtract = match &cs.subtract {
+        Some(e) => Some((comp(&e.text(), "subtract", 3)?, e.text())),
+        None => None,
+    };
+    let burn_in = match &cs.burn_in {
+        Some(b) => Some(comp(&b.text(), "burn_in", 2)?),
+        None => None,
+    };
+    let start = match (cs.start.as_deref().map(str::trim), &cs.start_loads) {
+        (None | Some("empty"), None) => StartSpec::Empty,
+        (None | Some("loads"), Some(v)) => StartSpec::Loads(v.clone()),
+        (Some(s), None) => {
+            let arg = |name: &str| {
+                s.strip_prefix(name)
+                    .and_then(|r| r.trim().strip_prefix('('))
+                    .and_then(|r| r.strip_suffix(')'))
+            };
+            if let Some(a) = arg("one-bin") {
+                StartSpec::OneBin(comp(a, "start", 1)?)
+            } else if let Some(a) = arg("gap") {
+                StartSpec::Gap(comp(a, "start", 1)?)
+            } else {
+                return Err(bad(
+                    "start",
+                    format!(
+                        "unknown start state `{s}`; accepted: empty, one-bin(<balls in n>), gap(<gap in n>), or a load vector in `start_loads`"
+                    ),
+                ));
+            }
+        }
+        (Some(_), Some(_)) => {
+            return Err(bad(
+                "start_loads",
+                "give either `start` or `start_loads`, not both".into(),
+            ));
+        }
+    };
     let q = match (&cs.q, test) {
         (Some(q), Test::Probability(_)) => Some(comp(&q.text(), "q", 3)?),
         (None, Test::Probability(_)) => {
@@ -341,12 +597,21 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 "a probability claim needs `q` (P[X <= rhs] >= 1 - q)".into(),
             ));
         }
-        (Some(_), Test::Mean(_)) => {
+        (Some(_), _) => {
             return Err(bad("q", "only used with `probability`".into()));
         }
-        (None, Test::Mean(_)) => None,
+        (None, _) => None,
     };
-    let balls = comp(&cs.balls.text(), "balls", 2)?;
+    let balls = match &cs.balls {
+        OneOrMany::One(e) => vec![comp(&e.text(), "balls", 2)?],
+        OneOrMany::Many(v) if v.is_empty() => {
+            return Err(bad("balls", "lists no number of balls".into()));
+        }
+        OneOrMany::Many(v) => v
+            .iter()
+            .map(|e| comp(&e.text(), "balls", 2))
+            .collect::<std::result::Result<Vec<_>, _>>()?,
+    };
     let batch = match &cs.batch {
         Some(v) if v.is_empty() => return Err(bad("batch", "lists no batch size".into())),
         Some(v) => v
@@ -450,6 +715,27 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     if sources.is_empty() {
         return Err(t.error_at(None, "[setting] processes is empty"));
     }
+    let no_md = sources.iter().all(|s| !matches!(s, Source::Md(..)));
+    if !no_md && (cs.start.is_some() || cs.start_loads.is_some()) {
+        return Err(bad(
+            if cs.start.is_some() {
+                "start"
+            } else {
+                "start_loads"
+            },
+            "start states apply to the processes of [setting] and the strategy (md-balls start empty)"
+                .into(),
+        ));
+    }
+    if matches!(test, Test::Compare(_)) && sources.len() != 2 {
+        return Err(bad(
+            "compare",
+            format!(
+                "compares exactly two sources (the first two processes of [setting]), got {}",
+                sources.len()
+            ),
+        ));
+    }
     let d = t.file.domain.get_ref();
     crate::claim::setup::plain_ns(t)?;
     if let Some(&n) = d.n.iter().chain(&cs.long_n).find(|&&n| n == 0) {
@@ -475,6 +761,14 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         weights: t.file.setting.weights.get_ref().clone(),
         ties: t.file.setting.ties.name().to_string(),
         long_n: cs.long_n,
+        start,
+        burn_in,
+        steady_state: cs.steady_state,
+        relative_to,
+        below,
+        level,
+        exponent_hi,
+        subtract,
         names,
         consts,
     };
@@ -484,12 +778,38 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             let bv = check
                 .batch_at(n, b)
                 .map_err(|e| t.error_at(at, e.to_string()))?;
+            for me in &check.balls {
+                check
+                    .balls_at(n, bv, me)
+                    .map_err(|e| t.error_at(at, e.to_string()))?;
+            }
             check
-                .balls_at(n, bv)
-                .map_err(|e| t.error_at(at, e.to_string()))?;
+                .burn_in_at(n, bv)
+                .map_err(|e| t.error_at(field_at("burn_in"), e.to_string()))?;
+            check
+                .start_at(n)
+                .map_err(|e| t.error_at(field_at("start"), e.to_string()))?;
         }
     }
     Ok(Box::new(check))
+}
+
+/// Observable `i` of a model (the strategy's sibling gap; md-balls' per-dimension and sum gaps).
+fn observable(v: &[f64], i: usize) -> Result<f64> {
+    v.get(i).copied().ok_or_else(|| {
+        Error::invalid(
+            "[claim] statistic",
+            "the statistic is an observable of another model (sibling_gap: `graph`, md_*: `law`)",
+        )
+    })
+}
+
+fn decision_name(d: Decision) -> &'static str {
+    match d {
+        Decision::Holds => "holds",
+        Decision::Refuted => "refuted",
+        Decision::Inconclusive => "inconclusive",
+    }
 }
 
 /// One configuration of the grid with its per-run values.
@@ -497,8 +817,14 @@ struct Point {
     n: usize,
     b: u64,
     m: u64,
+    /// The indices of the batch and ball-count expressions.
+    bi: usize,
+    mi: usize,
     source: usize,
     values: Vec<f64>,
+    /// The statistic on the first and second halves of the observation window, per run (with
+    /// `steady_state`).
+    halves: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 /// A claim on the per-run values of one configuration.
@@ -626,8 +952,8 @@ impl Statistical {
         Ok(r as u64)
     }
 
-    fn balls_at(&self, n: usize, b: u64) -> Result<u64> {
-        let v = self.eval(&self.balls, n, b, 0, &self.consts, "balls")?;
+    fn balls_at(&self, n: usize, b: u64, e: &Expr) -> Result<u64> {
+        let v = self.eval(e, n, b, 0, &self.consts, "balls")?;
         if !(1.0..=1e15).contains(&v.ceil()) {
             return Err(Error::invalid(
                 "[claim] balls",
@@ -635,6 +961,44 @@ impl Statistical {
             ));
         }
         Ok(v.ceil() as u64)
+    }
+
+    /// The burn-in at `(n, b)` in balls (0 without one).
+    fn burn_in_at(&self, n: usize, b: u64) -> Result<u64> {
+        let Some(e) = &self.burn_in else {
+            return Ok(0);
+        };
+        let v = self.eval(e, n, b, 0, &self.consts, "burn_in")?;
+        if !(0.0..=1e15).contains(&v) {
+            return Err(Error::invalid(
+                "[claim] burn_in",
+                format!("must lie in [0, 10^15] balls, got {v} at n = {n}, b = {b}"),
+            ));
+        }
+        Ok(v.ceil() as u64)
+    }
+
+    /// The start state at `n`.
+    fn start_at(&self, n: usize) -> Result<Option<crate::loads::Loads>> {
+        use crate::sim::start::Start;
+        let count = |e: &Expr| -> Result<f64> { self.eval(e, n, 0, 0, &self.consts, "start") };
+        let s = match &self.start {
+            StartSpec::Empty => Start::Empty,
+            StartSpec::OneBin(e) => {
+                let v = count(e)?;
+                if !(0.0..=crate::sim::start::MAX_START_BALLS as f64).contains(&v) {
+                    return Err(Error::invalid(
+                        "[claim] start",
+                        format!("one-bin needs 0 to 2^50 balls, got {v} at n = {n}"),
+                    ));
+                }
+                Start::OneBin(v.round() as u64)
+            }
+            StartSpec::Gap(e) => Start::Gap(count(e)?),
+            StartSpec::Loads(v) => Start::Loads(v.clone()),
+        };
+        s.loads(n)
+            .map_err(|e| Error::invalid("[claim] start", e.to_string()))
     }
 
     /// The grid of n for an effort (the long tier adds `long_n`).
@@ -648,87 +1012,223 @@ impl Statistical {
 
     /// The number of configurations at an effort (the Bonferroni divisor).
     fn configurations(&self, effort: u32) -> usize {
-        self.grid_n(effort).len() * self.batch.len() * self.sources.len()
+        self.grid_n(effort).len() * self.batch.len() * self.balls.len() * self.sources.len()
     }
 
     /// Simulates every configuration at `n`.
     fn simulate_n(&self, n: usize, runs: u64) -> Result<Vec<Point>> {
         let mut out = Vec::new();
-        for be in &self.batch {
+        for (bi, be) in self.batch.iter().enumerate() {
             let b = self.batch_at(n, be)?;
-            let m = self.balls_at(n, b)?;
-            for (si, s) in self.sources.iter().enumerate() {
-                let values = self.simulate_one(s, n, b, m, runs)?;
-                out.push(Point {
-                    n,
-                    b,
-                    m,
-                    source: si,
-                    values,
-                });
+            for (mi, me) in self.balls.iter().enumerate() {
+                let m = self.balls_at(n, b, me)?;
+                for (si, s) in self.sources.iter().enumerate() {
+                    let (mut values, mut halves) = self.simulate_one(s, n, b, m, runs)?;
+                    if let Some((e, _)) = &self.subtract {
+                        let c = self.eval(e, n, b, m, &self.consts, "subtract")?;
+                        values.iter_mut().for_each(|v| *v -= c);
+                        if let Some((x, y)) = &mut halves {
+                            x.iter_mut().chain(y.iter_mut()).for_each(|v| *v -= c);
+                        }
+                    }
+                    out.push(Point {
+                        n,
+                        b,
+                        m,
+                        bi,
+                        mi,
+                        source: si,
+                        values,
+                        halves,
+                    });
+                }
             }
         }
         Ok(out)
     }
 
-    fn simulate_one(&self, s: &Source, n: usize, b: u64, m: u64, runs: u64) -> Result<Vec<f64>> {
+    /// The per-run values of one configuration, with the values on the two halves of the
+    /// observation window when the steady-state check is on.
+    #[allow(clippy::type_complexity)]
+    fn simulate_one(
+        &self,
+        s: &Source,
+        n: usize,
+        b: u64,
+        m: u64,
+        runs: u64,
+    ) -> Result<(Vec<f64>, Option<(Vec<f64>, Vec<f64>)>)> {
         match s {
-            Source::Process(spec) => {
-                let cfg = Config::parse(spec, n, b, &self.weights, &self.ties)?;
-                let mut plan = Plan::new(m, runs, self.seed);
+            Source::Process(_) | Source::Strategy(..) | Source::Md(..) => {
+                let model: Box<dyn Model> = match s {
+                    Source::Strategy(kind, _) => {
+                        if b != 1 {
+                            return Err(Error::invalid(
+                                "[claim] batch",
+                                "the strategy is simulated sequentially (batch 1)",
+                            ));
+                        }
+                        Box::new(crate::graph::experiment::StrategyModel::new(
+                            &kind.build(n)?,
+                        )?)
+                    }
+                    Source::Process(spec) => {
+                        Box::new(Config::parse(spec, n, b, &self.weights, &self.ties)?)
+                    }
+                    Source::Md(rule, law) => {
+                        Box::new(crate::multidim::sim::MdModel::new(MdSimConfig {
+                            n,
+                            balls: m,
+                            law: law.clone(),
+                            rule: rule.clone(),
+                            batch: b,
+                        })?)
+                    }
+                };
+                let cfg = model.as_ref();
+                let burn = self.burn_in_at(n, b)?;
+                let mut plan = Plan::new(burn.saturating_add(m), runs, self.seed);
+                plan.burn_in = burn;
+                plan.start = self.start_at(n)?.map(Arc::new);
+                if matches!(self.test, Test::Compare(_)) {
+                    // Common random numbers: both sources draw run i from the same generator.
+                    plan.stream = Some(format!("compare;n={n};b={b};m={m}"));
+                }
+                if matches!(self.test, Test::Exponent(_, Over::M)) {
+                    // Independent runs per m (the fit's variance assumes independent points);
+                    // otherwise the runs of a smaller m would be prefixes of the larger ones.
+                    plan.stream = Some(format!("{};m={m}", cfg.key()));
+                }
                 if let Some(p) = &self.potential {
                     plan.potentials = vec![Arc::from(crate::potential::parse(p)?)];
                 }
                 if matches!(
                     self.stat,
-                    Stat::PotentialMean | Stat::MeanQuantileFraction { .. }
+                    Stat::PotentialMean
+                        | Stat::MeanQuantileFraction { .. }
+                        | Stat::PotentialFraction
+                        | Stat::RecoveryTime
                 ) {
                     plan.trajectory = self.checkpoints;
                 }
-                let out = simulate(&cfg, &plan, &|| {})?;
-                out.runs.iter().map(|r| self.per_run(r)).collect()
-            }
-            Source::Md(rule, law) => {
-                let cfg = MdSimConfig {
-                    n,
-                    balls: m,
-                    law: law.clone(),
-                    rule: rule.clone(),
-                    batch: b,
+                let th = Th {
+                    below: match &self.below {
+                        Some(e) => self.eval(e, n, b, m, &self.consts, "below")?,
+                        None => 0.0,
+                    },
+                    level: match &self.level {
+                        Some(e) => self.eval(e, n, b, m, &self.consts, "level")?,
+                        None => 0.0,
+                    },
+                    // The window starts at the burn-in rounded up to a batch end.
+                    start: burn.div_ceil(cfg.batch().max(1)) * cfg.batch().max(1),
                 };
-                let key = format!("md;{};{};n={n};b={b};m={m}", rule.label(), law.spec());
-                let seed = crate::sim::rng::run_seed(&key, self.seed, 0);
-                let runs = cfg.runs(seed, runs)?;
-                Ok(runs
-                    .iter()
-                    .map(|r| match self.stat {
-                        Stat::MdSumGap => r.sum_gap,
-                        _ => r.max_gap,
-                    })
-                    .collect())
-            }
-            Source::Strategy(kind, _) => {
-                if b != 1 {
-                    return Err(Error::invalid(
-                        "[claim] batch",
-                        "the strategy is simulated sequentially (batch 1)",
-                    ));
+                if self.steady_state {
+                    plan.trajectory = self.checkpoints.max(2);
                 }
-                let g = kind.build(n)?;
-                let runs = crate::graph::experiment::strategy_runs(&g, m, runs, self.seed)?;
-                Ok(runs
+                let out = simulate(cfg, &plan, &|| {})?;
+                let values = out
+                    .runs
                     .iter()
-                    .map(|r| match self.stat {
-                        Stat::FinalGap => r.final_gap,
-                        Stat::MaxGap => r.max_gap,
-                        _ => r.sibling_gap,
-                    })
-                    .collect())
+                    .map(|r| self.per_run(r, &th))
+                    .collect::<Result<Vec<_>>>()?;
+                let halves = if self.steady_state {
+                    let mut first = Vec::with_capacity(out.runs.len());
+                    let mut second = Vec::with_capacity(out.runs.len());
+                    for r in &out.runs {
+                        let k = r.trajectory.len();
+                        if k < 2 {
+                            return Err(Error::invalid(
+                                "[claim] steady_state",
+                                format!(
+                                    "the observation window of {m} balls has fewer than two observation points at n = {n}, b = {b}"
+                                ),
+                            ));
+                        }
+                        first.push(self.window_value(&r.trajectory[..k / 2], &th)?);
+                        second.push(self.window_value(&r.trajectory[k / 2..], &th)?);
+                    }
+                    Some((first, second))
+                } else {
+                    None
+                };
+                Ok((values, halves))
             }
         }
     }
 
-    fn per_run(&self, r: &RunResult) -> Result<f64> {
+    /// The statistic on a part of a run's trajectory (one half of the observation window): the
+    /// value at its last checkpoint for the final-value statistics, the largest gap at its
+    /// observation points for `max_gap`, the average or fraction over its checkpoints otherwise.
+    fn window_value(&self, pts: &[crate::sim::Point], th: &Th) -> Result<f64> {
+        let last = pts.last().ok_or_else(|| {
+            Error::invalid(
+                "[claim] steady_state",
+                "an empty half of the observation window",
+            )
+        })?;
+        let pot = |p: &crate::sim::Point| {
+            p.potentials.first().copied().flatten().ok_or_else(|| {
+                Error::invalid(
+                    "[claim] potential",
+                    "its value is not representable as f64 on a simulated state",
+                )
+            })
+        };
+        Ok(match self.stat {
+            Stat::FinalGap => last.gap,
+            Stat::MaxGap => pts
+                .iter()
+                .map(|p| p.window_max_gap)
+                .fold(f64::NEG_INFINITY, f64::max),
+            Stat::Spread => last.spread,
+            Stat::PotentialFinal => pot(last)?,
+            Stat::PotentialMean => {
+                let mut s = 0.0;
+                for p in pts {
+                    s += pot(p)?;
+                }
+                s / pts.len() as f64
+            }
+            Stat::MeanQuantileFraction { eps_milli } => {
+                let eps = eps_milli as f64 / 1e6;
+                pts.iter()
+                    .filter(|p| p.mean_quantile >= eps && p.mean_quantile <= 1.0 - eps)
+                    .count() as f64
+                    / pts.len() as f64
+            }
+            Stat::SiblingGap | Stat::MdMaxGap => observable(&last.observables, 0)?,
+            Stat::MdSumGap => observable(&last.observables, 1)?,
+            Stat::PotentialFraction | Stat::RecoveryTime => self.trajectory_value(pts, th)?,
+        })
+    }
+
+    /// `potential_fraction` and `recovery_time` on the checkpoints `pts`.
+    fn trajectory_value(&self, pts: &[crate::sim::Point], th: &Th) -> Result<f64> {
+        match self.stat {
+            Stat::PotentialFraction => {
+                let mut k = 0usize;
+                for p in pts {
+                    let v = p.potentials.first().copied().flatten().ok_or_else(|| {
+                        Error::invalid(
+                            "[claim] potential",
+                            "its value is not representable as f64 on a simulated state",
+                        )
+                    })?;
+                    if v <= th.below {
+                        k += 1;
+                    }
+                }
+                Ok(k as f64 / pts.len().max(1) as f64)
+            }
+            _ => Ok(pts
+                .iter()
+                .find(|p| p.gap <= th.level)
+                .map_or(f64::INFINITY, |p| (p.balls - th.start) as f64)),
+        }
+    }
+
+    fn per_run(&self, r: &RunResult, th: &Th) -> Result<f64> {
         let pot = |v: Option<f64>| {
             v.ok_or_else(|| {
                 Error::invalid(
@@ -758,8 +1258,10 @@ impl Statistical {
                     .count();
                 k as f64 / r.trajectory.len().max(1) as f64
             }
-            Stat::MdMaxGap | Stat::MdSumGap | Stat::SiblingGap => {
-                unreachable!("not a process statistic")
+            Stat::SiblingGap | Stat::MdMaxGap => observable(&r.observables, 0)?,
+            Stat::MdSumGap => observable(&r.observables, 1)?,
+            Stat::PotentialFraction | Stat::RecoveryTime => {
+                self.trajectory_value(&r.trajectory, th)?
             }
         })
     }
@@ -780,18 +1282,108 @@ impl Statistical {
                 )?;
                 StatClaim::Probability { side, q }
             }
+            Test::Exponent(..) | Test::Compare(_) => {
+                return Err(Error::Unsupported(
+                    "growth and comparison claims are judged over several configurations".into(),
+                ));
+            }
         };
         judge_values(&p.values, claim, threshold, level)
     }
 
     fn level(&self, effort: u32) -> f64 {
-        bonferroni(self.confidence, self.configurations(effort))
+        bonferroni(self.confidence, self.intervals(effort))
+    }
+
+    /// The number of intervals the file's confidence is shared by (the Bonferroni divisor): one
+    /// per configuration (mean, probability), per pair (compare) or per fitted curve (exponent),
+    /// plus one per configuration for the steady-state check.
+    fn intervals(&self, effort: u32) -> usize {
+        let k = self.configurations(effort);
+        let base = match self.test {
+            Test::Mean(_) | Test::Probability(_) => k,
+            Test::Compare(_) => k / 2,
+            Test::Exponent(_, Over::N) => self.batch.len() * self.balls.len() * self.sources.len(),
+            Test::Exponent(_, Over::B) => {
+                self.grid_n(effort).len() * self.balls.len() * self.sources.len()
+            }
+            Test::Exponent(_, Over::M) => {
+                self.grid_n(effort).len() * self.batch.len() * self.sources.len()
+            }
+        };
+        base + if self.steady_state { k } else { 0 }
+    }
+
+    /// `observed / bound` of one configuration: the mean over the threshold (mean claims), the
+    /// empirical `(1 − q)`-quantile (`q`-quantile for `>=`) over the threshold (probability
+    /// claims).
+    fn ratio(&self, p: &Point, threshold: f64) -> Result<f64> {
+        let observed = match self.test {
+            Test::Probability(side) => {
+                let q = self.eval(
+                    self.q.as_ref().expect("probability claims have q"),
+                    p.n,
+                    p.b,
+                    p.m,
+                    &self.consts,
+                    "q",
+                )?;
+                let mut v = p.values.clone();
+                v.sort_by(f64::total_cmp);
+                let level = match side {
+                    Side::AtMost => 1.0 - q,
+                    Side::AtLeast => q,
+                };
+                let i = ((level * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1;
+                v[i]
+            }
+            _ => p.values.iter().sum::<f64>() / p.values.len().max(1) as f64,
+        };
+        Ok(observed / threshold)
+    }
+
+    /// The steady-state check of one configuration: the paired difference (second half − first
+    /// half of the observation window) has an interval containing 0. Returns the note and whether
+    /// the two halves agree.
+    fn steady(&self, p: &Point, level: f64) -> Result<Option<(String, bool)>> {
+        let Some((a, b)) = &p.halves else {
+            return Ok(None);
+        };
+        let d: Vec<f64> = b.iter().zip(a).map(|(y, x)| y - x).collect();
+        let e = mean_ci(&d, level)?;
+        let ma = a.iter().sum::<f64>() / a.len() as f64;
+        let mb = b.iter().sum::<f64>() / b.len() as f64;
+        let agree = e.ci_low <= 0.0 && e.ci_high >= 0.0;
+        Ok(Some((
+            format!(
+                "n = {}, {}, b = {}: steady state: first half {ma:.4}, second half {mb:.4}, difference {:.4} in [{:.4}, {:.4}]: {}",
+                p.n,
+                self.sources[p.source].label(),
+                p.b,
+                e.mean,
+                e.ci_low,
+                e.ci_high,
+                if agree {
+                    "the halves agree"
+                } else {
+                    "DRIFTING (the statistic has not settled: lengthen the burn-in)"
+                }
+            ),
+            agree,
+        )))
     }
 
     fn lhs_name(&self) -> String {
-        let x = self.stat_name();
+        let x = match &self.subtract {
+            Some((_, text)) => format!("{} − ({text})", self.stat_name()),
+            None => self.stat_name(),
+        };
         match self.test {
             Test::Mean(_) => format!("E[{x}]"),
+            Test::Exponent(_, Over::N) => format!("growth exponent in n of E[{x}]"),
+            Test::Exponent(_, Over::B) => format!("growth exponent in b of E[{x}]"),
+            Test::Exponent(_, Over::M) => format!("growth exponent in m of E[{x}]"),
+            Test::Compare(_) => format!("E[{x}] of the first source − E[{x}] of the second"),
             Test::Probability(Side::AtMost) => format!("P[{x} <= rhs]"),
             Test::Probability(Side::AtLeast) => format!("P[{x} >= rhs]"),
         }
@@ -817,6 +1409,11 @@ impl Statistical {
             Stat::MdMaxGap => "max over dimensions of the per-dimension gap".into(),
             Stat::MdSumGap => "sum-load gap".into(),
             Stat::SiblingGap => "max sibling gap of average loads".into(),
+            Stat::PotentialFraction => format!(
+                "fraction of checkpoints with {} <= below",
+                self.potential.as_deref().unwrap_or_default()
+            ),
+            Stat::RecoveryTime => "balls until the first checkpoint with gap <= level".into(),
         }
     }
 
@@ -827,8 +1424,8 @@ impl Statistical {
             .zip(consts.iter().copied())
             .collect();
         let target = match self.test {
-            Test::Mean(_) => "threshold".to_string(),
             Test::Probability(_) => "1 - q".to_string(),
+            _ => "threshold".to_string(),
         };
         Witness {
             n: p.n,
@@ -862,7 +1459,7 @@ impl Check for Statistical {
         let effort = ctx.effort.max(1);
         let runs = self.runs * effort as u64;
         let ns = self.grid_n(effort);
-        let k = self.configurations(effort);
+        let k = self.intervals(effort);
         let level = self.level(effort);
         let mut searched = Searched {
             n: ns.clone(),
@@ -872,62 +1469,287 @@ impl Check for Statistical {
             ..Searched::default()
         };
         let mut notes = vec![format!(
-            "statistical: confidence {} for the whole file; {k} configuration(s), each interval at the Bonferroni level 1 - (1 - {})/{k} = {level:.6}; {runs} runs per configuration, seed {}",
+            "statistical: confidence {} for the whole file; {k} interval(s), each at the Bonferroni level 1 - (1 - {})/{k} = {level:.6}; {runs} runs per configuration, seed {}",
             self.confidence, self.confidence, self.seed
         )];
-        let mut worst: Option<(f64, Witness)> = None;
-        let mut refuted: Option<(f64, Witness)> = None;
-        let mut undecided = 0usize;
+        let mut points = Vec::new();
         for &n in &ns {
             if let Some(pr) = ctx.progress {
                 pr(&format!("{} n={n}", self.t.id));
             }
             for p in self.simulate_n(n, runs)? {
                 searched.add("runs", p.values.len() as u64);
-                let j = self.judge(&p, level, &self.consts)?;
-                let rhs = self.eval(&self.rhs, p.n, p.b, p.m, &self.consts, "rhs")?;
-                let lo = p.values.iter().copied().fold(f64::INFINITY, f64::min);
-                let hi = p.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                points.push(p);
+            }
+        }
+        // The steady-state check, per configuration.
+        let mut drifting = vec![false; points.len()];
+        for (i, p) in points.iter().enumerate() {
+            if let Some((note, agree)) = self.steady(p, level)? {
+                notes.push(note);
+                drifting[i] = !agree;
+            }
+        }
+        let mut outcomes: Vec<(Decision, f64, Witness)> = Vec::new();
+        match self.test {
+            Test::Mean(_) | Test::Probability(_) => {
+                let mut ratios = Vec::new();
+                for (i, p) in points.iter().enumerate() {
+                    let mut j = self.judge(p, level, &self.consts)?;
+                    let rhs = self.eval(&self.rhs, p.n, p.b, p.m, &self.consts, "rhs")?;
+                    let ratio = self.ratio(p, rhs)?;
+                    ratios.push(ratio);
+                    let lo = p.values.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = p.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    if drifting[i] {
+                        j.decision = Decision::Inconclusive;
+                    }
+                    notes.push(format!(
+                        "n = {}, {}, b = {}, m = {}: {} = {:.4} in [{:.4}, {:.4}] vs {:.4}: {} (values {lo:.4} … {hi:.4}, rhs {rhs:.4}, observed/bound {ratio:.3})",
+                        p.n,
+                        self.sources[p.source].label(),
+                        p.b,
+                        p.m,
+                        self.lhs_name(),
+                        j.estimate.mean,
+                        j.estimate.ci_low,
+                        j.estimate.ci_high,
+                        j.target,
+                        decision_name(j.decision)
+                    ));
+                    outcomes.push((
+                        j.decision,
+                        j.margin,
+                        self.witness(p, &j, &self.consts, runs),
+                    ));
+                }
+                let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 notes.push(format!(
-                    "n = {}, {}, b = {}, m = {}: {} = {:.4} in [{:.4}, {:.4}] vs {:.4}: {} (values {lo:.4} … {hi:.4}, rhs {rhs:.4})",
-                    p.n,
-                    self.sources[p.source].label(),
-                    p.b,
-                    p.m,
-                    self.lhs_name(),
-                    j.estimate.mean,
-                    j.estimate.ci_low,
-                    j.estimate.ci_high,
-                    j.target,
-                    match j.decision {
-                        Decision::Holds => "holds",
-                        Decision::Refuted => "refuted",
-                        Decision::Inconclusive => "inconclusive",
+                    "observed/bound ({}): {lo:.3} … {hi:.3}",
+                    if matches!(self.test, Test::Mean(_)) {
+                        "mean over threshold"
+                    } else {
+                        "empirical quantile at the claimed probability over threshold"
                     }
                 ));
-                let w = self.witness(&p, &j, &self.consts, runs);
-                match j.decision {
-                    Decision::Refuted if refuted.is_none() => refuted = Some((j.margin, w)),
-                    Decision::Inconclusive => undecided += 1,
-                    _ => {}
+            }
+            Test::Compare(side) => {
+                for (i, pair) in points.chunks(2).enumerate() {
+                    let [a, b] = pair else {
+                        return Err(Error::Unsupported("a comparison needs two sources".into()));
+                    };
+                    if a.n != b.n || a.b != b.b || a.values.len() != b.values.len() {
+                        return Err(Error::invalid(
+                            "[claim] compare",
+                            "the two sources must run on the same n, batch and number of runs",
+                        ));
+                    }
+                    let d: Vec<f64> = a.values.iter().zip(&b.values).map(|(x, y)| x - y).collect();
+                    let mut j = judge_values(&d, StatClaim::Mean(side), 0.0, level)?;
+                    if drifting[2 * i] || drifting[2 * i + 1] {
+                        j.decision = Decision::Inconclusive;
+                    }
+                    let ma = a.values.iter().sum::<f64>() / a.values.len() as f64;
+                    let mb = b.values.iter().sum::<f64>() / b.values.len() as f64;
+                    notes.push(format!(
+                        "n = {}, b = {}, m = {}: E[X] {} = {ma:.4}, {} = {mb:.4}; paired difference (common random numbers) {:.4} in [{:.4}, {:.4}]: {} (ratio first/second {:.3})",
+                        a.n,
+                        a.b,
+                        a.m,
+                        self.sources[a.source].label(),
+                        self.sources[b.source].label(),
+                        j.estimate.mean,
+                        j.estimate.ci_low,
+                        j.estimate.ci_high,
+                        decision_name(j.decision),
+                        ma / mb
+                    ));
+                    let mut w = self.witness(a, &j, &self.consts, runs);
+                    w.source = format!(
+                        "{} vs {}, b = {}, m = {}",
+                        self.sources[a.source].label(),
+                        self.sources[b.source].label(),
+                        a.b,
+                        a.m
+                    );
+                    outcomes.push((j.decision, j.margin, w));
                 }
-                if worst.as_ref().is_none_or(|(m, _)| j.margin < *m) {
-                    worst = Some((j.margin, self.witness(&p, &j, &self.consts, runs)));
+            }
+            Test::Exponent(side, over) => {
+                let rhs = self.eval(&self.rhs, 0, 0, 0, &self.consts, "exponent")?;
+                let hi = match &self.exponent_hi {
+                    Some(e) => Some(self.eval(e, 0, 0, 0, &self.consts, "exponent")?),
+                    None => None,
+                };
+                // Curves: the points sharing everything but the fitted size.
+                let mut groups: BTreeMap<(usize, usize, usize, usize), Vec<usize>> =
+                    BTreeMap::new();
+                for (i, p) in points.iter().enumerate() {
+                    // The expressions' indices: the sizes they give differ across n.
+                    let key = match over {
+                        Over::N => (0, p.bi, p.mi, p.source),
+                        Over::B => (p.n, 0, p.mi, p.source),
+                        Over::M => (p.n, p.bi, 0, p.source),
+                    };
+                    groups.entry(key).or_default().push(i);
+                }
+                for idx in groups.values() {
+                    let mut grid = Vec::new();
+                    let mut raw = Vec::new();
+                    for &i in idx {
+                        let p = &points[i];
+                        let rel = match &self.relative_to {
+                            Some(e) => self.eval(e, p.n, p.b, p.m, &self.consts, "relative_to")?,
+                            None => 1.0,
+                        };
+                        if rel.is_nan() || rel <= 0.0 {
+                            return Err(Error::invalid(
+                                "[claim] relative_to",
+                                format!("must be positive, got {rel} at n = {}, b = {}", p.n, p.b),
+                            ));
+                        }
+                        let e = mean_ci(&p.values, level)?;
+                        raw.push(crate::sim::growth::GridMean {
+                            x: match over {
+                                Over::N => p.n as f64,
+                                Over::B => p.b as f64,
+                                Over::M => p.m as f64,
+                            },
+                            mean: e.mean,
+                            stderr: e.stderr,
+                        });
+                        grid.push(crate::sim::growth::GridMean {
+                            x: match over {
+                                Over::N => p.n as f64,
+                                Over::B => p.b as f64,
+                                Over::M => p.m as f64,
+                            },
+                            mean: e.mean / rel,
+                            stderr: e.stderr / rel,
+                        });
+                    }
+                    let f = crate::sim::growth::power_fit(&grid, level)?;
+                    let est = Estimate {
+                        samples: grid.len(),
+                        mean: f.exponent,
+                        stderr: f.stderr,
+                        ci_low: f.ci_low,
+                        ci_high: f.ci_high,
+                        confidence: level,
+                    };
+                    let mut decision = est.decide(side, rhs);
+                    let mut margin = match side {
+                        Side::AtMost => rhs - f.ci_high,
+                        Side::AtLeast => f.ci_low - rhs,
+                    };
+                    let mut target = format!("{rhs}");
+                    if let Some(hi) = hi {
+                        // Both ends: holds iff the interval lies inside [lo, hi].
+                        let upper = est.decide(Side::AtMost, hi);
+                        decision = match (decision, upper) {
+                            (Decision::Refuted, _) | (_, Decision::Refuted) => Decision::Refuted,
+                            (Decision::Holds, Decision::Holds) => Decision::Holds,
+                            _ => Decision::Inconclusive,
+                        };
+                        margin = margin.min(hi - f.ci_high);
+                        target = format!("[{rhs}, {hi}]");
+                    }
+                    if idx.iter().any(|&i| drifting[i]) {
+                        decision = Decision::Inconclusive;
+                    }
+                    let first = &points[idx[0]];
+                    let means: Vec<String> = grid
+                        .iter()
+                        .map(|g| format!("{} → {:.4}", g.x, g.mean))
+                        .collect();
+                    let classes: Vec<String> = crate::sim::growth::class_fits(&raw)
+                        .iter()
+                        .map(|(c, a, r)| format!("{a:.4}·{c} (rel. RMS {r:.3})"))
+                        .collect();
+                    notes.push(format!(
+                        "{}{}: E[{}]{} at {} = {}: exponent {:.4} in [{:.4}, {:.4}] (coefficient {:.4}) vs {target}: {}; class fits of E[X]: {}",
+                        self.sources[first.source].label(),
+                        match over {
+                            Over::N => String::new(),
+                            Over::B => format!(" at n = {}", first.n),
+                            Over::M => format!(" at n = {}, b = {}", first.n, first.b),
+                        },
+                        self.stat_name(),
+                        if self.relative_to.is_some() {
+                            " / relative_to"
+                        } else {
+                            ""
+                        },
+                        over.name(),
+                        means.join(", "),
+                        f.exponent,
+                        f.ci_low,
+                        f.ci_high,
+                        f.coefficient,
+                        decision_name(decision),
+                        classes.join(", ")
+                    ));
+                    let constants: BTreeMap<String, f64> = self.names[3..]
+                        .iter()
+                        .cloned()
+                        .zip(self.consts.iter().copied())
+                        .collect();
+                    let w = Witness {
+                        n: first.n,
+                        loads: vec![],
+                        source: format!(
+                            "{}, {} grid {:?}",
+                            self.sources[first.source].label(),
+                            over.name(),
+                            grid.iter().map(|g| g.x).collect::<Vec<_>>()
+                        ),
+                        constants,
+                        lhs: format!(
+                            "{} ≈ {:.6} in [{:.6}, {:.6}] ({} runs per size, level {:.6})",
+                            self.lhs_name(),
+                            f.exponent,
+                            f.ci_low,
+                            f.ci_high,
+                            runs,
+                            level
+                        ),
+                        rhs: format!("threshold {target}"),
+                        slack: format!("{margin:.6}"),
+                        found_by: "simulation".into(),
+                        recheck: None,
+                    };
+                    outcomes.push((decision, margin, w));
                 }
             }
         }
+        let drift = drifting.iter().filter(|d| **d).count();
+        if drift > 0 {
+            notes.push(format!(
+                "{drift} configuration(s) not at steady state: their decisions are inconclusive"
+            ));
+        }
+        let undecided = outcomes
+            .iter()
+            .filter(|o| o.0 == Decision::Inconclusive)
+            .count();
+        let refuted = outcomes.iter().find(|o| o.0 == Decision::Refuted);
+        let worst = outcomes.iter().min_by(|a, b| a.1.total_cmp(&b.1));
         let (status, (slack, w)) = match refuted {
-            Some(r) => (Status::Refuted, r),
-            None => (
-                if undecided > 0 {
-                    Status::Inconclusive
-                } else {
-                    Status::Holds
-                },
-                worst.ok_or_else(|| Error::Unsupported("no configuration".into()))?,
-            ),
+            Some(r) => (Status::Refuted, (r.1, r.2.clone())),
+            None => {
+                let w = worst.ok_or_else(|| Error::Unsupported("no configuration".into()))?;
+                (
+                    if undecided > 0 {
+                        Status::Inconclusive
+                    } else {
+                        Status::Holds
+                    },
+                    (w.1, w.2.clone()),
+                )
+            }
         };
-        if status == Status::Inconclusive {
+        if status == Status::Inconclusive && undecided > drift {
             notes.push(format!(
                 "{undecided} interval(s) contain their threshold: more runs could decide them"
             ));
