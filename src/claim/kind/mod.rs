@@ -11,6 +11,7 @@ use std::time::Instant;
 
 pub mod condition;
 pub mod graph;
+pub mod graph_expr;
 pub mod inequality;
 pub mod lower_bound;
 pub mod multidim;
