@@ -15,6 +15,7 @@ pub mod graph_expr;
 pub mod inequality;
 pub mod lower_bound;
 pub mod multidim;
+pub mod multidim_expr;
 pub mod statistical;
 
 /// How much effort a run spends and where it writes proptest regression files.

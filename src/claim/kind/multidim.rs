@@ -135,6 +135,10 @@ fn grid_of(t: &Theorem, name: &str) -> std::result::Result<Vec<(f64, BigRational
 }
 
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
+    if t.file.claim.get_ref().contains_key("expr") {
+        // A claim written in the language over md states.
+        return super::multidim_expr::build(t);
+    }
     let c: toml::Spanned<ClaimSection> = t.claim_section()?;
     let at = Some(c.span().start);
     let cs = c.get_ref();
