@@ -333,3 +333,36 @@ fn tree_specs_parse_and_build() {
         assert!(TreeSpec::parse(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn two_point_setting_by_hand() {
+    let run = |expr: &str, given: &str| {
+        let text = format!(
+            "{HEAD}[claim]\nover = \"two-point\"\nexpr = \"{expr}\"\ngiven = \"{given}\"\ngrid = [5, 2, 2]\ndeltas = [-2, 2, 0.5]\n[domain]\nn = [2]\n"
+        );
+        balloc::check_str(&text).unwrap()
+    };
+    // E[Δδ | δ > 0] = (π₁ − ε_t)/π₁ − (π₂ + ε_t)/π₂ = −ε_t(1/π₁ + 1/π₂) = −ε_tγ, exactly.
+    let v = run("E_dd == -eps_t*gamma", "delta > 0");
+    assert_eq!(v.verdict, balloc::claim::Status::Holds);
+    assert_eq!(v.trust, balloc::claim::Trust::Exact);
+    // δ ∈ {1/2, 1, 3/2, 2} (4 values) × 4·2·2 = 16 configurations: 64 elements.
+    assert_eq!(v.searched.total, 64);
+    // At δ = 0 the ball goes to bin 1 with probability π₁: E[Δδ] = 1 − 1 = 0, and Φ = 1.
+    let v = run("E_dd == 0 && Phi == 1", "delta == 0");
+    assert_eq!(v.verdict, balloc::claim::Status::Holds);
+    // A false claim is refuted: E[Δδ | δ > 0] is negative.
+    let v = run("E_dd >= 0", "delta > 0");
+    assert_eq!(v.verdict, balloc::claim::Status::Refuted);
+    // The one-step expectation is an enclosure: E_Phi > Phi somewhere would need cosh.
+    let v = run("E_Phi >= Phi", "delta == 0");
+    assert_eq!(v.verdict, balloc::claim::Status::Holds);
+    assert_eq!(v.trust, balloc::claim::Trust::Enclosure);
+    let e = balloc::check_str(&format!(
+        "{HEAD}[claim]\nover = \"two-point\"\nexpr = \"pi1 > 0\"\ngrid = [0, 2, 2]\ndeltas = [-2, 2, 0.5]\n[domain]\nn = [2]\n"
+    ))
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("grid"), "{e}");
+}

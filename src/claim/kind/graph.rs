@@ -194,7 +194,12 @@ pub struct GraphCheck {
 }
 
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
-    if t.file.claim.get_ref().contains_key("expr") {
+    let claim = t.file.claim.get_ref();
+    if claim.contains_key("expr") {
+        if claim.get("over").and_then(|v| v.as_str()) == Some("two-point") {
+            // A claim about the two-point process of Lemma 3.8.
+            return super::two_point::build(t);
+        }
         // A claim written in the language over the graph quantities.
         return super::graph_expr::build(t);
     }

@@ -17,6 +17,7 @@ pub mod lower_bound;
 pub mod multidim;
 pub mod multidim_expr;
 pub mod statistical;
+pub mod two_point;
 
 /// How much effort a run spends and where it writes proptest regression files.
 pub struct RunContext<'a> {
