@@ -3,7 +3,8 @@
 //! bin loads `l(a, b)`, Narang–Dutta–Bhattacherjee, arXiv:1111.0762), for every ball law, every md
 //! rule and every combination of the constants.
 //!
-//! Names: `n`, `D`, `f` (the number of ones of a ball with fixed `f`), `fbar` (`E|S|`), the
+//! Names: `n`, `D`, `f` (the number of ones of a ball with fixed `f`), `fbar` (`E|S|`), `f2bar`
+//! (`E|S|²`), the
 //! constants, `units` (`Σ_a Σ_b l(a, b)`), `gap_max` (`max_a gap(a)`, `gap(a) = max_b l(a, b) −
 //! avg(a)`), `gap_sum` (`Σ_a gap(a)`), the file's `[potentials]` (expressions over the bins) with the
 //! prefixes `E_`, `dE_`, `R_` (the exact one-step expectation, its change, its ratio), and the binders
@@ -79,6 +80,7 @@ enum Slot {
     D,
     F,
     FBar,
+    F2Bar,
     Units,
     GapMax,
     GapSum,
@@ -91,6 +93,7 @@ const SIMPLE: &[(&str, Slot)] = &[
     ("D", Slot::D),
     ("f", Slot::F),
     ("fbar", Slot::FBar),
+    ("f2bar", Slot::F2Bar),
     ("units", Slot::Units),
     ("gap_max", Slot::GapMax),
     ("gap_sum", Slot::GapSum),
@@ -250,6 +253,16 @@ impl<D: Domain> Env<D> for MdEnv<'_> {
                     .f_law()
                     .into_iter()
                     .map(|(f, p)| qi(f as i64) * p)
+                    .sum();
+                d.rational(&m)
+            }
+            Slot::F2Bar => {
+                let m: Q = self
+                    .c
+                    .law
+                    .f_law()
+                    .into_iter()
+                    .map(|(f, p)| qi(f as i64 * f as i64) * p)
                     .sum();
                 d.rational(&m)
             }
