@@ -26,6 +26,7 @@
 //! | `node`, `size`, `depth`, `Lbar`, `is_leaf`, `is_root` | `nodes`, `internal` | index, `|S_j|`, depth, `L̄(S_j)`, indicators |
 //! | `dsum` | `nodes`, `internal` | `Σ_{i∈I_T} |d_i(S_j)|` (C.L3.3) |
 //! | `cut`, `connected` | `nodes`, `internal` | `|∂S_j|`; 1 if `G[S_j]` is connected, else 0 |
+//! | `cross` | `nodes`, `internal` | `Σ_{e∈∂S_j} Σ_i p_e(i)`: the strategy's flow probability on the cut of `S_j` (C.L3.4) |
 //! | `p_S`, `q_S` | `nodes`, `internal` | `p(S_j)`, `q(S_j)` |
 //! | `size_l`, `size_r`, `Lbar_l`, `Lbar_r` | internal nodes | the children's sizes and averages |
 //! | `sib_gap`, `QL` | internal nodes | `L̄(S_ℓ) − L̄(S_r)`, `Q_L(i)` |
@@ -148,6 +149,7 @@ pub fn local_names(over: Over) -> &'static [&'static str] {
             "dsum",
             "cut",
             "connected",
+            "cross",
             "p_S",
             "q_S",
             "size_l",
@@ -500,6 +502,20 @@ impl<'a> GraphState<'a> {
             .count()
     }
 
+    fn cross(&self, i: usize) -> Q {
+        let t = self.t();
+        let g = &self.s.graph;
+        let mut sum = Q::zero();
+        for (e, &(a, b)) in g.edges().iter().enumerate() {
+            if t.contains(i, a) != t.contains(i, b) {
+                for ch in &self.s.per_edge[e] {
+                    sum += &ch.prob;
+                }
+            }
+        }
+        sum
+    }
+
     fn connected(&self, i: usize) -> bool {
         let t = self.t();
         let set = t.set(i);
@@ -623,6 +639,7 @@ impl<'a> GraphState<'a> {
                     "dsum" => return ex(self.dsum(i)),
                     "cut" => return ex(qi(self.cut(i))),
                     "connected" => return ind(self.connected(i)),
+                    "cross" => return ex(self.cross(i)),
                     "p_S" => return ex(self.mass(self.greedy()?, i)),
                     "q_S" => return ex(self.mass(self.q()?, i)),
                     "size_l" | "size_r" | "Lbar_l" | "Lbar_r" | "sib_gap" | "QL" | "q_l"
