@@ -58,8 +58,9 @@ fn parse_side(text: &str, at: &dyn Fn() -> String, n_limit: usize) -> Result<Vec
 /// use balloc::graph::tree_file::parse;
 /// let t = parse("0 1 | 2 3\n0 | 1\n2 | 3\n", 4, "c4.tree").unwrap();
 /// assert_eq!(t.height(), 2);
-/// let e = parse("0 1 | 2 3\n0 | 2\n", 4, "bad.tree").unwrap_err();
-/// assert!(e.to_string().contains("`bad.tree` line 2"));
+/// // Line 3 names vertex 2 on both sides.
+/// let e = parse("0 1 | 2 3\n0 | 1\n2 | 2\n", 4, "bad.tree").unwrap_err();
+/// assert!(e.to_string().contains("`bad.tree` line 3"), "{e}");
 /// ```
 pub fn parse(text: &str, n: usize, source: &str) -> Result<Tree> {
     let mut lines: Vec<Line> = Vec::new();
