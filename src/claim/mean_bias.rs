@@ -17,7 +17,7 @@
 //! | `fig_tw_1`, `fig_tw_2` | Fig. 3.1 outcomes (i) one ball to `O`, (ii) two balls to `U`, enumerated over the `n` samples | [`crate::bias::outcome::twinning_outcomes`] |
 //! | `mb_prob`, `mb_weight` | margin of the reconstructed mean-bias condition `MB(k)` at the file's constant `k`: `min( min_{frac>0} (sᵢ − k·fracᵢ), min_{frac=0} sᵢ )` with `sᵢ = 1 − ρᵢ`, `fracᵢ = δ₋` on `O` and `sᵢ = ρᵢ − 1`, `fracᵢ = δ₊` on `U`; `MB(k)` holds iff the margin is ≥ 0. `mb_prob` is an error unless the process allocates one ball per step, `mb_weight` unless it samples uniformly | [`crate::bias::bias_constant`] |
 //!
-//! | `dE_Delta_rule` | `E[Δ' − Δ | x]` by the one-ball step rule of notes §6 (valid for `y ∈ ℤ/n`); an error for several balls per outcome | [`crate::bias::identity::expected_absolute_change`] |
+//! | `dE_Delta_rule` | `E[Δ' − Δ | x]` by the one-ball step rule of docs/derivations.md §4 (valid for `y ∈ ℤ/n`); an error for several balls per outcome | [`crate::bias::identity::expected_absolute_change`] |
 //!
 //! Sum-of-squares form of a per-bin statement: every `dᵢ` equals `c_U` on `U` and `c_O` on `O` iff
 //! `Σ_U (dᵢ − c_U)² + Σ_O (dᵢ − c_O)² = drift_sq_U − 2c_U·drift_sum_U + |U|c_U² + (same for O) = 0`.
@@ -54,7 +54,7 @@ pub enum BiasQ {
     MbProb,
     /// Margin of `MB(k)`, weight-bias shape.
     MbWeight,
-    /// `E[Δ' − Δ]` by the step rule of notes §6 (one ball per step).
+    /// `E[Δ' − Δ]` by the step rule of docs/derivations.md §4 (one ball per step).
     AbsRule,
 }
 

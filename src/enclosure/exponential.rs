@@ -2,7 +2,7 @@
 //! of their exact expectations after one step or one batch.
 //!
 //! Reference: Peres–Talwar–Wieder (SODA 2010) §2; Los–Sauerwald, *Balanced Allocations in
-//! Batches* (SPAA 2022) §3 (A.Def.Gamma). Closed form (notes §6, derived; the same as
+//! Batches* (SPAA 2022) §3 (A.Def.Gamma). Closed form (docs/derivations.md §4, derived; the same as
 //! `crate::potential::Exponential`): for `σ = ±1`, a sample putting the weight `S` of its `k`
 //! balls into bin `j` changes `yᵢ` by `S(1{i=j} − 1/n)`, so
 //!

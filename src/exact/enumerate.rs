@@ -1,6 +1,6 @@
 //! The exact brute-force enumerator: `E[f(x') | x]` as a finite sum over every outcome sequence
 //! of a batch and every weight of a finite weight law, in rationals. It is the independent route
-//! against which the exact closed forms are tested (notes §6, "enumeration form").
+//! against which the exact closed forms are tested (docs/derivations.md §4, "enumeration form").
 
 use super::{ExactSetting, ExactStepLaw, Q};
 use crate::error::{Error, Result};

@@ -1,7 +1,7 @@
 //! The quadratic potential `Υ = Σ yᵢ²` and its expectation after one step or one batch, exactly.
 //!
 //! Reference: Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087), the quadratic
-//! potential; closed form from notes §6 (derived), the same as `crate::potential::Quadratic`:
+//! potential; closed form from docs/derivations.md §4 (derived), the same as `crate::potential::Quadratic`:
 //! one sample changes `yᵢ` by `ζᵢ = S(1{bin=i} − 1/n)` (S the weight of the sample's `k` balls,
 //! `E[S] = k·E[W]`, `E[S²] = k·E[W²] + k(k − 1)·E[W]²`); with `μᵢ = E[ζᵢ]`, `νᵢ = E[ζᵢ²]` and `b`
 //! i.i.d. samples on the frozen vector,

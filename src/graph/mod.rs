@@ -16,6 +16,7 @@
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 
+pub mod binarise;
 pub mod checks;
 pub mod electrical;
 pub mod experiment;
@@ -23,8 +24,11 @@ pub mod flow;
 pub mod greedy;
 pub mod haar;
 pub mod measures;
+pub mod quantities;
 pub mod strategy;
 pub mod tree;
+pub mod tree_file;
+pub mod tree_spec;
 pub mod twopoint;
 
 /// Which standard family a graph belongs to (it selects the explicit decomposition and routing).

@@ -152,6 +152,45 @@ impl Tree {
         })
     }
 
+    /// Unbalanced splits in the given vertex order: `S` splits into its first
+    /// `min(max(⌈r·|S|⌉, 1), |S| − 1)` vertices and the rest, for a fraction `0 < r < 1`.
+    /// `r = 1/4` is the most unbalanced split the `[1/4, 3/4]` rule of C.Alg.pre.2 allows;
+    /// smaller `r` leaves the paper's hypothesis (Claim 3.1 then fails, see
+    /// `theorems/graphical-2022/claim-3-1-unbalanced.toml`).
+    ///
+    /// ```
+    /// use balloc::graph::tree::Tree;
+    /// use num_rational::BigRational as Q;
+    /// // |S| = 8, r = 1/4: children of sizes ⌈2⌉ = 2 and 6; then 6 → ⌈3/2⌉ = 2 and 4, ...
+    /// let t = Tree::split_fraction(&(0..8).collect::<Vec<_>>(), &Q::new(1.into(), 4.into())).unwrap();
+    /// let (l, r) = t.nodes[0].children.unwrap();
+    /// assert_eq!((t.nodes[l].size(), t.nodes[r].size()), (2, 6));
+    /// assert_eq!(t.balance(), Q::new(3.into(), 4.into()));
+    /// ```
+    pub fn split_fraction(order: &[usize], r: &num_rational::BigRational) -> Result<Tree> {
+        use num_traits::{One, Signed, ToPrimitive, Zero};
+        if !r.is_positive() || *r >= num_rational::BigRational::one() {
+            return Err(Error::invalid(
+                "split fraction",
+                format!("must lie strictly between 0 and 1, got {r}"),
+            ));
+        }
+        let r = r.clone();
+        Tree::build(order.len(), (order.to_vec(), None), &mut |(s, _)| {
+            let size = s.len();
+            let k = (&r * num_rational::BigRational::from_integer(size.into()))
+                .ceil()
+                .to_integer();
+            let k = if k.is_zero() {
+                1
+            } else {
+                k.to_usize().unwrap_or(size)
+            };
+            let k = k.clamp(1, size - 1);
+            Ok(((s[..k].to_vec(), None), (s[k..].to_vec(), None)))
+        })
+    }
+
     /// Recursive bisection of a `w × h` torus along the longer side (x on ties).
     pub fn torus(w: usize, h: usize) -> Result<Tree> {
         let members = |r: Rect| -> Vec<usize> {
@@ -216,6 +255,93 @@ impl Tree {
             Family::Torus { w, h } => Tree::torus(w, h),
             Family::General => Tree::spectral(g),
         }
+    }
+
+    /// The balance factor: the largest `|S_c|/|S_i|` over the internal nodes `i` and their
+    /// children `c` (`1/2` for exact halving; at most `3/4` under the `[1/4, 3/4]` rule).
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, tree::Tree};
+    /// // C_6 halving: 6 → 3 + 3, 3 → 1 + 2: the largest ratio is 2/3.
+    /// let t = Tree::standard(&Graph::cycle(6).unwrap()).unwrap();
+    /// assert_eq!(t.balance(), num_rational::BigRational::new(2.into(), 3.into()));
+    /// ```
+    pub fn balance(&self) -> num_rational::BigRational {
+        let mut best = num_rational::BigRational::from_integer(0.into());
+        for i in self.internal() {
+            let (l, r) = self.nodes[i].children.expect("internal");
+            let big = self.nodes[l].size().max(self.nodes[r].size());
+            let q = num_rational::BigRational::new(big.into(), self.nodes[i].size().into());
+            if q > best {
+                best = q;
+            }
+        }
+        best
+    }
+
+    /// Checks the invariants of a binary hierarchical decomposition of `0..n` (C.Def.T): every
+    /// node is the range `order[lo..hi]`, the children of an internal node are the two halves
+    /// `[lo, mid)` and `[mid, hi)` of its range (both non-empty), leaves are singletons, depths and
+    /// parents are consistent, and `order`, `pos`, `leaf` agree. `Err` names the first defect.
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, tree::Tree};
+    /// let mut t = Tree::standard(&Graph::cycle(8).unwrap()).unwrap();
+    /// assert!(t.check().is_ok());
+    /// t.nodes[1].hi += 1; // the left child overlaps its sibling
+    /// assert!(t.check().is_err());
+    /// ```
+    pub fn check(&self) -> Result<()> {
+        let n = self.order.len();
+        let bad = |why: String| Err(Error::invalid("decomposition", why));
+        if self.pos.len() != n || self.leaf.len() != n || self.nodes.is_empty() {
+            return bad("order, pos and leaf differ in length".into());
+        }
+        for (k, &v) in self.order.iter().enumerate() {
+            if v >= n || self.pos[v] != k {
+                return bad(format!("order[{k}] = {v} disagrees with pos"));
+            }
+        }
+        let root = &self.nodes[0];
+        if root.lo != 0 || root.hi != n || root.parent.is_some() || root.depth != 0 {
+            return bad("the root is not the whole vertex set".into());
+        }
+        let mut leaves = 0;
+        for (i, node) in self.nodes.iter().enumerate() {
+            if node.lo >= node.hi || node.hi > n {
+                return bad(format!("node {i} is an empty or out-of-range range"));
+            }
+            match node.children {
+                None => {
+                    if node.size() != 1 {
+                        return bad(format!("leaf {i} has {} vertices", node.size()));
+                    }
+                    let v = self.order[node.lo];
+                    if self.leaf[v] != i {
+                        return bad(format!("leaf {i} (vertex {v}) disagrees with leaf[]"));
+                    }
+                    leaves += 1;
+                }
+                Some((l, r)) => {
+                    let (a, b) = (&self.nodes[l], &self.nodes[r]);
+                    if a.lo != node.lo || a.hi != b.lo || b.hi != node.hi {
+                        return bad(format!(
+                            "the children {l}, {r} of node {i} do not split its range"
+                        ));
+                    }
+                    for c in [l, r] {
+                        if self.nodes[c].parent != Some(i) || self.nodes[c].depth != node.depth + 1
+                        {
+                            return bad(format!("node {c}: parent or depth inconsistent"));
+                        }
+                    }
+                }
+            }
+        }
+        if leaves != n {
+            return bad(format!("{leaves} leaves for {n} vertices"));
+        }
+        Ok(())
     }
 
     /// The root (index 0).

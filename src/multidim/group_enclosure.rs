@@ -4,7 +4,7 @@
 //!
 //! With the sum loads sorted heaviest first, `s_(1) ≥ … ≥ s_(n)`:
 //! `Φ = Σ_i e^{α s_(i)}/i`, `Ψ = Σ_i e^{−α s_(i)}/w_i` (`w_i = i` printed, `n − i + 1` mirrored),
-//! `Γ = Φ + Ψ`. One step of the chain (notes D.Def.chain) puts a ball of weight `f` into bin `j`
+//! `Γ = Φ + Ψ`. One step of the chain (docs/derivations.md §9 (D.Def.chain)) puts a ball of weight `f` into bin `j`
 //! with probability `p̃_j` (the rank vector with ties averaged over each equi-load group, exactly
 //! [`crate::multidim::expectation::apply_ranks`] with random ties) and moves to
 //! `s − (f/n)𝟙 + f e_j`, so `E[P(s') | s] = Σ_j p̃_j P(s − (f/n)𝟙 + f e_j)`.

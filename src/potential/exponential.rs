@@ -4,7 +4,7 @@
 //! Reference: Peres–Talwar–Wieder, *The (1+β)-choice process and weighted balls-into-bins*
 //! (SODA 2010), §2; Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §3 (A.Def.Gamma).
 //!
-//! Closed form (notes §6, derived): a single sample that puts `S` (a sum of `k` i.i.d. weights)
+//! Closed form (docs/derivations.md §4, derived): a single sample that puts `S` (a sum of `k` i.i.d. weights)
 //! into bin `j` changes `yᵢ` by `S(1{i=j} − 1/n)`, so for `σ = ±1`
 //! `E[e^{σα y'ᵢ}] = e^{σα yᵢ} · Fᵢ` with `Fᵢ = Σ_o p_o M(σα(1{bin_o=i} − 1/n))^{k_o}`;
 //! a batch of `b` samples on the frozen vector multiplies the factors: `e^{σα yᵢ} · Fᵢᵇ`.

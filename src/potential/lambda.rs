@@ -2,7 +2,7 @@
 //!
 //! Reference: Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087), Fig. 4.1
 //! ("a round s₀ with Λ^{s₀} ≤ cn … which allows us to infer that Gap(m) = O(log n)"). The
-//! formula itself was not retrieved: the notes (§5.2) recall `Λ = Σ exp(α|yᵢ|)` for a constant
+//! formula itself was not retrieved: docs/derivations.md §5.4 records, recalled, `Λ = Σ exp(α|yᵢ|)` for a constant
 //! `α`, consistent with `Λ ≤ cn ⇒ max|yᵢ| ≤ ln(cn)/α`. If the paper uses a shifted or truncated
 //! form (e.g. `exp(α(|yᵢ| − c))` or only the overloaded side), the values here are those of the
 //! recalled form only.

@@ -3,7 +3,7 @@
 //! * `phi(alpha)`: `Φ = Σ e^{α yᵢ}`; `psi(alpha)`: `Ψ = Σ e^{−α yᵢ}`; `gamma(alpha)`: `Γ = Φ + Ψ`
 //!   (Peres–Talwar–Wieder; Los–Sauerwald, *Balanced Allocations in Batches*, §3).
 //! * `quadratic`: `Υ = Σ yᵢ²`; `absolute`: `Δ = Σ |yᵢ|` (Los–Sauerwald–Sylvester,
-//!   *Mean-Biased Processes*, §5 as reconstructed in the notes).
+//!   *Mean-Biased Processes*, §5 as reconstructed in docs/derivations.md §5).
 //! * `lambda(alpha)`: `Λ = Σ e^{α|yᵢ|}`; `recovery(kappa)`: `V = Σ e^{(κ/n)|yᵢ|}`;
 //!   `mean-quantile(boundary)`: `δ`, the fraction of overloaded bins (paper B, Figs. 4.1–4.2; the
 //!   formulas are recalled, see each file).

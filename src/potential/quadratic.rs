@@ -3,7 +3,7 @@
 //! Reference: Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087), the quadratic
 //! potential of the abstract ("linear, quadratic and exponential potential functions").
 //!
-//! Closed form (notes §6, derived): one sample changes `yᵢ` by `ζᵢ = S(1{bin=i} − 1/n)`; with
+//! Closed form (docs/derivations.md §4, derived): one sample changes `yᵢ` by `ζᵢ = S(1{bin=i} − 1/n)`; with
 //! `μᵢ = E[ζᵢ]`, `νᵢ = E[ζᵢ²]` and `b` i.i.d. samples on the frozen vector,
 //! `E[Υ'] = Σᵢ [yᵢ² + 2b yᵢ μᵢ + b νᵢ + b(b − 1) μᵢ²]`.
 

@@ -2,7 +2,7 @@
 //!
 //! Reference: Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087), Fig. 4.1
 //! ("In the recovery phase starting with V^t = poly(n) (and so Gap(t) = O(n log n) …)"). The
-//! formula was not retrieved; the notes (§5.2) recall an exponential potential with smoothing
+//! formula was not retrieved; docs/derivations.md §5.4 records, recalled, an exponential potential with smoothing
 //! parameter Θ(1/n). This reading takes `Λ`'s form ([`super::lambda`]) with `α = κ/n`; it is
 //! consistent with the caption: `V ≤ n^c` gives `max|yᵢ| ≤ (n/κ)·c·ln n = O(n log n)`.
 //! Expectations: the closed form of `Λ` with `α = κ/n`.

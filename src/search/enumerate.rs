@@ -1,4 +1,4 @@
-//! Exhaustive enumeration (notes §7, F9): every sorted (non-increasing) integer load vector with
+//! Exhaustive enumeration (docs/derivations.md §6, F9): every sorted (non-increasing) integer load vector with
 //! minimum 0 and maximum at most `max_load`. Up to relabelling of the bins and translation (the
 //! claims see only `y = x − W/n`, and the random tie rule is symmetric), this is every integer
 //! load vector with spread at most `max_load`.

@@ -194,6 +194,15 @@ pub struct GraphCheck {
 }
 
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
+    let claim = t.file.claim.get_ref();
+    if claim.contains_key("expr") {
+        if claim.get("over").and_then(|v| v.as_str()) == Some("two-point") {
+            // A claim about the two-point process of Lemma 3.8.
+            return super::two_point::build(t);
+        }
+        // A claim written in the language over the graph quantities.
+        return super::graph_expr::build(t);
+    }
     let c: toml::Spanned<ClaimSection> = t.claim_section()?;
     let at = Some(c.span().start);
     let cs = c.into_inner();
@@ -293,7 +302,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
 }
 
 /// Every permutation of `0..n` (Heap's algorithm), as loads.
-fn permutations(n: usize) -> Vec<Vec<f64>> {
+pub(crate) fn permutations(n: usize) -> Vec<Vec<f64>> {
     let mut a: Vec<f64> = (0..n).map(|v| v as f64).collect();
     let mut out = vec![a.clone()];
     let mut c = vec![0usize; n];
@@ -325,50 +334,70 @@ struct Violation {
     what: String,
 }
 
+/// The load vectors of one strategy's graph, each with its family name: the listed vectors of
+/// length `n` first (a hand-checked instance is evaluated before the families), then the
+/// families (`tied`: all 3; `random`: `[domain] random` vectors in `0..6`, ChaCha8 seeded with
+/// `[domain] seed` xor `n`; `zigzag` along the leaf order; `permutations` of `0..n`, `n ≤ 8`).
+pub(crate) fn load_vectors(
+    t: &Theorem,
+    families: &[String],
+    loads: &[Vec<f64>],
+    s: &Strategy,
+) -> Result<Vec<(String, Vec<f64>)>> {
+    let n = s.graph.n();
+    let mut out = Vec::new();
+    for l in loads {
+        if l.len() == n {
+            out.push(("listed".into(), l.clone()));
+        }
+    }
+    for f in families {
+        match f.as_str() {
+            "tied" => out.push((f.clone(), vec![3.0; n])),
+            "random" => {
+                let d = t.file.domain.get_ref();
+                let mut rng = ChaCha8Rng::seed_from_u64(d.seed ^ n as u64);
+                for _ in 0..d.random {
+                    out.push((
+                        f.clone(),
+                        (0..n).map(|_| rng.random_range(0..6) as f64).collect(),
+                    ));
+                }
+            }
+            "zigzag" => {
+                let mut z = vec![0.0; n];
+                for (k, &v) in s.tree.order.iter().enumerate() {
+                    z[v] = if k % 2 == 0 { k as f64 } else { (n - k) as f64 };
+                }
+                out.push((f.clone(), z));
+            }
+            "permutations" => {
+                if n > 8 {
+                    return Err(Error::invalid(
+                        t.file_name(),
+                        format!("family `permutations` needs n ≤ 8 (graph has n = {n})"),
+                    ));
+                }
+                out.extend(permutations(n).into_iter().map(|p| (f.clone(), p)));
+            }
+            other => {
+                return Err(Error::invalid(
+                    t.file_name(),
+                    format!(
+                        "unknown load family `{other}`; accepted: {}",
+                        FAMILIES.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
 impl GraphCheck {
     /// The load vectors of one strategy's graph, each with its family name.
     fn load_vectors(&self, s: &Strategy) -> Result<Vec<(String, Vec<f64>)>> {
-        let n = s.graph.n();
-        let mut out = Vec::new();
-        // Listed vectors first: a hand-checked instance is evaluated before the families.
-        for l in &self.loads {
-            if l.len() == n {
-                out.push(("listed".into(), l.clone()));
-            }
-        }
-        for f in &self.families {
-            match f.as_str() {
-                "tied" => out.push((f.clone(), vec![3.0; n])),
-                "random" => {
-                    let d = self.t.file.domain.get_ref();
-                    let mut rng = ChaCha8Rng::seed_from_u64(d.seed ^ n as u64);
-                    for _ in 0..d.random {
-                        out.push((
-                            f.clone(),
-                            (0..n).map(|_| rng.random_range(0..6) as f64).collect(),
-                        ));
-                    }
-                }
-                "zigzag" => {
-                    let mut z = vec![0.0; n];
-                    for (k, &v) in s.tree.order.iter().enumerate() {
-                        z[v] = if k % 2 == 0 { k as f64 } else { (n - k) as f64 };
-                    }
-                    out.push((f.clone(), z));
-                }
-                "permutations" => {
-                    if n > 8 {
-                        return Err(Error::invalid(
-                            self.t.file_name(),
-                            format!("family `permutations` needs n ≤ 8 (graph has n = {n})"),
-                        ));
-                    }
-                    out.extend(permutations(n).into_iter().map(|p| (f.clone(), p)));
-                }
-                _ => unreachable!("validated in build"),
-            }
-        }
-        Ok(out)
+        load_vectors(&self.t, &self.families, &self.loads, s)
     }
 
     fn eval_loads(&self, s: &Strategy, x: &[f64]) -> Result<Finding> {
@@ -402,7 +431,7 @@ impl GraphCheck {
         }
     }
 
-    /// The two-point configurations of the sweep (as in the notes: `π₁ = a/A`,
+    /// The two-point configurations of the sweep (`π₁ = a/A`,
     /// `ε = (min π/2)·b/B`, `ε_t = ε + (max π/2 − ε)·c/C`), in exact rationals, within the
     /// printed hypotheses and, with `require_valid`, with `π₁ ± ε_t ∈ [0, 1]` (decided exactly,
     /// so the boundary configurations `ε = min π/2`, `ε_t = max π/2` are kept).
@@ -614,7 +643,7 @@ impl Check for GraphCheck {
         let mut trust = self.trust;
         if let Some((_, c, k)) = &tightest {
             // Certify the tightest instance (the violation, if the sweep found one) by enclosures
-            // (DESIGN §3: a holds verdict carries the trust of its tightest state).
+            // (docs/conventions.md §3: a holds verdict carries the trust of its tightest state).
             let delta = Q::from_float(self.deltas[*k]).expect("finite δ");
             let d = crate::enclosure::decide_escalating(
                 crate::enclosure::Precisions::default(),

@@ -11,11 +11,14 @@ use std::time::Instant;
 
 pub mod condition;
 pub mod graph;
+pub mod graph_expr;
 pub mod inequality;
 pub mod lower_bound;
 pub mod multidim;
+pub mod multidim_expr;
 pub mod real;
 pub mod statistical;
+pub mod two_point;
 
 /// How much effort a run spends and where it writes proptest regression files.
 pub struct RunContext<'a> {

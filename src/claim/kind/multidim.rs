@@ -135,6 +135,10 @@ fn grid_of(t: &Theorem, name: &str) -> std::result::Result<Vec<(f64, BigRational
 }
 
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
+    if t.file.claim.get_ref().contains_key("expr") {
+        // A claim written in the language over md states.
+        return super::multidim_expr::build(t);
+    }
     let c: toml::Spanned<ClaimSection> = t.claim_section()?;
     let at = Some(c.span().start);
     let cs = c.get_ref();
@@ -659,7 +663,7 @@ impl Multidim {
         let mut status = status;
         let mut recheck = None;
         let mut trust = Trust::Float;
-        // Certification (DESIGN §3): the state in exact rationals, the potentials and their
+        // Certification (docs/conventions.md §3): the state in exact rationals, the potentials and their
         // expectations as outward-rounded enclosures at escalating precision.
         let cert = self.certify(&cand);
         if let Ok(c) = &cert {

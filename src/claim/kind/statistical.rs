@@ -1,4 +1,4 @@
-//! The kind `statistical`: a claim about the law of a simulated process (DESIGN §3, trust level
+//! The kind `statistical`: a claim about the law of a simulated process (docs/conventions.md §3, trust level
 //! `statistical`), decided by Monte Carlo with a stated confidence level.
 //!
 //! A file names the simulated configurations (the processes of `[setting]` with its weights and

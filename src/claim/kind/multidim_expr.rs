@@ -1,0 +1,804 @@
+//! Claims about multidimensional allocation written in the claim language: the kind `multidim`
+//! with an `expr` in its `[claim]` table. The expression is a formula over md states (D-dimensional
+//! bin loads `l(a, b)`, Narang–Dutta–Bhattacherjee, arXiv:1111.0762), for every ball law, every md
+//! rule and every combination of the constants.
+//!
+//! Names: `n`, `D`, `f` (the number of ones of a ball with fixed `f`), `fbar` (`E|S|`), `f2bar`
+//! (`E|S|²`), the
+//! constants, `units` (`Σ_a Σ_b l(a, b)`), `gap_max` (`max_a gap(a)`, `gap(a) = max_b l(a, b) −
+//! avg(a)`), `gap_sum` (`Σ_a gap(a)`), the file's `[potentials]` (expressions over the bins) with the
+//! prefixes `E_`, `dE_`, `R_` (the exact one-step expectation, its change, its ratio), and the binders
+//! over the bins (`sum`, `max_bins`, `min_bins`, `count`) with per-bin `y` = the sum load
+//! `s_b = Σ_a (l(a, b) − avg(a))`, `x` = `Σ_a l(a, b)`, `rank` = the position of `b` when the sum loads
+//! are sorted heaviest first (ties by bin index), `i` = `b` (1-based). A group potential with any
+//! rank weights is one line: D's `Φ = Σ_i e^{α s_(i)}/i` is `sum(exp(alpha*y)/rank)` (inside an
+//! equi-load group every position carries the same `e^{α s}`, so the order of ties does not matter).
+//!
+//! `E_X` sums `P(S)·q_j(S)·X(x + S at bin j)` over every (support, bin) outcome of one step
+//! ([`crate::multidim::expectation::outcomes`], exact rationals): the sum-load rule and the
+//! max-over-populated-dimensions rule, d-choice and (1+β), with random ties.
+//!
+//! ```toml
+//! kind = "multidim"
+//! [potentials]
+//! Phi = "sum(exp(alpha*y)/rank)"
+//! [constants]
+//! alpha = "1/8"
+//! c = [1, 2]
+//! [claim]
+//! expr = "E_Phi <= (1 - alpha/(c*n))*Phi + 1"
+//! ball = "uniform(dims=4,f=2)"
+//! rules = ["sum two-choice", "max two-choice"]
+//! states = [[[1, 0, 0, 0], [0, 0, 0, 0]]]   # explicit md states (rows are bins), checked first
+//! max_load = 1                             # every state with loads 0..=max_load (n·D ≤ 12)
+//! random = 20                              # states reached by the rule from zero (seeded)
+//! ```
+//!
+//! Every state is decided exactly where every value is rational, otherwise by enclosures (64…4096
+//! bits); a state no enclosure decides makes the verdict `inconclusive`.
+
+use super::{Check, ConstantReport, RunContext, Tightest};
+use crate::claim::quantity::{Stat, split_prefix};
+use crate::claim::schema::{FileError, Theorem};
+use crate::claim::setup::{CaseValues, Constants};
+use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
+use crate::error::{Error, Result};
+use crate::exact::Q;
+use crate::lang::{
+    BinVar, BinVars, Domain, Enclosure, Env, Eval, EvalError, Exact, Expr, Formula, Frame,
+    Resolved, Scope,
+};
+use crate::multidim::expectation::outcomes;
+use crate::multidim::{BallLaw, MdLoads, MdRule};
+use num_traits::Signed;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
+use toml::Spanned;
+
+/// The most states of the exhaustive enumeration.
+pub const MAX_EXHAUSTIVE: u64 = 100_000;
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Section {
+    expr: Spanned<String>,
+    ball: Spanned<String>,
+    rules: Vec<Spanned<String>>,
+    #[serde(default)]
+    states: Vec<Vec<Vec<i64>>>,
+    #[serde(default)]
+    max_load: Option<u32>,
+    #[serde(default)]
+    random: u32,
+}
+
+/// What a slot holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Slot {
+    N,
+    D,
+    F,
+    FBar,
+    F2Bar,
+    Units,
+    GapMax,
+    GapSum,
+    Const(usize),
+    Pot(usize, Stat),
+}
+
+const SIMPLE: &[(&str, Slot)] = &[
+    ("n", Slot::N),
+    ("D", Slot::D),
+    ("f", Slot::F),
+    ("fbar", Slot::FBar),
+    ("f2bar", Slot::F2Bar),
+    ("units", Slot::Units),
+    ("gap_max", Slot::GapMax),
+    ("gap_sum", Slot::GapSum),
+];
+
+struct MdScope<'a> {
+    t: &'a Theorem,
+    constants: &'a Constants,
+    slots: RefCell<Vec<Slot>>,
+    /// The potentials (name, compiled definition), compiled on first use.
+    pots: RefCell<Vec<(String, Option<Expr>)>>,
+}
+
+impl MdScope<'_> {
+    fn slot(&self, s: Slot) -> usize {
+        let mut v = self.slots.borrow_mut();
+        match v.iter().position(|x| *x == s) {
+            Some(i) => i,
+            None => {
+                v.push(s);
+                v.len() - 1
+            }
+        }
+    }
+
+    fn potential(&self, name: &str) -> std::result::Result<Option<usize>, String> {
+        if let Some(i) = self.pots.borrow().iter().position(|(n, _)| n == name) {
+            if self.pots.borrow()[i].1.is_none() {
+                return Err(format!("potential `{name}` is defined through itself"));
+            }
+            return Ok(Some(i));
+        }
+        let Some(def) = self.t.file.potentials.get(name) else {
+            return Ok(None);
+        };
+        let idx = {
+            let mut p = self.pots.borrow_mut();
+            p.push((name.to_string(), None));
+            p.len() - 1
+        };
+        let ast = crate::lang::parse(def.get_ref())
+            .map_err(|e| format!("[potentials] {name}: {}", e.message))?;
+        let e = crate::lang::compile_expr(&ast, self, false)
+            .map_err(|e| format!("[potentials] {name}: {}", e.message))?;
+        if e.uses()
+            .slots
+            .iter()
+            .any(|&s| matches!(self.slots.borrow()[s], Slot::Pot(_, st) if st != Stat::Value))
+        {
+            return Err(format!(
+                "[potentials] {name}: a potential cannot use an expectation (E_, dE_, R_)"
+            ));
+        }
+        self.pots.borrow_mut()[idx].1 = Some(e);
+        Ok(Some(idx))
+    }
+}
+
+impl Scope for MdScope<'_> {
+    fn resolve(&self, name: &str) -> std::result::Result<Option<Resolved>, String> {
+        if let Some((_, s)) = SIMPLE.iter().find(|(n, _)| *n == name) {
+            return Ok(Some(Resolved::Slot(self.slot(*s))));
+        }
+        if let Some(j) = self.constants.index(name) {
+            return Ok(Some(Resolved::Slot(self.slot(Slot::Const(j)))));
+        }
+        let (stat, base) = split_prefix(name)?;
+        if stat.steps() > 1 {
+            return Err(format!(
+                "`{name}`: multidimensional claims have one-step expectations only (E_, dE_, R_)"
+            ));
+        }
+        match self.potential(base)? {
+            Some(i) => Ok(Some(Resolved::Slot(self.slot(Slot::Pot(i, stat))))),
+            None => Ok(None),
+        }
+    }
+
+    fn known(&self) -> Vec<(String, Vec<String>)> {
+        vec![
+            (
+                "state".into(),
+                SIMPLE.iter().map(|(n, _)| n.to_string()).collect(),
+            ),
+            ("constants".into(), self.constants.names.clone()),
+            (
+                "potentials".into(),
+                self.t.file.potentials.keys().cloned().collect(),
+            ),
+        ]
+    }
+
+    fn has_process(&self) -> bool {
+        false
+    }
+}
+
+/// One md state with its sum loads and ranks (exact).
+struct MdState {
+    x: MdLoads,
+    s: Vec<Q>,
+    /// `rank[b]`: the 1-based position of bin b, heaviest sum load first, ties by index.
+    rank: Vec<usize>,
+}
+
+impl MdState {
+    fn new(x: MdLoads) -> MdState {
+        let s: Vec<Q> = x.sum_loads::<Q>();
+        let mut order: Vec<usize> = (0..x.n()).collect();
+        order.sort_by(|&a, &b| s[b].cmp(&s[a]).then(a.cmp(&b)));
+        let mut rank = vec![0; x.n()];
+        for (k, &b) in order.iter().enumerate() {
+            rank[b] = k + 1;
+        }
+        MdState { x, s, rank }
+    }
+}
+
+/// The evaluation environment at one state.
+struct MdEnv<'a> {
+    st: &'a MdState,
+    c: &'a MdCheckCase<'a>,
+    /// Next states with their probabilities (for `E_`), computed once per state.
+    next: &'a [(MdState, Q)],
+}
+
+/// What every state of one (law, rule, constants) case shares.
+struct MdCheckCase<'a> {
+    law: &'a BallLaw,
+    slots: &'a [Slot],
+    pots: &'a [Expr],
+    constants: &'a Constants,
+    case: &'a CaseValues,
+}
+
+fn qi(v: i64) -> Q {
+    Q::from_integer(v.into())
+}
+
+impl<D: Domain> Env<D> for MdEnv<'_> {
+    fn slot(&self, d: &D, slot: usize) -> Eval<D::N> {
+        let x = &self.st.x;
+        match self.c.slots[slot] {
+            Slot::N => d.rational(&qi(x.n() as i64)),
+            Slot::D => d.rational(&qi(x.dims() as i64)),
+            Slot::F => match self.c.law.fixed_f() {
+                Some(f) => d.rational(&qi(f as i64)),
+                None => Err(EvalError::Undefined(format!(
+                    "`f`: the ball law {} has no fixed f (use `fbar`)",
+                    self.c.law.spec()
+                ))),
+            },
+            Slot::FBar => {
+                let m: Q = self
+                    .c
+                    .law
+                    .f_law()
+                    .into_iter()
+                    .map(|(f, p)| qi(f as i64) * p)
+                    .sum();
+                d.rational(&m)
+            }
+            Slot::F2Bar => {
+                let m: Q = self
+                    .c
+                    .law
+                    .f_law()
+                    .into_iter()
+                    .map(|(f, p)| qi(f as i64 * f as i64) * p)
+                    .sum();
+                d.rational(&m)
+            }
+            Slot::Units => d.rational(&qi((0..x.dims()).map(|a| x.total(a)).sum())),
+            Slot::GapMax => d.rational(&x.max_gap::<Q>()),
+            Slot::GapSum => {
+                let g: Q = (0..x.dims()).map(|a| x.gap::<Q>(a)).sum();
+                d.rational(&g)
+            }
+            Slot::Const(j) => self.c.case.constant(self.c.constants, d, j),
+            Slot::Pot(i, stat) => {
+                let value = |st: &MdState| -> Eval<D::N> {
+                    let env = MdEnv {
+                        st,
+                        c: self.c,
+                        next: &[],
+                    };
+                    self.c.pots[i].eval(d, &env, None)
+                };
+                match stat {
+                    Stat::Value => value(self.st),
+                    _ => {
+                        let mut acc = d.zero();
+                        for (nx, p) in self.next {
+                            acc = d.add(&acc, &d.mul(&d.rational(p)?, &value(nx)?)?)?;
+                        }
+                        match stat {
+                            Stat::Expected(_) => Ok(acc),
+                            Stat::Change(_) => d.sub(&acc, &value(self.st)?),
+                            _ => d.div(&acc, &value(self.st)?),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn bins(&self) -> usize {
+        self.st.x.n()
+    }
+
+    fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
+        let mut f = Frame::default();
+        for (v, name) in BinVar::ALL {
+            if !vars.has(v) {
+                continue;
+            }
+            let val = match v {
+                BinVar::Y => d.rational(&self.st.s[bin])?,
+                BinVar::X => d.rational(&qi(self.st.x.bin_sum(bin)))?,
+                BinVar::Rank => d.rational(&qi(self.st.rank[bin] as i64))?,
+                BinVar::Index => d.rational(&qi(bin as i64 + 1))?,
+                BinVar::P | BinVar::W => {
+                    return Err(EvalError::Unavailable(format!(
+                        "per-bin `{name}` in a multidimensional claim (use E_ of a potential)"
+                    )));
+                }
+            };
+            f.set(v, val);
+        }
+        Ok(f)
+    }
+}
+
+/// A built multidimensional expression claim.
+pub struct MdExpr {
+    t: Theorem,
+    expr: Formula,
+    slots: Vec<Slot>,
+    pots: Vec<Expr>,
+    needs_next: bool,
+    constants: Constants,
+    law: BallLaw,
+    rules: Vec<(String, MdRule)>,
+    explicit: Vec<MdLoads>,
+    max_load: Option<u32>,
+    random: u32,
+}
+
+/// Builds the check (called by the `multidim` kind when the claim has an `expr`).
+pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
+    MdExpr::build(t).map(|c| Box::new(c) as Box<dyn Check>)
+}
+
+impl MdExpr {
+    fn build(t: &Theorem) -> std::result::Result<MdExpr, FileError> {
+        let c: Spanned<Section> = t.claim_section()?;
+        let c_at = c.span().start;
+        let cs = c.into_inner();
+        let constants = Constants::parse(t)?;
+        for (j, name) in constants.names.iter().enumerate() {
+            if SIMPLE.iter().any(|(n, _)| n == name) || t.file.potentials.contains_key(name) {
+                return Err(t.error_at(
+                    Some(constants.at[j]),
+                    format!("constant `{name}` shadows a quantity or potential"),
+                ));
+            }
+        }
+        let scope = MdScope {
+            t,
+            constants: &constants,
+            slots: RefCell::new(Vec::new()),
+            pots: RefCell::new(Vec::new()),
+        };
+        let at = cs.expr.span().start;
+        let ast = crate::lang::parse(cs.expr.get_ref()).map_err(|e| {
+            crate::claim::setup::error_in_string(t, at, e.at, format!("expr: {}", e.message))
+        })?;
+        let expr = crate::lang::compile_formula(&ast, &scope, false).map_err(|e| {
+            crate::claim::setup::error_in_string(t, at, e.at, format!("expr: {}", e.message))
+        })?;
+        let law = BallLaw::parse(cs.ball.get_ref())
+            .map_err(|e| t.error_at(Some(cs.ball.span().start), e.to_string()))?;
+        if cs.rules.is_empty() {
+            return Err(t.error_at(
+                Some(c_at),
+                "`rules` is empty: list md rules, e.g. \"sum two-choice\"",
+            ));
+        }
+        let mut rules = Vec::new();
+        for r in &cs.rules {
+            let text = r.get_ref().trim();
+            let (crit, choice) = text.split_once(char::is_whitespace).ok_or_else(|| {
+                t.error_at(
+                    Some(r.span().start),
+                    "write `<criterion> <choice>`, e.g. \"sum two-choice\" or \"max one-plus-beta(beta=1/2)\"",
+                )
+            })?;
+            let rule = MdRule::parse(crit.trim(), choice.trim())
+                .map_err(|e| t.error_at(Some(r.span().start), e.to_string()))?;
+            rules.push((text.to_string(), rule));
+        }
+        let dims = law.dims() as usize;
+        let domain = t.file.domain.get_ref();
+        let mut explicit = Vec::new();
+        for (k, rows) in cs.states.iter().enumerate() {
+            let x = MdLoads::from_rows(rows)
+                .map_err(|e| t.error_at(Some(c_at), format!("states[{k}]: {e}")))?;
+            if x.dims() != dims {
+                return Err(t.error_at(
+                    Some(c_at),
+                    format!(
+                        "states[{k}] has {} dimensions but the ball law has D = {dims}",
+                        x.dims()
+                    ),
+                ));
+            }
+            if !domain.n.contains(&x.n()) {
+                return Err(t.error_at(
+                    Some(c_at),
+                    format!(
+                        "states[{k}] has n = {}, which [domain] n does not list",
+                        x.n()
+                    ),
+                ));
+            }
+            explicit.push(x);
+        }
+        if let Some(k) = cs.max_load {
+            for &n in &domain.n {
+                let count = (k as u64 + 1).checked_pow((n * dims) as u32);
+                if count.is_none_or(|c| c > MAX_EXHAUSTIVE) {
+                    return Err(t.error_at(
+                        Some(c_at),
+                        format!(
+                            "max_load = {k} at n = {n}, D = {dims}: ({k} + 1)^(n·D) states exceed the limit of {MAX_EXHAUSTIVE}"
+                        ),
+                    ));
+                }
+            }
+        }
+        if explicit.is_empty() && cs.max_load.is_none() && cs.random == 0 {
+            return Err(t.error_at(
+                Some(c_at),
+                "no states: give `states`, `max_load` or `random`",
+            ));
+        }
+        let slots = scope.slots.borrow().clone();
+        let pots: Vec<Expr> = scope
+            .pots
+            .borrow()
+            .iter()
+            .map(|(_, e)| e.clone().expect("compiled"))
+            .collect();
+        let needs_next = slots
+            .iter()
+            .any(|s| matches!(s, Slot::Pot(_, st) if *st != Stat::Value));
+        Ok(MdExpr {
+            t: t.clone(),
+            expr,
+            slots,
+            pots,
+            needs_next,
+            constants,
+            law,
+            rules,
+            explicit,
+            max_load: cs.max_load,
+            random: cs.random,
+        })
+    }
+
+    /// The states of one n: explicit first, then the exhaustive grid, then the random ones.
+    fn states(&self, n: usize, rule: &MdRule) -> Result<Vec<(String, MdLoads)>> {
+        let dims = self.law.dims() as usize;
+        let mut out: Vec<(String, MdLoads)> = self
+            .explicit
+            .iter()
+            .filter(|x| x.n() == n)
+            .map(|x| ("listed".to_string(), x.clone()))
+            .collect();
+        if let Some(k) = self.max_load {
+            let cells = n * dims;
+            let mut digits = vec![0i64; cells];
+            loop {
+                let rows: Vec<Vec<i64>> = digits.chunks(dims).map(|c| c.to_vec()).collect();
+                out.push(("exhaustive".into(), MdLoads::from_rows(&rows)?));
+                let mut c = 0;
+                while c < cells && digits[c] == k as i64 {
+                    digits[c] = 0;
+                    c += 1;
+                }
+                if c == cells {
+                    break;
+                }
+                digits[c] += 1;
+            }
+        }
+        let seed = self.t.file.domain.get_ref().seed;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (n as u64).rotate_left(17));
+        for _ in 0..self.random {
+            let balls = rng.random_range(1..=4 * n);
+            let mut x = MdLoads::new(n, dims)?;
+            for _ in 0..balls {
+                let s = self.law.sample(&mut rng);
+                let j = rule.choose(&x, s, &mut rng);
+                x.add(j, s);
+            }
+            out.push(("random".into(), x));
+        }
+        Ok(out)
+    }
+
+    /// Runs the claim with constants overridden (the constant finder): `(status, trust, first
+    /// violation or undecided state, states evaluated)`.
+    fn evaluate(
+        &self,
+        overrides: &[(usize, Q)],
+        ns: &[usize],
+        ctx: &mut RunContext,
+    ) -> Result<(Status, Trust, Option<Witness>, Searched)> {
+        let picks = self.constants.picks();
+        let mut searched = Searched {
+            n: ns.to_vec(),
+            sources: self.rules.len(),
+            constant_combinations: picks.len(),
+            ..Searched::default()
+        };
+        let mut weakest = Trust::Exact;
+        let mut undecided: Option<Witness> = None;
+        let file_err = |m: String| Error::invalid(self.t.file_name(), m);
+        for &n in ns {
+            for (label, rule) in &self.rules {
+                if let Some(pr) = ctx.progress {
+                    pr(&format!("{} n = {n} {label}", self.t.id));
+                }
+                let states = self.states(n, rule)?;
+                for pick in &picks {
+                    let consts = self
+                        .constants
+                        .evaluate(&self.t, n, Some(1), pick, overrides)
+                        .map_err(|e| file_err(e.to_string()))?;
+                    let case = CaseValues {
+                        n,
+                        b: 1,
+                        pick: pick.clone(),
+                        consts,
+                    };
+                    let cc = MdCheckCase {
+                        law: &self.law,
+                        slots: &self.slots,
+                        pots: &self.pots,
+                        constants: &self.constants,
+                        case: &case,
+                    };
+                    let mut count = 0u64;
+                    for (fam, x) in &states {
+                        let st = MdState::new(x.clone());
+                        let next: Vec<(MdState, Q)> = if self.needs_next {
+                            outcomes::<Q>(x, &self.law, rule)?
+                                .into_iter()
+                                .map(|(s, j, p)| {
+                                    let mut y = x.clone();
+                                    y.add(j, s);
+                                    (MdState::new(y), p)
+                                })
+                                .collect()
+                        } else {
+                            Vec::new()
+                        };
+                        let env = MdEnv {
+                            st: &st,
+                            c: &cc,
+                            next: &next,
+                        };
+                        count += 1;
+                        let witness = |what: &str| Witness {
+                            n,
+                            loads: x.sum_loads::<f64>(),
+                            source: format!("{} / {label}", self.law.spec()),
+                            constants: case.named(&self.constants),
+                            lhs: format!(
+                                "md state (rows = bins) {:?}: {what}",
+                                (0..n).map(|b| x.row(b).to_vec()).collect::<Vec<_>>()
+                            ),
+                            rhs: show_atoms(&self.expr, &env),
+                            slack: "-".into(),
+                            found_by: fam.clone(),
+                            recheck: None,
+                        };
+                        match decide(&self.expr, &env).map_err(|e| {
+                            file_err(format!(
+                                "n = {n}, {label}, state {:?}: {e}",
+                                x.sum_loads::<f64>()
+                            ))
+                        })? {
+                            Some((true, tr)) => {
+                                if tr == Trust::Enclosure {
+                                    weakest = Trust::Enclosure;
+                                }
+                            }
+                            Some((false, tr)) => {
+                                searched.add(&format!("n={n} {label}"), count);
+                                return Ok((
+                                    Status::Refuted,
+                                    tr,
+                                    Some(witness("the formula is false")),
+                                    searched,
+                                ));
+                            }
+                            None => {
+                                if undecided.is_none() {
+                                    undecided =
+                                        Some(witness("undecided by enclosures up to 4096 bits"));
+                                }
+                            }
+                        }
+                    }
+                    searched.add(&format!("n={n} {label}"), count);
+                }
+            }
+        }
+        if searched.total == 0 {
+            return Err(file_err("no state was evaluated".into()));
+        }
+        Ok(match undecided {
+            Some(w) => (Status::Inconclusive, weakest, Some(w), searched),
+            None => (Status::Holds, weakest, None, searched),
+        })
+    }
+}
+
+/// Exact, else enclosures at increasing precision; `None` when undecided.
+fn decide(f: &Formula, env: &MdEnv) -> std::result::Result<Option<(bool, Trust)>, String> {
+    match f.truth(&Exact, env, None, None) {
+        Ok(b) => return Ok(Some((b, Trust::Exact))),
+        Err(EvalError::Unavailable(_)) | Err(EvalError::Undecided(_)) => {}
+        Err(e) => return Err(e.to_string()),
+    }
+    for prec in [64u64, 128, 256, 512, 1024, 2048, 4096] {
+        match f.truth(&Enclosure { prec }, env, None, None) {
+            Ok(b) => return Ok(Some((b, Trust::Enclosure))),
+            Err(EvalError::Undecided(_)) => continue,
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok(None)
+}
+
+fn show_atoms(f: &Formula, env: &MdEnv) -> String {
+    f.atoms()
+        .iter()
+        .map(|(a, c, b)| {
+            let show = |e: &Expr| -> String {
+                match e.eval(&Exact, env, None) {
+                    Ok(q) => q.to_string(),
+                    Err(_) => match e.eval(&crate::lang::Float, env, None) {
+                        Ok(v) => format!("{:.12e}", v.v.to_f64()),
+                        Err(err) => format!("({err})"),
+                    },
+                }
+            };
+            format!("{} {} {}", show(a), c.symbol(), show(b))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl Check for MdExpr {
+    fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        let ns = self.t.file.domain.get_ref().n.clone();
+        let (status, trust, witness, searched) = self.evaluate(&[], &ns, ctx)?;
+        let mut notes = vec![match status {
+            Status::Holds => format!(
+                "holds at every evaluated md state ({} in all); evidence, not a proof",
+                searched.total
+            ),
+            Status::Refuted => "the first violation is the counterexample".into(),
+            _ => "a state could not be decided".into(),
+        }];
+        notes.push(match trust {
+            Trust::Exact => "decided in exact rational arithmetic".into(),
+            _ => "decided exactly or by enclosures (outward-rounded intervals)".into(),
+        });
+        Ok(Verdict {
+            links: Vec::new(),
+            id: self.t.id.clone(),
+            verdict: status,
+            expected: self.t.file.expected,
+            trust,
+            slack: None,
+            witness,
+            searched,
+            notes,
+        })
+    }
+
+    /// The tightest value of a constant per n by bisection between the values the file gives
+    /// (`[tighten]` says the direction): the claim is decided at every state for each candidate.
+    fn tighten(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
+        let j = self.constants.index(name).ok_or_else(|| {
+            Error::invalid(
+                self.t.file_name(),
+                format!("`{name}` is not a constant of the file"),
+            )
+        })?;
+        let direction = *self.t.file.tighten.get(name).ok_or_else(|| {
+            Error::invalid(
+                self.t.file_name(),
+                format!("[tighten] does not list `{name}` (min or max)"),
+            )
+        })?;
+        let all = self.t.file.domain.get_ref().n.clone();
+        let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or(all);
+        // The bracket: the file's value(s) of the constant (the extremes of its grid).
+        let vals: Vec<Q> = self.constants.defs[j]
+            .iter()
+            .filter_map(|d| d.expr.as_constant())
+            .collect();
+        if vals.len() < 2 {
+            return Err(Error::invalid(
+                self.t.file_name(),
+                format!(
+                    "constant `{name}`: give a grid of two numbers [low, high] as the bracket of the search"
+                ),
+            ));
+        }
+        let lo0 = vals.iter().min().cloned().expect("two values");
+        let hi0 = vals.iter().max().cloned().expect("two values");
+        let mut per_n = Vec::new();
+        for &n in &ns {
+            let holds = |v: &Q, ctx: &mut RunContext| -> Result<(bool, Trust)> {
+                let (s, tr, _, _) = self.evaluate(&[(j, v.clone())], &[n], ctx)?;
+                Ok((s == Status::Holds, tr))
+            };
+            // `min`: the claim holds for large values; `max`: for small values.
+            let good_is_hi = matches!(direction, crate::claim::schema::Direction::Smallest);
+            let (mut good, mut bad) = if good_is_hi {
+                (hi0.clone(), lo0.clone())
+            } else {
+                (lo0.clone(), hi0.clone())
+            };
+            let (ok, mut trust_good) = holds(&good, ctx)?;
+            if !ok {
+                per_n.push(Tightest {
+                    n,
+                    value: crate::exact::to_f64(&good),
+                    fails: Some(crate::exact::to_f64(&good)),
+                    trust_holds: None,
+                    trust_fails: Some(trust_good),
+                    witness: None,
+                });
+                continue;
+            }
+            let (b_ok, mut trust_bad) = holds(&bad, ctx)?;
+            if b_ok {
+                per_n.push(Tightest {
+                    n,
+                    value: crate::exact::to_f64(&bad),
+                    fails: None,
+                    trust_holds: Some(trust_bad),
+                    trust_fails: None,
+                    witness: None,
+                });
+                continue;
+            }
+            for _ in 0..30 {
+                let mid = (&good + &bad) / Q::from_integer(2.into());
+                let (ok, tr) = holds(&mid, ctx)?;
+                if ok {
+                    good = mid;
+                    trust_good = tr;
+                } else {
+                    bad = mid;
+                    trust_bad = tr;
+                }
+                if (&good - &bad).abs() <= (&hi0 - &lo0) * Q::new(1.into(), 1_000_000.into()) {
+                    break;
+                }
+            }
+            per_n.push(Tightest {
+                n,
+                value: crate::exact::to_f64(&good),
+                fails: Some(crate::exact::to_f64(&bad)),
+                trust_holds: Some(trust_good),
+                trust_fails: Some(trust_bad),
+                witness: None,
+            });
+        }
+        let points: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
+        let fits = if points.len() >= 2 {
+            crate::search::fit_growth(&points)
+        } else {
+            vec![]
+        };
+        Ok(ConstantReport {
+            id: self.t.id.clone(),
+            name: name.to_string(),
+            direction,
+            per_n,
+            fits,
+        })
+    }
+}

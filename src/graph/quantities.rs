@@ -1,0 +1,832 @@
+//! The graph quantities of claims: for a graph `G`, a hierarchical decomposition `T` with the
+//! strategy built on it ([`Strategy`]) and a load vector `L`, every named number of
+//! Bansal–Feldheim (arXiv:2106.06051 v2) a claim can use, at the state or at one element of a
+//! quantifier (a vertex, a node of `T`, an edge, a pair of internal nodes, an ancestor pair).
+//!
+//! Every value is an exact rational except `spectral_gap` (`f64`). Notation: `S_i` the set of
+//! node `i`, `ℓ(i)`, `r(i)` its children, `L̄(S) = Σ_{v∈S} L(v)/|S|`, `h_i` the Haar vector
+//! (`−1/|S_ℓ|` on `S_ℓ(i)`, `+1/|S_r|` on `S_r(i)`), `βk = 1/C*` with `C*` the congestion of the
+//! unit flows, `d_i = βk·h_i` the designed drift (C eq. (2)), `Q_L(i)` the sign of
+//! `L̄(S_ℓ(i)) − L̄(S_r(i))`, `p` greedy's per-vertex probabilities, `q` the strategy's.
+//!
+//! | name | where | value |
+//! |---|---|---|
+//! | `n`, `m`, `h` | everywhere | vertices, edges, height of `T` |
+//! | `dmin`, `dmax` | everywhere | smallest and largest degree |
+//! | `k` | everywhere | edge connectivity ([`measures::edge_connectivity`]) |
+//! | `betak`, `Cstar` | everywhere | `βk = 1/C*`, the congestion `C* = max_e Σ_i |g_i(e)|` |
+//! | `expansion` | everywhere | `h(G) = min_{|S| ≤ n/2} |∂S|/|S|` (exact, `n ≤ 20`; C's `β` is `h/d`) |
+//! | `spectral_gap` | everywhere | `λ₂` of the Laplacian (`f64`) |
+//! | `balance` | everywhere | the tree's balance factor `max |S_c|/|S_i|` ([`Tree::balance`]) |
+//! | `support_max` | everywhere | `max_e |supp p_e|` |
+//! | `W`, `gap` | everywhere | `Σ L(v)`, `max L − W/n` |
+//! | `v`, `x`, `y`, `deg`, `depth` | `vertices` | index (0-based), `L(v)`, `L(v) − W/n`, degree, depth of its leaf |
+//! | `p`, `q` | `vertices` | greedy's and the strategy's probability of `v` |
+//! | `drift` | `vertices` | `Σ_i d_i(v) Q_L(i)` (C.L3.5) |
+//! | `node`, `size`, `depth`, `Lbar`, `is_leaf`, `is_root` | `nodes`, `internal` | index, `|S_j|`, depth, `L̄(S_j)`, indicators |
+//! | `dsum` | `nodes`, `internal` | `Σ_{i∈I_T} |d_i(S_j)|` (C.L3.3) |
+//! | `cut`, `connected` | `nodes`, `internal` | `|∂S_j|`; 1 if `G[S_j]` is connected, else 0 |
+//! | `cross` | `nodes`, `internal` | `Σ_{e∈∂S_j} Σ_i p_e(i)`: the strategy's flow probability on the cut of `S_j` (C.L3.4) |
+//! | `p_S`, `q_S` | `nodes`, `internal` | `p(S_j)`, `q(S_j)` |
+//! | `size_l`, `size_r`, `Lbar_l`, `Lbar_r` | internal nodes | the children's sizes and averages |
+//! | `sib_gap`, `QL` | internal nodes | `L̄(S_ℓ) − L̄(S_r)`, `Q_L(i)` |
+//! | `q_l`, `q_r`, `pi1`, `eps_t` | internal nodes | `q(S_ℓ)`, `q(S_r)`, `π₁ = |S_ℓ|/|S_i|`, `ε_t = π₁ − q(S_ℓ)/q(S_i)` (C.L3.7-proof) |
+//! | `flow_max`, `hnorm2` | internal nodes | `max_e |g_i(e)|` of the node's unit flow, `‖h_i‖² = 1/|S_ℓ| + 1/|S_r|` |
+//! | `size_parent`, `Lbar_parent`, `size_sib`, `Lbar_sib` | nodes but the root | parent's and sibling's size and average |
+//! | `e`, `a`, `b`, `x_a`, `x_b` | `edges` | index, endpoints (stored orientation), their loads |
+//! | `support`, `p_sum`, `flow`, `bias` | `edges` | `|supp p_e|`, `Σ_i p_e(i)`, `Σ_i |g_i(e)|`, the realised bias towards `b` (C eq. (8)) |
+//! | `same`, `anc`, `dl`, `dr`, `size_l`, `size_r` | `pairs` `(i, j)` | `i = j`, `i` a proper ancestor of `j`, `d_i(S_ℓ(j))`, `d_i(S_r(j))`, the sizes of `j`'s children (C.L3.2) |
+//! | `size_a`, `size_b`, `dist` | `ancestors` `(a, b)` | sizes of an ancestor `a` and a descendant `b`, their distance `q` (Claim 3.1) |
+
+use super::strategy::Strategy;
+use super::tree::Tree;
+use super::{greedy, measures};
+use crate::error::{Error, Result};
+use num_bigint::BigInt;
+use num_rational::BigRational as Q;
+use num_traits::{Signed, Zero};
+use std::cell::OnceCell;
+
+/// What a claim quantifies over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Over {
+    /// Once per state.
+    State,
+    /// Every vertex.
+    Vertices,
+    /// Every node of the tree (leaves included).
+    Nodes,
+    /// Every internal node.
+    Internal,
+    /// Every edge.
+    Edges,
+    /// Every ordered pair `(i, j)` of internal nodes.
+    Pairs,
+    /// Every pair `(a, b)` with `a` a proper ancestor of `b` (any nodes).
+    Ancestors,
+}
+
+impl Over {
+    /// Every quantifier with its name.
+    pub const ALL: [(Over, &'static str); 7] = [
+        (Over::State, "state"),
+        (Over::Vertices, "vertices"),
+        (Over::Nodes, "nodes"),
+        (Over::Internal, "internal"),
+        (Over::Edges, "edges"),
+        (Over::Pairs, "pairs"),
+        (Over::Ancestors, "ancestors"),
+    ];
+
+    /// By name.
+    ///
+    /// ```
+    /// use balloc::graph::quantities::Over;
+    /// assert_eq!(Over::parse("edges"), Some(Over::Edges));
+    /// assert_eq!(Over::parse("leaves"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<Over> {
+        Over::ALL.iter().find(|(_, n)| *n == s).map(|(o, _)| *o)
+    }
+}
+
+/// One element of a quantifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Element {
+    /// The state.
+    State,
+    /// A vertex.
+    Vertex(usize),
+    /// A node.
+    Node(usize),
+    /// An edge.
+    Edge(usize),
+    /// A pair of internal nodes `(i, j)`.
+    Pair(usize, usize),
+    /// An ancestor `a` of `b` at distance `q`.
+    Ancestor(usize, usize, usize),
+}
+
+/// A value: exact, or a float where no exact value exists.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// An exact rational.
+    Exact(Q),
+    /// An `f64` (the spectral gap).
+    Float(f64),
+}
+
+/// Names available at every element.
+pub const GLOBAL: &[&str] = &[
+    "n",
+    "m",
+    "h",
+    "dmin",
+    "dmax",
+    "k",
+    "betak",
+    "Cstar",
+    "expansion",
+    "spectral_gap",
+    "balance",
+    "support_max",
+    "W",
+    "gap",
+];
+
+/// The names of one quantifier (besides [`GLOBAL`]).
+pub fn local_names(over: Over) -> &'static [&'static str] {
+    match over {
+        Over::State => &[],
+        Over::Vertices => &["v", "x", "y", "deg", "depth", "p", "q", "drift"],
+        Over::Nodes | Over::Internal => &[
+            "node",
+            "size",
+            "depth",
+            "Lbar",
+            "is_leaf",
+            "is_root",
+            "dsum",
+            "cut",
+            "connected",
+            "cross",
+            "p_S",
+            "q_S",
+            "size_l",
+            "size_r",
+            "Lbar_l",
+            "Lbar_r",
+            "sib_gap",
+            "QL",
+            "q_l",
+            "q_r",
+            "pi1",
+            "eps_t",
+            "flow_max",
+            "hnorm2",
+            "size_parent",
+            "Lbar_parent",
+            "size_sib",
+            "Lbar_sib",
+        ],
+        Over::Edges => &[
+            "e", "a", "b", "x_a", "x_b", "support", "p_sum", "flow", "bias",
+        ],
+        Over::Pairs => &["same", "anc", "dl", "dr", "size_l", "size_r"],
+        Over::Ancestors => &["size_a", "size_b", "dist"],
+    }
+}
+
+/// Whether a name depends on the load vector (a claim using one needs loads).
+///
+/// ```
+/// use balloc::graph::quantities::uses_loads;
+/// assert!(uses_loads("q") && uses_loads("sib_gap"));
+/// assert!(!uses_loads("dsum") && !uses_loads("size"));
+/// ```
+pub fn uses_loads(name: &str) -> bool {
+    matches!(
+        name,
+        "W" | "gap"
+            | "x"
+            | "y"
+            | "p"
+            | "q"
+            | "drift"
+            | "Lbar"
+            | "p_S"
+            | "q_S"
+            | "Lbar_l"
+            | "Lbar_r"
+            | "sib_gap"
+            | "QL"
+            | "q_l"
+            | "q_r"
+            | "eps_t"
+            | "Lbar_parent"
+            | "Lbar_sib"
+            | "x_a"
+            | "x_b"
+            | "bias"
+    )
+}
+
+fn qi(v: usize) -> Q {
+    Q::from_integer(BigInt::from(v))
+}
+
+fn range_overlap(a: (usize, usize), b: (usize, usize)) -> usize {
+    a.1.min(b.1).saturating_sub(a.0.max(b.0))
+}
+
+/// `Σ_{v∈S_j} h_i(v)` from range overlaps (every node is a range of the leaf order).
+///
+/// ```
+/// use balloc::graph::{Graph, tree::Tree, quantities::haar_on};
+/// let t = Tree::standard(&Graph::cycle(8).unwrap()).unwrap();
+/// let (l, r) = t.nodes[0].children.unwrap();
+/// // h_root = −1/4 on {0..3}, +1/4 on {4..7}: on S_ℓ the sum is −1, on S_r it is +1.
+/// assert_eq!(haar_on(&t, 0, l), num_rational::BigRational::from_integer((-1).into()));
+/// assert_eq!(haar_on(&t, 0, r), num_rational::BigRational::from_integer(1.into()));
+/// ```
+pub fn haar_on(t: &Tree, i: usize, j: usize) -> Q {
+    let (l, r) = t.nodes[i].children.expect("an internal node");
+    let rng = |k: usize| (t.nodes[k].lo, t.nodes[k].hi);
+    let ol = range_overlap(rng(j), rng(l));
+    let or = range_overlap(rng(j), rng(r));
+    Q::new(BigInt::from(or), BigInt::from(1)) / qi(t.nodes[r].size())
+        - Q::new(BigInt::from(ol), BigInt::from(1)) / qi(t.nodes[l].size())
+}
+
+/// One state: a strategy (graph and tree) and a load vector, with lazily computed tables.
+pub struct GraphState<'a> {
+    /// The strategy.
+    pub s: &'a Strategy,
+    /// The loads as given.
+    pub xf: Vec<f64>,
+    x: Vec<Q>,
+    greedy: OnceCell<Vec<Q>>,
+    q: OnceCell<Vec<Q>>,
+    signs: OnceCell<Vec<i32>>,
+    totals: OnceCell<Vec<Q>>,
+    biases: OnceCell<Vec<Q>>,
+    edge_loads: OnceCell<Vec<Q>>,
+    flow_index: OnceCell<Vec<Option<usize>>>,
+    measures: &'a GraphMeasures,
+}
+
+/// The measures of a graph that do not depend on the tree or the loads (computed on first use).
+#[derive(Default)]
+pub struct GraphMeasures {
+    connectivity: OnceCell<std::result::Result<usize, String>>,
+    expansion: OnceCell<std::result::Result<Q, String>>,
+    spectral: OnceCell<std::result::Result<f64, String>>,
+}
+
+impl GraphMeasures {
+    /// No measure computed yet.
+    pub fn new() -> GraphMeasures {
+        GraphMeasures::default()
+    }
+}
+
+fn undefined(what: String) -> Error {
+    Error::invalid("graph quantity", what)
+}
+
+impl<'a> GraphState<'a> {
+    /// The state of `s` at loads `x` (`x.len() = n`, finite).
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, strategy::Strategy, quantities::{GraphMeasures, GraphState, Element, Value}};
+    /// use num_rational::BigRational as Q;
+    /// let s = Strategy::new(&Graph::cycle(4).unwrap()).unwrap();
+    /// let m = GraphMeasures::new();
+    /// let st = GraphState::new(&s, &[2.0, 0.0, 0.0, 0.0], &m).unwrap();
+    /// // Greedy on C_4 with one loaded vertex: vertex 0 loses both its edges: p(0) = 0.
+    /// assert_eq!(st.value("p", Element::Vertex(0)).unwrap(), Value::Exact(Q::from_integer(0.into())));
+    /// assert!(GraphState::new(&s, &[1.0, 2.0], &m).is_err());
+    /// ```
+    pub fn new(s: &'a Strategy, x: &[f64], measures: &'a GraphMeasures) -> Result<GraphState<'a>> {
+        if x.len() != s.graph.n() {
+            return Err(Error::invalid(
+                "loads",
+                format!(
+                    "{} loads but graph `{}` has n = {}",
+                    x.len(),
+                    s.graph.name(),
+                    s.graph.n()
+                ),
+            ));
+        }
+        let xq = x
+            .iter()
+            .map(|&v| crate::exact::from_f64(v, "loads"))
+            .collect::<Result<Vec<Q>>>()?;
+        Ok(GraphState {
+            s,
+            xf: x.to_vec(),
+            x: xq,
+            greedy: OnceCell::new(),
+            q: OnceCell::new(),
+            signs: OnceCell::new(),
+            totals: OnceCell::new(),
+            biases: OnceCell::new(),
+            edge_loads: OnceCell::new(),
+            flow_index: OnceCell::new(),
+            measures,
+        })
+    }
+
+    fn t(&self) -> &Tree {
+        &self.s.tree
+    }
+
+    /// The elements of a quantifier, in a fixed order.
+    pub fn elements(&self, over: Over) -> Vec<Element> {
+        let t = self.t();
+        match over {
+            Over::State => vec![Element::State],
+            Over::Vertices => (0..self.s.graph.n()).map(Element::Vertex).collect(),
+            Over::Nodes => (0..t.nodes.len()).map(Element::Node).collect(),
+            Over::Internal => t.internal().into_iter().map(Element::Node).collect(),
+            Over::Edges => (0..self.s.graph.m()).map(Element::Edge).collect(),
+            Over::Pairs => {
+                let int = t.internal();
+                int.iter()
+                    .flat_map(|&i| int.iter().map(move |&j| Element::Pair(i, j)))
+                    .collect()
+            }
+            Over::Ancestors => {
+                let mut out = Vec::new();
+                for b in 0..t.nodes.len() {
+                    let (mut a, mut q) = (t.nodes[b].parent, 1);
+                    while let Some(i) = a {
+                        out.push(Element::Ancestor(i, b, q));
+                        a = t.nodes[i].parent;
+                        q += 1;
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// A short description of an element for reports.
+    pub fn describe(&self, el: Element) -> String {
+        let t = self.t();
+        let set = |i: usize| {
+            let s = t.set(i);
+            if s.len() <= 8 {
+                format!(
+                    "{{{}}}",
+                    s.iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                format!("{} vertices", s.len())
+            }
+        };
+        match el {
+            Element::State => "the state".into(),
+            Element::Vertex(v) => format!("vertex {v}"),
+            Element::Node(i) => format!("node {i} (S = {}, depth {})", set(i), t.nodes[i].depth),
+            Element::Edge(e) => {
+                let (a, b) = self.s.graph.edges()[e];
+                format!("edge {e} ({a}–{b})")
+            }
+            Element::Pair(i, j) => {
+                format!("nodes i = {i} (S = {}), j = {j} (S = {})", set(i), set(j))
+            }
+            Element::Ancestor(a, b, q) => format!(
+                "ancestor {a} (|S| = {}) of node {b} (|S| = {}) at distance {q}",
+                t.nodes[a].size(),
+                t.nodes[b].size()
+            ),
+        }
+    }
+
+    fn greedy(&self) -> Result<&Vec<Q>> {
+        if let Some(v) = self.greedy.get() {
+            return Ok(v);
+        }
+        let v = greedy::probabilities_exact(&self.s.graph, &self.xf)?;
+        Ok(self.greedy.get_or_init(|| v))
+    }
+
+    fn q(&self) -> Result<&Vec<Q>> {
+        if let Some(v) = self.q.get() {
+            return Ok(v);
+        }
+        let v = self.s.probabilities_exact(&self.xf)?;
+        Ok(self.q.get_or_init(|| v))
+    }
+
+    fn signs(&self) -> Result<&Vec<i32>> {
+        if let Some(v) = self.signs.get() {
+            return Ok(v);
+        }
+        let v = self.s.signs(&self.xf)?;
+        Ok(self.signs.get_or_init(|| v))
+    }
+
+    fn biases(&self) -> Result<&Vec<Q>> {
+        if let Some(v) = self.biases.get() {
+            return Ok(v);
+        }
+        let v = self.s.biases(&self.xf)?;
+        Ok(self.biases.get_or_init(|| v))
+    }
+
+    /// `L(S_j)` for every node.
+    fn totals(&self) -> &Vec<Q> {
+        self.totals.get_or_init(|| {
+            let t = self.t();
+            // Prefix sums along the leaf order: every node is a range.
+            let mut pre = vec![Q::zero()];
+            for &v in &t.order {
+                let last = pre.last().expect("non-empty").clone();
+                pre.push(last + &self.x[v]);
+            }
+            t.nodes.iter().map(|nd| &pre[nd.hi] - &pre[nd.lo]).collect()
+        })
+    }
+
+    fn edge_loads(&self) -> &Vec<Q> {
+        self.edge_loads
+            .get_or_init(|| self.s.flows.edge_loads(&self.s.graph))
+    }
+
+    fn flow_of(&self, i: usize) -> Option<usize> {
+        self.flow_index.get_or_init(|| {
+            let mut idx = vec![None; self.t().nodes.len()];
+            for (j, &node) in self.s.flows.nodes.iter().enumerate() {
+                idx[node] = Some(j);
+            }
+            idx
+        })[i]
+    }
+
+    fn lbar(&self, i: usize) -> Q {
+        &self.totals()[i] / qi(self.t().nodes[i].size())
+    }
+
+    fn mass(&self, probs: &[Q], i: usize) -> Q {
+        let t = self.t();
+        t.order[t.nodes[i].lo..t.nodes[i].hi]
+            .iter()
+            .map(|&v| probs[v].clone())
+            .sum()
+    }
+
+    fn children(&self, i: usize, name: &str) -> Result<(usize, usize)> {
+        self.t().nodes[i].children.ok_or_else(|| {
+            undefined(format!(
+                "`{name}` at node {i}, a leaf (use it over `internal`, or guard with `is_leaf ||`)"
+            ))
+        })
+    }
+
+    fn parent_sib(&self, i: usize, name: &str) -> Result<(usize, usize)> {
+        let t = self.t();
+        let p = t.nodes[i]
+            .parent
+            .ok_or_else(|| undefined(format!("`{name}` at the root (guard with `is_root ||`)")))?;
+        let (l, r) = t.nodes[p].children.expect("a parent is internal");
+        Ok((p, if l == i { r } else { l }))
+    }
+
+    fn dsum(&self, j: usize) -> Q {
+        let t = self.t();
+        let bk = self.s.beta_k();
+        // Only proper ancestors i of j have d_i(S_j) ≠ 0 (d_j(S_j) = βk(−1 + 1) = 0, and
+        // disjoint or lower nodes contribute 0).
+        let mut sum = Q::zero();
+        let mut a = t.nodes[j].parent;
+        while let Some(i) = a {
+            sum += (haar_on(t, i, j) * &bk).abs();
+            a = t.nodes[i].parent;
+        }
+        sum
+    }
+
+    fn cut(&self, i: usize) -> usize {
+        let t = self.t();
+        self.s
+            .graph
+            .edges()
+            .iter()
+            .filter(|&&(a, b)| t.contains(i, a) != t.contains(i, b))
+            .count()
+    }
+
+    fn cross(&self, i: usize) -> Q {
+        let t = self.t();
+        let g = &self.s.graph;
+        let mut sum = Q::zero();
+        for (e, &(a, b)) in g.edges().iter().enumerate() {
+            if t.contains(i, a) != t.contains(i, b) {
+                for ch in &self.s.per_edge[e] {
+                    sum += &ch.prob;
+                }
+            }
+        }
+        sum
+    }
+
+    fn connected(&self, i: usize) -> bool {
+        let t = self.t();
+        let set = t.set(i);
+        let mut seen = vec![false; self.s.graph.n()];
+        let mut stack = vec![set[0]];
+        seen[set[0]] = true;
+        let mut count = 1;
+        while let Some(v) = stack.pop() {
+            for &(u, _) in self.s.graph.neighbours(v) {
+                if !seen[u] && t.contains(i, u) {
+                    seen[u] = true;
+                    count += 1;
+                    stack.push(u);
+                }
+            }
+        }
+        count == set.len()
+    }
+
+    fn global(&self, name: &str) -> Result<Option<Value>> {
+        let g = &self.s.graph;
+        let ex = |q: Q| Ok(Some(Value::Exact(q)));
+        let degs = || (0..g.n()).map(|v| g.degree(v));
+        match name {
+            "n" => ex(qi(g.n())),
+            "m" => ex(qi(g.m())),
+            "h" => ex(qi(self.t().height())),
+            "dmin" => ex(qi(degs().min().unwrap_or(0))),
+            "dmax" => ex(qi(degs().max().unwrap_or(0))),
+            "k" => {
+                let r = self
+                    .measures
+                    .connectivity
+                    .get_or_init(|| measures::edge_connectivity(g).map_err(|e| e.to_string()));
+                match r {
+                    Ok(k) => ex(qi(*k)),
+                    Err(e) => Err(undefined(format!("`k`: {e}"))),
+                }
+            }
+            "betak" => ex(self.s.beta_k()),
+            "Cstar" => ex(self.s.congestion.clone()),
+            "expansion" => {
+                let r = self.measures.expansion.get_or_init(|| {
+                    measures::edge_expansion(g)
+                        .map(|(h, _)| h)
+                        .map_err(|e| e.to_string())
+                });
+                match r {
+                    Ok(h) => ex(h.clone()),
+                    Err(e) => Err(undefined(format!("`expansion`: {e}"))),
+                }
+            }
+            "spectral_gap" => {
+                let r = self
+                    .measures
+                    .spectral
+                    .get_or_init(|| measures::spectral_gap(g).map_err(|e| e.to_string()));
+                match r {
+                    Ok(v) => Ok(Some(Value::Float(*v))),
+                    Err(e) => Err(undefined(format!("`spectral_gap`: {e}"))),
+                }
+            }
+            "balance" => ex(self.t().balance()),
+            "support_max" => ex(qi(self.s.support_size())),
+            "W" => ex(self.x.iter().sum()),
+            "gap" => {
+                let w: Q = self.x.iter().sum();
+                let max = self.x.iter().max().cloned().unwrap_or_else(Q::zero);
+                ex(max - w / qi(g.n()))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The value of `name` at `el`; `Err` when the name is undefined there (e.g. `size_l` at a
+    /// leaf) or a measure is beyond its limit; `Ok(None)` for a name this module does not know.
+    pub fn value(&self, name: &str, el: Element) -> Result<Value> {
+        if let Some(v) = self.global(name)? {
+            return Ok(v);
+        }
+        let t = self.t();
+        let g = &self.s.graph;
+        let ex = |q: Q| Ok(Value::Exact(q));
+        let ind = |b: bool| Ok(Value::Exact(qi(usize::from(b))));
+        let n = g.n();
+        match el {
+            Element::State => {}
+            Element::Vertex(v) => match name {
+                "v" => return ex(qi(v)),
+                "x" => return ex(self.x[v].clone()),
+                "y" => {
+                    let w: Q = self.x.iter().sum();
+                    return ex(&self.x[v] - w / qi(n));
+                }
+                "deg" => return ex(qi(g.degree(v))),
+                "depth" => return ex(qi(t.nodes[t.leaf[v]].depth)),
+                "p" => return ex(self.greedy()?[v].clone()),
+                "q" => return ex(self.q()?[v].clone()),
+                "drift" => {
+                    let signs = self.signs()?;
+                    let mut s = Q::zero();
+                    for &i in &t.path_to_root(v)[1..] {
+                        if signs[i] != 0 {
+                            s += self.s.designed_drift(i, v)
+                                * Q::from_integer(BigInt::from(signs[i]));
+                        }
+                    }
+                    return ex(s);
+                }
+                _ => {}
+            },
+            Element::Node(i) => {
+                let nd = &t.nodes[i];
+                match name {
+                    "node" => return ex(qi(i)),
+                    "size" => return ex(qi(nd.size())),
+                    "depth" => return ex(qi(nd.depth)),
+                    "Lbar" => return ex(self.lbar(i)),
+                    "is_leaf" => return ind(nd.children.is_none()),
+                    "is_root" => return ind(nd.parent.is_none()),
+                    "dsum" => return ex(self.dsum(i)),
+                    "cut" => return ex(qi(self.cut(i))),
+                    "connected" => return ind(self.connected(i)),
+                    "cross" => return ex(self.cross(i)),
+                    "p_S" => return ex(self.mass(self.greedy()?, i)),
+                    "q_S" => return ex(self.mass(self.q()?, i)),
+                    "size_l" | "size_r" | "Lbar_l" | "Lbar_r" | "sib_gap" | "QL" | "q_l"
+                    | "q_r" | "pi1" | "eps_t" | "flow_max" | "hnorm2" => {
+                        let (l, r) = self.children(i, name)?;
+                        let (sl, sr) = (qi(t.nodes[l].size()), qi(t.nodes[r].size()));
+                        return match name {
+                            "size_l" => ex(sl),
+                            "size_r" => ex(sr),
+                            "Lbar_l" => ex(self.lbar(l)),
+                            "Lbar_r" => ex(self.lbar(r)),
+                            "sib_gap" => ex(self.lbar(l) - self.lbar(r)),
+                            "QL" => ex(Q::from_integer(BigInt::from(self.signs()?[i]))),
+                            "q_l" => ex(self.mass(self.q()?, l)),
+                            "q_r" => ex(self.mass(self.q()?, r)),
+                            "pi1" => ex(sl / qi(nd.size())),
+                            "eps_t" => {
+                                let qs = self.mass(self.q()?, i);
+                                if qs.is_zero() {
+                                    return Err(undefined(format!(
+                                        "`eps_t` at node {i}: q(S_i) = 0"
+                                    )));
+                                }
+                                ex(sl / qi(nd.size()) - self.mass(self.q()?, l) / qs)
+                            }
+                            "flow_max" => ex(self
+                                .flow_of(i)
+                                .and_then(|j| {
+                                    self.s.flows.flows[j].iter().map(|(_, v)| v.abs()).max()
+                                })
+                                .unwrap_or_else(Q::zero)),
+                            _ => ex(sl.recip() + sr.recip()),
+                        };
+                    }
+                    "size_parent" | "Lbar_parent" | "size_sib" | "Lbar_sib" => {
+                        let (p, sib) = self.parent_sib(i, name)?;
+                        return match name {
+                            "size_parent" => ex(qi(t.nodes[p].size())),
+                            "Lbar_parent" => ex(self.lbar(p)),
+                            "size_sib" => ex(qi(t.nodes[sib].size())),
+                            _ => ex(self.lbar(sib)),
+                        };
+                    }
+                    _ => {}
+                }
+            }
+            Element::Edge(e) => {
+                let (a, b) = g.edges()[e];
+                let ch = &self.s.per_edge[e];
+                match name {
+                    "e" => return ex(qi(e)),
+                    "a" => return ex(qi(a)),
+                    "b" => return ex(qi(b)),
+                    "x_a" => return ex(self.x[a].clone()),
+                    "x_b" => return ex(self.x[b].clone()),
+                    "support" => return ex(qi(ch.len())),
+                    "p_sum" => return ex(ch.iter().map(|c| c.prob.clone()).sum()),
+                    "flow" => return ex(self.edge_loads()[e].clone()),
+                    "bias" => return ex(self.biases()?[e].clone()),
+                    _ => {}
+                }
+            }
+            Element::Pair(i, j) => match name {
+                "same" => return ind(i == j),
+                "anc" => {
+                    let mut a = t.nodes[j].parent;
+                    while let Some(k) = a {
+                        if k == i {
+                            return ind(true);
+                        }
+                        a = t.nodes[k].parent;
+                    }
+                    return ind(false);
+                }
+                "dl" | "dr" | "size_l" | "size_r" => {
+                    let (l, r) = t.nodes[j].children.expect("pairs are internal");
+                    let c = if name.ends_with('l') { l } else { r };
+                    return match name {
+                        "dl" | "dr" => ex(haar_on(t, i, c) * self.s.beta_k()),
+                        _ => ex(qi(t.nodes[c].size())),
+                    };
+                }
+                _ => {}
+            },
+            Element::Ancestor(a, b, q) => match name {
+                "size_a" => return ex(qi(t.nodes[a].size())),
+                "size_b" => return ex(qi(t.nodes[b].size())),
+                "dist" => return ex(qi(q)),
+                _ => {}
+            },
+        }
+        Err(undefined(format!(
+            "`{name}` is not defined at {}",
+            self.describe(el)
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Graph;
+
+    fn q(a: i64, b: i64) -> Q {
+        Q::new(a.into(), b.into())
+    }
+
+    fn exact(st: &GraphState, name: &str, el: Element) -> Q {
+        match st.value(name, el).unwrap() {
+            Value::Exact(v) => v,
+            Value::Float(f) => panic!("{name} is a float {f}"),
+        }
+    }
+
+    #[test]
+    fn every_listed_name_is_defined_somewhere() {
+        let s = Strategy::new(&Graph::cycle(8).unwrap()).unwrap();
+        let m = GraphMeasures::new();
+        let st = GraphState::new(&s, &[4.0, 4.0, 4.0, 4.0, 2.0, 2.0, 0.0, 1.0], &m).unwrap();
+        for (over, _) in Over::ALL {
+            for name in GLOBAL.iter().chain(local_names(over)) {
+                let ok = st
+                    .elements(over)
+                    .iter()
+                    .any(|&el| st.value(name, el).is_ok());
+                assert!(ok, "{name} over {over:?}");
+            }
+        }
+        assert!(st.value("size_l", Element::Node(s.tree.leaf[0])).is_err());
+        assert!(st.value("nonsense", Element::State).is_err());
+    }
+
+    #[test]
+    fn c4_by_hand() {
+        // C_4: edges 0–1, 1–2, 2–3, 3–0; halving tree: root {0,1,2,3} → {0,1} | {2,3}.
+        // Explicit routing along the arc 0–1–2–3 (the wrap edge 3–0 unused):
+        //   root: h = (−1/2, −1/2, 1/2, 1/2): edge 0→1 carries 1/2, 1→2 carries 1, 2→3 carries 1/2;
+        //   {0,1}: h = (−1, 1, 0, 0): edge 0→1 carries 1; {2,3}: edge 2→3 carries 1.
+        // Edge sums: 0–1: 3/2, 1–2: 1, 2–3: 3/2, 3–0: 0, so C* = 3/2 and βk = 2/3.
+        let s = Strategy::new(&Graph::cycle(4).unwrap()).unwrap();
+        let m = GraphMeasures::new();
+        let st = GraphState::new(&s, &[3.0, 1.0, 0.0, 0.0], &m).unwrap();
+        assert_eq!(exact(&st, "Cstar", Element::State), q(3, 2));
+        assert_eq!(exact(&st, "betak", Element::State), q(2, 3));
+        assert_eq!(exact(&st, "support_max", Element::State), q(2, 1));
+        // Loads (3, 1, 0, 0), W = 4: gap = 3 − 1 = 2.
+        assert_eq!(exact(&st, "gap", Element::State), q(2, 1));
+        // Greedy: edge 0–1 → 1, 1–2 → 2, 2–3 tied → ½ each, 3–0 → 3; each edge has mass 1/4:
+        // p = (0, 1/4, 3/8, 3/8).
+        let p: Vec<Q> = (0..4)
+            .map(|v| exact(&st, "p", Element::Vertex(v)))
+            .collect();
+        assert_eq!(p, vec![q(0, 1), q(1, 4), q(3, 8), q(3, 8)]);
+        // Strategy: root: L̄({0,1}) = 2 > L̄({2,3}) = 0: Q = +1; {0,1}: 3 > 1: Q = +1;
+        // {2,3}: tied, Q = 0. Edge 0–1: p(root) = (1/2)/(3/2) = 1/3 with σ = +1 (towards 1),
+        // p({0,1}) = 2/3 with σ = +1: the ball goes to 1 with probability 1.
+        // Edge 1–2: p(root) = 2/3, σ = +1, Q = +1: to 2 with 2/3; p(∅) = 1/3: halves: 2 gets
+        // 2/3 + 1/6 = 5/6, 1 gets 1/6. Edge 2–3: root 1/3 → 3; node {2,3} 2/3 with Q = 0: ½.
+        // So 3 gets 1/3 + 1/3 = 2/3, 2 gets 1/3. Edge 3–0: p(∅) = 1: ½ each.
+        // q = (1/2, 1 + 1/6, 5/6 + 1/3, 2/3 + 1/2)/4 = (1/8, 7/24, 7/24, 7/24).
+        let qv: Vec<Q> = (0..4)
+            .map(|v| exact(&st, "q", Element::Vertex(v)))
+            .collect();
+        assert_eq!(qv, vec![q(1, 8), q(7, 24), q(7, 24), q(7, 24)]);
+        // Lemma 3.5: drift(v) = Σ_i d_i(v)Q_L(i): vertex 0: root −1/2·2/3 + {0,1} −1·2/3 = −1;
+        // q(0) = 1/4 + (1/8)(−1) = 1/8. ✓
+        assert_eq!(exact(&st, "drift", Element::Vertex(0)), q(-1, 1));
+        // Node {0,1} (index 1): Lbar = 2, sibling gap 3 − 1 = 2, ε_t = 1/2 − q(0)/q(S) =
+        // 1/2 − (1/8)/(1/8 + 7/24) = 1/2 − 3/10 = 1/5.
+        let (l, r) = s.tree.nodes[0].children.unwrap();
+        assert_eq!(exact(&st, "Lbar", Element::Node(l)), q(2, 1));
+        assert_eq!(exact(&st, "sib_gap", Element::Node(l)), q(2, 1));
+        assert_eq!(exact(&st, "eps_t", Element::Node(l)), q(1, 5));
+        // Root: ε_t = 1/2 − (1/8 + 7/24)/1 = 1/2 − 5/12 = 1/12 = βk·Q/(2m·q(S)) = (2/3)/8. ✓
+        assert_eq!(exact(&st, "eps_t", Element::Node(0)), q(1, 12));
+        // Lemma 3.3 at node {2,3}: only the root contributes, |d_root({2,3})| = βk = 2/3.
+        assert_eq!(exact(&st, "dsum", Element::Node(r)), q(2, 3));
+        // Edge expansion of C_4: an arc of 2 vertices has 2 boundary edges: h = 1.
+        assert_eq!(exact(&st, "expansion", Element::State), q(1, 1));
+        assert_eq!(exact(&st, "k", Element::State), q(2, 1));
+        // Edge 3–0 (index 3) is unused: support 0, flow 0, bias 0.
+        assert_eq!(exact(&st, "flow", Element::Edge(3)), q(0, 1));
+        assert_eq!(exact(&st, "flow", Element::Edge(0)), q(3, 2));
+        // λ₂(C_4) = 2 − 2cos(2π/4) = 2 (up to the rounding of cos).
+        match st.value("spectral_gap", Element::State).unwrap() {
+            Value::Float(g) => assert!((g - 2.0).abs() < 1e-12, "{g}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
