@@ -255,6 +255,53 @@ fn expectations_beyond_f64_are_in_the_log_domain_or_refused_never_inf() {
 }
 
 #[test]
+fn the_quadratic_potential_beyond_f64_above_the_exact_limit_is_in_the_log_domain() {
+    // n = 30 000 (above the size where `expect` adds exact values): loads (1e160, 0, …, 0).
+    // By hand, with x = 1e160: y₁ = x(1 − 1/n), yⱼ = −x/n otherwise, so
+    // Υ = x²(1 − 1/n)² + (n − 1)x²/n² = x²(1 − 1/n), ln Υ = 2 ln x + ln(1 − 1/n).
+    // Two-Choice: the heaviest bin gets the ball w.p. 1/n², each other (1 − 1/n²)/(n − 1);
+    // E[ΔΥ] = 2Σⱼ yⱼ(pⱼ − 1/n) + 1 − 1/n.
+    let n = 30_000usize;
+    let dir = std::env::temp_dir().join(format!("balloc-hardening-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("loads.txt");
+    let mut text = String::from("1e160");
+    text.push_str(&",0".repeat(n - 1));
+    std::fs::write(&path, text).unwrap();
+    let at = format!("@{}", path.display());
+    let v = json(&[
+        "expect",
+        "--process",
+        "two-choice",
+        "--potential",
+        "quadratic",
+        "--loads",
+        &at,
+        "--format",
+        "json",
+    ]);
+    let (x, nf) = (1e160f64, n as f64);
+    let want_ln = 2.0 * x.ln() + (1.0 - 1.0 / nf).ln();
+    let got = v["log_value"].as_f64().expect("log_value");
+    assert!(
+        (got - want_ln).abs() < 1e-12 * want_ln,
+        "{got} vs {want_ln}"
+    );
+    let (p1, po) = (1.0 / (nf * nf), (1.0 - 1.0 / (nf * nf)) / (nf - 1.0));
+    let change = 2.0
+        * (x * (1.0 - 1.0 / nf) * (p1 - 1.0 / nf) + (nf - 1.0) * (-x / nf) * (po - 1.0 / nf))
+        + 1.0
+        - 1.0 / nf;
+    let got = v["expected_change"].as_f64().expect("a finite change");
+    assert!(
+        (got - change).abs() < 1e-9 * change.abs(),
+        "{got} vs {change}"
+    );
+    assert_eq!(v["trust"], "float");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn constant_needs_distinct_n_and_says_why_there_is_no_fit() {
     refused(
         &[

@@ -29,7 +29,7 @@ pub use absolute::Absolute;
 pub use exponential::{Exponential, Side};
 pub use lambda::AbsExponential;
 pub use mean_quantile::MeanQuantile;
-pub use quadratic::Quadratic;
+pub use quadratic::{Quadratic, sum_of_squares};
 
 /// The exact expectation of a potential after one step (or batch) and its change.
 #[derive(Debug, Clone, Copy, PartialEq)]

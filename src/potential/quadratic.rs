@@ -58,7 +58,7 @@ impl Potential for Quadratic {
     }
 
     fn value(&self, loads: &Loads) -> Scaled {
-        Scaled::from_f64(loads.normalized().iter().map(|v| v * v).sum())
+        sum_of_squares(&loads.normalized())
     }
     fn term(&self, y: f64) -> Option<f64> {
         Some(y * y)
@@ -93,10 +93,34 @@ impl Potential for Quadratic {
             let nu = bb[i] * (1.0 - 1.0 / n).powi(2) + (b_tot - bb[i]) / (n * n);
             change += 2.0 * b * y[i] * mu + b * nu + b * (b - 1.0) * mu * mu;
         }
-        let value: f64 = y.iter().map(|v| v * v).sum();
+        let change = Scaled::from_f64(change);
         Ok(Some(Expected {
-            next: Scaled::from_f64(value + change),
-            change: Scaled::from_f64(change),
+            next: sum_of_squares(&y).add(&change),
+            change,
         }))
+    }
+}
+
+/// `Σ yᵢ²` without overflow: the plain sum when it is finite, else `M²·Σ (yᵢ/M)²` with
+/// `M = max |yᵢ|` in the log domain (`ln = 2 ln M + ln Σ (yᵢ/M)²`; docs/conventions.md §2).
+///
+/// ```
+/// use balloc::potential::sum_of_squares;
+/// assert_eq!(sum_of_squares(&[3.0, -4.0]).to_f64(), Some(25.0));
+/// // y = ±5e159: Σ y² = 5e319 > f64::MAX, ln = ln 5 + 319 ln 10.
+/// let s = sum_of_squares(&[5e159, -5e159]);
+/// assert_eq!(s.to_f64(), None);
+/// assert!((s.ln() - (5f64.ln() + 319.0 * 10f64.ln())).abs() < 1e-12);
+/// ```
+pub fn sum_of_squares(y: &[f64]) -> Scaled {
+    let plain: f64 = y.iter().map(|v| v * v).sum();
+    if plain.is_finite() {
+        return Scaled::from_f64(plain);
+    }
+    let m = y.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let s: f64 = y.iter().map(|v| (v / m) * (v / m)).sum();
+    Scaled {
+        mantissa: s,
+        log_scale: 2.0 * m.ln(),
     }
 }
