@@ -11,7 +11,7 @@
 //! derived); Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §3.
 
 use crate::error::{Error, Result};
-use crate::loads::Loads;
+use crate::loads::{Levels, Loads};
 use crate::potential::Potential;
 use crate::process::{LevelLaw, Process, StepLaw};
 use crate::scaled::Scaled;
@@ -99,12 +99,35 @@ pub fn expect_levels(
     loads: &Loads,
     setting: &Setting,
 ) -> Result<Option<Expectation>> {
+    expect_counted(process, potential, &loads.levels(), setting)
+}
+
+/// [`expect_levels`] from the load levels alone (the loads counted by value, e.g. while reading a
+/// file or from an integer array, with no vector of n loads): the same numbers as [`expect`] on
+/// the loads, or `None` when the process is not rank-based or the potential has no level form.
+///
+/// ```
+/// use balloc::{expectation, loads::Loads, potential, process, setting::Setting};
+/// let p = process::parse("two-choice").unwrap();
+/// let g = potential::parse("gamma(alpha=0.5)").unwrap();
+/// let x = Loads::new(vec![3.0, 0.0, 0.0, 1.0]).unwrap();
+/// let s = Setting::sequential();
+/// let a = expectation::expect_counted(p.as_ref(), g.as_ref(), &x.levels(), &s).unwrap().unwrap();
+/// let b = expectation::expect(p.as_ref(), g.as_ref(), &x, &s).unwrap();
+/// assert_eq!(a.expected_next, b.expected_next);
+/// ```
+pub fn expect_counted(
+    process: &dyn Process,
+    potential: &dyn Potential,
+    levels: &Levels,
+    setting: &Setting,
+) -> Result<Option<Expectation>> {
     if !potential.has_level_form(setting)
         || (setting.batch > 1 && setting.ties != crate::loads::TieRule::Random)
     {
         return Ok(None);
     }
-    let Some(law) = LevelLaw::of_process(process, loads, setting.ties)? else {
+    let Some(law) = LevelLaw::of_levels(process, levels, setting.ties)? else {
         return Ok(None);
     };
     Ok(

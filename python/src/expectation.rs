@@ -11,7 +11,7 @@ use crate::error::{IntoPy, to_py};
 use crate::registry::{potential_arg, process_arg};
 use anyhow::{Context, Result};
 use balloc::expectation::Method;
-use balloc::loads::{Loads, TieRule};
+use balloc::loads::{Levels, Loads, TieRule};
 use balloc::scaled::Scaled;
 use balloc::setting::Setting;
 use balloc::weights::WeightLaw;
@@ -328,6 +328,41 @@ fn compute(a: &Args, loads: &Loads, certify: bool) -> Result<Expectation> {
     } else {
         None
     };
+    finish(a, e, cert)
+}
+
+/// The loads of an integer-valued array (int64, or float64 with integer entries) counted by
+/// value straight from its buffer (no vector of n loads), when no certified values are asked
+/// for: the route of `balloc expect --loads @FILE`.
+/// `None` sends the call down the ordinary route (which also gives every error message).
+fn counted(x: &Bound<'_, PyAny>, certify: bool) -> Option<Levels> {
+    if x.cast::<crate::loads::PyLoads>().is_ok() || x.cast::<pyo3::types::PyString>().is_ok() {
+        return None;
+    }
+    let skip = |n: usize| (certify && n <= CERTIFY_LIMIT) || n as u64 > limits::BINS.max;
+    if let Ok(buf) = pyo3::buffer::PyBuffer::<i64>::get(x) {
+        let cells = buf.as_slice(x.py()).filter(|_| buf.dimensions() == 1)?;
+        return if skip(cells.len()) {
+            None
+        } else {
+            Levels::of_integers(cells.iter().map(|c| c.get()))
+        };
+    }
+    // Float arrays whose entries are all integers (the usual loads) are counted as well.
+    let buf = pyo3::buffer::PyBuffer::<f64>::get(x).ok()?;
+    let cells = buf.as_slice(x.py()).filter(|_| buf.dimensions() == 1)?;
+    if skip(cells.len()) {
+        return None;
+    }
+    Levels::of_integral(cells.iter().map(|c| c.get()))
+}
+
+/// The result of an expectation: the finiteness check and the Python object.
+fn finish(
+    a: &Args,
+    e: balloc::expectation::Expectation,
+    cert: Option<Certified>,
+) -> Result<Expectation> {
     // An exact value is kept whatever its size, as by `balloc expect`.
     let exact = matches!(cert, Some(Certified::Exact(_)));
     for (field, v) in NAMES
@@ -389,6 +424,22 @@ pub fn expect(
 ) -> PyResult<Expectation> {
     let one = 1u64.into_pyobject(py)?.into_any();
     let a = args(process, potential, weights, batch.unwrap_or(&one), ties).py_err()?;
+    if let Some(levels) = counted(loads, certify) {
+        let e = py
+            .detach(|| {
+                balloc::expectation::expect_counted(
+                    a.process.as_ref(),
+                    a.potential.as_ref(),
+                    &levels,
+                    &a.setting,
+                )
+            })
+            .map_err(anyhow::Error::from)
+            .py_err()?;
+        if let Some(e) = e {
+            return finish(&a, e, None).map_err(to_py);
+        }
+    }
     let x = crate::loads::arg(loads).py_err()?;
     let x: &Loads = x.get();
     py.detach(|| compute(&a, x, certify)).map_err(to_py)

@@ -225,6 +225,34 @@ def test_every_form_of_loads_gives_the_same_result(tmp_path):
     )
 
 
+@pytest.mark.parametrize("n", [30000, 1000])
+def test_integer_arrays_counted_by_value_give_the_ordinary_route_s_numbers(n):
+    # An integer-valued array (int64 or float64) without certification is counted by value
+    # straight from its buffer (no load vector); the numbers must be those of the ordinary route
+    # (a Loads, a list), and the numpy closed form.
+    rng = np.random.default_rng(7)
+    x = rng.integers(-50, 100, n)
+    for pot in ["gamma(alpha=0.1)", "phi(alpha=0.3)", "psi(alpha=0.3)", "quadratic"]:
+        for batch, ties in [(1, "random"), (5, "random"), (5, "fixed")]:
+            kw = dict(batch=batch, ties=ties, certify=False)
+            counted = balloc.expect("two-choice", pot, x, **kw).to_dict()
+            assert counted == balloc.expect("two-choice", pot, x.astype(float), **kw).to_dict()
+            assert counted == balloc.expect("two-choice", pot, balloc.Loads(x), **kw).to_dict()
+            assert counted == balloc.expect("two-choice", pot, x.tolist(), **kw).to_dict()
+    # A float array with a fraction takes the ordinary route, with the same numbers.
+    xf = x.astype(float)
+    xf[0] += 0.5
+    kw = dict(certify=False)
+    assert balloc.expect("two-choice", "gamma(alpha=0.1)", xf, **kw).to_dict() == (
+        balloc.expect("two-choice", "gamma(alpha=0.1)", balloc.Loads(xf), **kw).to_dict()
+    )
+    e = balloc.expect("two-choice", "gamma(alpha=0.1)", x, certify=False)
+    assert e.expected_next == pytest.approx(numpy_gamma(x.astype(float), 0.1), rel=1e-12)
+    # Bad input still gives the command line's message.
+    with pytest.raises(balloc.BallocError, match="empty"):
+        balloc.expect("two-choice", "gamma(alpha=0.1)", np.array([], dtype=np.int64), certify=False)
+
+
 def test_loads_round_trip_through_numpy():
     rng = np.random.default_rng(7)
     x = rng.normal(size=1000) * 1e3

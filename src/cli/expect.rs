@@ -5,10 +5,10 @@
 //! (the digits that a correctly rounded interval guarantees) for Φ, Ψ, Γ; `float` otherwise.
 
 use super::output::{Cell, Format, Table, common_digits, fmt_scaled, put_scaled, read_loads};
-use crate::expectation::{Expectation, Method, expect, expect_level_law};
+use crate::expectation::{Expectation, Method, expect, expect_counted};
 use crate::loads::{Levels, TieRule};
 use crate::potential::Potential;
-use crate::process::{LevelLaw, Process};
+use crate::process::Process;
 use crate::setting::Setting;
 use crate::weights::WeightLaw;
 use crate::{Certified, potential, process};
@@ -262,29 +262,5 @@ fn stream_levels(
     let Some(levels) = Levels::read(file).with_context(|| format!("--loads file `{path}`"))? else {
         return Ok(None);
     };
-    let mut bounds = Vec::with_capacity(levels.len() + 1);
-    bounds.push(0);
-    for &c in &levels.counts {
-        bounds.push(bounds.last().copied().unwrap_or(0) + c);
-    }
-    let Some(prob) = process.rank_range_probabilities(levels.n, &bounds)? else {
-        return Ok(None);
-    };
-    let mean = levels.mean();
-    let law = LevelLaw {
-        n: levels.n,
-        y: levels.values.iter().map(|v| v - mean).collect(),
-        counts: levels.counts.clone(),
-        prob,
-        uniform_within: setting.ties == TieRule::Random,
-    };
-    Ok(
-        expect_level_law(&law, potential, setting)?.map(|(value, e)| Expectation {
-            n: law.n,
-            value,
-            expected_next: e.next,
-            expected_change: e.change,
-            method: Method::ClosedForm,
-        }),
-    )
+    Ok(expect_counted(process, potential, &levels, setting)?)
 }

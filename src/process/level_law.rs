@@ -55,14 +55,33 @@ impl LevelLaw {
         loads: &Loads,
         ties: TieRule,
     ) -> Result<Option<LevelLaw>> {
+        LevelLaw::of_levels(process, &loads.levels(), ties)
+    }
+
+    /// [`LevelLaw::of_process`] from the load levels alone (loads counted by value, with no
+    /// vector of n loads).
+    ///
+    /// ```
+    /// use balloc::loads::{Loads, TieRule};
+    /// use balloc::process::{self, LevelLaw};
+    /// let p = process::parse("two-choice").unwrap();
+    /// let x = Loads::new(vec![0.0, 2.0, 0.0]).unwrap();
+    /// // Two-Choice, n = 3: the heaviest rank gets 1/9, the two tied lightest 8/9.
+    /// let law = LevelLaw::of_levels(p.as_ref(), &x.levels(), TieRule::Random).unwrap().unwrap();
+    /// assert!((law.prob[0] - 1.0 / 9.0).abs() < 1e-15 && (law.prob[1] - 8.0 / 9.0).abs() < 1e-15);
+    /// ```
+    pub fn of_levels(
+        process: &dyn Process,
+        levels: &Levels,
+        ties: TieRule,
+    ) -> Result<Option<LevelLaw>> {
         if !process.info().rank_based {
             return Ok(None);
         }
-        let levels = loads.levels();
-        let bounds = bounds(&levels);
+        let bounds = bounds(levels);
         Ok(process
             .rank_range_probabilities(levels.n, &bounds)?
-            .map(|prob| LevelLaw::from_parts(&levels, prob, ties)))
+            .map(|prob| LevelLaw::from_parts(levels, prob, ties)))
     }
 
     /// The grouped law of an explicit allocation vector by rank (`p[0]` for the heaviest rank)
