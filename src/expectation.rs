@@ -42,6 +42,40 @@ pub struct Expectation {
     pub method: Method,
 }
 
+/// The most bins for which `balloc expect` (and Python's `expect`) adds certified values (exact
+/// rationals or enclosures) to the floating-point ones.
+pub const CERTIFY_LIMIT: usize = 20_000;
+
+impl Expectation {
+    /// Why the expectation cannot be shown, if it cannot: a value that is not finite even in the
+    /// log domain (NaN, or `ln|v| = ∞`). `potential` is the potential's spec, quoted in the message.
+    ///
+    /// ```
+    /// use balloc::expectation::{Expectation, Method};
+    /// use balloc::scaled::Scaled;
+    /// let mut e = Expectation { n: 2, value: Scaled::exp(800.0), expected_next: Scaled::from_f64(1.0),
+    ///     expected_change: Scaled::from_f64(0.0), method: Method::ClosedForm };
+    /// assert_eq!(e.not_finite("gamma"), None); // e^800 is finite in the log domain
+    /// e.expected_next = Scaled::from_f64(f64::INFINITY);
+    /// assert!(e.not_finite("gamma").unwrap().starts_with("cannot evaluate expected_next of gamma"));
+    /// ```
+    pub fn not_finite(&self, potential: &str) -> Option<String> {
+        [
+            ("value", &self.value),
+            ("expected_next", &self.expected_next),
+            ("expected_change", &self.expected_change),
+        ]
+        .into_iter()
+        .find(|(_, v)| v.is_nan() || v.ln() == f64::INFINITY)
+        .map(|(field, _)| {
+            format!(
+                "cannot evaluate {field} of {potential} at these loads: the result is not finite \
+                 even in the log domain (loads or parameters beyond the range of f64)"
+            )
+        })
+    }
+}
+
 /// The largest number of leaves the enumerator visits before it refuses.
 pub const ENUMERATION_LIMIT: u64 = 20_000_000;
 

@@ -10,7 +10,7 @@ use crate::convert;
 use crate::error::{IntoPy, to_py};
 use crate::registry::{potential_arg, process_arg};
 use anyhow::{Context, Result};
-use balloc::expectation::Method;
+use balloc::expectation::{CERTIFY_LIMIT, Method};
 use balloc::loads::{Levels, Loads, TieRule};
 use balloc::scaled::Scaled;
 use balloc::setting::Setting;
@@ -18,10 +18,6 @@ use balloc::weights::WeightLaw;
 use balloc::{Certified, limits};
 use pyo3::prelude::*;
 use serde_json::{Map, Value, json};
-
-/// The largest n evaluated exactly or by enclosures besides the float route (as `balloc
-/// expect`).
-const CERTIFY_LIMIT: usize = 20_000;
 
 /// The expectation of a potential P after one step (or one batch) at a load vector x.
 ///
@@ -364,18 +360,10 @@ fn finish(
     cert: Option<Certified>,
 ) -> Result<Expectation> {
     // An exact value is kept whatever its size, as by `balloc expect`.
-    let exact = matches!(cert, Some(Certified::Exact(_)));
-    for (field, v) in NAMES
-        .iter()
-        .zip([&e.value, &e.expected_next, &e.expected_change])
+    if !matches!(cert, Some(Certified::Exact(_)))
+        && let Some(why) = e.not_finite(&a.potential.spec())
     {
-        if !exact && (v.is_nan() || v.ln() == f64::INFINITY) {
-            anyhow::bail!(
-                "cannot evaluate {field} of {} at these loads: the result is not finite even in \
-                 the log domain (loads or parameters beyond the range of f64)",
-                a.potential.spec()
-            );
-        }
+        anyhow::bail!(why);
     }
     Ok(Expectation {
         n: e.n,

@@ -5,7 +5,7 @@
 //! (the digits that a correctly rounded interval guarantees) for Φ, Ψ, Γ; `float` otherwise.
 
 use super::output::{Cell, Format, Table, common_digits, fmt_scaled, put_scaled, read_loads};
-use crate::expectation::{Expectation, Method, expect, expect_counted};
+use crate::expectation::{CERTIFY_LIMIT, Expectation, Method, expect, expect_counted};
 use crate::loads::{Levels, TieRule};
 use crate::potential::Potential;
 use crate::process::Process;
@@ -42,9 +42,6 @@ pub struct Args {
     format: Format,
 }
 
-/// The largest n evaluated exactly or by enclosures besides the float route.
-const CERTIFY_LIMIT: usize = 20_000;
-
 /// Runs `balloc expect`.
 pub fn run(a: Args) -> Result<i32> {
     let proc_ = process::parse(&a.process).context("--process")?;
@@ -75,21 +72,12 @@ pub fn run(a: Args) -> Result<i32> {
         None
     };
     // Every printed number is finite: values beyond f64 are printed in the log domain, and a
-    // value that is not finite even there is an error, never `exp(inf)` or NaN.
-    // An exact value is shown whatever its size (its float rendering is then in the log domain).
-    let exact = matches!(cert, Some(Certified::Exact(_)));
-    for (field, v) in [
-        ("value", &e.value),
-        ("expected_next", &e.expected_next),
-        ("expected_change", &e.expected_change),
-    ] {
-        if !exact && (v.is_nan() || v.ln() == f64::INFINITY) {
-            anyhow::bail!(
-                "cannot evaluate {field} of {} at these loads: the result is not finite even in \
-                 the log domain (loads or parameters beyond the range of f64)",
-                pot.spec()
-            );
-        }
+    // value that is not finite even there is an error, never `exp(inf)` or NaN. An exact value is
+    // shown whatever its size (its float rendering is then in the log domain).
+    if !matches!(cert, Some(Certified::Exact(_)))
+        && let Some(why) = e.not_finite(&pot.spec())
+    {
+        anyhow::bail!(why);
     }
     let trust = match &cert {
         Some(Certified::Exact(_)) => "exact",
