@@ -714,56 +714,6 @@ impl Levels {
         })
     }
 
-    /// The levels of integer loads counted by value, without a vector of `f64` loads: the same
-    /// levels as `Loads::new(x as f64).levels()`, or `None` when the loads are not counted by value
-    /// there (a value range beyond [`Levels::counts_by_value`], magnitudes from 2⁵³ on, or an
-    /// empty `x`; the caller then builds the [`Loads`]).
-    ///
-    /// ```
-    /// use balloc::loads::{Levels, Loads};
-    /// let x = [3i64, 1, 1, 0, 3, -2];
-    /// let lv = Levels::of_integers(x.iter().copied()).unwrap();
-    /// assert_eq!(lv, Loads::new(x.iter().map(|&v| v as f64).collect()).unwrap().levels());
-    /// assert_eq!(lv.values, vec![3.0, 1.0, 0.0, -2.0]);
-    /// assert!(Levels::of_integers([0i64, 1 << 40].into_iter()).is_none());
-    /// ```
-    pub fn of_integers(x: impl Iterator<Item = i64> + Clone) -> Option<Levels> {
-        let (mut lo, mut hi, mut n) = (i64::MAX, i64::MIN, 0usize);
-        for v in x.clone() {
-            lo = lo.min(v);
-            hi = hi.max(v);
-            n += 1;
-        }
-        const EXACT: i64 = 1 << 53;
-        if n == 0 || lo <= -EXACT || hi >= EXACT {
-            return None;
-        }
-        let range = hi as f64 - lo as f64 + 1.0;
-        let big = (lo.unsigned_abs().max(hi.unsigned_abs()) as f64) * (n as f64);
-        if !Levels::counts_by_value(range, n) || big >= 9_007_199_254_740_992.0 {
-            return None;
-        }
-        let mut count = vec![0usize; (hi - lo) as usize + 1];
-        for v in x {
-            count[(v - lo) as usize] += 1;
-        }
-        let (mut values, mut counts) = (Vec::new(), Vec::new());
-        for (d, &c) in count.iter().enumerate().rev() {
-            if c > 0 {
-                values.push((lo + d as i64) as f64);
-                counts.push(c);
-            }
-        }
-        // Exact, as in the counting route of `Levels::new` (|x|·n < 2⁵³).
-        let total = values.iter().zip(&counts).map(|(v, &c)| v * c as f64).sum();
-        Some(Levels {
-            values,
-            counts,
-            n,
-            total,
-        })
-    }
-
     /// The number of distinct loads.
     pub fn len(&self) -> usize {
         self.values.len()

@@ -341,7 +341,8 @@ fn counted(x: &Bound<'_, PyAny>, certify: bool) -> Option<Levels> {
         return if skip(cells.len()) {
             None
         } else {
-            Levels::of_integers(cells.iter().map(|c| c.get()))
+            // `v as f64` is numpy's conversion to float64: the levels of `x.astype(float)`.
+            Levels::of_integral(cells.iter().map(|c| c.get() as f64))
         };
     }
     // Float arrays whose entries are all integers (the usual loads) are counted as well.
