@@ -323,8 +323,8 @@ impl Interval {
 
     /// `e^{self}` (monotone: the ends are exponentiated with `Floor` and `Ceiling`).
     pub fn exp(&self, prec: u64) -> Result<Interval> {
-        let lo = self.lo.exp_prec_round_ref(prec, Floor).0;
-        let hi = self.hi.exp_prec_round_ref(prec, Ceiling).0;
+        let lo = exp_memo::exp(&self.lo, prec, Floor);
+        let hi = exp_memo::exp(&self.hi, prec, Ceiling);
         if !hi.is_finite() {
             return Err(overflow("e^x"));
         }
@@ -421,5 +421,89 @@ impl Interval {
 impl std::fmt::Display for Interval {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "[{:e}, {:e}]", self.lo_f64(), self.hi_f64())
+    }
+}
+
+/// A per-thread memo of directed-rounded `e^x` for the last few arguments.
+///
+/// Expressions evaluate `e^x` of the same end many times (`cosh x` and `sinh x` both need `e^{±x}`,
+/// and forward-mode derivatives repeat them: `(cosh x)' = sinh x`), and each correctly rounded `e^x`
+/// recomputes `ln 2` at the working precision. The memo returns the very float the computation
+/// would return (the result depends only on the value of `x`, the precision and the rounding
+/// direction), so it changes no enclosure, only the time.
+mod exp_memo {
+    use malachite::Float;
+    use malachite::base::rounding_modes::RoundingMode;
+    use std::cell::RefCell;
+
+    /// How many arguments are remembered per thread (a ring, oldest replaced first).
+    const SLOTS: usize = 32;
+
+    struct Entry {
+        x: Float,
+        prec: u64,
+        rm: RoundingMode,
+        value: Float,
+    }
+
+    thread_local! {
+        static RING: RefCell<(Vec<Entry>, usize)> = const { RefCell::new((Vec::new(), 0)) };
+    }
+
+    /// `e^x` at `prec` bits rounded by `rm` (malachite's correctly rounded `exp`), remembered.
+    pub(super) fn exp(x: &Float, prec: u64, rm: RoundingMode) -> Float {
+        // `==` on floats: NaN never matches (it is recomputed); +0 and −0 match and e^{±0} = 1.
+        let hit = RING.with(|r| {
+            let r = r.borrow();
+            r.0.iter()
+                .find(|e| e.prec == prec && e.rm == rm && e.x == *x)
+                .map(|e| e.value.clone())
+        });
+        if let Some(v) = hit {
+            return v;
+        }
+        let value = x.exp_prec_round_ref(prec, rm).0;
+        RING.with(|r| {
+            let mut r = r.borrow_mut();
+            let entry = Entry {
+                x: x.clone(),
+                prec,
+                rm,
+                value: value.clone(),
+            };
+            let (ring, next) = &mut *r;
+            if ring.len() < SLOTS {
+                ring.push(entry);
+            } else {
+                ring[*next] = entry;
+                *next = (*next + 1) % SLOTS;
+            }
+        });
+        value
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use malachite::base::rounding_modes::RoundingMode::{Ceiling, Floor};
+
+        #[test]
+        fn remembered_values_are_the_computed_ones() {
+            // 3 passes over 50 arguments (more than the ring holds, so entries are replaced), both
+            // directions, two precisions: every answer equals a fresh malachite computation, and
+            // the two directions bracket e^x (lo < hi since e^x is irrational for x ≠ 0).
+            for pass in 0..3 {
+                for k in 0..50i32 {
+                    let x = Float::from(f64::from(k - 25) / 7.0);
+                    for prec in [64, 128] {
+                        let lo = exp(&x, prec, Floor);
+                        let hi = exp(&x, prec, Ceiling);
+                        assert_eq!(lo, x.exp_prec_round_ref(prec, Floor).0, "pass {pass}");
+                        assert_eq!(hi, x.exp_prec_round_ref(prec, Ceiling).0, "pass {pass}");
+                        assert!(k == 25 || lo < hi);
+                    }
+                }
+            }
+        }
     }
 }
