@@ -45,10 +45,43 @@ pub struct Strategy {
     pub congestion: BigRational,
     /// `p_e` for every edge (nodes with `p_e(i) > 0` only).
     pub per_edge: Vec<Vec<EdgeChoice>>,
-    /// `(node, cumulative probability, sign)` in `f64` for sampling.
-    cumulative: Vec<Vec<(usize, f64, i8)>>,
+    /// The sampling table of the edges' `p_e`, flat.
+    table: EdgeTable,
     /// `ancestors[v]`: the internal nodes whose set contains `v`.
     ancestors: Vec<Vec<usize>>,
+    /// The nodes whose set load changes when `v` receives a ball (its leaf, then the internal
+    /// nodes above it), flat: vertex `v`'s are `path[path_start[v]..path_start[v + 1]]`.
+    path: Vec<u32>,
+    /// Offsets into `path`, `n + 1` of them.
+    path_start: Vec<usize>,
+}
+
+/// The distributions `p_e` of every edge in one flat table for sampling: edge `e`'s entries are
+/// `start[e]..start[e + 1]`, each with the cumulative probability `Σ_{j ≤ k} p_e(i_j)` in `f64`,
+/// the node's two children, their sizes and the sign of the flow on `e`.
+#[derive(Debug, Clone, Default)]
+struct EdgeTable {
+    start: Vec<usize>,
+    cum: Vec<f64>,
+    children: Vec<(u32, u32)>,
+    sizes: Vec<(u64, u64)>,
+    sign: Vec<i8>,
+}
+
+impl EdgeTable {
+    /// The entry of edge `e` that a uniform `u ∈ [0, 1)` selects: the first `k` with
+    /// `u < cum[k]`; `None` when `u` is at least their total (no node: the tie-break). The
+    /// cumulative sums are nondecreasing, so that `k` is the number of sums `≤ u`: counted without
+    /// a branch (the supports are short, and a search would mispredict on random `u`).
+    #[inline]
+    fn pick(&self, e: usize, u: f64) -> Option<usize> {
+        let (a, b) = (self.start[e], self.start[e + 1]);
+        let k = a + self.cum[a..b]
+            .iter()
+            .map(|&c| usize::from(c <= u))
+            .sum::<usize>();
+        (k < b).then_some(k)
+    }
 }
 
 /// The sign `Q_L(i)` from the total loads and sizes of the two children: `+1` if `L̄(S_ℓ) > L̄(S_r)`.
@@ -117,33 +150,45 @@ impl Strategy {
                 });
             }
         }
-        let cumulative = per_edge
-            .iter()
-            .map(|c| {
-                let mut acc = BigRational::zero();
-                c.iter()
-                    .map(|ch| {
-                        acc += &ch.prob;
-                        (
-                            ch.node,
-                            num_traits::ToPrimitive::to_f64(&acc).unwrap_or(1.0),
-                            ch.sign,
-                        )
-                    })
-                    .collect()
-            })
-            .collect();
-        let ancestors = (0..g.n())
+        let mut table = EdgeTable::default();
+        for c in &per_edge {
+            table.start.push(table.cum.len());
+            let mut acc = BigRational::zero();
+            for ch in c {
+                acc += &ch.prob;
+                let (l, r) = t.nodes[ch.node].children.expect("a flow node is internal");
+                table
+                    .cum
+                    .push(num_traits::ToPrimitive::to_f64(&acc).unwrap_or(1.0));
+                table.children.push((l as u32, r as u32));
+                table
+                    .sizes
+                    .push((t.nodes[l].size() as u64, t.nodes[r].size() as u64));
+                table.sign.push(ch.sign);
+            }
+        }
+        table.start.push(table.cum.len());
+        let ancestors: Vec<Vec<usize>> = (0..g.n())
             .map(|v| t.path_to_root(v).into_iter().skip(1).collect())
             .collect();
+        let mut path = Vec::new();
+        let mut path_start = Vec::with_capacity(g.n() + 1);
+        for (v, up) in ancestors.iter().enumerate() {
+            path_start.push(path.len());
+            path.push(t.leaf[v] as u32);
+            path.extend(up.iter().map(|&i| i as u32));
+        }
+        path_start.push(path.len());
         Ok(Strategy {
             graph: g.clone(),
             tree: t,
             flows,
             congestion,
             per_edge,
-            cumulative,
+            table,
             ancestors,
+            path,
+            path_start,
         })
     }
 
@@ -276,15 +321,13 @@ impl Strategy {
         let (a, b) = self.graph.edges()[e];
         let u: f64 = rng.random();
         let mut dir = 0;
-        for &(i, cum, sign) in &self.cumulative[e] {
-            if u < cum {
-                let (l, r) = self.tree.nodes[i].children.expect("internal");
-                let sum = |k: usize| -> f64 { self.tree.set(k).iter().map(|&v| x[v]).sum() };
-                let lhs = sum(l) * self.tree.nodes[r].size() as f64;
-                let rhs = sum(r) * self.tree.nodes[l].size() as f64;
-                dir = sign as i32 * (lhs.total_cmp(&rhs) as i32);
-                break;
-            }
+        if let Some(k) = self.table.pick(e, u) {
+            let (l, r) = self.table.children[k];
+            let (size_l, size_r) = self.table.sizes[k];
+            let sum = |k: u32| -> f64 { self.tree.set(k as usize).iter().map(|&v| x[v]).sum() };
+            let lhs = sum(l) * size_r as f64;
+            let rhs = sum(r) * size_l as f64;
+            dir = self.table.sign[k] as i32 * (lhs.total_cmp(&rhs) as i32);
         }
         match dir {
             1 => b,
@@ -315,14 +358,12 @@ impl Strategy {
         let (a, b) = self.graph.edges()[e];
         let u: f64 = rng.random();
         let mut dir = 0i64;
-        for &(i, cum, sign) in &self.cumulative[e] {
-            if u < cum {
-                let (l, r) = self.tree.nodes[i].children.expect("internal");
-                let lhs = s.set_load[l] as u128 * self.tree.nodes[r].size() as u128;
-                let rhs = s.set_load[r] as u128 * self.tree.nodes[l].size() as u128;
-                dir = sign as i64 * (lhs.cmp(&rhs) as i64);
-                break;
-            }
+        if let Some(k) = self.table.pick(e, u) {
+            let (l, r) = self.table.children[k];
+            let (size_l, size_r) = self.table.sizes[k];
+            let lhs = s.set_load[l as usize] as u128 * size_r as u128;
+            let rhs = s.set_load[r as usize] as u128 * size_l as u128;
+            dir = self.table.sign[k] as i64 * (lhs.cmp(&rhs) as i64);
         }
         let v = match dir {
             1 => b,
@@ -336,9 +377,9 @@ impl Strategy {
             }
         };
         s.loads[v] += 1;
-        s.set_load[self.tree.leaf[v]] += 1;
-        for &i in &self.ancestors[v] {
-            s.set_load[i] += 1;
+        let (a, b) = (self.path_start[v], self.path_start[v + 1]);
+        for &i in &self.path[a..b] {
+            s.set_load[i as usize] += 1;
         }
         s.t += 1;
         v
