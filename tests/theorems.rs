@@ -5,6 +5,8 @@
 
 use balloc::claim::{self, RunContext, Status, Trust};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn effort() -> u32 {
     if std::env::var("BALLOC_LONG").is_ok_and(|v| v == "1") {
@@ -19,18 +21,35 @@ fn every_theorem_file_meets_its_expected_status() {
     let root = Path::new("theorems");
     let files = claim::discover(root).unwrap();
     assert!(files.len() >= 9, "theorem files found: {files:?}");
+    // The files are checked on every core (each verdict depends only on its file, not on the
+    // thread or the order), and reported in the order of `files`.
+    let next = AtomicUsize::new(0);
+    let verdicts: Mutex<Vec<Option<claim::Verdict>>> = Mutex::new(vec![None; files.len()]);
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|sc| {
+        for _ in 0..jobs.min(files.len()) {
+            sc.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(f) = files.get(i) else { break };
+                    let mut ctx = RunContext {
+                        effort: effort(),
+                        regressions: Some(PathBuf::from("proptest-regressions/theorems")),
+                        ..RunContext::default()
+                    };
+                    let v = claim::check(f, root, &mut ctx)
+                        .unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
+                    verdicts.lock().unwrap()[i] = Some(v);
+                }
+            });
+        }
+    });
     let mut bad = Vec::new();
     // Policy (`docs/conventions.md` §3): a refuted verdict of the multidimensional paper rests on exact
     // rationals or enclosures, never on float alone.
     let mut float_refuted = Vec::new();
-    for f in &files {
-        let mut ctx = RunContext {
-            effort: effort(),
-            regressions: Some(PathBuf::from("proptest-regressions/theorems")),
-            ..RunContext::default()
-        };
-        let v =
-            claim::check(f, root, &mut ctx).unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
+    for v in verdicts.into_inner().unwrap() {
+        let v = v.expect("every file was checked");
         eprintln!(
             "{:<45} {:<12} expected {:<8} trust {}",
             v.id,
