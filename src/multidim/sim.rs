@@ -88,9 +88,9 @@ impl MdSimConfig {
     /// let a = cfg.run(7, 3).unwrap();
     /// assert_eq!(a, cfg.run(7, 3).unwrap()); // deterministic
     /// assert_eq!(a, cfg.runs(7, 4).unwrap()[3]); // the same run as in a set of runs
-    /// // Each dimension holds 64·2/4 = 32 units on average over 16 bins (avg 2), and the loads
-    /// // are integers: every gap is a non-negative integer.
-    /// assert!(a.max_gap >= 0.0 && a.max_gap.fract() == 0.0);
+    /// // gap(a) = max_b l(a, b) − T_a/16 with integer loads and an integer total T_a of
+    /// // dimension a: the largest gap is non-negative and a multiple of 1/16.
+    /// assert!(a.max_gap >= 0.0 && (a.max_gap * 16.0).fract() == 0.0);
     /// ```
     pub fn run(&self, seed: u64, run: u64) -> Result<MdRun> {
         let model = MdModel::new(self.clone())?;
