@@ -56,7 +56,13 @@ impl Rule {
         }
     }
 
-    /// The simulation model of this rule on `g`.
+    /// The simulation model of this rule on `g` ([`GreedyModel`] or [`StrategyModel`]).
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, experiment::Rule};
+    /// let m = Rule::Greedy.model(&Graph::cycle(8).unwrap()).unwrap();
+    /// assert_eq!((m.key().as_str(), m.batch()), ("strategy=greedy;graph=cycle(8)", 8));
+    /// ```
     pub fn model(self, g: &Graph) -> Result<Box<dyn Model>> {
         Ok(match self {
             Rule::Greedy => Box::new(GreedyModel::new(g)?),

@@ -390,6 +390,21 @@ pub struct Plan {
     /// Whether each run records the time average of the gap over the observation points of its
     /// window ([`RunResult::mean_gap`]): the points `b₀ + k·b` (`b₀` the end of the burn-in, `b`
     /// the model's batch, `k ≥ 1`) up to `balls`. The run then stops at every one of them.
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, experiment::GreedyModel};
+    /// use balloc::{loads::Loads, sim::{simulate, Plan}};
+    /// use std::sync::Arc;
+    /// // Greedy on the path 0 – 1 from loads (4, 0): the ball goes to the lighter end, so after
+    /// // t = 1…6 balls the loads are (4,1), (4,2), (4,3), (4,4), (5,4) or (4,5), (5,5) and the gap
+    /// // max − W/2 is 1.5, 1, 0.5, 0, 0.5, 0. Observation points every n = 2 balls: 1, 0, 0.
+    /// let m = GreedyModel::new(&Graph::path(2).unwrap()).unwrap();
+    /// let mut plan = Plan::new(6, 3, 1);
+    /// plan.start = Some(Arc::new(Loads::new(vec![4.0, 0.0]).unwrap()));
+    /// plan.gap_average = true;
+    /// let out = simulate(&m, &plan, &|| {}).unwrap();
+    /// assert!(out.runs.iter().all(|r| r.mean_gap == Some(1.0 / 3.0) && r.final_gap == 0.0));
+    /// ```
     pub gap_average: bool,
 }
 
