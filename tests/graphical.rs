@@ -510,7 +510,7 @@ fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
             pot.value(&y).to_f64().unwrap()
         })
         .collect();
-    let s = balloc::graph::experiment::summarize(&vals, 0.95).unwrap();
+    let s = balloc::sim::statistic::mean_ci(&vals, 0.95).unwrap();
     assert!(
         (s.mean - exact).abs() < 5.0 * s.stderr,
         "{} vs {exact}",

@@ -471,6 +471,8 @@ fn bad_start_burn_in_growth_and_comparison_input_is_a_one_line_error() {
     let base = "[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"max_gap\"\n\
                 mean = \"<= 4\"\nballs = \"n\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n";
     let with = |line: &str| base.replace("runs = 10\n", &format!("runs = 10\n{line}\n"));
+    let graph = "[claim]\nstatistic = \"max_gap\"\ngraph = \"cycle\"\nmean = \"<= 4\"\n\
+                 balls = \"n\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n";
     let cases: &[(&str, String, &str)] = &[
         (
             "loads-length",
@@ -533,6 +535,39 @@ fn bad_start_burn_in_growth_and_comparison_input_is_a_one_line_error() {
              start = \"gap(2)\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n"
                 .to_string(),
             "start: start states apply to the processes of [setting] and the strategy (md-balls start empty)",
+        ),
+        (
+            "strategy-alone",
+            with("strategy = \"greedy\""),
+            "strategy: only used with `graph`",
+        ),
+        (
+            "strategy-unknown",
+            graph.replace(
+                "graph = \"cycle\"",
+                "graph = \"cycle\"\nstrategy = [\"flow\", \"random\"]",
+            ),
+            "strategy: unknown strategy `random`",
+        ),
+        (
+            "sibling-greedy",
+            graph.replace("\"max_gap\"", "\"sibling_gap\"").replace(
+                "graph = \"cycle\"",
+                "graph = \"cycle\"\nstrategy = \"greedy\"",
+            ),
+            "sibling_gap is an observable of the flow strategy",
+        ),
+        (
+            "beta-no-param",
+            base.replace(
+                "processes = [\"two-choice\"]",
+                "processes = [\"one-plus-beta(beta=0.5)\", \"two-choice\"]",
+            )
+            .replace(
+                "mean = \"<= 4\"",
+                "exponent = \"<= -1\"\nexponent_in = \"beta\"",
+            ),
+            "source 2 (two-choice) has no positive `beta`",
         ),
     ];
     for (name, body, want) in cases {
@@ -630,4 +665,28 @@ fn recovery_times_and_windowed_fractions_match_hand_bounds() {
         &two_bins(rec, "mean = \"<= 9\"", 20)[HEAD.len()..],
     );
     assert!(e.contains("use a `probability` claim"), "{e}");
+}
+
+/// A growth claim in β (`exponent_in = "beta"`) against the exact slope. Two bins, two balls of
+/// (1+β): the second ball lands on the first one's bin with probability p₁ = (1 − β)/2 + β/4 (the
+/// rank-1 entry of (1 − β)/n + β(2i − 1)/n² at n = 2), so the final gap is 1 with probability
+/// 1/2 − β/4 and 0 otherwise: E[gap] = 1/2 − β/4. Over β = 1/4, 1/2, 3/4 the least-squares slope
+/// of ln E[gap] on ln β is −0.2972 (computed from these three values).
+#[test]
+fn growth_in_beta_matches_the_exact_slope() {
+    let root = scratch("beta");
+    let file = |range: &str| {
+        format!(
+            "{HEAD}[setting]\nprocesses = [\"one-plus-beta(beta=0.25)\", \"one-plus-beta(beta=0.5)\", \
+             \"one-plus-beta(beta=0.75)\"]\n[claim]\nstatistic = \"final_gap\"\nexponent = \"{range}\"\n\
+             exponent_in = \"beta\"\nballs = \"2\"\nruns = 4000\nseed = 5\nconfidence = 0.95\n\
+             [domain]\nn = [2]\n"
+        )
+    };
+    let v = run(&root, &write(&root, "around", &file("in [-0.45, -0.15]")));
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    let note = v.notes.iter().find(|n| n.contains("exponent")).unwrap();
+    assert!(note.contains("beta = 0.25 →"), "{note}");
+    let v = run(&root, &write(&root, "flat", &file("in [-0.1, 0.1]")));
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
 }

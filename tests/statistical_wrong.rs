@@ -7,6 +7,7 @@
 //! * Growth claims: the wrong class (a √n or √b class for a statistic growing like ln n or b/n, √n
 //!   growth claimed for a polylogarithmic gap).
 //! * Comparisons: the reversed comparison.
+//! * Windowed counts: a constant below the process's typical value (`C` of Δ ≤ Cn).
 //! * Mean-quantile stabilization: a narrow band (ε = 0.45, where the statistic is not constant)
 //!   with the threshold at twice the observed value.
 //!
@@ -76,6 +77,30 @@ const FILES: &[(&str, Wrong)] = &[
             "exponent = \"in [-0.05, 0.05]\"",
             "exponent = \"in [-0.05, 0.05]\"\nrelative_to = \"sqrt(m)\"",
         )]),
+    ),
+    // A 1/√β law for a gap growing like 1/β.
+    (
+        "batched-2022/one-plus-beta-gap-growth-in-beta",
+        Wrong::Lines(&[(
+            "exponent = \"in [-1.3, -0.7]\"",
+            "exponent = \"in [-0.6, -0.4]\"",
+        )]),
+    ),
+    // A gap growing like ln n (local exponent 0.21 over n = 64…256) claimed for greedy on cycles.
+    (
+        "graphical-2022/fig-1-greedy-growth",
+        Wrong::Lines(&[("exponent = \">= 0.3\"", "exponent = \"<= 0.21\"")]),
+    ),
+    // The reversed comparison: the strategy's gap is the larger one at these n.
+    (
+        "graphical-2022/greedy-vs-flow-cycle",
+        Wrong::Lines(&[("compare = \"<=\"", "compare = \">=\"")]),
+    ),
+    ("mean-biased-2023/fig-4-1-recovery", Wrong::Scale("C")),
+    // C = 2 lies below Twinning's steady-state Δ/n (about 2.2): its fraction drops below r̃.
+    (
+        "mean-biased-2023/fig-4-2-linear-potential-rounds",
+        Wrong::Lines(&[("C = 3", "C = 2")]),
     ),
     // Expected refuted: the per-dimension gap grows like √m.
     ("multidim-2011/gap-in-m-per-dimension", Wrong::AsWritten),

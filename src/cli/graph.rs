@@ -2,10 +2,12 @@
 //! Monte Carlo experiments of C §5 (`experiment`).
 
 use super::output::{Cell, Format, Table};
-use crate::graph::experiment::{Point, Rule, fit_power, plot_svg, simulate, summarize};
+use crate::graph::experiment::{Point, Rule, plot_svg, simulate};
 use crate::graph::flow::{Routing, congestion_lower_bound};
 use crate::graph::tree::Tree;
 use crate::graph::{Graph, GraphKind, measures};
+use crate::sim::growth::{GridMean, power_fit};
+use crate::sim::statistic::mean_ci;
 use anyhow::{Context, Result, bail};
 use num_traits::ToPrimitive;
 use serde_json::json;
@@ -61,7 +63,8 @@ pub enum Action {
         /// Runs per (n, strategy).
         #[arg(long, default_value_t = 8)]
         runs: u64,
-        /// Base seed.
+        /// Base seed: run r of a (strategy, graph) is seeded from (model key, seed, r), as in
+        /// `balloc simulate`, so the output does not depend on the thread count.
         #[arg(long, default_value_t = 2022)]
         seed: u64,
         /// Output directory (created if missing): writes `GRAPH.json` (every run, the fits),
@@ -232,7 +235,7 @@ pub fn run(a: Args) -> Result<i32> {
                     let balls = crate::graph::experiment::ball_count(factor, nv, power)?;
                     let res = simulate(&g, rule, balls, runs, seed)?;
                     let mg: Vec<f64> = res.iter().map(|r| r.mean_gap).collect();
-                    let s = summarize(&mg, 0.95)?;
+                    let s = mean_ci(&mg, 0.95)?;
                     crate::errln!(
                         "{:<7} {:<14} balls {balls:>12}  mean gap {:.3} [{:.3}, {:.3}]",
                         rule.name(),
@@ -245,11 +248,15 @@ pub fn run(a: Args) -> Result<i32> {
                     pts.push((nv as f64, s));
                 }
                 if pts.len() >= 3 {
-                    let f = fit_power(
-                        &pts.iter().map(|p| p.0).collect::<Vec<_>>(),
-                        &pts.iter().map(|p| p.1.mean).collect::<Vec<_>>(),
-                        0.95,
-                    )?;
+                    let grid: Vec<GridMean> = pts
+                        .iter()
+                        .map(|p| GridMean {
+                            x: p.0,
+                            mean: p.1.mean,
+                            stderr: p.1.stderr,
+                        })
+                        .collect();
+                    let f = power_fit(&grid, 0.95)?;
                     crate::outln!(
                         "{:<7} exponent {:.3} (95% CI [{:.3}, {:.3}])",
                         rule.name(),
@@ -262,7 +269,9 @@ pub fn run(a: Args) -> Result<i32> {
                 series.push((rule.name().to_string(), pts));
             }
             let doc = json!({"config": {"graph": graph, "n": n, "factor": factor, "power": power, "runs": runs, "seed": seed,
-                "observable": "time average of max L − t/n over every n-th ball of the second half"},
+                "observable": "time average of max L − t/n over every n-th ball of the second half",
+                "seeding": "run r from (model key, seed, r) as in balloc simulate",
+                "exponent_interval": "normal interval from the runs' standard errors (delta method)"},
                 "results": rows, "fits": fits});
             match out {
                 None => crate::outln!("{}", serde_json::to_string_pretty(&doc)?),

@@ -8,9 +8,10 @@
 use super::output::{Cell, Format, Table};
 use crate::limits;
 use crate::multidim::experiment::{Regime, Sweep, gap_plot, to_csv};
-use crate::multidim::sim::{MdSimConfig, summarize};
+use crate::multidim::sim::MdSimConfig;
 use crate::multidim::{BallLaw, Choice, Criterion, MdRule};
 use crate::outln;
+use crate::sim::statistic::mean_ci;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 use std::path::Path;
@@ -123,7 +124,7 @@ fn simulate(a: SimArgs) -> Result<i32> {
     let runs = cfg.runs(a.seed, a.runs)?;
     let gaps: Vec<f64> = runs.iter().map(|r| r.max_gap).collect();
     let summary = if gaps.len() >= 2 {
-        Some(summarize(&gaps, 0.95)?)
+        Some(mean_ci(&gaps, 0.95)?)
     } else {
         None
     };
@@ -158,7 +159,7 @@ fn simulate(a: SimArgs) -> Result<i32> {
             let summary = summary.map(|s| {
                 format!(
                     "max_a gap(a): mean {}, 95% CI [{}, {}] over {} runs",
-                    s.mean, s.ci_low, s.ci_high, s.count
+                    s.mean, s.ci_low, s.ci_high, s.samples
                 )
             });
             match a.format {
@@ -203,7 +204,7 @@ fn simulate(a: SimArgs) -> Result<i32> {
                     s.mean,
                     s.ci_low,
                     s.ci_high,
-                    s.count
+                    s.samples
                 );
             }
         }

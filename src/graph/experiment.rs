@@ -1,14 +1,14 @@
-//! A small, self-contained Monte Carlo driver for the experiments of C §5 (Figures 1 and 3): the
-//! greedy strategy and Bansal–Feldheim's strategy on cycles, tori and hypercubes; gap growth with
-//! a fitted exponent, t-based confidence intervals and plots ([`crate::plot`]).
-//!
-//! Determinism: run `r` of a configuration uses ChaCha8 seeded with `seed` on stream
-//! `hash(graph, strategy) + r`, so results do not depend on the thread count (runs are executed in
-//! parallel with rayon and collected in order).
+//! The experiments of C §5 (Figures 1 and 3) on the simulator's core: the greedy strategy
+//! ([`GreedyModel`]) and Bansal–Feldheim's strategy ([`StrategyModel`]) are [`crate::sim::Model`]s,
+//! so the runs, their seeds, start states, burn-in and checkpoints are those of
+//! [`crate::sim::simulate`] (run `r` seeded from (model key, seed, `r`): the results do not depend
+//! on the thread count), the intervals are [`crate::sim::statistic::mean_ci`] and the growth
+//! exponent is [`crate::sim::growth::power_fit`]; plots go through [`crate::plot`].
 //!
 //! Observables (`docs/conventions.md` §1: every output says which gap): `gap = max_v L(v) − t/n` and `spread = max − min`
 //! (C's `gap_G`); each run reports both at the end, and the time average of `gap` over the
-//! observation points (every `n` balls) in the second half of the run.
+//! observation points (every `n` balls) in the second half of the run
+//! ([`crate::sim::Plan::gap_average`] after a burn-in of the first half).
 //!
 //! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §5, Figures 1 and 3 (their protocol: `docs/derivations.md` §8).
 
@@ -16,13 +16,11 @@ use super::Graph;
 use super::strategy::{State, Strategy};
 use crate::error::{Error, Result};
 use crate::loads::Loads;
-use crate::sim::rng::SimRng;
+use crate::sim::rng::{SimRng, below};
+use crate::sim::statistic::Estimate;
 use crate::sim::{Model, Plan, System};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
+use rand::Rng;
 use serde_json::{Map, Value, json};
-use statrs::distribution::{ContinuousCDF, StudentsT};
 use std::sync::Arc;
 
 /// Which allocation rule a run uses.
@@ -42,6 +40,35 @@ impl Rule {
             Rule::Flow => "flow",
         }
     }
+
+    /// The rule of a name (`greedy`, `flow`).
+    ///
+    /// ```
+    /// use balloc::graph::experiment::Rule;
+    /// assert_eq!(Rule::parse("flow").unwrap(), Rule::Flow);
+    /// assert!(Rule::parse("random").unwrap_err().to_string().contains("greedy, flow"));
+    /// ```
+    pub fn parse(name: &str) -> Result<Rule> {
+        match name {
+            "greedy" => Ok(Rule::Greedy),
+            "flow" => Ok(Rule::Flow),
+            other => Err(Error::unknown("strategy", other, &["greedy", "flow"])),
+        }
+    }
+
+    /// The simulation model of this rule on `g` ([`GreedyModel`] or [`StrategyModel`]).
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, experiment::Rule};
+    /// let m = Rule::Greedy.model(&Graph::cycle(8).unwrap()).unwrap();
+    /// assert_eq!((m.key().as_str(), m.batch()), ("strategy=greedy;graph=cycle(8)", 8));
+    /// ```
+    pub fn model(self, g: &Graph) -> Result<Box<dyn Model>> {
+        Ok(match self {
+            Rule::Greedy => Box::new(GreedyModel::new(g)?),
+            Rule::Flow => Box::new(StrategyModel::new(g)?),
+        })
+    }
 }
 
 /// The result of one run.
@@ -49,6 +76,8 @@ impl Rule {
 pub struct RunResult {
     /// The run index.
     pub run: u64,
+    /// The run seed ([`crate::sim::rng::run_rng`] of it replays the run).
+    pub seed: u64,
     /// `max L − t/n` at the end.
     pub final_gap: f64,
     /// `max L − min L` at the end.
@@ -57,14 +86,27 @@ pub struct RunResult {
     pub mean_gap: f64,
 }
 
-fn stream_of(label: &str) -> u64 {
-    // FNV-1a: a fixed, documented hash (std's hasher is not guaranteed stable).
-    label.bytes().fold(0xcbf29ce484222325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100000001b3)
-    })
+/// The plan of an experiment run: `balls` balls, the first half a burn-in, and the time average
+/// of the gap over the observation points `t ≡ 0 (mod n)` with `2t ≥ balls`.
+///
+/// The burn-in is `(k₀ − 1)·n` with `k₀ = ⌈balls/(2n)⌉`, so the window's observation points
+/// `(k₀ − 1)·n + k·n` are exactly the multiples of `n` in `[balls/2, balls]`.
+///
+/// ```
+/// // n = 10, 633 balls: multiples of 10 from 320 (≥ 316.5) on, so the burn-in is 310.
+/// assert_eq!(balloc::graph::experiment::plan(10, 633, 8, 1).burn_in, 310);
+/// ```
+pub fn plan(n: usize, balls: u64, runs: u64, seed: u64) -> Plan {
+    let n = n.max(1) as u64;
+    let k0 = balls.div_ceil(2 * n);
+    let mut p = Plan::new(balls, runs, seed);
+    p.burn_in = k0.saturating_sub(1) * n;
+    p.gap_average = true;
+    p
 }
 
-/// Runs `runs` independent runs of `balls` balls from the empty state.
+/// Runs `runs` independent runs of `balls` balls from the empty state through
+/// [`crate::sim::simulate`] with [`plan`].
 ///
 /// ```
 /// use balloc::graph::{Graph, experiment::{simulate, Rule}};
@@ -72,6 +114,9 @@ fn stream_of(label: &str) -> u64 {
 /// let a = simulate(&g, Rule::Greedy, 1000, 2, 5).unwrap();
 /// assert_eq!(a, simulate(&g, Rule::Greedy, 1000, 2, 5).unwrap()); // same seed, same result
 /// assert!(a.iter().all(|r| r.final_gap >= 0.0 && r.final_spread >= r.final_gap));
+/// // 1000 balls on 8 vertices: the final mean 125 is an integer, so every gap is an integer
+/// // and the time average lies between the smallest (≥ 0) and the largest gap.
+/// assert!(a.iter().all(|r| r.final_gap.fract() == 0.0 && r.mean_gap >= 0.0));
 /// ```
 pub fn simulate(g: &Graph, rule: Rule, balls: u64, runs: u64, seed: u64) -> Result<Vec<RunResult>> {
     if g.m() == 0 || balls == 0 || runs == 0 {
@@ -80,194 +125,236 @@ pub fn simulate(g: &Graph, rule: Rule, balls: u64, runs: u64, seed: u64) -> Resu
             "needs a graph with edges, balls ≥ 1 and runs ≥ 1",
         ));
     }
-    let strategy = match rule {
-        Rule::Flow => Some(Strategy::new(g)?),
-        Rule::Greedy => None,
-    };
-    let stream = stream_of(&format!("{}/{}", g.name(), rule.name()));
-    Ok((0..runs)
-        .into_par_iter()
-        .map(|run| {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            rng.set_stream(stream.wrapping_add(run));
-            one_run(g, strategy.as_ref(), balls, run, &mut rng)
+    let model = rule.model(g)?;
+    let out = crate::sim::simulate(model.as_ref(), &plan(g.n(), balls, runs, seed), &|| {})?;
+    Ok(out
+        .runs
+        .iter()
+        .map(|r| RunResult {
+            run: r.run,
+            seed: r.seed,
+            final_gap: r.final_gap,
+            final_spread: r.spread,
+            mean_gap: r.mean_gap.unwrap_or(r.final_gap),
         })
         .collect())
 }
 
-fn one_run(
-    g: &Graph,
-    s: Option<&Strategy>,
-    balls: u64,
-    run: u64,
-    rng: &mut ChaCha8Rng,
-) -> RunResult {
-    let n = g.n();
-    let every = n as u64;
-    let mut acc = 0.0;
-    let mut obs = 0u64;
-    let mut observe = |loads: &[u64], t: u64| {
-        if 2 * t >= balls && t.is_multiple_of(every) {
-            acc += *loads.iter().max().unwrap_or(&0) as f64 - t as f64 / n as f64;
-            obs += 1;
-        }
-    };
-    let loads = match s {
-        Some(s) => {
-            let mut st = s.state();
-            for t in 1..=balls {
-                s.step(&mut st, rng);
-                observe(&st.loads, t);
-            }
-            st.loads
-        }
-        None => {
-            let mut x = vec![0u64; n];
-            let edges = g.edges();
-            for t in 1..=balls {
-                let (a, b) = edges[rng.random_range(0..edges.len())];
-                let v = match x[a].cmp(&x[b]) {
-                    std::cmp::Ordering::Greater => b,
-                    std::cmp::Ordering::Less => a,
-                    std::cmp::Ordering::Equal => {
-                        if rng.random::<bool>() {
-                            a
-                        } else {
-                            b
-                        }
-                    }
-                };
-                x[v] += 1;
-                observe(&x, t);
-            }
-            x
-        }
-    };
-    let max = *loads.iter().max().unwrap_or(&0) as f64;
-    let min = *loads.iter().min().unwrap_or(&0) as f64;
-    RunResult {
-        run,
-        final_gap: max - balls as f64 / n as f64,
-        final_spread: max - min,
-        mean_gap: if obs > 0 { acc / obs as f64 } else { f64::NAN },
-    }
-}
-
-/// A sample mean with its standard error and a two-sided t-based confidence interval.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct Summary {
-    /// The mean.
-    pub mean: f64,
-    /// The standard error `s/√k`.
-    pub stderr: f64,
-    /// Lower end of the interval.
-    pub ci_low: f64,
-    /// Upper end.
-    pub ci_high: f64,
-}
-
-/// The mean of `xs` with a t-interval at confidence `level` (`k − 1` degrees of freedom).
-///
-/// ```
-/// use balloc::graph::experiment::summarize;
-/// // xs = (1, 2, 3): mean 2, s = 1, stderr = 1/√3, t_{0.975, 2} = 4.302653 (tables).
-/// let s = summarize(&[1.0, 2.0, 3.0], 0.95).unwrap();
-/// assert!((s.ci_high - (2.0 + 4.302653 / 3f64.sqrt())).abs() < 1e-5);
-/// ```
-pub fn summarize(xs: &[f64], level: f64) -> Result<Summary> {
-    let k = xs.len();
-    if k < 2 || !(0.0 < level && level < 1.0) || xs.iter().any(|x| !x.is_finite()) {
+/// The non-negative integer loads of a start state for a graph model, or an error naming the
+/// first bad entry.
+fn integer_start(start: &Loads, n: usize) -> Result<Vec<u64>> {
+    let x = start.as_slice();
+    if x.len() != n {
         return Err(Error::invalid(
-            "summary",
-            "needs at least two finite values and a level in (0, 1)",
+            "start",
+            format!(
+                "the load vector has {} entries for n = {n} vertices",
+                x.len()
+            ),
         ));
     }
-    let mean = xs.iter().sum::<f64>() / k as f64;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1) as f64;
-    let stderr = (var / k as f64).sqrt();
-    let t = t_quantile(0.5 + level / 2.0, (k - 1) as f64)?;
-    Ok(Summary {
-        mean,
-        stderr,
-        ci_low: mean - t * stderr,
-        ci_high: mean + t * stderr,
-    })
-}
-
-fn t_quantile(p: f64, dof: f64) -> Result<f64> {
-    let d = StudentsT::new(0.0, 1.0, dof)
-        .map_err(|e| Error::invalid("t distribution", e.to_string()))?;
-    Ok(d.inverse_cdf(p))
-}
-
-/// A fitted power law `gap ≈ c·n^a` by least squares on `(ln n, ln gap)`, with a t-based interval
-/// for the exponent (`k − 2` degrees of freedom).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct PowerFit {
-    /// The exponent `a`.
-    pub exponent: f64,
-    /// Its standard error.
-    pub stderr: f64,
-    /// Lower end of the interval.
-    pub ci_low: f64,
-    /// Upper end.
-    pub ci_high: f64,
-    /// `ln c`.
-    pub log_intercept: f64,
-}
-
-/// Fits `y ≈ c·x^a` (all values positive, at least three points).
-///
-/// ```
-/// use balloc::graph::experiment::fit_power;
-/// // Exact data y = 3·x^0.5: exponent 0.5 with zero error.
-/// let xs = [4.0, 16.0, 64.0, 256.0];
-/// let ys: Vec<f64> = xs.iter().map(|x: &f64| 3.0 * x.sqrt()).collect();
-/// let f = fit_power(&xs, &ys, 0.95).unwrap();
-/// assert!((f.exponent - 0.5).abs() < 1e-12 && f.stderr < 1e-9);
-/// ```
-pub fn fit_power(xs: &[f64], ys: &[f64], level: f64) -> Result<PowerFit> {
-    let k = xs.len();
-    if k < 3 || ys.len() != k || xs.iter().chain(ys).any(|v| !(*v > 0.0 && v.is_finite())) {
-        return Err(Error::invalid(
-            "power fit",
-            "needs at least three pairs of positive finite values",
-        ));
-    }
-    let lx: Vec<f64> = xs.iter().map(|v| v.ln()).collect();
-    let ly: Vec<f64> = ys.iter().map(|v| v.ln()).collect();
-    let mx = lx.iter().sum::<f64>() / k as f64;
-    let my = ly.iter().sum::<f64>() / k as f64;
-    let sxx: f64 = lx.iter().map(|x| (x - mx).powi(2)).sum();
-    let sxy: f64 = lx.iter().zip(&ly).map(|(x, y)| (x - mx) * (y - my)).sum();
-    let a = sxy / sxx;
-    let b = my - a * mx;
-    let rss: f64 = lx
+    if let Some(v) = x
         .iter()
-        .zip(&ly)
-        .map(|(x, y)| (y - b - a * x).powi(2))
-        .sum();
-    let se = (rss / (k - 2) as f64 / sxx).sqrt();
-    let t = t_quantile(0.5 + level / 2.0, (k - 2) as f64)?;
-    Ok(PowerFit {
-        exponent: a,
-        stderr: se,
-        ci_low: a - t * se,
-        ci_high: a + t * se,
-        log_intercept: b,
-    })
+        .find(|v| !(**v >= 0.0 && v.fract() == 0.0 && **v < 1e15))
+    {
+        return Err(Error::invalid(
+            "start",
+            format!("graph strategies start from non-negative integer loads, got {v}"),
+        ));
+    }
+    Ok(x.iter().map(|&v| v as u64).collect())
+}
+
+/// Integer loads as (load, count) pairs: a counting pass when the loads span at most `4n` levels,
+/// else an ordered map.
+fn integer_levels(x: &[u64]) -> Vec<(f64, u64)> {
+    let (lo, hi) = x
+        .iter()
+        .fold((u64::MAX, 0u64), |(a, b), &v| (a.min(v), b.max(v)));
+    if x.is_empty() {
+        return Vec::new();
+    }
+    if hi - lo <= 4 * x.len() as u64 {
+        let mut c = vec![0u64; (hi - lo + 1) as usize];
+        for &v in x {
+            c[(v - lo) as usize] += 1;
+        }
+        return c
+            .into_iter()
+            .enumerate()
+            .filter(|(_, k)| *k > 0)
+            .map(|(i, k)| ((lo + i as u64) as f64, k))
+            .collect();
+    }
+    let mut c: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
+    for &v in x {
+        *c.entry(v).or_insert(0) += 1;
+    }
+    c.into_iter().map(|(v, k)| (v as f64, k)).collect()
+}
+
+/// The greedy graphical process as a simulation model ([`crate::sim::Model`]): a uniform edge
+/// `{u, v}` is requested and the ball goes to the strictly lighter endpoint, to either with
+/// probability ½ on a tie. One step costs O(1) (one bounded integer for the edge, one word for a
+/// tie), against O(n) per step for the registered `graphical(graph=...)` process, whose generic
+/// path rebuilds the step law.
+///
+/// Per-vertex probability (S.GreedyGraphical, derived):
+/// `r_v = (#{u ∈ N(v) : x_u > x_v} + ½·#{u ∈ N(v) : x_u = x_v}) / m`.
+/// Observation points are every `n` balls (the model's `batch`) and the end of a run.
+///
+/// Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §1 (the greedy strategy) and Figure 1;
+/// Peres–Talwar–Wieder (Random Struct. Alg. 2015) for its `O(log n/σ)` gap.
+///
+/// ```
+/// use balloc::graph::{Graph, experiment::GreedyModel};
+/// use balloc::sim::{simulate, Model, Plan};
+/// let m = GreedyModel::new(&Graph::cycle(8).unwrap()).unwrap();
+/// assert_eq!((m.n(), m.batch()), (8, 8));
+/// let out = simulate(&m, &Plan::new(1, 3, 5), &|| {}).unwrap();
+/// // One ball on an empty C_8: gap 1 − 1/8 and spread 1 in every run.
+/// assert!(out.runs.iter().all(|r| r.final_gap == 0.875 && r.spread == 1.0));
+/// ```
+#[derive(Debug, Clone)]
+pub struct GreedyModel {
+    g: Arc<Graph>,
+}
+
+impl GreedyModel {
+    /// The greedy process on `g` (which needs an edge).
+    pub fn new(g: &Graph) -> Result<GreedyModel> {
+        if g.m() == 0 {
+            return Err(Error::invalid("graph", "greedy needs a graph with edges"));
+        }
+        Ok(GreedyModel {
+            g: Arc::new(g.clone()),
+        })
+    }
+}
+
+/// One run of greedy ([`GreedyModel`]): the loads, their maximum (loads only grow), the balls
+/// allocated in all and those of the start state.
+struct GreedySystem {
+    g: Arc<Graph>,
+    x: Vec<u64>,
+    max: u64,
+    t: u64,
+    start: u64,
+}
+
+impl GreedySystem {
+    /// One greedy step: a uniform edge, the lighter endpoint, a fair coin (the top bit of a word)
+    /// on ties.
+    #[inline(always)]
+    fn step(&mut self, rng: &mut SimRng) {
+        let edges = self.g.edges();
+        let (a, b) = edges[below(rng, edges.len() as u64) as usize];
+        let v = match self.x[a].cmp(&self.x[b]) {
+            std::cmp::Ordering::Greater => b,
+            std::cmp::Ordering::Less => a,
+            std::cmp::Ordering::Equal => {
+                if rng.next_u64() >> 63 == 1 {
+                    a
+                } else {
+                    b
+                }
+            }
+        };
+        self.x[v] += 1;
+        self.max = self.max.max(self.x[v]);
+        self.t += 1;
+    }
+
+    fn gap(&self) -> f64 {
+        self.max as f64 - self.t as f64 / self.x.len() as f64
+    }
+}
+
+impl System for GreedySystem {
+    fn n(&self) -> usize {
+        self.x.len()
+    }
+    fn balls(&self) -> u64 {
+        self.t - self.start
+    }
+    fn steps(&self) -> u64 {
+        self.t - self.start
+    }
+    fn total(&self) -> f64 {
+        self.t as f64
+    }
+    fn max_load(&self) -> f64 {
+        self.max as f64
+    }
+    fn min_load(&self) -> f64 {
+        self.x.iter().copied().min().unwrap_or(0) as f64
+    }
+    fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64> {
+        let n = self.x.len() as u64;
+        let target = self.start.saturating_add(balls);
+        let mut best = f64::NEG_INFINITY;
+        while self.t < target {
+            self.step(rng);
+            if (self.t - self.start).is_multiple_of(n) || self.t == target {
+                best = best.max(self.gap());
+            }
+        }
+        Ok(best)
+    }
+    fn levels(&self) -> Vec<(f64, u64)> {
+        integer_levels(&self.x)
+    }
+}
+
+impl Model for GreedyModel {
+    fn key(&self) -> String {
+        format!("strategy=greedy;graph={}", self.g.name())
+    }
+    fn describe(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("strategy".into(), json!("greedy"));
+        m.insert("graph".into(), json!(self.g.name()));
+        m.insert("n".into(), json!(self.g.n()));
+        m
+    }
+    fn n(&self) -> usize {
+        self.g.n()
+    }
+    fn batch(&self) -> u64 {
+        self.g.n() as u64
+    }
+    fn build(&self) -> Result<Box<dyn System>> {
+        Ok(Box::new(GreedySystem {
+            g: self.g.clone(),
+            x: vec![0; self.g.n()],
+            max: 0,
+            t: 0,
+            start: 0,
+        }))
+    }
+    fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
+        let x = integer_start(start, self.g.n())?;
+        let t = x.iter().sum();
+        Ok(Box::new(GreedySystem {
+            g: self.g.clone(),
+            max: x.iter().copied().max().unwrap_or(0),
+            x,
+            t,
+            start: t,
+        }))
+    }
 }
 
 /// One point of a plotted series: `n`, mean, interval.
-pub type Point = (f64, Summary);
+pub type Point = (f64, Estimate);
 
 /// The plot (log–log axes, [`crate::plot`]) of the time-averaged gap against n for several
 /// series, with the confidence intervals as error bars; `caption` says what the points and bars
 /// are.
 ///
 /// ```
-/// use balloc::graph::experiment::{gap_plot, summarize};
-/// let s = |v: &[f64]| summarize(v, 0.95).unwrap();
+/// use balloc::graph::experiment::gap_plot;
+/// let s = |v: &[f64]| balloc::sim::statistic::mean_ci(v, 0.95).unwrap();
 /// let series = vec![("greedy".to_string(), vec![(10.0, s(&[1.0, 1.2, 1.1])), (40.0, s(&[2.0, 2.2, 2.1]))])];
 /// let p = gap_plot("cycle", "3 runs; bars: 95% t-intervals", &series).unwrap();
 /// let svg = p.svg().unwrap();
@@ -451,11 +538,7 @@ impl System for StrategySystem {
         Ok(best)
     }
     fn levels(&self) -> Vec<(f64, u64)> {
-        let mut c: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
-        for &v in &self.st.loads {
-            *c.entry(v).or_insert(0) += 1;
-        }
-        c.into_iter().map(|(v, k)| (v as f64, k)).collect()
+        integer_levels(&self.st.loads)
     }
     fn observables(&self) -> Vec<f64> {
         vec![sibling_gap(&self.s, &self.internal, &self.st)]
@@ -488,28 +571,9 @@ impl Model for StrategyModel {
         }))
     }
     fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
-        let n = self.s.graph.n();
-        let x = start.as_slice();
-        if x.len() != n {
-            return Err(Error::invalid(
-                "start",
-                format!(
-                    "the load vector has {} entries for n = {n} vertices",
-                    x.len()
-                ),
-            ));
-        }
-        if let Some(v) = x
-            .iter()
-            .find(|v| !(**v >= 0.0 && v.fract() == 0.0 && **v < 1e15))
-        {
-            return Err(Error::invalid(
-                "start",
-                format!("the strategy starts from non-negative integer loads, got {v}"),
-            ));
-        }
+        let x = integer_start(start, self.s.graph.n())?;
         let mut st = self.s.state();
-        st.loads = x.iter().map(|&v| v as u64).collect();
+        st.loads = x;
         let tree = &self.s.tree;
         for (i, node) in tree.nodes.iter().enumerate() {
             st.set_load[i] = tree.order[node.lo..node.hi]
@@ -566,4 +630,140 @@ pub fn strategy_runs(g: &Graph, balls: u64, runs: u64, seed: u64) -> Result<Vec<
             sibling_gap: r.observables.first().copied().unwrap_or(f64::NAN),
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::{run_rng, run_seed};
+    use crate::sim::simulate;
+
+    /// The destination of one greedy ball from `start`, for `runs` independent generators.
+    fn destinations(g: &Graph, start: &[f64], runs: u64) -> Vec<u64> {
+        let m = GreedyModel::new(g).unwrap();
+        let x = Loads::new(start.to_vec()).unwrap();
+        let mut counts = vec![0u64; g.n()];
+        for i in 0..runs {
+            let mut sys = GreedySystem {
+                g: m.g.clone(),
+                x: integer_start(&x, g.n()).unwrap(),
+                max: 0,
+                t: 0,
+                start: 0,
+            };
+            let before = sys.x.clone();
+            sys.run_until(1, &mut run_rng(run_seed("greedy-test", 3, i)))
+                .unwrap();
+            let v = (0..g.n()).find(|&v| sys.x[v] != before[v]).unwrap();
+            assert_eq!(sys.x[v], before[v] + 1);
+            counts[v] += 1;
+        }
+        counts
+    }
+
+    fn within_four_se(counts: &[u64], p: &[f64], runs: u64) {
+        for (v, (&c, &p)) in counts.iter().zip(p).enumerate() {
+            let f = c as f64 / runs as f64;
+            let se = (p * (1.0 - p) / runs as f64).sqrt().max(1e-12);
+            assert!((f - p).abs() <= 4.0 * se, "vertex {v}: {f} vs {p}");
+        }
+    }
+
+    /// C₄ with loads (0, 1, 2, 2), by hand: edge {0,1} → 0, {1,2} → 1, {2,3} tied → ½ to each,
+    /// {3,0} → 0; each edge has probability ¼, so r = (1/2, 1/4, 1/8, 1/8).
+    #[test]
+    fn one_greedy_step_has_the_hand_law() {
+        let runs = 40_000;
+        let c = destinations(&Graph::cycle(4).unwrap(), &[0.0, 1.0, 2.0, 2.0], runs);
+        within_four_se(&c, &[0.5, 0.25, 0.125, 0.125], runs);
+    }
+
+    /// On a random 3-regular graph at a state with ties, the frequencies agree with the
+    /// closed-form per-vertex law of `greedy::probabilities` (its edge count).
+    #[test]
+    fn one_greedy_step_matches_the_closed_form() {
+        let g = Graph::random_regular(12, 3, 5).unwrap();
+        let x: Vec<f64> = (0..12).map(|i| (i % 4) as f64).collect();
+        let p = super::super::greedy::probabilities(&g, &x).unwrap();
+        let runs = 40_000;
+        within_four_se(&destinations(&g, &x, runs), &p, runs);
+    }
+
+    /// The same output whatever the thread count, for greedy with a trajectory and a start
+    /// state, and for the experiment driver.
+    #[test]
+    fn greedy_runs_do_not_depend_on_the_thread_count() {
+        let g = Graph::cycle(16).unwrap();
+        let m = GreedyModel::new(&g).unwrap();
+        let mut plan = Plan::new(2000, 6, 9);
+        plan.trajectory = 7;
+        plan.start = Some(Arc::new(
+            Loads::new((0..16).map(|i| (i % 3) as f64).collect()).unwrap(),
+        ));
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                (
+                    simulate(&m, &plan, &|| {}).unwrap().runs,
+                    super::simulate(&g, Rule::Greedy, 3000, 5, 2).unwrap(),
+                    super::simulate(&g, Rule::Flow, 3000, 5, 2).unwrap(),
+                )
+            })
+        };
+        let (a, b) = (on(1), on(2));
+        assert_eq!(a, b);
+        // Different runs differ (the seeds are not all equal).
+        assert!(a.1.windows(2).any(|w| w[0].seed != w[1].seed));
+    }
+
+    /// The time-averaged gap of the experiment equals the average of the trajectory's gaps at
+    /// the multiples of n in [balls/2, balls], recorded through checkpoints instead (the same
+    /// runs: same key, seed and run index).
+    #[test]
+    fn mean_gap_is_the_average_over_the_second_half() {
+        let g = Graph::cycle(10).unwrap();
+        let balls = 633; // multiples of 10 in [316.5, 633]: 320, …, 630 (32 points)
+        let m = GreedyModel::new(&g).unwrap();
+        let mut traj = Plan::new(balls, 4, 7);
+        traj.trajectory = 1000;
+        let t = simulate(&m, &traj, &|| {}).unwrap();
+        let a = super::simulate(&g, Rule::Greedy, balls, 4, 7).unwrap();
+        for (r, e) in t.runs.iter().zip(&a) {
+            let gaps: Vec<f64> = r
+                .trajectory
+                .iter()
+                .filter(|p| p.balls % 10 == 0 && 2 * p.balls >= balls)
+                .map(|p| p.gap)
+                .collect();
+            assert_eq!(gaps.len(), 32);
+            let avg = gaps.iter().sum::<f64>() / 32.0;
+            assert!((avg - e.mean_gap).abs() < 1e-12, "{avg} vs {}", e.mean_gap);
+            assert_eq!(r.final_gap, e.final_gap);
+        }
+    }
+
+    /// Start states: integer loads only, one per vertex; the start's balls are not counted.
+    #[test]
+    fn greedy_start_states() {
+        let m = GreedyModel::new(&Graph::cycle(4).unwrap()).unwrap();
+        let bad = |x: Vec<f64>| {
+            m.build_from(&Loads::new(x).unwrap())
+                .err()
+                .unwrap()
+                .to_string()
+        };
+        assert!(bad(vec![0.5, 0.0, 0.0, 0.0]).contains("integer"));
+        assert!(bad(vec![0.0, 0.0, 0.0]).contains("3 entries"));
+        let s = m
+            .build_from(&Loads::new(vec![5.0, 0.0, 0.0, 3.0]).unwrap())
+            .unwrap();
+        assert_eq!(
+            (s.balls(), s.total(), s.max_load(), s.min_load()),
+            (0, 8.0, 5.0, 0.0)
+        );
+        assert_eq!(s.levels(), vec![(0.0, 2), (3.0, 1), (5.0, 1)]);
+    }
 }

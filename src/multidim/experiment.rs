@@ -10,10 +10,11 @@
 
 use super::ball::BallLaw;
 use super::rule::{Choice, Criterion, MdRule};
-use super::sim::{MdSimConfig, Summary, summarize};
+use super::sim::MdSimConfig;
 use crate::error::{Error, Result};
 use crate::limits;
 use crate::loads::TieRule;
+use crate::sim::statistic::{Estimate, mean_ci};
 
 /// A load regime: `m = balls_per_bin · n`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -63,21 +64,9 @@ pub struct Point {
     /// `ln ln n`.
     pub ln_ln_n: f64,
     /// `max_a gap(a)` at the end, over runs.
-    pub max_gap: Summary,
+    pub max_gap: Estimate,
     /// `max_b s_b` at the end, over runs.
-    pub sum_gap: Summary,
-}
-
-/// A per-configuration seed: a SplitMix64 mix of the master seed and the configuration indices.
-pub fn config_seed(seed: u64, parts: &[u64]) -> u64 {
-    let mut z = seed;
-    for &p in parts {
-        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_add(p);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-    }
-    z
+    pub sum_gap: Estimate,
 }
 
 impl Sweep {
@@ -91,10 +80,11 @@ impl Sweep {
         self.len() == 0
     }
 
-    /// Every point as (regime index, choice index, configuration, seed), in output order, each
+    /// Every point as (regime index, choice index, configuration), in output order, each
     /// configuration validated (sizes within their limits, `m = (m/n)·n` without overflow), so
-    /// that a bad point is refused before any run.
-    fn configs(&self) -> Result<Vec<(usize, usize, MdSimConfig, u64)>> {
+    /// that a bad point is refused before any run. Every point runs from the sweep's seed: its
+    /// runs are seeded from (configuration key, seed, run index) as in [`crate::sim::simulate`].
+    fn configs(&self) -> Result<Vec<(usize, usize, MdSimConfig)>> {
         limits::MD_RUNS.check("runs", self.runs)?;
         if self.runs < 2 {
             return Err(Error::invalid("runs", "need at least 2 runs per point"));
@@ -102,7 +92,7 @@ impl Sweep {
         let mut out = Vec::new();
         for (ri, regime) in self.regimes.iter().enumerate() {
             for (ci, choice) in self.choices.iter().enumerate() {
-                for (ki, &criterion) in self.criteria.iter().enumerate() {
+                for &criterion in &self.criteria {
                     for &k in &self.log2_n {
                         if !(1..=limits::MD_MAX_LOG2_N).contains(&k) {
                             return Err(Error::invalid(
@@ -130,9 +120,7 @@ impl Sweep {
                             batch: self.batch,
                         };
                         cfg.validate()?;
-                        let seed =
-                            config_seed(self.seed, &[ri as u64, ci as u64, ki as u64, k as u64]);
-                        out.push((ri, ci, cfg, seed));
+                        out.push((ri, ci, cfg));
                     }
                 }
             }
@@ -145,8 +133,8 @@ impl Sweep {
     pub fn run(&self, mut progress: impl FnMut(usize, usize)) -> Result<Vec<Point>> {
         let configs = self.configs()?;
         let mut out = Vec::with_capacity(configs.len());
-        for (ri, ci, cfg, seed) in configs {
-            let runs = cfg.runs(seed, self.runs)?;
+        for (ri, ci, cfg) in configs {
+            let runs = cfg.runs(self.seed, self.runs)?;
             let mg: Vec<f64> = runs.iter().map(|r| r.max_gap).collect();
             let sg: Vec<f64> = runs.iter().map(|r| r.sum_gap).collect();
             let n = cfg.n;
@@ -157,8 +145,8 @@ impl Sweep {
                 n,
                 balls: cfg.balls,
                 ln_ln_n: (n as f64).ln().ln(),
-                max_gap: summarize(&mg, self.level)?,
-                sum_gap: summarize(&sg, self.level)?,
+                max_gap: mean_ci(&mg, self.level)?,
+                sum_gap: mean_ci(&sg, self.level)?,
             });
             progress(out.len(), self.len());
         }
@@ -180,7 +168,7 @@ pub fn to_csv(points: &[Point]) -> String {
             p.n,
             p.balls,
             p.ln_ln_n,
-            p.max_gap.count,
+            p.max_gap.samples,
             p.max_gap.mean,
             p.max_gap.stderr,
             p.max_gap.ci_low,
@@ -199,8 +187,7 @@ pub fn to_csv(points: &[Point]) -> String {
 ///
 /// ```
 /// use balloc::multidim::experiment::{gap_plot, Point};
-/// use balloc::multidim::sim::summarize;
-/// let s = summarize(&[1.0, 1.5, 2.0], 0.95).unwrap();
+/// let s = balloc::sim::statistic::mean_ci(&[1.0, 1.5, 2.0], 0.95).unwrap();
 /// let pts: Vec<Point> = [64usize, 128].iter().map(|&n| Point { regime: "m=n".into(),
 ///     choice: "two-choice".into(), rule: "sum".into(), n, balls: n as u64,
 ///     ln_ln_n: (n as f64).ln().ln(), max_gap: s.clone(), sum_gap: s.clone() }).collect();

@@ -1,7 +1,6 @@
 //! Monte Carlo simulation of md-balls: [`MdModel`] plugs md-balls into the shared simulator
-//! ([`crate::sim::Model`]: its seeding, checkpoints and summaries; used by the statistical claims),
-//! and [`MdSimConfig::runs`] is the driver of the `balloc multidim` experiments (its own ChaCha8
-//! streams, kept so that their outputs and snapshots stay as recorded).
+//! ([`crate::sim::Model`]: its seeding, checkpoints and summaries), used by the statistical claims
+//! and, through [`MdSimConfig::runs`], by the `balloc multidim` commands.
 //!
 //! * Sequential: each ball samples its support, the rule samples bins at the current loads, the
 //!   ball is added at once.
@@ -10,19 +9,17 @@
 //!   rounds of `batch` balls; every ball of a round chooses on the loads at the start of the round,
 //!   and the round's balls are added together at its end.
 //!
-//! Determinism: run `r` of a configuration uses `ChaCha8Rng::seed_from_u64(seed)` on stream `r`,
-//! so results depend only on (configuration, seed, run index), never on the thread count (runs
-//! are parallel with rayon and collected in order).
+//! Determinism: run `r` of a configuration is seeded from (model key, seed, `r`) by
+//! [`crate::sim::rng::run_seed`], so results depend only on (configuration, seed, run index),
+//! never on the thread count (runs are parallel with rayon and collected in order). The key
+//! names the rule, the ball law, `n` and the round size, not `m`: the first `m` balls of a run
+//! are the same for every larger `m`.
 
 use super::ball::BallLaw;
 use super::rule::MdRule;
 use super::state::MdLoads;
 use crate::error::{Error, Result};
 use crate::limits;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
-use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// A simulation configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +45,8 @@ pub const MAX_BATCH: u64 = 100_000_000;
 pub struct MdRun {
     /// The run index.
     pub run: u64,
+    /// The run seed ([`crate::sim::rng::run_rng`] of it replays the run).
+    pub seed: u64,
     /// `max_a gap(a)` at the end, `gap(a) = max_b l(a, b) − avg(a)`.
     pub max_gap: f64,
     /// `max_b s_b` at the end (the gap of the sum-load chain).
@@ -79,7 +78,8 @@ impl MdSimConfig {
         MdLoads::new(self.n, self.law.dims() as usize).map(|_| ())
     }
 
-    /// One run (`run` selects the ChaCha stream).
+    /// One run: run `run` of [`MdModel`] under [`crate::sim::run_one`], seeded from (model key,
+    /// `seed`, `run`) like every simulated run.
     ///
     /// ```
     /// use balloc::multidim::{BallLaw, MdRule, sim::MdSimConfig};
@@ -87,104 +87,56 @@ impl MdSimConfig {
     ///     rule: MdRule::parse("sum", "two-choice").unwrap(), batch: 1 };
     /// let a = cfg.run(7, 3).unwrap();
     /// assert_eq!(a, cfg.run(7, 3).unwrap()); // deterministic
-    /// // Each dimension holds 64·2/4 = 32 units on average over 16 bins: avg 2; gaps are ≥ 0.
-    /// assert!(a.max_gap >= 0.0);
+    /// assert_eq!(a, cfg.runs(7, 4).unwrap()[3]); // the same run as in a set of runs
+    /// // gap(a) = max_b l(a, b) − T_a/16 with integer loads and an integer total T_a of
+    /// // dimension a: the largest gap is non-negative and a multiple of 1/16.
+    /// assert!(a.max_gap >= 0.0 && (a.max_gap * 16.0).fract() == 0.0);
     /// ```
     pub fn run(&self, seed: u64, run: u64) -> Result<MdRun> {
-        self.validate()?;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        rng.set_stream(run);
-        let mut x = MdLoads::new(self.n, self.law.dims() as usize)?;
-        if self.batch == 1 {
-            for _ in 0..self.balls {
-                let s = self.law.sample(&mut rng);
-                let j = self.rule.choose(&x, s, &mut rng);
-                x.add(j, s);
-            }
-        } else {
-            let mut left = self.balls;
-            // A round holds min(batch, balls) entries; validate() bounded both.
-            let mut round = Vec::with_capacity(self.batch.min(self.balls) as usize);
-            while left > 0 {
-                let b = left.min(self.batch);
-                round.clear();
-                for _ in 0..b {
-                    let s = self.law.sample(&mut rng);
-                    round.push((self.rule.choose(&x, s, &mut rng), s));
-                }
-                for &(j, s) in &round {
-                    x.add(j, s);
-                }
-                left -= b;
-            }
+        let model = MdModel::new(self.clone())?;
+        if self.balls == 0 {
+            return Ok(self.empty_run(&model, seed, run));
         }
-        Ok(MdRun {
-            run,
-            max_gap: x.max_gap_f64(),
-            sum_gap: x.sum_gap_f64(),
-        })
+        let r = crate::sim::run_one(&model, &crate::sim::Plan::new(self.balls, 1, seed), run)?;
+        Ok(MdRun::of(&r))
     }
 
-    /// Runs `0..runs` in parallel, in run order.
+    /// Runs `0..runs` through [`crate::sim::simulate`] (in parallel, in run order).
     pub fn runs(&self, seed: u64, runs: u64) -> Result<Vec<MdRun>> {
-        self.validate()?;
-        (0..runs)
-            .into_par_iter()
-            .map(|r| self.run(seed, r))
-            .collect()
+        let model = MdModel::new(self.clone())?;
+        if self.balls == 0 {
+            return Ok((0..runs).map(|r| self.empty_run(&model, seed, r)).collect());
+        }
+        let out = crate::sim::simulate(
+            &model,
+            &crate::sim::Plan::new(self.balls, runs, seed),
+            &|| {},
+        )?;
+        Ok(out.runs.iter().map(MdRun::of).collect())
+    }
+
+    /// A run of no balls: the empty state's gaps (0).
+    fn empty_run(&self, model: &MdModel, seed: u64, run: u64) -> MdRun {
+        use crate::sim::Model;
+        MdRun {
+            run,
+            seed: crate::sim::rng::run_seed(&model.key(), seed, run),
+            max_gap: 0.0,
+            sum_gap: 0.0,
+        }
     }
 }
 
-/// Mean with a two-sided Student-t confidence interval.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
-pub struct Summary {
-    /// The number of samples.
-    pub count: usize,
-    /// The sample mean.
-    pub mean: f64,
-    /// The standard error `sd/√count`.
-    pub stderr: f64,
-    /// Lower end of the interval.
-    pub ci_low: f64,
-    /// Upper end of the interval.
-    pub ci_high: f64,
-}
-
-/// The mean of `xs` with the t-interval at `level` (e.g. 0.95), `t_{count−1, (1+level)/2}·stderr`.
-///
-/// ```
-/// use balloc::multidim::sim::summarize;
-/// // Samples 1, 2, 3: mean 2, sd 1, stderr 1/√3, t_{2, 0.975} = 4.302653 → ±2.484138.
-/// let s = summarize(&[1.0, 2.0, 3.0], 0.95).unwrap();
-/// assert!((s.ci_high - 2.0 - 4.302652729911275 / 3f64.sqrt()).abs() < 1e-9);
-/// ```
-pub fn summarize(xs: &[f64], level: f64) -> Result<Summary> {
-    if xs.len() < 2 {
-        return Err(Error::invalid(
-            "runs",
-            "need at least 2 runs for an interval",
-        ));
+impl MdRun {
+    /// The md gaps of a simulated run (the observables of [`MdModel`]).
+    fn of(r: &crate::sim::RunResult) -> MdRun {
+        MdRun {
+            run: r.run,
+            seed: r.seed,
+            max_gap: r.observables.first().copied().unwrap_or(f64::NAN),
+            sum_gap: r.observables.get(1).copied().unwrap_or(f64::NAN),
+        }
     }
-    if !(level > 0.0 && level < 1.0) {
-        return Err(Error::invalid(
-            "level",
-            format!("must lie in (0, 1), got {level}"),
-        ));
-    }
-    let k = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / k;
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0);
-    let stderr = (var / k).sqrt();
-    let t = StudentsT::new(0.0, 1.0, k - 1.0)
-        .map_err(|e| Error::invalid("runs", e.to_string()))?
-        .inverse_cdf((1.0 + level) / 2.0);
-    Ok(Summary {
-        count: xs.len(),
-        mean,
-        stderr,
-        ci_low: mean - t * stderr,
-        ci_high: mean + t * stderr,
-    })
 }
 
 /// md-balls as a simulation model ([`crate::sim::Model`]): the simulator's seeding (run `i` from

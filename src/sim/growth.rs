@@ -25,7 +25,7 @@ pub struct GridMean {
 }
 
 /// The fitted exponent `a` of `ȳ ≈ C·x^a` with its interval.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct PowerFit {
     /// The exponent `a`.
     pub exponent: f64,

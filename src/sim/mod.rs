@@ -387,6 +387,25 @@ pub struct Plan {
     /// stream draw their runs from the same generators (common random numbers, for paired
     /// comparisons).
     pub stream: Option<String>,
+    /// Whether each run records the time average of the gap over the observation points of its
+    /// window ([`RunResult::mean_gap`]): the points `b₀ + k·b` (`b₀` the end of the burn-in, `b`
+    /// the model's batch, `k ≥ 1`) up to `balls`. The run then stops at every one of them.
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, experiment::GreedyModel};
+    /// use balloc::{loads::Loads, sim::{simulate, Plan}};
+    /// use std::sync::Arc;
+    /// // Greedy on the path 0 – 1 from loads (4, 0): the ball goes to the lighter end, so after
+    /// // t = 1…6 balls the loads are (4,1), (4,2), (4,3), (4,4), (5,4) or (4,5), (5,5) and the gap
+    /// // max − W/2 is 1.5, 1, 0.5, 0, 0.5, 0. Observation points every n = 2 balls: 1, 0, 0.
+    /// let m = GreedyModel::new(&Graph::path(2).unwrap()).unwrap();
+    /// let mut plan = Plan::new(6, 3, 1);
+    /// plan.start = Some(Arc::new(Loads::new(vec![4.0, 0.0]).unwrap()));
+    /// plan.gap_average = true;
+    /// let out = simulate(&m, &plan, &|| {}).unwrap();
+    /// assert!(out.runs.iter().all(|r| r.mean_gap == Some(1.0 / 3.0) && r.final_gap == 0.0));
+    /// ```
+    pub gap_average: bool,
 }
 
 impl Plan {
@@ -403,6 +422,7 @@ impl Plan {
             start: None,
             burn_in: 0,
             stream: None,
+            gap_average: false,
         }
     }
 }
@@ -460,6 +480,10 @@ pub struct RunResult {
     /// The model's own observables ([`Model::observables`]) at the end.
     #[serde(skip)]
     pub observables: Vec<f64>,
+    /// The time average of the gap `max x − W/n` over the observation points of the window
+    /// (with [`Plan::gap_average`]; the final gap when the window holds no whole batch).
+    #[serde(skip)]
+    pub mean_gap: Option<f64>,
 }
 
 /// The output of [`simulate`].
@@ -577,8 +601,25 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
     };
     let mut max_gap = f64::NEG_INFINITY;
     let mut trajectory = Vec::new();
+    let step = model.batch().max(1);
+    let (mut gap_sum, mut gap_points) = (0.0, 0u64);
     for &t in &cps {
-        let window = sys.run_until(t, &mut r)?;
+        let mut window = f64::NEG_INFINITY;
+        if plan.gap_average {
+            // Stop at every observation point b₀ + k·b up to t and record its gap.
+            loop {
+                let next = b0 + ((sys.balls() - b0) / step + 1) * step;
+                if next > t {
+                    break;
+                }
+                window = window.max(sys.run_until(next, &mut r)?);
+                gap_sum += sys.max_load() - sys.total() / nf;
+                gap_points += 1;
+            }
+        }
+        if !plan.gap_average || sys.balls() < t {
+            window = window.max(sys.run_until(t, &mut r)?);
+        }
         max_gap = max_gap.max(window);
         if plan.trajectory > 0 {
             let lv = sys.levels();
@@ -622,6 +663,13 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
         trajectory,
         histogram,
         observables: sys.observables(),
+        mean_gap: plan.gap_average.then(|| {
+            if gap_points > 0 {
+                gap_sum / gap_points as f64
+            } else {
+                final_gap
+            }
+        }),
     })
 }
 

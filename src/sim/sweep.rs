@@ -741,6 +741,7 @@ impl Sweep {
                 trajectory: Vec::new(),
                 histogram: Vec::new(),
                 observables: Vec::new(),
+                mean_gap: None,
             },
         ))
     }

@@ -2,7 +2,8 @@
 //! `statistical`), decided by Monte Carlo with a stated confidence level.
 //!
 //! A file names the simulated configurations (the processes of `[setting]` with its weights and
-//! tie rule; md-balls with a law and a rule; or Bansal–Feldheim's strategy on a graph family),
+//! tie rule; md-balls with a law and a rule; or graph strategies on a graph family: greedy or
+//! Bansal–Feldheim's, `strategy = "greedy"` / `"flow"` / a list),
 //! the grid (`[domain] n`, `[claim] batch` as expressions in `n`), the number of balls `m` as an
 //! expression in `n` and `b`, runs, seed and confidence level `c`; a per-run statistic `X`; and a
 //! claim on it:
@@ -42,6 +43,7 @@ use crate::claim::schema::{ConstValue, FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::graph::GraphKind;
+use crate::graph::experiment::Rule;
 use crate::lang::{Expr, Float, Slots};
 use crate::multidim::{BallLaw, MdRule, sim::MdSimConfig};
 use crate::sim::statistic::{Decision, Estimate, Side, mean_ci, proportion_ci};
@@ -94,6 +96,14 @@ impl NumOrExpr {
     }
 }
 
+/// `strategy = "greedy"` or `strategy = ["flow", "greedy"]`.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Strategies {
+    One(String),
+    Many(Vec<String>),
+}
+
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClaimSection {
@@ -123,6 +133,8 @@ struct ClaimSection {
     rule: Option<String>,
     #[serde(default)]
     graph: Option<String>,
+    #[serde(default)]
+    strategy: Option<Strategies>,
     #[serde(default)]
     long_n: Vec<usize>,
     #[serde(default)]
@@ -163,6 +175,8 @@ enum Over {
     N,
     B,
     M,
+    /// The parameter `beta` of the processes of `[setting]` (one curve over the sources).
+    Beta,
 }
 
 impl Over {
@@ -171,6 +185,7 @@ impl Over {
             Over::N => "n",
             Over::B => "b",
             Over::M => "m",
+            Over::Beta => "beta",
         }
     }
 }
@@ -210,8 +225,8 @@ enum Source {
     Process(String),
     /// md-balls with a rule (criterion, choice).
     Md(MdRule, BallLaw),
-    /// Bansal–Feldheim's strategy on a graph family.
-    Strategy(GraphKind, String),
+    /// A graphical strategy (greedy, or Bansal–Feldheim's flow strategy) on a graph family.
+    Graph(GraphKind, String, Rule),
 }
 
 impl Source {
@@ -219,7 +234,8 @@ impl Source {
         match self {
             Source::Process(s) => s.clone(),
             Source::Md(r, l) => format!("md {} {}", r.label(), l.spec()),
-            Source::Strategy(_, g) => format!("Bansal–Feldheim strategy on {g}"),
+            Source::Graph(_, g, Rule::Flow) => format!("Bansal–Feldheim strategy on {g}"),
+            Source::Graph(_, g, Rule::Greedy) => format!("greedy on {g}"),
         }
     }
 }
@@ -267,6 +283,8 @@ pub struct Statistical {
     exponent_hi: Option<Expr>,
     /// Subtracted from every per-run value (an expression in n, b, m), with its text.
     subtract: Option<(Expr, String)>,
+    /// The parameter `beta` of each source (growth claims in β), else empty.
+    betas: Vec<f64>,
     /// Slot names: `n`, `b`, `m`, then the constants.
     names: Vec<String>,
     consts: Vec<f64>,
@@ -457,10 +475,11 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         None | Some("n") => Over::N,
         Some("b") => Over::B,
         Some("m") => Over::M,
+        Some("beta") => Over::Beta,
         Some(o) => {
             return Err(bad(
                 "exponent_in",
-                format!("must be \"n\", \"b\" or \"m\", got `{o}`"),
+                format!("must be \"n\", \"b\", \"m\" or \"beta\", got `{o}`"),
             ));
         }
     };
@@ -665,14 +684,42 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 .into(),
         ));
     }
+    if cs.strategy.is_some() && cs.graph.is_none() {
+        return Err(bad(
+            "strategy",
+            "only used with `graph` (the graph family the strategies run on)".into(),
+        ));
+    }
     if let Some(g) = &cs.graph {
-        if !matches!(stat, Stat::FinalGap | Stat::MaxGap | Stat::SiblingGap) {
+        let names: Vec<String> = match &cs.strategy {
+            None => vec!["flow".into()],
+            Some(Strategies::One(s)) => vec![s.clone()],
+            Some(Strategies::Many(v)) => v.clone(),
+        };
+        if names.is_empty() {
+            return Err(bad("strategy", "lists no strategy".into()));
+        }
+        let rules = names
+            .iter()
+            .map(|s| Rule::parse(s).map_err(|e| bad("strategy", e.to_string())))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        if !matches!(
+            stat,
+            Stat::FinalGap | Stat::MaxGap | Stat::SiblingGap | Stat::Spread
+        ) {
             return Err(bad(
                 "graph",
                 format!(
-                    "the strategy model gives final_gap, max_gap and sibling_gap, not `{}`",
+                    "the graph strategies give final_gap, max_gap, spread and (flow) sibling_gap, not `{}`",
                     cs.statistic
                 ),
+            ));
+        }
+        if stat == Stat::SiblingGap && rules.contains(&Rule::Greedy) {
+            return Err(bad(
+                "strategy",
+                "sibling_gap is an observable of the flow strategy's decomposition, not of greedy"
+                    .into(),
             ));
         }
         let kind = match g.as_str() {
@@ -696,7 +743,9 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 "the strategy model takes no [setting] processes".into(),
             ));
         }
-        sources.push(Source::Strategy(kind, g.to_string()));
+        for r in rules {
+            sources.push(Source::Graph(kind.clone(), g.to_string(), r));
+        }
     } else if let Some(law) = cs.law.as_deref() {
         let law = BallLaw::parse(law).map_err(|e| bad("law", e.to_string()))?;
         let crit = cs.rule.as_deref().unwrap_or("sum");
@@ -736,6 +785,36 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             ),
         ));
     }
+    let mut betas = Vec::new();
+    if over == Over::Beta && cs.exponent.is_some() {
+        for (i, src) in sources.iter().enumerate() {
+            let beta = match src {
+                Source::Process(spec) => crate::spec::Spec::parse(spec)
+                    .ok()
+                    .and_then(|sp| sp.get("beta").map(crate::spec::parse_f64)),
+                _ => None,
+            };
+            match beta {
+                Some(Ok(b)) if b > 0.0 => betas.push(b),
+                _ => {
+                    return Err(bad(
+                        "exponent_in",
+                        format!(
+                            "\"beta\" fits over the parameter `beta` of the processes of [setting]; source {} ({}) has no positive `beta`",
+                            i + 1,
+                            src.label()
+                        ),
+                    ));
+                }
+            }
+        }
+        if betas.len() < 2 {
+            return Err(bad(
+                "exponent_in",
+                "a growth fit in beta needs at least two processes with different `beta`".into(),
+            ));
+        }
+    }
     let d = t.file.domain.get_ref();
     crate::claim::setup::plain_ns(t)?;
     if let Some(&n) = d.n.iter().chain(&cs.long_n).find(|&&n| n == 0) {
@@ -769,6 +848,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         level,
         exponent_hi,
         subtract,
+        betas,
         names,
         consts,
     };
@@ -1059,18 +1139,16 @@ impl Statistical {
         runs: u64,
     ) -> Result<(Vec<f64>, Option<(Vec<f64>, Vec<f64>)>)> {
         match s {
-            Source::Process(_) | Source::Strategy(..) | Source::Md(..) => {
+            Source::Process(_) | Source::Graph(..) | Source::Md(..) => {
                 let model: Box<dyn Model> = match s {
-                    Source::Strategy(kind, _) => {
+                    Source::Graph(kind, _, rule) => {
                         if b != 1 {
                             return Err(Error::invalid(
                                 "[claim] batch",
-                                "the strategy is simulated sequentially (batch 1)",
+                                "the graph strategies are simulated sequentially (batch 1)",
                             ));
                         }
-                        Box::new(crate::graph::experiment::StrategyModel::new(
-                            &kind.build(n)?,
-                        )?)
+                        rule.model(&kind.build(n)?)?
                     }
                     Source::Process(spec) => {
                         Box::new(Config::parse(spec, n, b, &self.weights, &self.ties)?)
@@ -1310,6 +1388,9 @@ impl Statistical {
             Test::Exponent(_, Over::M) => {
                 self.grid_n(effort).len() * self.batch.len() * self.sources.len()
             }
+            Test::Exponent(_, Over::Beta) => {
+                self.grid_n(effort).len() * self.batch.len() * self.balls.len()
+            }
         };
         base + if self.steady_state { k } else { 0 }
     }
@@ -1383,6 +1464,7 @@ impl Statistical {
             Test::Exponent(_, Over::N) => format!("growth exponent in n of E[{x}]"),
             Test::Exponent(_, Over::B) => format!("growth exponent in b of E[{x}]"),
             Test::Exponent(_, Over::M) => format!("growth exponent in m of E[{x}]"),
+            Test::Exponent(_, Over::Beta) => format!("growth exponent in beta of E[{x}]"),
             Test::Compare(_) => format!("E[{x}] of the first source − E[{x}] of the second"),
             Test::Probability(Side::AtMost) => format!("P[{x} <= rhs]"),
             Test::Probability(Side::AtLeast) => format!("P[{x} >= rhs]"),
@@ -1591,6 +1673,7 @@ impl Check for Statistical {
                         Over::N => (0, p.bi, p.mi, p.source),
                         Over::B => (p.n, 0, p.mi, p.source),
                         Over::M => (p.n, p.bi, 0, p.source),
+                        Over::Beta => (p.n, p.bi, p.mi, 0),
                     };
                     groups.entry(key).or_default().push(i);
                 }
@@ -1615,6 +1698,7 @@ impl Check for Statistical {
                                 Over::N => p.n as f64,
                                 Over::B => p.b as f64,
                                 Over::M => p.m as f64,
+                                Over::Beta => self.betas[p.source],
                             },
                             mean: e.mean,
                             stderr: e.stderr,
@@ -1624,6 +1708,7 @@ impl Check for Statistical {
                                 Over::N => p.n as f64,
                                 Over::B => p.b as f64,
                                 Over::M => p.m as f64,
+                                Over::Beta => self.betas[p.source],
                             },
                             mean: e.mean / rel,
                             stderr: e.stderr / rel,
@@ -1667,13 +1752,20 @@ impl Check for Statistical {
                         .iter()
                         .map(|(c, a, r)| format!("{a:.4}·{c} (rel. RMS {r:.3})"))
                         .collect();
+                    let label = match over {
+                        Over::Beta => "processes of [setting]".to_string(),
+                        _ => self.sources[first.source].label(),
+                    };
                     notes.push(format!(
                         "{}{}: E[{}]{} at {} = {}: exponent {:.4} in [{:.4}, {:.4}] (coefficient {:.4}) vs {target}: {}; class fits of E[X]: {}",
-                        self.sources[first.source].label(),
+                        label,
                         match over {
                             Over::N => String::new(),
                             Over::B => format!(" at n = {}", first.n),
                             Over::M => format!(" at n = {}, b = {}", first.n, first.b),
+                            Over::Beta => {
+                                format!(" at n = {}, b = {}, m = {}", first.n, first.b, first.m)
+                            }
                         },
                         self.stat_name(),
                         if self.relative_to.is_some() {
@@ -1700,7 +1792,7 @@ impl Check for Statistical {
                         loads: vec![],
                         source: format!(
                             "{}, {} grid {:?}",
-                            self.sources[first.source].label(),
+                            label,
                             over.name(),
                             grid.iter().map(|g| g.x).collect::<Vec<_>>()
                         ),
