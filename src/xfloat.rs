@@ -167,7 +167,10 @@ impl XFloat {
 
     /// Converts a [`Scaled`] number `mantissa · e^{log_scale}` to binary form without overflow.
     pub fn from_scaled(s: &Scaled) -> XFloat {
-        XFloat::from_parts(s.mantissa, s.log_scale).binary()
+        {
+            let (m, l) = s.parts();
+            XFloat::from_parts(m, l).binary()
+        }
     }
 
     /// `e^x` in the log domain (`1 · e^x`): no overflow, and `ln` returns `x` exactly. For the
@@ -228,8 +231,8 @@ impl XFloat {
         XFloat::from_f64(m).mul(XFloat::exp(XFloat::from_f64(s)))
     }
 
-    /// The value as an exact `f64` when it is a binary value in the range of `f64` (or zero or
-    /// non-finite).
+    /// The value as an `f64` when it is a binary value that an `f64` holds exactly (a normal or
+    /// subnormal number, zero or non-finite).
     fn exact_f64(self) -> Option<f64> {
         if self.s != 0.0 {
             return None;
@@ -237,7 +240,11 @@ impl XFloat {
         if self.m == 0.0 || !self.m.is_finite() || NORMAL_EXPONENTS.contains(&self.e) {
             return Some(ldexp(self.m, self.e));
         }
-        None
+        if self.e > *NORMAL_EXPONENTS.end() {
+            return None;
+        }
+        let v = ldexp(self.m, self.e);
+        (frexp(v) == (self.m, self.e)).then_some(v)
     }
 
     /// `(mantissa, log_scale)` with `value = mantissa · e^{log_scale}`: the log-domain parts as
