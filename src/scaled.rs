@@ -8,19 +8,20 @@ use serde::Serialize;
 /// ```
 /// use balloc::scaled::Scaled;
 /// // e^{1000} + e^{1000} = 2e^{1000}: ln = 1000 + ln 2, far beyond f64.
-/// let s = Scaled::exp(1000.0).add(&Scaled::exp(1000.0));
-/// assert!((s.ln() - (1000.0 + 2f64.ln())).abs() < 1e-12);
-/// assert_eq!(s.to_f64(), None);
-/// assert_eq!(Scaled::from_f64(3.0).to_f64(), Some(3.0));
+/// let s = Scaled::exp_of(1000.0).add(Scaled::exp_of(1000.0));
+/// assert!((s.ln_abs() - (1000.0 + 2f64.ln())).abs() < 1e-12);
+/// assert_eq!(s.to_f64_checked(), None);
+/// assert_eq!(Scaled::from_f64(3.0).to_f64_checked(), Some(3.0));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Scaled {
     /// The mantissa (may be negative or zero).
-    pub mantissa: f64,
+    mantissa: f64,
     /// The natural logarithm of the scale.
-    pub log_scale: f64,
+    log_scale: f64,
 }
 
+#[allow(clippy::should_implement_trait)]
 impl Scaled {
     /// An ordinary `f64`.
     pub fn from_f64(v: f64) -> Scaled {
@@ -30,8 +31,26 @@ impl Scaled {
         }
     }
 
+    /// `mantissa · e^{log_scale}`.
+    pub fn from_parts(mantissa: f64, log_scale: f64) -> Scaled {
+        Scaled {
+            mantissa,
+            log_scale,
+        }
+    }
+
+    /// `(mantissa, log_scale)`.
+    pub fn parts(self) -> (f64, f64) {
+        (self.mantissa, self.log_scale)
+    }
+
+    /// Whether the mantissa is zero.
+    pub fn is_zero(self) -> bool {
+        self.mantissa == 0.0
+    }
+
     /// `e^{x}` without overflow.
-    pub fn exp(x: f64) -> Scaled {
+    pub fn exp_of(x: f64) -> Scaled {
         Scaled {
             mantissa: 1.0,
             log_scale: x,
@@ -51,12 +70,12 @@ impl Scaled {
     }
 
     /// The sum of two scaled numbers.
-    pub fn add(&self, other: &Scaled) -> Scaled {
+    pub fn add(self, other: Scaled) -> Scaled {
         if self.mantissa == 0.0 {
-            return *other;
+            return other;
         }
         if other.mantissa == 0.0 {
-            return *self;
+            return self;
         }
         let m = self.log_scale.max(other.log_scale);
         Scaled {
@@ -70,11 +89,11 @@ impl Scaled {
     /// ```
     /// use balloc::scaled::Scaled;
     /// // −2e^{800}: sign −1, ln|v| = 800 + ln 2.
-    /// let v = Scaled::exp(800.0).scale(-2.0);
+    /// let v = Scaled::exp_of(800.0).scale(-2.0);
     /// assert_eq!(v.signum(), -1.0);
-    /// assert!((v.ln() - (800.0 + 2f64.ln())).abs() < 1e-12);
+    /// assert!((v.ln_abs() - (800.0 + 2f64.ln())).abs() < 1e-12);
     /// ```
-    pub fn scale(&self, f: f64) -> Scaled {
+    pub fn scale(self, f: f64) -> Scaled {
         Scaled {
             mantissa: self.mantissa * f,
             log_scale: self.log_scale,
@@ -82,7 +101,7 @@ impl Scaled {
     }
 
     /// The value as an `f64` if it is representable (finite), else `None`.
-    pub fn to_f64(&self) -> Option<f64> {
+    pub fn to_f64_checked(self) -> Option<f64> {
         if self.mantissa == 0.0 {
             return Some(0.0);
         }
@@ -91,12 +110,12 @@ impl Scaled {
     }
 
     /// `ln |value|` (−∞ for zero).
-    pub fn ln(&self) -> f64 {
+    pub fn ln_abs(self) -> f64 {
         self.mantissa.abs().ln() + self.log_scale
     }
 
     /// The sign of the value: −1, 0 or 1.
-    pub fn signum(&self) -> f64 {
+    pub fn signum(self) -> f64 {
         if self.mantissa == 0.0 {
             0.0
         } else {
@@ -105,7 +124,7 @@ impl Scaled {
     }
 
     /// Whether the value is NaN.
-    pub fn is_nan(&self) -> bool {
+    pub fn is_nan(self) -> bool {
         self.mantissa.is_nan() || self.log_scale.is_nan()
     }
 }

@@ -208,7 +208,7 @@ fn shown(
 
 /// A float value in its shortest round-trip form, or `exp(…)` beyond the range of f64.
 fn short(v: &crate::scaled::Scaled) -> String {
-    match v.to_f64() {
+    match v.to_f64_checked() {
         Some(x) => format!("{x:e}"),
         None => fmt_scaled(v),
     }

@@ -232,7 +232,7 @@ pub fn read_loads(arg: &str) -> Result<Loads> {
 /// Inserts `key` (the value if representable, else null) and `log_key` (ln |value|) and, for
 /// signed quantities, `key_sign`.
 pub fn put_scaled(obj: &mut serde_json::Map<String, Value>, key: &str, v: &Scaled, signed: bool) {
-    match v.to_f64() {
+    match v.to_f64_checked() {
         Some(x) => {
             obj.insert(key.into(), json!(x));
         }
@@ -240,7 +240,7 @@ pub fn put_scaled(obj: &mut serde_json::Map<String, Value>, key: &str, v: &Scale
             obj.insert(key.into(), Value::Null);
         }
     }
-    let ln = v.ln();
+    let ln = v.ln_abs();
     if signed {
         obj.insert(format!("log_abs_{key}"), json_f64(ln));
         obj.insert(format!("{key}_sign"), json!(v.signum()));
@@ -256,11 +256,11 @@ pub fn json_f64(x: f64) -> Value {
 
 /// Formats a scaled value for text output.
 pub fn fmt_scaled(v: &Scaled) -> String {
-    match v.to_f64() {
+    match v.to_f64_checked() {
         Some(x) => format!("{x:.17e}"),
         None => {
             let sign = if v.signum() < 0.0 { "-" } else { "" };
-            format!("{sign}exp({:.17e})", v.ln())
+            format!("{sign}exp({:.17e})", v.ln_abs())
         }
     }
 }

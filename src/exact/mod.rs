@@ -87,9 +87,9 @@ pub fn to_f64(q: &Q) -> f64 {
 /// // 10³²⁰/4 = 2.5·10³¹⁹: ln = 320 ln 10 − ln 4.
 /// let q = Q::new(BigInt::from(10).pow(320), BigInt::from(4));
 /// let s = to_scaled(&q);
-/// assert_eq!(s.to_f64(), None);
-/// assert!((s.ln() - (320.0 * 10f64.ln() - 4f64.ln())).abs() < 1e-12);
-/// assert_eq!(to_scaled(&Q::new(11.into(), 2.into())).to_f64(), Some(5.5));
+/// assert_eq!(s.to_f64_checked(), None);
+/// assert!((s.ln_abs() - (320.0 * 10f64.ln() - 4f64.ln())).abs() < 1e-12);
+/// assert_eq!(to_scaled(&Q::new(11.into(), 2.into())).to_f64_checked(), Some(5.5));
 /// ```
 pub fn to_scaled(q: &Q) -> crate::scaled::Scaled {
     use crate::scaled::Scaled;
@@ -113,10 +113,7 @@ pub fn to_scaled(q: &Q) -> crate::scaled::Scaled {
     } else {
         1.0
     };
-    Scaled {
-        mantissa: sign * a / b,
-        log_scale: (ka - kb) as f64 * std::f64::consts::LN_2,
-    }
+    Scaled::from_parts(sign * a / b, (ka - kb) as f64 * std::f64::consts::LN_2)
 }
 
 /// The loads as exact rationals (every finite `f64` is a rational).

@@ -98,12 +98,12 @@ pub struct Check {
 impl Check {
     /// Compares `lhs ≤ rhs`.
     pub fn le(lhs: Scaled, rhs: Scaled, applicable: bool) -> Check {
-        let d = rhs.add(&lhs.scale(-1.0));
-        let den = lhs.ln().max(rhs.ln());
-        let margin = if d.mantissa == 0.0 || den == f64::NEG_INFINITY {
+        let d = rhs.add(lhs.scale(-1.0));
+        let den = lhs.ln_abs().max(rhs.ln_abs());
+        let margin = if d.is_zero() || den == f64::NEG_INFINITY {
             0.0
         } else {
-            d.signum() * (d.ln() - den).exp()
+            d.signum() * (d.ln_abs() - den).exp()
         };
         Check {
             applicable,
@@ -319,32 +319,32 @@ pub fn delta_i(s: &[f64], f: u32, i: usize, pot: GroupPotential) -> Result<Delta
     let mut next: Vec<f64> = s.iter().map(|v| v - fl / nf).collect();
     next[i] += fl;
     let before = pot.value(s);
-    let exact = pot.value(&next).add(&before.scale(-1.0));
+    let exact = pot.value(&next).add(before.scale(-1.0));
     let p0 = groups(s)
         .into_iter()
         .find(|g| g.s == s[i])
         .map(|g| g.p0)
         .expect("bin i lies in a group");
     let formula = match pot.which {
-        Which::Phi => Scaled::exp(a * s[i] - a * fl / nf)
+        Which::Phi => Scaled::exp_of(a * s[i] - a * fl / nf)
             .scale((a * fl).exp_m1() / p0 as f64)
-            .add(&before.scale((-a * fl / nf).exp_m1())),
+            .add(before.scale((-a * fl / nf).exp_m1())),
         _ => {
             let w = match pot.reading {
                 PsiReading::Printed => p0,
                 PsiReading::Mirrored => n - p0 + 1,
             };
-            Scaled::exp(-a * s[i] + a * fl / nf)
+            Scaled::exp_of(-a * s[i] + a * fl / nf)
                 .scale((-a * fl).exp_m1() / w as f64)
-                .add(&before.scale((a * fl / nf).exp_m1()))
+                .add(before.scale((a * fl / nf).exp_m1()))
         }
     };
     // Both sides are differences of numbers of the size of P(s): compare relative to P(s).
-    let diff = exact.add(&formula.scale(-1.0));
+    let diff = exact.add(formula.scale(-1.0));
     Ok(DeltaI {
         exact,
         formula,
-        holds: diff.ln() <= before.ln() + TOLERANCE.ln(),
+        holds: diff.ln_abs() <= before.ln_abs() + TOLERANCE.ln(),
     })
 }
 
@@ -356,7 +356,7 @@ pub fn delta_i(s: &[f64], f: u32, i: usize, pot: GroupPotential) -> Result<Delta
 pub fn eq_3_16(s: &[f64], p: &[f64], f: u32, alpha: f64) -> Result<Check> {
     let pot = GroupPotential::new(Which::Phi, alpha, PsiReading::Printed)?;
     let phi = pot.value(s);
-    let lhs = expected_next(s, p, f, pot)?.add(&phi.scale(-1.0));
+    let lhs = expected_next(s, p, f, pot)?.add(phi.scale(-1.0));
     let af = alpha * f as f64;
     let v = sorted_desc(s);
     let weighted = Scaled::sum_exp(
@@ -367,7 +367,7 @@ pub fn eq_3_16(s: &[f64], p: &[f64], f: u32, alpha: f64) -> Result<Check> {
     );
     let rhs = weighted
         .scale(af + af * af)
-        .add(&phi.scale(-af / s.len() as f64));
+        .add(phi.scale(-af / s.len() as f64));
     Ok(Check::le(lhs, rhs, true))
 }
 
@@ -421,19 +421,19 @@ pub fn eq_3_16_form(s: &[f64], p: &[f64], f: u32, alpha: f64, form: Eq316Form) -
     check_p(s, p)?;
     let pot = GroupPotential::new(Which::Phi, alpha, PsiReading::Printed)?;
     let phi = pot.value(s);
-    let lhs = expected_next(s, p, f, pot)?.add(&phi.scale(-1.0));
+    let lhs = expected_next(s, p, f, pot)?.add(phi.scale(-1.0));
     let af = alpha * f as f64;
     let n = s.len() as f64;
     let w = group_weighted_phi(&sorted_desc(s), p, alpha);
     if form == Eq316Form::Identity {
         let rhs = w
             .scale((-af / n).exp() * af.exp_m1())
-            .add(&phi.scale((-af / n).exp_m1()));
-        let d = lhs.add(&rhs.scale(-1.0));
-        let margin = if d.mantissa == 0.0 {
+            .add(phi.scale((-af / n).exp_m1()));
+        let d = lhs.add(rhs.scale(-1.0));
+        let margin = if d.is_zero() {
             0.0
         } else {
-            -(d.ln() - phi.ln()).exp()
+            -(d.ln_abs() - phi.ln_abs()).exp()
         };
         return Ok(Check {
             applicable: true,
@@ -445,7 +445,7 @@ pub fn eq_3_16_form(s: &[f64], p: &[f64], f: u32, alpha: f64, form: Eq316Form) -
     }
     let rhs = w
         .scale(af + af * af)
-        .add(&phi.scale(-(af / n) * (1.0 - af / (2.0 * n))));
+        .add(phi.scale(-(af / n) * (1.0 - af / (2.0 * n))));
     Ok(Check::le(lhs, rhs, true))
 }
 
@@ -496,7 +496,7 @@ pub fn corollary_2_constant(
     let pot = GroupPotential::new(Which::Psi, alpha, reading)?;
     let af = alpha * f as f64;
     let n = s.len() as f64;
-    let ratio = (expected_next(s, p, f, pot)?.ln() - pot.value(s).ln()).exp();
+    let ratio = (expected_next(s, p, f, pot)?.ln_abs() - pot.value(s).ln_abs()).exp();
     Ok((ratio - 1.0 - af / n) * n / (af * af))
 }
 
@@ -518,7 +518,7 @@ fn lemma_rhs(form: LemmaForm, value: Scaled, c: &Constants, n: usize) -> Scaled 
         LemmaForm::Decrease => value,
         LemmaForm::PtwShape => value
             .scale(1.0 - c.alpha() * c.eps / n as f64)
-            .add(&s_f(1.0)),
+            .add(s_f(1.0)),
     }
 }
 
@@ -597,7 +597,7 @@ pub fn contraction(
     let n = s.len() as f64;
     let pot = GroupPotential::new(Which::Gamma, c.alpha(), reading)?;
     let gamma = pot.value(s);
-    let applicable = gamma.ln() >= (a * n.ln()).ln();
+    let applicable = gamma.ln_abs() >= (a * n.ln()).ln();
     let lhs = expected_next(s, p, c.f, pot)?;
     let rhs = gamma.scale(1.0 - c.eps / (8.0 * n * (1.0 + c.eps * c.gamma1)));
     Ok(Check::le(lhs, rhs, applicable))

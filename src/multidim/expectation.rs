@@ -287,7 +287,7 @@ pub fn s_chain_outcomes<T: Field>(
 /// // n = 2, one-choice, f = 1, F = Σ s²: from s = 0 every outcome gives s' = (½, −½): F = ½.
 /// let e = expect_s_chain(&[0.0, 0.0], &[0.5, 0.5], TieRule::Random, &[(1.0, 1.0)],
 ///     |v| Scaled::from_f64(v.iter().map(|x| x * x).sum())).unwrap();
-/// assert_eq!(e.to_f64(), Some(0.5));
+/// assert_eq!(e.to_f64_checked(), Some(0.5));
 /// ```
 pub fn expect_s_chain(
     s: &[f64],
@@ -298,7 +298,7 @@ pub fn expect_s_chain(
 ) -> Result<Scaled> {
     let mut acc = Scaled::from_f64(0.0);
     for (next, pr) in s_chain_outcomes(s, p, ties, f_law)? {
-        acc = acc.add(&potential(&next).scale(pr));
+        acc = acc.add(potential(&next).scale(pr));
     }
     Ok(acc)
 }
@@ -333,7 +333,7 @@ pub fn expected_standard_phi(
     for &(f, pf) in f_law {
         for (i, &si) in s.iter().enumerate() {
             let factor = 1.0 + q[i] * (alpha * f).exp_m1();
-            acc = acc.add(&Scaled::exp(alpha * si - alpha * f / n).scale(pf * factor));
+            acc = acc.add(Scaled::exp_of(alpha * si - alpha * f / n).scale(pf * factor));
         }
     }
     acc

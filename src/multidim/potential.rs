@@ -59,7 +59,7 @@ pub enum Which {
 /// use balloc::multidim::{GroupPotential, PsiReading, Which};
 /// let g = GroupPotential::new(Which::Gamma, 0.5, PsiReading::Printed).unwrap();
 /// // s ≡ 0 on n = 4 bins: Γ = 2(1 + 1/2 + 1/3 + 1/4) = 25/6.
-/// let v = g.value(&[0.0; 4]).to_f64().unwrap();
+/// let v = g.value(&[0.0; 4]).to_f64_checked().unwrap();
 /// assert!((v - 25.0 / 6.0).abs() < 1e-14);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -183,7 +183,7 @@ impl GroupPotential {
         match self.which {
             Which::Phi => phi(),
             Which::Psi => psi(),
-            Which::Gamma => phi().add(&psi()),
+            Which::Gamma => phi().add(psi()),
         }
     }
 
@@ -196,10 +196,14 @@ impl GroupPotential {
             for k in 0..g.size {
                 let pos = g.p0 + k;
                 if self.which != Which::Psi {
-                    acc = acc.add(&Scaled::exp(self.alpha * g.s - self.ln_den(false, pos, n)));
+                    acc = acc.add(Scaled::exp_of(
+                        self.alpha * g.s - self.ln_den(false, pos, n),
+                    ));
                 }
                 if self.which != Which::Phi {
-                    acc = acc.add(&Scaled::exp(-self.alpha * g.s - self.ln_den(true, pos, n)));
+                    acc = acc.add(Scaled::exp_of(
+                        -self.alpha * g.s - self.ln_den(true, pos, n),
+                    ));
                 }
             }
         }
@@ -214,7 +218,7 @@ impl GroupPotential {
 /// use balloc::multidim::{MdLoads, potential::standard_sum};
 /// use balloc::potential::Side;
 /// let x = MdLoads::from_rows(&[vec![1, 1], vec![0, 0]]).unwrap(); // s = (1, −1)
-/// let v = standard_sum(&x, Side::Gamma, 1.0).unwrap().to_f64().unwrap();
+/// let v = standard_sum(&x, Side::Gamma, 1.0).unwrap().to_f64_checked().unwrap();
 /// assert!((v - 4.0 * 1f64.cosh()).abs() < 1e-12);
 /// ```
 pub fn standard_sum(x: &MdLoads, side: Side, alpha: f64) -> Result<Scaled> {
@@ -229,7 +233,7 @@ pub fn standard_sum(x: &MdLoads, side: Side, alpha: f64) -> Result<Scaled> {
 /// use balloc::multidim::{MdLoads, potential::standard_per_dimension};
 /// use balloc::potential::Side;
 /// let x = MdLoads::from_rows(&[vec![2, 0], vec![0, 0]]).unwrap(); // x^0 = (1, −1), x^1 = (0, 0)
-/// let v = standard_per_dimension(&x, Side::Phi, 1.0).unwrap().to_f64().unwrap();
+/// let v = standard_per_dimension(&x, Side::Phi, 1.0).unwrap().to_f64_checked().unwrap();
 /// assert!((v - (1f64.exp() + (-1f64).exp() + 2.0)).abs() < 1e-12);
 /// ```
 pub fn standard_per_dimension(x: &MdLoads, side: Side, alpha: f64) -> Result<Scaled> {
@@ -237,7 +241,7 @@ pub fn standard_per_dimension(x: &MdLoads, side: Side, alpha: f64) -> Result<Sca
     let mut acc = Scaled::from_f64(0.0);
     for a in 0..x.dims() {
         let l = Loads::new((0..x.n()).map(|b| x.load(a, b) as f64).collect())?;
-        acc = acc.add(&p.value(&l));
+        acc = acc.add(p.value(&l));
     }
     Ok(acc)
 }

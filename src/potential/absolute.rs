@@ -22,7 +22,7 @@ use crate::setting::Setting;
 /// use balloc::potential::Potential;
 /// let d = balloc::potential::parse("absolute").unwrap();
 /// let x = Loads::new(vec![4.0, 1.0, 1.0]).unwrap(); // y = (2, −1, −1)
-/// assert_eq!(d.value(&x).to_f64(), Some(4.0));
+/// assert_eq!(d.value(&x).to_f64_checked(), Some(4.0));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Absolute;

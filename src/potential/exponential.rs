@@ -35,7 +35,7 @@ pub enum Side {
 /// use balloc::potential::{Exponential, Side, Potential};
 /// let phi = Exponential::new(Side::Phi, 2.0).unwrap();
 /// let x = Loads::new(vec![1.0, 0.0, 2.0]).unwrap(); // y = (0, −1, 1)
-/// let v = phi.value(&x).to_f64().unwrap();
+/// let v = phi.value(&x).to_f64_checked().unwrap();
 /// assert!((v - (1.0 + (-2f64).exp() + 2f64.exp())).abs() < 1e-14);
 /// ```
 #[derive(Debug, Clone)]
@@ -214,10 +214,7 @@ impl Exponential {
             }
         }
         let (next_mant, mant) = (next_sum.value(), change_sum.value());
-        let next = Scaled {
-            mantissa: next_mant,
-            log_scale: m,
-        };
+        let next = Scaled::from_parts(next_mant, m);
         if next.is_nan() || mant.is_nan() {
             return Err(Error::invalid(
                 "loads",
@@ -226,10 +223,7 @@ impl Exponential {
         }
         Ok(Expected {
             next,
-            change: Scaled {
-                mantissa: mant,
-                log_scale: m,
-            },
+            change: Scaled::from_parts(mant, m),
         })
     }
 }
@@ -255,26 +249,26 @@ impl Exponential {
         let mut at_a = vec![zero; n];
         for o in law.outcomes.iter().filter(|o| o.prob > 0.0) {
             let (lp, k) = (o.prob.ln(), o.balls as f64);
-            at_c[o.bin] = at_c[o.bin].add(&Scaled::exp(lp + k * lm_c));
-            at_a[o.bin] = at_a[o.bin].add(&Scaled::exp(lp + k * lm_a));
+            at_c[o.bin] = at_c[o.bin].add(Scaled::exp_of(lp + k * lm_c));
+            at_a[o.bin] = at_a[o.bin].add(Scaled::exp_of(lp + k * lm_a));
         }
         let mut suffix = vec![zero; n + 1];
         for i in (0..n).rev() {
-            suffix[i] = suffix[i + 1].add(&at_c[i]);
+            suffix[i] = suffix[i + 1].add(at_c[i]);
         }
         let b = setting.batch as f64;
         let mut prefix = zero;
         let mut exps = Vec::with_capacity(n);
         for i in 0..n {
-            let f = prefix.add(&suffix[i + 1]).add(&at_a[i]);
-            exps.push(sigma * self.alpha * y[i] + b * f.ln());
-            prefix = prefix.add(&at_c[i]);
+            let f = prefix.add(suffix[i + 1]).add(at_a[i]);
+            exps.push(sigma * self.alpha * y[i] + b * f.ln_abs());
+            prefix = prefix.add(at_c[i]);
         }
         let next = Scaled::sum_exp(exps.iter().copied());
         let value = Scaled::sum_exp(y.iter().map(|v| sigma * self.alpha * v));
         Expected {
             next,
-            change: next.add(&value.scale(-1.0)),
+            change: next.add(value.scale(-1.0)),
         }
     }
 }
@@ -290,10 +284,7 @@ impl Exponential {
         for (v, &k) in law.y.iter().zip(&law.counts) {
             mant.add(k as f64 * (sigma * self.alpha * v - m).exp());
         }
-        Scaled {
-            mantissa: mant.value(),
-            log_scale: m,
-        }
+        Scaled::from_parts(mant.value(), m)
     }
 
     /// [`Exponential::one_side`] from the grouped law: one exponential per load level.
@@ -376,14 +367,8 @@ impl Exponential {
             ));
         }
         Ok(Some(Expected {
-            next: Scaled {
-                mantissa: next_mant,
-                log_scale: m,
-            },
-            change: Scaled {
-                mantissa: mant,
-                log_scale: m,
-            },
+            next: Scaled::from_parts(next_mant, m),
+            change: Scaled::from_parts(mant, m),
         }))
     }
 }
@@ -444,10 +429,7 @@ impl Potential for Exponential {
                 mant.add((s * self.alpha * v - m).exp());
             }
             let mant = mant.value();
-            total = total.add(&Scaled {
-                mantissa: mant,
-                log_scale: m,
-            });
+            total = total.add(Scaled::from_parts(mant, m));
         }
         total
     }
@@ -484,8 +466,8 @@ impl Potential for Exponential {
     /// let v = 2.0 * 2f64.sqrt() + 2.0 / 2f64.sqrt();
     /// let hand = 2f64.powf(-0.25) * v
     ///     + (2f64.powf(0.75) - 2f64.powf(-0.25)) * (0.25 * 2f64.sqrt() + 0.75 / 2f64.sqrt());
-    /// assert!((value.to_f64().unwrap() - v).abs() < 1e-14);
-    /// assert!((e.next.to_f64().unwrap() - hand).abs() < 1e-14);
+    /// assert!((value.to_f64_checked().unwrap() - v).abs() < 1e-14);
+    /// assert!((e.next.to_f64_checked().unwrap() - hand).abs() < 1e-14);
     /// ```
     fn level_expectation(
         &self,
@@ -498,12 +480,12 @@ impl Potential for Exponential {
             let Some(e) = self.level_side(s, law, setting)? else {
                 return Ok(None);
             };
-            value = value.add(&self.level_value(s, law));
+            value = value.add(self.level_value(s, law));
             total = Some(match total {
                 None => e,
                 Some(t) => Expected {
-                    next: t.next.add(&e.next),
-                    change: t.change.add(&e.change),
+                    next: t.next.add(e.next),
+                    change: t.change.add(e.change),
                 },
             });
         }
@@ -523,8 +505,8 @@ impl Potential for Exponential {
             total = Some(match total {
                 None => e,
                 Some(t) => Expected {
-                    next: t.next.add(&e.next),
-                    change: t.change.add(&e.change),
+                    next: t.next.add(e.next),
+                    change: t.change.add(e.change),
                 },
             });
         }

@@ -26,9 +26,9 @@ use crate::spec::Spec;
 /// use balloc::loads::Loads;
 /// let d = balloc::potential::parse("mean-quantile").unwrap();
 /// let x = Loads::new(vec![0.0, 1.0, 2.0, 1.0]).unwrap(); // y = (−1, 0, 1, 0)
-/// assert_eq!(d.value(&x).to_f64(), Some(0.75));
+/// assert_eq!(d.value(&x).to_f64_checked(), Some(0.75));
 /// let d = balloc::potential::parse("mean-quantile(boundary=under)").unwrap();
-/// assert_eq!(d.value(&x).to_f64(), Some(0.25));
+/// assert_eq!(d.value(&x).to_f64_checked(), Some(0.25));
 /// ```
 #[derive(Debug, Clone)]
 pub struct MeanQuantile {
@@ -118,7 +118,7 @@ impl Potential for MeanQuantile {
             next += o.prob * c;
         }
         let next = next / n as f64;
-        let value = self.value(loads).mantissa;
+        let value = self.value(loads).parts().0;
         Ok(Some(Expected {
             next: Scaled::from_f64(next),
             change: Scaled::from_f64(next - value),

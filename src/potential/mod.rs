@@ -156,7 +156,7 @@ pub static REGISTRY: &[&PotentialInfo] = &[
 /// let g = balloc::potential::parse("gamma(alpha=1)").unwrap();
 /// let x = Loads::new(vec![1.0, -1.0]).unwrap(); // y = (1, −1)
 /// // Γ = 2(e + e^{−1}) = 4 cosh 1
-/// let v = g.value(&x).to_f64().unwrap();
+/// let v = g.value(&x).to_f64_checked().unwrap();
 /// assert!((v - 4.0 * 1f64.cosh()).abs() < 1e-14);
 /// ```
 pub fn parse(text: &str) -> Result<Box<dyn Potential>> {
