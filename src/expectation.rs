@@ -14,8 +14,8 @@ use crate::error::{Error, Result};
 use crate::loads::{Levels, Loads};
 use crate::potential::Potential;
 use crate::process::{LevelLaw, Process, StepLaw};
-use crate::scaled::Scaled;
 use crate::setting::Setting;
+use crate::xfloat::XFloat;
 
 /// How an expectation was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -33,11 +33,11 @@ pub struct Expectation {
     /// The number of bins.
     pub n: usize,
     /// The potential at the current state.
-    pub value: Scaled,
+    pub value: XFloat,
     /// `E[P(next) | x]`.
-    pub expected_next: Scaled,
+    pub expected_next: XFloat,
     /// `E[P(next) − P(x) | x]`.
-    pub expected_change: Scaled,
+    pub expected_change: XFloat,
     /// The route taken.
     pub method: Method,
 }
@@ -52,11 +52,11 @@ impl Expectation {
     ///
     /// ```
     /// use balloc::expectation::{Expectation, Method};
-    /// use balloc::scaled::Scaled;
-    /// let mut e = Expectation { n: 2, value: Scaled::exp_of(800.0), expected_next: Scaled::from_f64(1.0),
-    ///     expected_change: Scaled::from_f64(0.0), method: Method::ClosedForm };
+    /// use balloc::xfloat::XFloat;
+    /// let mut e = Expectation { n: 2, value: XFloat::exp_of(800.0), expected_next: XFloat::from_f64(1.0),
+    ///     expected_change: XFloat::from_f64(0.0), method: Method::ClosedForm };
     /// assert_eq!(e.not_finite("gamma"), None); // e^800 is finite in the log domain
-    /// e.expected_next = Scaled::from_f64(f64::INFINITY);
+    /// e.expected_next = XFloat::from_f64(f64::INFINITY);
     /// assert!(e.not_finite("gamma").unwrap().starts_with("cannot evaluate expected_next of gamma"));
     /// ```
     pub fn not_finite(&self, potential: &str) -> Option<String> {
@@ -182,7 +182,7 @@ pub fn expect_level_law(
     law: &LevelLaw,
     potential: &dyn Potential,
     setting: &Setting,
-) -> Result<Option<(Scaled, crate::potential::Expected)>> {
+) -> Result<Option<(XFloat, crate::potential::Expected)>> {
     let total: f64 = law.prob.iter().sum();
     if law.prob.iter().any(|p| !(*p >= 0.0 && p.is_finite())) || (total - 1.0).abs() > 1e-9 {
         return Err(Error::invalid(
@@ -278,7 +278,7 @@ pub fn brute_force(
     potential: &dyn Potential,
     loads: &Loads,
     setting: &Setting,
-) -> Result<Scaled> {
+) -> Result<XFloat> {
     let law = process.step_law(loads, setting.ties)?;
     brute_force_law(&law, potential, loads, setting)
 }
@@ -299,7 +299,7 @@ pub fn brute_force_law(
     potential: &dyn Potential,
     loads: &Loads,
     setting: &Setting,
-) -> Result<Scaled> {
+) -> Result<XFloat> {
     let support = setting.weights.support().ok_or_else(|| {
         Error::Unsupported(format!(
             "enumeration needs a finite weight law, `{}` is not finite; no closed form covers {} with these settings",
@@ -334,9 +334,9 @@ pub fn brute_force_law(
         return Err(too_many());
     }
     let mut x = loads.as_slice().to_vec();
-    let mut acc: Option<Scaled> = None;
+    let mut acc: Option<XFloat> = None;
     recurse(&branches, setting.batch, 1.0, &mut x, potential, &mut acc)?;
-    Ok(acc.unwrap_or(Scaled::from_f64(0.0)))
+    Ok(acc.unwrap_or(XFloat::from_f64(0.0)))
 }
 
 fn too_many() -> Error {
@@ -351,7 +351,7 @@ fn recurse(
     prob: f64,
     x: &mut Vec<f64>,
     potential: &dyn Potential,
-    acc: &mut Option<Scaled>,
+    acc: &mut Option<XFloat>,
 ) -> Result<()> {
     if left == 0 {
         let v = potential.value(&Loads::new(x.clone())?).scale(prob);

@@ -48,6 +48,7 @@ pub mod bias;
 pub mod claim;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod compensated;
 pub mod condition;
 pub mod enclosure;
 pub mod error;
@@ -64,7 +65,6 @@ pub mod plot;
 pub mod potential;
 pub mod process;
 pub mod prover;
-pub mod scaled;
 pub mod search;
 pub mod setting;
 pub mod sim;

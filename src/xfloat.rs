@@ -17,7 +17,6 @@
 //!
 //! Both forms denote the same real numbers; comparisons and equality are by value.
 
-use crate::scaled::Scaled;
 use serde::ser::SerializeStruct;
 use std::cmp::Ordering;
 
@@ -162,14 +161,6 @@ impl XFloat {
             m: mantissa,
             e: 0,
             s: log_scale,
-        }
-    }
-
-    /// Converts a [`Scaled`] number `mantissa · e^{log_scale}` to binary form without overflow.
-    pub fn from_scaled(s: &Scaled) -> XFloat {
-        {
-            let (m, l) = s.parts();
-            XFloat::from_parts(m, l).binary()
         }
     }
 

@@ -15,9 +15,9 @@ use balloc::expectation::{Method, brute_force, expect};
 use balloc::loads::{Loads, TieRule};
 use balloc::potential::{self, Potential};
 use balloc::process::{self, Process};
-use balloc::scaled::Scaled;
 use balloc::setting::Setting;
 use balloc::weights::WeightLaw;
+use balloc::xfloat::XFloat;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -53,7 +53,7 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol * a.abs().max(b.abs()) + 1e-12
 }
 
-fn f(s: &Scaled) -> f64 {
+fn f(s: &XFloat) -> f64 {
     s.to_f64_checked().expect("a representable value")
 }
 

@@ -10,7 +10,6 @@ use balloc::multidim::{
     BallLaw, Choice, Criterion, GroupPotential, MdLoads, MdRule, PsiReading, Which,
 };
 use balloc::potential::{Exponential, Potential, Side};
-use balloc::scaled::Scaled;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -350,7 +349,6 @@ fn group_potentials_do_not_overflow() {
     )
     .unwrap();
     assert!(e.ln_abs().is_finite());
-    let _ = Scaled::from_f64(0.0);
 }
 
 #[test]

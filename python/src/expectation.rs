@@ -12,7 +12,7 @@ use crate::registry::{potential_arg, process_arg};
 use anyhow::{Context, Result};
 use balloc::expectation::{CERTIFY_LIMIT, Method};
 use balloc::loads::{Levels, Loads, TieRule};
-use balloc::scaled::Scaled;
+use balloc::xfloat::XFloat;
 use balloc::setting::Setting;
 use balloc::weights::WeightLaw;
 use balloc::{Certified, limits};
@@ -40,7 +40,7 @@ pub struct Expectation {
     ties: &'static str,
     method: &'static str,
     /// value, expected_next, expected_change (f64 route)
-    floats: [Scaled; 3],
+    floats: [XFloat; 3],
     cert: Option<Certified>,
 }
 
@@ -56,9 +56,9 @@ impl Expectation {
     }
 
     /// Quantity `i` as reported: the nearest f64 of the exact value when there is one.
-    fn reported(&self, i: usize) -> Scaled {
+    fn reported(&self, i: usize) -> XFloat {
         match &self.cert {
-            Some(Certified::Exact(q)) => balloc::exact::to_scaled(&q[i]),
+            Some(Certified::Exact(q)) => balloc::exact::to_xfloat(&q[i]),
             _ => self.floats[i],
         }
     }
@@ -121,7 +121,7 @@ pub fn json_f64(x: f64) -> Value {
 
 /// `key` as a number (null beyond f64) with its logarithm (`log_key`, or `log_abs_key` and
 /// `key_sign` for a signed quantity), as `balloc expect --format json` writes it.
-fn put_scaled(o: &mut Map<String, Value>, key: &str, v: &Scaled, signed: bool) {
+fn put_scaled(o: &mut Map<String, Value>, key: &str, v: &XFloat, signed: bool) {
     o.insert(
         key.into(),
         v.to_f64_checked().map_or(Value::Null, |x| json!(x)),

@@ -10,12 +10,13 @@
 //! a batch of `b` samples on the frozen vector multiplies the factors: `e^{σα yᵢ} · Fᵢᵇ`.
 
 use super::{Expected, Potential, PotentialInfo};
+use crate::compensated::CompensatedSum;
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::process::{LevelLaw, Param, StepLaw};
-use crate::scaled::{CompensatedSum, Scaled};
 use crate::setting::Setting;
 use crate::spec::Spec;
+use crate::xfloat::XFloat;
 
 /// Which exponential potential.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,7 +215,7 @@ impl Exponential {
             }
         }
         let (next_mant, mant) = (next_sum.value(), change_sum.value());
-        let next = Scaled::from_parts(next_mant, m);
+        let next = XFloat::from_parts(next_mant, m);
         if next.is_nan() || mant.is_nan() {
             return Err(Error::invalid(
                 "loads",
@@ -223,7 +224,7 @@ impl Exponential {
         }
         Ok(Expected {
             next,
-            change: Scaled::from_parts(mant, m),
+            change: XFloat::from_parts(mant, m),
         })
     }
 }
@@ -231,7 +232,7 @@ impl Exponential {
 impl Exponential {
     /// The log-domain route of [`Exponential::one_side`] for outcomes with many balls (Packing at
     /// large loads), where `M(s)^k` overflows: `Fᵢ = Σ_{o at i} p_o M(a)^{k_o} + Σ_{o not at i}
-    /// p_o M(c)^{k_o}` is summed as [`Scaled`] numbers (the exclusive sums from prefix and suffix
+    /// p_o M(c)^{k_o}` is summed as [`XFloat`] numbers (the exclusive sums from prefix and suffix
     /// sums, so nothing cancels), and `E[e^{σα y'ᵢ}] = e^{σα yᵢ + b ln Fᵢ}`. The change is
     /// `next − value`, accurate relative to the larger of the two.
     fn one_side_log(
@@ -244,13 +245,13 @@ impl Exponential {
         lm_c: f64,
     ) -> Expected {
         let n = y.len();
-        let zero = Scaled::from_f64(0.0);
+        let zero = XFloat::from_f64(0.0);
         let mut at_c = vec![zero; n];
         let mut at_a = vec![zero; n];
         for o in law.outcomes.iter().filter(|o| o.prob > 0.0) {
             let (lp, k) = (o.prob.ln(), o.balls as f64);
-            at_c[o.bin] = at_c[o.bin].add(Scaled::exp_of(lp + k * lm_c));
-            at_a[o.bin] = at_a[o.bin].add(Scaled::exp_of(lp + k * lm_a));
+            at_c[o.bin] = at_c[o.bin].add(XFloat::exp_of(lp + k * lm_c));
+            at_a[o.bin] = at_a[o.bin].add(XFloat::exp_of(lp + k * lm_a));
         }
         let mut suffix = vec![zero; n + 1];
         for i in (0..n).rev() {
@@ -264,8 +265,8 @@ impl Exponential {
             exps.push(sigma * self.alpha * y[i] + b * f.ln_abs());
             prefix = prefix.add(at_c[i]);
         }
-        let next = Scaled::sum_exp(exps.iter().copied());
-        let value = Scaled::sum_exp(y.iter().map(|v| sigma * self.alpha * v));
+        let next = XFloat::sum_exp(exps.iter().copied());
+        let value = XFloat::sum_exp(y.iter().map(|v| sigma * self.alpha * v));
         Expected {
             next,
             change: next.add(value.scale(-1.0)),
@@ -275,7 +276,7 @@ impl Exponential {
 
 impl Exponential {
     /// `Σ_g k_g e^{σα y_g}` with the largest exponent as scale.
-    fn level_value(&self, sigma: f64, law: &LevelLaw) -> Scaled {
+    fn level_value(&self, sigma: f64, law: &LevelLaw) -> XFloat {
         let m = law
             .y
             .iter()
@@ -284,7 +285,7 @@ impl Exponential {
         for (v, &k) in law.y.iter().zip(&law.counts) {
             mant.add(k as f64 * (sigma * self.alpha * v - m).exp());
         }
-        Scaled::from_parts(mant.value(), m)
+        XFloat::from_parts(mant.value(), m)
     }
 
     /// [`Exponential::one_side`] from the grouped law: one exponential per load level.
@@ -367,8 +368,8 @@ impl Exponential {
             ));
         }
         Ok(Some(Expected {
-            next: Scaled::from_parts(next_mant, m),
-            change: Scaled::from_parts(mant, m),
+            next: XFloat::from_parts(next_mant, m),
+            change: XFloat::from_parts(mant, m),
         }))
     }
 }
@@ -409,14 +410,14 @@ impl Potential for Exponential {
         crate::enclosure::exponential::enclose(law, &spec, x, setting, prec).map(Some)
     }
 
-    fn value(&self, loads: &Loads) -> Scaled {
+    fn value(&self, loads: &Loads) -> XFloat {
         let y = loads.normalized();
         let (ymin, ymax) = y
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
                 (lo.min(v), hi.max(v))
             });
-        let mut total = Scaled::from_f64(0.0);
+        let mut total = XFloat::from_f64(0.0);
         for &s in self.signs() {
             // Σ e^{sα yᵢ} with the largest exponent as scale.
             let m = if s > 0.0 {
@@ -429,7 +430,7 @@ impl Potential for Exponential {
                 mant.add((s * self.alpha * v - m).exp());
             }
             let mant = mant.value();
-            total = total.add(Scaled::from_parts(mant, m));
+            total = total.add(XFloat::from_parts(mant, m));
         }
         total
     }
@@ -473,8 +474,8 @@ impl Potential for Exponential {
         &self,
         law: &LevelLaw,
         setting: &Setting,
-    ) -> Result<Option<(Scaled, Expected)>> {
-        let mut value = Scaled::from_f64(0.0);
+    ) -> Result<Option<(XFloat, Expected)>> {
+        let mut value = XFloat::from_f64(0.0);
         let mut total: Option<Expected> = None;
         for &s in self.signs() {
             let Some(e) = self.level_side(s, law, setting)? else {

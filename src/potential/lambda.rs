@@ -12,7 +12,7 @@
 //! `φ(z) = e^{α|z|}` and `Aₖ = Σᵢ [φ(yᵢ − k/n) − φ(yᵢ)]`,
 //! `E[Λ' − Λ] = Σ_o p_o (A_{k_o} − [φ(yⱼ − k/n) − φ(yⱼ)] + [φ(yⱼ + k − k/n) − φ(yⱼ)])`,
 //! which costs O(n) per distinct ball count. Each difference is evaluated as
-//! `e^{α|z|}·expm1(α(|z'| − |z|))` in the log domain ([`Scaled`]), so nothing overflows and
+//! `e^{α|z|}·expm1(α(|z'| − |z|))` in the log domain ([`XFloat`]), so nothing overflows and
 //! small changes keep their relative precision. Batches and non-unit weights: `Ok(None)` (the
 //! enumerator handles finite weight laws).
 
@@ -20,9 +20,9 @@ use super::{Expected, Potential, PotentialInfo, recovery};
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::process::{Param, StepLaw};
-use crate::scaled::Scaled;
 use crate::setting::Setting;
 use crate::spec::Spec;
+use crate::xfloat::XFloat;
 
 /// How the smoothing parameter is chosen.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -118,8 +118,8 @@ impl AbsExponential {
 }
 
 /// `φ(z') − φ(z)` for `φ = e^{α|·|}` as a scaled number, without cancellation.
-fn diff(alpha: f64, z: f64, z_next: f64) -> Scaled {
-    Scaled::from_parts((alpha * (z_next.abs() - z.abs())).exp_m1(), alpha * z.abs())
+fn diff(alpha: f64, z: f64, z_next: f64) -> XFloat {
+    XFloat::from_parts((alpha * (z_next.abs() - z.abs())).exp_m1(), alpha * z.abs())
 }
 
 impl Potential for AbsExponential {
@@ -144,9 +144,9 @@ impl Potential for AbsExponential {
         })
     }
 
-    fn value(&self, loads: &Loads) -> Scaled {
+    fn value(&self, loads: &Loads) -> XFloat {
         let a = self.alpha(loads.n());
-        Scaled::sum_exp(
+        XFloat::sum_exp(
             loads
                 .normalized()
                 .iter()
@@ -182,7 +182,7 @@ impl Potential for AbsExponential {
                 None => counts.push((o.balls, o.prob)),
             }
         }
-        let mut change = Scaled::from_f64(0.0);
+        let mut change = XFloat::from_f64(0.0);
         for &(k, p) in &counts {
             let s = k as f64 / n;
             for &v in &y {

@@ -11,8 +11,8 @@ use super::{Expected, Potential, PotentialInfo};
 use crate::error::Result;
 use crate::loads::Loads;
 use crate::process::StepLaw;
-use crate::scaled::Scaled;
 use crate::setting::Setting;
+use crate::xfloat::XFloat;
 
 /// `Υ = Σ yᵢ²`.
 ///
@@ -57,7 +57,7 @@ impl Potential for Quadratic {
         crate::exact::quadratic::expected_next(law, x, setting).map(Some)
     }
 
-    fn value(&self, loads: &Loads) -> Scaled {
+    fn value(&self, loads: &Loads) -> XFloat {
         sum_of_squares(&loads.normalized())
     }
     fn term(&self, y: f64) -> Option<f64> {
@@ -93,7 +93,7 @@ impl Potential for Quadratic {
             let nu = bb[i] * (1.0 - 1.0 / n).powi(2) + (b_tot - bb[i]) / (n * n);
             change += 2.0 * b * y[i] * mu + b * nu + b * (b - 1.0) * mu * mu;
         }
-        let change = Scaled::from_f64(change);
+        let change = XFloat::from_f64(change);
         Ok(Some(Expected {
             next: sum_of_squares(&y).add(change),
             change,
@@ -112,12 +112,12 @@ impl Potential for Quadratic {
 /// assert_eq!(s.to_f64_checked(), None);
 /// assert!((s.ln_abs() - (5f64.ln() + 319.0 * 10f64.ln())).abs() < 1e-12);
 /// ```
-pub fn sum_of_squares(y: &[f64]) -> Scaled {
+pub fn sum_of_squares(y: &[f64]) -> XFloat {
     let plain: f64 = y.iter().map(|v| v * v).sum();
     if plain.is_finite() {
-        return Scaled::from_f64(plain);
+        return XFloat::from_f64(plain);
     }
     let m = y.iter().fold(0.0f64, |a, v| a.max(v.abs()));
     let s: f64 = y.iter().map(|v| (v / m) * (v / m)).sum();
-    Scaled::from_parts(s, 2.0 * m.ln())
+    XFloat::from_parts(s, 2.0 * m.ln())
 }

@@ -40,7 +40,7 @@ use crate::multidim::group_enclosure::GroupSpec;
 use crate::multidim::search::{families, integer_exhaustive, random_states, reachable_exhaustive};
 use crate::multidim::{BallLaw, GroupPotential, MdLoads, MdRule, PsiReading, Which};
 use crate::process::Process;
-use crate::scaled::Scaled;
+use crate::xfloat::XFloat;
 use num_rational::BigRational;
 use std::collections::BTreeMap;
 
@@ -322,7 +322,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }))
 }
 
-fn show(x: &Scaled) -> String {
+fn show(x: &XFloat) -> String {
     match x.to_f64_checked() {
         Some(v) if v.is_finite() => format!("{v:.12e}"),
         _ => format!(
@@ -337,8 +337,8 @@ fn show(x: &Scaled) -> String {
 struct Eval {
     margin: f64,
     holds: bool,
-    lhs: Scaled,
-    rhs: Scaled,
+    lhs: XFloat,
+    rhs: XFloat,
     bin: Option<usize>,
 }
 
