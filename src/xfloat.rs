@@ -680,7 +680,17 @@ impl PartialOrd for XFloat {
             return None;
         }
         if !a.m.is_finite() || !b.m.is_finite() || a.m == 0.0 || b.m == 0.0 {
-            return a.to_f64().partial_cmp(&b.to_f64());
+            // Zero or an infinity on one side: a finite non-zero value compares as its sign ±1,
+            // which lies strictly between 0 and ±∞ as the value does (also beyond f64, where
+            // `to_f64` would saturate to 0 or ±∞).
+            let key = |x: XFloat| {
+                if x.m == 0.0 || !x.m.is_finite() {
+                    x.m
+                } else {
+                    x.m.signum()
+                }
+            };
+            return key(a).partial_cmp(&key(b));
         }
         if a.m.signum() != b.m.signum() {
             return a.m.partial_cmp(&b.m);
@@ -858,8 +868,16 @@ mod tests {
         assert_eq!(a, XFloat::exp(XFloat::from_f64(800.0)));
         let up = XFloat::from_parts(1.0 + 2f64.powi(-40), 800.0);
         assert!(up > a && up > a.binary() && a.binary() < up);
-        // Every value beyond f64 lies above f64::MAX.
+        // Every value beyond f64 lies above f64::MAX and below +∞; e^{−800} lies below the least
+        // normal f64 and above 0, −e^{−800} below 0 (to_f64 of all three saturates).
         assert!(a > XFloat::from_f64(f64::MAX));
+        let inf = XFloat::from_f64(f64::INFINITY);
+        assert!(a < inf && a.binary() < inf && a.neg() > inf.neg());
+        let tiny = XFloat::exp_of(-800.0);
+        assert!(tiny > XFloat::ZERO && tiny < XFloat::from_f64(f64::MIN_POSITIVE));
+        assert!(tiny.binary() > XFloat::ZERO && tiny.neg().binary() < XFloat::ZERO);
+        assert!(tiny.neg() < XFloat::from_f64(-0.0) && XFloat::ZERO == XFloat::from_f64(-0.0));
+        assert!(XFloat::ZERO.max(tiny) == tiny && tiny.binary() != XFloat::ZERO);
         assert!(a.max(b) == b && a.min(b.neg()) == b.neg());
         assert_eq!(XFloat::NAN.partial_cmp(&a), None);
         assert!(XFloat::from_parts(1.0, f64::NAN) != XFloat::from_parts(1.0, f64::NAN));
