@@ -70,7 +70,7 @@ mod tests {
                 &x,
                 &Setting::sequential(),
             ).unwrap();
-            let drift = e.expected_change.to_f64().unwrap();
+            let drift = e.expected_change.to_f64_checked().unwrap();
             let scale = x.as_slice().iter().fold(1.0f64, |a, v| a.max(v.abs()));
             prop_assert!(drift <= 1.0 - 1.0 / n + 1e-9 * scale * n);
             // Independent route: the per-bin law of the process and y = x − W/n.

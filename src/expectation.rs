@@ -14,8 +14,8 @@ use crate::error::{Error, Result};
 use crate::loads::{Levels, Loads};
 use crate::potential::Potential;
 use crate::process::{LevelLaw, Process, StepLaw};
-use crate::scaled::Scaled;
 use crate::setting::Setting;
+use crate::xfloat::XFloat;
 
 /// How an expectation was computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -33,11 +33,11 @@ pub struct Expectation {
     /// The number of bins.
     pub n: usize,
     /// The potential at the current state.
-    pub value: Scaled,
+    pub value: XFloat,
     /// `E[P(next) | x]`.
-    pub expected_next: Scaled,
+    pub expected_next: XFloat,
     /// `E[P(next) − P(x) | x]`.
-    pub expected_change: Scaled,
+    pub expected_change: XFloat,
     /// The route taken.
     pub method: Method,
 }
@@ -52,11 +52,11 @@ impl Expectation {
     ///
     /// ```
     /// use balloc::expectation::{Expectation, Method};
-    /// use balloc::scaled::Scaled;
-    /// let mut e = Expectation { n: 2, value: Scaled::exp(800.0), expected_next: Scaled::from_f64(1.0),
-    ///     expected_change: Scaled::from_f64(0.0), method: Method::ClosedForm };
+    /// use balloc::xfloat::XFloat;
+    /// let mut e = Expectation { n: 2, value: XFloat::exp_of(800.0), expected_next: XFloat::from_f64(1.0),
+    ///     expected_change: XFloat::from_f64(0.0), method: Method::ClosedForm };
     /// assert_eq!(e.not_finite("gamma"), None); // e^800 is finite in the log domain
-    /// e.expected_next = Scaled::from_f64(f64::INFINITY);
+    /// e.expected_next = XFloat::from_f64(f64::INFINITY);
     /// assert!(e.not_finite("gamma").unwrap().starts_with("cannot evaluate expected_next of gamma"));
     /// ```
     pub fn not_finite(&self, potential: &str) -> Option<String> {
@@ -66,7 +66,7 @@ impl Expectation {
             ("expected_change", &self.expected_change),
         ]
         .into_iter()
-        .find(|(_, v)| v.is_nan() || v.ln() == f64::INFINITY)
+        .find(|(_, v)| v.is_nan() || v.ln_abs() == f64::INFINITY)
         .map(|(field, _)| {
             format!(
                 "cannot evaluate {field} of {potential} at these loads: the result is not finite \
@@ -92,7 +92,7 @@ pub const ENUMERATION_LIMIT: u64 = 20_000_000;
 ///     &Loads::new(vec![1.0, 0.0]).unwrap(),
 ///     &Setting::sequential(),
 /// ).unwrap();
-/// assert!((e.expected_next.to_f64().unwrap() - 0.5).abs() < 1e-15); // 3/4·0 + 1/4·2
+/// assert!((e.expected_next.to_f64_checked().unwrap() - 0.5).abs() < 1e-15); // 3/4·0 + 1/4·2
 /// ```
 pub fn expect(
     process: &dyn Process,
@@ -124,7 +124,7 @@ pub fn expect(
 /// // The per-bin route on the same state.
 /// let law = p.step_law(&x, s.ties).unwrap();
 /// let bins = expectation::expect_law(&law, g.as_ref(), &x, &s).unwrap();
-/// let (a, b) = (levels.expected_next.to_f64().unwrap(), bins.expected_next.to_f64().unwrap());
+/// let (a, b) = (levels.expected_next.to_f64_checked().unwrap(), bins.expected_next.to_f64_checked().unwrap());
 /// assert!((a - b).abs() <= 1e-14 * b);
 /// ```
 pub fn expect_levels(
@@ -182,7 +182,7 @@ pub fn expect_level_law(
     law: &LevelLaw,
     potential: &dyn Potential,
     setting: &Setting,
-) -> Result<Option<(Scaled, crate::potential::Expected)>> {
+) -> Result<Option<(XFloat, crate::potential::Expected)>> {
     let total: f64 = law.prob.iter().sum();
     if law.prob.iter().any(|p| !(*p >= 0.0 && p.is_finite())) || (total - 1.0).abs() > 1e-9 {
         return Err(Error::invalid(
@@ -202,8 +202,8 @@ pub fn expect_level_law(
 /// let q = potential::parse("quadratic").unwrap();
 /// let e = expectation::expect_law(&law, q.as_ref(), &Loads::new(vec![1.0, 0.0]).unwrap(),
 ///     &Setting::sequential()).unwrap();
-/// assert_eq!(e.expected_next.to_f64(), Some(2.0));
-/// assert_eq!(e.expected_change.to_f64(), Some(1.5));
+/// assert_eq!(e.expected_next.to_f64_checked(), Some(2.0));
+/// assert_eq!(e.expected_change.to_f64_checked(), Some(1.5));
 /// ```
 pub fn expect_law(
     law: &StepLaw,
@@ -223,7 +223,7 @@ pub fn expect_law(
         });
     }
     let next = brute_force_law(law, potential, loads, setting)?;
-    let change = next.add(&value.scale(-1.0));
+    let change = next.add(value.scale(-1.0));
     Ok(Expectation {
         n: loads.n(),
         value,
@@ -270,7 +270,7 @@ fn check_law(law: &StepLaw, loads: &Loads) -> Result<()> {
 /// let s = Setting::batched(2).unwrap();
 /// let exact = expectation::expect(p.as_ref(), g.as_ref(), &x, &s).unwrap();
 /// let brute = expectation::brute_force(p.as_ref(), g.as_ref(), &x, &s).unwrap();
-/// let (a, b) = (exact.expected_next.to_f64().unwrap(), brute.to_f64().unwrap());
+/// let (a, b) = (exact.expected_next.to_f64_checked().unwrap(), brute.to_f64_checked().unwrap());
 /// assert!((a - b).abs() < 1e-12 * a);
 /// ```
 pub fn brute_force(
@@ -278,7 +278,7 @@ pub fn brute_force(
     potential: &dyn Potential,
     loads: &Loads,
     setting: &Setting,
-) -> Result<Scaled> {
+) -> Result<XFloat> {
     let law = process.step_law(loads, setting.ties)?;
     brute_force_law(&law, potential, loads, setting)
 }
@@ -292,14 +292,14 @@ pub fn brute_force(
 /// let d = potential::parse("absolute").unwrap();
 /// let e = expectation::brute_force_law(&law, d.as_ref(), &Loads::zeros(2).unwrap(),
 ///     &Setting::batched(2).unwrap()).unwrap();
-/// assert_eq!(e.to_f64(), Some(1.0));
+/// assert_eq!(e.to_f64_checked(), Some(1.0));
 /// ```
 pub fn brute_force_law(
     law: &StepLaw,
     potential: &dyn Potential,
     loads: &Loads,
     setting: &Setting,
-) -> Result<Scaled> {
+) -> Result<XFloat> {
     let support = setting.weights.support().ok_or_else(|| {
         Error::Unsupported(format!(
             "enumeration needs a finite weight law, `{}` is not finite; no closed form covers {} with these settings",
@@ -334,9 +334,9 @@ pub fn brute_force_law(
         return Err(too_many());
     }
     let mut x = loads.as_slice().to_vec();
-    let mut acc: Option<Scaled> = None;
+    let mut acc: Option<XFloat> = None;
     recurse(&branches, setting.batch, 1.0, &mut x, potential, &mut acc)?;
-    Ok(acc.unwrap_or(Scaled::from_f64(0.0)))
+    Ok(acc.unwrap_or(XFloat::from_f64(0.0)))
 }
 
 fn too_many() -> Error {
@@ -351,13 +351,13 @@ fn recurse(
     prob: f64,
     x: &mut Vec<f64>,
     potential: &dyn Potential,
-    acc: &mut Option<Scaled>,
+    acc: &mut Option<XFloat>,
 ) -> Result<()> {
     if left == 0 {
         let v = potential.value(&Loads::new(x.clone())?).scale(prob);
         *acc = Some(match acc {
             None => v,
-            Some(a) => a.add(&v),
+            Some(a) => a.add(v),
         });
         return Ok(());
     }

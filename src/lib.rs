@@ -36,7 +36,7 @@
 //!     &Setting::sequential(),
 //! ).unwrap();
 //! // From y = 0 one ball gives Υ' = (1 − 1/n)² + (n − 1)/n² = 1 − 1/n = 0.75.
-//! assert!((e.expected_next.to_f64().unwrap() - 0.75).abs() < 1e-15);
+//! assert!((e.expected_next.to_f64_checked().unwrap() - 0.75).abs() < 1e-15);
 //! ```
 
 #![forbid(unsafe_code)]
@@ -48,6 +48,7 @@ pub mod bias;
 pub mod claim;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod compensated;
 pub mod condition;
 pub mod enclosure;
 pub mod error;
@@ -64,7 +65,6 @@ pub mod plot;
 pub mod potential;
 pub mod process;
 pub mod prover;
-pub mod scaled;
 pub mod search;
 pub mod setting;
 pub mod sim;

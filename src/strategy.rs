@@ -17,7 +17,7 @@
 //! let mut runner = TestRunner::new(Config { failure_persistence: None, ..Config::default() });
 //! runner
 //!     .run(&strategy::adversarial(2..=16), |x| {
-//!         let ln_g = gamma.value(&x).ln();
+//!         let ln_g = gamma.value(&x).ln_abs();
 //!         prop_assert!(ln_g >= (2.0 * x.n() as f64).ln() - 1e-12);
 //!         Ok(())
 //!     })

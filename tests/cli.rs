@@ -64,7 +64,7 @@ fn expect_json_has_the_contract_fields_and_library_values() {
         ("expected_next", e.expected_next),
         ("expected_change", e.expected_change),
     ] {
-        let (a, b) = (v[key].as_f64().unwrap(), lib.to_f64().unwrap());
+        let (a, b) = (v[key].as_f64().unwrap(), lib.to_f64_checked().unwrap());
         assert!(
             (a - b).abs() <= 2.0 * f64::EPSILON * b.abs(),
             "{key}: {a} vs {b}"

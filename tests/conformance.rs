@@ -447,7 +447,7 @@ fn potentials_agree_with_their_per_bin_terms() {
             else {
                 continue;
             };
-            let v = pot.value(&x).to_f64().unwrap();
+            let v = pot.value(&x).to_f64_checked().unwrap();
             assert!(
                 (v - sum).abs() <= 1e-12 * sum.abs().max(1.0),
                 "{}",

@@ -194,7 +194,7 @@ fn closed_form_enclosures_agree_with_enumeration_and_f64() {
                         )
                         .unwrap()
                         .expected_next
-                        .to_f64()
+                        .to_f64_checked()
                         .unwrap();
                         let m = cf.expected_next.mid_f64();
                         assert!((f - m).abs() <= 1e-12 * m, "{f} vs {m}");
@@ -232,7 +232,7 @@ fn continuous_weight_laws_agree_with_f64() {
                 )
                 .unwrap()
                 .expected_next
-                .to_f64()
+                .to_f64_checked()
                 .unwrap();
                 let m = cf.expected_next.mid_f64();
                 assert!((f - m).abs() <= 1e-12 * m, "{w} b={b} {pot}: {f} vs {m}");
@@ -273,7 +273,7 @@ fn near_tie_undecided_in_f64_decided_by_enclosure() {
     let lhs = expectation::expect(p.as_ref(), g.as_ref(), &l, &Setting::sequential())
         .unwrap()
         .expected_next
-        .to_f64()
+        .to_f64_checked()
         .unwrap();
     let rhs = lhs * (1.0 + 1e-15);
     let err = f64_error(lhs, l.n());
@@ -357,8 +357,8 @@ fn equal_expressions_along_two_routes() {
     let cf = expectation::expect(p.as_ref(), g.as_ref(), &l, &Setting::sequential()).unwrap();
     let bf = expectation::brute_force(p.as_ref(), g.as_ref(), &l, &Setting::sequential()).unwrap();
     let (a, b) = (
-        cf.expected_next.to_f64().unwrap(),
-        bf.to_f64().unwrap() * (1.0 + 1e-15),
+        cf.expected_next.to_f64_checked().unwrap(),
+        bf.to_f64_checked().unwrap() * (1.0 + 1e-15),
     );
     assert_eq!(
         decide_f64(a, f64_error(a, l.n()), b, f64_error(b, l.n())),
@@ -379,7 +379,7 @@ fn huge_exponents() {
     assert!(v.is_finite());
     let ln = v.lo().ln_prec_round_ref(64, Nearest).0;
     let ln = f64::rounding_from(&ln, Nearest).0;
-    let fl = potential::parse("phi(1)").unwrap().value(&l).ln();
+    let fl = potential::parse("phi(1)").unwrap().value(&l).ln_abs();
     assert!((ln - fl).abs() < 1e-6, "{ln} vs {fl}");
     let law = ExactStepLaw::from_process(
         process::parse("two-choice").unwrap().as_ref(),
@@ -504,13 +504,13 @@ fn group_enclosures_agree_with_f64() {
                 let gf = GroupPotential::new(which, 0.125, r).unwrap();
                 for f in [1u32, 2] {
                     let v = genc::value(&g, &s, 64).unwrap();
-                    let vf = gf.value(&sf).to_f64().unwrap();
+                    let vf = gf.value(&sf).to_f64_checked().unwrap();
                     assert!((v.mid_f64() - vf).abs() <= 1e-13 * vf, "{l:?} {which:?}");
                     assert!(v.rel_width() < 1e-17);
                     let e = genc::expected_next(&g, &s, &pq, f, 64).unwrap();
                     let ef = mdclaims::expected_next(&sf, &pf, f, gf)
                         .unwrap()
-                        .to_f64()
+                        .to_f64_checked()
                         .unwrap();
                     assert!(
                         (e.mid_f64() - ef).abs() <= 1e-13 * ef,
@@ -608,7 +608,10 @@ fn lambda_enclosures() {
                 let ef = pf.expected_next(&law_f, &loads, &setting).unwrap().unwrap();
                 let e =
                     lambda::enclose(&law_q, &alpha, &xs, &ExactSetting::sequential(), 64).unwrap();
-                let (nf, cf) = (ef.next.to_f64().unwrap(), ef.change.to_f64().unwrap());
+                let (nf, cf) = (
+                    ef.next.to_f64_checked().unwrap(),
+                    ef.change.to_f64_checked().unwrap(),
+                );
                 assert!(
                     (e.expected_next.mid_f64() - nf).abs() <= 1e-13 * nf,
                     "{spec} {x:?} {pot}"
@@ -617,7 +620,7 @@ fn lambda_enclosures() {
                     (e.expected_change.mid_f64() - cf).abs() <= 1e-12 * nf,
                     "{spec} {x:?} {pot}"
                 );
-                let vf = pf.value(&loads).to_f64().unwrap();
+                let vf = pf.value(&loads).to_f64_checked().unwrap();
                 assert!((e.value.mid_f64() - vf).abs() <= 1e-13 * vf);
             }
         }

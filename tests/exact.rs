@@ -72,7 +72,7 @@ fn quadratic_and_absolute_equal_exact_enumeration() {
                     .unwrap();
                     assert!(close(
                         exact::to_f64(&cf),
-                        fl.expected_next.to_f64().unwrap()
+                        fl.expected_next.to_f64_checked().unwrap()
                     ));
                     // Δ: closed forms exist for one step with finite weights and for unit batches.
                     match absolute::expected_next(&law, &xq, &es) {
@@ -87,7 +87,7 @@ fn quadratic_and_absolute_equal_exact_enumeration() {
                                 &fs,
                             )
                             .unwrap();
-                            let f = fl.expected_next.to_f64().unwrap();
+                            let f = fl.expected_next.to_f64_checked().unwrap();
                             assert!(close(exact::to_f64(&cf), f), "{} vs {f}", cf);
                             checked += 1;
                         }
@@ -215,7 +215,7 @@ fn batched_absolute_binomial_sums() {
     .unwrap();
     assert!(close(
         exact::to_f64(&cf),
-        fl.expected_next.to_f64().unwrap()
+        fl.expected_next.to_f64_checked().unwrap()
     ));
     let s4 = ExactSetting::new(4, ExactWeights::Unit).unwrap();
     assert_eq!(

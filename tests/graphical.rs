@@ -140,9 +140,9 @@ fn greedy_edge_sum_equals_closed_form_and_brute_force() {
                         .unwrap();
                 let s = greedy::edge_sum_expectation(&g, pot.as_ref(), &x).unwrap();
                 let (e, b, s) = (
-                    e.expected_next.to_f64().unwrap(),
-                    b.to_f64().unwrap(),
-                    s.to_f64().unwrap(),
+                    e.expected_next.to_f64_checked().unwrap(),
+                    b.to_f64_checked().unwrap(),
+                    s.to_f64_checked().unwrap(),
                 );
                 assert!(
                     (e - s).abs() <= 1e-12 * s.abs().max(1.0),
@@ -499,7 +499,7 @@ fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
     let pot = potential::parse("quadratic").unwrap();
     let exact = greedy::edge_sum_expectation(&g, pot.as_ref(), &x)
         .unwrap()
-        .to_f64()
+        .to_f64_checked()
         .unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let k = 100_000;
@@ -507,7 +507,7 @@ fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
         .map(|_| {
             let mut y = x.clone();
             y.add(greedy::sample(&g, x.as_slice(), &mut rng), 1.0);
-            pot.value(&y).to_f64().unwrap()
+            pot.value(&y).to_f64_checked().unwrap()
         })
         .collect();
     let s = balloc::sim::statistic::mean_ci(&vals, 0.95).unwrap();

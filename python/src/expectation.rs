@@ -12,9 +12,9 @@ use crate::registry::{potential_arg, process_arg};
 use anyhow::{Context, Result};
 use balloc::expectation::{CERTIFY_LIMIT, Method};
 use balloc::loads::{Levels, Loads, TieRule};
-use balloc::scaled::Scaled;
 use balloc::setting::Setting;
 use balloc::weights::WeightLaw;
+use balloc::xfloat::XFloat;
 use balloc::{Certified, limits};
 use pyo3::prelude::*;
 use serde_json::{Map, Value, json};
@@ -40,7 +40,7 @@ pub struct Expectation {
     ties: &'static str,
     method: &'static str,
     /// value, expected_next, expected_change (f64 route)
-    floats: [Scaled; 3],
+    floats: [XFloat; 3],
     cert: Option<Certified>,
 }
 
@@ -56,9 +56,9 @@ impl Expectation {
     }
 
     /// Quantity `i` as reported: the nearest f64 of the exact value when there is one.
-    fn reported(&self, i: usize) -> Scaled {
+    fn reported(&self, i: usize) -> XFloat {
         match &self.cert {
-            Some(Certified::Exact(q)) => balloc::exact::to_scaled(&q[i]),
+            Some(Certified::Exact(q)) => balloc::exact::to_xfloat(&q[i]),
             _ => self.floats[i],
         }
     }
@@ -121,9 +121,12 @@ pub fn json_f64(x: f64) -> Value {
 
 /// `key` as a number (null beyond f64) with its logarithm (`log_key`, or `log_abs_key` and
 /// `key_sign` for a signed quantity), as `balloc expect --format json` writes it.
-fn put_scaled(o: &mut Map<String, Value>, key: &str, v: &Scaled, signed: bool) {
-    o.insert(key.into(), v.to_f64().map_or(Value::Null, |x| json!(x)));
-    let ln = v.ln();
+fn put_scaled(o: &mut Map<String, Value>, key: &str, v: &XFloat, signed: bool) {
+    o.insert(
+        key.into(),
+        v.to_f64_checked().map_or(Value::Null, |x| json!(x)),
+    );
+    let ln = v.ln_abs();
     if signed {
         o.insert(format!("log_abs_{key}"), json_f64(ln));
         o.insert(format!("{key}_sign"), json!(v.signum()));
@@ -177,32 +180,32 @@ impl Expectation {
     /// P(x) (`None` beyond the range of f64).
     #[getter]
     fn value(&self) -> Option<f64> {
-        self.reported(0).to_f64()
+        self.reported(0).to_f64_checked()
     }
     /// E[P(next) | x] (`None` beyond the range of f64).
     #[getter]
     fn expected_next(&self) -> Option<f64> {
-        self.reported(1).to_f64()
+        self.reported(1).to_f64_checked()
     }
     /// E[P(next) − P(x) | x] (`None` beyond the range of f64).
     #[getter]
     fn expected_change(&self) -> Option<f64> {
-        self.reported(2).to_f64()
+        self.reported(2).to_f64_checked()
     }
     /// ln P(x).
     #[getter]
     fn log_value(&self) -> f64 {
-        self.reported(0).ln()
+        self.reported(0).ln_abs()
     }
     /// ln E[P(next) | x].
     #[getter]
     fn log_expected_next(&self) -> f64 {
-        self.reported(1).ln()
+        self.reported(1).ln_abs()
     }
     /// ln |E[P(next) − P(x) | x]|.
     #[getter]
     fn log_abs_expected_change(&self) -> f64 {
-        self.reported(2).ln()
+        self.reported(2).ln_abs()
     }
     /// The sign of E[P(next) − P(x) | x] (−1, 0 or 1).
     #[getter]
@@ -254,9 +257,9 @@ impl Expectation {
     fn __repr__(&self) -> String {
         let show = |i: usize| match &self.cert {
             Some(Certified::Exact(q)) => q[i].to_string(),
-            _ => match self.reported(i).to_f64() {
+            _ => match self.reported(i).to_f64_checked() {
                 Some(x) => format!("{x:e}"),
-                None => format!("exp({})", self.reported(i).ln()),
+                None => format!("exp({})", self.reported(i).ln_abs()),
             },
         };
         format!(

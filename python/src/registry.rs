@@ -129,7 +129,7 @@ impl PyPotential {
         let x = crate::loads::arg(x).py_err()?;
         let x: &Loads = x.get();
         let v = py.detach(|| self.inner.value(x));
-        Ok(v.to_f64().unwrap_or(f64::INFINITY))
+        Ok(v.to_f64_checked().unwrap_or(f64::INFINITY))
     }
 
     fn __repr__(&self) -> String {

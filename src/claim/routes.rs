@@ -14,7 +14,6 @@
 use super::case::PotInst;
 use super::next_state::{per_bin_sum, separable};
 use super::state::State;
-use crate::claim::XFloat;
 use crate::lang::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
 use crate::potential::Potential;
 
@@ -85,7 +84,7 @@ fn lib(e: crate::Error) -> EvalError {
 
 impl Routes for Float {
     fn reg_value(&self, st: &State, j: usize) -> Eval<Approx> {
-        let v = XFloat::from_scaled(&registered(st, j).value(st.loads()));
+        let v = registered(st, j).value(st.loads());
         self.xfloat(v)
     }
 
@@ -97,16 +96,13 @@ impl Routes for Float {
             && let Some((_, e)) =
                 crate::expectation::expect_level_law(ll, pot, setting).map_err(lib)?
         {
-            return Ok((
-                self.xfloat(XFloat::from_scaled(&e.next))?,
-                self.xfloat(XFloat::from_scaled(&e.change))?,
-            ));
+            return Ok((self.xfloat(e.next)?, self.xfloat(e.change)?));
         }
         let law = st.law_f()?;
         let e = crate::expectation::expect_law(law, pot, st.loads(), setting).map_err(lib)?;
         Ok((
-            self.xfloat(XFloat::from_scaled(&e.expected_next))?,
-            self.xfloat(XFloat::from_scaled(&e.expected_change))?,
+            self.xfloat(e.expected_next)?,
+            self.xfloat(e.expected_change)?,
         ))
     }
 }

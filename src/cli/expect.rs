@@ -100,7 +100,7 @@ pub fn run(a: Args) -> Result<i32> {
             for (i, name) in names.iter().enumerate() {
                 // The number is the nearest f64 of the exact value when there is one.
                 let v = match &cert {
-                    Some(Certified::Exact(q)) => crate::exact::to_scaled(&q[i]),
+                    Some(Certified::Exact(q)) => crate::exact::to_xfloat(&q[i]),
                     _ => *floats[i],
                 };
                 put_scaled(&mut o, name, &v, i == 2);
@@ -183,7 +183,7 @@ pub fn run(a: Args) -> Result<i32> {
 fn shown(
     cert: &Option<Certified>,
     i: usize,
-    float: &crate::scaled::Scaled,
+    float: &crate::xfloat::XFloat,
 ) -> (String, Option<Cell>) {
     match cert {
         Some(Certified::Exact(q)) => (q[i].to_string(), Some(Cell::rational(&q[i]))),
@@ -207,8 +207,8 @@ fn shown(
 }
 
 /// A float value in its shortest round-trip form, or `exp(…)` beyond the range of f64.
-fn short(v: &crate::scaled::Scaled) -> String {
-    match v.to_f64() {
+fn short(v: &crate::xfloat::XFloat) -> String {
+    match v.to_f64_checked() {
         Some(x) => format!("{x:e}"),
         None => fmt_scaled(v),
     }

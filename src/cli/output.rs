@@ -1,12 +1,12 @@
 //! Output helpers shared by the subcommands: formats, reading `@FILE` arguments, JSON for
-//! [`Scaled`] values, and [`Table`]s rendered as text, Markdown, CSV or LaTeX.
+//! [`XFloat`] values, and [`Table`]s rendered as text, Markdown, CSV or LaTeX.
 //!
 //! Every subcommand with `--format` accepts all of [`Format`]: JSON is each command's own
 //! document (the stable contract), and the tabular formats render the same [`Table`]s.
 
 use crate::limits;
 use crate::loads::Loads;
-use crate::scaled::Scaled;
+use crate::xfloat::XFloat;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
@@ -231,8 +231,8 @@ pub fn read_loads(arg: &str) -> Result<Loads> {
 
 /// Inserts `key` (the value if representable, else null) and `log_key` (ln |value|) and, for
 /// signed quantities, `key_sign`.
-pub fn put_scaled(obj: &mut serde_json::Map<String, Value>, key: &str, v: &Scaled, signed: bool) {
-    match v.to_f64() {
+pub fn put_scaled(obj: &mut serde_json::Map<String, Value>, key: &str, v: &XFloat, signed: bool) {
+    match v.to_f64_checked() {
         Some(x) => {
             obj.insert(key.into(), json!(x));
         }
@@ -240,7 +240,7 @@ pub fn put_scaled(obj: &mut serde_json::Map<String, Value>, key: &str, v: &Scale
             obj.insert(key.into(), Value::Null);
         }
     }
-    let ln = v.ln();
+    let ln = v.ln_abs();
     if signed {
         obj.insert(format!("log_abs_{key}"), json_f64(ln));
         obj.insert(format!("{key}_sign"), json!(v.signum()));
@@ -255,12 +255,12 @@ pub fn json_f64(x: f64) -> Value {
 }
 
 /// Formats a scaled value for text output.
-pub fn fmt_scaled(v: &Scaled) -> String {
-    match v.to_f64() {
+pub fn fmt_scaled(v: &XFloat) -> String {
+    match v.to_f64_checked() {
         Some(x) => format!("{x:.17e}"),
         None => {
             let sign = if v.signum() < 0.0 { "-" } else { "" };
-            format!("{sign}exp({:.17e})", v.ln())
+            format!("{sign}exp({:.17e})", v.ln_abs())
         }
     }
 }

@@ -76,28 +76,28 @@ pub fn to_f64(q: &Q) -> f64 {
     q.to_f64().unwrap_or(f64::NAN)
 }
 
-/// A rational as `mantissa · e^{log_scale}` ([`crate::scaled::Scaled`]), also beyond the range
-/// of `f64`: the value itself when it is a finite `f64`, else `(a/2ᵏ)/(b/2ʲ) · e^{(k − j) ln 2}`
+/// A rational as an [`XFloat`](crate::xfloat::XFloat), also beyond the range of `f64`: the value
+/// itself when it is a finite `f64`, else `(a/2ᵏ)/(b/2ʲ) · e^{(k − j) ln 2}` in the log domain
 /// with numerator and denominator cut to their leading 64 bits (relative error below 2⁻⁶⁰
 /// before the final roundings).
 ///
 /// ```
-/// use balloc::exact::{Q, to_scaled};
+/// use balloc::exact::{Q, to_xfloat};
 /// use num_bigint::BigInt;
 /// // 10³²⁰/4 = 2.5·10³¹⁹: ln = 320 ln 10 − ln 4.
 /// let q = Q::new(BigInt::from(10).pow(320), BigInt::from(4));
-/// let s = to_scaled(&q);
-/// assert_eq!(s.to_f64(), None);
-/// assert!((s.ln() - (320.0 * 10f64.ln() - 4f64.ln())).abs() < 1e-12);
-/// assert_eq!(to_scaled(&Q::new(11.into(), 2.into())).to_f64(), Some(5.5));
+/// let s = to_xfloat(&q);
+/// assert_eq!(s.to_f64_checked(), None);
+/// assert!((s.ln_abs() - (320.0 * 10f64.ln() - 4f64.ln())).abs() < 1e-12);
+/// assert_eq!(to_xfloat(&Q::new(11.into(), 2.into())).to_f64_checked(), Some(5.5));
 /// ```
-pub fn to_scaled(q: &Q) -> crate::scaled::Scaled {
-    use crate::scaled::Scaled;
+pub fn to_xfloat(q: &Q) -> crate::xfloat::XFloat {
+    use crate::xfloat::XFloat;
     if let Some(v) = q
         .to_f64()
         .filter(|v| v.is_finite() && (*v != 0.0 || q.is_zero()))
     {
-        return Scaled::from_f64(v);
+        return XFloat::from_f64(v);
     }
     // Leading 64 bits of |numer| and denom, and the binary exponent removed from each.
     let lead = |b: &num_bigint::BigInt| -> (f64, i64) {
@@ -113,10 +113,7 @@ pub fn to_scaled(q: &Q) -> crate::scaled::Scaled {
     } else {
         1.0
     };
-    Scaled {
-        mantissa: sign * a / b,
-        log_scale: (ka - kb) as f64 * std::f64::consts::LN_2,
-    }
+    XFloat::from_parts(sign * a / b, (ka - kb) as f64 * std::f64::consts::LN_2)
 }
 
 /// The loads as exact rationals (every finite `f64` is a rational).

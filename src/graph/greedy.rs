@@ -17,7 +17,7 @@ use crate::condition::{BestC, BestEps, best_c, best_eps};
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::potential::Potential;
-use crate::scaled::Scaled;
+use crate::xfloat::XFloat;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use rand::{Rng, RngExt};
@@ -144,29 +144,29 @@ pub fn conditions(
 /// // bin at 1 − 4/3... every outcome gives loads (1,1,0) up to order: Υ' = 2·(1/3)² + (2/3)² = 2/3.
 /// let q = potential::parse("quadratic").unwrap();
 /// let e = edge_sum_expectation(&Graph::cycle(3).unwrap(), q.as_ref(), &Loads::new(vec![1.0, 0.0, 0.0]).unwrap()).unwrap();
-/// assert!((e.to_f64().unwrap() - 2.0 / 3.0).abs() < 1e-15);
+/// assert!((e.to_f64_checked().unwrap() - 2.0 / 3.0).abs() < 1e-15);
 /// ```
-pub fn edge_sum_expectation(g: &Graph, pot: &dyn Potential, x: &Loads) -> Result<Scaled> {
+pub fn edge_sum_expectation(g: &Graph, pot: &dyn Potential, x: &Loads) -> Result<XFloat> {
     check(g, x.as_slice())?;
     let mut y = x.as_slice().to_vec();
-    let mut after = |v: usize| -> Result<Scaled> {
+    let mut after = |v: usize| -> Result<XFloat> {
         y[v] += 1.0;
         let r = pot.value(&Loads::new(y.clone())?);
         y[v] -= 1.0;
         Ok(r)
     };
     let w = 1.0 / g.m() as f64;
-    let mut acc: Option<Scaled> = None;
+    let mut acc: Option<XFloat> = None;
     for &(a, b) in g.edges() {
         let xs = x.as_slice();
         let t = match xs[a].total_cmp(&xs[b]) {
             std::cmp::Ordering::Greater => after(b)?.scale(w),
             std::cmp::Ordering::Less => after(a)?.scale(w),
-            std::cmp::Ordering::Equal => after(a)?.scale(w / 2.0).add(&after(b)?.scale(w / 2.0)),
+            std::cmp::Ordering::Equal => after(a)?.scale(w / 2.0).add(after(b)?.scale(w / 2.0)),
         };
         acc = Some(match acc {
             None => t,
-            Some(s) => s.add(&t),
+            Some(s) => s.add(t),
         });
     }
     Ok(acc.expect("m ≥ 1"))

@@ -274,7 +274,8 @@ impl Domain for Float {
         Ok(Approx::exact(XFloat::from_f64(v)))
     }
     fn xfloat(&self, v: XFloat) -> Eval<Approx> {
-        Ok(Approx::exact(finite(v, "a value")?))
+        // Expressions are evaluated in binary form (a log-domain value is converted once here).
+        Ok(Approx::exact(finite(v.binary(), "a value")?))
     }
     fn add(&self, a: &Approx, b: &Approx) -> Eval<Approx> {
         Ok(Approx {

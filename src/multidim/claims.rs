@@ -12,7 +12,7 @@
 //! \[recalled\] from Peres–Talwar–Wieder. See `src/multidim/CHECKS.md` for the verdicts.
 //!
 //! Numerics: expectations of exponential potentials are computed exactly up to `f64` rounding in
-//! the log domain ([`Scaled`]); a statement `lhs ≤ rhs` counts as violated when the relative margin
+//! the log domain ([`XFloat`]); a statement `lhs ≤ rhs` counts as violated when the relative margin
 //! `(rhs − lhs)/max(|lhs|, |rhs|)` is below `−TOLERANCE` (trust level: float). Rational items
 //! (`Γ(0)`, the mass facts) are exact.
 
@@ -20,7 +20,7 @@ use super::expectation::expect_s_chain;
 use super::potential::{GroupPotential, PsiReading, Which, check_s, groups, sorted_desc};
 use crate::error::{Error, Result};
 use crate::loads::TieRule;
-use crate::scaled::Scaled;
+use crate::xfloat::XFloat;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -86,9 +86,9 @@ pub struct Check {
     /// Whether the hypothesis of the statement holds at this input (vacuous otherwise).
     pub applicable: bool,
     /// The left side.
-    pub lhs: Scaled,
+    pub lhs: XFloat,
     /// The right side.
-    pub rhs: Scaled,
+    pub rhs: XFloat,
     /// `(rhs − lhs)/max(|lhs|, |rhs|)` (0 when both vanish).
     pub margin: f64,
     /// `!applicable || margin ≥ −TOLERANCE`.
@@ -97,13 +97,13 @@ pub struct Check {
 
 impl Check {
     /// Compares `lhs ≤ rhs`.
-    pub fn le(lhs: Scaled, rhs: Scaled, applicable: bool) -> Check {
-        let d = rhs.add(&lhs.scale(-1.0));
-        let den = lhs.ln().max(rhs.ln());
-        let margin = if d.mantissa == 0.0 || den == f64::NEG_INFINITY {
+    pub fn le(lhs: XFloat, rhs: XFloat, applicable: bool) -> Check {
+        let d = rhs.add(lhs.scale(-1.0));
+        let den = lhs.ln_abs().max(rhs.ln_abs());
+        let margin = if d.is_zero() || den == f64::NEG_INFINITY {
             0.0
         } else {
-            d.signum() * (d.ln() - den).exp()
+            d.signum() * (d.ln_abs() - den).exp()
         };
         Check {
             applicable,
@@ -115,8 +115,8 @@ impl Check {
     }
 }
 
-fn s_f(v: f64) -> Scaled {
-    Scaled::from_f64(v)
+fn s_f(v: f64) -> XFloat {
+    XFloat::from_f64(v)
 }
 
 fn check_p(s: &[f64], p: &[f64]) -> Result<()> {
@@ -131,7 +131,7 @@ fn check_p(s: &[f64], p: &[f64]) -> Result<()> {
 }
 
 /// `E[P(s') | s]` for a group potential after one ball of weight `f`, allocation vector `p`.
-pub fn expected_next(s: &[f64], p: &[f64], f: u32, pot: GroupPotential) -> Result<Scaled> {
+pub fn expected_next(s: &[f64], p: &[f64], f: u32, pot: GroupPotential) -> Result<XFloat> {
     check_p(s, p)?;
     expect_s_chain(s, p, TieRule::Random, &[(f as f64, 1.0)], |v| pot.value(v))
 }
@@ -277,9 +277,9 @@ pub fn mass_facts(p: &[BigRational], gamma1: &BigRational) -> Result<MassFacts> 
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct DeltaI {
     /// `P(sort(s − (f/n)𝟙 + f e_i)) − P(s)`, by re-sorting and re-evaluating.
-    pub exact: Scaled,
+    pub exact: XFloat,
     /// The reconstructed formula (see [`delta_i`]).
-    pub formula: Scaled,
+    pub formula: XFloat,
     /// Whether they agree: `|exact − formula| ≤ TOLERANCE·P(s)`.
     pub holds: bool,
 }
@@ -319,32 +319,32 @@ pub fn delta_i(s: &[f64], f: u32, i: usize, pot: GroupPotential) -> Result<Delta
     let mut next: Vec<f64> = s.iter().map(|v| v - fl / nf).collect();
     next[i] += fl;
     let before = pot.value(s);
-    let exact = pot.value(&next).add(&before.scale(-1.0));
+    let exact = pot.value(&next).add(before.scale(-1.0));
     let p0 = groups(s)
         .into_iter()
         .find(|g| g.s == s[i])
         .map(|g| g.p0)
         .expect("bin i lies in a group");
     let formula = match pot.which {
-        Which::Phi => Scaled::exp(a * s[i] - a * fl / nf)
+        Which::Phi => XFloat::exp_of(a * s[i] - a * fl / nf)
             .scale((a * fl).exp_m1() / p0 as f64)
-            .add(&before.scale((-a * fl / nf).exp_m1())),
+            .add(before.scale((-a * fl / nf).exp_m1())),
         _ => {
             let w = match pot.reading {
                 PsiReading::Printed => p0,
                 PsiReading::Mirrored => n - p0 + 1,
             };
-            Scaled::exp(-a * s[i] + a * fl / nf)
+            XFloat::exp_of(-a * s[i] + a * fl / nf)
                 .scale((-a * fl).exp_m1() / w as f64)
-                .add(&before.scale((a * fl / nf).exp_m1()))
+                .add(before.scale((a * fl / nf).exp_m1()))
         }
     };
     // Both sides are differences of numbers of the size of P(s): compare relative to P(s).
-    let diff = exact.add(&formula.scale(-1.0));
+    let diff = exact.add(formula.scale(-1.0));
     Ok(DeltaI {
         exact,
         formula,
-        holds: diff.ln() <= before.ln() + TOLERANCE.ln(),
+        holds: diff.ln_abs() <= before.ln_abs() + TOLERANCE.ln(),
     })
 }
 
@@ -356,10 +356,10 @@ pub fn delta_i(s: &[f64], f: u32, i: usize, pot: GroupPotential) -> Result<Delta
 pub fn eq_3_16(s: &[f64], p: &[f64], f: u32, alpha: f64) -> Result<Check> {
     let pot = GroupPotential::new(Which::Phi, alpha, PsiReading::Printed)?;
     let phi = pot.value(s);
-    let lhs = expected_next(s, p, f, pot)?.add(&phi.scale(-1.0));
+    let lhs = expected_next(s, p, f, pot)?.add(phi.scale(-1.0));
     let af = alpha * f as f64;
     let v = sorted_desc(s);
-    let weighted = Scaled::sum_exp(
+    let weighted = XFloat::sum_exp(
         v.iter()
             .enumerate()
             .filter(|(i, _)| p[*i] > 0.0)
@@ -367,7 +367,7 @@ pub fn eq_3_16(s: &[f64], p: &[f64], f: u32, alpha: f64) -> Result<Check> {
     );
     let rhs = weighted
         .scale(af + af * af)
-        .add(&phi.scale(-af / s.len() as f64));
+        .add(phi.scale(-af / s.len() as f64));
     Ok(Check::le(lhs, rhs, true))
 }
 
@@ -392,7 +392,7 @@ pub enum Eq316Form {
 }
 
 /// `ln W` for `W = Σ_G P_G e^{α s_G}/p₀(G)` (see [`Eq316Form::Identity`]), `p` by rank.
-fn group_weighted_phi(v: &[f64], p: &[f64], alpha: f64) -> Scaled {
+fn group_weighted_phi(v: &[f64], p: &[f64], alpha: f64) -> XFloat {
     let mut terms = Vec::new();
     for g in groups(v) {
         let mass: f64 = p[g.p0 - 1..g.p0 - 1 + g.size].iter().sum();
@@ -400,7 +400,7 @@ fn group_weighted_phi(v: &[f64], p: &[f64], alpha: f64) -> Scaled {
             terms.push(alpha * g.s + mass.ln() - (g.p0 as f64).ln());
         }
     }
-    Scaled::sum_exp(terms)
+    XFloat::sum_exp(terms)
 }
 
 /// Eq. (3.16) in the form `form` (see [`Eq316Form`]); [`Eq316Form::Printed`] is [`eq_3_16`].
@@ -421,19 +421,19 @@ pub fn eq_3_16_form(s: &[f64], p: &[f64], f: u32, alpha: f64, form: Eq316Form) -
     check_p(s, p)?;
     let pot = GroupPotential::new(Which::Phi, alpha, PsiReading::Printed)?;
     let phi = pot.value(s);
-    let lhs = expected_next(s, p, f, pot)?.add(&phi.scale(-1.0));
+    let lhs = expected_next(s, p, f, pot)?.add(phi.scale(-1.0));
     let af = alpha * f as f64;
     let n = s.len() as f64;
     let w = group_weighted_phi(&sorted_desc(s), p, alpha);
     if form == Eq316Form::Identity {
         let rhs = w
             .scale((-af / n).exp() * af.exp_m1())
-            .add(&phi.scale((-af / n).exp_m1()));
-        let d = lhs.add(&rhs.scale(-1.0));
-        let margin = if d.mantissa == 0.0 {
+            .add(phi.scale((-af / n).exp_m1()));
+        let d = lhs.add(rhs.scale(-1.0));
+        let margin = if d.is_zero() {
             0.0
         } else {
-            -(d.ln() - phi.ln()).exp()
+            -(d.ln_abs() - phi.ln_abs()).exp()
         };
         return Ok(Check {
             applicable: true,
@@ -445,7 +445,7 @@ pub fn eq_3_16_form(s: &[f64], p: &[f64], f: u32, alpha: f64, form: Eq316Form) -
     }
     let rhs = w
         .scale(af + af * af)
-        .add(&phi.scale(-(af / n) * (1.0 - af / (2.0 * n))));
+        .add(phi.scale(-(af / n) * (1.0 - af / (2.0 * n))));
     Ok(Check::le(lhs, rhs, true))
 }
 
@@ -496,7 +496,7 @@ pub fn corollary_2_constant(
     let pot = GroupPotential::new(Which::Psi, alpha, reading)?;
     let af = alpha * f as f64;
     let n = s.len() as f64;
-    let ratio = (expected_next(s, p, f, pot)?.ln() - pot.value(s).ln()).exp();
+    let ratio = (expected_next(s, p, f, pot)?.ln_abs() - pot.value(s).ln_abs()).exp();
     Ok((ratio - 1.0 - af / n) * n / (af * af))
 }
 
@@ -513,12 +513,12 @@ pub enum LemmaForm {
     PtwShape,
 }
 
-fn lemma_rhs(form: LemmaForm, value: Scaled, c: &Constants, n: usize) -> Scaled {
+fn lemma_rhs(form: LemmaForm, value: XFloat, c: &Constants, n: usize) -> XFloat {
     match form {
         LemmaForm::Decrease => value,
         LemmaForm::PtwShape => value
             .scale(1.0 - c.alpha() * c.eps / n as f64)
-            .add(&s_f(1.0)),
+            .add(s_f(1.0)),
     }
 }
 
@@ -597,7 +597,7 @@ pub fn contraction(
     let n = s.len() as f64;
     let pot = GroupPotential::new(Which::Gamma, c.alpha(), reading)?;
     let gamma = pot.value(s);
-    let applicable = gamma.ln() >= (a * n.ln()).ln();
+    let applicable = gamma.ln_abs() >= (a * n.ln()).ln();
     let lhs = expected_next(s, p, c.f, pot)?;
     let rhs = gamma.scale(1.0 - c.eps / (8.0 * n * (1.0 + c.eps * c.gamma1)));
     Ok(Check::le(lhs, rhs, applicable))

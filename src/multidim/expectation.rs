@@ -21,7 +21,7 @@ use super::state::MdLoads;
 use crate::condition::Field;
 use crate::error::{Error, Result};
 use crate::loads::TieRule;
-use crate::scaled::Scaled;
+use crate::xfloat::XFloat;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
@@ -283,22 +283,22 @@ pub fn s_chain_outcomes<T: Field>(
 /// ```
 /// use balloc::multidim::expectation::expect_s_chain;
 /// use balloc::loads::TieRule;
-/// use balloc::scaled::Scaled;
+/// use balloc::xfloat::XFloat;
 /// // n = 2, one-choice, f = 1, F = Σ s²: from s = 0 every outcome gives s' = (½, −½): F = ½.
 /// let e = expect_s_chain(&[0.0, 0.0], &[0.5, 0.5], TieRule::Random, &[(1.0, 1.0)],
-///     |v| Scaled::from_f64(v.iter().map(|x| x * x).sum())).unwrap();
-/// assert_eq!(e.to_f64(), Some(0.5));
+///     |v| XFloat::from_f64(v.iter().map(|x| x * x).sum())).unwrap();
+/// assert_eq!(e.to_f64_checked(), Some(0.5));
 /// ```
 pub fn expect_s_chain(
     s: &[f64],
     p: &[f64],
     ties: TieRule,
     f_law: &[(f64, f64)],
-    potential: impl Fn(&[f64]) -> Scaled,
-) -> Result<Scaled> {
-    let mut acc = Scaled::from_f64(0.0);
+    potential: impl Fn(&[f64]) -> XFloat,
+) -> Result<XFloat> {
+    let mut acc = XFloat::from_f64(0.0);
     for (next, pr) in s_chain_outcomes(s, p, ties, f_law)? {
-        acc = acc.add(&potential(&next).scale(pr));
+        acc = acc.add(potential(&next).scale(pr));
     }
     Ok(acc)
 }
@@ -326,14 +326,14 @@ pub fn expected_standard_phi(
     ties: TieRule,
     f_law: &[(f64, f64)],
     alpha: f64,
-) -> Scaled {
+) -> XFloat {
     let n = s.len() as f64;
     let q = apply_ranks(s, p, ties);
-    let mut acc = Scaled::from_f64(0.0);
+    let mut acc = XFloat::from_f64(0.0);
     for &(f, pf) in f_law {
         for (i, &si) in s.iter().enumerate() {
             let factor = 1.0 + q[i] * (alpha * f).exp_m1();
-            acc = acc.add(&Scaled::exp(alpha * si - alpha * f / n).scale(pf * factor));
+            acc = acc.add(XFloat::exp_of(alpha * si - alpha * f / n).scale(pf * factor));
         }
     }
     acc

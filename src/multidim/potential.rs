@@ -9,7 +9,7 @@
 //!   `1/(n − (p₀ + k) + 1)` is the other possible reading ([`PsiReading::Mirrored`]);
 //! * `Γ = Φ + Ψ`.
 //!
-//! Every value is computed in the log domain ([`Scaled`]), so `e^{α s}` never overflows.
+//! Every value is computed in the log domain ([`XFloat`]), so `e^{α s}` never overflows.
 //! The standard potentials (`Σ e^{±α s_i}`, and the per-dimension `Σ_a Σ_i e^{±α x_i^a}`) reuse
 //! [`crate::potential::Exponential`].
 
@@ -17,7 +17,7 @@ use super::state::MdLoads;
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::potential::{Exponential, Potential, Side};
-use crate::scaled::Scaled;
+use crate::xfloat::XFloat;
 
 /// The reading of the weights of `Ψ` (the text is ambiguous; `docs/derivations.md` §9, D.Def.groups).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -59,7 +59,7 @@ pub enum Which {
 /// use balloc::multidim::{GroupPotential, PsiReading, Which};
 /// let g = GroupPotential::new(Which::Gamma, 0.5, PsiReading::Printed).unwrap();
 /// // s ≡ 0 on n = 4 bins: Γ = 2(1 + 1/2 + 1/3 + 1/4) = 25/6.
-/// let v = g.value(&[0.0; 4]).to_f64().unwrap();
+/// let v = g.value(&[0.0; 4]).to_f64_checked().unwrap();
 /// assert!((v - 25.0 / 6.0).abs() < 1e-14);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -158,23 +158,23 @@ impl GroupPotential {
     }
 
     /// The value at sum-loads `s` (any order; sorted internally), overflow-safe.
-    pub fn value(&self, s: &[f64]) -> Scaled {
+    pub fn value(&self, s: &[f64]) -> XFloat {
         let v = sorted_desc(s);
         self.value_sorted(&v)
     }
 
     /// The value at sum-loads already sorted heaviest first.
-    pub fn value_sorted(&self, v: &[f64]) -> Scaled {
+    pub fn value_sorted(&self, v: &[f64]) -> XFloat {
         let n = v.len();
         let phi = || {
-            Scaled::sum_exp(
+            XFloat::sum_exp(
                 v.iter()
                     .enumerate()
                     .map(|(k, &x)| self.alpha * x - self.ln_den(false, k + 1, n)),
             )
         };
         let psi = || {
-            Scaled::sum_exp(
+            XFloat::sum_exp(
                 v.iter()
                     .enumerate()
                     .map(|(k, &x)| -self.alpha * x - self.ln_den(true, k + 1, n)),
@@ -183,23 +183,27 @@ impl GroupPotential {
         match self.which {
             Which::Phi => phi(),
             Which::Psi => psi(),
-            Which::Gamma => phi().add(&psi()),
+            Which::Gamma => phi().add(psi()),
         }
     }
 
     /// The value computed group by group, literally as printed:
     /// `Σ_p Σ_{k=0}^{|G_p|−1} e^{±α s_k}/(p₀ + k)` (a second route to [`Self::value`]).
-    pub fn value_by_groups(&self, s: &[f64]) -> Scaled {
+    pub fn value_by_groups(&self, s: &[f64]) -> XFloat {
         let n = s.len();
-        let mut acc = Scaled::from_f64(0.0);
+        let mut acc = XFloat::from_f64(0.0);
         for g in groups(s) {
             for k in 0..g.size {
                 let pos = g.p0 + k;
                 if self.which != Which::Psi {
-                    acc = acc.add(&Scaled::exp(self.alpha * g.s - self.ln_den(false, pos, n)));
+                    acc = acc.add(XFloat::exp_of(
+                        self.alpha * g.s - self.ln_den(false, pos, n),
+                    ));
                 }
                 if self.which != Which::Phi {
-                    acc = acc.add(&Scaled::exp(-self.alpha * g.s - self.ln_den(true, pos, n)));
+                    acc = acc.add(XFloat::exp_of(
+                        -self.alpha * g.s - self.ln_den(true, pos, n),
+                    ));
                 }
             }
         }
@@ -214,10 +218,10 @@ impl GroupPotential {
 /// use balloc::multidim::{MdLoads, potential::standard_sum};
 /// use balloc::potential::Side;
 /// let x = MdLoads::from_rows(&[vec![1, 1], vec![0, 0]]).unwrap(); // s = (1, −1)
-/// let v = standard_sum(&x, Side::Gamma, 1.0).unwrap().to_f64().unwrap();
+/// let v = standard_sum(&x, Side::Gamma, 1.0).unwrap().to_f64_checked().unwrap();
 /// assert!((v - 4.0 * 1f64.cosh()).abs() < 1e-12);
 /// ```
-pub fn standard_sum(x: &MdLoads, side: Side, alpha: f64) -> Result<Scaled> {
+pub fn standard_sum(x: &MdLoads, side: Side, alpha: f64) -> Result<XFloat> {
     let p = Exponential::new(side, alpha)?;
     let l = Loads::new((0..x.n()).map(|b| x.bin_sum(b) as f64).collect())?;
     Ok(p.value(&l))
@@ -229,15 +233,15 @@ pub fn standard_sum(x: &MdLoads, side: Side, alpha: f64) -> Result<Scaled> {
 /// use balloc::multidim::{MdLoads, potential::standard_per_dimension};
 /// use balloc::potential::Side;
 /// let x = MdLoads::from_rows(&[vec![2, 0], vec![0, 0]]).unwrap(); // x^0 = (1, −1), x^1 = (0, 0)
-/// let v = standard_per_dimension(&x, Side::Phi, 1.0).unwrap().to_f64().unwrap();
+/// let v = standard_per_dimension(&x, Side::Phi, 1.0).unwrap().to_f64_checked().unwrap();
 /// assert!((v - (1f64.exp() + (-1f64).exp() + 2.0)).abs() < 1e-12);
 /// ```
-pub fn standard_per_dimension(x: &MdLoads, side: Side, alpha: f64) -> Result<Scaled> {
+pub fn standard_per_dimension(x: &MdLoads, side: Side, alpha: f64) -> Result<XFloat> {
     let p = Exponential::new(side, alpha)?;
-    let mut acc = Scaled::from_f64(0.0);
+    let mut acc = XFloat::from_f64(0.0);
     for a in 0..x.dims() {
         let l = Loads::new((0..x.n()).map(|b| x.load(a, b) as f64).collect())?;
-        acc = acc.add(&p.value(&l));
+        acc = acc.add(p.value(&l));
     }
     Ok(acc)
 }

@@ -12,8 +12,8 @@ use super::{Expected, Potential, PotentialInfo, abs_moment};
 use crate::error::Result;
 use crate::loads::Loads;
 use crate::process::StepLaw;
-use crate::scaled::Scaled;
 use crate::setting::Setting;
+use crate::xfloat::XFloat;
 
 /// `Δ = Σ |yᵢ|`.
 ///
@@ -22,7 +22,7 @@ use crate::setting::Setting;
 /// use balloc::potential::Potential;
 /// let d = balloc::potential::parse("absolute").unwrap();
 /// let x = Loads::new(vec![4.0, 1.0, 1.0]).unwrap(); // y = (2, −1, −1)
-/// assert_eq!(d.value(&x).to_f64(), Some(4.0));
+/// assert_eq!(d.value(&x).to_f64_checked(), Some(4.0));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Absolute;
@@ -115,8 +115,8 @@ impl Potential for Absolute {
         }
     }
 
-    fn value(&self, loads: &Loads) -> Scaled {
-        Scaled::from_f64(loads.normalized().iter().map(|v| v.abs()).sum())
+    fn value(&self, loads: &Loads) -> XFloat {
+        XFloat::from_f64(loads.normalized().iter().map(|v| v.abs()).sum())
     }
     fn term(&self, y: f64) -> Option<f64> {
         Some(y.abs())
@@ -173,8 +173,8 @@ impl Potential for Absolute {
             return Ok(None);
         };
         Ok(Some(Expected {
-            next: Scaled::from_f64(next),
-            change: Scaled::from_f64(next - value),
+            next: XFloat::from_f64(next),
+            change: XFloat::from_f64(next - value),
         }))
     }
 }

@@ -10,12 +10,13 @@
 //! a batch of `b` samples on the frozen vector multiplies the factors: `e^{σα yᵢ} · Fᵢᵇ`.
 
 use super::{Expected, Potential, PotentialInfo};
+use crate::compensated::CompensatedSum;
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::process::{LevelLaw, Param, StepLaw};
-use crate::scaled::{CompensatedSum, Scaled};
 use crate::setting::Setting;
 use crate::spec::Spec;
+use crate::xfloat::XFloat;
 
 /// Which exponential potential.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +36,7 @@ pub enum Side {
 /// use balloc::potential::{Exponential, Side, Potential};
 /// let phi = Exponential::new(Side::Phi, 2.0).unwrap();
 /// let x = Loads::new(vec![1.0, 0.0, 2.0]).unwrap(); // y = (0, −1, 1)
-/// let v = phi.value(&x).to_f64().unwrap();
+/// let v = phi.value(&x).to_f64_checked().unwrap();
 /// assert!((v - (1.0 + (-2f64).exp() + 2f64.exp())).abs() < 1e-14);
 /// ```
 #[derive(Debug, Clone)]
@@ -214,10 +215,7 @@ impl Exponential {
             }
         }
         let (next_mant, mant) = (next_sum.value(), change_sum.value());
-        let next = Scaled {
-            mantissa: next_mant,
-            log_scale: m,
-        };
+        let next = XFloat::from_parts(next_mant, m);
         if next.is_nan() || mant.is_nan() {
             return Err(Error::invalid(
                 "loads",
@@ -226,10 +224,7 @@ impl Exponential {
         }
         Ok(Expected {
             next,
-            change: Scaled {
-                mantissa: mant,
-                log_scale: m,
-            },
+            change: XFloat::from_parts(mant, m),
         })
     }
 }
@@ -237,7 +232,7 @@ impl Exponential {
 impl Exponential {
     /// The log-domain route of [`Exponential::one_side`] for outcomes with many balls (Packing at
     /// large loads), where `M(s)^k` overflows: `Fᵢ = Σ_{o at i} p_o M(a)^{k_o} + Σ_{o not at i}
-    /// p_o M(c)^{k_o}` is summed as [`Scaled`] numbers (the exclusive sums from prefix and suffix
+    /// p_o M(c)^{k_o}` is summed as [`XFloat`] numbers (the exclusive sums from prefix and suffix
     /// sums, so nothing cancels), and `E[e^{σα y'ᵢ}] = e^{σα yᵢ + b ln Fᵢ}`. The change is
     /// `next − value`, accurate relative to the larger of the two.
     fn one_side_log(
@@ -250,38 +245,38 @@ impl Exponential {
         lm_c: f64,
     ) -> Expected {
         let n = y.len();
-        let zero = Scaled::from_f64(0.0);
+        let zero = XFloat::from_f64(0.0);
         let mut at_c = vec![zero; n];
         let mut at_a = vec![zero; n];
         for o in law.outcomes.iter().filter(|o| o.prob > 0.0) {
             let (lp, k) = (o.prob.ln(), o.balls as f64);
-            at_c[o.bin] = at_c[o.bin].add(&Scaled::exp(lp + k * lm_c));
-            at_a[o.bin] = at_a[o.bin].add(&Scaled::exp(lp + k * lm_a));
+            at_c[o.bin] = at_c[o.bin].add(XFloat::exp_of(lp + k * lm_c));
+            at_a[o.bin] = at_a[o.bin].add(XFloat::exp_of(lp + k * lm_a));
         }
         let mut suffix = vec![zero; n + 1];
         for i in (0..n).rev() {
-            suffix[i] = suffix[i + 1].add(&at_c[i]);
+            suffix[i] = suffix[i + 1].add(at_c[i]);
         }
         let b = setting.batch as f64;
         let mut prefix = zero;
         let mut exps = Vec::with_capacity(n);
         for i in 0..n {
-            let f = prefix.add(&suffix[i + 1]).add(&at_a[i]);
-            exps.push(sigma * self.alpha * y[i] + b * f.ln());
-            prefix = prefix.add(&at_c[i]);
+            let f = prefix.add(suffix[i + 1]).add(at_a[i]);
+            exps.push(sigma * self.alpha * y[i] + b * f.ln_abs());
+            prefix = prefix.add(at_c[i]);
         }
-        let next = Scaled::sum_exp(exps.iter().copied());
-        let value = Scaled::sum_exp(y.iter().map(|v| sigma * self.alpha * v));
+        let next = XFloat::sum_exp(exps.iter().copied());
+        let value = XFloat::sum_exp(y.iter().map(|v| sigma * self.alpha * v));
         Expected {
             next,
-            change: next.add(&value.scale(-1.0)),
+            change: next.add(value.scale(-1.0)),
         }
     }
 }
 
 impl Exponential {
     /// `Σ_g k_g e^{σα y_g}` with the largest exponent as scale.
-    fn level_value(&self, sigma: f64, law: &LevelLaw) -> Scaled {
+    fn level_value(&self, sigma: f64, law: &LevelLaw) -> XFloat {
         let m = law
             .y
             .iter()
@@ -290,10 +285,7 @@ impl Exponential {
         for (v, &k) in law.y.iter().zip(&law.counts) {
             mant.add(k as f64 * (sigma * self.alpha * v - m).exp());
         }
-        Scaled {
-            mantissa: mant.value(),
-            log_scale: m,
-        }
+        XFloat::from_parts(mant.value(), m)
     }
 
     /// [`Exponential::one_side`] from the grouped law: one exponential per load level.
@@ -376,14 +368,8 @@ impl Exponential {
             ));
         }
         Ok(Some(Expected {
-            next: Scaled {
-                mantissa: next_mant,
-                log_scale: m,
-            },
-            change: Scaled {
-                mantissa: mant,
-                log_scale: m,
-            },
+            next: XFloat::from_parts(next_mant, m),
+            change: XFloat::from_parts(mant, m),
         }))
     }
 }
@@ -424,14 +410,14 @@ impl Potential for Exponential {
         crate::enclosure::exponential::enclose(law, &spec, x, setting, prec).map(Some)
     }
 
-    fn value(&self, loads: &Loads) -> Scaled {
+    fn value(&self, loads: &Loads) -> XFloat {
         let y = loads.normalized();
         let (ymin, ymax) = y
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
                 (lo.min(v), hi.max(v))
             });
-        let mut total = Scaled::from_f64(0.0);
+        let mut total = XFloat::from_f64(0.0);
         for &s in self.signs() {
             // Σ e^{sα yᵢ} with the largest exponent as scale.
             let m = if s > 0.0 {
@@ -444,10 +430,7 @@ impl Potential for Exponential {
                 mant.add((s * self.alpha * v - m).exp());
             }
             let mant = mant.value();
-            total = total.add(&Scaled {
-                mantissa: mant,
-                log_scale: m,
-            });
+            total = total.add(XFloat::from_parts(mant, m));
         }
         total
     }
@@ -484,26 +467,26 @@ impl Potential for Exponential {
     /// let v = 2.0 * 2f64.sqrt() + 2.0 / 2f64.sqrt();
     /// let hand = 2f64.powf(-0.25) * v
     ///     + (2f64.powf(0.75) - 2f64.powf(-0.25)) * (0.25 * 2f64.sqrt() + 0.75 / 2f64.sqrt());
-    /// assert!((value.to_f64().unwrap() - v).abs() < 1e-14);
-    /// assert!((e.next.to_f64().unwrap() - hand).abs() < 1e-14);
+    /// assert!((value.to_f64_checked().unwrap() - v).abs() < 1e-14);
+    /// assert!((e.next.to_f64_checked().unwrap() - hand).abs() < 1e-14);
     /// ```
     fn level_expectation(
         &self,
         law: &LevelLaw,
         setting: &Setting,
-    ) -> Result<Option<(Scaled, Expected)>> {
-        let mut value = Scaled::from_f64(0.0);
+    ) -> Result<Option<(XFloat, Expected)>> {
+        let mut value = XFloat::from_f64(0.0);
         let mut total: Option<Expected> = None;
         for &s in self.signs() {
             let Some(e) = self.level_side(s, law, setting)? else {
                 return Ok(None);
             };
-            value = value.add(&self.level_value(s, law));
+            value = value.add(self.level_value(s, law));
             total = Some(match total {
                 None => e,
                 Some(t) => Expected {
-                    next: t.next.add(&e.next),
-                    change: t.change.add(&e.change),
+                    next: t.next.add(e.next),
+                    change: t.change.add(e.change),
                 },
             });
         }
@@ -523,8 +506,8 @@ impl Potential for Exponential {
             total = Some(match total {
                 None => e,
                 Some(t) => Expected {
-                    next: t.next.add(&e.next),
-                    change: t.change.add(&e.change),
+                    next: t.next.add(e.next),
+                    change: t.change.add(e.change),
                 },
             });
         }

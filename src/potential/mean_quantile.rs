@@ -16,9 +16,9 @@ use super::{Expected, Potential, PotentialInfo};
 use crate::error::Result;
 use crate::loads::{Boundary, Loads};
 use crate::process::{Param, StepLaw};
-use crate::scaled::Scaled;
 use crate::setting::Setting;
 use crate::spec::Spec;
+use crate::xfloat::XFloat;
 
 /// The mean quantile `δ` (fraction of overloaded bins).
 ///
@@ -26,9 +26,9 @@ use crate::spec::Spec;
 /// use balloc::loads::Loads;
 /// let d = balloc::potential::parse("mean-quantile").unwrap();
 /// let x = Loads::new(vec![0.0, 1.0, 2.0, 1.0]).unwrap(); // y = (−1, 0, 1, 0)
-/// assert_eq!(d.value(&x).to_f64(), Some(0.75));
+/// assert_eq!(d.value(&x).to_f64_checked(), Some(0.75));
 /// let d = balloc::potential::parse("mean-quantile(boundary=under)").unwrap();
-/// assert_eq!(d.value(&x).to_f64(), Some(0.25));
+/// assert_eq!(d.value(&x).to_f64_checked(), Some(0.25));
 /// ```
 #[derive(Debug, Clone)]
 pub struct MeanQuantile {
@@ -83,10 +83,10 @@ impl Potential for MeanQuantile {
         })
     }
 
-    fn value(&self, loads: &Loads) -> Scaled {
+    fn value(&self, loads: &Loads) -> XFloat {
         let d = Self::deviations(loads);
         let c = d.iter().filter(|&&v| self.over(v)).count();
-        Scaled::from_f64(c as f64 / loads.n() as f64)
+        XFloat::from_f64(c as f64 / loads.n() as f64)
     }
     fn term(&self, _y: f64) -> Option<f64> {
         None
@@ -118,10 +118,10 @@ impl Potential for MeanQuantile {
             next += o.prob * c;
         }
         let next = next / n as f64;
-        let value = self.value(loads).mantissa;
+        let value = self.value(loads).to_f64();
         Ok(Some(Expected {
-            next: Scaled::from_f64(next),
-            change: Scaled::from_f64(next - value),
+            next: XFloat::from_f64(next),
+            change: XFloat::from_f64(next - value),
         }))
     }
 }

@@ -14,9 +14,9 @@
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::process::{LevelLaw, Param, StepLaw};
-use crate::scaled::Scaled;
 use crate::setting::Setting;
 use crate::spec::Spec;
+use crate::xfloat::XFloat;
 
 mod absolute;
 mod exponential;
@@ -35,9 +35,9 @@ pub use quadratic::{Quadratic, sum_of_squares};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Expected {
     /// `E[P(next) | x]`.
-    pub next: Scaled,
+    pub next: XFloat,
     /// `E[P(next) − P(x) | x]`, computed without cancellation where possible.
-    pub change: Scaled,
+    pub change: XFloat,
 }
 
 /// A registry entry for a potential.
@@ -71,7 +71,7 @@ pub trait Potential: Send + Sync + std::fmt::Debug {
     fn spec(&self) -> String;
 
     /// The value at a load vector (overflow-safe).
-    fn value(&self, loads: &Loads) -> Scaled;
+    fn value(&self, loads: &Loads) -> XFloat;
 
     /// The per-bin term `φ(y)` of a sum-over-bins potential `Σ φ(yᵢ)`, as `ln φ(y)` is not needed:
     /// `None` for potentials that are not a sum over bins.
@@ -132,7 +132,7 @@ pub trait Potential: Send + Sync + std::fmt::Debug {
         &self,
         _law: &LevelLaw,
         _setting: &Setting,
-    ) -> Result<Option<(Scaled, Expected)>> {
+    ) -> Result<Option<(XFloat, Expected)>> {
         Ok(None)
     }
 }
@@ -156,7 +156,7 @@ pub static REGISTRY: &[&PotentialInfo] = &[
 /// let g = balloc::potential::parse("gamma(alpha=1)").unwrap();
 /// let x = Loads::new(vec![1.0, -1.0]).unwrap(); // y = (1, −1)
 /// // Γ = 2(e + e^{−1}) = 4 cosh 1
-/// let v = g.value(&x).to_f64().unwrap();
+/// let v = g.value(&x).to_f64_checked().unwrap();
 /// assert!((v - 4.0 * 1f64.cosh()).abs() < 1e-14);
 /// ```
 pub fn parse(text: &str) -> Result<Box<dyn Potential>> {

@@ -11,8 +11,8 @@ use super::{Expected, Potential, PotentialInfo};
 use crate::error::Result;
 use crate::loads::Loads;
 use crate::process::StepLaw;
-use crate::scaled::Scaled;
 use crate::setting::Setting;
+use crate::xfloat::XFloat;
 
 /// `Υ = Σ yᵢ²`.
 ///
@@ -21,7 +21,7 @@ use crate::setting::Setting;
 /// use balloc::potential::Potential;
 /// let q = balloc::potential::parse("quadratic").unwrap();
 /// let x = Loads::new(vec![3.0, 1.0]).unwrap(); // y = (1, −1)
-/// assert_eq!(q.value(&x).to_f64(), Some(2.0));
+/// assert_eq!(q.value(&x).to_f64_checked(), Some(2.0));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Quadratic;
@@ -57,7 +57,7 @@ impl Potential for Quadratic {
         crate::exact::quadratic::expected_next(law, x, setting).map(Some)
     }
 
-    fn value(&self, loads: &Loads) -> Scaled {
+    fn value(&self, loads: &Loads) -> XFloat {
         sum_of_squares(&loads.normalized())
     }
     fn term(&self, y: f64) -> Option<f64> {
@@ -93,9 +93,9 @@ impl Potential for Quadratic {
             let nu = bb[i] * (1.0 - 1.0 / n).powi(2) + (b_tot - bb[i]) / (n * n);
             change += 2.0 * b * y[i] * mu + b * nu + b * (b - 1.0) * mu * mu;
         }
-        let change = Scaled::from_f64(change);
+        let change = XFloat::from_f64(change);
         Ok(Some(Expected {
-            next: sum_of_squares(&y).add(&change),
+            next: sum_of_squares(&y).add(change),
             change,
         }))
     }
@@ -106,21 +106,18 @@ impl Potential for Quadratic {
 ///
 /// ```
 /// use balloc::potential::sum_of_squares;
-/// assert_eq!(sum_of_squares(&[3.0, -4.0]).to_f64(), Some(25.0));
+/// assert_eq!(sum_of_squares(&[3.0, -4.0]).to_f64_checked(), Some(25.0));
 /// // y = ±5e159: Σ y² = 5e319 > f64::MAX, ln = ln 5 + 319 ln 10.
 /// let s = sum_of_squares(&[5e159, -5e159]);
-/// assert_eq!(s.to_f64(), None);
-/// assert!((s.ln() - (5f64.ln() + 319.0 * 10f64.ln())).abs() < 1e-12);
+/// assert_eq!(s.to_f64_checked(), None);
+/// assert!((s.ln_abs() - (5f64.ln() + 319.0 * 10f64.ln())).abs() < 1e-12);
 /// ```
-pub fn sum_of_squares(y: &[f64]) -> Scaled {
+pub fn sum_of_squares(y: &[f64]) -> XFloat {
     let plain: f64 = y.iter().map(|v| v * v).sum();
     if plain.is_finite() {
-        return Scaled::from_f64(plain);
+        return XFloat::from_f64(plain);
     }
     let m = y.iter().fold(0.0f64, |a, v| a.max(v.abs()));
     let s: f64 = y.iter().map(|v| (v / m) * (v / m)).sum();
-    Scaled {
-        mantissa: s,
-        log_scale: 2.0 * m.ln(),
-    }
+    XFloat::from_parts(s, 2.0 * m.ln())
 }

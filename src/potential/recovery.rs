@@ -33,7 +33,7 @@ pub(super) static INFO: PotentialInfo = PotentialInfo {
 /// use balloc::loads::Loads;
 /// let v = balloc::potential::parse("recovery(kappa=4)").unwrap();
 /// let x = Loads::new(vec![2.0, 0.0, 1.0, 1.0]).unwrap(); // y = (1, −1, 0, 0), α = 4/4 = 1
-/// assert!((v.value(&x).to_f64().unwrap() - (2.0 * 1f64.exp() + 2.0)).abs() < 1e-13);
+/// assert!((v.value(&x).to_f64_checked().unwrap() - (2.0 * 1f64.exp() + 2.0)).abs() < 1e-13);
 /// ```
 pub fn build(spec: &crate::spec::Spec) -> Result<Box<dyn Potential>> {
     let kappa = positive("kappa", spec.get_f64("kappa", 1.0)?)?;

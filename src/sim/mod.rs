@@ -524,7 +524,9 @@ fn potential_values(
                 for &(v, c) in levels {
                     x.extend(std::iter::repeat_n(v, c as usize));
                 }
-                return Loads::new(x).ok().and_then(|l| p.value(&l).to_f64());
+                return Loads::new(x)
+                    .ok()
+                    .and_then(|l| p.value(&l).to_f64_checked());
             }
             None
         })

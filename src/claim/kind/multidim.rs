@@ -40,7 +40,7 @@ use crate::multidim::group_enclosure::GroupSpec;
 use crate::multidim::search::{families, integer_exhaustive, random_states, reachable_exhaustive};
 use crate::multidim::{BallLaw, GroupPotential, MdLoads, MdRule, PsiReading, Which};
 use crate::process::Process;
-use crate::scaled::Scaled;
+use crate::xfloat::XFloat;
 use num_rational::BigRational;
 use std::collections::BTreeMap;
 
@@ -322,10 +322,14 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }))
 }
 
-fn show(x: &Scaled) -> String {
-    match x.to_f64() {
+fn show(x: &XFloat) -> String {
+    match x.to_f64_checked() {
         Some(v) if v.is_finite() => format!("{v:.12e}"),
-        _ => format!("{}e^{}", if x.signum() < 0.0 { "-" } else { "" }, x.ln()),
+        _ => format!(
+            "{}e^{}",
+            if x.signum() < 0.0 { "-" } else { "" },
+            x.ln_abs()
+        ),
     }
 }
 
@@ -333,8 +337,8 @@ fn show(x: &Scaled) -> String {
 struct Eval {
     margin: f64,
     holds: bool,
-    lhs: Scaled,
-    rhs: Scaled,
+    lhs: XFloat,
+    rhs: XFloat,
     bin: Option<usize>,
 }
 
@@ -392,11 +396,11 @@ impl Multidim {
                 let mut worst: Option<Eval> = None;
                 for i in 0..s.len() {
                     let d = claims::delta_i(s, c.f, i, pot)?;
-                    let diff = d.exact.add(&d.formula.scale(-1.0));
-                    let rel = if diff.mantissa == 0.0 {
+                    let diff = d.exact.add(d.formula.scale(-1.0));
+                    let rel = if diff.is_zero() {
                         0.0
                     } else {
-                        (diff.ln() - scale.ln()).exp()
+                        (diff.ln_abs() - scale.ln_abs()).exp()
                     };
                     let e = Eval {
                         margin: -rel,
@@ -463,9 +467,9 @@ impl Multidim {
             let i = cand.e.bin.expect("delta-i records its bin");
             let mut y = x.clone();
             y.add(i, (1u64 << f) - 1);
-            let exact = value(&y).add(&value(&x).scale(-1.0));
-            let d = exact.add(&cand.e.rhs.scale(-1.0));
-            let bad = d.ln() > value(&x).ln() + TOLERANCE.ln();
+            let exact = value(&y).add(value(&x).scale(-1.0));
+            let d = exact.add(cand.e.rhs.scale(-1.0));
+            let bad = d.ln_abs() > value(&x).ln_abs() + TOLERANCE.ln();
             return Ok((
                 bad,
                 format!(
@@ -479,19 +483,22 @@ impl Multidim {
         }
         let law = BallLaw::uniform(self.dims, f)?;
         let rule = MdRule::parse("sum", p_spec)?;
-        let e: f64 = expect::<f64>(&x, &law, &rule, |y| value(y).to_f64().unwrap_or(f64::NAN))?;
+        let e: f64 = expect::<f64>(&x, &law, &rule, |y| {
+            value(y).to_f64_checked().unwrap_or(f64::NAN)
+        })?;
         if !e.is_finite() {
             return Err(Error::Unsupported(
                 "the md-level re-check overflows f64 at this state".into(),
             ));
         }
         let lhs = match self.item {
-            Item::Eq316 => e - value(&x).to_f64().unwrap_or(f64::NAN),
+            Item::Eq316 => e - value(&x).to_f64_checked().unwrap_or(f64::NAN),
             _ => e,
         };
-        let ours = cand.e.lhs.to_f64().unwrap_or(f64::NAN);
-        let agree = (lhs - ours).abs() <= 1e-9 * ours.abs().max(value(&x).to_f64().unwrap_or(0.0));
-        let rhs = cand.e.rhs.to_f64().unwrap_or(f64::NAN);
+        let ours = cand.e.lhs.to_f64_checked().unwrap_or(f64::NAN);
+        let agree =
+            (lhs - ours).abs() <= 1e-9 * ours.abs().max(value(&x).to_f64_checked().unwrap_or(0.0));
+        let rhs = cand.e.rhs.to_f64_checked().unwrap_or(f64::NAN);
         let violated = lhs - rhs > TOLERANCE * lhs.abs().max(rhs.abs());
         Ok((
             agree && violated,
