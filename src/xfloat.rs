@@ -52,6 +52,7 @@ const LN2: f64 = std::f64::consts::LN_2;
 const EXP_LIMIT: i64 = 1 << 62;
 
 /// `x = m · 2^e` with `|m| ∈ [½, 1)` for finite non-zero `x`.
+#[inline]
 fn frexp(x: f64) -> (f64, i64) {
     if x == 0.0 || !x.is_finite() {
         return (x, 0);
@@ -114,6 +115,7 @@ impl XFloat {
     };
 
     /// The binary form of `m · 2^e`.
+    #[inline]
     fn norm(m: f64, e: i64) -> XFloat {
         if m == 0.0 || !m.is_finite() {
             return XFloat { m, e: 0, s: 0.0 };
@@ -139,6 +141,7 @@ impl XFloat {
     /// use balloc::xfloat::XFloat;
     /// assert_eq!(XFloat::from_f64(-2.5).to_f64(), -2.5);
     /// ```
+    #[inline]
     pub fn from_f64(x: f64) -> XFloat {
         XFloat::norm(x, 0)
     }
@@ -208,6 +211,7 @@ impl XFloat {
     /// assert!((b.ln().to_f64() - (5000.0 + 3f64.ln())).abs() < 1e-9);
     /// assert_eq!(XFloat::from_parts(3.0, 1.0).binary().to_f64(), 3.0 * 1f64.exp());
     /// ```
+    #[inline]
     pub fn binary(self) -> XFloat {
         if self.s == 0.0 {
             return self;
@@ -374,6 +378,7 @@ impl XFloat {
     /// assert!((a.add(a).div(a).to_f64() - 2.0).abs() < 1e-15);
     /// assert_eq!(XFloat::from_f64(0.1).add(XFloat::from_f64(0.2)).to_f64(), 0.1 + 0.2);
     /// ```
+    #[inline]
     pub fn add(self, o: XFloat) -> XFloat {
         if self.s == 0.0 && o.s == 0.0 {
             return self.add_binary(o);
@@ -401,6 +406,7 @@ impl XFloat {
     }
 
     /// `x + y` for binary values.
+    #[inline]
     fn add_binary(self, o: XFloat) -> XFloat {
         if !self.m.is_finite() || !o.m.is_finite() {
             return XFloat::from_f64(self.m + o.m);
@@ -426,6 +432,7 @@ impl XFloat {
     /// assert_eq!(XFloat::from_f64(2.5).neg().to_f64(), -2.5);
     /// assert_eq!(XFloat::exp_of(900.0).neg().parts(), (-1.0, 900.0));
     /// ```
+    #[inline]
     pub fn neg(self) -> XFloat {
         XFloat {
             m: -self.m,
@@ -443,6 +450,7 @@ impl XFloat {
     /// assert!(a.sub(a).is_zero());
     /// assert_eq!(XFloat::from_f64(5.0).sub(XFloat::from_f64(7.5)).to_f64(), -2.5);
     /// ```
+    #[inline]
     pub fn sub(self, o: XFloat) -> XFloat {
         self.add(o.neg())
     }
@@ -472,6 +480,7 @@ impl XFloat {
     /// assert!((e.to_f64() - 1f64.exp()).abs() < 1e-12);
     /// assert_eq!(XFloat::from_f64(-3.0).mul(XFloat::from_f64(0.5)).to_f64(), -1.5);
     /// ```
+    #[inline]
     pub fn mul(self, o: XFloat) -> XFloat {
         let (a, b) = (self.binary(), o.binary());
         if !a.m.is_finite() || !b.m.is_finite() || a.m == 0.0 || b.m == 0.0 {
