@@ -311,6 +311,15 @@ impl Strategy {
     /// One allocation: sample an edge, a node from `p_e`, compare the two set averages, allocate,
     /// update the set loads along the leaf-to-root path. Returns the receiving vertex.
     pub fn step<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) -> usize {
+        let v = self.choose(&s.set_load, rng);
+        self.place(s, v);
+        v
+    }
+
+    /// The receiving vertex of one request decided on the set loads `set_load` (indexed by node,
+    /// as [`State::set_load`]): the current ones, or a stale copy (Remark 3.9 of Bansal–Feldheim:
+    /// set loads refreshed only from time to time).
+    pub fn choose<R: Rng + ?Sized>(&self, set_load: &[u64], rng: &mut R) -> usize {
         let e = rng.random_range(0..self.graph.m());
         let (a, b) = self.graph.edges()[e];
         let u: f64 = rng.random();
@@ -318,13 +327,13 @@ impl Strategy {
         for &(i, cum, sign) in &self.cumulative[e] {
             if u < cum {
                 let (l, r) = self.tree.nodes[i].children.expect("internal");
-                let lhs = s.set_load[l] as u128 * self.tree.nodes[r].size() as u128;
-                let rhs = s.set_load[r] as u128 * self.tree.nodes[l].size() as u128;
+                let lhs = set_load[l] as u128 * self.tree.nodes[r].size() as u128;
+                let rhs = set_load[r] as u128 * self.tree.nodes[l].size() as u128;
                 dir = sign as i64 * (lhs.cmp(&rhs) as i64);
                 break;
             }
         }
-        let v = match dir {
+        match dir {
             1 => b,
             -1 => a,
             _ => {
@@ -334,14 +343,17 @@ impl Strategy {
                     b
                 }
             }
-        };
+        }
+    }
+
+    /// Adds one ball at `v`: its load, the loads of the sets containing it, the time.
+    pub fn place(&self, s: &mut State, v: usize) {
         s.loads[v] += 1;
         s.set_load[self.tree.leaf[v]] += 1;
         for &i in &self.ancestors[v] {
             s.set_load[i] += 1;
         }
         s.t += 1;
-        v
     }
 }
 

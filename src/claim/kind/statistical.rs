@@ -147,6 +147,10 @@ struct ClaimSection {
     below: Option<NumOrExpr>,
     #[serde(default)]
     level: Option<NumOrExpr>,
+    #[serde(default)]
+    beta: Option<f64>,
+    #[serde(default)]
+    refresh: Option<NumOrExpr>,
 }
 
 /// The start state of a file, with its expressions in `n`.
@@ -267,6 +271,10 @@ pub struct Statistical {
     exponent_hi: Option<Expr>,
     /// Subtracted from every per-run value (an expression in n, b, m), with its text.
     subtract: Option<(Expr, String)>,
+    /// The strategy in the (1+β) graphical model (`[claim] beta`, 1 = plain).
+    beta: f64,
+    /// The strategy deciding on set loads refreshed every `refresh` balls (an expression in n).
+    refresh: Option<Expr>,
     /// Slot names: `n`, `b`, `m`, then the constants.
     names: Vec<String>,
     consts: Vec<f64>,
@@ -666,11 +674,14 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         ));
     }
     if let Some(g) = &cs.graph {
-        if !matches!(stat, Stat::FinalGap | Stat::MaxGap | Stat::SiblingGap) {
+        if !matches!(
+            stat,
+            Stat::FinalGap | Stat::MaxGap | Stat::Spread | Stat::SiblingGap
+        ) {
             return Err(bad(
                 "graph",
                 format!(
-                    "the strategy model gives final_gap, max_gap and sibling_gap, not `{}`",
+                    "the strategy model gives final_gap, max_gap, spread and sibling_gap, not `{}`",
                     cs.statistic
                 ),
             ));
@@ -696,7 +707,15 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 "the strategy model takes no [setting] processes".into(),
             ));
         }
-        sources.push(Source::Strategy(kind, g.to_string()));
+        let label = match cs.beta {
+            Some(b) if b != 1.0 => format!("{g}, beta = {b}"),
+            _ => g.to_string(),
+        };
+        let label = match &cs.refresh {
+            Some(r) => format!("{label}, set loads refreshed every {} balls", r.text()),
+            None => label,
+        };
+        sources.push(Source::Strategy(kind, label));
     } else if let Some(law) = cs.law.as_deref() {
         let law = BallLaw::parse(law).map_err(|e| bad("law", e.to_string()))?;
         let crit = cs.rule.as_deref().unwrap_or("sum");
@@ -715,6 +734,20 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     if sources.is_empty() {
         return Err(t.error_at(None, "[setting] processes is empty"));
     }
+    if cs.graph.is_none() && (cs.beta.is_some() || cs.refresh.is_some()) {
+        return Err(bad(
+            if cs.beta.is_some() { "beta" } else { "refresh" },
+            "only used with the strategy (`graph`)".into(),
+        ));
+    }
+    let beta = cs.beta.unwrap_or(1.0);
+    if !(0.0..=1.0).contains(&beta) {
+        return Err(bad("beta", format!("must lie in [0, 1], got {beta}")));
+    }
+    let refresh = match &cs.refresh {
+        Some(r) => Some(comp(&r.text(), "refresh", 1)?),
+        None => None,
+    };
     let no_md = sources.iter().all(|s| !matches!(s, Source::Md(..)));
     if !no_md && (cs.start.is_some() || cs.start_loads.is_some()) {
         return Err(bad(
@@ -769,6 +802,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         level,
         exponent_hi,
         subtract,
+        beta,
+        refresh,
         names,
         consts,
     };
@@ -1068,8 +1103,23 @@ impl Statistical {
                                 "the strategy is simulated sequentially (batch 1)",
                             ));
                         }
-                        Box::new(crate::graph::experiment::StrategyModel::new(
+                        let refresh = match &self.refresh {
+                            Some(e) => {
+                                let v = self.eval(e, n, b, 0, &self.consts, "refresh")?;
+                                if !(1.0..=1e15).contains(&v) {
+                                    return Err(Error::invalid(
+                                        "[claim] refresh",
+                                        format!("must lie in [1, 10^15] balls, got {v} at n = {n}"),
+                                    ));
+                                }
+                                v.ceil() as u64
+                            }
+                            None => 0,
+                        };
+                        Box::new(crate::graph::experiment::StrategyModel::variant(
                             &kind.build(n)?,
+                            self.beta,
+                            refresh,
                         )?)
                     }
                     Source::Process(spec) => {
