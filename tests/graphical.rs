@@ -653,3 +653,64 @@ fn congestion_lower_bound_closed_form_matches_the_direct_sum() {
         assert_eq!(congestion_lower_bound(&g, &t).0, best, "{}", g.name());
     }
 }
+
+/// The (1+β) graphical process: `q_v = (1 − β)/n + β·r_v` in exact rationals. C₄ at loads
+/// (1, 0, 0, 0): greedy's r = (0, 3/8, 1/4, 3/8) (edges {0,1}, {3,0} go to 1 and 3, the tied edges
+/// {1,2}, {2,3} split), so β = 1/2 gives 1/8 + (0, 3/16, 1/8, 3/16) = (1/8, 5/16, 1/4, 5/16) by hand.
+#[test]
+fn one_plus_beta_graphical_law_matches_the_hand_values() {
+    use balloc::loads::{Loads, TieRule};
+    let q = |a: i64, b: i64| BigRational::new(a.into(), b.into());
+    let x = Loads::new(vec![1.0, 0.0, 0.0, 0.0]).unwrap();
+    let p = balloc::process::parse("graphical(graph=cycle,beta=1/2)").unwrap();
+    let law = p.step_law_exact(&x, TieRule::Random).unwrap().unwrap();
+    assert_eq!(
+        law.per_bin_probability(),
+        vec![q(1, 8), q(5, 16), q(1, 4), q(5, 16)]
+    );
+    assert_eq!(p.spec(), "graphical(graph=cycle,strategy=greedy,beta=1/2)");
+    // β = 0 is One-Choice: 1/4 everywhere.
+    let p0 = balloc::process::parse("graphical(graph=cycle,beta=0)").unwrap();
+    let law0 = p0.step_law_exact(&x, TieRule::Random).unwrap().unwrap();
+    assert_eq!(law0.per_bin_probability(), vec![q(1, 4); 4]);
+    for bad in ["graphical(beta=1.5)", "graphical(beta=-0.1)"] {
+        let e = balloc::process::parse(bad).unwrap_err().to_string();
+        assert!(e.contains("beta") && !e.contains('\n'), "{e}");
+    }
+}
+
+/// The strategy's variants against One-Choice (a second route, the simulator's registered
+/// process): with β = 0 every ball goes to a uniform vertex; with set loads never refreshed
+/// (refresh ≥ m) every comparison is made on the empty state, a tie, so every edge is a fair coin
+/// and on a regular graph q_v = d/(2m) = 1/n. Both are One-Choice in law: the mean spread over 400
+/// runs agrees with One-Choice's within 4 combined standard errors.
+#[test]
+fn strategy_variants_without_information_are_one_choice() {
+    use balloc::graph::experiment::StrategyModel;
+    use balloc::sim::{Config, Plan, simulate};
+    let (n, m, runs) = (16usize, 64u64, 400u64);
+    let stats = |v: &[f64]| {
+        let k = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / k;
+        let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0);
+        (mean, (var / k).sqrt())
+    };
+    let one = Config::parse("one-choice", n, 1, "unit", "random").unwrap();
+    let base = simulate(&one, &Plan::new(m, runs, 3), &|| {}).unwrap();
+    let (mu, se) = stats(&base.runs.iter().map(|r| r.spread).collect::<Vec<_>>());
+    let g = Graph::cycle(n).unwrap();
+    for (beta, refresh) in [(0.0, 0u64), (1.0, 1 << 20)] {
+        let model = StrategyModel::variant(&g, beta, refresh).unwrap();
+        let out = simulate(&model, &Plan::new(m, runs, 4), &|| {}).unwrap();
+        let (mv, sv) = stats(&out.runs.iter().map(|r| r.spread).collect::<Vec<_>>());
+        assert!(
+            (mv - mu).abs() <= 4.0 * (se * se + sv * sv).sqrt(),
+            "beta {beta}, refresh {refresh}: mean spread {mv} vs One-Choice {mu}"
+        );
+    }
+    // The plain strategy is not One-Choice: its mean spread is far below.
+    let plain = StrategyModel::new(&g).unwrap();
+    let out = simulate(&plain, &Plan::new(m, runs, 4), &|| {}).unwrap();
+    let (mp, _) = stats(&out.runs.iter().map(|r| r.spread).collect::<Vec<_>>());
+    assert!(mp < mu - 0.5, "plain strategy {mp} vs One-Choice {mu}");
+}
