@@ -668,7 +668,7 @@ fn one_plus_beta_graphical_law_matches_the_hand_values() {
         law.per_bin_probability(),
         vec![q(1, 8), q(5, 16), q(1, 4), q(5, 16)]
     );
-    assert_eq!(p.spec(), "graphical(graph=cycle,strategy=greedy,beta=1/2)");
+    assert_eq!(p.spec(), "graphical(graph=cycle,strategy=greedy,beta=0.5)");
     // β = 0 is One-Choice: 1/4 everywhere.
     let p0 = balloc::process::parse("graphical(graph=cycle,beta=0)").unwrap();
     let law0 = p0.step_law_exact(&x, TieRule::Random).unwrap().unwrap();
@@ -713,4 +713,57 @@ fn strategy_variants_without_information_are_one_choice() {
     let out = simulate(&plain, &Plan::new(m, runs, 4), &|| {}).unwrap();
     let (mp, _) = stats(&out.runs.iter().map(|r| r.spread).collect::<Vec<_>>());
     assert!(mp < mu - 0.5, "plain strategy {mp} vs One-Choice {mu}");
+}
+
+fn two_point_file(constants: &str, expr: &str, grid: &str, deltas: &str) -> String {
+    format!(
+        "title = \"t\"\nkind = \"graph\"\nexpected = \"open\"\nstatement = \"s\"\nnotes = \"n\"\n\
+         [source]\nlocator = \"l\"\nprovenance = \"derived\"\n[constants]\n{constants}\n\
+         [claim]\nover = \"two-point\"\nexpr = \"{expr}\"\ngrid = {grid}\ndeltas = {deltas}\n\
+         [domain]\nn = [2]\n"
+    )
+}
+
+/// `Emax_Phi` with one step is the one-step expectation of the proof: the induction bound at T = 1,
+/// 2 − (1 − αεγ/2)(2 − Φ), is the one-step inequality E[Φ'] ≤ Φ − αεγ(Φ − 2)/2, so the adversary's
+/// best one-step value refutes it at the counterexample the one-step file records (π₁ = 1/20,
+/// ε = 1/160, ε_t = 127/320, δ = −1/2: the grid [20, 4, 6] has it at a = 1, b = 1, c = 5).
+#[test]
+fn two_point_adversary_one_step_refutes_at_the_recorded_counterexample() {
+    let v = balloc::check_str(&two_point_file(
+        "horizon = 1",
+        "Emax_Phi <= 2 - (1 - alpha*eps*gamma/2)^horizon*(2 - Phi)",
+        "[20, 4, 6]",
+        "[-1, 1, 0.5]",
+    ))
+    .unwrap();
+    assert_eq!(v.verdict, balloc::claim::Status::Refuted);
+    let w = v.witness.unwrap().lhs;
+    assert!(
+        w.contains("π₁ = 1/20, ε = 1/160, ε_t = 127/320, δ = -1/2"),
+        "{w}"
+    );
+}
+
+/// The tail file can fail: a rate e^{−2x} instead of the lemma's e^{−x/8} is refuted on its grid,
+/// and a missing constant is a one-line error naming it.
+#[test]
+fn two_point_tail_can_fail_and_needs_its_constants() {
+    let v = balloc::check_str(&two_point_file(
+        "horizon = [16, 48]\ntail = [4, 8]",
+        "exp(-2*tail) >= Ptail_max",
+        "[4, 2, 2]",
+        "[0, 0, 1]",
+    ))
+    .unwrap();
+    assert_eq!(v.verdict, balloc::claim::Status::Refuted);
+    let e = balloc::check_str(&two_point_file(
+        "horizon = 4",
+        "Ptail_max <= 1",
+        "[4, 2, 2]",
+        "[0, 0, 1]",
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("`tail`") && !e.contains('\n'), "{e}");
 }
