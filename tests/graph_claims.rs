@@ -397,7 +397,10 @@ fn graph_constant_finder_brackets_the_hand_congestion_of_c8() {
     assert_eq!(r.per_n.len(), 1);
     let t = &r.per_n[0];
     assert!(t.value >= 2.25 && t.value - 2.25 < 1e-5, "{t:?}");
-    assert!(t.fails.unwrap() < 2.25 && 2.25 - t.fails.unwrap() < 1e-5, "{t:?}");
+    assert!(
+        t.fails.unwrap() < 2.25 && 2.25 - t.fails.unwrap() < 1e-5,
+        "{t:?}"
+    );
     let (_, c) = claim::prepare(&dir.join("c2.toml"), &dir).unwrap();
     let r = c.tighten("c", None, &mut RunContext::default()).unwrap();
     assert_eq!(r.per_n.len(), 2);

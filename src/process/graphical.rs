@@ -236,10 +236,12 @@ impl Process for Graphical {
         if self.beta_exact == one {
             return Ok(Some(ExactStepLaw::unit(r)));
         }
-        let base = (&one - &self.beta_exact)
-            / num_rational::BigRational::from_integer(loads.n().into());
+        let base =
+            (&one - &self.beta_exact) / num_rational::BigRational::from_integer(loads.n().into());
         Ok(Some(ExactStepLaw::unit(
-            r.into_iter().map(|v| &base + &self.beta_exact * v).collect(),
+            r.into_iter()
+                .map(|v| &base + &self.beta_exact * v)
+                .collect(),
         )))
     }
     fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {

@@ -713,7 +713,11 @@ impl Check for GraphExpr {
             .tighten
             .get(name)
             .ok_or_else(|| file_err(format!("[tighten] does not list `{name}`")))?;
-        let mut sizes: Vec<usize> = self.strategies.iter().map(|(_, _, s)| s.graph.n()).collect();
+        let mut sizes: Vec<usize> = self
+            .strategies
+            .iter()
+            .map(|(_, _, s)| s.graph.n())
+            .collect();
         sizes.sort_unstable();
         sizes.dedup();
         let ns: Vec<usize> = match ns {

@@ -585,10 +585,22 @@ mod tests {
     #[test]
     fn adversary_matches_hand_values() {
         let el = Element::new(&q(1, 2), &q(1, 8), &q(1, 4), &q(0, 1));
-        assert_eq!(adversary(&Exact, &el, 1, Terminal::Tail(&q(1, 4))), Ok(q(1, 1)));
-        assert_eq!(adversary(&Exact, &el, 1, Terminal::Tail(&q(1, 2))), Ok(q(0, 1)));
-        assert_eq!(adversary(&Exact, &el, 2, Terminal::Tail(&q(1, 2))), Ok(q(3, 8)));
-        assert_eq!(adversary(&Exact, &el, 2, Terminal::Tail(&q(1, 1))), Ok(q(0, 1)));
+        assert_eq!(
+            adversary(&Exact, &el, 1, Terminal::Tail(&q(1, 4))),
+            Ok(q(1, 1))
+        );
+        assert_eq!(
+            adversary(&Exact, &el, 1, Terminal::Tail(&q(1, 2))),
+            Ok(q(0, 1))
+        );
+        assert_eq!(
+            adversary(&Exact, &el, 2, Terminal::Tail(&q(1, 2))),
+            Ok(q(3, 8))
+        );
+        assert_eq!(
+            adversary(&Exact, &el, 2, Terminal::Tail(&q(1, 1))),
+            Ok(q(0, 1))
+        );
         // E[cosh(αδ(1))] = cosh(2α), α = ε/8 = 1/64; cosh is not rational, so an enclosure.
         let e = adversary(&Enclosure { prec: 64 }, &el, 1, Terminal::Phi).unwrap();
         let v = Enclosure { prec: 64 }.to_f64(&e);
