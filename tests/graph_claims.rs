@@ -366,3 +366,52 @@ fn two_point_setting_by_hand() {
     .to_string();
     assert!(e.contains("grid"), "{e}");
 }
+
+/// The constant finder of graph claims, against the congestion of C₈ by hand. The dyadic tree of
+/// C₈ routes each unit Haar demand along its arc: the root ({0..3} | {4..7}, demands ∓1/4) puts
+/// 1/4, 1/2, 3/4, 1, 3/4, 1/2, 1/4 on the edges 0–1 … 6–7; the two level-2 nodes put 1/2, 1, 1/2
+/// on 0–1, 1–2, 2–3 (and on 4–5, 5–6, 6–7); the four leaves' parents put 1 on 0–1, 2–3, 4–5, 6–7.
+/// Totals 7/4, 3/2, 9/4, 1, 9/4, 3/2, 7/4 (the wrap edge 7–0 unused): C* = 9/4. So the smallest c
+/// with `Cstar <= c` is 9/4, and with `Cstar <= c*h` (h = 3) it is 3/4.
+#[test]
+fn graph_constant_finder_brackets_the_hand_congestion_of_c8() {
+    use balloc::claim::{self, RunContext};
+    let dir = scratch("constant");
+    let file = |expr: &str| {
+        format!(
+            "{}[constants]\nc = [0, 4]\n[tighten]\nc = \"smallest\"\n[claim]\nexpr = \"{expr}\"\ngraphs = [\"cycle(8)\", \"cycle(16)\"]\n[domain]\nn = [8, 16]\n",
+            HEAD.replace("\"holds\"", "\"open\"")
+        )
+    };
+    std::fs::write(
+        dir.join("paper.toml"),
+        "authors = [\"a\"]\ntitle = \"t\"\nvenue = \"v\"\nyear = 2022\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("c1.toml"), file("Cstar <= c")).unwrap();
+    std::fs::write(dir.join("c2.toml"), file("Cstar <= c*h")).unwrap();
+    let (_, c) = claim::prepare(&dir.join("c1.toml"), &dir).unwrap();
+    let r = c
+        .tighten("c", Some(&[8]), &mut RunContext::default())
+        .unwrap();
+    assert_eq!(r.per_n.len(), 1);
+    let t = &r.per_n[0];
+    assert!(t.value >= 2.25 && t.value - 2.25 < 1e-5, "{t:?}");
+    assert!(
+        t.fails.unwrap() < 2.25 && 2.25 - t.fails.unwrap() < 1e-5,
+        "{t:?}"
+    );
+    let (_, c) = claim::prepare(&dir.join("c2.toml"), &dir).unwrap();
+    let r = c.tighten("c", None, &mut RunContext::default()).unwrap();
+    assert_eq!(r.per_n.len(), 2);
+    assert!((r.per_n[0].value - 0.75).abs() < 1e-5, "{:?}", r.per_n);
+    assert!(!r.fits.is_empty());
+    // Sizes that no listed graph has, and names that are not constants, are one-line errors.
+    let e = c
+        .tighten("c", Some(&[12]), &mut RunContext::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("12") && !e.contains('\n'), "{e}");
+    assert!(c.tighten("nope", None, &mut RunContext::default()).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -653,3 +653,117 @@ fn congestion_lower_bound_closed_form_matches_the_direct_sum() {
         assert_eq!(congestion_lower_bound(&g, &t).0, best, "{}", g.name());
     }
 }
+
+/// The (1+β) graphical process: `q_v = (1 − β)/n + β·r_v` in exact rationals. C₄ at loads
+/// (1, 0, 0, 0): greedy's r = (0, 3/8, 1/4, 3/8) (edges {0,1}, {3,0} go to 1 and 3, the tied edges
+/// {1,2}, {2,3} split), so β = 1/2 gives 1/8 + (0, 3/16, 1/8, 3/16) = (1/8, 5/16, 1/4, 5/16) by hand.
+#[test]
+fn one_plus_beta_graphical_law_matches_the_hand_values() {
+    use balloc::loads::{Loads, TieRule};
+    let q = |a: i64, b: i64| BigRational::new(a.into(), b.into());
+    let x = Loads::new(vec![1.0, 0.0, 0.0, 0.0]).unwrap();
+    let p = balloc::process::parse("graphical(graph=cycle,beta=1/2)").unwrap();
+    let law = p.step_law_exact(&x, TieRule::Random).unwrap().unwrap();
+    assert_eq!(
+        law.per_bin_probability(),
+        vec![q(1, 8), q(5, 16), q(1, 4), q(5, 16)]
+    );
+    assert_eq!(p.spec(), "graphical(graph=cycle,strategy=greedy,beta=0.5)");
+    // β = 0 is One-Choice: 1/4 everywhere.
+    let p0 = balloc::process::parse("graphical(graph=cycle,beta=0)").unwrap();
+    let law0 = p0.step_law_exact(&x, TieRule::Random).unwrap().unwrap();
+    assert_eq!(law0.per_bin_probability(), vec![q(1, 4); 4]);
+    for bad in ["graphical(beta=1.5)", "graphical(beta=-0.1)"] {
+        let e = balloc::process::parse(bad).unwrap_err().to_string();
+        assert!(e.contains("beta") && !e.contains('\n'), "{e}");
+    }
+}
+
+/// The strategy's variants against One-Choice (a second route, the simulator's registered
+/// process): with β = 0 every ball goes to a uniform vertex; with set loads never refreshed
+/// (refresh ≥ m) every comparison is made on the empty state, a tie, so every edge is a fair coin
+/// and on a regular graph q_v = d/(2m) = 1/n. Both are One-Choice in law: the mean spread over 400
+/// runs agrees with One-Choice's within 4 combined standard errors.
+#[test]
+fn strategy_variants_without_information_are_one_choice() {
+    use balloc::graph::experiment::StrategyModel;
+    use balloc::sim::{Config, Plan, simulate};
+    let (n, m, runs) = (16usize, 64u64, 400u64);
+    let stats = |v: &[f64]| {
+        let k = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / k;
+        let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0);
+        (mean, (var / k).sqrt())
+    };
+    let one = Config::parse("one-choice", n, 1, "unit", "random").unwrap();
+    let base = simulate(&one, &Plan::new(m, runs, 3), &|| {}).unwrap();
+    let (mu, se) = stats(&base.runs.iter().map(|r| r.spread).collect::<Vec<_>>());
+    let g = Graph::cycle(n).unwrap();
+    for (beta, refresh) in [(0.0, 0u64), (1.0, 1 << 20)] {
+        let model = StrategyModel::variant(&g, beta, refresh).unwrap();
+        let out = simulate(&model, &Plan::new(m, runs, 4), &|| {}).unwrap();
+        let (mv, sv) = stats(&out.runs.iter().map(|r| r.spread).collect::<Vec<_>>());
+        assert!(
+            (mv - mu).abs() <= 4.0 * (se * se + sv * sv).sqrt(),
+            "beta {beta}, refresh {refresh}: mean spread {mv} vs One-Choice {mu}"
+        );
+    }
+    // The plain strategy is not One-Choice: its mean spread is far below.
+    let plain = StrategyModel::new(&g).unwrap();
+    let out = simulate(&plain, &Plan::new(m, runs, 4), &|| {}).unwrap();
+    let (mp, _) = stats(&out.runs.iter().map(|r| r.spread).collect::<Vec<_>>());
+    assert!(mp < mu - 0.5, "plain strategy {mp} vs One-Choice {mu}");
+}
+
+fn two_point_file(constants: &str, expr: &str, grid: &str, deltas: &str) -> String {
+    format!(
+        "title = \"t\"\nkind = \"graph\"\nexpected = \"open\"\nstatement = \"s\"\nnotes = \"n\"\n\
+         [source]\nlocator = \"l\"\nprovenance = \"derived\"\n[constants]\n{constants}\n\
+         [claim]\nover = \"two-point\"\nexpr = \"{expr}\"\ngrid = {grid}\ndeltas = {deltas}\n\
+         [domain]\nn = [2]\n"
+    )
+}
+
+/// `Emax_Phi` with one step is the one-step expectation of the proof: the induction bound at T = 1,
+/// 2 − (1 − αεγ/2)(2 − Φ), is the one-step inequality E[Φ'] ≤ Φ − αεγ(Φ − 2)/2, so the adversary's
+/// best one-step value refutes it at the counterexample the one-step file records (π₁ = 1/20,
+/// ε = 1/160, ε_t = 127/320, δ = −1/2: the grid [20, 4, 6] has it at a = 1, b = 1, c = 5).
+#[test]
+fn two_point_adversary_one_step_refutes_at_the_recorded_counterexample() {
+    let v = balloc::check_str(&two_point_file(
+        "horizon = 1",
+        "Emax_Phi <= 2 - (1 - alpha*eps*gamma/2)^horizon*(2 - Phi)",
+        "[20, 4, 6]",
+        "[-1, 1, 0.5]",
+    ))
+    .unwrap();
+    assert_eq!(v.verdict, balloc::claim::Status::Refuted);
+    let w = v.witness.unwrap().lhs;
+    assert!(
+        w.contains("π₁ = 1/20, ε = 1/160, ε_t = 127/320, δ = -1/2"),
+        "{w}"
+    );
+}
+
+/// The tail file can fail: a rate e^{−2x} instead of the lemma's e^{−x/8} is refuted on its grid,
+/// and a missing constant is a one-line error naming it.
+#[test]
+fn two_point_tail_can_fail_and_needs_its_constants() {
+    let v = balloc::check_str(&two_point_file(
+        "horizon = [16, 48]\ntail = [4, 8]",
+        "exp(-2*tail) >= Ptail_max",
+        "[4, 2, 2]",
+        "[0, 0, 1]",
+    ))
+    .unwrap();
+    assert_eq!(v.verdict, balloc::claim::Status::Refuted);
+    let e = balloc::check_str(&two_point_file(
+        "horizon = 4",
+        "Ptail_max <= 1",
+        "[4, 2, 2]",
+        "[0, 0, 1]",
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("`tail`") && !e.contains('\n'), "{e}");
+}

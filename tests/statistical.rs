@@ -350,6 +350,30 @@ fn bad_input_is_a_one_line_error_naming_the_field() {
             "graph: unknown graph family `petersen`",
         ),
         (
+            "beta-without-graph",
+            base.replace("balls = \"n\"", "balls = \"n\"\nbeta = 0.5"),
+            "beta: only used with the strategy",
+        ),
+        (
+            "refresh-without-graph",
+            base.replace("balls = \"n\"", "balls = \"n\"\nrefresh = \"n\""),
+            "refresh: only used with the strategy",
+        ),
+        (
+            "bad-beta",
+            base.replace("processes = [\"two-choice\"]", "")
+                .replace("\"max_gap\"", "\"max_gap\"\ngraph = \"cycle\"\nbeta = 1.5"),
+            "beta: must lie in [0, 1]",
+        ),
+        (
+            "bad-refresh",
+            base.replace("processes = [\"two-choice\"]", "").replace(
+                "\"max_gap\"",
+                "\"max_gap\"\ngraph = \"cycle\"\nrefresh = \"r * n\"",
+            ),
+            "refresh: `r * n`",
+        ),
+        (
             "unknown-field",
             base.replace("runs = 10", "runs = 10\nrusn = 3"),
             "unknown field `rusn`",

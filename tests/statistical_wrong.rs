@@ -44,6 +44,32 @@ const FILES: &[(&str, Wrong)] = &[
     ("mean-biased-2023/tightness", Wrong::Scale("c")),
     ("multidim-2011/gap-heavily-loaded", Wrong::Scale("K")),
     ("multidim-2011/gap-m-linear", Wrong::Scale("K")),
+    ("graphical-2022/theorem-1-2-log-n-greedy", Wrong::Scale("c")),
+    (
+        "graphical-2022/theorem-1-2-log-n-strategy",
+        Wrong::Scale("c"),
+    ),
+    ("graphical-2022/lemma-4-2-upper-gap", Wrong::Scale("c")),
+    ("graphical-2022/remark-1-1-one-plus-beta", Wrong::Scale("K")),
+    (
+        "graphical-2022/remark-3-9-stale-set-loads",
+        Wrong::Scale("K"),
+    ),
+    ("multidim-2011/parallel-rounds-gap", Wrong::Scale("K")),
+    ("multidim-2011/weighted-scalar-gap", Wrong::Scale("K")),
+    ("multidim-2011/gap-whp", Wrong::Scale("K")),
+    ("multidim-2011/one-plus-beta-gap-sum", Wrong::Scale("K")),
+    ("multidim-2011/one-plus-beta-gap-max", Wrong::Scale("K")),
+    (
+        "multidim-2011/one-plus-beta-expected-gap-skewed",
+        Wrong::Scale("K"),
+    ),
+    (
+        "multidim-2011/one-plus-beta-expected-gap-binomial",
+        Wrong::Scale("K"),
+    ),
+    // Expected refuted: the per-dimension gap of the (1+β) md process grows like √m.
+    ("multidim-2011/one-plus-beta-gap-in-m", Wrong::AsWritten),
     // A √b class for a statistic growing like b/n + ln n.
     (
         "batched-2022/gap-growth-in-b",

@@ -19,7 +19,7 @@ use crate::loads::Loads;
 use crate::sim::rng::{SimRng, below};
 use crate::sim::statistic::Estimate;
 use crate::sim::{Model, Plan, System};
-use rand::Rng;
+use rand::{Rng, RngExt};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -459,15 +459,44 @@ pub struct StrategyRun {
 pub struct StrategyModel {
     s: Arc<Strategy>,
     internal: Arc<Vec<usize>>,
+    /// The probability that an edge is requested ((1+β) graphical model; 1 = plain).
+    beta: f64,
+    /// Decisions use the set loads of the last multiple of `refresh` balls (0 = current loads).
+    refresh: u64,
 }
 
 impl StrategyModel {
     /// Preprocesses the strategy on `g` (decomposition, flows).
     pub fn new(g: &Graph) -> Result<StrategyModel> {
+        StrategyModel::variant(g, 1.0, 0)
+    }
+
+    /// The strategy in the (1+β) graphical model (Bansal–Feldheim Remark 1.1: with probability β
+    /// an edge is requested and the strategy decides, otherwise the ball goes to a uniform
+    /// vertex), deciding on stale set loads (Remark 3.9 and the distributed version of §3.5: the
+    /// set loads `L(S)` are refreshed every `refresh` balls, at times `t ≡ 0 mod refresh`; 0 or 1
+    /// means always current). `beta ∈ [0, 1]`.
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, experiment::StrategyModel};
+    /// use balloc::sim::{simulate, Plan};
+    /// let m = StrategyModel::variant(&Graph::cycle(8).unwrap(), 0.5, 64).unwrap();
+    /// let out = simulate(&m, &Plan::new(1, 3, 5), &|| {}).unwrap();
+    /// // One ball on C_8, wherever it goes: gap 1 − 1/8.
+    /// assert!(out.runs.iter().all(|r| r.final_gap == 0.875));
+    /// assert!(StrategyModel::variant(&Graph::cycle(8).unwrap(), 1.5, 0).is_err());
+    /// ```
+    pub fn variant(g: &Graph, beta: f64, refresh: u64) -> Result<StrategyModel> {
         if g.m() == 0 {
             return Err(Error::invalid(
                 "graph",
                 "the strategy needs a graph with edges",
+            ));
+        }
+        if !(0.0..=1.0).contains(&beta) {
+            return Err(Error::invalid(
+                "beta",
+                format!("must lie in [0, 1], got {beta}"),
             ));
         }
         let s = Strategy::new(g)?;
@@ -475,6 +504,8 @@ impl StrategyModel {
         Ok(StrategyModel {
             s: Arc::new(s),
             internal: Arc::new(internal),
+            beta,
+            refresh: if refresh <= 1 { 0 } else { refresh },
         })
     }
 }
@@ -497,6 +528,10 @@ struct StrategySystem {
     internal: Arc<Vec<usize>>,
     st: State,
     start: u64,
+    beta: f64,
+    refresh: u64,
+    /// The set loads decisions use when `refresh > 0`.
+    stale: Vec<u64>,
 }
 
 impl System for StrategySystem {
@@ -526,7 +561,18 @@ impl System for StrategySystem {
         // per ball); the gap is observed there and at the target.
         let mut until_obs = n - (self.st.t - self.start) % n;
         while self.st.t < target {
-            self.s.step(&mut self.st, rng);
+            if self.beta < 1.0 && !rng.random_bool(self.beta) {
+                let v = rng.random_range(0..self.st.loads.len());
+                self.s.place(&mut self.st, v);
+            } else if self.refresh > 0 {
+                if self.st.t.is_multiple_of(self.refresh) {
+                    self.stale.copy_from_slice(&self.st.set_load);
+                }
+                let v = self.s.choose(&self.stale, rng);
+                self.s.place(&mut self.st, v);
+            } else {
+                self.s.step(&mut self.st, rng);
+            }
             until_obs -= 1;
             if until_obs == 0 || self.st.t == target {
                 best = best.max(self.st.gap());
@@ -547,11 +593,24 @@ impl System for StrategySystem {
 
 impl Model for StrategyModel {
     fn key(&self) -> String {
-        format!("strategy=bansal-feldheim;graph={}", self.s.graph.name())
+        let mut k = format!("strategy=bansal-feldheim;graph={}", self.s.graph.name());
+        if self.beta < 1.0 {
+            k.push_str(&format!(";beta={}", self.beta));
+        }
+        if self.refresh > 0 {
+            k.push_str(&format!(";refresh={}", self.refresh));
+        }
+        k
     }
     fn describe(&self) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("strategy".into(), json!("bansal-feldheim"));
+        if self.beta < 1.0 {
+            m.insert("beta".into(), json!(self.beta));
+        }
+        if self.refresh > 0 {
+            m.insert("refresh".into(), json!(self.refresh));
+        }
         m.insert("graph".into(), json!(self.s.graph.name()));
         m.insert("n".into(), json!(self.s.graph.n()));
         m
@@ -563,11 +622,15 @@ impl Model for StrategyModel {
         self.s.graph.n() as u64
     }
     fn build(&self) -> Result<Box<dyn System>> {
+        let st = self.s.state();
         Ok(Box::new(StrategySystem {
             s: self.s.clone(),
             internal: self.internal.clone(),
-            st: self.s.state(),
+            stale: st.set_load.clone(),
+            st,
             start: 0,
+            beta: self.beta,
+            refresh: self.refresh,
         }))
     }
     fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
@@ -586,8 +649,11 @@ impl Model for StrategyModel {
         Ok(Box::new(StrategySystem {
             s: self.s.clone(),
             internal: self.internal.clone(),
+            stale: st.set_load.clone(),
             st,
             start,
+            beta: self.beta,
+            refresh: self.refresh,
         }))
     }
     fn observables(&self) -> Vec<String> {

@@ -354,6 +354,15 @@ impl Strategy {
     /// One allocation: sample an edge, a node from `p_e`, compare the two set averages, allocate,
     /// update the set loads along the leaf-to-root path. Returns the receiving vertex.
     pub fn step<R: Rng + ?Sized>(&self, s: &mut State, rng: &mut R) -> usize {
+        let v = self.choose(&s.set_load, rng);
+        self.place(s, v);
+        v
+    }
+
+    /// The receiving vertex of one request decided on the set loads `set_load` (indexed by node,
+    /// as [`State::set_load`]): the current ones, or a stale copy (Remark 3.9 of Bansal–Feldheim:
+    /// set loads refreshed only from time to time).
+    pub fn choose<R: Rng + ?Sized>(&self, set_load: &[u64], rng: &mut R) -> usize {
         let e = rng.random_range(0..self.graph.m());
         let (a, b) = self.graph.edges()[e];
         let u: f64 = rng.random();
@@ -361,11 +370,11 @@ impl Strategy {
         if let Some(k) = self.table.pick(e, u) {
             let (l, r) = self.table.children[k];
             let (size_l, size_r) = self.table.sizes[k];
-            let lhs = s.set_load[l as usize] as u128 * size_r as u128;
-            let rhs = s.set_load[r as usize] as u128 * size_l as u128;
+            let lhs = set_load[l as usize] as u128 * size_r as u128;
+            let rhs = set_load[r as usize] as u128 * size_l as u128;
             dir = self.table.sign[k] as i64 * (lhs.cmp(&rhs) as i64);
         }
-        let v = match dir {
+        match dir {
             1 => b,
             -1 => a,
             _ => {
@@ -375,14 +384,17 @@ impl Strategy {
                     b
                 }
             }
-        };
+        }
+    }
+
+    /// Adds one ball at `v`: its load, the loads of the sets containing it, the time.
+    pub fn place(&self, s: &mut State, v: usize) {
         s.loads[v] += 1;
         let (a, b) = (self.path_start[v], self.path_start[v + 1]);
         for &i in &self.path[a..b] {
             s.set_load[i as usize] += 1;
         }
         s.t += 1;
-        v
     }
 }
 

@@ -6,6 +6,10 @@
 //! `seed` for `regular` and `file=PATH` (an edge list) for `file`.
 //!
 //! Greedy: `r_v = (#{u ∈ N(v): x_u > x_v} + ½#{u ∈ N(v): x_u = x_v})/m`.
+//!
+//! The (1+β) graphical model (`beta`, default 1; Bansal–Feldheim Remark 1.1, after
+//! Peres–Talwar–Wieder): with probability β an edge is requested and the rule above decides,
+//! otherwise the ball goes to a uniform bin, so `q_v = (1 − β)/n + β·r_v`.
 //! Reference: Bansal–Feldheim, *The Power of Two Choices in Graphical Allocation*
 //! (arXiv:2106.06051 v2, STOC 2022), §1.2, §2.1; Peres–Talwar–Wieder (RSA 2015) for greedy.
 
@@ -15,7 +19,7 @@ use crate::graph::strategy::Strategy;
 use crate::graph::{Graph, GraphKind, greedy};
 use crate::loads::{Loads, Ranking, TieRule};
 use crate::spec::Spec;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use std::sync::{Arc, Mutex};
 
 pub(super) static INFO: ProcessInfo = ProcessInfo {
@@ -31,6 +35,11 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
             name: "strategy",
             default: Some("greedy"),
             doc: "greedy (lighter endpoint) or flow (Bansal–Feldheim sibling-set comparison)",
+        },
+        Param {
+            name: "beta",
+            default: Some("1"),
+            doc: "probability in [0, 1] that an edge is requested; otherwise a uniform bin ((1+β) graphical model)",
         },
         Param {
             name: "d",
@@ -72,6 +81,9 @@ type Cached = (usize, Arc<Graph>, Option<Arc<Strategy>>);
 pub struct Graphical {
     kind: GraphKind,
     flow: bool,
+    /// The probability that an edge is requested (1: the plain graphical process).
+    beta: f64,
+    beta_exact: num_rational::BigRational,
     cache: Mutex<Option<Cached>>,
 }
 
@@ -113,9 +125,20 @@ fn build(spec: &Spec) -> Result<Box<dyn Process>> {
         ));
     }
     let flow = spec.get_choice("strategy", &["greedy", "flow"], "greedy")? == "flow";
+    let (beta, beta_exact) = spec.get_ratio("beta", "1")?;
+    let zero = num_rational::BigRational::from_integer(0.into());
+    let one = num_rational::BigRational::from_integer(1.into());
+    if beta_exact < zero || beta_exact > one {
+        return Err(Error::invalid(
+            "parameter `beta` of `graphical`",
+            format!("must lie in [0, 1], got {beta_exact}"),
+        ));
+    }
     Ok(Box::new(Graphical {
         kind,
         flow,
+        beta,
+        beta_exact,
         cache: Mutex::new(None),
     }))
 }
@@ -154,19 +177,41 @@ impl Process for Graphical {
             GraphKind::Regular { d, seed } => format!("regular,d={d},seed={seed}"),
             GraphKind::File(p) => format!("file,file={p}"),
         };
+        let beta = if self.beta_exact == num_rational::BigRational::from_integer(1.into()) {
+            String::new()
+        } else {
+            format!(",beta={}", super::ratio_text(&self.beta_exact))
+        };
         format!(
-            "graphical(graph={g},strategy={})",
+            "graphical(graph={g},strategy={}{beta})",
             if self.flow { "flow" } else { "greedy" }
         )
     }
     /// The per-vertex probabilities at `loads`; ties between endpoints are always broken by a fair
     /// coin (the `ties` rule concerns ranks and does not apply).
+    ///
+    /// With `beta < 1`: `(1 − β)/n + β·r_v`. On C₄ at loads (1, 0, 0, 0) and β = 1/2, greedy's
+    /// (0, 3/8, 1/4, 3/8) becomes (1/8, 5/16, 1/4, 5/16) (each entry halved plus 1/8).
+    ///
+    /// ```
+    /// use balloc::loads::{Loads, TieRule};
+    /// let p = balloc::process::parse("graphical(graph=cycle,beta=1/2)").unwrap();
+    /// let r = p.step_law(&Loads::new(vec![1.0, 0.0, 0.0, 0.0]).unwrap(), TieRule::Random).unwrap();
+    /// assert_eq!(r.per_bin_probability(), vec![0.125, 0.3125, 0.25, 0.3125]);
+    /// ```
     fn step_law(&self, loads: &Loads, _ties: TieRule) -> Result<StepLaw> {
         let (g, s) = self.at(loads.n())?;
-        Ok(StepLaw::unit(match s {
+        let r = match s {
             Some(s) => s.probabilities(loads.as_slice())?,
             None => greedy::probabilities(&g, loads.as_slice())?,
-        }))
+        };
+        if self.beta == 1.0 {
+            return Ok(StepLaw::unit(r));
+        }
+        let base = (1.0 - self.beta) / loads.n() as f64;
+        Ok(StepLaw::unit(
+            r.into_iter().map(|v| base + self.beta * v).collect(),
+        ))
     }
     /// The per-vertex probabilities in exact rationals: greedy's edge count
     /// `(2·#{heavier nbrs} + #{tied nbrs})/(2m)` ([`greedy::probabilities_exact`]), or the flow
@@ -183,15 +228,29 @@ impl Process for Graphical {
     /// ```
     fn step_law_exact(&self, loads: &Loads, _ties: TieRule) -> Result<Option<ExactStepLaw>> {
         let (g, s) = self.at(loads.n())?;
-        Ok(Some(ExactStepLaw::unit(match s {
+        let r = match s {
             Some(s) => s.probabilities_exact(loads.as_slice())?,
             None => greedy::probabilities_exact(&g, loads.as_slice())?,
-        })))
+        };
+        let one = num_rational::BigRational::from_integer(1.into());
+        if self.beta_exact == one {
+            return Ok(Some(ExactStepLaw::unit(r)));
+        }
+        let base =
+            (&one - &self.beta_exact) / num_rational::BigRational::from_integer(loads.n().into());
+        Ok(Some(ExactStepLaw::unit(
+            r.into_iter()
+                .map(|v| &base + &self.beta_exact * v)
+                .collect(),
+        )))
     }
     fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {
         let (g, s) = self
             .at(loads.n())
             .expect("step_law validated the graph at this n");
+        if self.beta < 1.0 && !rng.random_bool(self.beta) {
+            return (rng.random_range(0..loads.n()), 1);
+        }
         match s {
             None => (greedy::sample(g.as_ref(), loads.as_slice(), rng), 1),
             Some(s) => {

@@ -25,7 +25,7 @@
 //! `refuted`). The first violation is the counterexample, with the values of every comparison.
 
 use super::graph::{FAMILIES, load_vectors, parse_graph};
-use super::{Check, RunContext};
+use super::{Check, ConstantReport, RunContext, Tightest};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
@@ -41,6 +41,7 @@ use crate::lang::{
     BinVar, BinVars, Domain, Enclosure, Env, Eval, EvalError, Exact, Float, Formula, Frame,
     Resolved, Scope,
 };
+use num_traits::Signed;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -468,11 +469,30 @@ struct Found {
     values: String,
 }
 
-impl Check for GraphExpr {
-    fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+/// What one evaluation of the claim found.
+struct Outcome {
+    violation: Option<Found>,
+    float_violation: Option<Found>,
+    undecided: Option<Found>,
+    weakest: Trust,
+    searched: Searched,
+}
+
+impl GraphExpr {
+    /// Decides the claim at every element, with constants overridden (the constant finder) and
+    /// optionally only on the graphs of one size `only_n`.
+    fn evaluate(
+        &self,
+        overrides: &[(usize, Q)],
+        only_n: Option<usize>,
+        ctx: &mut RunContext,
+    ) -> Result<Outcome> {
         let d = self.t.file.domain.get_ref();
         let mut searched = Searched {
-            n: d.n.clone(),
+            n: match only_n {
+                Some(n) => vec![n],
+                None => d.n.clone(),
+            },
             sources: self.strategies.len(),
             ..Searched::default()
         };
@@ -489,6 +509,10 @@ impl Check for GraphExpr {
         };
         let file_err = |msg: String| Error::invalid(self.t.file_name(), msg);
         for (gname, tname, s) in &self.strategies {
+            let n = s.graph.n();
+            if only_n.is_some_and(|m| m != n) {
+                continue;
+            }
             if let Some(pr) = ctx.progress {
                 pr(&format!("{} {gname} {tname}", self.t.id));
             }
@@ -496,13 +520,12 @@ impl Check for GraphExpr {
             let vectors = if self.reads_loads {
                 load_vectors(&self.t, &self.families, &self.loads, s)?
             } else {
-                vec![("-".to_string(), vec![0.0; s.graph.n()])]
+                vec![("-".to_string(), vec![0.0; n])]
             };
-            let n = s.graph.n();
             for pick in &picks {
                 let consts = self
                     .constants
-                    .evaluate(&self.t, n, Some(1), pick, &[])
+                    .evaluate(&self.t, n, Some(1), pick, overrides)
                     .map_err(|e| file_err(e.to_string()))?;
                 let case = CaseValues {
                     n,
@@ -596,6 +619,25 @@ impl Check for GraphExpr {
                 "nothing was evaluated (no element of the quantifier passes `given`, or no load vector of a listed graph's size)".into(),
             ));
         }
+        Ok(Outcome {
+            violation,
+            float_violation,
+            undecided,
+            weakest,
+            searched,
+        })
+    }
+}
+
+impl Check for GraphExpr {
+    fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        let Outcome {
+            violation,
+            float_violation,
+            undecided,
+            weakest,
+            searched,
+        } = self.evaluate(&[], None, ctx)?;
         let mut notes = Vec::new();
         let (status, shown) = if let Some(v) = violation {
             notes.push("the first violation is the counterexample".into());
@@ -646,6 +688,146 @@ impl Check for GraphExpr {
             witness,
             searched,
             notes,
+        })
+    }
+
+    /// The tightest value of a constant per n (the sizes of the listed graphs, or `ns`) by
+    /// bisection between the two values of its grid in the file (`[tighten]` says which side
+    /// holds): at each candidate every element of every graph of that size is decided, and only a
+    /// certified violation (exact or by enclosures) counts as failing; a float-only violation or
+    /// an undecided element stops the search with an error naming the element.
+    fn tighten(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
+        let file_err = |m: String| Error::invalid(self.t.file_name(), m);
+        let j = self
+            .constants
+            .index(name)
+            .ok_or_else(|| file_err(format!("`{name}` is not a constant of the file")))?;
+        let direction = *self
+            .t
+            .file
+            .tighten
+            .get(name)
+            .ok_or_else(|| file_err(format!("[tighten] does not list `{name}`")))?;
+        let mut sizes: Vec<usize> = self
+            .strategies
+            .iter()
+            .map(|(_, _, s)| s.graph.n())
+            .collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let ns: Vec<usize> = match ns {
+            None => sizes.clone(),
+            Some(v) => {
+                if let Some(m) = v.iter().find(|m| !sizes.contains(m)) {
+                    return Err(Error::invalid(
+                        "--n",
+                        format!(
+                            "{m} is not the size of a listed graph (sizes: {})",
+                            sizes
+                                .iter()
+                                .map(|s| s.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
+                v.to_vec()
+            }
+        };
+        let vals: Vec<Q> = self.constants.defs[j]
+            .iter()
+            .filter_map(|d| d.expr.as_constant())
+            .collect();
+        if vals.len() < 2 {
+            return Err(file_err(format!(
+                "constant `{name}`: give a grid of two numbers [low, high] as the bracket of the search"
+            )));
+        }
+        let lo0 = vals.iter().min().cloned().expect("two values");
+        let hi0 = vals.iter().max().cloned().expect("two values");
+        let mut per_n = Vec::new();
+        for &n in &ns {
+            let holds = |v: &Q, ctx: &mut RunContext| -> Result<(bool, Trust)> {
+                let o = self.evaluate(&[(j, v.clone())], Some(n), ctx)?;
+                if let Some(u) = o.float_violation.or(o.undecided) {
+                    return Err(file_err(format!(
+                        "`{name}` = {v}: {} is not decided exactly or by enclosures",
+                        u.what
+                    )));
+                }
+                Ok((o.violation.is_none(), o.weakest))
+            };
+            let good_is_hi = matches!(direction, crate::claim::schema::Direction::Smallest);
+            let (mut good, mut bad) = if good_is_hi {
+                (hi0.clone(), lo0.clone())
+            } else {
+                (lo0.clone(), hi0.clone())
+            };
+            let (ok, mut trust_good) = holds(&good, ctx)?;
+            if !ok {
+                per_n.push(Tightest {
+                    n,
+                    value: crate::exact::to_f64(&good),
+                    fails: Some(crate::exact::to_f64(&good)),
+                    trust_holds: None,
+                    trust_fails: Some(trust_good),
+                    witness: None,
+                });
+                continue;
+            }
+            let (b_ok, mut trust_bad) = holds(&bad, ctx)?;
+            if b_ok {
+                per_n.push(Tightest {
+                    n,
+                    value: crate::exact::to_f64(&bad),
+                    fails: None,
+                    trust_holds: Some(trust_bad),
+                    trust_fails: None,
+                    witness: None,
+                });
+                continue;
+            }
+            let width = (&hi0 - &lo0) * Q::new(1.into(), 1_000_000.into());
+            for _ in 0..40 {
+                let mid = (&good + &bad) / Q::from_integer(2.into());
+                let (ok, tr) = holds(&mid, ctx)?;
+                if ok {
+                    good = mid;
+                    trust_good = tr;
+                } else {
+                    bad = mid;
+                    trust_bad = tr;
+                }
+                if (&good - &bad).abs() <= width {
+                    break;
+                }
+            }
+            per_n.push(Tightest {
+                n,
+                value: crate::exact::to_f64(&good),
+                fails: Some(crate::exact::to_f64(&bad)),
+                trust_holds: Some(trust_good),
+                trust_fails: Some(trust_bad),
+                witness: None,
+            });
+        }
+        let points: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
+        let fits = if points.len() >= 2 {
+            crate::search::fit_growth(&points)
+        } else {
+            vec![]
+        };
+        Ok(ConstantReport {
+            id: self.t.id.clone(),
+            name: name.to_string(),
+            direction,
+            per_n,
+            fits,
         })
     }
 }

@@ -159,6 +159,10 @@ struct ClaimSection {
     below: Option<NumOrExpr>,
     #[serde(default)]
     level: Option<NumOrExpr>,
+    #[serde(default)]
+    beta: Option<f64>,
+    #[serde(default)]
+    refresh: Option<NumOrExpr>,
 }
 
 /// The start state of a file, with its expressions in `n`.
@@ -285,6 +289,10 @@ pub struct Statistical {
     subtract: Option<(Expr, String)>,
     /// The parameter `beta` of each source (growth claims in β), else empty.
     betas: Vec<f64>,
+    /// The strategy in the (1+β) graphical model (`[claim] beta`, 1 = plain).
+    beta: f64,
+    /// The strategy deciding on set loads refreshed every `refresh` balls (an expression in n).
+    refresh: Option<Expr>,
     /// Slot names: `n`, `b`, `m`, then the constants.
     names: Vec<String>,
     consts: Vec<f64>,
@@ -743,8 +751,22 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 "the strategy model takes no [setting] processes".into(),
             ));
         }
+        if names.iter().any(|n| n != "flow") && (cs.beta.is_some() || cs.refresh.is_some()) {
+            return Err(bad(
+                if cs.beta.is_some() { "beta" } else { "refresh" },
+                "applies to the flow strategy only (not to greedy)".into(),
+            ));
+        }
+        let label = match cs.beta {
+            Some(b) if b != 1.0 => format!("{g}, beta = {b}"),
+            _ => g.to_string(),
+        };
+        let label = match &cs.refresh {
+            Some(r) => format!("{label}, set loads refreshed every {} balls", r.text()),
+            None => label,
+        };
         for r in rules {
-            sources.push(Source::Graph(kind.clone(), g.to_string(), r));
+            sources.push(Source::Graph(kind.clone(), label.clone(), r));
         }
     } else if let Some(law) = cs.law.as_deref() {
         let law = BallLaw::parse(law).map_err(|e| bad("law", e.to_string()))?;
@@ -764,6 +786,20 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     if sources.is_empty() {
         return Err(t.error_at(None, "[setting] processes is empty"));
     }
+    if cs.graph.is_none() && (cs.beta.is_some() || cs.refresh.is_some()) {
+        return Err(bad(
+            if cs.beta.is_some() { "beta" } else { "refresh" },
+            "only used with the strategy (`graph`)".into(),
+        ));
+    }
+    let beta = cs.beta.unwrap_or(1.0);
+    if !(0.0..=1.0).contains(&beta) {
+        return Err(bad("beta", format!("must lie in [0, 1], got {beta}")));
+    }
+    let refresh = match &cs.refresh {
+        Some(r) => Some(comp(&r.text(), "refresh", 1)?),
+        None => None,
+    };
     let no_md = sources.iter().all(|s| !matches!(s, Source::Md(..)));
     if !no_md && (cs.start.is_some() || cs.start_loads.is_some()) {
         return Err(bad(
@@ -849,6 +885,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         exponent_hi,
         subtract,
         betas,
+        beta,
+        refresh,
         names,
         consts,
     };
@@ -1148,7 +1186,31 @@ impl Statistical {
                                 "the graph strategies are simulated sequentially (batch 1)",
                             ));
                         }
-                        rule.model(&kind.build(n)?)?
+                        match rule {
+                            Rule::Greedy => rule.model(&kind.build(n)?)?,
+                            Rule::Flow => {
+                                let refresh = match &self.refresh {
+                                    Some(e) => {
+                                        let v = self.eval(e, n, b, 0, &self.consts, "refresh")?;
+                                        if !(1.0..=1e15).contains(&v) {
+                                            return Err(Error::invalid(
+                                                "[claim] refresh",
+                                                format!(
+                                                    "must lie in [1, 10^15] balls, got {v} at n = {n}"
+                                                ),
+                                            ));
+                                        }
+                                        v.ceil() as u64
+                                    }
+                                    None => 0,
+                                };
+                                Box::new(crate::graph::experiment::StrategyModel::variant(
+                                    &kind.build(n)?,
+                                    self.beta,
+                                    refresh,
+                                )?)
+                            }
+                        }
                     }
                     Source::Process(spec) => {
                         Box::new(Config::parse(spec, n, b, &self.weights, &self.ties)?)

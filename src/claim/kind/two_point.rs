@@ -17,6 +17,18 @@
 //! `Phi` and the expectations are definitions in the language (so every domain has them); the
 //! claim is decided exactly where it is rational and by enclosures (64…4096 bits) otherwise.
 //!
+//! Several steps against an adversary (Lemma 3.8 "for any time t", with `ε_t` chosen by the
+//! history): from `δ(0) = delta`, over `T` = the constant `horizon` steps, the adversary picks at
+//! every state `ε_t ∈ {ε, ε_t}` (the element's two ends; the one-step law is linear in `ε_t`, so
+//! the supremum over `(ε, ε_t]` and over history-dependent or randomised choices is attained by
+//! these ends state by state, by backward induction on the lattice
+//! `δ = delta + k/π₁ − (j − k)/π₂`), keeping the probability it uses in `[0, 1]` (`ε` always is):
+//!
+//! | name | value |
+//! |---|---|
+//! | `Emax_Phi` | `sup E[cosh(αδ(T))]` |
+//! | `Ptail_max` | `sup P[\|δ(T)\| ≥ x/ε]`, `x` = the constant `tail` (exact rationals) |
+//!
 //! ```toml
 //! kind = "graph"
 //! [claim]
@@ -35,6 +47,7 @@ use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::{Domain, Enclosure, Env, Eval, EvalError, Exact, Expr, Formula, Resolved, Scope};
 use num_bigint::BigInt;
+use num_traits::Signed;
 use std::cell::RefCell;
 use toml::Spanned;
 
@@ -70,17 +83,93 @@ const DERIVED: &[(&str, &str)] = &[
     ("E_dd2", "p1/pi1^2 + (1 - p1)/pi2^2"),
 ];
 
+/// The adversarial multi-step values (backward induction over `horizon` steps).
+const ADVERSARY: &[&str] = &["Emax_Phi", "Ptail_max"];
+
+/// The largest `horizon` (the induction visits `horizon²/2` states).
+pub const MAX_HORIZON: u64 = 4096;
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Slot {
     Base(usize),
     Derived(usize),
     Const(usize),
+    /// `ADVERSARY[i]` with the indices of the constants `horizon` and (for `Ptail_max`) `x`.
+    Adversary(usize, usize, Option<usize>),
 }
 
 struct TpScope<'a> {
     constants: &'a Constants,
     slots: RefCell<Vec<Slot>>,
     derived: RefCell<Vec<Option<Expr>>>,
+}
+
+/// What the adversary's terminal value is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Terminal<'a> {
+    /// `cosh(αδ)`.
+    Phi,
+    /// `1(|δ| ≥ x/ε)`.
+    Tail(&'a Q),
+}
+
+/// `sup` over the adversary's choices of `E[terminal(δ(T))]` from the element's `δ`, in domain
+/// `d`: backward induction on the lattice `δ(j, k) = δ₀ + k/π₁ − (j − k)/π₂` (k balls of the
+/// first j in bin 1). Hand values in the tests below.
+fn adversary<D: Domain>(d: &D, el: &Element, horizon: u64, term: Terminal) -> Eval<D::N> {
+    let b = &el.base;
+    let (pi1, pi2, eps, eps_t, delta0, alpha) = (&b[0], &b[1], &b[2], &b[3], &b[4], &b[6]);
+    let zero = Q::from_integer(0.into());
+    let one = Q::from_integer(1.into());
+    let up = pi1.recip();
+    let down = pi2.recip();
+    let delta = |j: u64, k: u64| -> Q {
+        delta0 + &up * Q::from_integer(k.into()) - &down * Q::from_integer((j - k).into())
+    };
+    let terminal = |dl: &Q| -> Eval<D::N> {
+        match term {
+            Terminal::Phi => d.cosh(&d.rational(&(alpha * dl))?),
+            Terminal::Tail(x) => {
+                let hit = dl.abs() * eps >= *x;
+                d.rational(&Q::from_integer(u8::from(hit).into()))
+            }
+        }
+    };
+    let mut v: Vec<D::N> = (0..=horizon)
+        .map(|k| terminal(&delta(horizon, k)))
+        .collect::<Eval<_>>()?;
+    for j in (0..horizon).rev() {
+        let mut nv = Vec::with_capacity(j as usize + 1);
+        for k in 0..=j {
+            let dl = delta(j, k);
+            let (hi, lo) = (&v[k as usize + 1], &v[k as usize]);
+            let mut best: Option<D::N> = None;
+            for e in [eps, eps_t] {
+                let p1 = if dl > zero {
+                    pi1 - e
+                } else if dl < zero {
+                    pi1 + e
+                } else {
+                    pi1.clone()
+                };
+                if p1 < zero || p1 > one {
+                    continue;
+                }
+                let q1 = d.rational(&p1)?;
+                let q2 = d.rational(&(&one - &p1))?;
+                let val = d.add(&d.mul(&q1, hi)?, &d.mul(&q2, lo)?)?;
+                best = Some(match best {
+                    None => val,
+                    Some(bv) => d.max(&bv, &val)?,
+                });
+            }
+            nv.push(best.ok_or_else(|| {
+                EvalError::Undefined(format!("no valid probability at δ = {dl}"))
+            })?);
+        }
+        v = nv;
+    }
+    Ok(v.swap_remove(0))
 }
 
 impl TpScope<'_> {
@@ -112,6 +201,20 @@ impl Scope for TpScope<'_> {
         if let Some(j) = self.constants.index(name) {
             return Ok(Some(Resolved::Slot(self.slot(Slot::Const(j)))));
         }
+        if let Some(i) = ADVERSARY.iter().position(|n| *n == name) {
+            let need = |c: &str, what: &str| {
+                self.constants.index(c).ok_or_else(|| {
+                    format!("`{name}` needs the constant `{c}` ({what}) in [constants]")
+                })
+            };
+            let h = need("horizon", "the number of steps T")?;
+            let x = if name == "Ptail_max" {
+                Some(need("tail", "the tail threshold x of |δ(T)| ≥ x/ε")?)
+            } else {
+                None
+            };
+            return Ok(Some(Resolved::Slot(self.slot(Slot::Adversary(i, h, x)))));
+        }
         Ok(None)
     }
 
@@ -122,6 +225,7 @@ impl Scope for TpScope<'_> {
                 BASE.iter()
                     .map(|s| s.to_string())
                     .chain(DERIVED.iter().map(|(n, _)| n.to_string()))
+                    .chain(ADVERSARY.iter().map(|s| s.to_string()))
                     .collect(),
             ),
             ("constants".into(), self.constants.names.clone()),
@@ -194,6 +298,32 @@ impl<D: Domain> Env<D> for TpEnv<'_> {
                 .ok_or_else(|| EvalError::Undefined(DERIVED[i].0.to_string()))?
                 .eval(d, self, None),
             Slot::Const(j) => self.case.constant(self.constants, d, j),
+            Slot::Adversary(i, h, x) => {
+                let h = self.case.constant(self.constants, &Exact, h)?;
+                let horizon = h
+                    .to_integer()
+                    .try_into()
+                    .ok()
+                    .filter(|t: &u64| Q::from_integer((*t).into()) == h && *t <= MAX_HORIZON)
+                    .ok_or_else(|| {
+                        EvalError::Undefined(format!(
+                            "`horizon` must be an integer in 0..={MAX_HORIZON}, got {h}"
+                        ))
+                    })?;
+                match x {
+                    None => adversary(d, self.el, horizon, Terminal::Phi),
+                    Some(x) => {
+                        let x = self.case.constant(self.constants, &Exact, x)?;
+                        adversary(d, self.el, horizon, Terminal::Tail(&x))
+                    }
+                }
+                .map_err(|e| match e {
+                    EvalError::Undefined(m) => {
+                        EvalError::Undefined(format!("{}: {m}", ADVERSARY[i]))
+                    }
+                    other => other,
+                })
+            }
         }
     }
 }
@@ -233,7 +363,10 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
     let cs = c.into_inner();
     let constants = Constants::parse(t)?;
     for (j, name) in constants.names.iter().enumerate() {
-        if BASE.contains(&name.as_str()) || DERIVED.iter().any(|(n, _)| n == name) {
+        if BASE.contains(&name.as_str())
+            || DERIVED.iter().any(|(n, _)| n == name)
+            || ADVERSARY.contains(&name.as_str())
+        {
             return Err(t.error_at(
                 Some(constants.at[j]),
                 format!("constant `{name}` shadows a two-point quantity"),
@@ -433,5 +566,57 @@ impl Check for TwoPointExpr {
             searched,
             notes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(a: i64, b: i64) -> Q {
+        Q::new(a.into(), b.into())
+    }
+
+    /// π₁ = 1/2, ε = 1/8, ε_t = 1/4, δ(0) = 0. One step: δ(1) = ±2 with probability 1/2 each
+    /// (p1 = π₁ at δ = 0). Two steps, tail |δ(2)| ≥ x/ε = 4 (x = 1/2): from δ = 2 the tail needs
+    /// bin 1 (δ = 4), probability π₁ − ε_t or π₁ − ε, the adversary takes 1/2 − 1/8 = 3/8; from
+    /// δ = −2 it needs bin 2 (δ = −4), probability 1 − (π₁ + ε) = 3/8 at best. So 3/8 by hand,
+    /// and 0 with x = 1 (|δ(2)| ≤ 4 < 8).
+    #[test]
+    fn adversary_matches_hand_values() {
+        let el = Element::new(&q(1, 2), &q(1, 8), &q(1, 4), &q(0, 1));
+        assert_eq!(
+            adversary(&Exact, &el, 1, Terminal::Tail(&q(1, 4))),
+            Ok(q(1, 1))
+        );
+        assert_eq!(
+            adversary(&Exact, &el, 1, Terminal::Tail(&q(1, 2))),
+            Ok(q(0, 1))
+        );
+        assert_eq!(
+            adversary(&Exact, &el, 2, Terminal::Tail(&q(1, 2))),
+            Ok(q(3, 8))
+        );
+        assert_eq!(
+            adversary(&Exact, &el, 2, Terminal::Tail(&q(1, 1))),
+            Ok(q(0, 1))
+        );
+        // E[cosh(αδ(1))] = cosh(2α), α = ε/8 = 1/64; cosh is not rational, so an enclosure.
+        let e = adversary(&Enclosure { prec: 64 }, &el, 1, Terminal::Phi).unwrap();
+        let v = Enclosure { prec: 64 }.to_f64(&e);
+        assert!((v - (1.0f64 / 32.0).cosh()).abs() < 1e-15, "{v}");
+        assert!(adversary(&Exact, &el, 1, Terminal::Phi).is_err());
+    }
+
+    /// An invalid side is never used: π₁ = 1/10, ε = 1/40, ε_t = 3/10 (π₁ − ε_t < 0). From
+    /// δ(0) = 1 > 0 only ε is allowed: P(bin 1) = 1/10 − 1/40 = 3/40, and the tail |δ(1)| ≥ 11
+    /// (x = 11/40) is reached only by bin 1 (δ = 1 + 10 = 11; bin 2 gives 1 − 10/9 = −1/9).
+    #[test]
+    fn adversary_keeps_probabilities_valid() {
+        let el = Element::new(&q(1, 10), &q(1, 40), &q(3, 10), &q(1, 1));
+        assert_eq!(
+            adversary(&Exact, &el, 1, Terminal::Tail(&q(11, 40))),
+            Ok(q(3, 40))
+        );
     }
 }
