@@ -673,12 +673,67 @@ impl Levels {
     /// assert!(Levels::of_integral([f64::NAN].into_iter()).is_none());
     /// ```
     pub fn of_integral(x: impl Iterator<Item = f64> + Clone) -> Option<Levels> {
+        // One pass: each load is counted into a window of consecutive integer values that grows
+        // (at least doubling) when a load falls outside it; the pass stops at the first
+        // non-integer load, or as soon as the loads seen span more values than are counted by
+        // value (`n` is known in advance from the exact length of slice iterators; other
+        // iterators take the two-pass route).
+        let n = match x.size_hint() {
+            (lo, Some(hi)) if lo == hi => lo,
+            _ => return Levels::of_integral_two_pass(x),
+        };
+        let limit = Levels::COUNTING_RANGE.max(8 * n as u64);
+        let mut it = x.clone();
+        let first = it.next()?;
+        let f = first as i64;
+        // `(v as i64) as f64 == v` holds for the integers up to 2⁶³ in magnitude and for nothing
+        // else (NaN and ±∞ included).
+        if f as f64 != first {
+            return None;
+        }
+        let (mut lo, mut hi) = (f, f);
+        let mut base = f.saturating_sub(32);
+        let mut count = vec![0usize; 64];
+        count[(f - base) as usize] += 1;
+        for v in it {
+            let k = v as i64;
+            if k as f64 != v {
+                return None;
+            }
+            lo = lo.min(k);
+            hi = hi.max(k);
+            let d = k.wrapping_sub(base) as u64;
+            if d >= count.len() as u64 {
+                // The span hi − lo + 1 (as i128: the loads may be ±2⁶³ apart).
+                if (hi as i128 - lo as i128 + 1) as f64 > limit as f64 {
+                    return None;
+                }
+                let len = (count.len() as i64 * 2).max(hi - lo + 1).min(limit as i64);
+                let new_base = if k < base {
+                    (hi - len + 1).min(lo)
+                } else {
+                    base.min(lo)
+                };
+                let mut grown = vec![0usize; (len.max(hi - new_base + 1)) as usize];
+                let shift = (base - new_base) as usize;
+                let keep = count.len().min(grown.len() - shift);
+                grown[shift..shift + keep].copy_from_slice(&count[..keep]);
+                count = grown;
+                base = new_base;
+            }
+            count[(k - base) as usize] += 1;
+        }
+        Levels::from_window(x, n, base, lo, hi, &count)
+    }
+
+    /// The two-pass form of [`Levels::of_integral`] (the range first, then the counts) for
+    /// iterators whose length is not known in advance.
+    fn of_integral_two_pass(x: impl Iterator<Item = f64> + Clone) -> Option<Levels> {
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         let mut integral = true;
         let mut n = 0usize;
         for v in x.clone() {
-            // As in `integer_range`: branch-free, and `(v as i64) as f64 == v` holds for the
-            // integers up to 2⁶³ in magnitude and for nothing else (NaN and ±∞ included).
+            // Branch-free; see `of_integral` for the integrality test.
             lo = if v < lo { v } else { lo };
             hi = if v > hi { v } else { hi };
             integral &= (v as i64) as f64 == v;
@@ -692,15 +747,29 @@ impl Levels {
             // Exact: v − lo is an integer in 0..=hi − lo.
             count[(v - lo) as usize] += 1;
         }
+        Levels::from_window(x, n, lo as i64, lo as i64, hi as i64, &count)
+    }
+
+    /// The levels from counts by value: `count[d]` loads equal `base + d`, all in `lo..=hi`.
+    fn from_window(
+        x: impl Iterator<Item = f64>,
+        n: usize,
+        base: i64,
+        lo: i64,
+        hi: i64,
+        count: &[usize],
+    ) -> Option<Levels> {
         let (mut values, mut counts) = (Vec::new(), Vec::new());
-        for (d, &c) in count.iter().enumerate().rev() {
+        for k in (lo..=hi).rev() {
+            let c = count[(k - base) as usize];
             if c > 0 {
-                values.push(lo + d as f64);
+                values.push(k as f64);
                 counts.push(c);
             }
         }
         // Every partial sum of integers with Σ|xᵢ| < 2⁵³ is exact, so Σ value·count is the same
         // number as the left-to-right sum of `Loads::total`.
+        let (lo, hi) = (lo as f64, hi as f64);
         let total = if lo.abs().max(hi.abs()) * (n as f64) < 9_007_199_254_740_992.0 {
             values.iter().zip(&counts).map(|(v, &c)| v * c as f64).sum()
         } else {

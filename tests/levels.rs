@@ -134,6 +134,52 @@ fn signed_zeros_form_one_level() {
     assert_eq!(l.counts, vec![1, 3]);
 }
 
+/// The levels by a comparison sort (the reference for counting by value): distinct values
+/// heaviest first with their multiplicities (−0 and +0 one level, written +0).
+fn sorted_levels(x: &[f64]) -> (Vec<f64>, Vec<usize>) {
+    let mut v: Vec<f64> = x.iter().map(|&a| a + 0.0).collect();
+    v.sort_by(|a, b| b.partial_cmp(a).unwrap());
+    let (mut values, mut counts) = (Vec::<f64>::new(), Vec::new());
+    for a in v {
+        if values.last() == Some(&a) {
+            *counts.last_mut().unwrap() += 1;
+        } else {
+            values.push(a);
+            counts.push(1);
+        }
+    }
+    (values, counts)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Counting by value in one pass (a window that grows both ways) and in two passes (an
+    /// iterator of unknown length) give the sorted levels, or `None` exactly when the loads span
+    /// more values than are counted by value (max(4096, 8n)).
+    #[test]
+    fn counted_levels_equal_the_sorted_levels(
+        v in prop::collection::vec(prop_oneof![-300i64..300, -20_000i64..20_000, Just(5_000_000)], 1..400),
+        scale in prop::sample::select(vec![1i64, 7, 64]),
+        off in prop::sample::select(vec![0i64, -1_000_000, 1 << 40]),
+    ) {
+        let x: Vec<f64> = v.iter().map(|&a| (a * scale + off) as f64).collect();
+        let (lo, hi) = x.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &a| (l.min(a), h.max(a)));
+        let counted = hi - lo + 1.0 <= 4096f64.max(8.0 * x.len() as f64);
+        let one = Levels::of_integral(x.iter().copied());
+        let two = Levels::of_integral(x.iter().copied().filter(|_| true));
+        prop_assert_eq!(&one, &two);
+        prop_assert_eq!(one.is_some(), counted);
+        if let Some(l) = one {
+            let (values, counts) = sorted_levels(&x);
+            prop_assert_eq!(&l.values, &values);
+            prop_assert_eq!(&l.counts, &counts);
+            prop_assert_eq!(l.n, x.len());
+            prop_assert_eq!(l.total.to_bits(), Loads::new(x.clone()).unwrap().total().to_bits());
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
