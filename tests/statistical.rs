@@ -374,6 +374,14 @@ fn bad_input_is_a_one_line_error_naming_the_field() {
             "refresh: `r * n`",
         ),
         (
+            "beta-with-greedy",
+            base.replace("processes = [\"two-choice\"]", "").replace(
+                "\"max_gap\"",
+                "\"max_gap\"\ngraph = \"cycle\"\nstrategy = \"greedy\"\nbeta = 0.5",
+            ),
+            "beta: applies to the flow strategy only",
+        ),
+        (
             "unknown-field",
             base.replace("runs = 10", "runs = 10\nrusn = 3"),
             "unknown field `rusn`",
