@@ -760,10 +760,10 @@ impl Levels {
         count: &[usize],
     ) -> Option<Levels> {
         let (mut values, mut counts) = (Vec::new(), Vec::new());
-        for k in (lo..=hi).rev() {
-            let c = count[(k - base) as usize];
+        let window = &count[(lo - base) as usize..=(hi - base) as usize];
+        for (d, &c) in window.iter().enumerate().rev() {
             if c > 0 {
-                values.push(k as f64);
+                values.push((lo + d as i64) as f64);
                 counts.push(c);
             }
         }
