@@ -25,7 +25,7 @@
 //! `refuted`). The first violation is the counterexample, with the values of every comparison.
 
 use super::graph::{FAMILIES, load_vectors, parse_graph};
-use super::{Check, ConstantReport, RunContext, Tightest};
+use super::{Check, ConstantReport, RunContext, bisect_constant};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
@@ -41,7 +41,6 @@ use crate::lang::{
     BinVar, BinVars, Domain, Enclosure, Env, Eval, EvalError, Exact, Float, Formula, Frame,
     Resolved, Scope,
 };
-use num_traits::Signed;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -762,59 +761,7 @@ impl Check for GraphExpr {
                 }
                 Ok((o.violation.is_none(), o.weakest))
             };
-            let good_is_hi = matches!(direction, crate::claim::schema::Direction::Smallest);
-            let (mut good, mut bad) = if good_is_hi {
-                (hi0.clone(), lo0.clone())
-            } else {
-                (lo0.clone(), hi0.clone())
-            };
-            let (ok, mut trust_good) = holds(&good, ctx)?;
-            if !ok {
-                per_n.push(Tightest {
-                    n,
-                    value: crate::exact::to_f64(&good),
-                    fails: Some(crate::exact::to_f64(&good)),
-                    trust_holds: None,
-                    trust_fails: Some(trust_good),
-                    witness: None,
-                });
-                continue;
-            }
-            let (b_ok, mut trust_bad) = holds(&bad, ctx)?;
-            if b_ok {
-                per_n.push(Tightest {
-                    n,
-                    value: crate::exact::to_f64(&bad),
-                    fails: None,
-                    trust_holds: Some(trust_bad),
-                    trust_fails: None,
-                    witness: None,
-                });
-                continue;
-            }
-            let width = (&hi0 - &lo0) * Q::new(1.into(), 1_000_000.into());
-            for _ in 0..40 {
-                let mid = (&good + &bad) / Q::from_integer(2.into());
-                let (ok, tr) = holds(&mid, ctx)?;
-                if ok {
-                    good = mid;
-                    trust_good = tr;
-                } else {
-                    bad = mid;
-                    trust_bad = tr;
-                }
-                if (&good - &bad).abs() <= width {
-                    break;
-                }
-            }
-            per_n.push(Tightest {
-                n,
-                value: crate::exact::to_f64(&good),
-                fails: Some(crate::exact::to_f64(&bad)),
-                trust_holds: Some(trust_good),
-                trust_fails: Some(trust_bad),
-                witness: None,
-            });
+            per_n.push(bisect_constant(n, &lo0, &hi0, direction, ctx, holds)?);
         }
         let points: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
         let fits = if points.len() >= 2 {

@@ -68,6 +68,72 @@ pub struct Tightest {
     pub witness: Option<super::verdict::Witness>,
 }
 
+/// The tightest value of a constant at one size `n` by bisection between two values of its grid,
+/// `lo0 < hi0`, deciding each candidate with `holds` (whether the claim holds there, and the trust
+/// of that decision). `Smallest`: the claim holds for large values, so `hi0` is the good end;
+/// `Largest`: `lo0` is. The bracket is halved until it is at most 10⁻⁶ of `hi0 − lo0` wide (20
+/// halvings). When the good end already fails, that value is reported as failing; when the bad end
+/// holds, as holding (the grid does not bracket the tightest value).
+pub(crate) fn bisect_constant(
+    n: usize,
+    lo0: &crate::exact::Q,
+    hi0: &crate::exact::Q,
+    direction: super::schema::Direction,
+    ctx: &mut RunContext,
+    mut holds: impl FnMut(&crate::exact::Q, &mut RunContext) -> Result<(bool, super::verdict::Trust)>,
+) -> Result<Tightest> {
+    use crate::exact::{Q, to_f64};
+    use num_traits::Signed;
+    let good_is_hi = matches!(direction, super::schema::Direction::Smallest);
+    let (mut good, mut bad) = if good_is_hi {
+        (hi0.clone(), lo0.clone())
+    } else {
+        (lo0.clone(), hi0.clone())
+    };
+    let (ok, mut trust_good) = holds(&good, ctx)?;
+    if !ok {
+        return Ok(Tightest {
+            n,
+            value: to_f64(&good),
+            fails: Some(to_f64(&good)),
+            trust_holds: None,
+            trust_fails: Some(trust_good),
+            witness: None,
+        });
+    }
+    let (b_ok, mut trust_bad) = holds(&bad, ctx)?;
+    if b_ok {
+        return Ok(Tightest {
+            n,
+            value: to_f64(&bad),
+            fails: None,
+            trust_holds: Some(trust_bad),
+            trust_fails: None,
+            witness: None,
+        });
+    }
+    let width = (hi0 - lo0) * Q::new(1.into(), 1_000_000.into());
+    while (&good - &bad).abs() > width {
+        let mid = (&good + &bad) / Q::from_integer(2.into());
+        let (ok, tr) = holds(&mid, ctx)?;
+        if ok {
+            good = mid;
+            trust_good = tr;
+        } else {
+            bad = mid;
+            trust_bad = tr;
+        }
+    }
+    Ok(Tightest {
+        n,
+        value: to_f64(&good),
+        fails: Some(to_f64(&bad)),
+        trust_holds: Some(trust_good),
+        trust_fails: Some(trust_bad),
+        witness: None,
+    })
+}
+
 /// The constant finder's result.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ConstantReport {

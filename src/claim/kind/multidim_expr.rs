@@ -37,7 +37,7 @@
 //! Every state is decided exactly where every value is rational, otherwise by enclosures (64…4096
 //! bits); a state no enclosure decides makes the verdict `inconclusive`.
 
-use super::{Check, ConstantReport, RunContext, Tightest};
+use super::{Check, ConstantReport, RunContext, bisect_constant};
 use crate::claim::quantity::{Stat, split_prefix};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
@@ -50,7 +50,6 @@ use crate::lang::{
 };
 use crate::multidim::expectation::outcomes;
 use crate::multidim::{BallLaw, MdLoads, MdRule};
-use num_traits::Signed;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
@@ -733,59 +732,7 @@ impl Check for MdExpr {
                 let (s, tr, _, _) = self.evaluate(&[(j, v.clone())], &[n], ctx)?;
                 Ok((s == Status::Holds, tr))
             };
-            // `min`: the claim holds for large values; `max`: for small values.
-            let good_is_hi = matches!(direction, crate::claim::schema::Direction::Smallest);
-            let (mut good, mut bad) = if good_is_hi {
-                (hi0.clone(), lo0.clone())
-            } else {
-                (lo0.clone(), hi0.clone())
-            };
-            let (ok, mut trust_good) = holds(&good, ctx)?;
-            if !ok {
-                per_n.push(Tightest {
-                    n,
-                    value: crate::exact::to_f64(&good),
-                    fails: Some(crate::exact::to_f64(&good)),
-                    trust_holds: None,
-                    trust_fails: Some(trust_good),
-                    witness: None,
-                });
-                continue;
-            }
-            let (b_ok, mut trust_bad) = holds(&bad, ctx)?;
-            if b_ok {
-                per_n.push(Tightest {
-                    n,
-                    value: crate::exact::to_f64(&bad),
-                    fails: None,
-                    trust_holds: Some(trust_bad),
-                    trust_fails: None,
-                    witness: None,
-                });
-                continue;
-            }
-            for _ in 0..30 {
-                let mid = (&good + &bad) / Q::from_integer(2.into());
-                let (ok, tr) = holds(&mid, ctx)?;
-                if ok {
-                    good = mid;
-                    trust_good = tr;
-                } else {
-                    bad = mid;
-                    trust_bad = tr;
-                }
-                if (&good - &bad).abs() <= (&hi0 - &lo0) * Q::new(1.into(), 1_000_000.into()) {
-                    break;
-                }
-            }
-            per_n.push(Tightest {
-                n,
-                value: crate::exact::to_f64(&good),
-                fails: Some(crate::exact::to_f64(&bad)),
-                trust_holds: Some(trust_good),
-                trust_fails: Some(trust_bad),
-                witness: None,
-            });
+            per_n.push(bisect_constant(n, &lo0, &hi0, direction, ctx, holds)?);
         }
         let points: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
         let fits = if points.len() >= 2 {
