@@ -568,10 +568,10 @@ impl System for StrategySystem {
                 if self.st.t.is_multiple_of(self.refresh) {
                     self.stale.copy_from_slice(&self.st.set_load);
                 }
-                let v = self.s.choose(&self.stale, rng);
+                let v = self.s.choose_sim(&self.stale, rng);
                 self.s.place(&mut self.st, v);
             } else {
-                self.s.step(&mut self.st, rng);
+                self.s.step_sim(&mut self.st, rng);
             }
             until_obs -= 1;
             if until_obs == 0 || self.st.t == target {

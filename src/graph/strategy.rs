@@ -16,6 +16,7 @@ use super::flow::{Routing, UnitFlows};
 use super::tree::Tree;
 use super::{Graph, haar};
 use crate::error::{Error, Result};
+use crate::sim::rng::SimRng;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -56,31 +57,43 @@ pub struct Strategy {
     path_start: Vec<usize>,
 }
 
-/// The distributions `p_e` of every edge in one flat table for sampling: edge `e`'s entries are
-/// `start[e]..start[e + 1]`, each with the cumulative probability `Σ_{j ≤ k} p_e(i_j)` in `f64`,
-/// the node's two children, their sizes and the sign of the flow on `e`.
+/// The distributions `p_e` of every edge in one flat table for sampling. Edge `e`'s header
+/// `edge[e] = [x, y, start, end]` holds its endpoints and the range `start..end` of its entries;
+/// entry `k` has the cumulative probability `cum[k] = Σ_{j ≤ k} p_e(i_j)` in `f64` and
+/// `node[k] = [u, w, |S_w|, |S_u|]`: the node's two children ordered by the sign of the flow on
+/// `e` (`u = S_ℓ`, `w = S_r` when `σ_e(i) = +1`, swapped when `−1`), so that the ball goes to `y`
+/// exactly when `L(S_u)·|S_w| > L(S_w)·|S_u|`, i.e. `σ_e(i)·(L̄(S_ℓ) − L̄(S_r)) > 0`. One request
+/// reads one header, one row of `cum` and one `node` entry.
 #[derive(Debug, Clone, Default)]
 struct EdgeTable {
-    start: Vec<usize>,
+    edge: Vec<[u32; 4]>,
     cum: Vec<f64>,
-    children: Vec<(u32, u32)>,
-    sizes: Vec<(u64, u64)>,
-    sign: Vec<i8>,
+    node: Vec<[u32; 4]>,
 }
 
 impl EdgeTable {
-    /// The entry of edge `e` that a uniform `u ∈ [0, 1)` selects: the first `k` with
+    /// The entry of a row `start..end` that a uniform `u ∈ [0, 1)` selects: the first `k` with
     /// `u < cum[k]`; `None` when `u` is at least their total (no node: the tie-break). The
     /// cumulative sums are nondecreasing, so that `k` is the number of sums `≤ u`: counted without
     /// a branch (the supports are short, and a search would mispredict on random `u`).
     #[inline]
-    fn pick(&self, e: usize, u: f64) -> Option<usize> {
-        let (a, b) = (self.start[e], self.start[e + 1]);
+    fn pick(&self, start: u32, end: u32, u: f64) -> Option<usize> {
+        let (a, b) = (start as usize, end as usize);
         let k = a + self.cum[a..b]
             .iter()
             .map(|&c| usize::from(c <= u))
             .sum::<usize>();
         (k < b).then_some(k)
+    }
+
+    /// `+1` when the ball of entry `k` goes to the second endpoint `y`, `−1` to `x`, `0` on equal
+    /// averages (see [`EdgeTable`]); `set_load` is indexed by node.
+    #[inline]
+    fn direction(&self, k: usize, set_load: &[u64]) -> i32 {
+        let [u, w, size_w, size_u] = self.node[k];
+        let lhs = set_load[u as usize] as u128 * size_w as u128;
+        let rhs = set_load[w as usize] as u128 * size_u as u128;
+        lhs.cmp(&rhs) as i32
     }
 }
 
@@ -151,23 +164,32 @@ impl Strategy {
             }
         }
         let mut table = EdgeTable::default();
-        for c in &per_edge {
-            table.start.push(table.cum.len());
+        let narrow = |x: usize, what: &str| {
+            u32::try_from(x)
+                .map_err(|_| Error::invalid("strategy", format!("{what} {x} exceeds 2^32 − 1")))
+        };
+        for (c, &(x, y)) in per_edge.iter().zip(g.edges()) {
+            let start = narrow(table.cum.len(), "table size")?;
             let mut acc = BigRational::zero();
             for ch in c {
                 acc += &ch.prob;
                 let (l, r) = t.nodes[ch.node].children.expect("a flow node is internal");
+                let (u, w) = if ch.sign > 0 { (l, r) } else { (r, l) };
                 table
                     .cum
                     .push(num_traits::ToPrimitive::to_f64(&acc).unwrap_or(1.0));
-                table.children.push((l as u32, r as u32));
-                table
-                    .sizes
-                    .push((t.nodes[l].size() as u64, t.nodes[r].size() as u64));
-                table.sign.push(ch.sign);
+                table.node.push([
+                    narrow(u, "node")?,
+                    narrow(w, "node")?,
+                    narrow(t.nodes[w].size(), "set size")?,
+                    narrow(t.nodes[u].size(), "set size")?,
+                ]);
             }
+            let end = narrow(table.cum.len(), "table size")?;
+            table
+                .edge
+                .push([narrow(x, "vertex")?, narrow(y, "vertex")?, start, end]);
         }
-        table.start.push(table.cum.len());
         let ancestors: Vec<Vec<usize>> = (0..g.n())
             .map(|v| t.path_to_root(v).into_iter().skip(1).collect())
             .collect();
@@ -318,16 +340,16 @@ impl Strategy {
     /// summed from `x`: `O(|S_i|)`); used by the registered process's sampler.
     pub fn sample_at<R: Rng + ?Sized>(&self, x: &[f64], rng: &mut R) -> usize {
         let e = rng.random_range(0..self.graph.m());
-        let (a, b) = self.graph.edges()[e];
+        let [a, b, start, end] = self.table.edge[e];
+        let (a, b) = (a as usize, b as usize);
         let u: f64 = rng.random();
         let mut dir = 0;
-        if let Some(k) = self.table.pick(e, u) {
-            let (l, r) = self.table.children[k];
-            let (size_l, size_r) = self.table.sizes[k];
+        if let Some(k) = self.table.pick(start, end, u) {
+            let [l, r, size_r, size_l] = self.table.node[k];
             let sum = |k: u32| -> f64 { self.tree.set(k as usize).iter().map(|&v| x[v]).sum() };
             let lhs = sum(l) * size_r as f64;
             let rhs = sum(r) * size_l as f64;
-            dir = self.table.sign[k] as i32 * (lhs.total_cmp(&rhs) as i32);
+            dir = lhs.total_cmp(&rhs) as i32;
         }
         match dir {
             1 => b,
@@ -359,32 +381,50 @@ impl Strategy {
         v
     }
 
+    /// [`Strategy::step`] with the simulator's generator ([`Strategy::choose_sim`]): the same
+    /// vertex and the same draws.
+    pub fn step_sim(&self, s: &mut State, rng: &mut SimRng) -> usize {
+        let v = self.choose_sim(&s.set_load, rng);
+        self.place(s, v);
+        v
+    }
+
     /// The receiving vertex of one request decided on the set loads `set_load` (indexed by node,
     /// as [`State::set_load`]): the current ones, or a stale copy (Remark 3.9 of Bansal–Feldheim:
     /// set loads refreshed only from time to time).
     pub fn choose<R: Rng + ?Sized>(&self, set_load: &[u64], rng: &mut R) -> usize {
+        self.choose_with(set_load, rng, |r, tie| tie && r.random::<bool>())
+    }
+
+    /// [`Strategy::choose`] with the simulator's generator: the same draws, but the coin of a tie
+    /// is drawn without a branch on whether there is a tie ([`SimRng::coin_if`]); ties are
+    /// frequent and unpredictable, so the branch would be mispredicted on many balls.
+    pub fn choose_sim(&self, set_load: &[u64], rng: &mut SimRng) -> usize {
+        self.choose_with(set_load, rng, |r, tie| r.coin_if(tie))
+    }
+
+    /// One request: an edge `(x, y)` uniform, `u` uniform, the node of `p_e` that `u` selects,
+    /// the direction from its two set averages, and on a tie (no node, or equal averages)
+    /// `coin(rng, true)`: `true` sends the ball to `x`. `coin(rng, false)` must return `false`
+    /// without drawing.
+    #[inline(always)]
+    fn choose_with<R: Rng + ?Sized>(
+        &self,
+        set_load: &[u64],
+        rng: &mut R,
+        coin: impl FnOnce(&mut R, bool) -> bool,
+    ) -> usize {
         let e = rng.random_range(0..self.graph.m());
-        let (a, b) = self.graph.edges()[e];
+        let [a, b, start, end] = self.table.edge[e];
         let u: f64 = rng.random();
-        let mut dir = 0i64;
-        if let Some(k) = self.table.pick(e, u) {
-            let (l, r) = self.table.children[k];
-            let (size_l, size_r) = self.table.sizes[k];
-            let lhs = set_load[l as usize] as u128 * size_r as u128;
-            let rhs = set_load[r as usize] as u128 * size_l as u128;
-            dir = self.table.sign[k] as i64 * (lhs.cmp(&rhs) as i64);
-        }
-        match dir {
-            1 => b,
-            -1 => a,
-            _ => {
-                if rng.random::<bool>() {
-                    a
-                } else {
-                    b
-                }
-            }
-        }
+        let dir = match self.table.pick(start, end, u) {
+            Some(k) => self.table.direction(k, set_load),
+            None => 0,
+        };
+        let tie = dir == 0;
+        let heads = coin(rng, tie);
+        let to_x = if tie { heads } else { dir < 0 };
+        (if to_x { a } else { b }) as usize
     }
 
     /// Adds one ball at `v`: its load, the loads of the sets containing it, the time.

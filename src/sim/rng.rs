@@ -53,6 +53,33 @@ impl Xoshiro256pp {
     }
 }
 
+impl Xoshiro256pp {
+    /// When `draw`, the fair coin `rng.random::<bool>()` would give (the sign bit of the next
+    /// `u32`, i.e. bit 63 of the next word), advancing the generator by one word; when `!draw`,
+    /// `false` and the generator is left as it was. The next state is computed either way and
+    /// kept by a select, so no branch depends on `draw`.
+    ///
+    /// ```
+    /// use balloc::sim::rng::Xoshiro256pp;
+    /// use rand::RngExt;
+    /// let (mut a, mut b) = (Xoshiro256pp::from_state([1, 2, 3, 4]), Xoshiro256pp::from_state([1, 2, 3, 4]));
+    /// assert!(!a.coin_if(false));
+    /// // The first word is 5·2²³ + 1 < 2⁶³: tails, as rand's `bool` says.
+    /// assert_eq!(a.coin_if(true), b.random::<bool>());
+    /// assert_eq!(a.coin_if(true), b.random::<bool>());
+    /// ```
+    #[inline(always)]
+    pub fn coin_if(&mut self, draw: bool) -> bool {
+        let mut next = self.clone();
+        let out = next.step();
+        let keep = (draw as u64).wrapping_neg();
+        for (s, n) in self.s.iter_mut().zip(next.s) {
+            *s = (n & keep) | (*s & !keep);
+        }
+        draw & ((out >> 63) == 1)
+    }
+}
+
 impl TryRng for Xoshiro256pp {
     type Error = Infallible;
     #[inline(always)]
