@@ -568,19 +568,25 @@ pub fn two_point_moments_f64(c: &TwoPoint, deltas: &[f64]) -> Finding {
 pub fn two_point_moments(c: &TwoPointQ, deltas: &[Q]) -> Finding {
     let mut f = Finding::new();
     let g = c.gamma();
+    let two_g = &g * qi(2);
+    // The step law depends on δ only through its sign (`TwoPointQ::p1`), so the two moments and
+    // the claimed mean are computed once per sign: `[δ < 0, δ = 0, δ > 0]`.
+    let eg = &c.eps_t * &g;
+    let by_sign: [(Q, Q, Q); 3] =
+        [(-1, eg.clone()), (0, Q::zero()), (1, -eg)].map(|(s, want): (i32, Q)| {
+            let delta = Q::from_integer(s.into());
+            (c.mean_step(&delta), c.second_moment(&delta), want)
+        });
     for d in deltas {
-        let m = c.mean_step(d);
-        let want = if d.is_positive() {
-            -(&c.eps_t * &g)
-        } else if d.is_negative() {
-            &c.eps_t * &g
+        let (m, s, want) = &by_sign[if d.is_negative() {
+            0
+        } else if d.is_zero() {
+            1
         } else {
-            Q::zero()
-        };
+            2
+        }];
         f.test(m == want, || format!("{c}, δ = {d}: E[Δδ] = {m} ≠ {want}"));
-        let s = c.second_moment(d);
-        let two_g = &g * qi(2);
-        f.test(s <= two_g, || {
+        f.test(*s <= two_g, || {
             format!("{c}, δ = {d}: E[(Δδ)²] = {s} > 2γ = {two_g}")
         });
     }
