@@ -45,34 +45,29 @@ pub struct ThinningOutcomes {
 /// ```
 pub fn thinning_outcomes(accept: &[bool], under: &[bool]) -> ThinningOutcomes {
     let n = accept.len();
-    let pair = ratio(1, (n * n) as i64);
-    let zero = BigRational::zero();
-    let mut o = ThinningOutcomes {
-        first: zero.clone(),
-        second_under: zero.clone(),
-        second_over: zero.clone(),
-        samples: zero.clone(),
-        per_bin: vec![zero; n],
-    };
-    let two = BigRational::from_integer(2.into());
-    for (i1, &acc) in accept.iter().enumerate() {
-        for (i2, &und) in under.iter().enumerate() {
-            if acc {
-                o.first += &pair;
-                o.per_bin[i1] += &pair;
-                o.samples += &pair;
-            } else {
-                if und {
-                    o.second_under += &pair;
-                } else {
-                    o.second_over += &pair;
-                }
-                o.per_bin[i2] += &pair;
-                o.samples += &pair * &two;
-            }
-        }
+    // Every pair (i₁, i₂) has probability 1/n²: count the pairs of each outcome in integers and
+    // divide once (exactly the sums of 1/n² over the pairs).
+    let n_under = under.iter().filter(|&&u| u).count() as u64;
+    let kept = accept.iter().filter(|&&a| a).count() as u64;
+    let rejected = n as u64 - kept;
+    // Kept: (i₁, i₂) for every i₂ with `accept[i₁]`, the ball to i₁. Rejected: the ball to i₂.
+    let first = kept * n as u64;
+    let second_under = rejected * n_under;
+    let second_over = rejected * (n as u64 - n_under);
+    let per_bin: Vec<u64> = accept
+        .iter()
+        .map(|&a| if a { n as u64 } else { 0 } + rejected)
+        .collect();
+    let pairs = (n * n) as i64;
+    let q = |k: u64| ratio(k as i64, pairs);
+    ThinningOutcomes {
+        first: q(first),
+        second_under: q(second_under),
+        second_over: q(second_over),
+        // One sample when the first is kept, two otherwise.
+        samples: q(first + 2 * (second_under + second_over)),
+        per_bin: per_bin.into_iter().map(q).collect(),
     }
-    o
 }
 
 /// Mean-Thinning's outcome probabilities `[(i), (ii), (iii)] = [1 − θ, θ(1 − θ), θ²]` and the
@@ -117,4 +112,56 @@ pub fn twinning_outcomes(under: &[bool]) -> ([BigRational; 2], BigRational) {
         }
     }
     ([over, und], balls)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The outcome law by listing the `n²` pairs of samples one by one, each with probability
+    /// `1/n²` (the definition of the two-sample thinning step), against the counting form.
+    #[test]
+    fn thinning_outcomes_match_pair_enumeration() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut bit = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed & 1 == 1
+        };
+        for n in 1..=7usize {
+            for _ in 0..20 {
+                let accept: Vec<bool> = (0..n).map(|_| bit()).collect();
+                let under: Vec<bool> = (0..n).map(|_| bit()).collect();
+                let pair = ratio(1, (n * n) as i64);
+                let zero = BigRational::zero();
+                let (mut first, mut su, mut so, mut samples) =
+                    (zero.clone(), zero.clone(), zero.clone(), zero.clone());
+                let mut per_bin = vec![zero; n];
+                for i1 in 0..n {
+                    for i2 in 0..n {
+                        if accept[i1] {
+                            first += &pair;
+                            per_bin[i1] += &pair;
+                            samples += &pair;
+                        } else {
+                            if under[i2] {
+                                su += &pair;
+                            } else {
+                                so += &pair;
+                            }
+                            per_bin[i2] += &pair;
+                            samples += &pair + &pair;
+                        }
+                    }
+                }
+                let o = thinning_outcomes(&accept, &under);
+                assert_eq!(
+                    (o.first, o.second_under, o.second_over, o.samples, o.per_bin),
+                    (first, su, so, samples, per_bin),
+                    "accept {accept:?}, under {under:?}"
+                );
+            }
+        }
+    }
 }
