@@ -82,7 +82,15 @@ fn ldexp(m: f64, k: i64) -> f64 {
         }
         return m * 2f64.powi(-1022) * 2f64.powi((k + 1022) as i32);
     }
-    m * 2f64.powi(k as i32)
+    m * pow2(k)
+}
+
+/// `2^k` exactly, for a normal exponent `k ∈ [−1022, 1023]` (built from its bits; `powi` is a
+/// loop of multiplications in a library call).
+#[inline]
+fn pow2(k: i64) -> f64 {
+    debug_assert!((-1022..=1023).contains(&k));
+    f64::from_bits(((k + 1023) as u64) << 52)
 }
 
 /// The binary exponents `e` for which `m · 2^e` (`|m| ∈ [½, 1)`) is a normal `f64`.
@@ -422,7 +430,7 @@ impl XFloat {
         if d > 60 {
             return hi;
         }
-        XFloat::norm(hi.m + lo.m * 2f64.powi(-(d as i32)), hi.e)
+        XFloat::norm(hi.m + lo.m * pow2(-d), hi.e)
     }
 
     /// `−x` (in the same form).

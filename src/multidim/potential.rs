@@ -151,9 +151,9 @@ impl GroupPotential {
     /// `ln` of the weight denominator at 1-based position `i` of `n`.
     fn ln_den(&self, psi: bool, i: usize, n: usize) -> f64 {
         if psi && self.reading == PsiReading::Mirrored {
-            ((n - i + 1) as f64).ln()
+            ln_int(n - i + 1)
         } else {
-            (i as f64).ln()
+            ln_int(i)
         }
     }
 
@@ -244,4 +244,41 @@ pub fn standard_per_dimension(x: &MdLoads, side: Side, alpha: f64) -> Result<XFl
         acc = acc.add(p.value(&l));
     }
     Ok(acc)
+}
+
+/// `ln k` for a positive integer `k`, the same `f64` as `(k as f64).ln()`, remembered per thread
+/// for `k` up to 2¹⁶ (the potentials ask for `ln 1, …, ln n` at every state of an expectation).
+fn ln_int(k: usize) -> f64 {
+    const CACHED: usize = 1 << 16;
+    if k > CACHED {
+        return (k as f64).ln();
+    }
+    thread_local! {
+        static TABLE: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.len() <= k {
+            let from = t.len();
+            t.extend((from..=k).map(|j| (j as f64).ln()));
+        }
+        t[k]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The remembered logarithms are the very floats `(k as f64).ln()` gives, whatever order they
+    /// are asked in (growing the table, reading it back, beyond the cached range).
+    #[test]
+    fn ln_int_is_ln() {
+        for k in [5usize, 1, 3000, 2, 70_000, 65_536, 17] {
+            assert_eq!(
+                super::ln_int(k).to_bits(),
+                (k as f64).ln().to_bits(),
+                "k = {k}"
+            );
+        }
+        assert_eq!(super::ln_int(1), 0.0);
+    }
 }
