@@ -292,11 +292,19 @@ fn sequential_engines_match_natural_sequential_sampler() {
         "mean-thinning",
         "twinning",
         "packing",
+        "graphical(graph=cycle)",
+        "graphical(graph=complete,beta=0.5)",
     ] {
         let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
         let cfg = Config::new(p.clone(), 6, 1, WeightLaw::Unit, TieRule::Random).unwrap();
         let naive = natural_sequential(p.as_ref(), 6, 30, 3_000, 99);
-        for engine in [Engine::Levels, Engine::Compact, Engine::Dense] {
+        // The level-count engine draws ranks: only for rank-based processes.
+        let engines = if p.info().rank_based {
+            vec![Engine::Levels, Engine::Compact, Engine::Dense]
+        } else {
+            vec![Engine::Compact, Engine::Dense]
+        };
+        for engine in engines {
             let m = OnEngine {
                 cfg: cfg.clone(),
                 engine,
@@ -385,6 +393,11 @@ fn frozen_batches_follow_the_step_law() {
         "mean-thinning",
         "twinning",
         "packing",
+        // Greedy on graphs (a uniform edge, the lighter endpoint, ties by a coin whatever the
+        // rule), also in the (1+β) model.
+        "graphical(graph=cycle)",
+        "graphical(graph=regular,d=3,seed=1)",
+        "graphical(graph=hypercube,beta=0.3)",
     ] {
         let p: Arc<dyn Process> = Arc::from(process::parse(spec).unwrap());
         for ties in [TieRule::Random, TieRule::Fixed] {

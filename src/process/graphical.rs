@@ -244,6 +244,26 @@ impl Process for Graphical {
                 .collect(),
         )))
     }
+    /// Greedy runs in the simulator as [`crate::sim::kernel::GraphStep`] (a uniform edge, the
+    /// lighter endpoint: O(1) per ball); the flow strategy decides from set averages and takes
+    /// its step law.
+    ///
+    /// ```
+    /// use balloc::sim::kernel::Kernel;
+    /// let p = balloc::process::parse("graphical(graph=cycle)").unwrap();
+    /// assert!(matches!(p.kernel(8).unwrap(), Kernel::Graph(_)));
+    /// let s = balloc::process::parse("graphical(graph=cycle,strategy=flow)").unwrap();
+    /// assert!(matches!(s.kernel(8).unwrap(), Kernel::Generic));
+    /// ```
+    fn kernel(&self, n: usize) -> Result<crate::sim::kernel::Kernel> {
+        let (g, s) = self.at(n)?;
+        if s.is_some() {
+            return Ok(crate::sim::kernel::Kernel::Generic);
+        }
+        Ok(crate::sim::kernel::Kernel::Graph(
+            crate::sim::kernel::GraphStep::new(&g, self.beta)?,
+        ))
+    }
     fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {
         let (g, s) = self
             .at(loads.n())

@@ -89,6 +89,9 @@ pub enum Kernel {
         /// Where `y = 0` counts.
         boundary: Boundary,
     },
+    /// Greedy on a graph (the graphical process): a uniform edge, its lighter endpoint (a fair
+    /// coin on equal loads); in the (1+β) model a uniform bin instead with probability `1 − β`.
+    Graph(GraphStep),
     /// No kernel: the engine asks the process for its step law (O(n) per step or batch).
     Generic,
 }
@@ -551,6 +554,97 @@ fn prefer<F: Frame>(f: &F, fixed: bool, c: usize, j: usize) -> bool {
     kc < kj || (fixed && kc == kj && c > j)
 }
 
+/// Greedy on a graph `G` with edge list `edges` (Bansal–Feldheim, arXiv:2106.06051, §1: a ball
+/// requests a uniform edge `{a, b}` and is placed on the endpoint of smaller load, a fair coin
+/// deciding between equal loads). In the (1+β) model (Remark 1.1 there) a step is that with
+/// probability β and a uniform bin otherwise. Every vertex `v` then receives the ball with
+/// probability `(1 − β)/n + β·(2·#{heavier neighbours} + #{tied neighbours})/(2m)`, the graphical
+/// process's step law.
+///
+/// ```
+/// use balloc::graph::Graph;
+/// use balloc::sim::kernel::{Frame, GraphStep, Reals, Step};
+/// use balloc::sim::rng::run_rng;
+/// // Path 0 – 1 – 2 with loads (0, 1, 1): edge {0, 1} always gives 0, edge {1, 2} a coin,
+/// // so vertex 0 receives half of the balls and vertices 1 and 2 a quarter each.
+/// let s = GraphStep::new(&Graph::path(3).unwrap(), 1.0).unwrap();
+/// let x = [0.0, 1.0, 1.0];
+/// let f = Reals { x: &x, total: 2.0 };
+/// let mut rng = run_rng(1);
+/// let mut c = [0u32; 3];
+/// for _ in 0..40_000 {
+///     c[s.pick(&f, &mut rng)] += 1;
+/// }
+/// assert!((c[0] as f64 / 40_000.0 - 0.5).abs() < 0.01);
+/// assert!((c[1] as f64 / 40_000.0 - 0.25).abs() < 0.01);
+/// ```
+#[derive(Debug, Clone)]
+pub struct GraphStep {
+    edges: std::sync::Arc<[[u32; 2]]>,
+    n: u64,
+    /// `β·2⁶⁴` when `β < 1` (see [`super::rng::bernoulli`]); `None` for the graphical process.
+    threshold: Option<u64>,
+}
+
+impl GraphStep {
+    /// The step of greedy on `g` with probability `beta ∈ (0, 1]` of a graph step.
+    pub fn new(g: &crate::graph::Graph, beta: f64) -> Result<GraphStep> {
+        let narrow = |v: usize| {
+            u32::try_from(v).map_err(|_| {
+                Error::invalid(
+                    format!("graph `{}`", g.name()),
+                    format!("vertex {v} exceeds 2^32 − 1"),
+                )
+            })
+        };
+        if g.m() == 0 {
+            return Err(Error::invalid(
+                format!("graph `{}`", g.name()),
+                "has no edges",
+            ));
+        }
+        if !(beta > 0.0 && beta <= 1.0) {
+            return Err(Error::invalid(
+                "beta",
+                format!("must be in (0, 1], got {beta}"),
+            ));
+        }
+        let edges = g
+            .edges()
+            .iter()
+            .map(|&(a, b)| Ok([narrow(a)?, narrow(b)?]))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(GraphStep {
+            edges: edges.into(),
+            n: g.n() as u64,
+            threshold: (beta < 1.0).then(|| bernoulli_threshold(beta)),
+        })
+    }
+}
+
+impl<F: Frame> Step<F> for GraphStep {
+    #[inline(always)]
+    fn pick(&self, f: &F, rng: &mut SimRng) -> usize {
+        if let Some(t) = self.threshold
+            && !bernoulli(rng, t)
+        {
+            return below(rng, self.n) as usize;
+        }
+        let [a, b] = self.edges[below(rng, self.edges.len() as u64) as usize];
+        let (a, b) = (a as usize, b as usize);
+        let (ka, kb) = (f.key(a), f.key(b));
+        if ka < kb {
+            a
+        } else if kb < ka {
+            b
+        } else if rand::Rng::next_u64(rng) >> 63 == 1 {
+            a
+        } else {
+            b
+        }
+    }
+}
+
 /// One-Choice: a uniform bin.
 #[derive(Debug, Clone, Copy)]
 pub struct OneChoiceStep;
@@ -742,7 +836,7 @@ impl<F: Frame> Step<F> for PackingStep {
 
 /// The step of a kernel at one frame, as one enum over the concrete step types; engines match on
 /// it once and run a loop monomorphised for the arm (see [`with_step!`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum AnyStep<K> {
     /// One-Choice.
     OneChoice(OneChoiceStep),
@@ -760,6 +854,8 @@ pub enum AnyStep<K> {
     Twinning(TwinningStep),
     /// Packing.
     Packing(PackingStep),
+    /// Greedy on a graph.
+    Graph(GraphStep),
 }
 
 impl<K: Copy + PartialOrd> AnyStep<K> {
@@ -791,6 +887,7 @@ impl<K: Copy + PartialOrd> AnyStep<K> {
             Kernel::Packing { boundary } => AnyStep::Packing(PackingStep {
                 boundary: *boundary,
             }),
+            Kernel::Graph(g) => AnyStep::Graph(g.clone()),
             Kernel::Ranks(_) | Kernel::Generic => return None,
         })
     }
@@ -828,6 +925,7 @@ macro_rules! with_step {
             $crate::sim::kernel::AnyStep::Thinning($s) => $body,
             $crate::sim::kernel::AnyStep::Twinning($s) => $body,
             $crate::sim::kernel::AnyStep::Packing($s) => $body,
+            $crate::sim::kernel::AnyStep::Graph($s) => $body,
         }
     };
 }

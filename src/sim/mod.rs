@@ -249,7 +249,9 @@ pub const MAX_STORED_BINS: usize = 1 << 28;
 ///
 /// Version 2: kernels chosen by [`Process::kernel`](crate::process::Process::kernel), the compact
 /// engine, batches below the multinomial crossover drawn ball by ball on the frozen loads.
-pub const STREAM_VERSION: u32 = 2;
+/// Version 3: greedy on a graph (`graphical(…)` without the flow strategy) runs as a kernel
+/// ([`kernel::GraphStep`]: a uniform edge, the lighter endpoint) instead of its step law per ball.
+pub const STREAM_VERSION: u32 = 3;
 
 /// The largest `n` the compact engine runs sequentially (one byte per bin while the loads span
 /// fewer than 256 levels); above it the level-count engine without its rank table (memory
