@@ -38,6 +38,7 @@ use num_traits::{ToPrimitive, Zero};
 pub mod absolute;
 pub mod enumerate;
 pub mod quadratic;
+pub mod sum;
 mod weights;
 
 pub use crate::process::{ExactOutcome, ExactStepLaw};

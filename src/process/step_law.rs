@@ -130,7 +130,7 @@ impl StepLaw<Q> {
                 "has no bins (need n ≥ 1)",
             ));
         }
-        let mut s = Q::zero();
+        let mut s = crate::exact::sum::QSum::default();
         for o in &outcomes {
             if o.bin >= n || o.prob.is_negative() || o.balls == 0 {
                 return Err(Error::invalid(
@@ -141,8 +141,9 @@ impl StepLaw<Q> {
                     ),
                 ));
             }
-            s += &o.prob;
+            s.add(&o.prob);
         }
+        let s = s.value();
         if !s.is_one() {
             return Err(Error::invalid(
                 "allocation vector",
@@ -213,14 +214,22 @@ impl StepLaw<Q> {
     pub fn per_bin_expected_balls(&self) -> Vec<Q> {
         let mut r = vec![Q::zero(); self.n];
         for o in &self.outcomes {
-            r[o.bin] += &o.prob * Q::from_integer(o.balls.into());
+            if o.balls == 1 {
+                r[o.bin] += &o.prob;
+            } else {
+                r[o.bin] += &o.prob * Q::from_integer(o.balls.into());
+            }
         }
         r
     }
 
     /// The expected number of balls allocated in one step.
     pub fn expected_balls(&self) -> Q {
-        self.per_bin_expected_balls().into_iter().sum()
+        let mut s = crate::exact::sum::QSum::default();
+        for o in &self.outcomes {
+            s.add_times(&o.prob, u64::from(o.balls));
+        }
+        s.value()
     }
 
     /// The nearest `f64` law (for the float routes).
