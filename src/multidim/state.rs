@@ -124,6 +124,29 @@ impl MdLoads {
         self.totals[a]
     }
 
+    /// `max_b l(a, b)`, the largest load of dimension `a` (0-based).
+    ///
+    /// ```
+    /// use balloc::multidim::MdLoads;
+    /// // Bins (rows) (2, 0), (0, 1), (1, 1): dimension 1 has loads 2, 0, 1.
+    /// let x = MdLoads::from_rows(&[vec![2, 0], vec![0, 1], vec![1, 1]]).unwrap();
+    /// assert_eq!((x.max_load(0), x.max_load(1)), (2, 1));
+    /// ```
+    pub fn max_load(&self, a: usize) -> i64 {
+        self.maxima[a]
+    }
+
+    /// `min_b l(a, b)`, the smallest load of dimension `a` (0-based; O(n)).
+    ///
+    /// ```
+    /// use balloc::multidim::MdLoads;
+    /// let x = MdLoads::from_rows(&[vec![2, 0], vec![0, 1], vec![1, 1]]).unwrap();
+    /// assert_eq!((x.min_load(0), x.min_load(1)), (0, 0));
+    /// ```
+    pub fn min_load(&self, a: usize) -> i64 {
+        (0..self.n).map(|b| self.load(a, b)).min().unwrap_or(0)
+    }
+
     /// `L_b = Σ_a l(a, b)`, the raw sum over dimensions of bin `b` (orders bins as `s_b` does).
     pub fn bin_sum(&self, b: usize) -> i64 {
         self.bin_sums[b]

@@ -45,7 +45,7 @@ use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::{
-    BinVar, BinVars, Domain, Enclosure, Env, Eval, EvalError, Exact, Expr, Formula, Frame,
+    BinVar, BinVars, Domain, Enclosure, Env, EnvFunc, Eval, EvalError, Exact, Expr, Formula, Frame,
     Resolved, Scope,
 };
 use crate::multidim::expectation::outcomes;
@@ -86,6 +86,17 @@ enum Slot {
     Const(usize),
     Pot(usize, Stat),
 }
+
+/// The functions of an md state ([`EnvFunc`], by id = position): name, parameters, meaning.
+/// Dimensions `a` and bins `b` are 1-based; every value is exact.
+pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
+    ("l", &["a", "b"], "the load of dimension a in bin b"),
+    ("avg", &["a"], "avg(a) = Σ_b l(a, b)/n"),
+    ("gap", &["a"], "gap(a) = max_b l(a, b) − avg(a)"),
+    ("lmax", &["a"], "max_b l(a, b)"),
+    ("lmin", &["a"], "min_b l(a, b)"),
+    ("s", &["b"], "the sum load s_b = Σ_a (l(a, b) − avg(a))"),
+];
 
 const SIMPLE: &[(&str, Slot)] = &[
     ("n", Slot::N),
@@ -187,6 +198,18 @@ impl Scope for MdScope<'_> {
 
     fn has_process(&self) -> bool {
         false
+    }
+
+    fn functions(&self) -> Vec<EnvFunc> {
+        FUNCTIONS
+            .iter()
+            .enumerate()
+            .map(|(id, (name, params, _))| EnvFunc::new(id, name, params))
+            .collect()
+    }
+
+    fn has_dims(&self) -> bool {
+        true
     }
 }
 
@@ -301,6 +324,38 @@ impl<D: Domain> Env<D> for MdEnv<'_> {
 
     fn bins(&self) -> usize {
         self.st.x.n()
+    }
+
+    fn dims(&self) -> Eval<usize> {
+        Ok(self.st.x.dims())
+    }
+
+    /// The functions of [`FUNCTIONS`] at 1-based dimensions and bins (Narang–Dutta–Bhattacherjee,
+    /// arXiv:1111.0762, §1: `l(a, b)`, `avg(a)`, `gap(a) = max_b l(a, b) − avg(a)`; §3:
+    /// `s_i = Σ_d x_i^d`).
+    fn call(&self, d: &D, f: &EnvFunc, args: &[i64]) -> Eval<D::N> {
+        let x = &self.st.x;
+        let dim = |k: usize| f.index(k, args[k], x.dims(), "D");
+        let bin = |k: usize| f.index(k, args[k], x.n(), "n");
+        let avg = |a: usize| Q::new(x.total(a).into(), (x.n() as i64).into());
+        let q = match FUNCTIONS.get(f.id).map(|(name, ..)| *name) {
+            Some("l") => {
+                let a = dim(0)?;
+                qi(x.load(a, bin(1)?))
+            }
+            Some("avg") => avg(dim(0)?),
+            Some("gap") => x.gap::<Q>(dim(0)?),
+            Some("lmax") => qi(x.max_load(dim(0)?)),
+            Some("lmin") => qi(x.min_load(dim(0)?)),
+            Some("s") => self.st.s[bin(0)?].clone(),
+            _ => {
+                return Err(EvalError::Unavailable(format!(
+                    "{} is not a function of md states",
+                    f.signature()
+                )));
+            }
+        };
+        d.rational(&q)
     }
 
     fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
@@ -550,15 +605,8 @@ impl MdExpr {
                     let mut count = 0u64;
                     for (fam, x) in &states {
                         let st = MdState::new(x.clone());
-                        let next: Vec<(MdState, Q)> = if self.needs_next {
-                            outcomes::<Q>(x, &self.law, rule)?
-                                .into_iter()
-                                .map(|(s, j, p)| {
-                                    let mut y = x.clone();
-                                    y.add(j, s);
-                                    (MdState::new(y), p)
-                                })
-                                .collect()
+                        let next = if self.needs_next {
+                            next_states(x, &self.law, rule)?
                         } else {
                             Vec::new()
                         };
@@ -622,6 +670,20 @@ impl MdExpr {
             None => (Status::Holds, weakest, None, searched),
         })
     }
+}
+
+/// Every next state of one step with its probability: one per (support, bin) outcome with
+/// positive probability (bins of tied sum loads are separate outcomes, so a potential that reads
+/// per-dimension loads sees each of them).
+fn next_states(x: &MdLoads, law: &BallLaw, rule: &MdRule) -> Result<Vec<(MdState, Q)>> {
+    Ok(outcomes::<Q>(x, law, rule)?
+        .into_iter()
+        .map(|(s, j, p)| {
+            let mut y = x.clone();
+            y.add(j, s);
+            (MdState::new(y), p)
+        })
+        .collect())
 }
 
 /// Exact, else enclosures at increasing precision; `None` when undecided.
@@ -747,5 +809,182 @@ impl Check for MdExpr {
             per_n,
             fits,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::{ExpSums, Float};
+
+    const HEAD: &str = "title = \"t\"\nkind = \"multidim\"\nexpected = \"open\"\nstatement = \"s\"\n\
+                        [source]\nlocator = \"x\"\nprovenance = \"derived\"\n";
+
+    /// A built claim whose formula is `<lhs> == 0`, with the file's constants and potentials.
+    fn claim(lhs: &str, extra: &str, ball: &str, rule: &str) -> MdExpr {
+        let text = format!(
+            "{HEAD}{extra}[claim]\nexpr = \"{lhs} == 0\"\nball = \"{ball}\"\nrules = [\"{rule}\"]\n\
+             random = 1\n[domain]\nn = [3]\n"
+        );
+        let t = Theorem {
+            id: "t/x".into(),
+            path: "t/x.toml".into(),
+            text: text.clone(),
+            file: crate::claim::schema::parse_file("t/x.toml", &text).unwrap(),
+            paper: None,
+        };
+        MdExpr::build(&t).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The left-hand side of the claim at the md state `rows` (rows are bins), in domain `d`.
+    fn lhs_at<D: Domain>(m: &MdExpr, rows: &[Vec<i64>], d: &D) -> Eval<D::N> {
+        let x = MdLoads::from_rows(rows).unwrap();
+        let pick = m.constants.picks().remove(0);
+        let consts = m
+            .constants
+            .evaluate(&m.t, x.n(), Some(1), &pick, &[])
+            .unwrap();
+        let case = CaseValues {
+            n: x.n(),
+            b: 1,
+            pick,
+            consts,
+        };
+        let cc = MdCheckCase {
+            law: &m.law,
+            slots: &m.slots,
+            pots: &m.pots,
+            constants: &m.constants,
+            case: &case,
+        };
+        let st = MdState::new(x.clone());
+        let next = next_states(&x, &m.law, &m.rules[0].1).unwrap();
+        let env = MdEnv {
+            st: &st,
+            c: &cc,
+            next: &next,
+        };
+        m.expr.atoms()[0].0.eval(d, &env, None)
+    }
+
+    fn q(s: &str) -> Q {
+        s.parse().unwrap()
+    }
+
+    /// The state of the hand computations: n = 3 bins, D = 2, rows are bins:
+    /// bin 1 = (2, 0), bin 2 = (0, 1), bin 3 = (1, 1).
+    fn state() -> Vec<Vec<i64>> {
+        vec![vec![2, 0], vec![0, 1], vec![1, 1]]
+    }
+
+    fn exact(lhs: &str) -> Q {
+        let m = claim(lhs, "", "uniform(dims=2,f=1)", "sum two-choice");
+        lhs_at(&m, &state(), &Exact).unwrap_or_else(|e| panic!("{lhs}: {e}"))
+    }
+
+    #[test]
+    fn per_dimension_names_by_hand() {
+        // Dimension 1 has loads (2, 0, 1): total 3, avg(1) = 1, max 2, min 0, gap(1) = 2 − 1 = 1.
+        // Dimension 2 has loads (0, 1, 1): total 2, avg(2) = 2/3, max 1, min 0,
+        // gap(2) = 1 − 2/3 = 1/3. Bin sums L = (2, 1, 2), mean 5/3: s = (1/3, −2/3, 1/3).
+        assert_eq!(exact("l(1, 1)"), q("2"));
+        assert_eq!(exact("l(2, 3)"), q("1"));
+        assert_eq!(exact("l(2, 1)"), q("0"));
+        assert_eq!(exact("avg(1)"), q("1"));
+        assert_eq!(exact("avg(2)"), q("2/3"));
+        assert_eq!(exact("gap(1)"), q("1"));
+        assert_eq!(exact("gap(2)"), q("1/3"));
+        assert_eq!(
+            exact("lmax(1) + 10*lmin(1) + 100*lmax(2) + 1000*lmin(2)"),
+            q("102")
+        );
+        assert_eq!(exact("s(1)"), q("1/3"));
+        assert_eq!(exact("s(2)"), q("-2/3"));
+        assert_eq!(exact("s(3)"), q("1/3"));
+        // Binders over the dimensions: Σ_a gap(a) = 4/3, max 1, min 1/3, #{gap(a) ≥ 1/2} = 1,
+        // Σ_{a: avg(a) < 1} avg(a) = 2/3.
+        assert_eq!(exact("sum_dims(gap(a))"), q("4/3"));
+        assert_eq!(exact("max_dims(gap(a))"), q("1"));
+        assert_eq!(exact("min_dims(gap(a))"), q("1/3"));
+        assert_eq!(exact("count_dims(gap(a) >= 1/2)"), q("1"));
+        assert_eq!(exact("sum_dims(avg(a), avg(a) < 1)"), q("2/3"));
+        // a itself: Σ_a a·gap(a) = 1·1 + 2·(1/3) = 5/3.
+        assert_eq!(exact("sum_dims(a*gap(a))"), q("5/3"));
+        // Nested both ways: Σ_b Σ_a l(a, b) = 3 + 2 = 5 = units; Σ_a Σ_b l(a, b)·i =
+        // dimension 1: 2·1 + 0·2 + 1·3 = 5, dimension 2: 0·1 + 1·2 + 1·3 = 5: 10.
+        assert_eq!(exact("sum(sum_dims(l(a, i)))"), q("5"));
+        assert_eq!(exact("sum_dims(sum(l(a, i)*i))"), q("10"));
+        // s(b) is the per-bin y: Σ_b (y − s(b))² = 0; Σ_b s(b)·rank: bins 1, 3 tie (ranks 1, 2 by
+        // index), bin 2 rank 3: 1/3·1 + (−2/3)·3 + 1/3·2 = −1.
+        assert_eq!(exact("sum((y - s(i))^2)"), q("0"));
+        assert_eq!(exact("sum(s(i)*rank)"), q("-1"));
+        // The normalised loads x_b^a = l(a, b) − avg(a) sum to 0 in every dimension (D §3).
+        assert_eq!(exact("sum_dims(sum(l(a, i) - avg(a))^2)"), q("0"));
+        // Σ_b max_a (l(a, b) − avg(a)): bin 1 max(1, −2/3) = 1, bin 2 max(−1, 1/3) = 1/3,
+        // bin 3 max(0, 1/3) = 1/3: 5/3.
+        assert_eq!(exact("sum(max_dims(l(a, i) - avg(a)))"), q("5/3"));
+        // The identities against the built-in names: max_a gap(a) = gap_max, Σ_a gap(a) = gap_sum.
+        assert_eq!(exact("max_dims(gap(a)) - gap_max"), q("0"));
+        assert_eq!(exact("sum_dims(gap(a)) - gap_sum"), q("0"));
+        assert_eq!(exact("sum_dims(avg(a))*n - units"), q("0"));
+    }
+
+    #[test]
+    fn exponential_sum_over_dimensions_and_bins_exactly_and_in_floats() {
+        // α = 1/2; the normalised loads x_b^a = l(a, b) − avg(a) are dimension 1: (1, −1, 0),
+        // dimension 2: (−2/3, 1/3, 1/3), so Σ_b Σ_a e^{α x_b^a} =
+        // e^{1/2} + e^{−1/2} + e^0 + e^{−1/3} + 2e^{1/6}.
+        let m = claim(
+            "sum(sum_dims(exp(alpha*(l(a, i) - avg(a)))))",
+            "[constants]\nalpha = \"1/2\"\n",
+            "uniform(dims=2,f=1)",
+            "sum two-choice",
+        );
+        let hand = 0.5f64.exp()
+            + (-0.5f64).exp()
+            + 1.0
+            + (-1.0f64 / 3.0).exp()
+            + 2.0 * (1.0f64 / 6.0).exp();
+        let f = lhs_at(&m, &state(), &Float).unwrap().v.to_f64();
+        assert!((f - hand).abs() < 1e-14, "{f} vs {hand}");
+        // Exactly, as an exponential sum: the difference from the hand sum is empty.
+        let s = ExpSums::default();
+        let v = lhs_at(&m, &state(), &s).unwrap();
+        let want = [("1/2", 1), ("-1/2", 1), ("0", 1), ("-1/3", 1), ("1/6", 2)]
+            .iter()
+            .map(|(e, c)| {
+                s.mul(
+                    &s.rational(&q(&c.to_string())).unwrap(),
+                    &s.exp(&s.rational(&q(e)).unwrap()).unwrap(),
+                )
+                .unwrap()
+            })
+            .fold(s.zero(), |acc, t| s.add(&acc, &t).unwrap());
+        assert_eq!(s.cmp(&v, &want).unwrap(), std::cmp::Ordering::Equal);
+        // Not rational: the exact domain declines.
+        assert!(matches!(
+            lhs_at(&m, &state(), &Exact),
+            Err(EvalError::Unavailable(_))
+        ));
+        let iv = lhs_at(&m, &state(), &Enclosure { prec: 128 }).unwrap();
+        assert!(iv.lo_f64() <= hand && hand <= iv.hi_f64());
+    }
+
+    #[test]
+    fn bad_arguments_are_errors_naming_the_function() {
+        let at = |lhs: &str| {
+            let m = claim(lhs, "", "uniform(dims=2,f=1)", "sum two-choice");
+            lhs_at(&m, &state(), &Exact).unwrap_err().to_string()
+        };
+        let e = at("l(0, 1)");
+        assert!(e.contains("l(a, b): a = 0 is outside 1..=2 (D = 2)"), "{e}");
+        let e = at("l(1, n + 1)");
+        assert!(e.contains("l(a, b): b = 4 is outside 1..=3 (n = 3)"), "{e}");
+        let e = at("gap(3)");
+        assert!(e.contains("gap(a): a = 3 is outside 1..=2"), "{e}");
+        let e = at("s(0)");
+        assert!(e.contains("s(b): b = 0 is outside 1..=3"), "{e}");
+        let e = at("l(n/2, 1)");
+        assert!(e.contains("must be an integer, got 3/2"), "{e}");
     }
 }
