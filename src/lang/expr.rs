@@ -1593,6 +1593,148 @@ mod tests {
         );
     }
 
+    /// A toy state with dimensions: D = 2, three bins, the function `t(a, b) = 10a + b`, slot 0 =
+    /// `alpha` = 1/2. Every bin has the same `y` (0), so the environment groups all bins into one
+    /// class unless the expression reads `i` or `rank`.
+    struct Grid;
+    struct GridScope;
+    impl Scope for GridScope {
+        fn resolve(&self, name: &str) -> Result<Option<Resolved>, String> {
+            Ok((name == "alpha").then_some(Resolved::Slot(0)))
+        }
+        fn known(&self) -> Vec<(String, Vec<String>)> {
+            vec![("names".into(), vec!["alpha".into()])]
+        }
+        fn has_process(&self) -> bool {
+            false
+        }
+        fn functions(&self) -> Vec<EnvFunc> {
+            vec![EnvFunc::new(0, "t", &["a", "b"])]
+        }
+        fn has_dims(&self) -> bool {
+            true
+        }
+    }
+    impl<D: Domain> Env<D> for Grid {
+        fn slot(&self, d: &D, _: usize) -> Eval<D::N> {
+            d.rational(&Q::new(1.into(), 2.into()))
+        }
+        fn bins(&self) -> usize {
+            3
+        }
+        fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
+            let mut f = Frame::default();
+            if vars.has(BinVar::Y) {
+                f.set(BinVar::Y, d.zero());
+            }
+            if vars.has(BinVar::Index) {
+                f.set(BinVar::Index, d.float(bin as f64 + 1.0)?);
+            }
+            Ok(f)
+        }
+        fn classes(&self, vars: BinVars) -> Option<Vec<(usize, usize)>> {
+            (!vars.has(BinVar::Index) && !vars.has(BinVar::Rank)).then(|| vec![(0, 3)])
+        }
+        fn dims(&self) -> Eval<usize> {
+            Ok(2)
+        }
+        fn call(&self, d: &D, f: &EnvFunc, args: &[i64]) -> Eval<D::N> {
+            let a = f.index(0, args[0], 2, "D")? as f64 + 1.0;
+            let b = f.index(1, args[1], 3, "n")? as f64 + 1.0;
+            d.float(10.0 * a + b)
+        }
+    }
+
+    fn grid(s: &str) -> Result<Expr, CompileError> {
+        let ast = crate::lang::parse(s).unwrap();
+        compile_expr(&ast, &GridScope, false)
+    }
+
+    fn grid_value(s: &str) -> Eval<Q> {
+        grid(s).unwrap().eval(&Exact, &Grid, None)
+    }
+
+    #[test]
+    fn binders_over_dimensions_and_functions_of_the_state() {
+        let v = |s: &str| grid_value(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let int = |k: i64| Q::from_integer(k.into());
+        // Σ_b Σ_a (10a + b) = Σ_a (30a + 1 + 2 + 3) = 36 + 66 = 102, either order of the binders.
+        assert_eq!(v("sum(sum_dims(t(a, i)))"), int(102));
+        assert_eq!(v("sum_dims(sum(t(a, i)))"), int(102));
+        // Σ_a max_b t(a, b) = 13 + 23; count of dimensions with t(a, 1) > 15: a = 2 only.
+        assert_eq!(v("sum_dims(max_bins(t(a, i)))"), int(36));
+        assert_eq!(v("count_dims(t(a, 1) > 15)"), int(1));
+        assert_eq!(v("max_dims(a, a < 2) + min_dims(t(a, 3))"), int(1 + 13));
+        assert_eq!(v("sum_dims(a^2)"), int(5));
+        // The call reads the bin through `i`: every bin is evaluated, t(1, 1) + t(1, 2) + t(1, 3)
+        // = 36, not three times the class representative's 11. Without `i` the class of three
+        // tied bins is evaluated once and counted three times: 3·t(1, 2) = 36.
+        assert_eq!(v("sum(t(1, i))"), int(36));
+        assert_eq!(v("sum(t(1, 2))"), int(36));
+        assert_eq!(v("sum(t(2, 4 - i), y == 0)"), int(21 + 22 + 23));
+        // What a tree uses.
+        let u = grid("sum(sum_dims(t(a, i)))").unwrap().uses();
+        assert!(u.env_funcs && u.dim_binders && u.dim_var && u.binders);
+        assert!(grid("t(1, 1)").unwrap().as_constant().is_none());
+    }
+
+    #[test]
+    fn bad_arguments_and_misplaced_names_are_errors() {
+        // A literal argument that is not an integer is a compile error at the argument.
+        let e = grid("t(1/2, 1)").unwrap_err();
+        assert!(
+            e.message
+                .contains("`t(a, b)`: the argument `a` must be an integer, got 1/2")
+        );
+        assert_eq!(e.at, 2);
+        let e = grid("t(1)").unwrap_err();
+        assert!(
+            e.message.contains("takes 2 argument(s), got 1"),
+            "{}",
+            e.message
+        );
+        // At evaluation: a non-integer value, an index out of range.
+        let e = grid_value("t(alpha, 1)").unwrap_err().to_string();
+        assert!(
+            e.contains("t(a, b): the argument `a` must be an integer, got 1/2"),
+            "{e}"
+        );
+        let e = grid_value("t(1, 4)").unwrap_err().to_string();
+        assert!(e.contains("t(a, b): b = 4 is outside 1..=3 (n = 3)"), "{e}");
+        // `a` outside a binder over the dimensions; nested binders over the dimensions.
+        let e = grid("a + 1").unwrap_err();
+        assert!(e.message.contains("per-dimension name"), "{}", e.message);
+        let e = grid("sum_dims(sum_dims(a))").unwrap_err();
+        assert!(
+            e.message
+                .contains("inside another binder over the dimensions")
+        );
+        // The function without its arguments, and a typo.
+        let e = grid("t + 1").unwrap_err();
+        assert!(e.message.contains("call it as t(a, b)"), "{}", e.message);
+        let e = grid("tt(1, 1)").unwrap_err();
+        assert!(e.message.contains("did you mean `t`?"), "{}", e.message);
+        assert!(e.message.contains("count_dims, t(a, b)"), "{}", e.message);
+        let e = grid("alpah").unwrap_err();
+        assert!(
+            e.message.contains("did you mean `alpha`")
+                && e.message.contains("functions of the state: t(a, b)"),
+            "{}",
+            e.message
+        );
+        // A scope without dimensions and functions: the binders and calls are rejected, and
+        // `a` is an ordinary name.
+        let e = compile_str("sum_dims(1) <= 1", &["alpha"]).unwrap_err();
+        assert!(
+            e.message.contains("needs states with dimensions"),
+            "{}",
+            e.message
+        );
+        let e = compile_str("t(1, 1) <= 1", &["alpha"]).unwrap_err();
+        assert!(e.message.contains("unknown function `t`"), "{}", e.message);
+        assert!(compile_str("a <= 1", &["a"]).is_ok());
+    }
+
     #[test]
     fn compile_errors_name_the_token() {
         let e = compile_str("alpha <= y", &["alpha"]).unwrap_err();
