@@ -442,6 +442,25 @@ impl Constants {
 pub fn domain_ns(t: &Theorem) -> Result<Vec<usize>, FileError> {
     let d = t.file.domain.get_ref();
     let at = Some(t.file.domain.span().start);
+    if !d.md_states.is_empty() || d.max_load.is_some() {
+        return Err(t.error_at(
+            at,
+            format!(
+                "[domain] {}: multidimensional states are read by kind `multidim` with `expr`, not by `{}`{}",
+                if d.max_load.is_some() && d.md_states.is_empty() {
+                    "max_load"
+                } else {
+                    "states (lists of rows)"
+                },
+                t.file.kind.get_ref(),
+                if d.md_states.is_empty() {
+                    " (exhaustive enumeration: `exhaustive = { max_n, max_load }`)"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
     let mut ns = d.n.clone();
     if ns.is_empty() {
         for s in &d.states {

@@ -36,15 +36,20 @@ pub struct MdLoads {
 }
 
 impl MdLoads {
-    /// All-zero loads for `n ≥ 1` bins and `1 ≤ dims ≤ 64` dimensions.
+    /// All-zero loads for `n ≥ 1` bins and `1 ≤ dims ≤ 64` dimensions
+    /// ([`crate::limits::MD_DIMS`]).
     pub fn new(n: usize, dims: usize) -> Result<MdLoads> {
         if n == 0 {
             return Err(Error::invalid("n", "the number of bins must be at least 1"));
         }
-        if dims == 0 || dims > 64 {
+        let max = crate::limits::MD_DIMS.max;
+        if dims == 0 || dims as u64 > max {
             return Err(Error::invalid(
                 "dims",
-                format!("the number of dimensions must be in 1..=64, got {dims}"),
+                format!(
+                    "the number of dimensions must be in 1..={max}, got {dims} (limits::MD_DIMS; {})",
+                    crate::limits::MD_DIMS.reason
+                ),
             ));
         }
         Ok(MdLoads {

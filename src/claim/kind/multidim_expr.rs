@@ -14,9 +14,18 @@
 //! rank weights is one line: D's `Φ = Σ_i e^{α s_(i)}/i` is `sum(exp(alpha*y)/rank)` (inside an
 //! equi-load group every position carries the same `e^{α s}`, so the order of ties does not matter).
 //!
+//! Per-dimension quantities ([`FUNCTIONS`], dimensions `a` and bins `b` 1-based, exact integer
+//! arguments, an argument out of range is an error naming it): `l(a, b)`, `avg(a)`, `gap(a)`,
+//! `lmax(a)`, `lmin(a)`, `s(b)`; and the binders over the dimensions `sum_dims(f[, pred])`,
+//! `max_dims`, `min_dims`, `count_dims(pred)` with the per-dimension name `a`, alone or nested in
+//! the binders over the bins either way round. The per-dimension exponential potential
+//! `Σ_b Σ_a e^{α(l(a, b) − avg(a))}` is `sum(sum_dims(exp(alpha*(l(a, i) - avg(a)))))`.
+//!
 //! `E_X` sums `P(S)·q_j(S)·X(x + S at bin j)` over every (support, bin) outcome of one step
 //! ([`crate::multidim::expectation::outcomes`], exact rationals): the sum-load rule and the
-//! max-over-populated-dimensions rule, d-choice and (1+β), with random ties.
+//! max-over-populated-dimensions rule, d-choice and (1+β), with random ties. Bins of tied sum
+//! loads are separate outcomes (each next state is a whole md state), so potentials that read
+//! per-dimension loads get their exact expectation.
 //!
 //! ```toml
 //! kind = "multidim"
@@ -29,13 +38,35 @@
 //! expr = "E_Phi <= (1 - alpha/(c*n))*Phi + 1"
 //! ball = "uniform(dims=4,f=2)"
 //! rules = ["sum two-choice", "max two-choice"]
+//! [domain]
+//! n = [2]
 //! states = [[[1, 0, 0, 0], [0, 0, 0, 0]]]   # explicit md states (rows are bins), checked first
-//! max_load = 1                             # every state with loads 0..=max_load (n·D ≤ 12)
+//! max_load = 1                             # every state with loads 0..=max_load
 //! random = 20                              # states reached by the rule from zero (seeded)
+//! seed = 1
 //! ```
+//!
+//! `states`, `max_load` and `random` may also be given in `[claim]` (the format before `[domain]`
+//! held them), not in both. Sizes: `n·D ≤` [`limits::MD_CLAIM_CELLS`] for every n and every
+//! explicit state, at most [`limits::MD_CLAIM_EXHAUSTIVE`] states per n for `max_load`.
 //!
 //! Every state is decided exactly where every value is rational, otherwise by enclosures (64…4096
 //! bits); a state no enclosure decides makes the verdict `inconclusive`.
+//!
+//! ```
+//! // l, avg and gap at the md state with bins (2, 0) and (0, 1): avg = (1, 1/2),
+//! // gap(1) = 2 − 1 = 1, gap(2) = 1 − 1/2 = 1/2, so Σ_a gap(a) = 3/2 (exactly).
+//! let v = balloc::check_str(
+//!     "title = \"t\"\nkind = \"multidim\"\nexpected = \"holds\"\nstatement = \"s\"\n\
+//!      [source]\nlocator = \"x\"\nprovenance = \"derived\"\n[claim]\n\
+//!      expr = \"sum_dims(gap(a)) == 3/2 && l(1, 1) - avg(1) == 1\"\n\
+//!      ball = \"uniform(dims=2,f=1)\"\nrules = [\"sum one-choice\"]\n\
+//!      [domain]\nstates = [[[2, 0], [0, 1]]]\n",
+//! )
+//! .unwrap();
+//! assert_eq!(v.verdict, balloc::claim::Status::Holds);
+//! assert_eq!(v.searched.total, 1);
+//! ```
 
 use super::{Check, ConstantReport, RunContext, bisect_constant};
 use crate::claim::quantity::{Stat, split_prefix};
@@ -48,6 +79,7 @@ use crate::lang::{
     BinVar, BinVars, Domain, Enclosure, Env, EnvFunc, Eval, EvalError, Exact, Expr, Formula, Frame,
     Resolved, Scope,
 };
+use crate::limits;
 use crate::multidim::expectation::outcomes;
 use crate::multidim::{BallLaw, MdLoads, MdRule};
 use rand::{RngExt, SeedableRng};
@@ -55,8 +87,12 @@ use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use toml::Spanned;
 
-/// The most states of the exhaustive enumeration.
-pub const MAX_EXHAUSTIVE: u64 = 100_000;
+/// The most states of the exhaustive enumeration per n ([`limits::MD_CLAIM_EXHAUSTIVE`]).
+pub const MAX_EXHAUSTIVE: u64 = limits::MD_CLAIM_EXHAUSTIVE.max;
+
+/// The largest load of an explicit md state (so that sums of loads and the next states stay far
+/// from the range of `i64`).
+const MAX_LOAD_VALUE: i64 = 1_000_000_000_000_000;
 
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -65,11 +101,86 @@ struct Section {
     ball: Spanned<String>,
     rules: Vec<Spanned<String>>,
     #[serde(default)]
-    states: Vec<Vec<Vec<i64>>>,
+    states: Option<Vec<Vec<Vec<i64>>>>,
     #[serde(default)]
     max_load: Option<u32>,
     #[serde(default)]
+    random: Option<u32>,
+}
+
+/// The fields of `[domain]` a multidimensional claim reads; the others are errors.
+const DOMAIN_FIELDS: &[&str] = &["n", "states", "max_load", "random", "seed"];
+
+/// The keys written in the file's `[domain]` table.
+fn domain_keys(t: &Theorem) -> Vec<String> {
+    toml::from_str::<toml::Table>(&t.text)
+        .ok()
+        .and_then(|doc| {
+            doc.get("domain")
+                .and_then(|d| d.as_table())
+                .map(|d| d.keys().cloned().collect())
+        })
+        .unwrap_or_default()
+}
+
+/// The states to search, from `[domain]` (or, as written before `[domain]` held them,
+/// `[claim]`): explicit md states with the field they came from, `max_load`, `random`.
+struct StateFields {
+    explicit: Vec<Vec<Vec<i64>>>,
+    explicit_field: &'static str,
+    max_load: Option<u32>,
     random: u32,
+}
+
+/// Merges the state fields of `[claim]` and `[domain]`; a field given in both is an error.
+fn state_fields(
+    t: &Theorem,
+    cs: &Section,
+    c_at: usize,
+) -> std::result::Result<StateFields, FileError> {
+    let keys = domain_keys(t);
+    let d = t.file.domain.get_ref();
+    let dat = Some(t.file.domain.span().start);
+    if let Some(k) = keys.iter().find(|k| !DOMAIN_FIELDS.contains(&k.as_str())) {
+        return Err(t.error_at(
+            dat,
+            format!(
+                "[domain] {k}: not read by multidimensional claims with `expr` (they read {})",
+                DOMAIN_FIELDS.join(", ")
+            ),
+        ));
+    }
+    let in_domain = |f: &str| keys.iter().any(|k| k == f);
+    for (field, in_claim) in [
+        ("states", cs.states.is_some()),
+        ("max_load", cs.max_load.is_some()),
+        ("random", cs.random.is_some()),
+    ] {
+        if in_claim && in_domain(field) {
+            return Err(t.error_at(
+                Some(c_at),
+                format!(
+                    "`{field}` is given in both [claim] and [domain]; give it once (in [domain])"
+                ),
+            ));
+        }
+    }
+    if !d.states.is_empty() {
+        return Err(t.error_at(
+            dat,
+            "[domain] states: a multidimensional state is a list of rows, one list of integer loads per bin (rows are bins), e.g. states = [[[1, 0], [0, 2]]]",
+        ));
+    }
+    let (explicit, explicit_field) = match &cs.states {
+        Some(s) => (s.clone(), "[claim] states"),
+        None => (d.md_states.clone(), "[domain] states"),
+    };
+    Ok(StateFields {
+        explicit,
+        explicit_field,
+        max_load: cs.max_load.or(d.max_load),
+        random: cs.random.unwrap_or(d.random),
+    })
 }
 
 /// What a slot holds.
@@ -394,6 +505,8 @@ pub struct MdExpr {
     explicit: Vec<MdLoads>,
     max_load: Option<u32>,
     random: u32,
+    /// The numbers of bins (`[domain] n`, or those of the explicit states).
+    ns: Vec<usize>,
 }
 
 /// Builds the check (called by the `multidim` kind when the claim has an `expr`).
@@ -450,48 +563,87 @@ impl MdExpr {
             rules.push((text.to_string(), rule));
         }
         let dims = law.dims() as usize;
+        let fields = state_fields(t, &cs, c_at)?;
+        let sf = fields.explicit_field;
+        let at = if sf.starts_with("[domain]") {
+            Some(t.file.domain.span().start)
+        } else {
+            Some(c_at)
+        };
         let domain = t.file.domain.get_ref();
+        let cells = |n: usize, what: &str| -> std::result::Result<u64, FileError> {
+            limits::checked_mul(what, n as u64, dims as u64)
+                .and_then(|c| limits::MD_CLAIM_CELLS.check(what, c))
+                .map_err(|e| t.error_at(at, format!("{e} (n·D with n = {n}, D = {dims})")))
+        };
         let mut explicit = Vec::new();
-        for (k, rows) in cs.states.iter().enumerate() {
-            let x = MdLoads::from_rows(rows)
-                .map_err(|e| t.error_at(Some(c_at), format!("states[{k}]: {e}")))?;
-            if x.dims() != dims {
+        for (k, rows) in fields.explicit.iter().enumerate() {
+            let field = format!("{sf}[{k}]");
+            if let Some((b, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != dims) {
                 return Err(t.error_at(
-                    Some(c_at),
+                    at,
                     format!(
-                        "states[{k}] has {} dimensions but the ball law has D = {dims}",
-                        x.dims()
+                        "{field} has {} dimensions in row {} but the ball law has D = {dims} (rows are bins, one load per dimension)",
+                        r.len(),
+                        b + 1
                     ),
                 ));
             }
-            if !domain.n.contains(&x.n()) {
+            cells(rows.len(), &field)?;
+            if let Some(v) = rows.iter().flatten().find(|v| **v > MAX_LOAD_VALUE) {
+                return Err(t.error_at(at, format!("{field}: the load {v} is above 10^15")));
+            }
+            let x =
+                MdLoads::from_rows(rows).map_err(|e| t.error_at(at, format!("{field}: {e}")))?;
+            if !domain.n.is_empty() && !domain.n.contains(&x.n()) {
                 return Err(t.error_at(
-                    Some(c_at),
-                    format!(
-                        "states[{k}] has n = {}, which [domain] n does not list",
-                        x.n()
-                    ),
+                    at,
+                    format!("{field} has n = {}, which [domain] n does not list", x.n()),
                 ));
             }
             explicit.push(x);
         }
-        if let Some(k) = cs.max_load {
-            for &n in &domain.n {
+        // The numbers of bins: [domain] n, or when it is omitted, those of the explicit states.
+        let mut ns = domain.n.clone();
+        if ns.is_empty() {
+            for x in &explicit {
+                if !ns.contains(&x.n()) {
+                    ns.push(x.n());
+                }
+            }
+        }
+        if ns.is_empty() {
+            return Err(t.error_at(
+                Some(t.file.domain.span().start),
+                "empty domain: [domain] n lists no number of bins (and no states are given)",
+            ));
+        }
+        for &n in &ns {
+            if n == 0 {
+                return Err(t.error_at(
+                    Some(t.file.domain.span().start),
+                    "[domain] n must be at least 1",
+                ));
+            }
+            cells(n, "[domain] n")?;
+        }
+        if let Some(k) = fields.max_load {
+            for &n in &ns {
                 let count = (k as u64 + 1).checked_pow((n * dims) as u32);
                 if count.is_none_or(|c| c > MAX_EXHAUSTIVE) {
                     return Err(t.error_at(
                         Some(c_at),
                         format!(
-                            "max_load = {k} at n = {n}, D = {dims}: ({k} + 1)^(n·D) states exceed the limit of {MAX_EXHAUSTIVE}"
+                            "max_load = {k} at n = {n}, D = {dims}: ({k} + 1)^(n·D) states exceed the limit of {MAX_EXHAUSTIVE} (limits::MD_CLAIM_EXHAUSTIVE)"
                         ),
                     ));
                 }
             }
         }
-        if explicit.is_empty() && cs.max_load.is_none() && cs.random == 0 {
+        if explicit.is_empty() && fields.max_load.is_none() && fields.random == 0 {
             return Err(t.error_at(
                 Some(c_at),
-                "no states: give `states`, `max_load` or `random`",
+                "no states: give `states`, `max_load` or `random` (in [domain])",
             ));
         }
         let slots = scope.slots.borrow().clone();
@@ -514,8 +666,9 @@ impl MdExpr {
             law,
             rules,
             explicit,
-            max_load: cs.max_load,
-            random: cs.random,
+            max_load: fields.max_load,
+            random: fields.random,
+            ns,
         })
     }
 
@@ -724,7 +877,7 @@ fn show_atoms(f: &Formula, env: &MdEnv) -> String {
 
 impl Check for MdExpr {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
-        let ns = self.t.file.domain.get_ref().n.clone();
+        let ns = self.ns.clone();
         let (status, trust, witness, searched) = self.evaluate(&[], &ns, ctx)?;
         let mut notes = vec![match status {
             Status::Holds => format!(
@@ -771,8 +924,7 @@ impl Check for MdExpr {
                 format!("[tighten] does not list `{name}` (min or max)"),
             )
         })?;
-        let all = self.t.file.domain.get_ref().n.clone();
-        let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or(all);
+        let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or_else(|| self.ns.clone());
         // The bracket: the file's value(s) of the constant (the extremes of its grid).
         let vals: Vec<Q> = self.constants.defs[j]
             .iter()
