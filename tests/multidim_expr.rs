@@ -482,3 +482,50 @@ fn other_kinds_reject_md_states_and_max_load_in_domain() {
         "{e}"
     );
 }
+
+#[test]
+fn multidim_items_check_their_sizes_against_the_limits() {
+    let item = |claim: &str, domain: &str| {
+        format!(
+            "title = \"t\"\nkind = \"multidim\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
+             locator = \"x\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n\
+             [constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n{claim}\
+             [domain]\n{domain}"
+        )
+    };
+    let e1 = |text: &str| {
+        let e = balloc::check_str(text).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(e.trim().lines().count(), 1, "{e}");
+        e
+    };
+    // max_load = 20: C(20 + n − 1, n − 1) sorted states at n: n = 8 gives C(27, 7) = 888030
+    // (within 10⁶), n = 9 gives C(28, 8) = 3108105, the first n above the limit.
+    let e = e1(&item(
+        "",
+        "n = [8]\nexhaustive = { max_n = 20, max_load = 20 }\n",
+    ));
+    assert!(
+        e.contains("at n = 9: 3108105 states is above the limit of 1000000")
+            && e.contains("limits::MD_ITEM_EXHAUSTIVE"),
+        "{e}"
+    );
+    let e = e1(&item(
+        "",
+        "n = [8]\nexhaustive = { max_n = 30000, max_load = 0 }\n",
+    ));
+    assert!(
+        e.contains("exhaustive max_n") && e.contains("limits::MD_ITEM_N"),
+        "{e}"
+    );
+    let e = e1(&item("", "n = [20001]\n"));
+    assert!(e.contains("limits::MD_ITEM_N"), "{e}");
+    let e = e1(&item("dims = 13\n", "n = [8]\n"));
+    assert!(e.contains("dims: 13 is above the limit of 12"), "{e}");
+    // Within the limits the item runs (Corollary 1 is refuted at the all-zero state).
+    let v = balloc::check_str(&item(
+        "",
+        "n = [8]\nexhaustive = { max_n = 3, max_load = 2 }\n",
+    ))
+    .unwrap();
+    assert_eq!(v.verdict, Status::Refuted);
+}
