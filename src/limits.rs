@@ -265,6 +265,10 @@ pub const MD_RUNS: Limit = Limit {
 };
 
 /// Dimensions of an md-ball and of a multidimensional load table.
+/// ```
+/// assert!(balloc::limits::MD_DIMS.check("dims", 64).is_ok());
+/// assert!(balloc::multidim::BallLaw::parse("uniform(dims=65,f=1)").is_err());
+/// ```
 pub const MD_DIMS: Limit = Limit {
     name: "MD_DIMS",
     max: 64,
@@ -275,6 +279,12 @@ pub const MD_DIMS: Limit = Limit {
 };
 
 /// Supports of an md-ball law enumerated by an exact expectation.
+/// ```
+/// // uniform(dims=24, f=12) has C(24, 12) = 2704156 > 2²⁰ supports.
+/// let law = balloc::multidim::BallLaw::parse("uniform(dims=24,f=12)").unwrap();
+/// assert!(law.supports_exact().unwrap_err().to_string().contains("limits::MD_SUPPORTS"));
+/// assert_eq!(balloc::limits::MD_SUPPORTS.max, 1 << 20);
+/// ```
 pub const MD_SUPPORTS: Limit = Limit {
     name: "MD_SUPPORTS",
     max: 1 << 20,
@@ -285,6 +295,11 @@ pub const MD_SUPPORTS: Limit = Limit {
 };
 
 /// Cells `n·D` of every state of a multidimensional claim with `expr`.
+/// ```
+/// // n = 1024 bins of D = 4 dimensions: 4096 cells, the largest accepted.
+/// assert!(balloc::limits::MD_CLAIM_CELLS.check("n·D", 1024 * 4).is_ok());
+/// assert!(balloc::limits::MD_CLAIM_CELLS.check("n·D", 1025 * 4).is_err());
+/// ```
 pub const MD_CLAIM_CELLS: Limit = Limit {
     name: "MD_CLAIM_CELLS",
     max: 4096,
@@ -295,6 +310,11 @@ pub const MD_CLAIM_CELLS: Limit = Limit {
 };
 
 /// States of the exhaustive enumeration of a multidimensional claim with `expr`, per n.
+/// ```
+/// // max_load = 1 at n = 4, D = 4: 2^16 = 65536 states, within the limit; D = 5 is not.
+/// assert!(balloc::limits::MD_CLAIM_EXHAUSTIVE.check("max_load", 1 << 16).is_ok());
+/// assert!(balloc::limits::MD_CLAIM_EXHAUSTIVE.check("max_load", 1 << 20).is_err());
+/// ```
 pub const MD_CLAIM_EXHAUSTIVE: Limit = Limit {
     name: "MD_CLAIM_EXHAUSTIVE",
     max: 100_000,
@@ -305,6 +325,9 @@ pub const MD_CLAIM_EXHAUSTIVE: Limit = Limit {
 };
 
 /// Numbers of bins of a `multidim` item (the sum-load chain of D).
+/// ```
+/// assert_eq!(balloc::limits::MD_ITEM_N.max, 20_000);
+/// ```
 pub const MD_ITEM_N: Limit = Limit {
     name: "MD_ITEM_N",
     max: 20_000,
@@ -315,6 +338,9 @@ pub const MD_ITEM_N: Limit = Limit {
 };
 
 /// Dimensions of the md-level re-check of a `multidim` item.
+/// ```
+/// assert!(balloc::limits::MD_ITEM_DIMS.check("dims", 13).is_err());
+/// ```
 pub const MD_ITEM_DIMS: Limit = Limit {
     name: "MD_ITEM_DIMS",
     max: 12,
@@ -325,6 +351,10 @@ pub const MD_ITEM_DIMS: Limit = Limit {
 };
 
 /// States of the exhaustive enumeration of a `multidim` item, per n.
+/// ```
+/// // max_n = 9, max_load = 20: C(28, 8) = 3108105 sorted states at n = 9, above the limit.
+/// assert!(balloc::limits::MD_ITEM_EXHAUSTIVE.check("exhaustive", 3_108_105).is_err());
+/// ```
 pub const MD_ITEM_EXHAUSTIVE: Limit = Limit {
     name: "MD_ITEM_EXHAUSTIVE",
     max: 1_000_000,

@@ -161,6 +161,24 @@ pub enum ProcFunc {
 
 /// The per-dimension name bound by the binders over the dimensions (`sum_dims`, `max_dims`,
 /// `min_dims`, `count_dims`): the dimension's index, 1-based.
+///
+/// ```
+/// use balloc::lang::{compile_expr, parse, EnvFunc, Env, Exact, Domain, Eval, Resolved, Scope};
+/// // A scope and state with D = 3 dimensions and no bins: Σ_a a² = 1 + 4 + 9 = 14.
+/// struct S;
+/// impl Scope for S {
+///     fn resolve(&self, _: &str) -> Result<Option<Resolved>, String> { Ok(None) }
+///     fn known(&self) -> Vec<(String, Vec<String>)> { vec![] }
+///     fn has_dims(&self) -> bool { true }
+/// }
+/// impl Env<Exact> for S {
+///     fn slot(&self, _: &Exact, _: usize) -> Eval<balloc::exact::Q> { unreachable!() }
+///     fn dims(&self) -> Eval<usize> { Ok(3) }
+/// }
+/// assert_eq!(balloc::lang::DIM_VAR, "a");
+/// let e = compile_expr(&parse("sum_dims(a^2)").unwrap(), &S, false).unwrap();
+/// assert_eq!(e.eval(&Exact, &S, None).unwrap().to_string(), "14");
+/// ```
 pub const DIM_VAR: &str = "a";
 
 /// A function of the state offered by a [`Scope`]: `name(p₁, …, p_k)` with exact integer
@@ -188,6 +206,11 @@ pub struct EnvFunc {
 
 impl EnvFunc {
     /// A function `name(params…)` with the scope's `id`.
+    ///
+    /// ```
+    /// let f = balloc::lang::EnvFunc::new(5, "s", &["b"]);
+    /// assert_eq!((f.id, f.params.len()), (5, 1));
+    /// ```
     pub fn new(id: usize, name: &str, params: &[&str]) -> EnvFunc {
         EnvFunc {
             id,
@@ -197,6 +220,11 @@ impl EnvFunc {
     }
 
     /// `name(p₁, …, p_k)`.
+    ///
+    /// ```
+    /// let f = balloc::lang::EnvFunc::new(0, "avg", &["a"]);
+    /// assert_eq!(f.signature(), "avg(a)");
+    /// ```
     pub fn signature(&self) -> String {
         format!("{}({})", self.name, self.params.join(", "))
     }
@@ -204,6 +232,13 @@ impl EnvFunc {
     /// The 1-based argument `v` of parameter `k` (0-based) as a 0-based index into `len`
     /// entries (`1 ≤ v ≤ len`), or an error naming the function, the parameter and the range;
     /// `what` names the size (`n`, `D`).
+    ///
+    /// ```
+    /// let l = balloc::lang::EnvFunc::new(0, "l", &["a", "b"]);
+    /// // Bin b = 3 of n = 3 bins is index 2; b = 0 is outside 1..=3.
+    /// assert_eq!(l.index(1, 3, 3, "n").unwrap(), 2);
+    /// assert!(l.index(1, 0, 3, "n").unwrap_err().to_string().contains("b = 0 is outside 1..=3 (n = 3)"));
+    /// ```
     pub fn index(&self, k: usize, v: i64, len: usize, what: &str) -> Eval<usize> {
         match usize::try_from(v) {
             Ok(u) if (1..=len).contains(&u) => Ok(u - 1),
@@ -318,7 +353,29 @@ pub trait Scope {
     fn has_process(&self) -> bool {
         true
     }
-    /// The functions of the state this scope offers ([`EnvFunc`]; none by default).
+    /// The functions of the state this scope offers ([`EnvFunc`]; none by default), evaluated
+    /// by [`Env::call`].
+    ///
+    /// ```
+    /// use balloc::exact::Q;
+    /// use balloc::lang::{compile_expr, parse, Domain, EnvFunc, Env, Eval, Exact, Resolved, Scope};
+    /// // `sq(k) = k²`: sq(3) + sq(4) = 25; sq(1/2) is refused before the state is asked.
+    /// struct S;
+    /// impl Scope for S {
+    ///     fn resolve(&self, _: &str) -> Result<Option<Resolved>, String> { Ok(None) }
+    ///     fn known(&self) -> Vec<(String, Vec<String>)> { vec![] }
+    ///     fn functions(&self) -> Vec<EnvFunc> { vec![EnvFunc::new(0, "sq", &["k"])] }
+    /// }
+    /// impl Env<Exact> for S {
+    ///     fn slot(&self, _: &Exact, _: usize) -> Eval<Q> { unreachable!() }
+    ///     fn call(&self, d: &Exact, _: &EnvFunc, args: &[i64]) -> Eval<Q> {
+    ///         d.rational(&Q::from_integer((args[0] * args[0]).into()))
+    ///     }
+    /// }
+    /// let e = compile_expr(&parse("sq(3) + sq(4)").unwrap(), &S, false).unwrap();
+    /// assert_eq!(e.eval(&Exact, &S, None).unwrap().to_string(), "25");
+    /// assert!(compile_expr(&parse("sq(1/2)").unwrap(), &S, false).is_err());
+    /// ```
     fn functions(&self) -> Vec<EnvFunc> {
         Vec::new()
     }
@@ -863,10 +920,18 @@ impl<N: Clone> Frame<N> {
         self.vals[v as usize].as_ref()
     }
     /// Sets the per-dimension value `a`.
+    ///
+    /// ```
+    /// let mut f = balloc::lang::Frame::<f64>::default();
+    /// assert_eq!(f.dim(), None);
+    /// f.set_dim(2.0);
+    /// assert_eq!(f.dim(), Some(&2.0));
+    /// ```
     pub fn set_dim(&mut self, x: N) {
         self.dim = Some(x);
     }
-    /// The per-dimension value `a`, inside a binder over the dimensions.
+    /// The per-dimension value `a`, inside a binder over the dimensions (see
+    /// [`Frame::set_dim`]).
     pub fn dim(&self) -> Option<&N> {
         self.dim.as_ref()
     }

@@ -200,6 +200,13 @@ enum Slot {
 
 /// The functions of an md state ([`EnvFunc`], by id = position): name, parameters, meaning.
 /// Dimensions `a` and bins `b` are 1-based; every value is exact.
+///
+/// ```
+/// use balloc::claim::kind::multidim_expr::FUNCTIONS;
+/// let names: Vec<&str> = FUNCTIONS.iter().map(|(n, ..)| *n).collect();
+/// assert_eq!(names, ["l", "avg", "gap", "lmax", "lmin", "s"]);
+/// assert_eq!(FUNCTIONS[0].1.len(), 2); // l(a, b)
+/// ```
 pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
     ("l", &["a", "b"], "the load of dimension a in bin b"),
     ("avg", &["a"], "avg(a) = Σ_b l(a, b)/n"),
