@@ -481,6 +481,18 @@ fn other_kinds_reject_md_states_and_max_load_in_domain() {
         e.contains("[domain] max_load") && e.contains("exhaustive = { max_n, max_load }"),
         "{e}"
     );
+    // Every other kind, e.g. graph claims, and the multidim items.
+    let graph = "title = \"t\"\nkind = \"graph\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
+                 locator = \"x\"\nprovenance = \"derived\"\n[claim]\nexpr = \"n >= 1\"\ngraphs = [\"cycle(4)\"]\n\
+                 [domain]\nn = [4]\nstates = [[[1, 0], [0, 1]]]\n";
+    let e = e1(graph);
+    assert!(e.contains("not by `graph`"), "{e}");
+    let item = "title = \"t\"\nkind = \"multidim\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
+                locator = \"x\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n\
+                [constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n\
+                [domain]\nn = [8]\nmax_load = 2\n";
+    let e = e1(item);
+    assert!(e.contains("not by `multidim` with `item`"), "{e}");
 }
 
 #[test]
