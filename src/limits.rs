@@ -264,6 +264,106 @@ pub const MD_RUNS: Limit = Limit {
     raisable: true,
 };
 
+/// Dimensions of an md-ball and of a multidimensional load table.
+/// ```
+/// assert!(balloc::limits::MD_DIMS.check("dims", 64).is_ok());
+/// assert!(balloc::multidim::BallLaw::parse("uniform(dims=65,f=1)").is_err());
+/// ```
+pub const MD_DIMS: Limit = Limit {
+    name: "MD_DIMS",
+    max: 64,
+    unit: "dimensions",
+    applies_to: "md-ball laws (`uniform(dims=...)`, `skewed`, `binomial`), md load tables and md states, `[constants] f` of kind `multidim`",
+    reason: "a ball's support is a 64-bit mask, one bit a dimension",
+    raisable: false,
+};
+
+/// Supports of an md-ball law enumerated by an exact expectation.
+/// ```
+/// // uniform(dims=24, f=12) has C(24, 12) = 2704156 > 2²⁰ supports.
+/// let law = balloc::multidim::BallLaw::parse("uniform(dims=24,f=12)").unwrap();
+/// assert!(law.supports_exact().unwrap_err().to_string().contains("limits::MD_SUPPORTS"));
+/// assert_eq!(balloc::limits::MD_SUPPORTS.max, 1 << 20);
+/// ```
+pub const MD_SUPPORTS: Limit = Limit {
+    name: "MD_SUPPORTS",
+    max: 1 << 20,
+    unit: "supports",
+    applies_to: "exact one-step expectations over md-balls (`C(D, f)` supports, `2^D` for `binomial`): `multidim` claims with `expr`, the md-level re-check",
+    reason: "every support is an outcome of the expectation, n of them a support",
+    raisable: true,
+};
+
+/// Cells `n·D` of every state of a multidimensional claim with `expr`.
+/// ```
+/// // n = 1024 bins of D = 4 dimensions: 4096 cells, the largest accepted.
+/// assert!(balloc::limits::MD_CLAIM_CELLS.check("n·D", 1024 * 4).is_ok());
+/// assert!(balloc::limits::MD_CLAIM_CELLS.check("n·D", 1025 * 4).is_err());
+/// ```
+pub const MD_CLAIM_CELLS: Limit = Limit {
+    name: "MD_CLAIM_CELLS",
+    max: 4096,
+    unit: "cells",
+    applies_to: "`multidim` claims with `expr`: n·D for every `[domain] n` and every explicit md state",
+    reason: "every state is decided exactly, an expectation over supports × n outcomes of n·D cells each",
+    raisable: true,
+};
+
+/// States of the exhaustive enumeration of a multidimensional claim with `expr`, per n.
+/// ```
+/// // max_load = 1 at n = 4, D = 4: 2^16 = 65536 states, within the limit; D = 5 is not.
+/// assert!(balloc::limits::MD_CLAIM_EXHAUSTIVE.check("max_load", 1 << 16).is_ok());
+/// assert!(balloc::limits::MD_CLAIM_EXHAUSTIVE.check("max_load", 1 << 20).is_err());
+/// ```
+pub const MD_CLAIM_EXHAUSTIVE: Limit = Limit {
+    name: "MD_CLAIM_EXHAUSTIVE",
+    max: 100_000,
+    unit: "states per n",
+    applies_to: "`multidim` claims with `expr`: `max_load` enumerates (max_load + 1)^(n·D) states",
+    reason: "every state is decided exactly, with its one-step expectation",
+    raisable: true,
+};
+
+/// Numbers of bins of a `multidim` item (the sum-load chain of D).
+/// ```
+/// assert_eq!(balloc::limits::MD_ITEM_N.max, 20_000);
+/// ```
+pub const MD_ITEM_N: Limit = Limit {
+    name: "MD_ITEM_N",
+    max: 20_000,
+    unit: "bins",
+    applies_to: "kind `multidim` with `item`: `[domain] n` (at least 2)",
+    reason: "the rank-weighted potentials of a state are re-sorted for each of its n outcomes",
+    raisable: true,
+};
+
+/// Dimensions of the md-level re-check of a `multidim` item.
+/// ```
+/// assert!(balloc::limits::MD_ITEM_DIMS.check("dims", 13).is_err());
+/// ```
+pub const MD_ITEM_DIMS: Limit = Limit {
+    name: "MD_ITEM_DIMS",
+    max: 12,
+    unit: "dimensions",
+    applies_to: "kind `multidim` with `item`: `[claim] dims`",
+    reason: "the re-check of a counterexample enumerates the C(D, f) supports of every outcome",
+    raisable: true,
+};
+
+/// States of the exhaustive enumeration of a `multidim` item, per n.
+/// ```
+/// // max_n = 9, max_load = 20: C(28, 8) = 3108105 sorted states at n = 9, above the limit.
+/// assert!(balloc::limits::MD_ITEM_EXHAUSTIVE.check("exhaustive", 3_108_105).is_err());
+/// ```
+pub const MD_ITEM_EXHAUSTIVE: Limit = Limit {
+    name: "MD_ITEM_EXHAUSTIVE",
+    max: 1_000_000,
+    unit: "states per n",
+    applies_to: "kind `multidim` with `item`: `[domain] exhaustive = { max_n, max_load }` (C(max_load + n − 1, n − 1) sorted states per n)",
+    reason: "every state is searched with the one-step expectations of its potentials",
+    raisable: true,
+};
+
 /// Digits of an exact decimal number (`parse_ratio`: parameters, `--delta`, theorem constants).
 pub const DECIMAL_DIGITS: Limit = Limit {
     name: "DECIMAL_DIGITS",
@@ -299,6 +399,13 @@ pub const ALL: &[&Limit] = &[
     &MD_BALLS,
     &MD_BATCH,
     &MD_RUNS,
+    &MD_DIMS,
+    &MD_SUPPORTS,
+    &MD_CLAIM_CELLS,
+    &MD_CLAIM_EXHAUSTIVE,
+    &MD_ITEM_N,
+    &MD_ITEM_DIMS,
+    &MD_ITEM_EXHAUSTIVE,
     &DECIMAL_DIGITS,
     &DECIMAL_EXPONENT,
 ];

@@ -97,3 +97,447 @@ fn bad_multidim_claims_are_one_line_errors() {
     ));
     assert!(e.contains("per-bin `p`"), "{e}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Per-dimension names and binders over the dimensions
+
+use num_rational::BigRational;
+
+fn q(s: &str) -> BigRational {
+    s.parse().unwrap()
+}
+
+/// The test state: n = 3 bins, D = 2 dimensions, rows are bins: bin 1 = (2, 0), bin 2 = (0, 1),
+/// bin 3 = (1, 1). Bin sums (2, 1, 2): bins 1 and 3 tie in sum load (s = 1/3, −2/3, 1/3) but not
+/// in their per-dimension loads.
+fn test_state() -> Vec<Vec<i64>> {
+    vec![vec![2, 0], vec![0, 1], vec![1, 1]]
+}
+
+/// `P = Σ_b Σ_a (l(a, b) − avg(a))²` written out directly.
+fn per_dim_quadratic(rows: &[Vec<i64>]) -> BigRational {
+    let n = rows.len() as i64;
+    let mut acc = q("0");
+    for a in 0..rows[0].len() {
+        let total: i64 = rows.iter().map(|r| r[a]).sum();
+        let avg = BigRational::new(total.into(), n.into());
+        for r in rows {
+            let v = BigRational::from_integer(r[a].into()) - &avg;
+            acc += &v * &v;
+        }
+    }
+    acc
+}
+
+/// `M = Σ_b max_a (l(a, b) − avg(a))` written out directly.
+fn per_bin_max(rows: &[Vec<i64>]) -> BigRational {
+    let n = rows.len() as i64;
+    let dims = rows[0].len();
+    let avg: Vec<BigRational> = (0..dims)
+        .map(|a| BigRational::new(rows.iter().map(|r| r[a]).sum::<i64>().into(), n.into()))
+        .collect();
+    rows.iter()
+        .map(|r| {
+            (0..dims)
+                .map(|a| BigRational::from_integer(r[a].into()) - &avg[a])
+                .max()
+                .unwrap()
+        })
+        .sum()
+}
+
+/// `Q = Σ_b Σ_a e^{α(l(a, b) − avg(a))}` in floats.
+fn per_dim_exp(rows: &[Vec<i64>], alpha: f64) -> f64 {
+    let n = rows.len() as f64;
+    let mut acc = 0.0;
+    for a in 0..rows[0].len() {
+        let avg = rows.iter().map(|r| r[a] as f64).sum::<f64>() / n;
+        for r in rows {
+            acc += (alpha * (r[a] as f64 - avg)).exp();
+        }
+    }
+    acc
+}
+
+/// The one-step outcomes of Two-Choice at the test state, uniform(dims=2, f=1) balls (support
+/// {dim 1} or {dim 2}, 1/2 each), written out by hand: (support dimension, bin, probability).
+/// Two-Choice at n = 3 gives rank r the probability (2r − 1)/9: 1/9, 3/9, 5/9 (rank 1 =
+/// heaviest), a tied group the average of its ranks' probabilities.
+/// * Sum rule: keys are the bin sums (2, 1, 2): bins 1 and 3 share ranks 1, 2 → (1/9 + 3/9)/2 =
+///   2/9 each; bin 2 has rank 3 → 5/9. The same for both supports.
+/// * Max rule, support {dim 1}: keys l(1, ·) = (2, 0, 1): ranks 1, 3, 2 → (1/9, 5/9, 3/9);
+///   support {dim 2}: keys l(2, ·) = (0, 1, 1): bins 2, 3 tie at ranks 1, 2 → 2/9 each, bin 1
+///   has rank 3 → (5/9, 2/9, 2/9).
+fn hand_outcomes(rule: &str) -> Vec<(usize, usize, BigRational)> {
+    let q_of = |v: [&str; 3]| v.map(q);
+    let per_support = match rule {
+        "sum" => [q_of(["2/9", "5/9", "2/9"]), q_of(["2/9", "5/9", "2/9"])],
+        _ => [q_of(["1/9", "5/9", "3/9"]), q_of(["5/9", "2/9", "2/9"])],
+    };
+    let mut out = Vec::new();
+    for (a, qs) in per_support.into_iter().enumerate() {
+        for (b, p) in qs.into_iter().enumerate() {
+            out.push((a, b, q("1/2") * p));
+        }
+    }
+    out
+}
+
+fn after(rows: &[Vec<i64>], a: usize, b: usize) -> Vec<Vec<i64>> {
+    let mut y = rows.to_vec();
+    y[b][a] += 1;
+    y
+}
+
+fn md_file(potentials: &str, expr: &str, rule: &str) -> String {
+    format!(
+        "[potentials]\n{potentials}\n[constants]\nalpha = \"1/2\"\n[claim]\nexpr = \"{expr}\"\n\
+         ball = \"uniform(dims=2,f=1)\"\nrules = [\"{rule}\"]\n[domain]\nn = [3]\n\
+         states = [[[2, 0], [0, 1], [1, 1]]]\n"
+    )
+}
+
+#[test]
+fn expectation_of_a_per_dimension_potential_matches_the_hand_enumeration() {
+    let x = test_state();
+    let pots = "P = \"sum(sum_dims((l(a, i) - avg(a))^2))\"\nQ = \"sum(sum_dims(exp(alpha*(l(a, i) - avg(a)))))\"\nM = \"sum(max_dims(l(a, i) - avg(a)))\"";
+    for rule in ["sum", "max"] {
+        let outs = hand_outcomes(rule);
+        assert_eq!(
+            outs.iter().map(|o| o.2.clone()).sum::<BigRational>(),
+            q("1")
+        );
+        // Exact: E[P'] by the hand enumeration.
+        let e_p: BigRational = outs
+            .iter()
+            .map(|(a, b, p)| p * per_dim_quadratic(&after(&x, *a, *b)))
+            .sum();
+        let r = format!("{rule} two-choice");
+        // E[M'] exactly: M is not a function of the sum loads, so a route that grouped the tied
+        // bins 1 and 3 of the sum rule (bin 1's outcome counted for both) would give another
+        // value, which the claim tells apart.
+        let e_m: BigRational = outs
+            .iter()
+            .map(|(a, b, p)| p * per_bin_max(&after(&x, *a, *b)))
+            .sum();
+        if rule == "sum" {
+            let grouped: BigRational = outs
+                .iter()
+                .map(|(a, b, p)| p * per_bin_max(&after(&x, *a, if *b == 2 { 0 } else { *b })))
+                .sum();
+            assert_ne!(grouped, e_m);
+            let v = check(&md_file(pots, &format!("E_M == {grouped}"), &r));
+            assert_eq!(v.verdict, Status::Refuted);
+        }
+        let v = check(&md_file(pots, &format!("E_M == {e_m}"), &r));
+        assert_eq!(v.verdict, Status::Holds, "{rule}: {:?}", v.notes);
+        let v = check(&md_file(pots, &format!("E_P == {e_p}"), &r));
+        assert_eq!(v.verdict, Status::Holds, "{rule}: {:?}", v.notes);
+        assert_eq!(v.trust, balloc::claim::Trust::Exact);
+        let v = check(&md_file(pots, &format!("E_P == {e_p} + 1/1000"), &r));
+        assert_eq!(v.verdict, Status::Refuted, "{rule}");
+        // A second route for the change: the library's closed form of E[ΔΥ_md].
+        let law = balloc::multidim::BallLaw::parse("uniform(dims=2,f=1)").unwrap();
+        let md_rule = balloc::multidim::MdRule::parse(rule, "two-choice").unwrap();
+        let xl = balloc::multidim::MdLoads::from_rows(&x).unwrap();
+        let closed: BigRational =
+            balloc::multidim::expectation::expected_quadratic_change(&xl, &law, &md_rule).unwrap();
+        assert_eq!(&e_p - per_dim_quadratic(&x), closed, "{rule}");
+        let v = check(&md_file(pots, &format!("dE_P == {closed}"), &r));
+        assert_eq!(v.verdict, Status::Holds, "{rule}");
+        // Floats: E[Q'] by the hand enumeration, α = 1/2; the claim decides by enclosures.
+        let e_q: f64 = outs
+            .iter()
+            .map(|(a, b, p)| {
+                num_traits::ToPrimitive::to_f64(p).unwrap() * per_dim_exp(&after(&x, *a, *b), 0.5)
+            })
+            .sum();
+        let band = format!("E_Q >= {:.15} - 1/10^9 && E_Q <= {:.15} + 1/10^9", e_q, e_q);
+        let v = check(&md_file(pots, &band, &r));
+        assert_eq!(v.verdict, Status::Holds, "{rule}: {band}");
+        assert_eq!(v.trust, balloc::claim::Trust::Enclosure);
+        let v = check(&md_file(pots, &format!("E_Q <= {e_q:.15} - 1/10^6"), &r));
+        assert_eq!(v.verdict, Status::Refuted, "{rule}");
+    }
+}
+
+#[test]
+fn bad_per_dimension_arguments_are_one_line_errors() {
+    let file = |expr: &str| {
+        format!(
+            "[claim]\nexpr = \"{expr}\"\nball = \"uniform(dims=2,f=1)\"\nrules = [\"sum one-choice\"]\n\
+             [domain]\nstates = [[[2, 0], [0, 1], [1, 1]]]\n"
+        )
+    };
+    let e = err(&file("l(0, 1) >= 0"));
+    assert!(e.contains("l(a, b): a = 0 is outside 1..=2 (D = 2)"), "{e}");
+    let e = err(&file("l(1, n + 1) >= 0"));
+    assert!(e.contains("l(a, b): b = 4 is outside 1..=3 (n = 3)"), "{e}");
+    let e = err(&file("l(1/2, 1) >= 0"));
+    // Line 9 of the file is `expr = "l(1/2, 1) >= 0"`: column 11 is the argument `1/2`.
+    assert!(
+        e.contains("the argument `a` must be an integer, got 1/2") && e.contains(":9:11:"),
+        "{e}"
+    );
+    let e = err(&file("l(sqrt(2), 1) >= 0"));
+    assert!(e.contains("must be known exactly"), "{e}");
+    let e = err(&file("l(1) >= 0"));
+    assert!(e.contains("takes 2 argument(s), got 1"), "{e}");
+    let e = err(&file("avgg(1) >= 0"));
+    assert!(
+        e.contains("did you mean `avg`?") && e.contains("l(a, b), avg(a)"),
+        "{e}"
+    );
+    let e = err(&file("a >= 0"));
+    assert!(e.contains("per-dimension name"), "{e}");
+    let e = err(&file("gap >= 0"));
+    assert!(e.contains("call it as gap(a)"), "{e}");
+    // A constant named `a` is fine outside the binders, an error inside them.
+    let e = err(&format!("[constants]\na = 2\n{}", file("sum_dims(a) >= 0")));
+    assert!(e.contains("rename the constant"), "{e}");
+    let v = check(&format!("[constants]\na = 2\n{}", file("a*gap_max == 2")));
+    assert_eq!(v.verdict, Status::Holds);
+}
+
+#[test]
+fn other_kinds_reject_the_multidimensional_names() {
+    let ineq = |expr: &str| {
+        format!(
+            "title = \"t\"\nkind = \"inequality\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
+             locator = \"x\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n\
+             [claim]\nexpr = \"{expr}\"\n[domain]\nn = [3]\nrandom = 1\n"
+        )
+    };
+    let e1 = |text: &str| {
+        let e = balloc::check_str(text).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(e.trim().lines().count(), 1, "{e}");
+        e
+    };
+    let e = e1(&ineq("sum_dims(1) >= 0"));
+    assert!(e.contains("needs states with dimensions"), "{e}");
+    let e = e1(&ineq("l(1, 1) >= 0"));
+    assert!(
+        e.contains("unknown function `l`") && e.contains("sum_dims"),
+        "{e}"
+    );
+    let e = e1(&ineq("avg(1) >= 0"));
+    assert!(e.contains("unknown function `avg`"), "{e}");
+    let e = e1(&ineq("s(1) >= 0"));
+    assert!(e.contains("unknown function `s`"), "{e}");
+    let e = e1(&ineq("sum(y*a) >= 0"));
+    assert!(e.contains("unknown name `a`"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Md states in [domain]
+
+fn domain_file(claim_extra: &str, domain: &str) -> String {
+    format!(
+        "[claim]\nexpr = \"units >= 0\"\nball = \"uniform(dims=2,f=1)\"\nrules = [\"sum two-choice\"]\n\
+         {claim_extra}[domain]\n{domain}"
+    )
+}
+
+#[test]
+fn md_states_max_load_and_random_in_domain() {
+    // Explicit states in [domain]; n taken from them. Two states: units 3 and 5.
+    let v = check(&domain_file(
+        "",
+        "states = [[[2, 0], [0, 1]], [[2, 0], [0, 1], [1, 1]]]\n",
+    ));
+    assert_eq!(v.verdict, Status::Holds);
+    assert_eq!(v.searched.total, 2);
+    assert_eq!(v.searched.n, vec![2, 3]);
+    // max_load in [domain]: (1 + 1)^(2·2) = 16 states at n = 2.
+    let v = check(&domain_file("", "n = [2]\nmax_load = 1\n"));
+    assert_eq!(v.searched.total, 16);
+    // random in [domain]: 5 reached states at n = 2 and 5 at n = 3.
+    let v = check(&domain_file("", "n = [2, 3]\nrandom = 5\nseed = 3\n"));
+    assert_eq!(v.searched.total, 10);
+    // The same fields in [claim] still work and give the same states.
+    let d = check(&domain_file(
+        "",
+        "n = [2]\nmax_load = 1\nrandom = 4\nseed = 7\n",
+    ));
+    let c = check(&domain_file(
+        "max_load = 1\nrandom = 4\n",
+        "n = [2]\nseed = 7\n",
+    ));
+    assert_eq!((d.searched.total, c.searched.total), (20, 20));
+    // The first violation is the first explicit state, wherever the field is written.
+    let refuted = |claim_extra: &str, domain: &str| {
+        let text = format!(
+            "[claim]\nexpr = \"units <= 3\"\nball = \"uniform(dims=2,f=1)\"\nrules = [\"sum two-choice\"]\n\
+             {claim_extra}[domain]\n{domain}"
+        );
+        let v = check(&text);
+        assert_eq!(v.verdict, Status::Refuted);
+        v.witness.unwrap().lhs
+    };
+    let a = refuted("", "states = [[[2, 0], [0, 1], [1, 1]]]\n");
+    let b = refuted("states = [[[2, 0], [0, 1], [1, 1]]]\n", "n = [3]\n");
+    assert_eq!(a, b);
+    assert!(a.contains("[[2, 0], [0, 1], [1, 1]]"), "{a}");
+}
+
+#[test]
+fn bad_domain_states_are_one_line_errors_naming_the_field() {
+    let e = err(&domain_file("random = 2\n", "n = [2]\nrandom = 3\n"));
+    assert!(
+        e.contains("`random` is given in both [claim] and [domain]"),
+        "{e}"
+    );
+    let e = err(&domain_file("max_load = 1\n", "n = [2]\nmax_load = 1\n"));
+    assert!(e.contains("`max_load` is given in both"), "{e}");
+    let e = err(&domain_file(
+        "states = [[[1, 0], [0, 1]]]\n",
+        "states = [[[1, 0], [0, 1]]]\n",
+    ));
+    assert!(e.contains("`states` is given in both"), "{e}");
+    // Ragged rows, negative loads, a state whose D is not the ball's, n·D above the limit.
+    let e = err(&domain_file("", "states = [[[1, 0], [0]]]\n"));
+    assert!(
+        e.contains("[domain] states[0] has 1 dimensions in row 2 but the ball law has D = 2"),
+        "{e}"
+    );
+    let e = err(&domain_file("", "states = [[[1, 0], [0, -1]]]\n"));
+    assert!(
+        e.contains("[domain] states[0]") && e.contains("-1 < 0"),
+        "{e}"
+    );
+    let e = err(&domain_file("", "states = [[[1, 0, 0], [0, 1, 0]]]\n"));
+    assert!(
+        e.contains("has 3 dimensions in row 1 but the ball law has D = 2"),
+        "{e}"
+    );
+    let big = format!("states = [[{}]]\n", vec!["[0, 0]"; 2049].join(", "));
+    let e = err(&domain_file("", &big));
+    assert!(
+        e.contains("[domain] states[0]") && e.contains("limits::MD_CLAIM_CELLS"),
+        "{e}"
+    );
+    let e = err(&domain_file("", "n = [2049]\nrandom = 1\n"));
+    assert!(
+        e.contains("[domain] n") && e.contains("limits::MD_CLAIM_CELLS"),
+        "{e}"
+    );
+    let e = err(&domain_file(
+        "",
+        "states = [[[1, 0], [0, 1000000000000000001]]]\n",
+    ));
+    assert!(e.contains("above 10^15"), "{e}");
+    // The states' n must be listed when [domain] n is given.
+    let e = err(&domain_file("", "n = [3]\nstates = [[[1, 0], [0, 1]]]\n"));
+    assert!(
+        e.contains("[domain] states[0] has n = 2, which [domain] n does not list"),
+        "{e}"
+    );
+    // Shapes: flat load vectors are not md states; non-integer loads; mixed lists.
+    let e = err(&domain_file("", "states = [[1, 0]]\n"));
+    assert!(
+        e.contains("a multidimensional state is a list of rows"),
+        "{e}"
+    );
+    let e = err(&domain_file("", "states = [[[1.5, 0], [0, 1]]]\n"));
+    assert!(e.contains("the loads are integers"), "{e}");
+    let e = err(&domain_file("", "states = [[1, 0], [[1, 0], [0, 1]]]\n"));
+    assert!(e.contains("mixes load vectors"), "{e}");
+    // Fields of [domain] the md claims do not read.
+    let e = err(&domain_file(
+        "",
+        "n = [2]\nrandom = 1\nfamilies = [\"tied\"]\n",
+    ));
+    assert!(
+        e.contains("[domain] families: not read by multidimensional claims"),
+        "{e}"
+    );
+    let e = err(&domain_file("", "n = [2]\n"));
+    assert!(e.contains("no states"), "{e}");
+}
+
+#[test]
+fn other_kinds_reject_md_states_and_max_load_in_domain() {
+    let ineq = |domain: &str| {
+        format!(
+            "title = \"t\"\nkind = \"inequality\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
+             locator = \"x\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n\
+             [claim]\nexpr = \"gap >= 0\"\n[domain]\nn = [2]\n{domain}"
+        )
+    };
+    let e1 = |text: &str| {
+        let e = balloc::check_str(text).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(e.trim().lines().count(), 1, "{e}");
+        e
+    };
+    let e = e1(&ineq("states = [[[1, 0], [0, 1]]]\n"));
+    assert!(
+        e.contains(
+            "[domain] states (lists of rows): multidimensional states are read by kind `multidim`"
+        ),
+        "{e}"
+    );
+    let e = e1(&ineq("max_load = 2\n"));
+    assert!(
+        e.contains("[domain] max_load") && e.contains("exhaustive = { max_n, max_load }"),
+        "{e}"
+    );
+    // Every other kind, e.g. graph claims, and the multidim items.
+    let graph = "title = \"t\"\nkind = \"graph\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
+                 locator = \"x\"\nprovenance = \"derived\"\n[claim]\nexpr = \"n >= 1\"\ngraphs = [\"cycle(4)\"]\n\
+                 [domain]\nn = [4]\nstates = [[[1, 0], [0, 1]]]\n";
+    let e = e1(graph);
+    assert!(e.contains("not by `graph`"), "{e}");
+    let item = "title = \"t\"\nkind = \"multidim\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
+                locator = \"x\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n\
+                [constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n\
+                [domain]\nn = [8]\nmax_load = 2\n";
+    let e = e1(item);
+    assert!(e.contains("not by `multidim` with `item`"), "{e}");
+}
+
+#[test]
+fn multidim_items_check_their_sizes_against_the_limits() {
+    let item = |claim: &str, domain: &str| {
+        format!(
+            "title = \"t\"\nkind = \"multidim\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
+             locator = \"x\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n\
+             [constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n{claim}\
+             [domain]\n{domain}"
+        )
+    };
+    let e1 = |text: &str| {
+        let e = balloc::check_str(text).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(e.trim().lines().count(), 1, "{e}");
+        e
+    };
+    // max_load = 20: C(20 + n − 1, n − 1) sorted states at n: n = 8 gives C(27, 7) = 888030
+    // (within 10⁶), n = 9 gives C(28, 8) = 3108105, the first n above the limit.
+    let e = e1(&item(
+        "",
+        "n = [8]\nexhaustive = { max_n = 20, max_load = 20 }\n",
+    ));
+    assert!(
+        e.contains("at n = 9: 3108105 states is above the limit of 1000000")
+            && e.contains("limits::MD_ITEM_EXHAUSTIVE"),
+        "{e}"
+    );
+    let e = e1(&item(
+        "",
+        "n = [8]\nexhaustive = { max_n = 30000, max_load = 0 }\n",
+    ));
+    assert!(
+        e.contains("exhaustive max_n") && e.contains("limits::MD_ITEM_N"),
+        "{e}"
+    );
+    let e = e1(&item("", "n = [20001]\n"));
+    assert!(e.contains("limits::MD_ITEM_N"), "{e}");
+    let e = e1(&item("dims = 13\n", "n = [8]\n"));
+    assert!(e.contains("dims: 13 is above the limit of 12"), "{e}");
+    // Within the limits the item runs (Corollary 1 is refuted at the all-zero state).
+    let v = balloc::check_str(&item(
+        "",
+        "n = [8]\nexhaustive = { max_n = 3, max_load = 2 }\n",
+    ))
+    .unwrap();
+    assert_eq!(v.verdict, Status::Refuted);
+}

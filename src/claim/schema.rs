@@ -315,37 +315,158 @@ fn default_true() -> bool {
     true
 }
 
-/// The state domain and the search budget.
-#[derive(Debug, Clone, Deserialize)]
+/// One entry of `[domain] states` as written: a load vector (a list of numbers), or a
+/// multidimensional state (a list of rows, one list of integer loads per bin).
+#[derive(Debug, Clone, PartialEq)]
+enum StateEntry {
+    Loads(Vec<f64>),
+    Md(Vec<Vec<i64>>),
+}
+
+impl<'de> Deserialize<'de> for StateEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        use toml::Value;
+        let items = Vec::<Value>::deserialize(de)?;
+        if items
+            .iter()
+            .all(|v| matches!(v, Value::Integer(_) | Value::Float(_)))
+        {
+            return Ok(StateEntry::Loads(
+                items
+                    .iter()
+                    .map(|v| match v {
+                        Value::Integer(i) => *i as f64,
+                        Value::Float(f) => *f,
+                        _ => unreachable!("checked above"),
+                    })
+                    .collect(),
+            ));
+        }
+        let mut rows = Vec::with_capacity(items.len());
+        for (b, v) in items.iter().enumerate() {
+            let Value::Array(row) = v else {
+                return Err(D::Error::custom(
+                    "a state is a list of loads (numbers), or for kind multidim a list of rows (one list of integer loads per bin, e.g. [[1, 0], [0, 2]])",
+                ));
+            };
+            let mut out = Vec::with_capacity(row.len());
+            for x in row {
+                match x {
+                    Value::Integer(i) => out.push(*i),
+                    other => {
+                        return Err(D::Error::custom(format!(
+                            "row {} of an md state: the loads are integers, got {other}",
+                            b + 1
+                        )));
+                    }
+                }
+            }
+            rows.push(out);
+        }
+        Ok(StateEntry::Md(rows))
+    }
+}
+
+/// `[domain]` as written; [`Domain`] splits its `states` into load vectors and md states.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawDomain {
+    #[serde(default)]
+    n: Vec<usize>,
+    #[serde(default)]
+    states: Vec<StateEntry>,
+    #[serde(default)]
+    max_load: Option<u32>,
+    #[serde(default)]
+    families: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    exhaustive: Option<Exhaustive>,
+    #[serde(default)]
+    random: u32,
+    #[serde(default)]
+    optimise: u32,
+    #[serde(default = "default_starts")]
+    starts: usize,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default = "default_true")]
+    integer: bool,
+}
+
+impl TryFrom<RawDomain> for Domain {
+    type Error = String;
+    fn try_from(r: RawDomain) -> Result<Domain, String> {
+        let mut states = Vec::new();
+        let mut md_states = Vec::new();
+        for e in r.states {
+            match e {
+                StateEntry::Loads(v) => states.push(v),
+                StateEntry::Md(rows) => md_states.push(rows),
+            }
+        }
+        if !states.is_empty() && !md_states.is_empty() {
+            return Err(
+                "states mixes load vectors (lists of numbers) and md states (lists of rows)".into(),
+            );
+        }
+        Ok(Domain {
+            n: r.n,
+            states,
+            md_states,
+            max_load: r.max_load,
+            families: r.families,
+            exhaustive: r.exhaustive,
+            random: r.random,
+            optimise: r.optimise,
+            starts: r.starts,
+            seed: r.seed,
+            integer: r.integer,
+        })
+    }
+}
+
+/// The state domain and the search budget.
+///
+/// `states` holds load vectors (lists of numbers) or, for multidimensional claims, md states
+/// (lists of rows, one list of integer loads per bin), never both:
+///
+/// ```
+/// use balloc::claim::schema::Domain;
+/// let d: Domain = toml::from_str("n = [2]\nstates = [[3, 0], [1, 1]]").unwrap();
+/// assert_eq!((d.states.len(), d.md_states.len()), (2, 0));
+/// let d: Domain = toml::from_str("states = [[[2, 0], [0, 1]]]\nmax_load = 1").unwrap();
+/// assert_eq!((d.states.len(), d.md_states[0][1][1], d.max_load), (0, 1, Some(1)));
+/// assert!(toml::from_str::<Domain>("states = [[1, 0], [[1], [0]]]").is_err());
+/// assert!(toml::from_str::<Domain>("states = [[[1.5, 0]]]").is_err());
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "RawDomain")]
 pub struct Domain {
     /// The numbers of bins (may be omitted when `states` gives every load vector).
-    #[serde(default)]
     pub n: Vec<usize>,
     /// Explicit load vectors, evaluated first (each of a length in `n`; when `n` is omitted, the
     /// lengths of these vectors are the numbers of bins).
-    #[serde(default)]
     pub states: Vec<Vec<f64>>,
+    /// Explicit multidimensional states (`states` written as lists of rows, kind `multidim` with
+    /// `expr`): `md_states[k][b][a]` is the load of dimension `a + 1` in bin `b + 1`.
+    pub md_states: Vec<Vec<Vec<i64>>>,
+    /// Every multidimensional state with loads in `0..=max_load` (kind `multidim` with `expr`).
+    pub max_load: Option<u32>,
     /// Adversarial families (default: all of them).
-    #[serde(default)]
     pub families: Option<Vec<Spanned<String>>>,
     /// Exhaustive enumeration for small n.
-    #[serde(default)]
     pub exhaustive: Option<Exhaustive>,
-    /// Random states (proptest cases) per n, process and constant combination.
-    #[serde(default)]
+    /// Random states (proptest cases) per n, process and constant combination; for kind
+    /// `multidim` with `expr`, the states reached by the rule from zero.
     pub random: u32,
     /// Local-optimiser evaluations per start.
-    #[serde(default)]
     pub optimise: u32,
     /// Optimiser starts (the best states found so far).
-    #[serde(default = "default_starts")]
     pub starts: usize,
     /// The seed of every random choice.
-    #[serde(default)]
     pub seed: u64,
     /// Integer loads only (unit balls); families are rounded.
-    #[serde(default = "default_true")]
     pub integer: bool,
 }
 
@@ -356,6 +477,8 @@ impl Default for Domain {
         Domain {
             n: Vec::new(),
             states: Vec::new(),
+            md_states: Vec::new(),
+            max_load: None,
             families: None,
             exhaustive: None,
             random: 0,

@@ -437,11 +437,47 @@ impl Constants {
     }
 }
 
+/// An error when `[domain]` has md states (`states` as lists of rows) or `max_load`, which only
+/// the kind `multidim` with `expr` reads.
+///
+/// ```
+/// let text = "title = \"t\"\nkind = \"inequality\"\nexpected = \"open\"\nstatement = \"s\"\n\
+///             [source]\nlocator = \"x\"\nprovenance = \"derived\"\n[claim]\nexpr = \"n >= 2\"\n\
+///             [domain]\nn = [2]\nmax_load = 2\n";
+/// let e = balloc::check_str(text).unwrap_err().to_string();
+/// assert!(e.contains("[domain] max_load: multidimensional states are read by kind `multidim` with `expr`"));
+/// ```
+pub fn reject_md_states(t: &Theorem) -> Result<(), FileError> {
+    let d = t.file.domain.get_ref();
+    if d.md_states.is_empty() && d.max_load.is_none() {
+        return Ok(());
+    }
+    let kind = t.file.kind.get_ref();
+    Err(t.error_at(
+        Some(t.file.domain.span().start),
+        format!(
+            "[domain] {}: multidimensional states are read by kind `multidim` with `expr`, not by `{kind}`{}{}",
+            if d.md_states.is_empty() {
+                "max_load"
+            } else {
+                "states (lists of rows)"
+            },
+            if kind == "multidim" { " with `item`" } else { "" },
+            if d.md_states.is_empty() {
+                " (exhaustive enumeration: `exhaustive = { max_n, max_load }`)"
+            } else {
+                ""
+            }
+        ),
+    ))
+}
+
 /// The numbers of bins of `[domain]`, validated: at least one, each in `2..=MAX_N`; when `n` is
 /// omitted, the lengths of `states`. The one check of every kind ("empty domain").
 pub fn domain_ns(t: &Theorem) -> Result<Vec<usize>, FileError> {
     let d = t.file.domain.get_ref();
     let at = Some(t.file.domain.span().start);
+    reject_md_states(t)?;
     let mut ns = d.n.clone();
     if ns.is_empty() {
         for s in &d.states {

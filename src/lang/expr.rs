@@ -21,6 +21,25 @@
 //! load `xᵢ − W/n`), `x` (load), `p` (probability that bin i receives the next ball), `w` (the
 //! expected increase of `xᵢ` in one step or batch), `rank` (1 = heaviest; tied bins in index
 //! order), `i` (the bin's index, 1-based).
+//!
+//! Binders over the dimensions `a = 1..D`, where the state has dimensions ([`Scope::has_dims`],
+//! [`Env::dims`]; the multidimensional claims), with the per-dimension name `a` ([`DIM_VAR`]):
+//!
+//! | form | value |
+//! |---|---|
+//! | `sum_dims(f)`, `sum_dims(f, pred)` | `Σ_a f(a)`, over the dimensions where `pred` holds |
+//! | `max_dims(f)`, `min_dims(f)` (optionally with `pred`) | the largest / smallest `f(a)` |
+//! | `count_dims(pred)` | the number of dimensions where `pred` holds |
+//!
+//! They nest with the binders over the bins either way round (one level of each):
+//! `sum(sum_dims(exp(alpha*(l(a, i) - avg(a)))))` is `Σ_b Σ_a e^{α(l(a, b) − avg(a))}`.
+//!
+//! Functions of the state ([`EnvFunc`]): a scope may offer functions `name(args…)` whose
+//! arguments are exact integers (e.g. the md load `l(a, b)`); the evaluator checks that every
+//! argument is an exact integer and the environment ([`Env::call`]) that it is in range. Their
+//! value depends on the state and the arguments only (never on the bin of an enclosing binder),
+//! so the binders may evaluate tied bins once as usual: a call that reads the bin passes `i`,
+//! which makes every bin its own class.
 
 use super::domain::{Domain, Eval, EvalError};
 use super::syntax::{Ast, BinOp, Cmp, Node};
@@ -140,6 +159,98 @@ pub enum ProcFunc {
     Eps1,
 }
 
+/// The per-dimension name bound by the binders over the dimensions (`sum_dims`, `max_dims`,
+/// `min_dims`, `count_dims`): the dimension's index, 1-based.
+///
+/// ```
+/// use balloc::lang::{compile_expr, parse, EnvFunc, Env, Exact, Domain, Eval, Resolved, Scope};
+/// // A scope and state with D = 3 dimensions and no bins: Σ_a a² = 1 + 4 + 9 = 14.
+/// struct S;
+/// impl Scope for S {
+///     fn resolve(&self, _: &str) -> Result<Option<Resolved>, String> { Ok(None) }
+///     fn known(&self) -> Vec<(String, Vec<String>)> { vec![] }
+///     fn has_dims(&self) -> bool { true }
+/// }
+/// impl Env<Exact> for S {
+///     fn slot(&self, _: &Exact, _: usize) -> Eval<balloc::exact::Q> { unreachable!() }
+///     fn dims(&self) -> Eval<usize> { Ok(3) }
+/// }
+/// assert_eq!(balloc::lang::DIM_VAR, "a");
+/// let e = compile_expr(&parse("sum_dims(a^2)").unwrap(), &S, false).unwrap();
+/// assert_eq!(e.eval(&Exact, &S, None).unwrap().to_string(), "14");
+/// ```
+pub const DIM_VAR: &str = "a";
+
+/// A function of the state offered by a [`Scope`]: `name(p₁, …, p_k)` with exact integer
+/// arguments, evaluated by [`Env::call`] (e.g. `l(a, b)`, the load of dimension `a` in bin `b` of
+/// a multidimensional state).
+///
+/// ```
+/// use balloc::lang::EnvFunc;
+/// let l = EnvFunc::new(0, "l", &["a", "b"]);
+/// assert_eq!(l.signature(), "l(a, b)");
+/// // Argument 1 (`a`) = 3 as a 0-based index into 1..=2 dimensions: out of range.
+/// assert_eq!(l.index(0, 2, 2, "D").unwrap(), 1);
+/// let e = l.index(0, 3, 2, "D").unwrap_err().to_string();
+/// assert!(e.contains("l(a, b): a = 3 is outside 1..=2 (D = 2)"), "{e}");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EnvFunc {
+    /// The scope's id of the function, passed back to [`Env::call`].
+    pub id: usize,
+    /// Its name.
+    pub name: String,
+    /// Its parameters' names, one per argument (for messages).
+    pub params: Vec<String>,
+}
+
+impl EnvFunc {
+    /// A function `name(params…)` with the scope's `id`.
+    ///
+    /// ```
+    /// let f = balloc::lang::EnvFunc::new(5, "s", &["b"]);
+    /// assert_eq!((f.id, f.params.len()), (5, 1));
+    /// ```
+    pub fn new(id: usize, name: &str, params: &[&str]) -> EnvFunc {
+        EnvFunc {
+            id,
+            name: name.to_string(),
+            params: params.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+
+    /// `name(p₁, …, p_k)`.
+    ///
+    /// ```
+    /// let f = balloc::lang::EnvFunc::new(0, "avg", &["a"]);
+    /// assert_eq!(f.signature(), "avg(a)");
+    /// ```
+    pub fn signature(&self) -> String {
+        format!("{}({})", self.name, self.params.join(", "))
+    }
+
+    /// The 1-based argument `v` of parameter `k` (0-based) as a 0-based index into `len`
+    /// entries (`1 ≤ v ≤ len`), or an error naming the function, the parameter and the range;
+    /// `what` names the size (`n`, `D`).
+    ///
+    /// ```
+    /// let l = balloc::lang::EnvFunc::new(0, "l", &["a", "b"]);
+    /// // Bin b = 3 of n = 3 bins is index 2; b = 0 is outside 1..=3.
+    /// assert_eq!(l.index(1, 3, 3, "n").unwrap(), 2);
+    /// assert!(l.index(1, 0, 3, "n").unwrap_err().to_string().contains("b = 0 is outside 1..=3 (n = 3)"));
+    /// ```
+    pub fn index(&self, k: usize, v: i64, len: usize, what: &str) -> Eval<usize> {
+        match usize::try_from(v) {
+            Ok(u) if (1..=len).contains(&u) => Ok(u - 1),
+            _ => Err(EvalError::Undefined(format!(
+                "{}: {} = {v} is outside 1..={len} ({what} = {len})",
+                self.signature(),
+                self.params.get(k).map_or("?", |p| p.as_str())
+            ))),
+        }
+    }
+}
+
 /// An aggregate over the bins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Agg {
@@ -153,8 +264,27 @@ pub enum Agg {
 
 /// Every function name with what it compiles to.
 pub const FUNCTIONS: &[&str] = &[
-    "exp", "ln", "log", "sqrt", "abs", "floor", "ceil", "cosh", "sinh", "min", "max", "p", "eps1",
-    "sum", "max_bins", "min_bins", "count",
+    "exp",
+    "ln",
+    "log",
+    "sqrt",
+    "abs",
+    "floor",
+    "ceil",
+    "cosh",
+    "sinh",
+    "min",
+    "max",
+    "p",
+    "eps1",
+    "sum",
+    "max_bins",
+    "min_bins",
+    "count",
+    "sum_dims",
+    "max_dims",
+    "min_dims",
+    "count_dims",
 ];
 
 /// A compiled arithmetic expression.
@@ -181,6 +311,14 @@ pub enum Expr {
     Over(Agg, Box<Expr>, Option<Box<Formula>>),
     /// `count(pred)`
     Count(Box<Formula>),
+    /// A function of the state at exact integer arguments ([`EnvFunc`]).
+    EnvCall(EnvFunc, Vec<Expr>),
+    /// The per-dimension name `a` (inside a binder over the dimensions).
+    Dim,
+    /// An aggregate over the dimensions, with an optional predicate.
+    OverDims(Agg, Box<Expr>, Option<Box<Formula>>),
+    /// `count_dims(pred)`
+    CountDims(Box<Formula>),
 }
 
 /// A compiled formula.
@@ -214,6 +352,36 @@ pub trait Scope {
     /// Whether `p(i)` and `eps1(δ)` are available.
     fn has_process(&self) -> bool {
         true
+    }
+    /// The functions of the state this scope offers ([`EnvFunc`]; none by default), evaluated
+    /// by [`Env::call`].
+    ///
+    /// ```
+    /// use balloc::exact::Q;
+    /// use balloc::lang::{compile_expr, parse, Domain, EnvFunc, Env, Eval, Exact, Resolved, Scope};
+    /// // `sq(k) = k²`: sq(3) + sq(4) = 25; sq(1/2) is refused before the state is asked.
+    /// struct S;
+    /// impl Scope for S {
+    ///     fn resolve(&self, _: &str) -> Result<Option<Resolved>, String> { Ok(None) }
+    ///     fn known(&self) -> Vec<(String, Vec<String>)> { vec![] }
+    ///     fn functions(&self) -> Vec<EnvFunc> { vec![EnvFunc::new(0, "sq", &["k"])] }
+    /// }
+    /// impl Env<Exact> for S {
+    ///     fn slot(&self, _: &Exact, _: usize) -> Eval<Q> { unreachable!() }
+    ///     fn call(&self, d: &Exact, _: &EnvFunc, args: &[i64]) -> Eval<Q> {
+    ///         d.rational(&Q::from_integer((args[0] * args[0]).into()))
+    ///     }
+    /// }
+    /// let e = compile_expr(&parse("sq(3) + sq(4)").unwrap(), &S, false).unwrap();
+    /// assert_eq!(e.eval(&Exact, &S, None).unwrap().to_string(), "25");
+    /// assert!(compile_expr(&parse("sq(1/2)").unwrap(), &S, false).is_err());
+    /// ```
+    fn functions(&self) -> Vec<EnvFunc> {
+        Vec::new()
+    }
+    /// Whether the states have dimensions (the binders over the dimensions and `a`).
+    fn has_dims(&self) -> bool {
+        false
     }
 }
 
@@ -300,12 +468,20 @@ pub struct Uses {
     /// Whether `exp`, `ln`, `sqrt`, `cosh`, `sinh` or a non-integer power may appear (no exact
     /// rational value in general).
     pub transcendental: bool,
+    /// Whether functions of the state ([`EnvFunc`]) are called.
+    pub env_funcs: bool,
+    /// Whether the tree has a binder over the dimensions.
+    pub dim_binders: bool,
+    /// Whether the per-dimension name `a` is read.
+    pub dim_var: bool,
 }
 
 struct Compiler<'a> {
     scope: &'a dyn Scope,
     /// Whether per-bin names are in scope (inside a binder, or a per-bin formula).
     in_bins: bool,
+    /// Whether the per-dimension name is in scope (inside a binder over the dimensions).
+    in_dims: bool,
 }
 
 /// Compiles an expression (a formula in arithmetic position is its indicator). `per_bin`: the
@@ -314,6 +490,7 @@ pub fn compile_expr(ast: &Ast, scope: &dyn Scope, per_bin: bool) -> Result<Expr,
     Compiler {
         scope,
         in_bins: per_bin,
+        in_dims: false,
     }
     .expr(ast)
 }
@@ -327,6 +504,7 @@ pub fn compile_formula(
     Compiler {
         scope,
         in_bins: per_bin,
+        in_dims: false,
     }
     .formula(ast)
 }
@@ -382,6 +560,28 @@ impl Compiler<'_> {
     }
 
     fn name(&self, name: &str, span: &Range<usize>) -> Result<Expr, CompileError> {
+        if name == DIM_VAR && self.scope.has_dims() {
+            let other = matches!(self.scope.resolve(name), Ok(Some(_)));
+            if self.in_dims {
+                if other {
+                    return cerr(
+                        format!(
+                            "`{DIM_VAR}` is the dimension of the enclosing sum_dims/max_dims/min_dims/count_dims and also a name of the file (a constant or potential): rename the constant"
+                        ),
+                        span,
+                    );
+                }
+                return Ok(Expr::Dim);
+            }
+            if !other {
+                return cerr(
+                    format!(
+                        "`{DIM_VAR}` is the per-dimension name: use it inside sum_dims(...), max_dims(...), min_dims(...) or count_dims(...)"
+                    ),
+                    span,
+                );
+            }
+        }
         if let Some(v) = BinVar::parse(name) {
             if self.in_bins {
                 return Ok(Expr::Bin(v));
@@ -407,11 +607,29 @@ impl Compiler<'_> {
                         span,
                     );
                 }
-                let known = self.scope.known();
+                if let Some(f) = self.scope.functions().into_iter().find(|f| f.name == name) {
+                    return cerr(
+                        format!(
+                            "`{name}` is a function of the state; call it as {}",
+                            f.signature()
+                        ),
+                        span,
+                    );
+                }
+                let mut known = self.scope.known();
                 let all: Vec<String> = known.iter().flat_map(|(_, v)| v.iter().cloned()).collect();
                 let hint = closest(name, all.iter())
                     .map(|c| format!("; did you mean `{c}`?"))
                     .unwrap_or_default();
+                let functions: Vec<String> = self
+                    .scope
+                    .functions()
+                    .iter()
+                    .map(EnvFunc::signature)
+                    .collect();
+                if !functions.is_empty() {
+                    known.push(("functions of the state".into(), functions));
+                }
                 let groups: Vec<String> = known
                     .iter()
                     .filter(|(_, v)| !v.is_empty())
@@ -501,6 +719,7 @@ impl Compiler<'_> {
                 let inner = Compiler {
                     scope: self.scope,
                     in_bins: true,
+                    in_dims: self.in_dims,
                 };
                 if bare == "count" {
                     if args.len() != 1 {
@@ -528,22 +747,121 @@ impl Compiler<'_> {
                 };
                 Ok(Expr::Over(agg, Box::new(f), pred))
             }
+            "sum_dims" | "max_dims" | "min_dims" | "count_dims" => {
+                if !self.scope.has_dims() {
+                    return cerr(
+                        format!(
+                            "`{name}(...)` needs states with dimensions: only multidimensional claims (kind `multidim` with `expr`) have them"
+                        ),
+                        name_span,
+                    );
+                }
+                if self.in_dims {
+                    return cerr(
+                        format!(
+                            "`{name}(...)` inside another binder over the dimensions is not allowed"
+                        ),
+                        name_span,
+                    );
+                }
+                let inner = Compiler {
+                    scope: self.scope,
+                    in_bins: self.in_bins,
+                    in_dims: true,
+                };
+                if bare == "count_dims" {
+                    if args.len() != 1 {
+                        return cerr(
+                            "`count_dims` takes one predicate, e.g. count_dims(gap(a) >= 1)",
+                            name_span,
+                        );
+                    }
+                    return Ok(Expr::CountDims(Box::new(inner.formula(&args[0])?)));
+                }
+                if args.is_empty() || args.len() > 2 {
+                    return cerr(
+                        format!(
+                            "`{name}` takes a per-dimension expression and an optional predicate, e.g. {name}(gap(a), avg(a) > 0)"
+                        ),
+                        name_span,
+                    );
+                }
+                let agg = match bare {
+                    "sum_dims" => Agg::Sum,
+                    "max_dims" => Agg::Max,
+                    _ => Agg::Min,
+                };
+                let f = inner.expr(&args[0])?;
+                let pred = match args.get(1) {
+                    Some(a) => Some(Box::new(inner.formula(a)?)),
+                    None => None,
+                };
+                Ok(Expr::OverDims(agg, Box::new(f), pred))
+            }
             _ => {
-                let known: Vec<String> = FUNCTIONS.iter().map(|s| s.to_string()).collect();
+                let functions = self.scope.functions();
+                if let Some(f) = functions.iter().find(|f| f.name == name) {
+                    return self.env_call(f, args, name_span);
+                }
+                let mut known: Vec<String> = FUNCTIONS.iter().map(|s| s.to_string()).collect();
+                known.extend(functions.iter().map(|f| f.name.clone()));
                 let hint = closest(bare, known.iter())
                     .map(|c| format!("did you mean `{c}`? "))
                     .unwrap_or_default();
                 let _ = span;
+                let mut accepted = FUNCTIONS.join(", ");
+                for f in &functions {
+                    accepted.push_str(", ");
+                    accepted.push_str(&f.signature());
+                }
                 cerr(
                     format!(
-                        "unknown function `{}`; {hint}accepted: {}",
+                        "unknown function `{}`; {hint}accepted: {accepted}",
                         super::syntax::excerpt(name, 40),
-                        FUNCTIONS.join(", ")
                     ),
                     name_span,
                 )
             }
         }
+    }
+
+    /// A call of a function of the state: the arity, and literal arguments that are not
+    /// integers, are compile errors; other arguments are checked at evaluation.
+    fn env_call(
+        &self,
+        f: &EnvFunc,
+        args: &[Ast],
+        name_span: &Range<usize>,
+    ) -> Result<Expr, CompileError> {
+        if args.len() != f.params.len() {
+            return cerr(
+                format!(
+                    "`{}` takes {} argument(s), got {}",
+                    f.signature(),
+                    f.params.len(),
+                    args.len()
+                ),
+                name_span,
+            );
+        }
+        let mut out = Vec::with_capacity(args.len());
+        for (k, a) in args.iter().enumerate() {
+            let e = self.expr(a)?;
+            if let Expr::Num(q, _) = &e
+                && !q.is_integer()
+            {
+                return cerr(
+                    format!(
+                        "`{}`: the argument `{}` must be an integer, got {q}",
+                        f.signature(),
+                        f.params[k]
+                    ),
+                    &a.span,
+                );
+            }
+            out.push(e);
+        }
+        Ok(Expr::EnvCall(f.clone(), out))
     }
 }
 
@@ -575,16 +893,19 @@ fn resolved(r: Resolved) -> Expr {
     }
 }
 
-/// The values of the per-bin names at one bin, in the domain of the evaluation.
+/// The values of the per-bin names at one bin, and of the per-dimension name `a` at one
+/// dimension, in the domain of the evaluation.
 #[derive(Debug, Clone)]
 pub struct Frame<N> {
     vals: [Option<N>; 6],
+    dim: Option<N>,
 }
 
 impl<N> Default for Frame<N> {
     fn default() -> Self {
         Frame {
             vals: [None, None, None, None, None, None],
+            dim: None,
         }
     }
 }
@@ -597,6 +918,22 @@ impl<N: Clone> Frame<N> {
     /// A per-bin value.
     pub fn get(&self, v: BinVar) -> Option<&N> {
         self.vals[v as usize].as_ref()
+    }
+    /// Sets the per-dimension value `a`.
+    ///
+    /// ```
+    /// let mut f = balloc::lang::Frame::<f64>::default();
+    /// assert_eq!(f.dim(), None);
+    /// f.set_dim(2.0);
+    /// assert_eq!(f.dim(), Some(&2.0));
+    /// ```
+    pub fn set_dim(&mut self, x: N) {
+        self.dim = Some(x);
+    }
+    /// The per-dimension value `a`, inside a binder over the dimensions (see
+    /// [`Frame::set_dim`]).
+    pub fn dim(&self) -> Option<&N> {
+        self.dim.as_ref()
     }
 }
 
@@ -632,6 +969,21 @@ pub trait Env<D: Domain> {
         let _ = vars;
         None
     }
+    /// The number of dimensions `D` of the state (binders over the dimensions).
+    fn dims(&self) -> Eval<usize> {
+        Err(EvalError::Unavailable(
+            "binders over the dimensions need a multidimensional state".into(),
+        ))
+    }
+    /// A function of the state ([`EnvFunc`]) at exact integer arguments; an argument out of
+    /// range is an [`EvalError::Undefined`] naming it ([`EnvFunc::index`]).
+    fn call(&self, d: &D, f: &EnvFunc, args: &[i64]) -> Eval<D::N> {
+        let _ = (d, args);
+        Err(EvalError::Unavailable(format!(
+            "{} needs a state that defines it",
+            f.signature()
+        )))
+    }
 }
 
 /// An environment with slots only.
@@ -644,6 +996,31 @@ impl<D: Domain> Env<D> for Slots<'_, D::N> {
             .cloned()
             .ok_or_else(|| EvalError::Undefined(format!("slot {slot}")))
     }
+}
+
+/// Argument `k` of a function of the state as an exact integer: `Unavailable` when the domain
+/// does not know it exactly, `Undefined` when it is not an integer or beyond `i64`.
+fn int_arg<D: Domain>(d: &D, v: &D::N, f: &EnvFunc, k: usize) -> Eval<i64> {
+    let param = f.params.get(k).map_or("?", |p| p.as_str());
+    let q = d.to_rational(v).ok_or_else(|| {
+        EvalError::Unavailable(format!(
+            "{}: the argument `{param}` must be known exactly, got {}",
+            f.signature(),
+            d.show(v)
+        ))
+    })?;
+    if !q.is_integer() {
+        return Err(EvalError::Undefined(format!(
+            "{}: the argument `{param}` must be an integer, got {q}",
+            f.signature()
+        )));
+    }
+    num_traits::ToPrimitive::to_i64(&q.to_integer()).ok_or_else(|| {
+        EvalError::Undefined(format!(
+            "{}: the argument `{param}` = {q} is out of range",
+            f.signature()
+        ))
+    })
 }
 
 fn exact_arg<D: Domain>(d: &D, v: &D::N, what: &str) -> Eval<Q> {
@@ -732,15 +1109,37 @@ impl Expr {
                 env.proc(d, *f, &q)
             }
             Expr::Ind(fm) => Ok(d.indicator(fm.truth(d, env, frame, None)?)),
-            Expr::Over(agg, f, pred) => over(d, env, *agg, f, pred.as_deref()),
+            Expr::Over(agg, f, pred) => over(d, env, frame, *agg, f, pred.as_deref()),
             Expr::Count(pred) => {
                 let vars = pred.uses().bin_vars;
                 let classes = bin_classes(env, vars);
                 let mut k = 0usize;
                 for (bin, size) in classes {
-                    let fr = env.frame(d, bin, vars)?;
+                    let fr = bin_frame(d, env, frame, bin, vars)?;
                     if pred.truth(d, env, Some(&fr), None)? {
                         k += size;
+                    }
+                }
+                d.float(k as f64)
+            }
+            Expr::EnvCall(f, args) => {
+                let mut ks = Vec::with_capacity(args.len());
+                for (k, a) in args.iter().enumerate() {
+                    ks.push(int_arg(d, &a.eval(d, env, frame)?, f, k)?);
+                }
+                env.call(d, f, &ks)
+            }
+            Expr::Dim => frame
+                .and_then(|f| f.dim())
+                .cloned()
+                .ok_or_else(|| EvalError::Unavailable(format!("per-dimension `{DIM_VAR}`"))),
+            Expr::OverDims(agg, f, pred) => over_dims(d, env, frame, *agg, f, pred.as_deref()),
+            Expr::CountDims(pred) => {
+                let mut k = 0usize;
+                for a in 1..=env.dims()? {
+                    let fr = dim_frame(d, frame, a)?;
+                    if pred.truth(d, env, Some(&fr), None)? {
+                        k += 1;
                     }
                 }
                 d.float(k as f64)
@@ -795,13 +1194,36 @@ impl Expr {
                 u.binders = true;
                 p.collect(u);
             }
+            Expr::EnvCall(_, args) => {
+                u.env_funcs = true;
+                args.iter().for_each(|a| a.collect(u));
+            }
+            Expr::Dim => u.dim_var = true,
+            Expr::OverDims(_, f, p) => {
+                u.dim_binders = true;
+                f.collect(u);
+                if let Some(p) = p {
+                    p.collect(u);
+                }
+            }
+            Expr::CountDims(p) => {
+                u.dim_binders = true;
+                p.collect(u);
+            }
         }
     }
 
     /// The value when the expression is a constant known at compile time.
     pub fn as_constant(&self) -> Option<Q> {
         let u = self.uses();
-        if !u.slots.is_empty() || u.proc_funcs || u.binders || !u.bin_vars.is_empty() {
+        if !u.slots.is_empty()
+            || u.proc_funcs
+            || u.binders
+            || !u.bin_vars.is_empty()
+            || u.env_funcs
+            || u.dim_binders
+            || u.dim_var
+        {
             return None;
         }
         self.eval(&super::domain::Exact, &Slots::<Q>(&[]), None)
@@ -814,9 +1236,80 @@ fn bin_classes<D: Domain>(env: &dyn Env<D>, vars: BinVars) -> Vec<(usize, usize)
         .unwrap_or_else(|| (0..env.bins()).map(|b| (b, 1)).collect())
 }
 
+/// The frame of one bin inside a binder over the bins, keeping the dimension of an enclosing
+/// binder over the dimensions.
+fn bin_frame<D: Domain>(
+    d: &D,
+    env: &dyn Env<D>,
+    outer: Option<&Frame<D::N>>,
+    bin: usize,
+    vars: BinVars,
+) -> Eval<Frame<D::N>> {
+    let mut fr = env.frame(d, bin, vars)?;
+    if let Some(a) = outer.and_then(|o| o.dim()) {
+        fr.set_dim(a.clone());
+    }
+    Ok(fr)
+}
+
+/// The frame of dimension `a` (1-based) inside a binder over the dimensions, keeping the bin of
+/// an enclosing binder over the bins.
+fn dim_frame<D: Domain>(d: &D, outer: Option<&Frame<D::N>>, a: usize) -> Eval<Frame<D::N>> {
+    let mut fr = outer.cloned().unwrap_or_default();
+    fr.set_dim(d.rational(&Q::from_integer(a.into()))?);
+    Ok(fr)
+}
+
+/// Adds `v` to an aggregate (`size` copies of it for a sum over a class of tied bins).
+fn accumulate<D: Domain>(d: &D, agg: Agg, acc: Option<D::N>, v: D::N, size: usize) -> Eval<D::N> {
+    let times = |v: D::N| -> Eval<D::N> {
+        if size == 1 {
+            Ok(v)
+        } else {
+            d.mul(&v, &d.float(size as f64)?)
+        }
+    };
+    Ok(match (agg, acc) {
+        (Agg::Sum, None) => times(v)?,
+        (Agg::Sum, Some(a)) => d.add(&a, &times(v)?)?,
+        (Agg::Max, None) | (Agg::Min, None) => v,
+        (Agg::Max, Some(a)) => d.max(&a, &v)?,
+        (Agg::Min, Some(a)) => d.min(&a, &v)?,
+    })
+}
+
+fn over_dims<D: Domain>(
+    d: &D,
+    env: &dyn Env<D>,
+    outer: Option<&Frame<D::N>>,
+    agg: Agg,
+    f: &Expr,
+    pred: Option<&Formula>,
+) -> Eval<D::N> {
+    let mut acc: Option<D::N> = None;
+    for a in 1..=env.dims()? {
+        let fr = dim_frame(d, outer, a)?;
+        if let Some(p) = pred
+            && !p.truth(d, env, Some(&fr), None)?
+        {
+            continue;
+        }
+        let v = f.eval(d, env, Some(&fr))?;
+        acc = Some(accumulate(d, agg, acc, v, 1)?);
+    }
+    match (agg, acc) {
+        (_, Some(a)) => Ok(a),
+        (Agg::Sum, None) => Ok(d.zero()),
+        (_, None) => Err(EvalError::Undefined(
+            "max_dims/min_dims over no dimensions (the predicate holds nowhere)".into(),
+        )),
+    }
+}
+
 fn over<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
+    outer: Option<&Frame<D::N>>,
     agg: Agg,
     f: &Expr,
     pred: Option<&Formula>,
@@ -828,33 +1321,14 @@ fn over<D: Domain>(
     let classes = bin_classes(env, vars);
     let mut acc: Option<D::N> = None;
     for (bin, size) in classes {
-        let fr = env.frame(d, bin, vars)?;
+        let fr = bin_frame(d, env, outer, bin, vars)?;
         if let Some(p) = pred
             && !p.truth(d, env, Some(&fr), None)?
         {
             continue;
         }
         let v = f.eval(d, env, Some(&fr))?;
-        acc = Some(match (agg, acc) {
-            (Agg::Sum, None) => {
-                if size == 1 {
-                    v
-                } else {
-                    d.mul(&v, &d.float(size as f64)?)?
-                }
-            }
-            (Agg::Sum, Some(a)) => {
-                let t = if size == 1 {
-                    v
-                } else {
-                    d.mul(&v, &d.float(size as f64)?)?
-                };
-                d.add(&a, &t)?
-            }
-            (Agg::Max, None) | (Agg::Min, None) => v,
-            (Agg::Max, Some(a)) => d.max(&a, &v)?,
-            (Agg::Min, Some(a)) => d.min(&a, &v)?,
-        });
+        acc = Some(accumulate(d, agg, acc, v, size)?);
     }
     match (agg, acc) {
         (_, Some(a)) => Ok(a),
@@ -1182,6 +1656,148 @@ mod tests {
                 .truth(&Exact, &Three, None, Some(&t))
                 .unwrap()
         );
+    }
+
+    /// A toy state with dimensions: D = 2, three bins, the function `t(a, b) = 10a + b`, slot 0 =
+    /// `alpha` = 1/2. Every bin has the same `y` (0), so the environment groups all bins into one
+    /// class unless the expression reads `i` or `rank`.
+    struct Grid;
+    struct GridScope;
+    impl Scope for GridScope {
+        fn resolve(&self, name: &str) -> Result<Option<Resolved>, String> {
+            Ok((name == "alpha").then_some(Resolved::Slot(0)))
+        }
+        fn known(&self) -> Vec<(String, Vec<String>)> {
+            vec![("names".into(), vec!["alpha".into()])]
+        }
+        fn has_process(&self) -> bool {
+            false
+        }
+        fn functions(&self) -> Vec<EnvFunc> {
+            vec![EnvFunc::new(0, "t", &["a", "b"])]
+        }
+        fn has_dims(&self) -> bool {
+            true
+        }
+    }
+    impl<D: Domain> Env<D> for Grid {
+        fn slot(&self, d: &D, _: usize) -> Eval<D::N> {
+            d.rational(&Q::new(1.into(), 2.into()))
+        }
+        fn bins(&self) -> usize {
+            3
+        }
+        fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
+            let mut f = Frame::default();
+            if vars.has(BinVar::Y) {
+                f.set(BinVar::Y, d.zero());
+            }
+            if vars.has(BinVar::Index) {
+                f.set(BinVar::Index, d.float(bin as f64 + 1.0)?);
+            }
+            Ok(f)
+        }
+        fn classes(&self, vars: BinVars) -> Option<Vec<(usize, usize)>> {
+            (!vars.has(BinVar::Index) && !vars.has(BinVar::Rank)).then(|| vec![(0, 3)])
+        }
+        fn dims(&self) -> Eval<usize> {
+            Ok(2)
+        }
+        fn call(&self, d: &D, f: &EnvFunc, args: &[i64]) -> Eval<D::N> {
+            let a = f.index(0, args[0], 2, "D")? as f64 + 1.0;
+            let b = f.index(1, args[1], 3, "n")? as f64 + 1.0;
+            d.float(10.0 * a + b)
+        }
+    }
+
+    fn grid(s: &str) -> Result<Expr, CompileError> {
+        let ast = crate::lang::parse(s).unwrap();
+        compile_expr(&ast, &GridScope, false)
+    }
+
+    fn grid_value(s: &str) -> Eval<Q> {
+        grid(s).unwrap().eval(&Exact, &Grid, None)
+    }
+
+    #[test]
+    fn binders_over_dimensions_and_functions_of_the_state() {
+        let v = |s: &str| grid_value(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let int = |k: i64| Q::from_integer(k.into());
+        // Σ_b Σ_a (10a + b) = Σ_a (30a + 1 + 2 + 3) = 36 + 66 = 102, either order of the binders.
+        assert_eq!(v("sum(sum_dims(t(a, i)))"), int(102));
+        assert_eq!(v("sum_dims(sum(t(a, i)))"), int(102));
+        // Σ_a max_b t(a, b) = 13 + 23; count of dimensions with t(a, 1) > 15: a = 2 only.
+        assert_eq!(v("sum_dims(max_bins(t(a, i)))"), int(36));
+        assert_eq!(v("count_dims(t(a, 1) > 15)"), int(1));
+        assert_eq!(v("max_dims(a, a < 2) + min_dims(t(a, 3))"), int(1 + 13));
+        assert_eq!(v("sum_dims(a^2)"), int(5));
+        // The call reads the bin through `i`: every bin is evaluated, t(1, 1) + t(1, 2) + t(1, 3)
+        // = 36, not three times the class representative's 11. Without `i` the class of three
+        // tied bins is evaluated once and counted three times: 3·t(1, 2) = 36.
+        assert_eq!(v("sum(t(1, i))"), int(36));
+        assert_eq!(v("sum(t(1, 2))"), int(36));
+        assert_eq!(v("sum(t(2, 4 - i), y == 0)"), int(21 + 22 + 23));
+        // What a tree uses.
+        let u = grid("sum(sum_dims(t(a, i)))").unwrap().uses();
+        assert!(u.env_funcs && u.dim_binders && u.dim_var && u.binders);
+        assert!(grid("t(1, 1)").unwrap().as_constant().is_none());
+    }
+
+    #[test]
+    fn bad_arguments_and_misplaced_names_are_errors() {
+        // A literal argument that is not an integer is a compile error at the argument.
+        let e = grid("t(1/2, 1)").unwrap_err();
+        assert!(
+            e.message
+                .contains("`t(a, b)`: the argument `a` must be an integer, got 1/2")
+        );
+        assert_eq!(e.at, 2);
+        let e = grid("t(1)").unwrap_err();
+        assert!(
+            e.message.contains("takes 2 argument(s), got 1"),
+            "{}",
+            e.message
+        );
+        // At evaluation: a non-integer value, an index out of range.
+        let e = grid_value("t(alpha, 1)").unwrap_err().to_string();
+        assert!(
+            e.contains("t(a, b): the argument `a` must be an integer, got 1/2"),
+            "{e}"
+        );
+        let e = grid_value("t(1, 4)").unwrap_err().to_string();
+        assert!(e.contains("t(a, b): b = 4 is outside 1..=3 (n = 3)"), "{e}");
+        // `a` outside a binder over the dimensions; nested binders over the dimensions.
+        let e = grid("a + 1").unwrap_err();
+        assert!(e.message.contains("per-dimension name"), "{}", e.message);
+        let e = grid("sum_dims(sum_dims(a))").unwrap_err();
+        assert!(
+            e.message
+                .contains("inside another binder over the dimensions")
+        );
+        // The function without its arguments, and a typo.
+        let e = grid("t + 1").unwrap_err();
+        assert!(e.message.contains("call it as t(a, b)"), "{}", e.message);
+        let e = grid("tt(1, 1)").unwrap_err();
+        assert!(e.message.contains("did you mean `t`?"), "{}", e.message);
+        assert!(e.message.contains("count_dims, t(a, b)"), "{}", e.message);
+        let e = grid("alpah").unwrap_err();
+        assert!(
+            e.message.contains("did you mean `alpha`")
+                && e.message.contains("functions of the state: t(a, b)"),
+            "{}",
+            e.message
+        );
+        // A scope without dimensions and functions: the binders and calls are rejected, and
+        // `a` is an ordinary name.
+        let e = compile_str("sum_dims(1) <= 1", &["alpha"]).unwrap_err();
+        assert!(
+            e.message.contains("needs states with dimensions"),
+            "{}",
+            e.message
+        );
+        let e = compile_str("t(1, 1) <= 1", &["alpha"]).unwrap_err();
+        assert!(e.message.contains("unknown function `t`"), "{}", e.message);
+        assert!(compile_str("a <= 1", &["a"]).is_ok());
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //!
 //! * [`syntax`]: text → syntax tree with spans (exact literals, bounded size and depth);
 //! * [`expr`]: names resolved against a [`Scope`], formulas and indicators, binders over the bins
-//!   (`sum`, `max_bins`, `min_bins`, `count`) and the evaluator [`Expr::eval`] /
+//!   (`sum`, `max_bins`, `min_bins`, `count`) and over the dimensions of multidimensional states
+//!   (`sum_dims`, `max_dims`, `min_dims`, `count_dims`), functions of the state at exact integer
+//!   arguments ([`EnvFunc`], e.g. `l(a, b)`), and the evaluator [`Expr::eval`] /
 //!   [`Formula::truth`];
 //! * [`domain`]: the number domains — [`Float`] (extended-range floats with an error magnitude),
 //!   [`Exact`] (rationals), [`Enclosure`] (outward-rounded intervals) and [`ExpSums`] (exact
@@ -31,7 +33,8 @@ pub mod syntax;
 pub use domain::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
 pub use dual::{Dual, DualNum, Seed};
 pub use expr::{
-    Agg, BinVar, BinVars, CompileError, Env, Expr, Formula, Frame, Func, ProcFunc, Resolved, Scope,
-    Slots, Uses, compile_expr, compile_formula, compile_str, compile_value,
+    Agg, BinVar, BinVars, CompileError, DIM_VAR, Env, EnvFunc, Expr, Formula, Frame, Func,
+    ProcFunc, Resolved, Scope, Slots, Uses, compile_expr, compile_formula, compile_str,
+    compile_value,
 };
 pub use syntax::{Ast, BinOp, Cmp, parse};

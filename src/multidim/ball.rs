@@ -19,8 +19,9 @@ use rand::{Rng, RngExt};
 /// A support: bit `a` set when dimension `a` (0-based) is populated.
 pub type Support = u64;
 
-/// The largest number of supports [`BallLaw::supports_exact`] enumerates.
-pub const SUPPORT_LIMIT: u64 = 1 << 20;
+/// The largest number of supports [`BallLaw::supports_exact`] enumerates
+/// ([`crate::limits::MD_SUPPORTS`]).
+pub const SUPPORT_LIMIT: u64 = crate::limits::MD_SUPPORTS.max;
 
 /// The law of an md-ball.
 ///
@@ -231,8 +232,9 @@ impl BallLaw {
         };
         if count > SUPPORT_LIMIT {
             return Err(Error::Unsupported(format!(
-                "{} has {count} supports, more than the enumeration limit {SUPPORT_LIMIT}",
-                self.spec()
+                "{} has {count} supports, more than the enumeration limit {SUPPORT_LIMIT} (limits::MD_SUPPORTS; {})",
+                self.spec(),
+                crate::limits::MD_SUPPORTS.reason
             )));
         }
         let all = (0..(1u64 << dims)).filter(|m| match self {
@@ -339,10 +341,14 @@ impl BallLaw {
 }
 
 fn check_dims(dims: u32) -> Result<()> {
-    if dims == 0 || dims > 64 {
+    let max = crate::limits::MD_DIMS.max;
+    if dims == 0 || u64::from(dims) > max {
         return Err(Error::invalid(
             "dims",
-            format!("the number of dimensions must be in 1..=64, got {dims}"),
+            format!(
+                "the number of dimensions must be in 1..={max}, got {dims} (limits::MD_DIMS; {})",
+                crate::limits::MD_DIMS.reason
+            ),
         ));
     }
     Ok(())

@@ -37,8 +37,9 @@ pub struct MdSimConfig {
 }
 
 /// The largest round (batch) of the parallel process: its choices are held in memory until the
-/// round ends (16 bytes per ball).
-pub const MAX_BATCH: u64 = 100_000_000;
+/// round ends (16 bytes per ball); the limit that [`MdSimConfig::validate`] checks,
+/// [`limits::MD_BATCH`].
+pub const MAX_BATCH: u64 = limits::MD_BATCH.max;
 
 /// The result of one run.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]

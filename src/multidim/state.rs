@@ -36,15 +36,20 @@ pub struct MdLoads {
 }
 
 impl MdLoads {
-    /// All-zero loads for `n ≥ 1` bins and `1 ≤ dims ≤ 64` dimensions.
+    /// All-zero loads for `n ≥ 1` bins and `1 ≤ dims ≤ 64` dimensions
+    /// ([`crate::limits::MD_DIMS`]).
     pub fn new(n: usize, dims: usize) -> Result<MdLoads> {
         if n == 0 {
             return Err(Error::invalid("n", "the number of bins must be at least 1"));
         }
-        if dims == 0 || dims > 64 {
+        let max = crate::limits::MD_DIMS.max;
+        if dims == 0 || dims as u64 > max {
             return Err(Error::invalid(
                 "dims",
-                format!("the number of dimensions must be in 1..=64, got {dims}"),
+                format!(
+                    "the number of dimensions must be in 1..={max}, got {dims} (limits::MD_DIMS; {})",
+                    crate::limits::MD_DIMS.reason
+                ),
             ));
         }
         Ok(MdLoads {
@@ -122,6 +127,29 @@ impl MdLoads {
     /// `Σ_b l(a, b)`, the total of dimension `a`.
     pub fn total(&self, a: usize) -> i64 {
         self.totals[a]
+    }
+
+    /// `max_b l(a, b)`, the largest load of dimension `a` (0-based).
+    ///
+    /// ```
+    /// use balloc::multidim::MdLoads;
+    /// // Bins (rows) (2, 0), (0, 1), (1, 1): dimension 1 has loads 2, 0, 1.
+    /// let x = MdLoads::from_rows(&[vec![2, 0], vec![0, 1], vec![1, 1]]).unwrap();
+    /// assert_eq!((x.max_load(0), x.max_load(1)), (2, 1));
+    /// ```
+    pub fn max_load(&self, a: usize) -> i64 {
+        self.maxima[a]
+    }
+
+    /// `min_b l(a, b)`, the smallest load of dimension `a` (0-based; O(n)).
+    ///
+    /// ```
+    /// use balloc::multidim::MdLoads;
+    /// let x = MdLoads::from_rows(&[vec![2, 0], vec![0, 1], vec![1, 1]]).unwrap();
+    /// assert_eq!((x.min_load(0), x.min_load(1)), (0, 0));
+    /// ```
+    pub fn min_load(&self, a: usize) -> i64 {
+        (0..self.n).map(|b| self.load(a, b)).min().unwrap_or(0)
     }
 
     /// `L_b = Σ_a l(a, b)`, the raw sum over dimensions of bin `b` (orders bins as `s_b` does).

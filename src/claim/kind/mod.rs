@@ -200,6 +200,9 @@ pub fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             format!("[vars] is read only by kind `real`, not by `{name}`"),
         ));
     }
+    if name != multidim::INFO.name {
+        crate::claim::setup::reject_md_states(t)?;
+    }
     match KINDS.iter().find(|k| k.name == name) {
         Some(k) => (k.build)(t),
         None => {

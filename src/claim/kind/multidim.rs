@@ -252,10 +252,14 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     };
     let mut grid = Vec::new();
     for (f, _) in &fs {
-        if !(*f >= 1.0 && f.fract() == 0.0 && *f <= 64.0) {
+        let fmax = crate::limits::MD_DIMS.max;
+        if !(*f >= 1.0 && f.fract() == 0.0 && *f <= fmax as f64) {
             return Err(t.error_at(
                 None,
-                format!("constant `f`: must be an integer in 1..=64, got {f}"),
+                format!(
+                    "constant `f`: must be an integer in 1..={fmax}, got {f} (limits::MD_DIMS; {})",
+                    crate::limits::MD_DIMS.reason
+                ),
             ));
         }
         for (eps, epsr) in &epss {
@@ -270,12 +274,9 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     if let Some((f, ..)) = grid.iter().find(|g| g.0 > dims) {
         return Err(t.error_at(at, format!("dims: must be at least f = {f}, got {dims}")));
     }
-    if dims > 12 {
-        return Err(t.error_at(
-            at,
-            format!("dims: at most 12 (the re-check enumerates supports), got {dims}"),
-        ));
-    }
+    crate::limits::MD_ITEM_DIMS
+        .check("dims", dims.into())
+        .map_err(|e| t.error_at(at, e.to_string()))?;
     let mut processes = Vec::new();
     for s in &t.file.setting.processes {
         let p = crate::process::parse(s.get_ref())
@@ -296,8 +297,41 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let d = t.file.domain.get_ref();
     let dat = Some(t.file.domain.span().start);
     crate::claim::setup::plain_ns(t)?;
-    if let Some(&n) = d.n.iter().find(|&&n| !(2..=20_000).contains(&n)) {
-        return Err(t.error_at(dat, format!("n: must lie in 2..=20000, got {n}")));
+    let nmax = crate::limits::MD_ITEM_N.max;
+    if let Some(&n) = d.n.iter().find(|&&n| n < 2 || n as u64 > nmax) {
+        return Err(t.error_at(
+            dat,
+            format!(
+                "n: must lie in 2..={nmax}, got {n} (limits::MD_ITEM_N; {})",
+                crate::limits::MD_ITEM_N.reason
+            ),
+        ));
+    }
+    if let Some(e) = &d.exhaustive {
+        crate::limits::MD_ITEM_N
+            .check_usize("exhaustive max_n", e.max_n)
+            .map_err(|err| t.error_at(dat, err.to_string()))?;
+        for n in 2..=e.max_n {
+            // C(max_load + n − 1, n − 1) sorted states with the lightest bin at 0.
+            let count = (1..n as u128).try_fold(1u128, |c, k| {
+                c.checked_mul(e.max_load as u128 + k).map(|v| v / k)
+            });
+            let shown = count.map_or("more than 2^128".to_string(), |c| c.to_string());
+            if count.is_none_or(|c| c > crate::limits::MD_ITEM_EXHAUSTIVE.max as u128) {
+                return Err(t.error_at(
+                    dat,
+                    crate::limits::MD_ITEM_EXHAUSTIVE
+                        .exceeded(
+                            &format!(
+                                "exhaustive = {{ max_n = {}, max_load = {} }} at n = {n}",
+                                e.max_n, e.max_load
+                            ),
+                            &format!("{shown} states"),
+                        )
+                        .to_string(),
+                ));
+            }
+        }
     }
     if d.families.is_some() || d.optimise > 0 {
         return Err(t.error_at(

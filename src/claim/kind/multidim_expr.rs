@@ -14,9 +14,18 @@
 //! rank weights is one line: D's `Φ = Σ_i e^{α s_(i)}/i` is `sum(exp(alpha*y)/rank)` (inside an
 //! equi-load group every position carries the same `e^{α s}`, so the order of ties does not matter).
 //!
+//! Per-dimension quantities ([`FUNCTIONS`], dimensions `a` and bins `b` 1-based, exact integer
+//! arguments, an argument out of range is an error naming it): `l(a, b)`, `avg(a)`, `gap(a)`,
+//! `lmax(a)`, `lmin(a)`, `s(b)`; and the binders over the dimensions `sum_dims(f[, pred])`,
+//! `max_dims`, `min_dims`, `count_dims(pred)` with the per-dimension name `a`, alone or nested in
+//! the binders over the bins either way round. The per-dimension exponential potential
+//! `Σ_b Σ_a e^{α(l(a, b) − avg(a))}` is `sum(sum_dims(exp(alpha*(l(a, i) - avg(a)))))`.
+//!
 //! `E_X` sums `P(S)·q_j(S)·X(x + S at bin j)` over every (support, bin) outcome of one step
 //! ([`crate::multidim::expectation::outcomes`], exact rationals): the sum-load rule and the
-//! max-over-populated-dimensions rule, d-choice and (1+β), with random ties.
+//! max-over-populated-dimensions rule, d-choice and (1+β), with random ties. Bins of tied sum
+//! loads are separate outcomes (each next state is a whole md state), so potentials that read
+//! per-dimension loads get their exact expectation.
 //!
 //! ```toml
 //! kind = "multidim"
@@ -29,13 +38,35 @@
 //! expr = "E_Phi <= (1 - alpha/(c*n))*Phi + 1"
 //! ball = "uniform(dims=4,f=2)"
 //! rules = ["sum two-choice", "max two-choice"]
+//! [domain]
+//! n = [2]
 //! states = [[[1, 0, 0, 0], [0, 0, 0, 0]]]   # explicit md states (rows are bins), checked first
-//! max_load = 1                             # every state with loads 0..=max_load (n·D ≤ 12)
+//! max_load = 1                             # every state with loads 0..=max_load
 //! random = 20                              # states reached by the rule from zero (seeded)
+//! seed = 1
 //! ```
+//!
+//! `states`, `max_load` and `random` may also be given in `[claim]` (the format before `[domain]`
+//! held them), not in both. Sizes: `n·D ≤` [`limits::MD_CLAIM_CELLS`] for every n and every
+//! explicit state, at most [`limits::MD_CLAIM_EXHAUSTIVE`] states per n for `max_load`.
 //!
 //! Every state is decided exactly where every value is rational, otherwise by enclosures (64…4096
 //! bits); a state no enclosure decides makes the verdict `inconclusive`.
+//!
+//! ```
+//! // l, avg and gap at the md state with bins (2, 0) and (0, 1): avg = (1, 1/2),
+//! // gap(1) = 2 − 1 = 1, gap(2) = 1 − 1/2 = 1/2, so Σ_a gap(a) = 3/2 (exactly).
+//! let v = balloc::check_str(
+//!     "title = \"t\"\nkind = \"multidim\"\nexpected = \"holds\"\nstatement = \"s\"\n\
+//!      [source]\nlocator = \"x\"\nprovenance = \"derived\"\n[claim]\n\
+//!      expr = \"sum_dims(gap(a)) == 3/2 && l(1, 1) - avg(1) == 1\"\n\
+//!      ball = \"uniform(dims=2,f=1)\"\nrules = [\"sum one-choice\"]\n\
+//!      [domain]\nstates = [[[2, 0], [0, 1]]]\n",
+//! )
+//! .unwrap();
+//! assert_eq!(v.verdict, balloc::claim::Status::Holds);
+//! assert_eq!(v.searched.total, 1);
+//! ```
 
 use super::{Check, ConstantReport, RunContext, bisect_constant};
 use crate::claim::quantity::{Stat, split_prefix};
@@ -45,9 +76,10 @@ use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::{
-    BinVar, BinVars, Domain, Enclosure, Env, Eval, EvalError, Exact, Expr, Formula, Frame,
+    BinVar, BinVars, Domain, Enclosure, Env, EnvFunc, Eval, EvalError, Exact, Expr, Formula, Frame,
     Resolved, Scope,
 };
+use crate::limits;
 use crate::multidim::expectation::outcomes;
 use crate::multidim::{BallLaw, MdLoads, MdRule};
 use rand::{RngExt, SeedableRng};
@@ -55,8 +87,12 @@ use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use toml::Spanned;
 
-/// The most states of the exhaustive enumeration.
-pub const MAX_EXHAUSTIVE: u64 = 100_000;
+/// The most states of the exhaustive enumeration per n ([`limits::MD_CLAIM_EXHAUSTIVE`]).
+pub const MAX_EXHAUSTIVE: u64 = limits::MD_CLAIM_EXHAUSTIVE.max;
+
+/// The largest load of an explicit md state (so that sums of loads and the next states stay far
+/// from the range of `i64`).
+const MAX_LOAD_VALUE: i64 = 1_000_000_000_000_000;
 
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -65,11 +101,86 @@ struct Section {
     ball: Spanned<String>,
     rules: Vec<Spanned<String>>,
     #[serde(default)]
-    states: Vec<Vec<Vec<i64>>>,
+    states: Option<Vec<Vec<Vec<i64>>>>,
     #[serde(default)]
     max_load: Option<u32>,
     #[serde(default)]
+    random: Option<u32>,
+}
+
+/// The fields of `[domain]` a multidimensional claim reads; the others are errors.
+const DOMAIN_FIELDS: &[&str] = &["n", "states", "max_load", "random", "seed"];
+
+/// The keys written in the file's `[domain]` table.
+fn domain_keys(t: &Theorem) -> Vec<String> {
+    toml::from_str::<toml::Table>(&t.text)
+        .ok()
+        .and_then(|doc| {
+            doc.get("domain")
+                .and_then(|d| d.as_table())
+                .map(|d| d.keys().cloned().collect())
+        })
+        .unwrap_or_default()
+}
+
+/// The states to search, from `[domain]` (or, as written before `[domain]` held them,
+/// `[claim]`): explicit md states with the field they came from, `max_load`, `random`.
+struct StateFields {
+    explicit: Vec<Vec<Vec<i64>>>,
+    explicit_field: &'static str,
+    max_load: Option<u32>,
     random: u32,
+}
+
+/// Merges the state fields of `[claim]` and `[domain]`; a field given in both is an error.
+fn state_fields(
+    t: &Theorem,
+    cs: &Section,
+    c_at: usize,
+) -> std::result::Result<StateFields, FileError> {
+    let keys = domain_keys(t);
+    let d = t.file.domain.get_ref();
+    let dat = Some(t.file.domain.span().start);
+    if let Some(k) = keys.iter().find(|k| !DOMAIN_FIELDS.contains(&k.as_str())) {
+        return Err(t.error_at(
+            dat,
+            format!(
+                "[domain] {k}: not read by multidimensional claims with `expr` (they read {})",
+                DOMAIN_FIELDS.join(", ")
+            ),
+        ));
+    }
+    let in_domain = |f: &str| keys.iter().any(|k| k == f);
+    for (field, in_claim) in [
+        ("states", cs.states.is_some()),
+        ("max_load", cs.max_load.is_some()),
+        ("random", cs.random.is_some()),
+    ] {
+        if in_claim && in_domain(field) {
+            return Err(t.error_at(
+                Some(c_at),
+                format!(
+                    "`{field}` is given in both [claim] and [domain]; give it once (in [domain])"
+                ),
+            ));
+        }
+    }
+    if !d.states.is_empty() {
+        return Err(t.error_at(
+            dat,
+            "[domain] states: a multidimensional state is a list of rows, one list of integer loads per bin (rows are bins), e.g. states = [[[1, 0], [0, 2]]]",
+        ));
+    }
+    let (explicit, explicit_field) = match &cs.states {
+        Some(s) => (s.clone(), "[claim] states"),
+        None => (d.md_states.clone(), "[domain] states"),
+    };
+    Ok(StateFields {
+        explicit,
+        explicit_field,
+        max_load: cs.max_load.or(d.max_load),
+        random: cs.random.unwrap_or(d.random),
+    })
 }
 
 /// What a slot holds.
@@ -86,6 +197,24 @@ enum Slot {
     Const(usize),
     Pot(usize, Stat),
 }
+
+/// The functions of an md state ([`EnvFunc`], by id = position): name, parameters, meaning.
+/// Dimensions `a` and bins `b` are 1-based; every value is exact.
+///
+/// ```
+/// use balloc::claim::kind::multidim_expr::FUNCTIONS;
+/// let names: Vec<&str> = FUNCTIONS.iter().map(|(n, ..)| *n).collect();
+/// assert_eq!(names, ["l", "avg", "gap", "lmax", "lmin", "s"]);
+/// assert_eq!(FUNCTIONS[0].1.len(), 2); // l(a, b)
+/// ```
+pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
+    ("l", &["a", "b"], "the load of dimension a in bin b"),
+    ("avg", &["a"], "avg(a) = Σ_b l(a, b)/n"),
+    ("gap", &["a"], "gap(a) = max_b l(a, b) − avg(a)"),
+    ("lmax", &["a"], "max_b l(a, b)"),
+    ("lmin", &["a"], "min_b l(a, b)"),
+    ("s", &["b"], "the sum load s_b = Σ_a (l(a, b) − avg(a))"),
+];
 
 const SIMPLE: &[(&str, Slot)] = &[
     ("n", Slot::N),
@@ -187,6 +316,18 @@ impl Scope for MdScope<'_> {
 
     fn has_process(&self) -> bool {
         false
+    }
+
+    fn functions(&self) -> Vec<EnvFunc> {
+        FUNCTIONS
+            .iter()
+            .enumerate()
+            .map(|(id, (name, params, _))| EnvFunc::new(id, name, params))
+            .collect()
+    }
+
+    fn has_dims(&self) -> bool {
+        true
     }
 }
 
@@ -303,6 +444,38 @@ impl<D: Domain> Env<D> for MdEnv<'_> {
         self.st.x.n()
     }
 
+    fn dims(&self) -> Eval<usize> {
+        Ok(self.st.x.dims())
+    }
+
+    /// The functions of [`FUNCTIONS`] at 1-based dimensions and bins (Narang–Dutta–Bhattacherjee,
+    /// arXiv:1111.0762, §1: `l(a, b)`, `avg(a)`, `gap(a) = max_b l(a, b) − avg(a)`; §3:
+    /// `s_i = Σ_d x_i^d`).
+    fn call(&self, d: &D, f: &EnvFunc, args: &[i64]) -> Eval<D::N> {
+        let x = &self.st.x;
+        let dim = |k: usize| f.index(k, args[k], x.dims(), "D");
+        let bin = |k: usize| f.index(k, args[k], x.n(), "n");
+        let avg = |a: usize| Q::new(x.total(a).into(), (x.n() as i64).into());
+        let q = match FUNCTIONS.get(f.id).map(|(name, ..)| *name) {
+            Some("l") => {
+                let a = dim(0)?;
+                qi(x.load(a, bin(1)?))
+            }
+            Some("avg") => avg(dim(0)?),
+            Some("gap") => x.gap::<Q>(dim(0)?),
+            Some("lmax") => qi(x.max_load(dim(0)?)),
+            Some("lmin") => qi(x.min_load(dim(0)?)),
+            Some("s") => self.st.s[bin(0)?].clone(),
+            _ => {
+                return Err(EvalError::Unavailable(format!(
+                    "{} is not a function of md states",
+                    f.signature()
+                )));
+            }
+        };
+        d.rational(&q)
+    }
+
     fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
         let mut f = Frame::default();
         for (v, name) in BinVar::ALL {
@@ -339,6 +512,8 @@ pub struct MdExpr {
     explicit: Vec<MdLoads>,
     max_load: Option<u32>,
     random: u32,
+    /// The numbers of bins (`[domain] n`, or those of the explicit states).
+    ns: Vec<usize>,
 }
 
 /// Builds the check (called by the `multidim` kind when the claim has an `expr`).
@@ -395,48 +570,87 @@ impl MdExpr {
             rules.push((text.to_string(), rule));
         }
         let dims = law.dims() as usize;
+        let fields = state_fields(t, &cs, c_at)?;
+        let sf = fields.explicit_field;
+        let at = if sf.starts_with("[domain]") {
+            Some(t.file.domain.span().start)
+        } else {
+            Some(c_at)
+        };
         let domain = t.file.domain.get_ref();
+        let cells = |n: usize, what: &str| -> std::result::Result<u64, FileError> {
+            limits::checked_mul(what, n as u64, dims as u64)
+                .and_then(|c| limits::MD_CLAIM_CELLS.check(what, c))
+                .map_err(|e| t.error_at(at, format!("{e} (n·D with n = {n}, D = {dims})")))
+        };
         let mut explicit = Vec::new();
-        for (k, rows) in cs.states.iter().enumerate() {
-            let x = MdLoads::from_rows(rows)
-                .map_err(|e| t.error_at(Some(c_at), format!("states[{k}]: {e}")))?;
-            if x.dims() != dims {
+        for (k, rows) in fields.explicit.iter().enumerate() {
+            let field = format!("{sf}[{k}]");
+            if let Some((b, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != dims) {
                 return Err(t.error_at(
-                    Some(c_at),
+                    at,
                     format!(
-                        "states[{k}] has {} dimensions but the ball law has D = {dims}",
-                        x.dims()
+                        "{field} has {} dimensions in row {} but the ball law has D = {dims} (rows are bins, one load per dimension)",
+                        r.len(),
+                        b + 1
                     ),
                 ));
             }
-            if !domain.n.contains(&x.n()) {
+            cells(rows.len(), &field)?;
+            if let Some(v) = rows.iter().flatten().find(|v| **v > MAX_LOAD_VALUE) {
+                return Err(t.error_at(at, format!("{field}: the load {v} is above 10^15")));
+            }
+            let x =
+                MdLoads::from_rows(rows).map_err(|e| t.error_at(at, format!("{field}: {e}")))?;
+            if !domain.n.is_empty() && !domain.n.contains(&x.n()) {
                 return Err(t.error_at(
-                    Some(c_at),
-                    format!(
-                        "states[{k}] has n = {}, which [domain] n does not list",
-                        x.n()
-                    ),
+                    at,
+                    format!("{field} has n = {}, which [domain] n does not list", x.n()),
                 ));
             }
             explicit.push(x);
         }
-        if let Some(k) = cs.max_load {
-            for &n in &domain.n {
+        // The numbers of bins: [domain] n, or when it is omitted, those of the explicit states.
+        let mut ns = domain.n.clone();
+        if ns.is_empty() {
+            for x in &explicit {
+                if !ns.contains(&x.n()) {
+                    ns.push(x.n());
+                }
+            }
+        }
+        if ns.is_empty() {
+            return Err(t.error_at(
+                Some(t.file.domain.span().start),
+                "empty domain: [domain] n lists no number of bins (and no states are given)",
+            ));
+        }
+        for &n in &ns {
+            if n == 0 {
+                return Err(t.error_at(
+                    Some(t.file.domain.span().start),
+                    "[domain] n must be at least 1",
+                ));
+            }
+            cells(n, "[domain] n")?;
+        }
+        if let Some(k) = fields.max_load {
+            for &n in &ns {
                 let count = (k as u64 + 1).checked_pow((n * dims) as u32);
                 if count.is_none_or(|c| c > MAX_EXHAUSTIVE) {
                     return Err(t.error_at(
                         Some(c_at),
                         format!(
-                            "max_load = {k} at n = {n}, D = {dims}: ({k} + 1)^(n·D) states exceed the limit of {MAX_EXHAUSTIVE}"
+                            "max_load = {k} at n = {n}, D = {dims}: ({k} + 1)^(n·D) states exceed the limit of {MAX_EXHAUSTIVE} (limits::MD_CLAIM_EXHAUSTIVE)"
                         ),
                     ));
                 }
             }
         }
-        if explicit.is_empty() && cs.max_load.is_none() && cs.random == 0 {
+        if explicit.is_empty() && fields.max_load.is_none() && fields.random == 0 {
             return Err(t.error_at(
                 Some(c_at),
-                "no states: give `states`, `max_load` or `random`",
+                "no states: give `states`, `max_load` or `random` (in [domain])",
             ));
         }
         let slots = scope.slots.borrow().clone();
@@ -459,8 +673,9 @@ impl MdExpr {
             law,
             rules,
             explicit,
-            max_load: cs.max_load,
-            random: cs.random,
+            max_load: fields.max_load,
+            random: fields.random,
+            ns,
         })
     }
 
@@ -550,15 +765,8 @@ impl MdExpr {
                     let mut count = 0u64;
                     for (fam, x) in &states {
                         let st = MdState::new(x.clone());
-                        let next: Vec<(MdState, Q)> = if self.needs_next {
-                            outcomes::<Q>(x, &self.law, rule)?
-                                .into_iter()
-                                .map(|(s, j, p)| {
-                                    let mut y = x.clone();
-                                    y.add(j, s);
-                                    (MdState::new(y), p)
-                                })
-                                .collect()
+                        let next = if self.needs_next {
+                            next_states(x, &self.law, rule)?
                         } else {
                             Vec::new()
                         };
@@ -624,6 +832,20 @@ impl MdExpr {
     }
 }
 
+/// Every next state of one step with its probability: one per (support, bin) outcome with
+/// positive probability (bins of tied sum loads are separate outcomes, so a potential that reads
+/// per-dimension loads sees each of them).
+fn next_states(x: &MdLoads, law: &BallLaw, rule: &MdRule) -> Result<Vec<(MdState, Q)>> {
+    Ok(outcomes::<Q>(x, law, rule)?
+        .into_iter()
+        .map(|(s, j, p)| {
+            let mut y = x.clone();
+            y.add(j, s);
+            (MdState::new(y), p)
+        })
+        .collect())
+}
+
 /// Exact, else enclosures at increasing precision; `None` when undecided.
 fn decide(f: &Formula, env: &MdEnv) -> std::result::Result<Option<(bool, Trust)>, String> {
     match f.truth(&Exact, env, None, None) {
@@ -662,7 +884,7 @@ fn show_atoms(f: &Formula, env: &MdEnv) -> String {
 
 impl Check for MdExpr {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
-        let ns = self.t.file.domain.get_ref().n.clone();
+        let ns = self.ns.clone();
         let (status, trust, witness, searched) = self.evaluate(&[], &ns, ctx)?;
         let mut notes = vec![match status {
             Status::Holds => format!(
@@ -709,8 +931,7 @@ impl Check for MdExpr {
                 format!("[tighten] does not list `{name}` (min or max)"),
             )
         })?;
-        let all = self.t.file.domain.get_ref().n.clone();
-        let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or(all);
+        let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or_else(|| self.ns.clone());
         // The bracket: the file's value(s) of the constant (the extremes of its grid).
         let vals: Vec<Q> = self.constants.defs[j]
             .iter()
@@ -747,5 +968,182 @@ impl Check for MdExpr {
             per_n,
             fits,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::{ExpSums, Float};
+
+    const HEAD: &str = "title = \"t\"\nkind = \"multidim\"\nexpected = \"open\"\nstatement = \"s\"\n\
+                        [source]\nlocator = \"x\"\nprovenance = \"derived\"\n";
+
+    /// A built claim whose formula is `<lhs> == 0`, with the file's constants and potentials.
+    fn claim(lhs: &str, extra: &str, ball: &str, rule: &str) -> MdExpr {
+        let text = format!(
+            "{HEAD}{extra}[claim]\nexpr = \"{lhs} == 0\"\nball = \"{ball}\"\nrules = [\"{rule}\"]\n\
+             random = 1\n[domain]\nn = [3]\n"
+        );
+        let t = Theorem {
+            id: "t/x".into(),
+            path: "t/x.toml".into(),
+            text: text.clone(),
+            file: crate::claim::schema::parse_file("t/x.toml", &text).unwrap(),
+            paper: None,
+        };
+        MdExpr::build(&t).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The left-hand side of the claim at the md state `rows` (rows are bins), in domain `d`.
+    fn lhs_at<D: Domain>(m: &MdExpr, rows: &[Vec<i64>], d: &D) -> Eval<D::N> {
+        let x = MdLoads::from_rows(rows).unwrap();
+        let pick = m.constants.picks().remove(0);
+        let consts = m
+            .constants
+            .evaluate(&m.t, x.n(), Some(1), &pick, &[])
+            .unwrap();
+        let case = CaseValues {
+            n: x.n(),
+            b: 1,
+            pick,
+            consts,
+        };
+        let cc = MdCheckCase {
+            law: &m.law,
+            slots: &m.slots,
+            pots: &m.pots,
+            constants: &m.constants,
+            case: &case,
+        };
+        let st = MdState::new(x.clone());
+        let next = next_states(&x, &m.law, &m.rules[0].1).unwrap();
+        let env = MdEnv {
+            st: &st,
+            c: &cc,
+            next: &next,
+        };
+        m.expr.atoms()[0].0.eval(d, &env, None)
+    }
+
+    fn q(s: &str) -> Q {
+        s.parse().unwrap()
+    }
+
+    /// The state of the hand computations: n = 3 bins, D = 2, rows are bins:
+    /// bin 1 = (2, 0), bin 2 = (0, 1), bin 3 = (1, 1).
+    fn state() -> Vec<Vec<i64>> {
+        vec![vec![2, 0], vec![0, 1], vec![1, 1]]
+    }
+
+    fn exact(lhs: &str) -> Q {
+        let m = claim(lhs, "", "uniform(dims=2,f=1)", "sum two-choice");
+        lhs_at(&m, &state(), &Exact).unwrap_or_else(|e| panic!("{lhs}: {e}"))
+    }
+
+    #[test]
+    fn per_dimension_names_by_hand() {
+        // Dimension 1 has loads (2, 0, 1): total 3, avg(1) = 1, max 2, min 0, gap(1) = 2 − 1 = 1.
+        // Dimension 2 has loads (0, 1, 1): total 2, avg(2) = 2/3, max 1, min 0,
+        // gap(2) = 1 − 2/3 = 1/3. Bin sums L = (2, 1, 2), mean 5/3: s = (1/3, −2/3, 1/3).
+        assert_eq!(exact("l(1, 1)"), q("2"));
+        assert_eq!(exact("l(2, 3)"), q("1"));
+        assert_eq!(exact("l(2, 1)"), q("0"));
+        assert_eq!(exact("avg(1)"), q("1"));
+        assert_eq!(exact("avg(2)"), q("2/3"));
+        assert_eq!(exact("gap(1)"), q("1"));
+        assert_eq!(exact("gap(2)"), q("1/3"));
+        assert_eq!(
+            exact("lmax(1) + 10*lmin(1) + 100*lmax(2) + 1000*lmin(2)"),
+            q("102")
+        );
+        assert_eq!(exact("s(1)"), q("1/3"));
+        assert_eq!(exact("s(2)"), q("-2/3"));
+        assert_eq!(exact("s(3)"), q("1/3"));
+        // Binders over the dimensions: Σ_a gap(a) = 4/3, max 1, min 1/3, #{gap(a) ≥ 1/2} = 1,
+        // Σ_{a: avg(a) < 1} avg(a) = 2/3.
+        assert_eq!(exact("sum_dims(gap(a))"), q("4/3"));
+        assert_eq!(exact("max_dims(gap(a))"), q("1"));
+        assert_eq!(exact("min_dims(gap(a))"), q("1/3"));
+        assert_eq!(exact("count_dims(gap(a) >= 1/2)"), q("1"));
+        assert_eq!(exact("sum_dims(avg(a), avg(a) < 1)"), q("2/3"));
+        // a itself: Σ_a a·gap(a) = 1·1 + 2·(1/3) = 5/3.
+        assert_eq!(exact("sum_dims(a*gap(a))"), q("5/3"));
+        // Nested both ways: Σ_b Σ_a l(a, b) = 3 + 2 = 5 = units; Σ_a Σ_b l(a, b)·i =
+        // dimension 1: 2·1 + 0·2 + 1·3 = 5, dimension 2: 0·1 + 1·2 + 1·3 = 5: 10.
+        assert_eq!(exact("sum(sum_dims(l(a, i)))"), q("5"));
+        assert_eq!(exact("sum_dims(sum(l(a, i)*i))"), q("10"));
+        // s(b) is the per-bin y: Σ_b (y − s(b))² = 0; Σ_b s(b)·rank: bins 1, 3 tie (ranks 1, 2 by
+        // index), bin 2 rank 3: 1/3·1 + (−2/3)·3 + 1/3·2 = −1.
+        assert_eq!(exact("sum((y - s(i))^2)"), q("0"));
+        assert_eq!(exact("sum(s(i)*rank)"), q("-1"));
+        // The normalised loads x_b^a = l(a, b) − avg(a) sum to 0 in every dimension (D §3).
+        assert_eq!(exact("sum_dims(sum(l(a, i) - avg(a))^2)"), q("0"));
+        // Σ_b max_a (l(a, b) − avg(a)): bin 1 max(1, −2/3) = 1, bin 2 max(−1, 1/3) = 1/3,
+        // bin 3 max(0, 1/3) = 1/3: 5/3.
+        assert_eq!(exact("sum(max_dims(l(a, i) - avg(a)))"), q("5/3"));
+        // The identities against the built-in names: max_a gap(a) = gap_max, Σ_a gap(a) = gap_sum.
+        assert_eq!(exact("max_dims(gap(a)) - gap_max"), q("0"));
+        assert_eq!(exact("sum_dims(gap(a)) - gap_sum"), q("0"));
+        assert_eq!(exact("sum_dims(avg(a))*n - units"), q("0"));
+    }
+
+    #[test]
+    fn exponential_sum_over_dimensions_and_bins_exactly_and_in_floats() {
+        // α = 1/2; the normalised loads x_b^a = l(a, b) − avg(a) are dimension 1: (1, −1, 0),
+        // dimension 2: (−2/3, 1/3, 1/3), so Σ_b Σ_a e^{α x_b^a} =
+        // e^{1/2} + e^{−1/2} + e^0 + e^{−1/3} + 2e^{1/6}.
+        let m = claim(
+            "sum(sum_dims(exp(alpha*(l(a, i) - avg(a)))))",
+            "[constants]\nalpha = \"1/2\"\n",
+            "uniform(dims=2,f=1)",
+            "sum two-choice",
+        );
+        let hand = 0.5f64.exp()
+            + (-0.5f64).exp()
+            + 1.0
+            + (-1.0f64 / 3.0).exp()
+            + 2.0 * (1.0f64 / 6.0).exp();
+        let f = lhs_at(&m, &state(), &Float).unwrap().v.to_f64();
+        assert!((f - hand).abs() < 1e-14, "{f} vs {hand}");
+        // Exactly, as an exponential sum: the difference from the hand sum is empty.
+        let s = ExpSums::default();
+        let v = lhs_at(&m, &state(), &s).unwrap();
+        let want = [("1/2", 1), ("-1/2", 1), ("0", 1), ("-1/3", 1), ("1/6", 2)]
+            .iter()
+            .map(|(e, c)| {
+                s.mul(
+                    &s.rational(&q(&c.to_string())).unwrap(),
+                    &s.exp(&s.rational(&q(e)).unwrap()).unwrap(),
+                )
+                .unwrap()
+            })
+            .fold(s.zero(), |acc, t| s.add(&acc, &t).unwrap());
+        assert_eq!(s.cmp(&v, &want).unwrap(), std::cmp::Ordering::Equal);
+        // Not rational: the exact domain declines.
+        assert!(matches!(
+            lhs_at(&m, &state(), &Exact),
+            Err(EvalError::Unavailable(_))
+        ));
+        let iv = lhs_at(&m, &state(), &Enclosure { prec: 128 }).unwrap();
+        assert!(iv.lo_f64() <= hand && hand <= iv.hi_f64());
+    }
+
+    #[test]
+    fn bad_arguments_are_errors_naming_the_function() {
+        let at = |lhs: &str| {
+            let m = claim(lhs, "", "uniform(dims=2,f=1)", "sum two-choice");
+            lhs_at(&m, &state(), &Exact).unwrap_err().to_string()
+        };
+        let e = at("l(0, 1)");
+        assert!(e.contains("l(a, b): a = 0 is outside 1..=2 (D = 2)"), "{e}");
+        let e = at("l(1, n + 1)");
+        assert!(e.contains("l(a, b): b = 4 is outside 1..=3 (n = 3)"), "{e}");
+        let e = at("gap(3)");
+        assert!(e.contains("gap(a): a = 3 is outside 1..=2"), "{e}");
+        let e = at("s(0)");
+        assert!(e.contains("s(b): b = 0 is outside 1..=3"), "{e}");
+        let e = at("l(n/2, 1)");
+        assert!(e.contains("must be an integer, got 3/2"), "{e}");
     }
 }

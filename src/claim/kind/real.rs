@@ -529,6 +529,17 @@ fn substitute(e: &Expr, from: usize, u: usize) -> Expr {
             p.as_ref().map(|p| Box::new(substitute_formula(p, from, u))),
         ),
         Expr::Count(p) => Expr::Count(Box::new(substitute_formula(p, from, u))),
+        Expr::EnvCall(f, args) => Expr::EnvCall(
+            f.clone(),
+            args.iter().map(|a| substitute(a, from, u)).collect(),
+        ),
+        Expr::Dim => Expr::Dim,
+        Expr::OverDims(a, f, p) => Expr::OverDims(
+            *a,
+            rec(f),
+            p.as_ref().map(|p| Box::new(substitute_formula(p, from, u))),
+        ),
+        Expr::CountDims(p) => Expr::CountDims(Box::new(substitute_formula(p, from, u))),
     }
 }
 
