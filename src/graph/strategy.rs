@@ -393,28 +393,34 @@ impl Strategy {
     /// as [`State::set_load`]): the current ones, or a stale copy (Remark 3.9 of Bansal–Feldheim:
     /// set loads refreshed only from time to time).
     pub fn choose<R: Rng + ?Sized>(&self, set_load: &[u64], rng: &mut R) -> usize {
-        self.choose_with(set_load, rng, |r, tie| tie && r.random::<bool>())
+        let e = rng.random_range(0..self.graph.m());
+        self.choose_with(e, set_load, rng, |r, tie| tie && r.random::<bool>())
     }
 
     /// [`Strategy::choose`] with the simulator's generator: the same draws, but the coin of a tie
     /// is drawn without a branch on whether there is a tie ([`SimRng::coin_if`]); ties are
     /// frequent and unpredictable, so the branch would be mispredicted on many balls.
     pub fn choose_sim(&self, set_load: &[u64], rng: &mut SimRng) -> usize {
-        self.choose_with(set_load, rng, |r, tie| r.coin_if(tie))
+        let e = if self.graph.m() as u64 <= u32::MAX as u64 {
+            crate::sim::rng::below_like_rand(rng, self.graph.m())
+        } else {
+            rng.random_range(0..self.graph.m())
+        };
+        self.choose_with(e, set_load, rng, |r, tie| r.coin_if(tie))
     }
 
-    /// One request: an edge `(x, y)` uniform, `u` uniform, the node of `p_e` that `u` selects,
-    /// the direction from its two set averages, and on a tie (no node, or equal averages)
-    /// `coin(rng, true)`: `true` sends the ball to `x`. `coin(rng, false)` must return `false`
-    /// without drawing.
+    /// One request for the edge `e = (x, y)` (drawn uniformly by the caller): `u` uniform, the
+    /// node of `p_e` that `u` selects, the direction from its two set averages, and on a tie (no
+    /// node, or equal averages) `coin(rng, true)`: `true` sends the ball to `x`.
+    /// `coin(rng, false)` must return `false` without drawing.
     #[inline(always)]
     fn choose_with<R: Rng + ?Sized>(
         &self,
+        e: usize,
         set_load: &[u64],
         rng: &mut R,
         coin: impl FnOnce(&mut R, bool) -> bool,
     ) -> usize {
-        let e = rng.random_range(0..self.graph.m());
         let [a, b, start, end] = self.table.edge[e];
         let u: f64 = rng.random();
         let dir = match self.table.pick(start, end, u) {

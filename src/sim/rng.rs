@@ -159,6 +159,35 @@ pub fn below<R: Rng + ?Sized>(rng: &mut R, n: u64) -> u64 {
     (m >> 64) as u64
 }
 
+/// A uniform integer in `0..n` (`1 ≤ n < 2³²`) drawn exactly as `rand`'s
+/// `random_range(0..n)` draws it for `usize` (so a stream that used it keeps its numbers), but
+/// inlined: one 32-bit word `w`, `(hi, lo) = w·n` in 64 bits; when `lo > 2³² − n` a second word
+/// `w'` decides whether `hi` is carried up by one (`lo + ⌊w'·n/2³²⌋ ≥ 2³²`). The result is
+/// `⌊(w + w'/2³²)·n/2³²⌋`, uniform up to a bias below `n/2⁶⁴`.
+///
+/// ```
+/// use balloc::sim::rng::{below_like_rand, run_rng};
+/// use rand::RngExt;
+/// let (mut a, mut b) = (run_rng(5), run_rng(5));
+/// for n in [1usize, 2, 3, 7, 1000, 4_000_000_000] {
+///     for _ in 0..1000 {
+///         assert_eq!(below_like_rand(&mut a, n), b.random_range(0..n));
+///     }
+/// }
+/// ```
+#[inline(always)]
+pub fn below_like_rand(rng: &mut SimRng, n: usize) -> usize {
+    debug_assert!(n >= 1 && n as u64 <= u32::MAX as u64);
+    let range = n as u32;
+    let m = (rng.next_u32() as u64) * (range as u64);
+    let (mut hi, lo) = ((m >> 32) as u32, m as u32);
+    if lo > range.wrapping_neg() {
+        let new_hi = (((rng.next_u32() as u64) * (range as u64)) >> 32) as u32;
+        hi += u32::from(lo.checked_add(new_hi).is_none());
+    }
+    hi as usize
+}
+
 /// A uniform `f64` in `[0, 1)` with 53 random bits.
 #[inline(always)]
 pub fn unit_f64<R: Rng + ?Sized>(rng: &mut R) -> f64 {
