@@ -122,6 +122,24 @@ impl XFloat {
         s: 0.0,
     };
 
+    /// `m · 2^e` for a normalised `|m| ∈ [½, 1)`: only the exponent range is checked (as in
+    /// [`XFloat::norm`]).
+    #[inline]
+    fn ranged(m: f64, e: i64) -> XFloat {
+        debug_assert!((0.5..1.0).contains(&m.abs()));
+        if e > EXP_LIMIT {
+            return XFloat {
+                m: m.signum() * f64::INFINITY,
+                e: 0,
+                s: 0.0,
+            };
+        }
+        if e < -EXP_LIMIT {
+            return XFloat::ZERO;
+        }
+        XFloat { m, e, s: 0.0 }
+    }
+
     /// The binary form of `m · 2^e`.
     #[inline]
     fn norm(m: f64, e: i64) -> XFloat {
@@ -494,7 +512,14 @@ impl XFloat {
         if !a.m.is_finite() || !b.m.is_finite() || a.m == 0.0 || b.m == 0.0 {
             return XFloat::from_f64(a.m * b.m);
         }
-        XFloat::norm(a.m * b.m, a.e + b.e)
+        // |a.m|, |b.m| ∈ [½, 1), so |p| ∈ [¼, 1): at most one doubling normalises it (what
+        // `norm` would find, without taking the float apart).
+        let (p, e) = (a.m * b.m, a.e.saturating_add(b.e));
+        if p.abs() >= 0.5 {
+            XFloat::ranged(p, e)
+        } else {
+            XFloat::ranged(p * 2.0, e.saturating_sub(1))
+        }
     }
 
     /// `x / y` (binary form; NaN or ±inf for division by zero, as in `f64`).
@@ -509,7 +534,13 @@ impl XFloat {
         if !a.m.is_finite() || !b.m.is_finite() || a.m == 0.0 || b.m == 0.0 {
             return XFloat::from_f64(a.m / b.m);
         }
-        XFloat::norm(a.m / b.m, a.e - b.e)
+        // |a.m/b.m| ∈ (½, 2): at most one halving normalises it.
+        let (q, e) = (a.m / b.m, a.e.saturating_sub(b.e));
+        if q.abs() < 1.0 {
+            XFloat::ranged(q, e)
+        } else {
+            XFloat::ranged(q * 0.5, e.saturating_add(1))
+        }
     }
 
     /// `|x|` (in the same form).
@@ -749,6 +780,64 @@ impl serde::Serialize for XFloat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Products and quotients normalised by one doubling or halving are the values that taking
+    /// the float apart (`frexp` in `norm`) gives: same mantissa bits and exponent, across signs,
+    /// mantissas at both ends of [½, 1) and exponents at and beyond the limits.
+    #[test]
+    fn product_and_quotient_match_full_normalisation() {
+        let ms = [
+            0.5,
+            -0.5,
+            0.75,
+            0.5000000000000001,
+            -0.9999999999999999,
+            0.6180339887,
+        ];
+        let es = [
+            0i64,
+            1,
+            -1,
+            1000,
+            -1074,
+            EXP_LIMIT,
+            -EXP_LIMIT,
+            EXP_LIMIT - 1,
+        ];
+        for &ma in &ms {
+            for &mb in &ms {
+                for &ea in &es {
+                    for &eb in &es {
+                        let (a, b) = (
+                            XFloat {
+                                m: ma,
+                                e: ea,
+                                s: 0.0,
+                            },
+                            XFloat {
+                                m: mb,
+                                e: eb,
+                                s: 0.0,
+                            },
+                        );
+                        let p = XFloat::norm(ma * mb, ea.saturating_add(eb));
+                        let q = XFloat::norm(ma / mb, ea.saturating_sub(eb));
+                        let (pm, qm) = (a.mul(b), a.div(b));
+                        assert_eq!(
+                            (pm.m.to_bits(), pm.e),
+                            (p.m.to_bits(), p.e),
+                            "{ma}·2^{ea} × {mb}·2^{eb}"
+                        );
+                        assert_eq!(
+                            (qm.m.to_bits(), qm.e),
+                            (q.m.to_bits(), q.e),
+                            "{ma}·2^{ea} / {mb}·2^{eb}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn arithmetic_agrees_with_f64_in_range() {
