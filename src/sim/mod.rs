@@ -129,7 +129,20 @@ impl Config {
     /// assert!(balloc::sim::Config::parse("two-choice", 4, 0, "unit", "random").is_err());
     /// ```
     pub fn parse(process: &str, n: usize, batch: u64, weights: &str, ties: &str) -> Result<Config> {
-        let process: Arc<dyn Process> = Arc::from(crate::process::parse(process)?);
+        Config::parse_in(process, None, n, batch, weights, ties)
+    }
+
+    /// [`Config::parse`] with relative file parameters of the process spec
+    /// (`graphical(graph=file,file=PATH)`) read from `base`, a theorem file's directory.
+    pub fn parse_in(
+        process: &str,
+        base: Option<&std::path::Path>,
+        n: usize,
+        batch: u64,
+        weights: &str,
+        ties: &str,
+    ) -> Result<Config> {
+        let process: Arc<dyn Process> = Arc::from(crate::process::parse_in(process, base)?);
         let weights = WeightLaw::parse(weights)?;
         let ties = TieRule::parse(ties)?;
         Config::new(process, n, batch, weights, ties)
