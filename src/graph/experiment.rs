@@ -235,6 +235,16 @@ impl GreedyModel {
 
     /// The same model observing [`Cut::deviation`] of `cut` (its only observable, `cut_gap`).
     /// The runs are those of [`GreedyModel::new`] (same key, same random stream).
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, experiment::{Cut, GreedyModel}};
+    /// use balloc::sim::{simulate, Plan};
+    /// let g = Graph::sparse_cut(20, 4, 2).unwrap();
+    /// let m = GreedyModel::new(&g).unwrap().observing(Cut::minimum(&g).unwrap()).unwrap();
+    /// // One ball: one side has average 1/10, t/n = 1/20, so cut_gap = 1/20 in every run.
+    /// let out = simulate(&m, &Plan::new(1, 3, 1), &|| {}).unwrap();
+    /// assert!(out.runs.iter().all(|r| r.observables == vec![0.05]));
+    /// ```
     pub fn observing(mut self, cut: Cut) -> Result<GreedyModel> {
         cut.check(self.g.n())?;
         self.cut = Some(Arc::new(cut));
@@ -566,6 +576,18 @@ pub struct StrategyModel {
 impl StrategyModel {
     /// The same model also observing [`Cut::deviation`] of `cut` (`cut_gap`, the second
     /// observable after `sibling_gap`). The runs are unchanged (same key, same random stream).
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, experiment::{Cut, StrategyModel}};
+    /// use balloc::sim::{simulate, Model, Plan};
+    /// let g = Graph::cycle(8).unwrap();
+    /// let side = (0..8).map(|v| v < 4).collect();
+    /// let m = StrategyModel::new(&g).unwrap().observing(Cut::new(side).unwrap()).unwrap();
+    /// assert_eq!(m.observables(), vec!["sibling_gap", "cut_gap"]);
+    /// // One ball on C_8: the sides have averages 1/4 and 0, t/n = 1/8: cut_gap = 1/8.
+    /// let out = simulate(&m, &Plan::new(1, 3, 1), &|| {}).unwrap();
+    /// assert!(out.runs.iter().all(|r| r.observables == vec![1.0, 0.125]));
+    /// ```
     pub fn observing(mut self, cut: Cut) -> Result<StrategyModel> {
         cut.check(self.s.graph.n())?;
         self.cut = Some(Arc::new(cut));

@@ -102,6 +102,12 @@ impl SparseCut {
     }
 
     /// The graph's name: `sparse-cut(n,d,k)` for equal sides, `sparse-cut(n,d,k,a)` otherwise.
+    ///
+    /// ```
+    /// use balloc::graph::sparse_cut::SparseCut;
+    /// assert_eq!(SparseCut::new(64, 32, 24, 2).unwrap().name(), "sparse-cut(64,24,2)");
+    /// assert_eq!(SparseCut::new(64, 25, 24, 2).unwrap().name(), "sparse-cut(64,24,2,25)");
+    /// ```
     pub fn name(&self) -> String {
         if 2 * self.a == self.n {
             format!("sparse-cut({},{},{})", self.n, self.d, self.k)

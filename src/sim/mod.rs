@@ -134,6 +134,17 @@ impl Config {
 
     /// [`Config::parse`] with relative file parameters of the process spec
     /// (`graphical(graph=file,file=PATH)`) read from `base`, a theorem file's directory.
+    ///
+    /// ```
+    /// use balloc::sim::{Config, Model};
+    /// let dir = std::env::temp_dir().join("balloc-doc-config-parse-in");
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("c5.edges"), "0 1\n1 2\n2 3\n3 4\n4 0\n").unwrap();
+    /// let c = Config::parse_in("graphical(graph=file,file=c5.edges)", Some(&dir), 5, 1, "unit", "random").unwrap();
+    /// assert_eq!(c.n(), 5);
+    /// // The key names the file as written: seeds do not depend on where it lies.
+    /// assert!(c.key().contains("file=c5.edges,"), "{}", c.key());
+    /// ```
     pub fn parse_in(
         process: &str,
         base: Option<&std::path::Path>,

@@ -165,6 +165,17 @@ pub fn parse_graph(spec: &str) -> Result<Graph> {
 
 /// [`parse_graph`] with `file(path)` read from `dir` when `path` is relative (a theorem file's
 /// directory; `None`: the current directory). The graph is named by the path as written.
+///
+/// ```
+/// use balloc::claim::kind::graph::parse_graph_in;
+/// let dir = std::env::temp_dir().join("balloc-doc-parse-graph-in");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("p3.edges"), "0 1\n1 2\n").unwrap();
+/// let g = parse_graph_in("file(p3.edges)", Some(&dir)).unwrap();
+/// assert_eq!((g.n(), g.m(), g.name()), (3, 2, "p3.edges"));
+/// let e = parse_graph_in("file(none.edges)", Some(&dir)).unwrap_err().to_string();
+/// assert!(e.contains("none.edges") && e.contains("cannot read"), "{e}");
+/// ```
 pub fn parse_graph_in(spec: &str, dir: Option<&std::path::Path>) -> Result<Graph> {
     let s = spec.trim();
     let bad = |why: &str| Error::invalid(format!("graph `{spec}`"), why.to_string());
