@@ -183,23 +183,175 @@ pub const SEARCH_BUDGET: Limit = Limit {
     raisable: true,
 };
 
-/// Vertices of a graph built by `balloc graph info` and by `graphical(graph=...)`.
+/// Vertices of any graph built: `balloc graph info`, `graphical(graph=...)`, the graphs of
+/// theorem files and every constructor of [`crate::graph::Graph`].
 pub const GRAPH_N: Limit = Limit {
     name: "GRAPH_N",
     max: 1 << 20,
     unit: "vertices",
-    applies_to: "`graph info --n`, `graph experiment --n`, `graphical(graph=...)` (n = bins)",
+    applies_to: "`graph info --n`, `graph experiment --n`, `graphical(graph=...)` (n = bins), `graphs`/`graph` of theorem files (`cycle(n)`, `torus(w,h)`: w·h, `hypercube(dim)`: 2^dim, …), edge-list vertex numbers",
     reason: "the decomposition, flows and measures keep several values per edge and tree node",
     raisable: true,
 };
 
-/// Edges of a graph read from an edge-list file.
+/// Edges of a graph read from an edge list or built with a given degree.
 pub const GRAPH_EDGES: Limit = Limit {
     name: "GRAPH_EDGES",
     max: 1 << 25,
     unit: "edges",
-    applies_to: "edge-list files (`--graph @FILE`, `graphical(graph=file,...)`)",
+    applies_to: "edge-list files (`--graph @FILE`, `graphical(graph=file,...)`, `file(PATH)`, `edges(...)`), `sparse-cut` (n·d/2)",
     reason: "the preprocessing keeps flows on every edge",
+    raisable: true,
+};
+
+/// Vertices of a complete graph `K_n`.
+pub const GRAPH_COMPLETE_N: Limit = Limit {
+    name: "GRAPH_COMPLETE_N",
+    max: 5000,
+    unit: "vertices",
+    applies_to: "`complete(n)`, `graphical(graph=complete)`",
+    reason: "K_n has n(n − 1)/2 edges: 12.5 million at the limit",
+    raisable: true,
+};
+
+/// Degree of a random regular graph (configuration model with rejection).
+pub const GRAPH_REGULAR_DEGREE: Limit = Limit {
+    name: "GRAPH_REGULAR_DEGREE",
+    max: 12,
+    unit: "for the degree d",
+    applies_to: "`regular(n,d,seed)`, `graphical(graph=regular,d=...)`",
+    reason: "a random pairing is simple with probability about e^((1 − d²)/4), so rejection (at most 100 000 attempts) fails for large d",
+    raisable: false,
+};
+
+/// Vertices of a graph in a `graph` claim (its strategy is preprocessed exactly).
+pub const GRAPH_CLAIM_N: Limit = Limit {
+    name: "GRAPH_CLAIM_N",
+    max: 1 << 16,
+    unit: "vertices",
+    applies_to: "`graphs` of `graph` theorem files (items and formulas)",
+    reason: "the strategy's flows are kept in exact rationals (explicit routings cost O(n log n) values; electrical routings of other graphs grow faster: 3 s at n = 1024)",
+    raisable: true,
+};
+
+/// Elements a `graph` claim evaluates: (graph, tree, load vector, element of `over`) for a
+/// formula, (graph, load vector) × n for an item that reads loads.
+pub const GRAPH_CLAIM_ELEMENTS: Limit = Limit {
+    name: "GRAPH_CLAIM_ELEMENTS",
+    max: 10_000_000,
+    unit: "elements",
+    applies_to: "`graph` theorem files: graphs × trees × load vectors × constant combinations × elements of `over` (pairs: (n − 1)², ancestors: Σ depth), counted before evaluating",
+    reason: "each element is decided in exact rationals, microseconds to milliseconds each",
+    raisable: true,
+};
+
+/// `n·m` of the max-flow computations of the edge connectivity and the minimum cut.
+pub const GRAPH_CONNECTIVITY_WORK: Limit = Limit {
+    name: "GRAPH_CONNECTIVITY_WORK",
+    max: 50_000_000,
+    unit: "for n·m",
+    applies_to: "edge connectivity (`graph info`, `d`/`k` and `d/k` of statistical files, `lemma_4_1_tail`) of graphs outside the standard families",
+    reason: "n − 1 max-flows of O(δ·m) each: about a second at the limit",
+    raisable: true,
+};
+
+/// Vertices of a graph whose spectral gap is computed by a dense eigensolver.
+pub const GRAPH_SPECTRAL_N: Limit = Limit {
+    name: "GRAPH_SPECTRAL_N",
+    max: 3000,
+    unit: "vertices",
+    applies_to: "`spectral_gap` (`graph info`, graph formulas) of graphs outside the standard families",
+    reason: "a dense symmetric eigensolver, O(n³) time and n² memory",
+    raisable: true,
+};
+
+/// Vertices of a graph whose subsets are enumerated (edge expansion, largest uniform drift).
+pub const GRAPH_EXHAUSTIVE_N: Limit = Limit {
+    name: "GRAPH_EXHAUSTIVE_N",
+    max: 20,
+    unit: "vertices",
+    applies_to: "`edge_expansion`, `greedy_eps_vs_expansion`, `cycle_drift_limitation` (2ⁿ vertex sets)",
+    reason: "every one of the 2ⁿ vertex sets is visited",
+    raisable: true,
+};
+
+/// Vertices for the load family `permutations` (all n! orderings).
+pub const GRAPH_PERMUTATIONS_N: Limit = Limit {
+    name: "GRAPH_PERMUTATIONS_N",
+    max: 8,
+    unit: "vertices",
+    applies_to: "`families = [\"permutations\"]` of `graph` theorem files",
+    reason: "n! load vectors (40 320 at the limit), each evaluated exactly",
+    raisable: true,
+};
+
+/// Children per node of a Räcke-shaped tree before binarisation (`binarised(k, seed)`).
+pub const TREE_BINARISED_K: Limit = Limit {
+    name: "TREE_BINARISED_K",
+    max: 64,
+    unit: "children",
+    applies_to: "`trees = [\"binarised(k, seed)\"]` of `graph` theorem files",
+    reason: "the binarisation of C.Alg.pre.2 enumerates splits of a node's children",
+    raisable: true,
+};
+
+/// Steps per axis of the two-point grid of the `graph` items (`grid = [a, b, c]`).
+pub const TWO_POINT_STEPS: Limit = Limit {
+    name: "TWO_POINT_STEPS",
+    max: 10_000,
+    unit: "steps per axis",
+    applies_to: "`grid` of the two-point `graph` items (π₁, ε, ε_t)",
+    reason: "the configurations are the product of the three axes, each exact",
+    raisable: true,
+};
+
+/// Values of δ of the two-point `graph` items (`deltas = [low, high, step]`).
+pub const TWO_POINT_DELTAS: Limit = Limit {
+    name: "TWO_POINT_DELTAS",
+    max: 1_000_000,
+    unit: "values of δ",
+    applies_to: "`deltas` of the two-point `graph` items",
+    reason: "every configuration is evaluated at every δ",
+    raisable: true,
+};
+
+/// Steps per axis of the two-point grid of formulas (`over = "two-point"`).
+pub const TWO_POINT_EXPR_STEPS: Limit = Limit {
+    name: "TWO_POINT_EXPR_STEPS",
+    max: 1000,
+    unit: "steps per axis",
+    applies_to: "`grid` of `over = \"two-point\"` formulas",
+    reason: "each configuration × δ is a formula decided exactly or by enclosures",
+    raisable: true,
+};
+
+/// Values of δ of two-point formulas (`over = "two-point"`).
+pub const TWO_POINT_EXPR_DELTAS: Limit = Limit {
+    name: "TWO_POINT_EXPR_DELTAS",
+    max: 100_000,
+    unit: "values of δ",
+    applies_to: "`deltas` of `over = \"two-point\"` formulas",
+    reason: "each configuration × δ is a formula decided exactly or by enclosures",
+    raisable: true,
+};
+
+/// The largest degree `d_max` of the `graph` item `lemma_4_1_mean`.
+pub const LEMMA_4_1_D_MAX: Limit = Limit {
+    name: "LEMMA_4_1_D_MAX",
+    max: 256,
+    unit: "for d_max",
+    applies_to: "`d_max` of the `graph` item `lemma_4_1_mean`",
+    reason: "the item visits every d ≤ d_max, k ≤ d and |S| ≥ n/2 for each n: O(d_max²·n)",
+    raisable: true,
+};
+
+/// Trials `T` of the binomial tail of Lemma 4.1 (`graph` item `lemma_4_1_tail`).
+pub const BINOMIAL_TRIALS: Limit = Limit {
+    name: "BINOMIAL_TRIALS",
+    max: 1 << 24,
+    unit: "trials",
+    applies_to: "`[claim] horizons` of the `graph` item `lemma_4_1_tail` (T = ⌈c·n²d²/k²⌉)",
+    reason: "the enclosed tail costs O(T) interval operations, about a microsecond each",
     raisable: true,
 };
 
@@ -393,6 +545,21 @@ pub const ALL: &[&Limit] = &[
     &SEARCH_BUDGET,
     &GRAPH_N,
     &GRAPH_EDGES,
+    &GRAPH_COMPLETE_N,
+    &GRAPH_REGULAR_DEGREE,
+    &GRAPH_CLAIM_N,
+    &GRAPH_CLAIM_ELEMENTS,
+    &GRAPH_CONNECTIVITY_WORK,
+    &GRAPH_SPECTRAL_N,
+    &GRAPH_EXHAUSTIVE_N,
+    &GRAPH_PERMUTATIONS_N,
+    &TREE_BINARISED_K,
+    &TWO_POINT_STEPS,
+    &TWO_POINT_DELTAS,
+    &TWO_POINT_EXPR_STEPS,
+    &TWO_POINT_EXPR_DELTAS,
+    &LEMMA_4_1_D_MAX,
+    &BINOMIAL_TRIALS,
     &CLAIM_N,
     &CONSTANT_NS,
     &MD_CELLS,

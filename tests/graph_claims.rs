@@ -415,3 +415,256 @@ fn graph_constant_finder_brackets_the_hand_congestion_of_c8() {
     assert!(c.tighten("nope", None, &mut RunContext::default()).is_err());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Files named inside a theorem file (edge lists, decompositions, `graphical(graph=file,...)`)
+/// are read from the theorem file's folder, whatever the current directory; the command line
+/// keeps reading from the current directory. Checked by running the binary from elsewhere, and the
+/// outputs (verdicts, witnesses, seeds) agree.
+#[test]
+fn files_named_in_a_theorem_file_are_read_from_its_folder() {
+    let root = scratch("relative");
+    let dir = root.join("t");
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    let c8: String = (0..8).map(|i| format!("{i} {}\n", (i + 1) % 8)).collect();
+    std::fs::write(dir.join("data/c8.edges"), &c8).unwrap();
+    std::fs::write(
+        dir.join("data/h8.tree"),
+        "0 1 2 3 | 4 5 6 7\n0 1 | 2 3\n0 | 1\n2 | 3\n4 5 | 6 7\n4 | 5\n6 | 7\n",
+    )
+    .unwrap();
+    let formula = format!(
+        "{HEAD}[claim]\nover = \"internal\"\nexpr = \"dsum <= 8*betak\"\ngraphs = [\"file(data/c8.edges)\"]\ntrees = [\"file(data/h8.tree)\"]\n[domain]\nn = [8]\n"
+    );
+    let stat = |source: &str| {
+        format!(
+            "title = \"t\"\nkind = \"statistical\"\nexpected = \"holds\"\nstatement = \"s\"\n[source]\nlocator = \"x\"\nprovenance = \"derived\"\n{source}\nstatistic = \"final_gap\"\nmean = \"<= 100\"\nballs = \"4 * n\"\nruns = 6\nconfidence = 0.9\n[domain]\nn = [8]\n"
+        )
+    };
+    std::fs::write(dir.join("formula.toml"), formula).unwrap();
+    std::fs::write(
+        dir.join("process.toml"),
+        stat("[setting]\nprocesses = [\"graphical(graph=file,file=data/c8.edges)\"]\n[claim]"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("model.toml"),
+        stat("[claim]\ngraph = \"file(data/c8.edges)\"\nstrategy = \"greedy\""),
+    )
+    .unwrap();
+    let elsewhere = std::env::temp_dir();
+    let check = |cwd: &std::path::Path, file: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_balloc"))
+            .args(["check", file, "--format", "json"])
+            .current_dir(cwd)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{file} from {cwd:?}: {stdout}{stderr}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let r = &v[0];
+        assert_eq!(r["verdict"], "holds", "{file}: {stdout}");
+        (r["witness"].clone(), r["slack"].clone())
+    };
+    for name in ["formula", "process", "model"] {
+        let abs = dir.join(format!("{name}.toml"));
+        let a = check(&elsewhere, abs.to_str().unwrap());
+        let b = check(&dir, &format!("{name}.toml"));
+        let c = check(&root, &format!("t/{name}.toml"));
+        // The graph is named by its path as written: the same witness and the same run seeds.
+        assert_eq!(a, b, "{name}");
+        assert_eq!(a, c, "{name}");
+    }
+    // On the command line, paths stay relative to the current directory.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_balloc"))
+        .args([
+            "simulate",
+            "--process",
+            "graphical(graph=file,file=data/c8.edges)",
+            "--n",
+            "8",
+            "--balls",
+            "16",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_balloc"))
+        .args([
+            "simulate",
+            "--process",
+            "graphical(graph=file,file=data/c8.edges)",
+            "--n",
+            "8",
+            "--balls",
+            "16",
+        ])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("data/c8.edges"));
+    std::fs::remove_dir_all(&root).ok();
+}
+
+/// Bad files named in theorem files: one line naming the theorem file and line, and the data
+/// file (and its line when the data is malformed).
+#[test]
+fn bad_files_named_in_theorem_files_are_one_line_errors() {
+    let root = scratch("badfiles");
+    let dir = root.join("t");
+    std::fs::create_dir_all(&dir).unwrap();
+    let c8: String = (0..8).map(|i| format!("{i} {}\n", (i + 1) % 8)).collect();
+    std::fs::write(dir.join("c8.edges"), &c8).unwrap();
+    std::fs::write(dir.join("broken.edges"), "0 1\n1 2\n2 x\n").unwrap();
+    // Two lines split the same side: not a binary hierarchy; and a line splitting no side.
+    std::fs::write(
+        dir.join("twice.tree"),
+        "0 1 2 3 | 4 5 6 7\n0 1 | 2 3\n0 1 | 2 3\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("stray.tree"),
+        "0 1 2 3 | 4 5 6 7\n0 1 | 2 3\n0 | 1\n2 | 3\n4 5 | 6 7\n4 | 5\n6 | 7\n1 | 2\n",
+    )
+    .unwrap();
+    let graph = |graphs: &str, trees: &str, n: &str| {
+        format!(
+            "{HEAD}[claim]\nover = \"internal\"\nexpr = \"dsum <= 8*betak\"\ngraphs = [{graphs}]\ntrees = [{trees}]\n[domain]\nn = [{n}]\n"
+        )
+    };
+    let stat = |process: &str| {
+        format!(
+            "title = \"t\"\nkind = \"statistical\"\nexpected = \"holds\"\nstatement = \"s\"\n[source]\nlocator = \"x\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"{process}\"]\n[claim]\nstatistic = \"final_gap\"\nmean = \"<= 100\"\nballs = \"n\"\nruns = 4\nconfidence = 0.9\n[domain]\nn = [10]\n"
+        )
+    };
+    let cases = [
+        (
+            graph("\"file(missing.edges)\"", "\"standard\"", "8"),
+            vec!["missing.edges", "cannot read", ":11:"],
+        ),
+        (
+            graph("\"file(broken.edges)\"", "\"standard\"", "8"),
+            vec!["broken.edges", "line 3", ":11:"],
+        ),
+        (
+            graph("\"file(c8.edges)\"", "\"standard\"", "10"),
+            vec!["n = 8", "[domain] n", ":11:"],
+        ),
+        (
+            graph("\"file(c8.edges)\"", "\"file(twice.tree)\"", "8"),
+            vec!["twice.tree", "line 3", ":12:"],
+        ),
+        (
+            graph("\"file(c8.edges)\"", "\"file(stray.tree)\"", "8"),
+            vec!["stray.tree", "line 8", "binary hierarchy", ":12:"],
+        ),
+        (
+            stat("graphical(graph=file,file=c8.edges)"),
+            vec!["c8.edges", "8 vertices", "10 bins", ":9:"],
+        ),
+        (
+            stat("graphical(graph=file,file=missing.edges)"),
+            vec!["missing.edges", "cannot read", ":9:"],
+        ),
+    ];
+    for (i, (text, wants)) in cases.iter().enumerate() {
+        let p = dir.join(format!("case{i}.toml"));
+        std::fs::write(&p, text).unwrap();
+        let o = run_args(["check", p.to_str().unwrap()]);
+        assert_eq!(o.code, 2, "case {i}: {}{}", o.stdout, o.stderr);
+        let e = o.stderr.trim();
+        assert_eq!(e.lines().count(), 1, "case {i}: {e}");
+        assert!(e.contains(&format!("case{i}.toml")), "case {i}: {e}");
+        for w in wants {
+            assert!(e.contains(w), "case {i}: `{w}` not in {e}");
+        }
+    }
+    std::fs::remove_dir_all(&root).ok();
+}
+
+/// Sizes of graph claims and constructions are checked against their limits before anything is
+/// built, with one-line errors naming the limit.
+#[test]
+fn graph_sizes_are_checked_against_their_limits() {
+    use balloc::claim::kind::graph::parse_graph;
+    for (spec, limit) in [
+        ("cycle(2097152)", "GRAPH_N"),
+        ("path(18446744073709551615)", "GRAPH_N"),
+        ("torus(4294967296,4294967296)", "w·h"),
+        ("torus(2048,1024)", "GRAPH_N"),
+        ("hypercube(21)", "GRAPH_N"),
+        ("hypercube(70)", "dimension"),
+        ("complete(5001)", "GRAPH_COMPLETE_N"),
+        ("regular(100,14,1)", "GRAPH_REGULAR_DEGREE"),
+        ("regular(4194304,3,1)", "GRAPH_N"),
+        ("sparse-cut(4194304,4,2)", "GRAPH_N"),
+    ] {
+        let e = parse_graph(spec).unwrap_err().to_string();
+        assert!(e.contains(limit) && !e.contains('\n'), "{spec}: {e}");
+    }
+    let run = |claim: &str, n: &str| {
+        balloc::check_str(&format!(
+            "{HEAD}[claim]\n{claim}\n[domain]\nn = [{n}]\nrandom = 100\n"
+        ))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+    };
+    for (claim, n, limit) in [
+        // 1023² pairs × 100 random load vectors.
+        (
+            "over = \"pairs\"\nexpr = \"gap >= -1000\"\ngraphs = [\"cycle(1024)\"]\nfamilies = [\"random\"]",
+            "1024",
+            "GRAPH_CLAIM_ELEMENTS",
+        ),
+        (
+            "over = \"nodes\"\nexpr = \"size >= 1\"\ngraphs = [\"cycle(70000)\"]",
+            "70000",
+            "GRAPH_CLAIM_N",
+        ),
+        (
+            "expr = \"n >= 1\"\ngraphs = [\"cycle(8)\"]\ntrees = [\"binarised(65, 1)\"]",
+            "8",
+            "TREE_BINARISED_K",
+        ),
+        (
+            "item = \"gap_vs_deviation\"\ngraphs = [\"cycle(9)\"]\nfamilies = [\"permutations\"]",
+            "9",
+            "GRAPH_PERMUTATIONS_N",
+        ),
+        (
+            "item = \"lemma_4_1_mean\"\nd_max = 1000",
+            "6",
+            "LEMMA_4_1_D_MAX",
+        ),
+        (
+            "item = \"two_point_moments\"\ngrid = [10001, 2, 2]",
+            "2",
+            "TWO_POINT_STEPS",
+        ),
+        (
+            "item = \"two_point_moments\"\ndeltas = [-1000000, 1000000, 0.5]",
+            "2",
+            "TWO_POINT_DELTAS",
+        ),
+        (
+            "over = \"two-point\"\nexpr = \"pi1 > 0\"\ngrid = [1001, 2, 2]\ndeltas = [-2, 2, 0.5]",
+            "2",
+            "TWO_POINT_EXPR_STEPS",
+        ),
+        (
+            "over = \"two-point\"\nexpr = \"pi1 > 0\"\ngrid = [2, 2, 2]\ndeltas = [-1000, 1000, 0.001]",
+            "2",
+            "TWO_POINT_EXPR_DELTAS",
+        ),
+    ] {
+        let e = run(claim, n);
+        assert!(e.contains(limit) && !e.contains('\n'), "{claim}: {e}");
+    }
+}

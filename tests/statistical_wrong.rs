@@ -50,6 +50,18 @@ const FILES: &[(&str, Wrong)] = &[
         Wrong::Scale("c"),
     ),
     ("graphical-2022/lemma-4-2-upper-gap", Wrong::Scale("c")),
+    ("graphical-2022/lemma-4-1-greedy", Wrong::Scale("c")),
+    ("graphical-2022/lemma-4-1-strategy", Wrong::Scale("c")),
+    // The minimum-cut side's excess claimed to grow like (d/k)^(1/4) at most (it grows like d/k).
+    (
+        "graphical-2022/lemma-4-1-cut-growth",
+        Wrong::Lines(&[("exponent = \"in [0.5, 1.5]\"", "exponent = \"<= 0.25\"")]),
+    ),
+    // A loss of only (1/β)^(1/2) in the (1+β) model (it is about 1/β).
+    (
+        "graphical-2022/remark-1-1-beta-growth",
+        Wrong::Lines(&[("exponent = \"in [0.75, 1.25]\"", "exponent = \"<= 0.5\"")]),
+    ),
     ("graphical-2022/remark-1-1-one-plus-beta", Wrong::Scale("K")),
     (
         "graphical-2022/remark-3-9-stale-set-loads",

@@ -3,7 +3,8 @@
 //! first violation (or the tightest case). The list with references and statuses is
 //! `src/graph/CHECKS.md`; a claim engine can call these functions directly.
 //!
-//! Every function here is exact (rational arithmetic) unless its name ends in `_f64`.
+//! Every function here is exact (rational arithmetic) unless its name ends in `_f64`;
+//! [`lemma_4_1_tail`] decides its binomial tails by enclosures (trust `enclosure`).
 //!
 //! Reference: Bansal–Feldheim, *The Power of Two Choices in Graphical Allocation*
 //! (arXiv:2106.06051 v2); item names as in `src/graph/CHECKS.md`.
@@ -489,6 +490,103 @@ pub fn lemma_4_1_mean(n: usize, d: usize, k: usize, s: usize) -> Finding {
         format!("n = {n}, d = {d}, k = {k}, |S| = {s}: (|S| − k/d)/n = {lhs} < 1/3")
     });
     f
+}
+
+/// What [`lemma_4_1_tail`] found on one graph: the finding and a line per horizon.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CutTail {
+    /// The identities of the mean and the tail bounds, per horizon.
+    pub finding: Finding,
+    /// One line per horizon: `T`, the threshold `j₀` and the enclosure of `P[Y ≥ E[Y] + √T]`.
+    pub lines: Vec<String>,
+}
+
+/// C.L4.1 proof, on a graph: take a minimum cut `(S, S̄)` with `|S| ≥ n/2`
+/// ([`measures::minimum_cut`]: `k` edges), count the edges `e(S)` with both ends in `S`, and check
+///
+/// * `e(S) = (d|S| − k)/2` (the proof's count) and `E[Y]/T = e(S)/m = (|S| − k/d)/n`, exactly;
+/// * for every horizon `c`, with `T = ⌈c·n²d²/k²⌉` (the proof's choice of `T`) and
+///   `Y ~ Binomial(T, e(S)/m)` (each step requests a uniform edge): the proof's event
+///   "with constant probability `Y ≥ E[Y] + √T`" read as `P[Y ≥ E[Y] + √T] ≥ at_least`, the
+///   probability enclosed ([`super::binomial::upper_tail`], 64…4096 bits).
+///
+/// Needs a regular graph. An enclosure that does not separate from `at_least` at 4096 bits is an
+/// error (not a verdict).
+///
+/// ```
+/// use balloc::graph::{Graph, checks::lemma_4_1_tail};
+/// use num_rational::BigRational as Q;
+/// let g = Graph::sparse_cut(20, 4, 2).unwrap();
+/// // |S| = 10, e(S) = (4·10 − 2)/2 = 19, m = 40: p = 19/40; c = 1/16: T = ⌈400·16/4/16⌉ = 100,
+/// // E[Y] = 47.5, √T = 10: Y ≥ 58, P = 0.0226… ≥ 1/50.
+/// let r = lemma_4_1_tail(&g, &[Q::new(1.into(), 16.into())], &Q::new(1.into(), 50.into())).unwrap();
+/// assert!(r.finding.holds, "{:?}", r.finding.violation);
+/// assert!(r.lines[0].contains("T = 100") && r.lines[0].contains("Y ≥ 58"), "{}", r.lines[0]);
+/// ```
+pub fn lemma_4_1_tail(g: &Graph, horizons: &[Q], at_least: &Q) -> Result<CutTail> {
+    use crate::enclosure::{Decision, Interval, Precisions, decide_escalating};
+    let name = g.name();
+    let d = g.regular_degree().ok_or_else(|| {
+        Error::invalid(format!("graph `{name}`"), "Lemma 4.1 needs a regular graph")
+    })?;
+    let (k, side) = measures::minimum_cut(g)?;
+    let (n, m) = (g.n(), g.m());
+    let s = side.iter().filter(|&&x| x).count();
+    let inside = g
+        .edges()
+        .iter()
+        .filter(|&&(a, b)| side[a] && side[b])
+        .count();
+    let mut f = Finding::new();
+    f.test(2 * inside + k == d * s, || {
+        format!("{name}: e(S) = {inside} ≠ (d|S| − k)/2 with d = {d}, |S| = {s}, k = {k}")
+    });
+    let p = qi(inside) / qi(m);
+    let mean = (qi(s) - qi(k) / qi(d)) / qi(n);
+    f.test(p == mean, || {
+        format!("{name}: E[Y]/T = e(S)/m = {p} ≠ (|S| − k/d)/n = {mean}")
+    });
+    let mut lines = Vec::new();
+    for c in horizons {
+        let t = (c * qi(n * n) * qi(d * d) / qi(k * k)).ceil().to_integer();
+        let t = u64::try_from(&t)
+            .map_err(|_| Error::invalid(format!("horizon {c}"), format!("T = {t} is too large")))?;
+        crate::limits::BINOMIAL_TRIALS.check(&format!("horizon {c}: T"), t)?;
+        if t == 0 {
+            return Err(Error::invalid(
+                format!("horizon {c}"),
+                "gives T = 0 (it must be positive)",
+            ));
+        }
+        let j0 = super::binomial::mean_plus_sqrt(t, &p);
+        let dec = decide_escalating(Precisions::default(), |prec| {
+            Ok((
+                super::binomial::upper_tail(t, &p, j0, prec)?,
+                Interval::from_rational(at_least, prec),
+            ))
+        })?;
+        let tail = format!("[{:.6e}, {:.6e}]", dec.lhs.lo_f64(), dec.lhs.hi_f64());
+        let ok = match dec.decision {
+            Decision::Greater | Decision::Equal => true,
+            Decision::Less => false,
+            Decision::Undecided => {
+                return Err(Error::invalid(
+                    format!("graph `{name}`, horizon {c}"),
+                    format!(
+                        "P[Y ≥ E[Y] + √T] ∈ {tail} is not separated from {at_least} at {} bits",
+                        dec.prec
+                    ),
+                ));
+            }
+        };
+        let line = format!(
+            "{name}: d = {d}, k = {k}, |S| = {s}, e(S) = {inside}, p = {p}; c = {c}: T = {t}, \
+             Y ≥ {j0}: P[Y ≥ E[Y] + √T] ∈ {tail}"
+        );
+        f.test(ok, || format!("{line} < {at_least}"));
+        lines.push(line);
+    }
+    Ok(CutTail { finding: f, lines })
 }
 
 /// C.L3.8 (proof, one step), in `f64`: under the printed hypotheses and valid probabilities,

@@ -218,6 +218,7 @@ fn integer_levels(x: &[u64]) -> Vec<(f64, u64)> {
 #[derive(Debug, Clone)]
 pub struct GreedyModel {
     g: Arc<Graph>,
+    cut: Option<Arc<Cut>>,
 }
 
 impl GreedyModel {
@@ -228,7 +229,86 @@ impl GreedyModel {
         }
         Ok(GreedyModel {
             g: Arc::new(g.clone()),
+            cut: None,
         })
+    }
+
+    /// The same model observing [`Cut::deviation`] of `cut` (its only observable, `cut_gap`).
+    /// The runs are those of [`GreedyModel::new`] (same key, same random stream).
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, experiment::{Cut, GreedyModel}};
+    /// use balloc::sim::{simulate, Plan};
+    /// let g = Graph::sparse_cut(20, 4, 2).unwrap();
+    /// let m = GreedyModel::new(&g).unwrap().observing(Cut::minimum(&g).unwrap()).unwrap();
+    /// // One ball: one side has average 1/10, t/n = 1/20, so cut_gap = 1/20 in every run.
+    /// let out = simulate(&m, &Plan::new(1, 3, 1), &|| {}).unwrap();
+    /// assert!(out.runs.iter().all(|r| r.observables == vec![0.05]));
+    /// ```
+    pub fn observing(mut self, cut: Cut) -> Result<GreedyModel> {
+        cut.check(self.g.n())?;
+        self.cut = Some(Arc::new(cut));
+        Ok(self)
+    }
+}
+
+/// A vertex set `S` (a side of a cut) whose average load is observed: `cut_gap =
+/// max(L̄(S), L̄(S̄)) − t/n`, the quantity the proof of Bansal–Feldheim's Lemma 4.1 bounds from
+/// below ("the average load on S exceeds T/n by …"). It is at most `max L − t/n`, the gap.
+///
+/// ```
+/// use balloc::graph::experiment::Cut;
+/// let c = Cut::new(vec![true, true, false, false]).unwrap();
+/// // Loads (3, 1, 0, 0): L̄(S) = 2, L̄(S̄) = 0, t/n = 1.
+/// assert_eq!(c.deviation(4, 4, 4), 1.0);
+/// assert!(Cut::new(vec![true, true]).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cut {
+    side: Vec<bool>,
+    size: u64,
+}
+
+impl Cut {
+    /// The side `S` as a membership vector; `S` and its complement must be non-empty.
+    pub fn new(side: Vec<bool>) -> Result<Cut> {
+        let size = side.iter().filter(|&&x| x).count() as u64;
+        if size == 0 || size == side.len() as u64 {
+            return Err(Error::invalid(
+                "cut",
+                "both sides of a cut must be non-empty",
+            ));
+        }
+        Ok(Cut { side, size })
+    }
+
+    /// The larger side of a minimum cut of `g` ([`super::measures::minimum_cut`]).
+    pub fn minimum(g: &Graph) -> Result<Cut> {
+        Cut::new(super::measures::minimum_cut(g)?.1)
+    }
+
+    fn check(&self, n: usize) -> Result<()> {
+        if self.side.len() != n {
+            return Err(Error::invalid(
+                "cut",
+                format!("has {} vertices for a graph of {n}", self.side.len()),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `v` lies in `S`.
+    #[inline(always)]
+    pub fn contains(&self, v: usize) -> bool {
+        self.side[v]
+    }
+
+    /// `max(L(S)/|S|, (t − L(S))/(n − |S|)) − t/n` from the load `in_s = L(S)` and the total `t`.
+    pub fn deviation(&self, in_s: u64, t: u64, n: usize) -> f64 {
+        let (s, r) = (self.size as f64, (n as u64 - self.size) as f64);
+        let a = in_s as f64 / s;
+        let b = (t - in_s) as f64 / r;
+        a.max(b) - t as f64 / n as f64
     }
 }
 
@@ -240,6 +320,7 @@ struct GreedySystem {
     max: u64,
     t: u64,
     start: u64,
+    cut: Option<Arc<Cut>>,
 }
 
 impl GreedySystem {
@@ -304,6 +385,23 @@ impl System for GreedySystem {
     fn levels(&self) -> Vec<(f64, u64)> {
         integer_levels(&self.x)
     }
+    fn observables(&self) -> Vec<f64> {
+        match &self.cut {
+            Some(c) => vec![cut_deviation(c, &self.x, self.t)],
+            None => Vec::new(),
+        }
+    }
+}
+
+/// [`Cut::deviation`] at the loads `x` (total `t`).
+fn cut_deviation(c: &Cut, x: &[u64], t: u64) -> f64 {
+    let in_s = x
+        .iter()
+        .enumerate()
+        .filter(|(v, _)| c.contains(*v))
+        .map(|(_, &l)| l)
+        .sum();
+    c.deviation(in_s, t, x.len())
 }
 
 impl Model for GreedyModel {
@@ -330,7 +428,14 @@ impl Model for GreedyModel {
             max: 0,
             t: 0,
             start: 0,
+            cut: self.cut.clone(),
         }))
+    }
+    fn observables(&self) -> Vec<String> {
+        match self.cut {
+            Some(_) => vec!["cut_gap".into()],
+            None => Vec::new(),
+        }
     }
     fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
         let x = integer_start(start, self.g.n())?;
@@ -341,6 +446,7 @@ impl Model for GreedyModel {
             x,
             t,
             start: t,
+            cut: self.cut.clone(),
         }))
     }
 }
@@ -463,9 +569,31 @@ pub struct StrategyModel {
     beta: f64,
     /// Decisions use the set loads of the last multiple of `refresh` balls (0 = current loads).
     refresh: u64,
+    /// The cut whose side averages are observed (`cut_gap`, after `sibling_gap`).
+    cut: Option<Arc<Cut>>,
 }
 
 impl StrategyModel {
+    /// The same model also observing [`Cut::deviation`] of `cut` (`cut_gap`, the second
+    /// observable after `sibling_gap`). The runs are unchanged (same key, same random stream).
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, experiment::{Cut, StrategyModel}};
+    /// use balloc::sim::{simulate, Model, Plan};
+    /// let g = Graph::cycle(8).unwrap();
+    /// let side = (0..8).map(|v| v < 4).collect();
+    /// let m = StrategyModel::new(&g).unwrap().observing(Cut::new(side).unwrap()).unwrap();
+    /// assert_eq!(m.observables(), vec!["sibling_gap", "cut_gap"]);
+    /// // One ball on C_8: the sides have averages 1/4 and 0, t/n = 1/8: cut_gap = 1/8.
+    /// let out = simulate(&m, &Plan::new(1, 3, 1), &|| {}).unwrap();
+    /// assert!(out.runs.iter().all(|r| r.observables == vec![1.0, 0.125]));
+    /// ```
+    pub fn observing(mut self, cut: Cut) -> Result<StrategyModel> {
+        cut.check(self.s.graph.n())?;
+        self.cut = Some(Arc::new(cut));
+        Ok(self)
+    }
+
     /// Preprocesses the strategy on `g` (decomposition, flows).
     pub fn new(g: &Graph) -> Result<StrategyModel> {
         StrategyModel::variant(g, 1.0, 0)
@@ -506,6 +634,7 @@ impl StrategyModel {
             internal: Arc::new(internal),
             beta,
             refresh: if refresh <= 1 { 0 } else { refresh },
+            cut: None,
         })
     }
 }
@@ -532,6 +661,7 @@ struct StrategySystem {
     refresh: u64,
     /// The set loads decisions use when `refresh > 0`.
     stale: Vec<u64>,
+    cut: Option<Arc<Cut>>,
 }
 
 impl System for StrategySystem {
@@ -587,7 +717,11 @@ impl System for StrategySystem {
         integer_levels(&self.st.loads)
     }
     fn observables(&self) -> Vec<f64> {
-        vec![sibling_gap(&self.s, &self.internal, &self.st)]
+        let mut v = vec![sibling_gap(&self.s, &self.internal, &self.st)];
+        if let Some(c) = &self.cut {
+            v.push(cut_deviation(c, &self.st.loads, self.st.t));
+        }
+        v
     }
 }
 
@@ -631,6 +765,7 @@ impl Model for StrategyModel {
             start: 0,
             beta: self.beta,
             refresh: self.refresh,
+            cut: self.cut.clone(),
         }))
     }
     fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
@@ -654,10 +789,15 @@ impl Model for StrategyModel {
             start,
             beta: self.beta,
             refresh: self.refresh,
+            cut: self.cut.clone(),
         }))
     }
     fn observables(&self) -> Vec<String> {
-        vec!["sibling_gap".into()]
+        let mut v = vec!["sibling_gap".into()];
+        if self.cut.is_some() {
+            v.push("cut_gap".into());
+        }
+        v
     }
 }
 
@@ -716,6 +856,7 @@ mod tests {
                 max: 0,
                 t: 0,
                 start: 0,
+                cut: None,
             };
             let before = sys.x.clone();
             sys.run_until(1, &mut run_rng(run_seed("greedy-test", 3, i)))

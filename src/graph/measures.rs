@@ -38,6 +38,30 @@ pub fn max_flow(n: usize, arcs: &[(usize, usize, i64)], s: usize, t: usize) -> i
 /// [`max_flow`], stopped as soon as the flow reaches `cap` (returns `min(maxflow, cap)` when the
 /// augmenting paths carry one unit each, as with unit capacities).
 fn max_flow_capped(n: usize, arcs: &[(usize, usize, i64)], s: usize, t: usize, limit: i64) -> i64 {
+    max_flow_run(n, arcs, s, t, limit).0
+}
+
+/// A minimum `s`–`t` cut: the maximum flow value and the vertices reachable from `s` in the
+/// final residual network (the source side of a minimum cut, max-flow min-cut theorem).
+///
+/// ```
+/// // 0→1 (capacity 1) is the bottleneck of 0→1→2: the source side is {0}.
+/// let (f, side) = balloc::graph::measures::min_st_cut(3, &[(0, 1, 1), (1, 2, 5)], 0, 2);
+/// assert_eq!((f, side), (1, vec![true, false, false]));
+/// ```
+pub fn min_st_cut(n: usize, arcs: &[(usize, usize, i64)], s: usize, t: usize) -> (i64, Vec<bool>) {
+    max_flow_run(n, arcs, s, t, i64::MAX)
+}
+
+/// Edmonds–Karp up to `limit`; returns the flow and the residual reachability of the last search
+/// (the source side of a minimum cut when the flow was not stopped by `limit`).
+fn max_flow_run(
+    n: usize,
+    arcs: &[(usize, usize, i64)],
+    s: usize,
+    t: usize,
+    limit: i64,
+) -> (i64, Vec<bool>) {
     // Residual graph as adjacency lists over arc indices (arc 2j forward, 2j+1 backward).
     let mut to = Vec::with_capacity(2 * arcs.len());
     let mut cap = Vec::with_capacity(2 * arcs.len());
@@ -56,7 +80,7 @@ fn max_flow_capped(n: usize, arcs: &[(usize, usize, i64)], s: usize, t: usize, l
     let mut queue = std::collections::VecDeque::new();
     loop {
         if total >= limit {
-            return total;
+            return (total, seen);
         }
         pred.fill(usize::MAX);
         seen.fill(false);
@@ -73,7 +97,7 @@ fn max_flow_capped(n: usize, arcs: &[(usize, usize, i64)], s: usize, t: usize, l
             }
         }
         if !seen[t] {
-            return total;
+            return (total, seen);
         }
         let mut bottleneck = i64::MAX;
         let mut v = t;
@@ -95,7 +119,7 @@ fn max_flow_capped(n: usize, arcs: &[(usize, usize, i64)], s: usize, t: usize, l
 
 /// The largest `n·m` for which [`edge_connectivity`] runs its max-flows on a graph that is not a
 /// standard family (about a second of work).
-pub const CONNECTIVITY_WORK_LIMIT: u64 = 50_000_000;
+pub const CONNECTIVITY_WORK_LIMIT: u64 = crate::limits::GRAPH_CONNECTIVITY_WORK.max;
 
 /// The edge connectivity `k`: the fewest edges whose removal disconnects the graph (0 if it is
 /// disconnected). Standard families by their closed forms (cycle 2, path 1, torus 4, `Q_d`: `d`,
@@ -127,15 +151,13 @@ pub fn edge_connectivity(g: &Graph) -> Result<usize> {
         Family::Complete => n - 1,
         Family::General => {
             let work = (n as u64).saturating_mul(g.m() as u64);
-            if work > CONNECTIVITY_WORK_LIMIT {
-                return Err(Error::invalid(
-                    "edge connectivity",
-                    format!(
-                        "n·m = {work} exceeds the limit of {CONNECTIVITY_WORK_LIMIT} for the \
-                         max-flow computation (O(n·δ·m)) on a graph outside the standard families"
-                    ),
-                ));
-            }
+            crate::limits::GRAPH_CONNECTIVITY_WORK.check(
+                &format!(
+                    "edge connectivity of `{}` (max-flows, O(n·δ·m), outside the standard families)",
+                    g.name()
+                ),
+                work,
+            )?;
             edge_connectivity_by_flows(g)
         }
     })
@@ -167,8 +189,62 @@ pub fn edge_connectivity_by_flows(g: &Graph) -> usize {
     if best == usize::MAX { 0 } else { best }
 }
 
+/// A minimum cut of a connected graph: its size `k` (the edge connectivity) and one side of it,
+/// the larger one (so `|S| ≥ n/2`, as Bansal–Feldheim's Lemma 4.1 takes it). Found by the
+/// max-flows of [`edge_connectivity_by_flows`] from vertex 0; the side is the residual
+/// reachability of the smallest one (max-flow min-cut theorem), complemented when it is the
+/// smaller side. Refused when `n·m` exceeds [`CONNECTIVITY_WORK_LIMIT`], for a single vertex, and
+/// for a disconnected graph.
+///
+/// ```
+/// use balloc::graph::{Graph, measures::minimum_cut};
+/// // Two triangles joined by the edge 2–3: k = 1, S = {0, 1, 2} (both sides have 3 vertices,
+/// // the source side is kept).
+/// let g = Graph::parse_edge_list("0 1\n1 2\n2 0\n2 3\n3 4\n4 5\n5 3\n", "bowtie").unwrap();
+/// let (k, s) = minimum_cut(&g).unwrap();
+/// assert_eq!((k, s), (1, vec![true, true, true, false, false, false]));
+/// ```
+pub fn minimum_cut(g: &Graph) -> Result<(usize, Vec<bool>)> {
+    let n = g.n();
+    let work = (n as u64).saturating_mul(g.m() as u64);
+    crate::limits::GRAPH_CONNECTIVITY_WORK.check(
+        &format!("minimum cut of `{}` (max-flows, O(n·δ·m))", g.name()),
+        work,
+    )?;
+    if n < 2 {
+        return Err(Error::invalid("minimum cut", "needs at least two vertices"));
+    }
+    let arcs: Vec<(usize, usize, i64)> = g
+        .edges()
+        .iter()
+        .flat_map(|&(a, b)| [(a, b, 1), (b, a, 1)])
+        .collect();
+    let mut best: Option<(usize, usize)> = None;
+    for v in 1..n {
+        let cap = g.degree(0).min(g.degree(v));
+        let cap = best.map_or(cap, |(b, _)| b.min(cap));
+        let f = max_flow_capped(n, &arcs, 0, v, cap as i64) as usize;
+        if best.is_none_or(|(b, _)| f < b) {
+            best = Some((f, v));
+        }
+    }
+    let (k, v) = best.expect("n ≥ 2");
+    if k == 0 {
+        return Err(Error::invalid(
+            format!("graph `{}`", g.name()),
+            "is disconnected (a minimum cut of 0 edges)",
+        ));
+    }
+    let (f, mut side) = min_st_cut(n, &arcs, 0, v);
+    debug_assert_eq!(f as usize, k);
+    if 2 * side.iter().filter(|&&x| x).count() < n {
+        side.iter_mut().for_each(|x| *x = !*x);
+    }
+    Ok((k, side))
+}
+
 /// The largest `n` for which exhaustive subset enumeration is done.
-pub const EXHAUSTIVE_LIMIT: usize = 20;
+pub const EXHAUSTIVE_LIMIT: usize = crate::limits::GRAPH_EXHAUSTIVE_N.max as usize;
 
 /// The edge expansion `h(G) = min_{1 ≤ |S| ≤ n/2} |∂S|/|S|` with a minimising set (as a bit mask),
 /// exact, by enumeration of all subsets (`n ≤ 20`). C's normalisation is `β = h/d` (footnote 1).
@@ -181,10 +257,16 @@ pub const EXHAUSTIVE_LIMIT: usize = 20;
 /// ```
 pub fn edge_expansion(g: &Graph) -> Result<(BigRational, u32)> {
     let n = g.n();
-    if !(2..=EXHAUSTIVE_LIMIT).contains(&n) {
+    crate::limits::GRAPH_EXHAUSTIVE_N.check_usize(
+        &format!(
+            "edge expansion (exact enumeration of the 2ⁿ sets needs n ≤ {EXHAUSTIVE_LIMIT}), n"
+        ),
+        n,
+    )?;
+    if n < 2 {
         return Err(Error::invalid(
             "edge expansion",
-            format!("exact enumeration needs 2 ≤ n ≤ {EXHAUSTIVE_LIMIT}, got n = {n}"),
+            format!("needs n ≥ 2, got n = {n}"),
         ));
     }
     let mut best: Option<(BigRational, u32)> = None;
@@ -225,7 +307,7 @@ pub fn laplacian(g: &Graph) -> nalgebra::DMatrix<f64> {
 
 /// The largest graph outside the standard families whose spectral gap is computed (dense
 /// eigensolver, O(n³)).
-pub const SPECTRAL_LIMIT: usize = 3000;
+pub const SPECTRAL_LIMIT: usize = crate::limits::GRAPH_SPECTRAL_N.max as usize;
 
 /// The spectral gap `λ₂` of the Laplacian `L = D − A` (its second smallest eigenvalue; 0 iff the
 /// graph is disconnected). Standard families by the closed forms of their Laplacian spectra
@@ -251,15 +333,10 @@ pub fn spectral_gap(g: &Graph) -> Result<f64> {
         Family::Hypercube { .. } => 2.0,
         Family::Complete => n as f64,
         Family::General => {
-            if n > SPECTRAL_LIMIT {
-                return Err(Error::invalid(
-                    "spectral gap",
-                    format!(
-                        "the dense eigensolver (O(n³)) is limited to n ≤ {SPECTRAL_LIMIT} outside \
-                         the standard families, got n = {n}"
-                    ),
-                ));
-            }
+            crate::limits::GRAPH_SPECTRAL_N.check_usize(
+                "spectral gap (dense eigensolver, O(n³), outside the standard families), n",
+                n,
+            )?;
             spectral_gap_dense(g)
         }
     })

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use std::collections::HashMap;
 
 pub mod binarise;
+pub mod binomial;
 pub mod checks;
 pub mod electrical;
 pub mod experiment;
@@ -25,6 +26,7 @@ pub mod greedy;
 pub mod haar;
 pub mod measures;
 pub mod quantities;
+pub mod sparse_cut;
 pub mod strategy;
 pub mod tree;
 pub mod tree_file;
@@ -127,6 +129,7 @@ impl Graph {
     /// assert_eq!(balloc::graph::Graph::cycle(2).unwrap().m(), 1);
     /// ```
     pub fn cycle(n: usize) -> Result<Graph> {
+        crate::limits::GRAPH_N.check_usize("cycle n", n)?;
         if n < 2 {
             return Err(Error::invalid("cycle", format!("needs n ≥ 2, got {n}")));
         }
@@ -140,6 +143,7 @@ impl Graph {
 
     /// The path `P_n` (`n ≥ 2`), not regular: end degrees 1.
     pub fn path(n: usize) -> Result<Graph> {
+        crate::limits::GRAPH_N.check_usize("path n", n)?;
         if n < 2 {
             return Err(Error::invalid("path", format!("needs n ≥ 2, got {n}")));
         }
@@ -160,6 +164,8 @@ impl Graph {
                 format!("needs both sides ≥ 3, got {w} × {h}"),
             ));
         }
+        let n = crate::limits::checked_mul("torus w·h", w as u64, h as u64)?;
+        crate::limits::GRAPH_N.check("torus w·h", n)?;
         let mut edges = Vec::with_capacity(2 * w * h);
         for y in 0..h {
             for x in 0..w {
@@ -172,19 +178,21 @@ impl Graph {
             .with_family(Family::Torus { w, h }))
     }
 
-    /// The hypercube `Q_dim` on `2^dim` vertices (`1 ≤ dim ≤ 24`), `dim`-regular.
+    /// The hypercube `Q_dim` on `2^dim` vertices (`dim ≥ 1`, `2^dim` within
+    /// [`crate::limits::GRAPH_N`], so `dim ≤ 20`), `dim`-regular.
     ///
     /// ```
     /// let g = balloc::graph::Graph::hypercube(3).unwrap();
     /// assert_eq!((g.n(), g.m()), (8, 12));
     /// ```
     pub fn hypercube(dim: u32) -> Result<Graph> {
-        if !(1..=24).contains(&dim) {
+        if dim == 0 || dim >= 64 {
             return Err(Error::invalid(
                 "hypercube",
-                format!("dimension must lie in 1..=24, got {dim}"),
+                format!("the dimension must be at least 1, got {dim}"),
             ));
         }
+        crate::limits::GRAPH_N.check("hypercube 2^dim", 1u64 << dim)?;
         let n = 1usize << dim;
         let mut edges = Vec::new();
         for v in 0..n {
@@ -199,13 +207,11 @@ impl Graph {
             .with_family(Family::Hypercube { dim }))
     }
 
-    /// The complete graph `K_n` (`2 ≤ n ≤ 5000`).
+    /// The complete graph `K_n` (`2 ≤ n ≤` [`crate::limits::GRAPH_COMPLETE_N`]).
     pub fn complete(n: usize) -> Result<Graph> {
-        if !(2..=5000).contains(&n) {
-            return Err(Error::invalid(
-                "complete",
-                format!("needs 2 ≤ n ≤ 5000, got {n}"),
-            ));
+        crate::limits::GRAPH_COMPLETE_N.check_usize("complete n", n)?;
+        if n < 2 {
+            return Err(Error::invalid("complete", format!("needs n ≥ 2, got {n}")));
         }
         let mut edges = Vec::new();
         for a in 0..n {
@@ -218,7 +224,8 @@ impl Graph {
 
     /// A uniformly random simple `d`-regular graph on `n` vertices by the configuration model with
     /// rejection (restart until the pairing is simple), driven by ChaCha8 seeded with `seed`.
-    /// Needs `n·d` even, `1 ≤ d < n`, `d ≤ 12` (rejection becomes slow for larger `d`).
+    /// Needs `n·d` even, `1 ≤ d < n`, `d ≤` [`crate::limits::GRAPH_REGULAR_DEGREE`] (rejection
+    /// becomes hopeless for larger `d`) and `n ≤` [`crate::limits::GRAPH_N`].
     ///
     /// ```
     /// let g = balloc::graph::Graph::random_regular(10, 3, 7).unwrap();
@@ -228,10 +235,12 @@ impl Graph {
     pub fn random_regular(n: usize, d: usize, seed: u64) -> Result<Graph> {
         use rand::{SeedableRng, seq::SliceRandom};
         let what = "random regular graph";
-        if d == 0 || d >= n || (n * d) % 2 == 1 || d > 12 {
+        crate::limits::GRAPH_N.check_usize("random regular graph n", n)?;
+        crate::limits::GRAPH_REGULAR_DEGREE.check_usize("random regular graph d", d)?;
+        if d == 0 || d >= n || (n * d) % 2 == 1 {
             return Err(Error::invalid(
                 what,
-                format!("needs 1 ≤ d < n, n·d even and d ≤ 12, got n = {n}, d = {d}"),
+                format!("needs 1 ≤ d < n and n·d even, got n = {n}, d = {d}"),
             ));
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -333,6 +342,26 @@ impl Graph {
         Graph::from_edges(n, edges, source)
     }
 
+    /// Reads an edge-list file whose relative `path` lies in `dir` (a theorem file's directory;
+    /// `None`: the current directory). Errors name the file as read; the graph is named by `path`
+    /// as written, so that names (and the run seeds derived from them) do not depend on `dir`.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join("balloc-doc-read-edge-list-in");
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("tri.edges"), "0 1\n1 2\n2 0\n").unwrap();
+    /// let g = balloc::graph::Graph::read_edge_list_in("tri.edges", Some(&dir)).unwrap();
+    /// assert_eq!((g.n(), g.name()), (3, "tri.edges"));
+    /// let e = balloc::graph::Graph::read_edge_list_in("none.edges", Some(&dir)).unwrap_err();
+    /// assert!(e.to_string().contains("none.edges") && e.to_string().contains("cannot read"));
+    /// ```
+    pub fn read_edge_list_in(path: &str, dir: Option<&std::path::Path>) -> Result<Graph> {
+        let full = resolve(path, dir);
+        let mut g = Graph::read_edge_list(&full.display().to_string())?;
+        g.name = path.to_string();
+        Ok(g)
+    }
+
     /// Reads an edge-list file (see [`Graph::parse_edge_list`]).
     pub fn read_edge_list(path: &str) -> Result<Graph> {
         let meta = std::fs::metadata(path).map_err(|e| {
@@ -414,8 +443,24 @@ pub enum GraphKind {
         /// The ChaCha seed.
         seed: u64,
     },
+    /// Two `d`-regular sides joined by `k` edges ([`sparse_cut::SparseCut`]).
+    SparseCut {
+        /// The degree (even).
+        d: usize,
+        /// The cut (even, `3k ≤ 2d`).
+        k: usize,
+        /// The size of the first side (`None`: `n/2`).
+        a: Option<usize>,
+    },
     /// An edge-list file (its `n` must match).
-    File(String),
+    File {
+        /// The path as written (it names the graph, so run seeds do not depend on where the
+        /// file lies).
+        path: String,
+        /// The directory a relative `path` is read from (a theorem file's directory); `None`:
+        /// the current directory.
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 impl GraphKind {
@@ -427,8 +472,86 @@ impl GraphKind {
         "hypercube",
         "complete",
         "regular",
+        "sparse-cut",
         "file",
     ];
+
+    /// The family `family` (one of [`GraphKind::NAMES`]) with its parameters read from `spec`:
+    /// `d` (default 3) and `seed` (default 1) for `regular`, `d` (default 3), `k` (required) and
+    /// `a` (the first side, default `n/2`) for `sparse-cut`, `file` (required; or the bare value,
+    /// `file(PATH)`) for `file`, read from
+    /// `spec.base` when relative. A parameter the family does not use is an error; `what` names
+    /// the spec in errors.
+    ///
+    /// ```
+    /// use balloc::{graph::GraphKind, spec::Spec};
+    /// let s = Spec::parse("sparse-cut(d=24,k=2)").unwrap();
+    /// assert_eq!(GraphKind::from_spec("sparse-cut", &s, "graph").unwrap(), GraphKind::SparseCut { d: 24, k: 2, a: None });
+    /// let s = Spec::parse("cycle(d=4)").unwrap();
+    /// assert!(GraphKind::from_spec("cycle", &s, "graph").unwrap_err().to_string().contains("`d`"));
+    /// ```
+    pub fn from_spec(family: &str, spec: &crate::spec::Spec, what: &str) -> Result<GraphKind> {
+        let param = |k: &str| format!("parameter `{k}` of `{what}`");
+        let file = spec.get("file").or_else(|| spec.get(""));
+        let kind = match family {
+            "cycle" => GraphKind::Cycle,
+            "path" => GraphKind::Path,
+            "torus" => GraphKind::Torus,
+            "hypercube" => GraphKind::Hypercube,
+            "complete" => GraphKind::Complete,
+            "regular" => GraphKind::Regular {
+                d: spec.get_u64("d", 3)? as usize,
+                seed: spec.get_u64("seed", 1)?,
+            },
+            "sparse-cut" => {
+                if spec.get("k").is_none() {
+                    return Err(Error::invalid(
+                        param("k"),
+                        "is required with graph=sparse-cut (the number of edges across the cut)",
+                    ));
+                }
+                GraphKind::SparseCut {
+                    d: spec.get_u64("d", 3)? as usize,
+                    k: spec.get_u64("k", 0)? as usize,
+                    a: match spec.get("a") {
+                        Some(_) => Some(spec.get_u64("a", 0)? as usize),
+                        None => None,
+                    },
+                }
+            }
+            "file" => GraphKind::File {
+                path: file
+                    .ok_or_else(|| Error::invalid(param("file"), "is required with graph=file"))?
+                    .to_string(),
+                dir: spec.base.clone(),
+            },
+            other => return Err(Error::unknown("graph", other, GraphKind::NAMES)),
+        };
+        let uses = |k: &str| match k {
+            "d" => matches!(
+                kind,
+                GraphKind::Regular { .. } | GraphKind::SparseCut { .. }
+            ),
+            "seed" => matches!(kind, GraphKind::Regular { .. }),
+            "k" | "a" => matches!(kind, GraphKind::SparseCut { .. }),
+            _ => matches!(kind, GraphKind::File { .. }),
+        };
+        for (k, used_by) in [
+            ("file", "graph=file"),
+            ("seed", "graph=regular"),
+            ("d", "graph=regular and graph=sparse-cut"),
+            ("k", "graph=sparse-cut"),
+            ("a", "graph=sparse-cut"),
+        ] {
+            if spec.get(k).is_some() && !uses(k) {
+                return Err(Error::invalid(
+                    param(k),
+                    format!("is only used with {used_by}"),
+                ));
+            }
+        }
+        Ok(kind)
+    }
 
     /// Instantiates the graph on `n` vertices.
     ///
@@ -463,16 +586,37 @@ impl GraphKind {
             }
             GraphKind::Complete => Graph::complete(n),
             GraphKind::Regular { d, seed } => Graph::random_regular(n, *d, *seed),
-            GraphKind::File(p) => {
-                let g = Graph::read_edge_list(p)?;
+            GraphKind::SparseCut { d, k, a: None } => Graph::sparse_cut(n, *d, *k),
+            GraphKind::SparseCut { d, k, a: Some(a) } => {
+                sparse_cut::SparseCut::new(n, *a, *d, *k)?.graph()
+            }
+            GraphKind::File { path, dir } => {
+                let g = Graph::read_edge_list_in(path, dir.as_deref())?;
                 if g.n() != n {
                     return Err(Error::invalid(
-                        format!("graph file `{p}`"),
+                        format!("graph file `{}`", resolve(path, dir.as_deref()).display()),
                         format!("has {} vertices but the load vector has {n} bins", g.n()),
                     ));
                 }
                 Ok(g)
             }
         }
+    }
+}
+
+/// `path` read from `dir` when it is relative and `dir` is given; `path` itself otherwise.
+///
+/// ```
+/// use std::path::Path;
+/// let p = balloc::graph::resolve("g.edges", Some(Path::new("theorems/x")));
+/// assert_eq!(p, Path::new("theorems/x/g.edges"));
+/// assert_eq!(balloc::graph::resolve("/abs/g.edges", Some(Path::new("x"))), Path::new("/abs/g.edges"));
+/// assert_eq!(balloc::graph::resolve("g.edges", None), Path::new("g.edges"));
+/// ```
+pub fn resolve(path: &str, dir: Option<&std::path::Path>) -> std::path::PathBuf {
+    let p = std::path::Path::new(path);
+    match dir {
+        Some(d) if p.is_relative() => d.join(p),
+        _ => p.to_path_buf(),
     }
 }

@@ -323,6 +323,8 @@ impl<'a> GraphState<'a> {
     }
 
     /// The elements of a quantifier, in a fixed order.
+    ///
+    /// Their number, without building them, is [`element_count`].
     pub fn elements(&self, over: Over) -> Vec<Element> {
         let t = self.t();
         match over {
@@ -735,6 +737,32 @@ impl<'a> GraphState<'a> {
             "`{name}` is not defined at {}",
             self.describe(el)
         )))
+    }
+}
+
+/// The number of elements of a quantifier on a strategy's graph and tree (what
+/// [`GraphState::elements`] lists): 1, `n`, the nodes, the internal nodes, `m`, the internal nodes
+/// squared, or `Σ_b depth(b)` (proper ancestor pairs). Counts a claim's work before it runs.
+///
+/// ```
+/// use balloc::graph::{Graph, strategy::Strategy, quantities::{element_count, Over}};
+/// // C_8 with the halving tree: 15 nodes, 7 internal, depths 0, 1, 1, 2 × 4, 3 × 8 → 34 pairs.
+/// let s = Strategy::new(&Graph::cycle(8).unwrap()).unwrap();
+/// assert_eq!(element_count(&s, Over::Nodes), 15);
+/// assert_eq!(element_count(&s, Over::Pairs), 49);
+/// assert_eq!(element_count(&s, Over::Ancestors), 34);
+/// ```
+pub fn element_count(s: &Strategy, over: Over) -> u64 {
+    let t = &s.tree;
+    let internal = t.internal().len() as u64;
+    match over {
+        Over::State => 1,
+        Over::Vertices => s.graph.n() as u64,
+        Over::Nodes => t.nodes.len() as u64,
+        Over::Internal => internal,
+        Over::Edges => s.graph.m() as u64,
+        Over::Pairs => internal.saturating_mul(internal),
+        Over::Ancestors => t.nodes.iter().map(|nd| nd.depth as u64).sum(),
     }
 }
 

@@ -232,12 +232,8 @@ impl Tree {
 
     /// Recursive spectral bisection (see the module documentation).
     pub fn spectral(g: &Graph) -> Result<Tree> {
-        if g.n() > 3000 {
-            return Err(Error::invalid(
-                "spectral bisection",
-                format!("dense eigensolver limited to n ≤ 3000, got {}", g.n()),
-            ));
-        }
+        crate::limits::GRAPH_SPECTRAL_N
+            .check_usize("spectral bisection (dense eigensolver), n", g.n())?;
         let all: Vec<usize> = (0..g.n()).collect();
         Tree::build(g.n(), (all, None), &mut |(s, _)| {
             let ordered = spectral_order(g, s);

@@ -99,9 +99,13 @@ impl TreeSpec {
                 let k: usize = parts[0]
                     .parse()
                     .map_err(|_| bad(format!("k = `{}` is not an integer", parts[0])))?;
-                if !(2..=64).contains(&k) {
-                    return Err(bad(format!("k must lie in 2..=64, got {k}")));
+                if k < 2 {
+                    return Err(bad(format!("k must be at least 2, got {k}")));
                 }
+                crate::limits::TREE_BINARISED_K.check_usize(
+                    &format!("tree `{}`: k", crate::lang::syntax::excerpt(s, 40)),
+                    k,
+                )?;
                 let seed: u64 = parts[1].parse().map_err(|_| {
                     bad(format!("seed `{}` is not a non-negative integer", parts[1]))
                 })?;

@@ -29,7 +29,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
         Param {
             name: "graph",
             default: Some("cycle"),
-            doc: "cycle, path, torus (n a square), hypercube (n a power of 2), complete, regular, file",
+            doc: "cycle, path, torus (n a square), hypercube (n a power of 2), complete, regular, sparse-cut, file",
         },
         Param {
             name: "strategy",
@@ -44,7 +44,17 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
         Param {
             name: "d",
             default: Some("3"),
-            doc: "degree of graph=regular (1 ≤ d ≤ 12, n·d even)",
+            doc: "degree of graph=regular (1 ≤ d ≤ 12, n·d even) and of graph=sparse-cut (even)",
+        },
+        Param {
+            name: "k",
+            default: None,
+            doc: "cut of graph=sparse-cut (even, 2 ≤ k, 3k ≤ 2d): two d-regular halves joined by k edges",
+        },
+        Param {
+            name: "a",
+            default: None,
+            doc: "first side of graph=sparse-cut (default n/2; both sides at least d + 1)",
         },
         Param {
             name: "seed",
@@ -88,42 +98,7 @@ pub struct Graphical {
 }
 
 fn build(spec: &Spec) -> Result<Box<dyn Process>> {
-    let g = spec.get_choice("graph", GraphKind::NAMES, "cycle")?;
-    let kind = match g.as_str() {
-        "cycle" => GraphKind::Cycle,
-        "path" => GraphKind::Path,
-        "torus" => GraphKind::Torus,
-        "hypercube" => GraphKind::Hypercube,
-        "complete" => GraphKind::Complete,
-        "regular" => GraphKind::Regular {
-            d: spec.get_u64("d", 3)? as usize,
-            seed: spec.get_u64("seed", 1)?,
-        },
-        _ => GraphKind::File(
-            spec.get("file")
-                .ok_or_else(|| {
-                    Error::invalid(
-                        "parameter `file` of `graphical`",
-                        "is required with graph=file",
-                    )
-                })?
-                .to_string(),
-        ),
-    };
-    if spec.get("file").is_some() && !matches!(kind, GraphKind::File(_)) {
-        return Err(Error::invalid(
-            "parameter `file` of `graphical`",
-            "is only used with graph=file",
-        ));
-    }
-    if (spec.get("d").is_some() || spec.get("seed").is_some())
-        && !matches!(kind, GraphKind::Regular { .. })
-    {
-        return Err(Error::invalid(
-            "parameters `d`, `seed` of `graphical`",
-            "are only used with graph=regular",
-        ));
-    }
+    let kind = graph_kind(spec)?;
     let flow = spec.get_choice("strategy", &["greedy", "flow"], "greedy")? == "flow";
     let (beta, beta_exact) = spec.get_ratio("beta", "1")?;
     let zero = num_rational::BigRational::from_integer(0.into());
@@ -175,7 +150,9 @@ impl Process for Graphical {
             GraphKind::Hypercube => "hypercube".into(),
             GraphKind::Complete => "complete".into(),
             GraphKind::Regular { d, seed } => format!("regular,d={d},seed={seed}"),
-            GraphKind::File(p) => format!("file,file={p}"),
+            GraphKind::SparseCut { d, k, a: None } => format!("sparse-cut,d={d},k={k}"),
+            GraphKind::SparseCut { d, k, a: Some(a) } => format!("sparse-cut,d={d},k={k},a={a}"),
+            GraphKind::File { path, .. } => format!("file,file={path}"),
         };
         let beta = if self.beta_exact == num_rational::BigRational::from_integer(1.into()) {
             String::new()
@@ -280,4 +257,10 @@ impl Process for Graphical {
             }
         }
     }
+}
+
+/// The graph family of a `graphical` spec (`graph`, with `d`, `seed`, `k`, `file`).
+pub(super) fn graph_kind(spec: &Spec) -> Result<GraphKind> {
+    let g = spec.get_choice("graph", GraphKind::NAMES, "cycle")?;
+    GraphKind::from_spec(&g, spec, "graphical")
 }

@@ -280,7 +280,24 @@ pub fn lookup(name: &str) -> Result<&'static ProcessInfo> {
 /// assert!(balloc::process::parse("three-choice-ish").is_err());
 /// ```
 pub fn parse(text: &str) -> Result<Box<dyn Process>> {
-    let spec = Spec::parse(text)?;
+    parse_in(text, None)
+}
+
+/// [`parse`] with relative file parameters (`graphical(graph=file,file=PATH)`) read from `base`,
+/// a theorem file's directory; `None` reads them from the current directory.
+///
+/// ```
+/// let dir = std::env::temp_dir().join("balloc-doc-process-parse-in");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("c4.edges"), "0 1\n1 2\n2 3\n3 0\n").unwrap();
+/// let p = balloc::process::parse_in("graphical(graph=file,file=c4.edges)", Some(&dir)).unwrap();
+/// // The spec names the file as written (run seeds derive from it), wherever it lies.
+/// assert_eq!(p.spec(), "graphical(graph=file,file=c4.edges,strategy=greedy)");
+/// let x = balloc::loads::Loads::new(vec![1.0, 0.0, 0.0, 0.0]).unwrap();
+/// assert!(p.step_law(&x, balloc::loads::TieRule::Random).is_ok());
+/// ```
+pub fn parse_in(text: &str, base: Option<&std::path::Path>) -> Result<Box<dyn Process>> {
+    let spec = Spec::parse_in(text, base)?;
     let info = lookup(&spec.name)?;
     let keys: Vec<&str> = info.params.iter().map(|p| p.name).collect();
     let spec = if keys.len() == 1 {
@@ -290,6 +307,29 @@ pub fn parse(text: &str) -> Result<Box<dyn Process>> {
     };
     spec.check_keys(&keys)?;
     (info.build)(&spec)
+}
+
+/// The graph a `graphical` spec runs on at `n` bins, with relative files read from `base`
+/// (`None` for every other process): validates a theorem file's graphical processes at each `n`
+/// of its domain (an edge-list file of another size is an error there, not during a run).
+///
+/// ```
+/// let g = balloc::process::graph_at("graphical(graph=sparse-cut,d=4,k=2)", None, 20).unwrap();
+/// assert_eq!(g.unwrap().regular_degree(), Some(4));
+/// assert!(balloc::process::graph_at("two-choice", None, 20).unwrap().is_none());
+/// assert!(balloc::process::graph_at("graphical(graph=hypercube)", None, 12).is_err());
+/// ```
+pub fn graph_at(
+    text: &str,
+    base: Option<&std::path::Path>,
+    n: usize,
+) -> Result<Option<crate::graph::Graph>> {
+    let spec = Spec::parse_in(text, base)?;
+    let info = lookup(&spec.name)?;
+    if info.name != graphical::INFO.name {
+        return Ok(None);
+    }
+    graphical::graph_kind(&spec)?.build(n).map(Some)
 }
 
 /// A uniform 0-based rank in `0..n`.

@@ -129,7 +129,31 @@ impl Config {
     /// assert!(balloc::sim::Config::parse("two-choice", 4, 0, "unit", "random").is_err());
     /// ```
     pub fn parse(process: &str, n: usize, batch: u64, weights: &str, ties: &str) -> Result<Config> {
-        let process: Arc<dyn Process> = Arc::from(crate::process::parse(process)?);
+        Config::parse_in(process, None, n, batch, weights, ties)
+    }
+
+    /// [`Config::parse`] with relative file parameters of the process spec
+    /// (`graphical(graph=file,file=PATH)`) read from `base`, a theorem file's directory.
+    ///
+    /// ```
+    /// use balloc::sim::{Config, Model};
+    /// let dir = std::env::temp_dir().join("balloc-doc-config-parse-in");
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("c5.edges"), "0 1\n1 2\n2 3\n3 4\n4 0\n").unwrap();
+    /// let c = Config::parse_in("graphical(graph=file,file=c5.edges)", Some(&dir), 5, 1, "unit", "random").unwrap();
+    /// assert_eq!(c.n(), 5);
+    /// // The key names the file as written: seeds do not depend on where it lies.
+    /// assert!(c.key().contains("file=c5.edges,"), "{}", c.key());
+    /// ```
+    pub fn parse_in(
+        process: &str,
+        base: Option<&std::path::Path>,
+        n: usize,
+        batch: u64,
+        weights: &str,
+        ties: &str,
+    ) -> Result<Config> {
+        let process: Arc<dyn Process> = Arc::from(crate::process::parse_in(process, base)?);
         let weights = WeightLaw::parse(weights)?;
         let ties = TieRule::parse(ties)?;
         Config::new(process, n, batch, weights, ties)

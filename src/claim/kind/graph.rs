@@ -3,29 +3,38 @@
 //! graphs and load vectors the file lists, and turns its [`Finding`]s into a verdict: `holds` on
 //! the evaluated instances (not a proof), or `refuted` with the first violation as the
 //! counterexample. Trust is `exact` for the items computed in rationals (every item except
-//! `two_point_one_step`); the two-point sweep's configurations are exact rationals.
-//! `two_point_one_step` (whose sides are sums of `cosh`) is swept in `f64` with a relative
-//! allowance of 10⁻¹², and its tightest instance (or its violation) is then certified by
+//! `two_point_one_step` and `lemma_4_1_tail`); the two-point sweep's configurations are exact
+//! rationals. `two_point_one_step` (whose sides are sums of `cosh`) is swept in `f64` with a
+//! relative allowance of 10⁻¹², and its tightest instance (or its violation) is then certified by
 //! enclosures ([`TwoPointQ::one_step_enclosed`], 64…4096 bits): trust `enclosure` when the
 //! enclosure confirms the sweep, `inconclusive` when it contradicts it, `float` when undecided.
+//! `lemma_4_1_tail` encloses binomial tails (trust `enclosure`).
 //!
 //! `[claim]` table:
 //!
 //! ```toml
 //! item = "lemma_3_2"                      # see ITEMS
 //! graphs = ["cycle(8)", "torus(4,4)", "hypercube(3)", "complete(5)", "regular(10,3,1)",
-//!           "path(6)", "edges(0-1 1-2 2-0)"]
+//!           "path(6)", "sparse-cut(20,4,2)", "edges(0-1 1-2 2-0)", "file(c8.edges)"]
 //! families = ["tied", "random", "zigzag"] # load vectors per graph; also "permutations" (n ≤ 8)
-//! loads = [[4, 4, 4, 4, 2, 2, 0, 1]]      # explicit load vectors (used on graphs of that size)
+//! loads = [[4, 4, 4, 4, 2, 2, 0, 1]]      # explicit load vectors (each of a listed graph's size)
 //! grid = [20, 4, 6]                       # two-point items: π₁, ε, ε_t steps
 //! deltas = [-100, 100, 0.25]              # two-point items: δ range and step
 //! require_valid = true                    # two-point items: only π₁ ± ε_t ∈ [0, 1]
 //! d_max = 5                               # lemma_4_1_mean: degrees 1..=d_max
+//! horizons = [0.0625]                     # lemma_4_1_tail: the c of T = ⌈c·n²d²/k²⌉
+//! at_least = "1/50"                       # lemma_4_1_tail: "constant probability" read as ≥ this
 //! ```
 //!
+//! Graphs are the forms of [`parse_graph`] ([`GRAPH_FORMS`]); `file(path)` (an edge list) is read
+//! from the theorem file's folder when `path` is relative, as are tree files. Sizes are checked
+//! against [`crate::limits::GRAPH_N`], [`crate::limits::GRAPH_CLAIM_N`] and the work (load vectors
+//! × vertices) against [`crate::limits::GRAPH_CLAIM_ELEMENTS`] before anything runs.
+//!
 //! Items: the names in `src/graph/CHECKS.md` (`lemma_3_7_epsilon` split into its four readings),
-//! the two-point items, and `lemma_3_7_concentration`, `main_theorem_gap` (statistical: reported
-//! `inconclusive`, never evaluated).
+//! the two-point items, `lemma_4_1_tail` (the binomial step of Lemma 4.1 on each listed graph's
+//! minimum cut, [`checks::lemma_4_1_tail`]), and `lemma_3_7_concentration`, `main_theorem_gap`
+//! (statistical: reported `inconclusive`, never evaluated).
 //!
 //! `[domain] n` lists the graph sizes (each graph's n must be listed), or the n of the items
 //! parametrised by n (`cycle_drift_limitation`, `lemma_4_1_mean`); `[domain] random` is the number
@@ -62,6 +71,8 @@ enum Needs {
     Loads,
     /// Each `n` of the domain.
     N,
+    /// The listed graphs only (no strategy, no loads).
+    Graphs,
     /// The two-point sweep.
     TwoPoint,
     /// Nothing the engine can evaluate (statistical statement).
@@ -88,6 +99,7 @@ const ITEMS: &[(&str, Needs, Trust)] = &[
     ("greedy_eps_vs_expansion", Needs::Loads, Trust::Exact),
     ("cycle_drift_limitation", Needs::N, Trust::Exact),
     ("lemma_4_1_mean", Needs::N, Trust::Exact),
+    ("lemma_4_1_tail", Needs::Graphs, Trust::Enclosure),
     ("two_point_one_step", Needs::TwoPoint, Trust::Float),
     ("two_point_moments", Needs::TwoPoint, Trust::Exact),
     ("two_point_eps_gamma", Needs::TwoPoint, Trust::Exact),
@@ -122,32 +134,75 @@ struct ClaimSection {
     require_valid: bool,
     #[serde(default)]
     d_max: Option<usize>,
+    #[serde(default)]
+    horizons: Vec<f64>,
+    #[serde(default)]
+    at_least: Option<String>,
 }
 
+/// The graph specs [`parse_graph`] accepts (for errors and docs).
+pub const GRAPH_FORMS: &str = "cycle(n), path(n), torus(w,h), hypercube(dim), complete(n), \
+     regular(n,d,seed), sparse-cut(n,d,k), sparse-cut(n,d,k,a), edges(a-b c-d …), file(path)";
+
 /// Parses a graph spec: `cycle(n)`, `path(n)`, `torus(w,h)`, `hypercube(dim)`, `complete(n)`,
-/// `regular(n,d,seed)`, `edges(a-b c-d …)`.
+/// `regular(n,d,seed)`, `sparse-cut(n,d,k)` (two `d`-regular halves joined by `k` edges,
+/// [`crate::graph::sparse_cut`]), `sparse-cut(n,d,k,a)` (sides of `a` and `n − a` vertices),
+/// `edges(a-b c-d …)`, `file(path)` (an edge-list file read from the current directory; see
+/// [`parse_graph_in`]). Every size is checked against [`crate::limits::GRAPH_N`] before anything
+/// is built.
 ///
 /// ```
 /// use balloc::claim::kind::graph::parse_graph;
 /// assert_eq!(parse_graph("torus(3,5)").unwrap().m(), 30);
 /// assert_eq!(parse_graph("edges(0-1 1-2 2-0 2-3)").unwrap().n(), 4);
+/// assert_eq!(parse_graph("sparse-cut(20,4,2)").unwrap().regular_degree(), Some(4));
 /// assert!(parse_graph("star(4)").is_err());
+/// assert!(parse_graph("cycle(4294967296)").unwrap_err().to_string().contains("GRAPH_N"));
 /// ```
 pub fn parse_graph(spec: &str) -> Result<Graph> {
+    parse_graph_in(spec, None)
+}
+
+/// [`parse_graph`] with `file(path)` read from `dir` when `path` is relative (a theorem file's
+/// directory; `None`: the current directory). The graph is named by the path as written.
+///
+/// ```
+/// use balloc::claim::kind::graph::parse_graph_in;
+/// let dir = std::env::temp_dir().join("balloc-doc-parse-graph-in");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("p3.edges"), "0 1\n1 2\n").unwrap();
+/// let g = parse_graph_in("file(p3.edges)", Some(&dir)).unwrap();
+/// assert_eq!((g.n(), g.m(), g.name()), (3, 2, "p3.edges"));
+/// let e = parse_graph_in("file(none.edges)", Some(&dir)).unwrap_err().to_string();
+/// assert!(e.contains("none.edges") && e.contains("cannot read"), "{e}");
+/// ```
+pub fn parse_graph_in(spec: &str, dir: Option<&std::path::Path>) -> Result<Graph> {
     let s = spec.trim();
     let bad = |why: &str| Error::invalid(format!("graph `{spec}`"), why.to_string());
-    let (name, rest) = s
-        .split_once('(')
-        .ok_or_else(|| bad("expected name(arguments)"))?;
+    let (name, rest) = s.split_once('(').ok_or_else(|| {
+        bad(&format!(
+            "expected name(arguments); accepted: {GRAPH_FORMS}"
+        ))
+    })?;
     let args = rest
         .strip_suffix(')')
         .ok_or_else(|| bad("missing closing parenthesis"))?;
-    if name.trim() == "edges" {
-        let text: String = args
-            .split_whitespace()
-            .map(|e| e.replace('-', " ") + "\n")
-            .collect();
-        return Graph::parse_edge_list(&text, spec);
+    match name.trim() {
+        "edges" => {
+            let text: String = args
+                .split_whitespace()
+                .map(|e| e.replace('-', " ") + "\n")
+                .collect();
+            return Graph::parse_edge_list(&text, spec);
+        }
+        "file" => {
+            let path = args.trim();
+            if path.is_empty() {
+                return Err(bad("write file(path)"));
+            }
+            return Graph::read_edge_list_in(path, dir);
+        }
+        _ => {}
     }
     let nums: Vec<u64> = args
         .split(',')
@@ -161,20 +216,43 @@ pub fn parse_graph(spec: &str) -> Result<Graph> {
             Err(bad(&format!("takes {k} argument(s)")))
         }
     };
+    // Sizes are checked before any allocation (a count above usize is above the limit too).
+    let size = |what: &str, v: u64| -> Result<usize> {
+        crate::limits::GRAPH_N.check(&format!("graph `{spec}` {what}"), v)?;
+        Ok(v as usize)
+    };
     match name.trim() {
-        "cycle" => arity(1).and_then(|_| Graph::cycle(nums[0] as usize)),
-        "path" => arity(1).and_then(|_| Graph::path(nums[0] as usize)),
-        "torus" => arity(2).and_then(|_| Graph::torus(nums[0] as usize, nums[1] as usize)),
+        "cycle" => arity(1).and_then(|_| Graph::cycle(size("n", nums[0])?)),
+        "path" => arity(1).and_then(|_| Graph::path(size("n", nums[0])?)),
+        "torus" => arity(2).and_then(|_| {
+            let n = crate::limits::checked_mul(&format!("graph `{spec}` w·h"), nums[0], nums[1])?;
+            size("w·h", n)?;
+            Graph::torus(nums[0] as usize, nums[1] as usize)
+        }),
         "hypercube" => arity(1).and_then(|_| {
-            let d = u32::try_from(nums[0]).map_err(|_| bad("dimension too large"))?;
+            let d = u32::try_from(nums[0])
+                .ok()
+                .filter(|&d| d < 64)
+                .ok_or_else(|| bad("dimension too large"))?;
+            size("2^dim", 1u64 << d)?;
             Graph::hypercube(d)
         }),
-        "complete" => arity(1).and_then(|_| Graph::complete(nums[0] as usize)),
+        "complete" => arity(1).and_then(|_| Graph::complete(size("n", nums[0])?)),
         "regular" => arity(3)
-            .and_then(|_| Graph::random_regular(nums[0] as usize, nums[1] as usize, nums[2])),
-        _ => Err(bad(
-            "unknown graph; accepted: cycle, path, torus, hypercube, complete, regular, edges",
-        )),
+            .and_then(|_| Graph::random_regular(size("n", nums[0])?, size("d", nums[1])?, nums[2])),
+        "sparse-cut" => {
+            let n = nums.first().map(|&v| size("n", v)).transpose()?;
+            let d = nums.get(1).map(|&v| size("d", v)).transpose()?;
+            let k = nums.get(2).map(|&v| size("k", v)).transpose()?;
+            match (nums.len(), n, d, k) {
+                (3, Some(n), Some(d), Some(k)) => Graph::sparse_cut(n, d, k),
+                (4, Some(n), Some(d), Some(k)) => {
+                    crate::graph::sparse_cut::SparseCut::new(n, size("a", nums[3])?, d, k)?.graph()
+                }
+                _ => Err(bad("write sparse-cut(n,d,k) or sparse-cut(n,d,k,a)")),
+            }
+        }
+        _ => Err(bad(&format!("unknown graph; accepted: {GRAPH_FORMS}"))),
     }
 }
 
@@ -191,6 +269,11 @@ pub struct GraphCheck {
     deltas: Vec<f64>,
     require_valid: bool,
     d_max: usize,
+    /// The graphs of `Needs::Graphs` items.
+    graphs: Vec<Graph>,
+    /// `lemma_4_1_tail`: the horizons `c` (`T = ⌈c·n²d²/k²⌉`) and the probability bound.
+    horizons: Vec<Q>,
+    at_least: Q,
 }
 
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
@@ -222,9 +305,16 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             )
         })?;
     let domain = t.file.domain.get_ref();
+    let dir = t.path.parent();
     let mut strategies = Vec::new();
+    let mut graphs = Vec::new();
     for g in &cs.graphs {
-        let gr = parse_graph(g.get_ref())
+        let gr = parse_graph_in(g.get_ref(), dir)
+            .and_then(|gr| {
+                crate::limits::GRAPH_CLAIM_N
+                    .check_usize("a graph of a `graph` claim, n", gr.n())?;
+                Ok(gr)
+            })
             .map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
         if !domain.n.contains(&gr.n()) {
             return Err(t.error_at(
@@ -236,8 +326,12 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 ),
             ));
         }
-        let s = Strategy::new(&gr).map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
-        strategies.push(s);
+        if matches!(needs, Needs::Strategy | Needs::Loads) {
+            let s =
+                Strategy::new(&gr).map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
+            strategies.push(s);
+        }
+        graphs.push(gr);
     }
     let mut families = Vec::new();
     for f in &cs.families {
@@ -256,8 +350,38 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     if cs.loads.iter().flatten().any(|v| !v.is_finite()) {
         return Err(t.error_at(at, "loads: every load must be a finite number"));
     }
+    if let Some((i, l)) = cs
+        .loads
+        .iter()
+        .enumerate()
+        .find(|(_, l)| !graphs.iter().any(|g| g.n() == l.len()))
+    {
+        let sizes: Vec<String> = graphs.iter().map(|g| g.n().to_string()).collect();
+        return Err(t.error_at(
+            at,
+            format!(
+                "loads[{i}] has {} entries but no listed graph has that many vertices (sizes: {})",
+                l.len(),
+                if sizes.is_empty() {
+                    "no graph".to_string()
+                } else {
+                    sizes.join(", ")
+                }
+            ),
+        ));
+    }
+    let (horizons, at_least) = tail_parameters(t, &cs, needs, at)?;
+    if needs == Needs::Loads {
+        // Each load item evaluates every vertex or node of the graph at each load vector.
+        let total = graphs.iter().fold(0u64, |acc, g| {
+            load_vector_count(t, &families, &cs.loads, g.n())
+                .saturating_mul(2 * g.n() as u64)
+                .saturating_add(acc)
+        });
+        check_elements(t, total, at)?;
+    }
     match needs {
-        Needs::Strategy | Needs::Loads if strategies.is_empty() => {
+        Needs::Strategy | Needs::Loads | Needs::Graphs if graphs.is_empty() => {
             return Err(t.error_at(at, format!("item `{item}` needs a non-empty `graphs` list")));
         }
         Needs::Loads if families.is_empty() && cs.loads.is_empty() => {
@@ -272,18 +396,30 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         _ => {}
     }
     let grid = cs.grid.unwrap_or([20, 4, 6]);
-    if needs == Needs::TwoPoint && grid.iter().any(|&g| g == 0 || g > 10_000) {
-        return Err(t.error_at(at, "grid: every step count must be in 1..=10000"));
+    if needs == Needs::TwoPoint {
+        if grid.contains(&0) {
+            return Err(t.error_at(at, "grid: every step count must be at least 1"));
+        }
+        for &g in &grid {
+            crate::limits::TWO_POINT_STEPS
+                .check_usize("grid: a step count", g)
+                .map_err(|e| t.error_at(at, e.to_string()))?;
+        }
     }
     let [lo, hi, step] = cs.deltas.unwrap_or([-100.0, 100.0, 0.25]);
-    if !(lo.is_finite() && hi.is_finite() && step.is_finite() && step > 0.0 && lo <= hi)
-        || (hi - lo) / step > 1e6
-    {
+    if !(lo.is_finite() && hi.is_finite() && step.is_finite() && step > 0.0 && lo <= hi) {
         return Err(t.error_at(
             at,
-            "deltas: need [low, high, step] with low ≤ high, step > 0, at most 10⁶ points",
+            "deltas: need [low, high, step] with finite low ≤ high and step > 0",
         ));
     }
+    crate::limits::TWO_POINT_DELTAS
+        .count_from_f64("deltas: the number of values of δ", (hi - lo) / step)
+        .map_err(|e| t.error_at(at, e.to_string()))?;
+    let d_max = cs.d_max.unwrap_or(5);
+    crate::limits::LEMMA_4_1_D_MAX
+        .check_usize("d_max", d_max)
+        .map_err(|e| t.error_at(at, e.to_string()))?;
     let k = ((hi - lo) / step).floor() as usize;
     let deltas = (0..=k).map(|i| lo + i as f64 * step).collect();
     Ok(Box::new(GraphCheck {
@@ -297,8 +433,63 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         grid,
         deltas,
         require_valid: cs.require_valid,
-        d_max: cs.d_max.unwrap_or(5),
+        d_max,
+        graphs,
+        horizons,
+        at_least,
     }))
+}
+
+/// The `horizons` and `at_least` of `lemma_4_1_tail` (only there): horizons finite and positive,
+/// `at_least` an exact number in `[0, 1]`.
+fn tail_parameters(
+    t: &Theorem,
+    cs: &ClaimSection,
+    needs: Needs,
+    at: Option<usize>,
+) -> std::result::Result<(Vec<Q>, Q), FileError> {
+    let zero = Q::from_integer(0.into());
+    if needs != Needs::Graphs {
+        if !cs.horizons.is_empty() || cs.at_least.is_some() {
+            return Err(t.error_at(
+                at,
+                "`horizons` and `at_least` are fields of the item `lemma_4_1_tail` only",
+            ));
+        }
+        return Ok((Vec::new(), zero));
+    }
+    if cs.horizons.is_empty() {
+        return Err(t.error_at(
+            at,
+            "item `lemma_4_1_tail` needs `horizons` (the c of T = ⌈c·n²d²/k²⌉), e.g. [0.0625]",
+        ));
+    }
+    let mut hs = Vec::new();
+    for &c in &cs.horizons {
+        match Q::from_float(c) {
+            Some(q) if q > zero => hs.push(q),
+            _ => {
+                return Err(t.error_at(
+                    at,
+                    format!("horizons: every c must be a finite number > 0, got {c}"),
+                ));
+            }
+        }
+    }
+    let text = cs.at_least.as_deref().ok_or_else(|| {
+        t.error_at(
+            at,
+            "item `lemma_4_1_tail` needs `at_least` (the constant probability, e.g. \"1/50\")",
+        )
+    })?;
+    let q = crate::spec::parse_ratio(text).map_err(|e| t.error_at(at, format!("at_least: {e}")))?;
+    if q < zero || q > Q::from_integer(1.into()) {
+        return Err(t.error_at(
+            at,
+            format!("at_least: a probability lies in [0, 1], got {q}"),
+        ));
+    }
+    Ok((hs, q))
 }
 
 /// Every permutation of `0..n` (Heap's algorithm), as loads.
@@ -323,6 +514,39 @@ pub(crate) fn permutations(n: usize) -> Vec<Vec<f64>> {
         }
     }
     out
+}
+
+/// The number of load vectors [`load_vectors`] gives on a graph of `n` vertices (without
+/// building them; `n!` saturates).
+pub(crate) fn load_vector_count(
+    t: &Theorem,
+    families: &[String],
+    loads: &[Vec<f64>],
+    n: usize,
+) -> u64 {
+    let listed = loads.iter().filter(|l| l.len() == n).count() as u64;
+    families.iter().fold(listed, |acc, f| {
+        let k = match f.as_str() {
+            "random" => t.file.domain.get_ref().random as u64,
+            "permutations" => (1..=n as u64)
+                .try_fold(1u64, |p, i| p.checked_mul(i))
+                .unwrap_or(u64::MAX),
+            _ => 1,
+        };
+        acc.saturating_add(k)
+    })
+}
+
+/// Checks a claim's work against [`crate::limits::GRAPH_CLAIM_ELEMENTS`] before it runs.
+pub(crate) fn check_elements(
+    t: &Theorem,
+    total: u64,
+    at: Option<usize>,
+) -> std::result::Result<(), FileError> {
+    crate::limits::GRAPH_CLAIM_ELEMENTS
+        .check("the elements the claim evaluates", total)
+        .map(|_| ())
+        .map_err(|e| t.error_at(at, e.to_string()))
 }
 
 /// The first violation of an evaluation, with where it occurred.
@@ -372,12 +596,13 @@ pub(crate) fn load_vectors(
                 out.push((f.clone(), z));
             }
             "permutations" => {
-                if n > 8 {
-                    return Err(Error::invalid(
-                        t.file_name(),
-                        format!("family `permutations` needs n ≤ 8 (graph has n = {n})"),
-                    ));
-                }
+                crate::limits::GRAPH_PERMUTATIONS_N.check_usize(
+                    &format!(
+                        "{}: family `permutations` (n! vectors), graph size n",
+                        t.file_name()
+                    ),
+                    n,
+                )?;
                 out.extend(permutations(n).into_iter().map(|p| (f.clone(), p)));
             }
             other => {
@@ -547,6 +772,23 @@ impl Check for GraphCheck {
                     }
                 }
             }
+            Needs::Graphs => {
+                for g in &self.graphs {
+                    let name = g.name().to_string();
+                    if let Some(pr) = ctx.progress {
+                        pr(&format!("{} {name}", self.t.id));
+                    }
+                    let r = checks::lemma_4_1_tail(g, &self.horizons, &self.at_least)
+                        .map_err(|e| Error::invalid(self.t.file_name(), e.to_string()))?;
+                    notes.extend(r.lines);
+                    record(
+                        r.finding,
+                        &mut searched,
+                        &name,
+                        blank(g.n(), name.clone(), "-"),
+                    );
+                }
+            }
             Needs::N => {
                 for &n in &d.n {
                     match self.item {
@@ -695,10 +937,13 @@ impl Check for GraphCheck {
             )),
             _ => notes.push("the first violation is the counterexample".into()),
         }
-        if self.trust == Trust::Float {
-            notes.push("f64 sweep with a relative allowance of 1e-12".into());
-        } else {
-            notes.push("exact rational arithmetic".into());
+        match self.trust {
+            Trust::Float => notes.push("f64 sweep with a relative allowance of 1e-12".into()),
+            Trust::Enclosure => notes.push(
+                "exact rational arithmetic; binomial tails enclosed with outward rounding (64…4096 bits)"
+                    .into(),
+            ),
+            _ => notes.push("exact rational arithmetic".into()),
         }
         let witness = first.map(|v| Witness {
             n: v.n,

@@ -24,7 +24,7 @@
 //! `spectral_gap` in floats (trust `float`; a float violation is reported `inconclusive`, never
 //! `refuted`). The first violation is the counterexample, with the values of every comparison.
 
-use super::graph::{FAMILIES, load_vectors, parse_graph};
+use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors, parse_graph_in};
 use super::{Check, ConstantReport, RunContext, bisect_constant};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::graph::flow::Routing;
 use crate::graph::quantities::{
-    Element, GLOBAL, GraphMeasures, GraphState, Over, Value, local_names, uses_loads,
+    Element, GLOBAL, GraphMeasures, GraphState, Over, Value, element_count, local_names, uses_loads,
 };
 use crate::graph::strategy::Strategy;
 use crate::graph::tree_spec::TreeSpec;
@@ -380,7 +380,12 @@ impl GraphExpr {
         let dir = t.path.parent().map(|p| p.to_path_buf());
         let mut strategies = Vec::new();
         for g in &cs.graphs {
-            let gr = parse_graph(g.get_ref())
+            let gr = parse_graph_in(g.get_ref(), dir.as_deref())
+                .and_then(|gr| {
+                    crate::limits::GRAPH_CLAIM_N
+                        .check_usize("a graph of a `graph` claim, n", gr.n())?;
+                    Ok(gr)
+                })
                 .map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
             if !domain.n.contains(&gr.n()) {
                 return Err(t.error_at(
@@ -439,6 +444,20 @@ impl GraphExpr {
                 "the formula reads the loads: give load vectors (`families` or `loads`)",
             ));
         }
+        // The work, counted before it is done: elements × load vectors × constant combinations.
+        let combos = constants.picks().len() as u64;
+        let total = strategies.iter().fold(0u64, |acc, (_, _, s)| {
+            let vectors = if reads_loads {
+                load_vector_count(t, &families, &cs.loads, s.graph.n())
+            } else {
+                1
+            };
+            element_count(s, over)
+                .saturating_mul(vectors)
+                .saturating_mul(combos)
+                .saturating_add(acc)
+        });
+        check_elements(t, total, at)?;
         let tol = Q::from_float(t.file.tolerance).unwrap_or_else(|| Q::from_integer(0.into()));
         let slots = scope.slots.borrow().clone();
         Ok(GraphExpr {

@@ -2,8 +2,11 @@
 //! `statistical`), decided by Monte Carlo with a stated confidence level.
 //!
 //! A file names the simulated configurations (the processes of `[setting]` with its weights and
-//! tie rule; md-balls with a law and a rule; or graph strategies on a graph family: greedy or
-//! Bansal–Feldheim's, `strategy = "greedy"` / `"flow"` / a list),
+//! tie rule; md-balls with a law and a rule; or graph strategies on graph families: greedy or
+//! Bansal–Feldheim's, `strategy = "greedy"` / `"flow"` / a list, on `graph = "cycle"` or a list of
+//! `cycle`, `path`, `torus`, `hypercube`, `complete`, `regular(d=…,seed=…)`,
+//! `sparse-cut(d=…,k=…[,a=…])`, `file(PATH)` (read from the theorem file's folder), with
+//! `beta` a number or a list (one source per graph, β and strategy)),
 //! the grid (`[domain] n`, `[claim] batch` as expressions in `n`), the number of balls `m` as an
 //! expression in `n` and `b`, runs, seed and confidence level `c`; a per-run statistic `X`; and a
 //! claim on it:
@@ -14,10 +17,18 @@
 //!   Clopper–Pearson interval of the fraction of runs with `X ≤ rhs`
 //!   ([`crate::sim::statistic::proportion_ci`]);
 //! * `exponent = "<= a"` (`">= a"`, `"in [lo, hi]"`): the least-squares exponent of
-//!   `E[X]/relative_to ≈ C·x^a` over the grid of `x ∈ {n, b, m}` (`exponent_in`), with its
-//!   interval from the runs' standard errors ([`crate::sim::growth::power_fit`]);
+//!   `E[X]/relative_to ≈ C·x^a` over the grid of `x ∈ {n, b, m}` or of a source parameter
+//!   (`exponent_in = "beta"`, `"1/beta"`: the processes' or the strategy's β; `"d/k"`: degree over
+//!   edge connectivity of the graph sources; one curve per group of sources that differ only in
+//!   it), with its interval from the runs' standard errors ([`crate::sim::growth::power_fit`]);
 //! * `compare = "<="` (`">="`): `E[X]` of the first source against the second, by paired runs with
 //!   common random numbers (the t interval of the per-run differences against 0).
+//!
+//! With graph sources the per-configuration fields (the rhs of `mean`/`probability`, `q`,
+//! `relative_to`, `subtract`) also know `d` and `k`, the degree and edge connectivity of the
+//! configuration's graph (e.g. `probability = ">= c * d / k"`), and the statistic `cut_gap` is
+//! `max(L̄(S), L̄(S̄)) − t/n` for the larger side `S` of a minimum cut of the graph
+//! ([`crate::graph::experiment::Cut`]).
 //!
 //! Runs may start from a given state (`start`, `start_loads`), observe a window after a burn-in
 //! (`burn_in`), and check that the window is at steady state (`steady_state`: the statistic on the
@@ -71,6 +82,7 @@ pub const STATISTICS: &[&str] = &[
     "md_max_gap",
     "md_sum_gap",
     "sibling_gap",
+    "cut_gap",
 ];
 
 #[derive(serde::Deserialize)]
@@ -94,6 +106,22 @@ impl NumOrExpr {
             NumOrExpr::Text(t) => t.clone(),
         }
     }
+}
+
+/// `graph = "cycle"` or `graph = ["sparse-cut(d=24,k=2)", "sparse-cut(d=24,k=8)"]`.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Graphs {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// `beta = 0.25` or `beta = [1, 0.5, 0.25]`.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Betas {
+    One(f64),
+    Many(Vec<f64>),
 }
 
 /// `strategy = "greedy"` or `strategy = ["flow", "greedy"]`.
@@ -132,7 +160,7 @@ struct ClaimSection {
     #[serde(default)]
     rule: Option<String>,
     #[serde(default)]
-    graph: Option<String>,
+    graph: Option<Graphs>,
     #[serde(default)]
     strategy: Option<Strategies>,
     #[serde(default)]
@@ -160,7 +188,7 @@ struct ClaimSection {
     #[serde(default)]
     level: Option<NumOrExpr>,
     #[serde(default)]
-    beta: Option<f64>,
+    beta: Option<Betas>,
     #[serde(default)]
     refresh: Option<NumOrExpr>,
 }
@@ -179,8 +207,14 @@ enum Over {
     N,
     B,
     M,
-    /// The parameter `beta` of the processes of `[setting]` (one curve over the sources).
+    /// The parameter `beta` of the processes of `[setting]` or of the graph strategies (one curve
+    /// per graph and strategy).
     Beta,
+    /// `1/beta` (the same curves as `Beta`; the exponent changes sign).
+    InvBeta,
+    /// `d/k` of the graph sources: degree over edge connectivity (one curve per strategy and
+    /// `beta`).
+    DOverK,
 }
 
 impl Over {
@@ -190,6 +224,8 @@ impl Over {
             Over::B => "b",
             Over::M => "m",
             Over::Beta => "beta",
+            Over::InvBeta => "1/beta",
+            Over::DOverK => "d/k",
         }
     }
 }
@@ -208,6 +244,9 @@ enum Stat {
     MdMaxGap,
     MdSumGap,
     SiblingGap,
+    /// `max(L̄(S), L̄(S̄)) − t/n` for the larger side `S` of a minimum cut of the graph (graph
+    /// sources).
+    CutGap,
     /// The fraction of checkpoints with the potential at most `below`.
     PotentialFraction,
     /// Balls from the start of the window to the first checkpoint with gap at most `level`
@@ -230,7 +269,21 @@ enum Source {
     /// md-balls with a rule (criterion, choice).
     Md(MdRule, BallLaw),
     /// A graphical strategy (greedy, or Bansal–Feldheim's flow strategy) on a graph family.
-    Graph(GraphKind, String, Rule),
+    Graph(GraphSource),
+}
+
+/// One graph source: a family, a strategy and the `beta` of the (1+β) model.
+struct GraphSource {
+    kind: GraphKind,
+    /// The family as written, with `beta` and `refresh` when given.
+    label: String,
+    rule: Rule,
+    beta: f64,
+    /// The positions of the graph, the `beta` and the strategy in their lists (the curves of
+    /// growth fits in `beta` and `d/k`).
+    graph_i: usize,
+    beta_i: usize,
+    rule_i: usize,
 }
 
 impl Source {
@@ -238,8 +291,10 @@ impl Source {
         match self {
             Source::Process(s) => s.clone(),
             Source::Md(r, l) => format!("md {} {}", r.label(), l.spec()),
-            Source::Graph(_, g, Rule::Flow) => format!("Bansal–Feldheim strategy on {g}"),
-            Source::Graph(_, g, Rule::Greedy) => format!("greedy on {g}"),
+            Source::Graph(g) => match g.rule {
+                Rule::Flow => format!("Bansal–Feldheim strategy on {}", g.label),
+                Rule::Greedy => format!("greedy on {}", g.label),
+            },
         }
     }
 }
@@ -289,8 +344,13 @@ pub struct Statistical {
     subtract: Option<(Expr, String)>,
     /// The parameter `beta` of each source (growth claims in β), else empty.
     betas: Vec<f64>,
-    /// The strategy in the (1+β) graphical model (`[claim] beta`, 1 = plain).
-    beta: f64,
+    /// The curve of each source in a growth fit over a source parameter (`beta`, `d/k`), and the
+    /// number of curves; one curve otherwise.
+    curve: Vec<usize>,
+    curves: usize,
+    /// Whether `d`, `k` of the graph sources are read (by a per-configuration field or a fit in
+    /// `d/k`): they are then computed per configuration.
+    uses_dk: bool,
     /// The strategy deciding on set loads refreshed every `refresh` balls (an expression in n).
     refresh: Option<Expr>,
     /// Slot names: `n`, `b`, `m`, then the constants.
@@ -348,9 +408,21 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             ));
         }
     }
+    // With graph sources, the fields evaluated per configuration (the claim's rhs, q, relative_to,
+    // subtract) also know `d` and `k`: the degree and edge connectivity of the configuration's
+    // graph. Their slots follow the constants (placeholders elsewhere, so slot numbers agree).
+    let graph_names = cs.graph.is_some();
+    if graph_names && let Some(c) = names[3..].iter().find(|c| *c == "d" || *c == "k") {
+        return Err(t.error_at(
+            None,
+            format!(
+                "constant `{c}`: with `[claim] graph` the names d and k are the graph's degree and edge connectivity"
+            ),
+        ));
+    }
     let comp = |text: &str, field: &str, allowed: usize| {
         // Names not yet defined at this field (b in a batch, m in balls) are out of scope.
-        let scoped: Vec<&str> = names
+        let mut scoped: Vec<&str> = names
             .iter()
             .enumerate()
             .map(|(i, n)| {
@@ -361,9 +433,22 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 }
             })
             .collect();
+        let per_point = graph_names
+            && matches!(
+                field,
+                "mean" | "probability" | "q" | "relative_to" | "subtract"
+            );
+        if per_point {
+            scoped.extend(["d", "k"]);
+        } else {
+            scoped.extend(["\u{0}", "\u{0}"]);
+        }
         crate::lang::compile_value(text, &scoped).map_err(|err| {
             let mut known: Vec<&str> = names[..allowed].iter().map(|s| s.as_str()).collect();
             known.extend(names[3..].iter().map(|s| s.as_str()));
+            if per_point {
+                known.extend(["d", "k"]);
+            }
             bad(
                 field,
                 format!("`{text}`: {} (known: {})", err.message, known.join(", ")),
@@ -396,6 +481,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         "md_max_gap" => Stat::MdMaxGap,
         "md_sum_gap" => Stat::MdSumGap,
         "sibling_gap" => Stat::SiblingGap,
+        "cut_gap" => Stat::CutGap,
         other => {
             return Err(bad(
                 "statistic",
@@ -484,10 +570,12 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         Some("b") => Over::B,
         Some("m") => Over::M,
         Some("beta") => Over::Beta,
+        Some("1/beta") => Over::InvBeta,
+        Some("d/k") => Over::DOverK,
         Some(o) => {
             return Err(bad(
                 "exponent_in",
-                format!("must be \"n\", \"b\", \"m\" or \"beta\", got `{o}`"),
+                format!("must be \"n\", \"b\", \"m\", \"beta\", \"1/beta\" or \"d/k\", got `{o}`"),
             ));
         }
     };
@@ -673,6 +761,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     // Sources: md-balls when `law` is given, the strategy when `graph` is given, otherwise the
     // processes of [setting].
     let procs: Vec<&toml::Spanned<String>> = t.file.setting.processes.iter().collect();
+    let d_ns: Vec<usize> = t.file.domain.get_ref().n.clone();
     let mut sources = Vec::new();
     let is_md = matches!(stat, Stat::MdMaxGap | Stat::MdSumGap);
     if cs.law.is_some() != is_md {
@@ -684,6 +773,12 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }
     if cs.rule.is_some() && !is_md {
         return Err(bad("rule", "only used with md-balls (`law`)".into()));
+    }
+    if stat == Stat::CutGap && cs.graph.is_none() {
+        return Err(bad(
+            "graph",
+            "cut_gap is an observable of the graph strategies: give a graph family".into(),
+        ));
     }
     if stat == Stat::SiblingGap && cs.graph.is_none() {
         return Err(bad(
@@ -697,6 +792,18 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             "strategy",
             "only used with `graph` (the graph family the strategies run on)".into(),
         ));
+    }
+    let dir = t.path.parent();
+    let beta_values: Vec<f64> = match &cs.beta {
+        None => vec![1.0],
+        Some(Betas::One(b)) => vec![*b],
+        Some(Betas::Many(v)) => v.clone(),
+    };
+    if beta_values.is_empty() {
+        return Err(bad("beta", "lists no value".into()));
+    }
+    if let Some(b) = beta_values.iter().find(|b| !(0.0..=1.0).contains(*b)) {
+        return Err(bad("beta", format!("must lie in [0, 1], got {b}")));
     }
     if let Some(g) = &cs.graph {
         let names: Vec<String> = match &cs.strategy {
@@ -713,12 +820,12 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             .collect::<std::result::Result<Vec<_>, _>>()?;
         if !matches!(
             stat,
-            Stat::FinalGap | Stat::MaxGap | Stat::SiblingGap | Stat::Spread
+            Stat::FinalGap | Stat::MaxGap | Stat::SiblingGap | Stat::Spread | Stat::CutGap
         ) {
             return Err(bad(
                 "graph",
                 format!(
-                    "the graph strategies give final_gap, max_gap, spread and (flow) sibling_gap, not `{}`",
+                    "the graph strategies give final_gap, max_gap, spread, cut_gap and (flow) sibling_gap, not `{}`",
                     cs.statistic
                 ),
             ));
@@ -730,21 +837,45 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                     .into(),
             ));
         }
-        let kind = match g.as_str() {
-            "cycle" => GraphKind::Cycle,
-            "path" => GraphKind::Path,
-            "torus" => GraphKind::Torus,
-            "hypercube" => GraphKind::Hypercube,
-            "complete" => GraphKind::Complete,
-            other => {
+        let texts: Vec<String> = match g {
+            Graphs::One(s) => vec![s.clone()],
+            Graphs::Many(v) => v.clone(),
+        };
+        if texts.is_empty() {
+            return Err(bad("graph", "lists no graph family".into()));
+        }
+        let mut kinds = Vec::new();
+        for text in &texts {
+            let spec =
+                crate::spec::Spec::parse_in(text, dir).map_err(|e| bad("graph", e.to_string()))?;
+            if !GraphKind::NAMES.contains(&spec.name.as_str()) {
                 return Err(bad(
                     "graph",
                     format!(
-                        "unknown graph family `{other}`; accepted: cycle, path, torus, hypercube, complete"
+                        "unknown graph family `{}`; accepted: cycle, path, torus, hypercube, \
+                         complete, regular(d=…,seed=…), sparse-cut(d=…,k=…[,a=…]), file(PATH)",
+                        crate::error::excerpt(&spec.name)
                     ),
                 ));
             }
-        };
+            let accepted: &[&str] = match spec.name.as_str() {
+                "regular" => &["d", "seed"],
+                "sparse-cut" => &["d", "k", "a"],
+                "file" => &["", "file"],
+                _ => &[],
+            };
+            spec.check_keys(accepted)
+                .map_err(|e| bad("graph", e.to_string()))?;
+            let kind = GraphKind::from_spec(&spec.name, &spec, "[claim] graph")
+                .map_err(|e| bad("graph", e.to_string()))?;
+            // Every size of the grid builds (an edge-list file of another size, a torus at a
+            // non-square n, … are errors here, not during a run).
+            for &n in d_ns.iter().chain(&cs.long_n) {
+                kind.build(n)
+                    .map_err(|e| bad("graph", format!("`{}` at n = {n}: {e}", text.trim())))?;
+            }
+            kinds.push((text.trim().to_string(), kind));
+        }
         if !procs.is_empty() {
             return Err(bad(
                 "graph",
@@ -757,16 +888,29 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 "applies to the flow strategy only (not to greedy)".into(),
             ));
         }
-        let label = match cs.beta {
-            Some(b) if b != 1.0 => format!("{g}, beta = {b}"),
-            _ => g.to_string(),
-        };
-        let label = match &cs.refresh {
-            Some(r) => format!("{label}, set loads refreshed every {} balls", r.text()),
-            None => label,
-        };
-        for r in rules {
-            sources.push(Source::Graph(kind.clone(), label.clone(), r));
+        for (graph_i, (g, kind)) in kinds.iter().enumerate() {
+            for (beta_i, &b) in beta_values.iter().enumerate() {
+                let label = if b != 1.0 {
+                    format!("{g}, beta = {b}")
+                } else {
+                    g.to_string()
+                };
+                let label = match &cs.refresh {
+                    Some(r) => format!("{label}, set loads refreshed every {} balls", r.text()),
+                    None => label,
+                };
+                for (rule_i, &rule) in rules.iter().enumerate() {
+                    sources.push(Source::Graph(GraphSource {
+                        kind: kind.clone(),
+                        label: label.clone(),
+                        rule,
+                        beta: b,
+                        graph_i,
+                        beta_i,
+                        rule_i,
+                    }));
+                }
+            }
         }
     } else if let Some(law) = cs.law.as_deref() {
         let law = BallLaw::parse(law).map_err(|e| bad("law", e.to_string()))?;
@@ -778,8 +922,13 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         }
     } else {
         for p in &procs {
-            crate::process::parse(p.get_ref())
+            crate::process::parse_in(p.get_ref(), dir)
                 .map_err(|e| t.error_at(Some(p.span().start), e.to_string()))?;
+            // A graphical process's graph at every size of the grid.
+            for &n in d_ns.iter().chain(&cs.long_n) {
+                crate::process::graph_at(p.get_ref(), dir, n)
+                    .map_err(|e| t.error_at(Some(p.span().start), format!("at n = {n}: {e}")))?;
+            }
             sources.push(Source::Process(p.get_ref().clone()));
         }
     }
@@ -791,10 +940,6 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             if cs.beta.is_some() { "beta" } else { "refresh" },
             "only used with the strategy (`graph`)".into(),
         ));
-    }
-    let beta = cs.beta.unwrap_or(1.0);
-    if !(0.0..=1.0).contains(&beta) {
-        return Err(bad("beta", format!("must lie in [0, 1], got {beta}")));
     }
     let refresh = match &cs.refresh {
         Some(r) => Some(comp(&r.text(), "refresh", 1)?),
@@ -822,12 +967,15 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         ));
     }
     let mut betas = Vec::new();
-    if over == Over::Beta && cs.exponent.is_some() {
+    let by_param =
+        matches!(over, Over::Beta | Over::InvBeta | Over::DOverK) && cs.exponent.is_some();
+    if matches!(over, Over::Beta | Over::InvBeta) && cs.exponent.is_some() {
         for (i, src) in sources.iter().enumerate() {
             let beta = match src {
                 Source::Process(spec) => crate::spec::Spec::parse(spec)
                     .ok()
                     .and_then(|sp| sp.get("beta").map(crate::spec::parse_f64)),
+                Source::Graph(g) => Some(Ok(g.beta)),
                 _ => None,
             };
             match beta {
@@ -836,7 +984,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                     return Err(bad(
                         "exponent_in",
                         format!(
-                            "\"beta\" fits over the parameter `beta` of the processes of [setting]; source {} ({}) has no positive `beta`",
+                            "\"beta\" fits over the parameter `beta` of the processes of [setting] or of `[claim] beta`; source {} ({}) has no positive `beta`",
                             i + 1,
                             src.label()
                         ),
@@ -844,11 +992,46 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 }
             }
         }
-        if betas.len() < 2 {
-            return Err(bad(
-                "exponent_in",
-                "a growth fit in beta needs at least two processes with different `beta`".into(),
-            ));
+    }
+    if over == Over::DOverK
+        && cs.exponent.is_some()
+        && !sources.iter().all(|s| matches!(s, Source::Graph(_)))
+    {
+        return Err(bad(
+            "exponent_in",
+            "\"d/k\" fits over the graphs of `[claim] graph` (a list of regular graph families)"
+                .into(),
+        ));
+    }
+    // The curves of a fit over a source parameter: the sources that differ only in it.
+    let curve: Vec<usize> = sources
+        .iter()
+        .map(|s| match (s, over) {
+            (Source::Graph(g), Over::DOverK) => g.rule_i * beta_values.len() + g.beta_i,
+            (Source::Graph(g), Over::Beta | Over::InvBeta) => g.rule_i * 1_000_000 + g.graph_i,
+            _ => 0,
+        })
+        .collect();
+    let mut ids = curve.clone();
+    ids.sort_unstable();
+    ids.dedup();
+    let curve: Vec<usize> = curve
+        .iter()
+        .map(|c| ids.iter().position(|x| x == c).unwrap_or(0))
+        .collect();
+    let curves = if by_param { ids.len() } else { 1 };
+    if by_param {
+        for c in 0..curves {
+            let members = curve.iter().filter(|&&x| x == c).count();
+            if members < 2 {
+                return Err(bad(
+                    "exponent_in",
+                    format!(
+                        "a growth fit in {} needs at least two sources per curve with different values (one curve has {members})",
+                        over.name()
+                    ),
+                ));
+            }
         }
     }
     let d = t.file.domain.get_ref();
@@ -885,11 +1068,25 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         exponent_hi,
         subtract,
         betas,
-        beta,
+        curve,
+        curves,
+        uses_dk: false,
         refresh,
         names,
         consts,
     };
+    let mut check = check;
+    let dk_slots = [check.names.len(), check.names.len() + 1];
+    check.uses_dk = over == Over::DOverK && cs.exponent.is_some()
+        || [
+            Some(&check.rhs),
+            check.q.as_ref(),
+            check.relative_to.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .chain(check.subtract.as_ref().map(|s| &s.0))
+        .any(|e| e.uses().slots.iter().any(|s| dk_slots.contains(s)));
     // Validate the grid at its first point (batch and balls evaluate, configurations build).
     for &n in &d.n {
         for b in &check.batch {
@@ -940,6 +1137,8 @@ struct Point {
     mi: usize,
     source: usize,
     values: Vec<f64>,
+    /// The degree and edge connectivity of a graph source's graph at `n` (when read; else 0).
+    dk: (f64, f64),
     /// The statistic on the first and second halves of the observation window, per run (with
     /// `steady_state`).
     halves: Option<(Vec<f64>, Vec<f64>)>,
@@ -1037,8 +1236,25 @@ pub fn judge_values(
 
 impl Statistical {
     fn eval(&self, e: &Expr, n: usize, b: u64, m: u64, consts: &[f64], what: &str) -> Result<f64> {
+        self.eval_dk(e, n, b, m, consts, (0.0, 0.0), what)
+    }
+
+    /// [`Statistical::eval`] with the graph's degree and edge connectivity `(d, k)` (the names
+    /// `d`, `k` of the per-configuration fields).
+    #[allow(clippy::too_many_arguments)]
+    fn eval_dk(
+        &self,
+        e: &Expr,
+        n: usize,
+        b: u64,
+        m: u64,
+        consts: &[f64],
+        dk: (f64, f64),
+        what: &str,
+    ) -> Result<f64> {
         let mut vals = vec![n as f64, b as f64, m as f64];
         vals.extend_from_slice(consts);
+        vals.extend([dk.0, dk.1]);
         let slots: Vec<crate::lang::Approx> = vals
             .iter()
             .map(|v| crate::lang::Domain::float(&Float, *v))
@@ -1141,9 +1357,10 @@ impl Statistical {
             for (mi, me) in self.balls.iter().enumerate() {
                 let m = self.balls_at(n, b, me)?;
                 for (si, s) in self.sources.iter().enumerate() {
+                    let dk = self.dk_at(s, n)?;
                     let (mut values, mut halves) = self.simulate_one(s, n, b, m, runs)?;
                     if let Some((e, _)) = &self.subtract {
-                        let c = self.eval(e, n, b, m, &self.consts, "subtract")?;
+                        let c = self.eval_dk(e, n, b, m, &self.consts, dk, "subtract")?;
                         values.iter_mut().for_each(|v| *v -= c);
                         if let Some((x, y)) = &mut halves {
                             x.iter_mut().chain(y.iter_mut()).for_each(|v| *v -= c);
@@ -1157,12 +1374,39 @@ impl Statistical {
                         mi,
                         source: si,
                         values,
+                        dk,
                         halves,
                     });
                 }
             }
         }
         Ok(out)
+    }
+
+    /// `(d, k)` of a graph source's graph at `n` (degree, edge connectivity) when the file reads
+    /// them; `(0, 0)` otherwise.
+    fn dk_at(&self, s: &Source, n: usize) -> Result<(f64, f64)> {
+        let Source::Graph(g) = s else {
+            return Ok((0.0, 0.0));
+        };
+        if !self.uses_dk {
+            return Ok((0.0, 0.0));
+        }
+        let gr = g.kind.build(n)?;
+        let d = gr.regular_degree().ok_or_else(|| {
+            Error::invalid(
+                "[claim] graph",
+                format!("d and k need a regular graph; `{}` is not", gr.name()),
+            )
+        })?;
+        let k = crate::graph::measures::edge_connectivity(&gr)?;
+        if k == 0 {
+            return Err(Error::invalid(
+                "[claim] graph",
+                format!("`{}` is disconnected (k = 0)", gr.name()),
+            ));
+        }
+        Ok((d as f64, k as f64))
     }
 
     /// The per-run values of one configuration, with the values on the two halves of the
@@ -1179,15 +1423,29 @@ impl Statistical {
         match s {
             Source::Process(_) | Source::Graph(..) | Source::Md(..) => {
                 let model: Box<dyn Model> = match s {
-                    Source::Graph(kind, _, rule) => {
+                    Source::Graph(GraphSource {
+                        kind, rule, beta, ..
+                    }) => {
                         if b != 1 {
                             return Err(Error::invalid(
                                 "[claim] batch",
                                 "the graph strategies are simulated sequentially (batch 1)",
                             ));
                         }
+                        let graph = kind.build(n)?;
+                        let cut = if self.stat == Stat::CutGap {
+                            Some(crate::graph::experiment::Cut::minimum(&graph)?)
+                        } else {
+                            None
+                        };
                         match rule {
-                            Rule::Greedy => rule.model(&kind.build(n)?)?,
+                            Rule::Greedy => {
+                                let m = crate::graph::experiment::GreedyModel::new(&graph)?;
+                                match cut {
+                                    Some(c) => Box::new(m.observing(c)?),
+                                    None => Box::new(m),
+                                }
+                            }
                             Rule::Flow => {
                                 let refresh = match &self.refresh {
                                     Some(e) => {
@@ -1204,17 +1462,24 @@ impl Statistical {
                                     }
                                     None => 0,
                                 };
-                                Box::new(crate::graph::experiment::StrategyModel::variant(
-                                    &kind.build(n)?,
-                                    self.beta,
-                                    refresh,
-                                )?)
+                                let m = crate::graph::experiment::StrategyModel::variant(
+                                    &graph, *beta, refresh,
+                                )?;
+                                match cut {
+                                    Some(c) => Box::new(m.observing(c)?),
+                                    None => Box::new(m),
+                                }
                             }
                         }
                     }
-                    Source::Process(spec) => {
-                        Box::new(Config::parse(spec, n, b, &self.weights, &self.ties)?)
-                    }
+                    Source::Process(spec) => Box::new(Config::parse_in(
+                        spec,
+                        self.t.path.parent(),
+                        n,
+                        b,
+                        &self.weights,
+                        &self.ties,
+                    )?),
                     Source::Md(rule, law) => {
                         Box::new(crate::multidim::sim::MdModel::new(MdSimConfig {
                             n,
@@ -1339,6 +1604,7 @@ impl Statistical {
             }
             Stat::SiblingGap | Stat::MdMaxGap => observable(&last.observables, 0)?,
             Stat::MdSumGap => observable(&last.observables, 1)?,
+            Stat::CutGap => observable(&last.observables, last.observables.len().max(1) - 1)?,
             Stat::PotentialFraction | Stat::RecoveryTime => self.trajectory_value(pts, th)?,
         })
     }
@@ -1400,6 +1666,8 @@ impl Statistical {
             }
             Stat::SiblingGap | Stat::MdMaxGap => observable(&r.observables, 0)?,
             Stat::MdSumGap => observable(&r.observables, 1)?,
+            // The last observable of a graph model built with a cut.
+            Stat::CutGap => observable(&r.observables, r.observables.len().max(1) - 1)?,
             Stat::PotentialFraction | Stat::RecoveryTime => {
                 self.trajectory_value(&r.trajectory, th)?
             }
@@ -1408,16 +1676,17 @@ impl Statistical {
 
     /// Decides one configuration at per-configuration level `level` with constants `consts`.
     fn judge(&self, p: &Point, level: f64, consts: &[f64]) -> Result<Judgement> {
-        let threshold = self.eval(&self.rhs, p.n, p.b, p.m, consts, "rhs")?;
+        let threshold = self.eval_dk(&self.rhs, p.n, p.b, p.m, consts, p.dk, "rhs")?;
         let claim = match self.test {
             Test::Mean(side) => StatClaim::Mean(side),
             Test::Probability(side) => {
-                let q = self.eval(
+                let q = self.eval_dk(
                     self.q.as_ref().expect("probability claims have q"),
                     p.n,
                     p.b,
                     p.m,
                     consts,
+                    p.dk,
                     "q",
                 )?;
                 StatClaim::Probability { side, q }
@@ -1450,8 +1719,8 @@ impl Statistical {
             Test::Exponent(_, Over::M) => {
                 self.grid_n(effort).len() * self.batch.len() * self.sources.len()
             }
-            Test::Exponent(_, Over::Beta) => {
-                self.grid_n(effort).len() * self.batch.len() * self.balls.len()
+            Test::Exponent(_, Over::Beta | Over::InvBeta | Over::DOverK) => {
+                self.grid_n(effort).len() * self.batch.len() * self.balls.len() * self.curves
             }
         };
         base + if self.steady_state { k } else { 0 }
@@ -1463,12 +1732,13 @@ impl Statistical {
     fn ratio(&self, p: &Point, threshold: f64) -> Result<f64> {
         let observed = match self.test {
             Test::Probability(side) => {
-                let q = self.eval(
+                let q = self.eval_dk(
                     self.q.as_ref().expect("probability claims have q"),
                     p.n,
                     p.b,
                     p.m,
                     &self.consts,
+                    p.dk,
                     "q",
                 )?;
                 let mut v = p.values.clone();
@@ -1516,6 +1786,54 @@ impl Statistical {
         )))
     }
 
+    /// The abscissa of a point in a growth fit: `n`, `b`, `m`, the source's `beta`, `1/beta`, or
+    /// `d/k` of its graph at `n` (degree over edge connectivity).
+    fn fit_x(&self, over: Over, p: &Point) -> Result<f64> {
+        Ok(match over {
+            Over::N => p.n as f64,
+            Over::B => p.b as f64,
+            Over::M => p.m as f64,
+            Over::Beta => self.betas[p.source],
+            Over::InvBeta => 1.0 / self.betas[p.source],
+            Over::DOverK => {
+                if p.dk.1 <= 0.0 {
+                    return Err(Error::invalid(
+                        "[claim] exponent_in",
+                        "d/k is a parameter of the graph sources",
+                    ));
+                }
+                p.dk.0 / p.dk.1
+            }
+        })
+    }
+
+    /// What a fitted curve is about: the source, or (fits over a source parameter) what its
+    /// sources share.
+    fn curve_label(&self, over: Over, source: usize) -> String {
+        match (&self.sources[source], over) {
+            (Source::Process(_), Over::Beta | Over::InvBeta) => "processes of [setting]".into(),
+            (Source::Graph(g), Over::Beta | Over::InvBeta) => {
+                let graph = g.label.split(", beta = ").next().unwrap_or(&g.label);
+                match g.rule {
+                    Rule::Flow => format!("Bansal–Feldheim strategy on {graph}"),
+                    Rule::Greedy => format!("greedy on {graph}"),
+                }
+            }
+            (Source::Graph(g), Over::DOverK) => {
+                let rule = match g.rule {
+                    Rule::Flow => "Bansal–Feldheim strategy",
+                    Rule::Greedy => "greedy",
+                };
+                if g.beta == 1.0 {
+                    format!("{rule} on the graphs of [claim] graph")
+                } else {
+                    format!("{rule} on the graphs of [claim] graph, beta = {}", g.beta)
+                }
+            }
+            (s, _) => s.label(),
+        }
+    }
+
     fn lhs_name(&self) -> String {
         let x = match &self.subtract {
             Some((_, text)) => format!("{} − ({text})", self.stat_name()),
@@ -1527,6 +1845,8 @@ impl Statistical {
             Test::Exponent(_, Over::B) => format!("growth exponent in b of E[{x}]"),
             Test::Exponent(_, Over::M) => format!("growth exponent in m of E[{x}]"),
             Test::Exponent(_, Over::Beta) => format!("growth exponent in beta of E[{x}]"),
+            Test::Exponent(_, Over::InvBeta) => format!("growth exponent in 1/beta of E[{x}]"),
+            Test::Exponent(_, Over::DOverK) => format!("growth exponent in d/k of E[{x}]"),
             Test::Compare(_) => format!("E[{x}] of the first source − E[{x}] of the second"),
             Test::Probability(Side::AtMost) => format!("P[{x} <= rhs]"),
             Test::Probability(Side::AtLeast) => format!("P[{x} >= rhs]"),
@@ -1553,6 +1873,7 @@ impl Statistical {
             Stat::MdMaxGap => "max over dimensions of the per-dimension gap".into(),
             Stat::MdSumGap => "sum-load gap".into(),
             Stat::SiblingGap => "max sibling gap of average loads".into(),
+            Stat::CutGap => "max(L̄(S), L̄(S̄)) − t/n on a minimum cut".into(),
             Stat::PotentialFraction => format!(
                 "fraction of checkpoints with {} <= below",
                 self.potential.as_deref().unwrap_or_default()
@@ -1640,7 +1961,7 @@ impl Check for Statistical {
                 let mut ratios = Vec::new();
                 for (i, p) in points.iter().enumerate() {
                     let mut j = self.judge(p, level, &self.consts)?;
-                    let rhs = self.eval(&self.rhs, p.n, p.b, p.m, &self.consts, "rhs")?;
+                    let rhs = self.eval_dk(&self.rhs, p.n, p.b, p.m, &self.consts, p.dk, "rhs")?;
                     let ratio = self.ratio(p, rhs)?;
                     ratios.push(ratio);
                     let lo = p.values.iter().copied().fold(f64::INFINITY, f64::min);
@@ -1735,7 +2056,9 @@ impl Check for Statistical {
                         Over::N => (0, p.bi, p.mi, p.source),
                         Over::B => (p.n, 0, p.mi, p.source),
                         Over::M => (p.n, p.bi, 0, p.source),
-                        Over::Beta => (p.n, p.bi, p.mi, 0),
+                        Over::Beta | Over::InvBeta | Over::DOverK => {
+                            (p.n, p.bi, p.mi, self.curve[p.source])
+                        }
                     };
                     groups.entry(key).or_default().push(i);
                 }
@@ -1745,7 +2068,9 @@ impl Check for Statistical {
                     for &i in idx {
                         let p = &points[i];
                         let rel = match &self.relative_to {
-                            Some(e) => self.eval(e, p.n, p.b, p.m, &self.consts, "relative_to")?,
+                            Some(e) => {
+                                self.eval_dk(e, p.n, p.b, p.m, &self.consts, p.dk, "relative_to")?
+                            }
                             None => 1.0,
                         };
                         if rel.is_nan() || rel <= 0.0 {
@@ -1755,23 +2080,14 @@ impl Check for Statistical {
                             ));
                         }
                         let e = mean_ci(&p.values, level)?;
+                        let x = self.fit_x(over, p)?;
                         raw.push(crate::sim::growth::GridMean {
-                            x: match over {
-                                Over::N => p.n as f64,
-                                Over::B => p.b as f64,
-                                Over::M => p.m as f64,
-                                Over::Beta => self.betas[p.source],
-                            },
+                            x,
                             mean: e.mean,
                             stderr: e.stderr,
                         });
                         grid.push(crate::sim::growth::GridMean {
-                            x: match over {
-                                Over::N => p.n as f64,
-                                Over::B => p.b as f64,
-                                Over::M => p.m as f64,
-                                Over::Beta => self.betas[p.source],
-                            },
+                            x,
                             mean: e.mean / rel,
                             stderr: e.stderr / rel,
                         });
@@ -1814,10 +2130,7 @@ impl Check for Statistical {
                         .iter()
                         .map(|(c, a, r)| format!("{a:.4}·{c} (rel. RMS {r:.3})"))
                         .collect();
-                    let label = match over {
-                        Over::Beta => "processes of [setting]".to_string(),
-                        _ => self.sources[first.source].label(),
-                    };
+                    let label = self.curve_label(over, first.source);
                     notes.push(format!(
                         "{}{}: E[{}]{} at {} = {}: exponent {:.4} in [{:.4}, {:.4}] (coefficient {:.4}) vs {target}: {}; class fits of E[X]: {}",
                         label,
@@ -1825,7 +2138,7 @@ impl Check for Statistical {
                             Over::N => String::new(),
                             Over::B => format!(" at n = {}", first.n),
                             Over::M => format!(" at n = {}, b = {}", first.n, first.b),
-                            Over::Beta => {
+                            Over::Beta | Over::InvBeta | Over::DOverK => {
                                 format!(" at n = {}, b = {}, m = {}", first.n, first.b, first.m)
                             }
                         },

@@ -392,18 +392,25 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
         Some(g) => Some(formula("given", g)?),
         None => None,
     };
-    if cs.grid.iter().any(|&g| g == 0 || g > 1000) {
-        return Err(t.error_at(at, "grid: every step count must be in 1..=1000"));
+    let steps = crate::limits::TWO_POINT_EXPR_STEPS;
+    if cs.grid.contains(&0) {
+        return Err(t.error_at(at, "grid: every step count must be at least 1"));
+    }
+    for &g in &cs.grid {
+        steps
+            .check_usize("grid: a step count", g)
+            .map_err(|e| t.error_at(at, e.to_string()))?;
     }
     let [lo, hi, step] = cs.deltas;
-    if !(lo.is_finite() && hi.is_finite() && step.is_finite() && step > 0.0 && lo <= hi)
-        || (hi - lo) / step > 1e5
-    {
+    if !(lo.is_finite() && hi.is_finite() && step.is_finite() && step > 0.0 && lo <= hi) {
         return Err(t.error_at(
             at,
-            "deltas: need [low, high, step] with low ≤ high, step > 0, at most 10⁵ points",
+            "deltas: need [low, high, step] with finite low ≤ high and step > 0",
         ));
     }
+    crate::limits::TWO_POINT_EXPR_DELTAS
+        .count_from_f64("deltas: the number of values of δ", (hi - lo) / step)
+        .map_err(|e| t.error_at(at, e.to_string()))?;
     let k = ((hi - lo) / step).floor() as usize;
     let deltas = (0..=k)
         .filter_map(|i| Q::from_float(lo + i as f64 * step))

@@ -127,7 +127,8 @@ impl Inequality {
         // Sources.
         let mut sources = Vec::new();
         for s in &f.setting.processes {
-            let p = crate::process::parse(s.get_ref())
+            // Relative files (`graphical(graph=file,file=PATH)`) are read from the file's folder.
+            let p = crate::process::parse_in(s.get_ref(), t.path.parent())
                 .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
             sources.push(SourceSpec::Process(Arc::from(p)));
         }

@@ -1,0 +1,193 @@
+//! The upper tail of a binomial law, enclosed: `P[Y ≥ j₀]` for `Y ~ Binomial(T, p)` with a
+//! rational `p`, as an interval of binary floats that contains the exact value (trust
+//! `enclosure`), and the threshold `j₀ = ⌈E[Y] + √T⌉` of Bansal–Feldheim's Lemma 4.1.
+//!
+//! In the proof of Lemma 4.1 (arXiv:2106.06051 v2, §4.1) `Y` counts the requested edges with both
+//! endpoints in the larger side `S` of a minimum cut during `T` steps: each step requests a
+//! uniform edge independently, so `Y ~ Binomial(T, e(S)/m)` exactly, and the proof uses the event
+//! `Y ≥ E[Y] + √T` "with constant probability".
+//!
+//! Method: `t_j = C(T, j)pʲ(1 − p)^{T−j}` from `t_0 = (1 − p)^T` by the ratios
+//! `t_{j+1}/t_j = (T − j)p/((j + 1)(1 − p))`, each an exact rational applied with outward
+//! rounding (32 ratios multiplied exactly per interval operation up to `j₀`), summed from `j₀`;
+//! the ratios decrease in `j`, so once a ratio `r < 1` the rest of the tail after `t_j` is at most
+//! `t_j·r/(1 − r)`, and the sum stops when that bound is below `2^{−(prec+8)}` times the partial
+//! sum, with `[0, bound]` added for the rest. Cost `O(T/32)` interval operations and `O(T)` small
+//! integer products up to `j₀`, then a few standard deviations of terms; `T` is limited by
+//! [`crate::limits::BINOMIAL_TRIALS`].
+
+use crate::enclosure::Interval;
+use crate::error::{Error, Result};
+use crate::exact::Q;
+use malachite::Float;
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
+
+/// The smallest integer `j` with `j ≥ T·p + √T` (exact: `j − Tp ≥ 0` and `(j − Tp)² ≥ T`).
+///
+/// ```
+/// use balloc::graph::binomial::mean_plus_sqrt;
+/// let half = balloc::exact::Q::new(1.into(), 2.into());
+/// assert_eq!(mean_plus_sqrt(4, &half), 4);   // 2 + 2
+/// assert_eq!(mean_plus_sqrt(5, &half), 5);   // 2.5 + 2.236… = 4.736…
+/// assert_eq!(mean_plus_sqrt(9, &half), 8);   // 4.5 + 3 = 7.5
+/// ```
+pub fn mean_plus_sqrt(t: u64, p: &Q) -> u64 {
+    let mu = Q::from_integer(BigInt::from(t)) * p;
+    let tq = Q::from_integer(BigInt::from(t));
+    // ⌈μ⌉ + ⌊√T⌋ − 1 is below the threshold; step up (at most a few steps).
+    let mut j = (mu.ceil().to_integer() + BigInt::from(t.isqrt())) - BigInt::one();
+    if j.is_negative() {
+        j = BigInt::zero();
+    }
+    loop {
+        let diff = Q::from_integer(j.clone()) - &mu;
+        if !diff.is_negative() && &diff * &diff >= tq {
+            return u64::try_from(&j).unwrap_or(u64::MAX);
+        }
+        j += 1;
+    }
+}
+
+/// `P[Y ≥ j0]` for `Y ~ Binomial(t, p)`, `0 < p < 1`, enclosed at `prec` bits (module
+/// documentation). `j0 > t` gives the point 0.
+///
+/// ```
+/// use balloc::graph::binomial::upper_tail;
+/// use balloc::exact::Q;
+/// // Binomial(4, 1/2): P[Y ≥ 3] = (4 + 1)/16 = 5/16, a binary point.
+/// let p = upper_tail(4, &Q::new(1.into(), 2.into()), 3, 64).unwrap();
+/// assert!(p.contains(&Q::new(5.into(), 16.into())));
+/// // Binomial(3, 1/3): P[Y ≥ 2] = 3·(1/9)(2/3) + 1/27 = 7/27.
+/// let p = upper_tail(3, &Q::new(1.into(), 3.into()), 2, 64).unwrap();
+/// assert!(p.contains(&Q::new(7.into(), 27.into())) && p.rel_width() < 1e-15);
+/// ```
+pub fn upper_tail(t: u64, p: &Q, j0: u64, prec: u64) -> Result<Interval> {
+    let zero = Q::zero();
+    let one = Q::one();
+    if !(p > &zero && p < &one) {
+        return Err(Error::invalid(
+            "binomial tail",
+            format!("needs 0 < p < 1, got {p}"),
+        ));
+    }
+    crate::limits::BINOMIAL_TRIALS.check("binomial tail T", t)?;
+    if j0 > t {
+        return Interval::from_f64(0.0);
+    }
+    let q = &one - p;
+    let odds = p / &q;
+    let (a, b) = (odds.numer(), odds.denom());
+    // t_0 = (1 − p)^T, then t_{j0} by the ratios, CHUNK of them multiplied exactly at a time
+    // (unreduced: the enclosure arithmetic reduces the fraction once).
+    let mut term = Interval::from_rational(&q, prec).pow_nonneg(t, prec);
+    let mut j = 0;
+    while j < j0 {
+        let end = (j + CHUNK).min(j0);
+        let (mut num, mut den) = (BigInt::one(), BigInt::one());
+        for i in j..end {
+            num *= BigInt::from(t - i) * a;
+            den *= BigInt::from(i + 1) * b;
+        }
+        term = term.mul_rational(&Q::new_raw(num, den), prec);
+        j = end;
+    }
+    let mut sum = Interval::from_f64(0.0)?;
+    loop {
+        sum = sum.add(&term, prec);
+        if j == t {
+            return Ok(sum);
+        }
+        let (rn, rd) = (BigInt::from(t - j) * a, BigInt::from(j + 1) * b);
+        // The ratios decrease in j, so with r < 1 the rest after t_j is at most t_j·r/(1 − r).
+        if (j - j0).is_multiple_of(16) && rn < rd {
+            let rest = term.mul_rational(&Q::new_raw(rn.clone(), &rd - &rn), prec);
+            if negligible(&rest, &sum, prec) {
+                let rest = Interval::new(Float::from(0u32), rest.hi().clone())?;
+                return Ok(sum.add(&rest, prec));
+            }
+        }
+        term = term.mul_rational(&Q::new_raw(rn, rd), prec);
+        j += 1;
+    }
+}
+
+/// Ratios multiplied exactly before one interval operation.
+const CHUNK: u64 = 32;
+
+/// `rest.hi ≤ 2^{−(prec+8)}·sum.lo`.
+fn negligible(term: &Interval, sum: &Interval, prec: u64) -> bool {
+    if *sum.lo() <= 0u32 {
+        return false;
+    }
+    let scale = Interval::from_rational(
+        &Q::new(BigInt::one(), BigInt::one() << (prec + 8) as usize),
+        prec,
+    );
+    let bound = sum.mul(&scale, prec);
+    term.hi() <= bound.lo()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exact tail as a rational sum of `C(T, j)pʲ(1 − p)^{T−j}`.
+    fn exact_tail(t: u64, p: &Q, j0: u64) -> Q {
+        let q = Q::one() - p;
+        let mut c = BigInt::one();
+        let mut sum = Q::zero();
+        for j in 0..=t {
+            if j >= j0 {
+                sum += Q::from_integer(c.clone())
+                    * num_traits::pow(p.clone(), j as usize)
+                    * num_traits::pow(q.clone(), (t - j) as usize);
+            }
+            c = c * BigInt::from(t - j) / BigInt::from(j + 1);
+        }
+        sum
+    }
+
+    #[test]
+    fn the_enclosure_contains_the_exact_rational_tail() {
+        for (t, a, b) in [
+            (1u64, 1, 2),
+            (7, 1, 3),
+            (20, 383, 768),
+            (30, 5, 6),
+            (40, 1, 50),
+        ] {
+            let p = Q::new(a.into(), b.into());
+            for j0 in [0, 1, t / 2, t - 1, t, t + 1] {
+                let e = upper_tail(t, &p, j0, 128).unwrap();
+                let x = exact_tail(t, &p, j0);
+                assert!(e.contains(&x), "T = {t}, p = {p}, j0 = {j0}: {e:?} vs {x}");
+                // 128 bits and at most ~T roundings: the width is far below 1e-30 relative.
+                assert!(e.rel_width() <= 1e-30, "{}", e.rel_width());
+            }
+        }
+    }
+
+    /// A long tail against the normal limit: T = 40 000, p = 1/2, j₀ = T/2 + √T = 20 200 (two
+    /// standard deviations): P ≈ Φ̄((j₀ − 1/2 − T/2)/(√T/2)) = Φ̄(1.995) ≈ 0.02302 (continuity
+    /// correction; the error of the approximation is O(1/T) here by symmetry).
+    #[test]
+    fn a_long_tail_matches_the_normal_limit() {
+        let half = Q::new(1.into(), 2.into());
+        let j0 = mean_plus_sqrt(40_000, &half);
+        assert_eq!(j0, 20_200);
+        let e = upper_tail(40_000, &half, j0, 64).unwrap();
+        assert!(e.rel_width() < 1e-12);
+        assert!((e.lo_f64() - 0.023_02).abs() < 2e-4, "{}", e.lo_f64());
+    }
+
+    #[test]
+    fn invalid_inputs() {
+        let e = upper_tail(10, &Q::one(), 3, 64).unwrap_err().to_string();
+        assert!(e.contains("0 < p < 1"), "{e}");
+        let e = upper_tail(u64::MAX, &Q::new(1.into(), 2.into()), 3, 64)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("BINOMIAL_TRIALS"), "{e}");
+    }
+}
