@@ -162,3 +162,41 @@ fn graph_info_on_a_cycle_of_a_hundred_thousand_vertices() {
     assert!(lb <= c && c <= 18.0, "{lb} ≤ {c} ≤ 18");
     assert!(v["max_support"].as_u64().unwrap() <= 17);
 }
+
+#[test]
+fn graph_info_takes_the_sized_specs_of_theorem_files() {
+    // sparse-cut(20,4,2): two 4-regular halves of 10 vertices joined by k = 2 edges, so the
+    // graph is 4-regular with m = 20·4/2 = 40 edges, and its edge connectivity (a max-flow
+    // computation in `graph info`) is the k of the construction.
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_balloc"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "graph",
+        "info",
+        "--graph",
+        "sparse-cut(20,4,2)",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["n"].as_u64(), v["m"].as_u64()), (Some(20), Some(40)));
+    assert_eq!(v["degree"], 4);
+    assert_eq!(v["edge_connectivity"], 2);
+    // A sized spec with --n is a one-line error naming both.
+    let out = run(&["graph", "info", "--graph", "torus(4,8)", "--n", "32"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("torus(4,8)") && err.contains("--n"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -25,10 +25,12 @@ pub struct Args {
 pub enum Action {
     /// Degree, edge connectivity, spectral gap, expansion (n ≤ 20), tree height and flow congestion.
     Info {
-        /// cycle, path, torus, hypercube, complete, regular, or an edge-list file `@PATH`.
+        /// cycle, path, torus, hypercube, complete, regular (sized by --n), an edge-list file
+        /// `@PATH`, or a sized spec as in theorem files: `sparse-cut(64,24,4)`, `torus(4,8)`,
+        /// `regular(20,4,1)`, `edges(0-1 1-2 2-0)`, `file(PATH)`.
         #[arg(long)]
         graph: String,
-        /// Number of vertices (not with @PATH).
+        /// Number of vertices (not with @PATH or a sized spec).
         #[arg(long)]
         n: Option<usize>,
         /// Degree of `regular`.
@@ -79,6 +81,17 @@ fn build(graph: &str, n: Option<usize>, d: usize, seed: u64) -> Result<Graph> {
     if let Some(p) = graph.strip_prefix('@') {
         return Ok(Graph::read_edge_list(p)?);
     }
+    if graph.contains('(') {
+        // A sized spec as in theorem files (`sparse-cut(64,24,4)`, `torus(4,8)`, `edges(…)`):
+        // the size is part of it.
+        if let Some(n) = n {
+            bail!(
+                "`{graph}` carries its own size; --n {n} does not apply (give the family name \
+                 alone to size it with --n)"
+            );
+        }
+        return Ok(crate::claim::kind::graph::parse_graph(graph)?);
+    }
     let kind = match graph {
         "cycle" => GraphKind::Cycle,
         "path" => GraphKind::Path,
@@ -98,6 +111,7 @@ fn build(graph: &str, n: Option<usize>, d: usize, seed: u64) -> Result<Graph> {
                     "complete",
                     "regular",
                     "@FILE",
+                    "a sized spec such as sparse-cut(64,24,4)",
                 ],
             )
             .into());
