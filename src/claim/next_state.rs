@@ -20,7 +20,7 @@ use super::quantity::{PotDef, Quantity};
 use super::routes::Routes;
 use super::state::{State, StateEnv};
 use crate::exact::{Q, int};
-use crate::lang::{BinOp, BinVar, BinVars, Domain, Env, Eval, EvalError, Expr, Formula};
+use crate::lang::{BinOp, BinVar, BinVars, Domain, Elements, Env, Eval, EvalError, Expr, Formula};
 use num_traits::{One, Zero};
 
 /// The most outcome states an enumeration may visit.
@@ -132,8 +132,12 @@ fn linear<D: Routes>(d: &D, st: &State, env: &StateEnv<'_, '_, D>, e: &Expr) -> 
             Some(v) => Some(d.div(&v, &b.eval(d, env, None)?)?),
             None => None,
         },
-        Expr::Over(crate::lang::Agg::Sum, f, pred) => separable_if(d, st, env, f, pred.as_deref())?,
-        Expr::Count(pred) => separable_if(d, st, env, &crate::lang::expr::one(), Some(pred))?,
+        Expr::Over(Elements::Bins, crate::lang::Agg::Sum, f, pred) => {
+            separable_if(d, st, env, f, pred.as_deref())?
+        }
+        Expr::Count(Elements::Bins, pred) => {
+            separable_if(d, st, env, &crate::lang::expr::one(), Some(pred))?
+        }
         _ => None,
     })
 }

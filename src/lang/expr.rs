@@ -262,6 +262,35 @@ pub enum Agg {
     Min,
 }
 
+/// What a binder ranges over: the bins `i = 1..n` (`sum`, `max_bins`, `min_bins`, `count`, with the
+/// per-bin names) or the dimensions `a = 1..D` of a multidimensional state (`sum_dims`,
+/// `max_dims`, `min_dims`, `count_dims`, with the name `a`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Elements {
+    /// The bins.
+    Bins,
+    /// The dimensions.
+    Dims,
+}
+
+impl Elements {
+    /// The binder names `[sum, max, min, count]` over this range.
+    fn names(self) -> [&'static str; 4] {
+        match self {
+            Elements::Bins => ["sum", "max_bins", "min_bins", "count"],
+            Elements::Dims => ["sum_dims", "max_dims", "min_dims", "count_dims"],
+        }
+    }
+
+    /// What the elements are called in messages.
+    fn plural(self) -> &'static str {
+        match self {
+            Elements::Bins => "bins",
+            Elements::Dims => "dimensions",
+        }
+    }
+}
+
 /// Every function name with what it compiles to.
 pub const FUNCTIONS: &[&str] = &[
     "exp",
@@ -307,18 +336,14 @@ pub enum Expr {
     Proc(ProcFunc, Box<Expr>),
     /// The indicator of a formula.
     Ind(Box<Formula>),
-    /// An aggregate over the bins, with an optional predicate.
-    Over(Agg, Box<Expr>, Option<Box<Formula>>),
-    /// `count(pred)`
-    Count(Box<Formula>),
+    /// An aggregate over the bins or the dimensions, with an optional predicate.
+    Over(Elements, Agg, Box<Expr>, Option<Box<Formula>>),
+    /// `count(pred)`, `count_dims(pred)`
+    Count(Elements, Box<Formula>),
     /// A function of the state at exact integer arguments ([`EnvFunc`]).
     EnvCall(EnvFunc, Vec<Expr>),
     /// The per-dimension name `a` (inside a binder over the dimensions).
     Dim,
-    /// An aggregate over the dimensions, with an optional predicate.
-    OverDims(Agg, Box<Expr>, Option<Box<Formula>>),
-    /// `count_dims(pred)`
-    CountDims(Box<Formula>),
 }
 
 /// A compiled formula.
@@ -474,6 +499,15 @@ pub struct Uses {
     pub dim_binders: bool,
     /// Whether the per-dimension name `a` is read.
     pub dim_var: bool,
+}
+
+impl Uses {
+    fn add_binder(&mut self, on: Elements) {
+        match on {
+            Elements::Bins => self.binders = true,
+            Elements::Dims => self.dim_binders = true,
+        }
+    }
 }
 
 struct Compiler<'a> {
@@ -710,42 +744,7 @@ impl Compiler<'_> {
                 Ok(Expr::Proc(f, Box::new(self.expr(&args[0])?)))
             }
             "sum" | "max_bins" | "min_bins" | "count" => {
-                if self.in_bins {
-                    return cerr(
-                        format!("`{name}(...)` inside another binder over the bins is not allowed"),
-                        name_span,
-                    );
-                }
-                let inner = Compiler {
-                    scope: self.scope,
-                    in_bins: true,
-                    in_dims: self.in_dims,
-                };
-                if bare == "count" {
-                    if args.len() != 1 {
-                        return cerr("`count` takes one predicate, e.g. count(y >= 0)", name_span);
-                    }
-                    return Ok(Expr::Count(Box::new(inner.formula(&args[0])?)));
-                }
-                if args.is_empty() || args.len() > 2 {
-                    return cerr(
-                        format!(
-                            "`{name}` takes a per-bin expression and an optional predicate, e.g. {name}(exp(alpha*y), y >= 0)"
-                        ),
-                        name_span,
-                    );
-                }
-                let agg = match bare {
-                    "sum" => Agg::Sum,
-                    "max_bins" => Agg::Max,
-                    _ => Agg::Min,
-                };
-                let f = inner.expr(&args[0])?;
-                let pred = match args.get(1) {
-                    Some(a) => Some(Box::new(inner.formula(a)?)),
-                    None => None,
-                };
-                Ok(Expr::Over(agg, Box::new(f), pred))
+                self.binder(Elements::Bins, bare, name, args, name_span)
             }
             "sum_dims" | "max_dims" | "min_dims" | "count_dims" => {
                 if !self.scope.has_dims() {
@@ -756,47 +755,7 @@ impl Compiler<'_> {
                         name_span,
                     );
                 }
-                if self.in_dims {
-                    return cerr(
-                        format!(
-                            "`{name}(...)` inside another binder over the dimensions is not allowed"
-                        ),
-                        name_span,
-                    );
-                }
-                let inner = Compiler {
-                    scope: self.scope,
-                    in_bins: self.in_bins,
-                    in_dims: true,
-                };
-                if bare == "count_dims" {
-                    if args.len() != 1 {
-                        return cerr(
-                            "`count_dims` takes one predicate, e.g. count_dims(gap(a) >= 1)",
-                            name_span,
-                        );
-                    }
-                    return Ok(Expr::CountDims(Box::new(inner.formula(&args[0])?)));
-                }
-                if args.is_empty() || args.len() > 2 {
-                    return cerr(
-                        format!(
-                            "`{name}` takes a per-dimension expression and an optional predicate, e.g. {name}(gap(a), avg(a) > 0)"
-                        ),
-                        name_span,
-                    );
-                }
-                let agg = match bare {
-                    "sum_dims" => Agg::Sum,
-                    "max_dims" => Agg::Max,
-                    _ => Agg::Min,
-                };
-                let f = inner.expr(&args[0])?;
-                let pred = match args.get(1) {
-                    Some(a) => Some(Box::new(inner.formula(a)?)),
-                    None => None,
-                };
-                Ok(Expr::OverDims(agg, Box::new(f), pred))
+                self.binder(Elements::Dims, bare, name, args, name_span)
             }
             _ => {
                 let functions = self.scope.functions();
@@ -827,6 +786,72 @@ impl Compiler<'_> {
 
     /// A call of a function of the state: the arity, and literal arguments that are not
     /// integers, are compile errors; other arguments are checked at evaluation.
+    /// A binder `name(f[, pred])` or `count…(pred)` over `over` (`bare`: the name without a
+    /// namespace): its body compiled with the elements' names in scope.
+    fn binder(
+        &self,
+        over: Elements,
+        bare: &str,
+        name: &str,
+        args: &[Ast],
+        name_span: &Range<usize>,
+    ) -> Result<Expr, CompileError> {
+        let (nested, what, example, count_example) = match over {
+            Elements::Bins => (self.in_bins, "per-bin", "exp(alpha*y), y >= 0", "y >= 0"),
+            Elements::Dims => (
+                self.in_dims,
+                "per-dimension",
+                "gap(a), avg(a) > 0",
+                "gap(a) >= 1",
+            ),
+        };
+        if nested {
+            return cerr(
+                format!(
+                    "`{name}(...)` inside another binder over the {} is not allowed",
+                    over.plural()
+                ),
+                name_span,
+            );
+        }
+        let inner = Compiler {
+            scope: self.scope,
+            in_bins: self.in_bins || over == Elements::Bins,
+            in_dims: self.in_dims || over == Elements::Dims,
+        };
+        let [sum, max, _, count] = over.names();
+        if bare == count {
+            if args.len() != 1 {
+                return cerr(
+                    format!("`{count}` takes one predicate, e.g. {count}({count_example})"),
+                    name_span,
+                );
+            }
+            return Ok(Expr::Count(over, Box::new(inner.formula(&args[0])?)));
+        }
+        if args.is_empty() || args.len() > 2 {
+            return cerr(
+                format!(
+                    "`{name}` takes a {what} expression and an optional predicate, e.g. {name}({example})"
+                ),
+                name_span,
+            );
+        }
+        let agg = if bare == sum {
+            Agg::Sum
+        } else if bare == max {
+            Agg::Max
+        } else {
+            Agg::Min
+        };
+        let f = inner.expr(&args[0])?;
+        let pred = match args.get(1) {
+            Some(a) => Some(Box::new(inner.formula(a)?)),
+            None => None,
+        };
+        Ok(Expr::Over(over, agg, Box::new(f), pred))
+    }
+
     fn env_call(
         &self,
         f: &EnvFunc,
@@ -1109,17 +1134,15 @@ impl Expr {
                 env.proc(d, *f, &q)
             }
             Expr::Ind(fm) => Ok(d.indicator(fm.truth(d, env, frame, None)?)),
-            Expr::Over(agg, f, pred) => over(d, env, frame, *agg, f, pred.as_deref()),
-            Expr::Count(pred) => {
-                let vars = pred.uses().bin_vars;
-                let classes = bin_classes(env, vars);
+            Expr::Over(on, agg, f, pred) => over(d, env, frame, *on, *agg, f, pred.as_deref()),
+            Expr::Count(on, pred) => {
                 let mut k = 0usize;
-                for (bin, size) in classes {
-                    let fr = bin_frame(d, env, frame, bin, vars)?;
-                    if pred.truth(d, env, Some(&fr), None)? {
+                each_element(d, env, frame, *on, pred.uses().bin_vars, |fr, size| {
+                    if pred.truth(d, env, Some(fr), None)? {
                         k += size;
                     }
-                }
+                    Ok(())
+                })?;
                 d.float(k as f64)
             }
             Expr::EnvCall(f, args) => {
@@ -1133,17 +1156,6 @@ impl Expr {
                 .and_then(|f| f.dim())
                 .cloned()
                 .ok_or_else(|| EvalError::Unavailable(format!("per-dimension `{DIM_VAR}`"))),
-            Expr::OverDims(agg, f, pred) => over_dims(d, env, frame, *agg, f, pred.as_deref()),
-            Expr::CountDims(pred) => {
-                let mut k = 0usize;
-                for a in 1..=env.dims()? {
-                    let fr = dim_frame(d, frame, a)?;
-                    if pred.truth(d, env, Some(&fr), None)? {
-                        k += 1;
-                    }
-                }
-                d.float(k as f64)
-            }
         }
     }
 
@@ -1183,15 +1195,15 @@ impl Expr {
                 a.collect(u);
             }
             Expr::Ind(f) => f.collect(u),
-            Expr::Over(_, f, p) => {
-                u.binders = true;
+            Expr::Over(on, _, f, p) => {
+                u.add_binder(*on);
                 f.collect(u);
                 if let Some(p) = p {
                     p.collect(u);
                 }
             }
-            Expr::Count(p) => {
-                u.binders = true;
+            Expr::Count(on, p) => {
+                u.add_binder(*on);
                 p.collect(u);
             }
             Expr::EnvCall(_, args) => {
@@ -1199,17 +1211,6 @@ impl Expr {
                 args.iter().for_each(|a| a.collect(u));
             }
             Expr::Dim => u.dim_var = true,
-            Expr::OverDims(_, f, p) => {
-                u.dim_binders = true;
-                f.collect(u);
-                if let Some(p) = p {
-                    p.collect(u);
-                }
-            }
-            Expr::CountDims(p) => {
-                u.dim_binders = true;
-                p.collect(u);
-            }
         }
     }
 
@@ -1278,38 +1279,38 @@ fn accumulate<D: Domain>(d: &D, agg: Agg, acc: Option<D::N>, v: D::N, size: usiz
     })
 }
 
-fn over_dims<D: Domain>(
+/// Calls `visit` with the frame of every element of a binder over `on` and the number of
+/// elements it stands for: the classes of bins with equal values of `vars` (one frame per
+/// class, when the environment knows them), or the dimensions `a = 1..D` one by one. The
+/// frames keep the element of an enclosing binder over the other range.
+fn each_element<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
     outer: Option<&Frame<D::N>>,
-    agg: Agg,
-    f: &Expr,
-    pred: Option<&Formula>,
-) -> Eval<D::N> {
-    let mut acc: Option<D::N> = None;
-    for a in 1..=env.dims()? {
-        let fr = dim_frame(d, outer, a)?;
-        if let Some(p) = pred
-            && !p.truth(d, env, Some(&fr), None)?
-        {
-            continue;
+    on: Elements,
+    vars: BinVars,
+    mut visit: impl FnMut(&Frame<D::N>, usize) -> Eval<()>,
+) -> Eval<()> {
+    match on {
+        Elements::Bins => {
+            for (bin, size) in bin_classes(env, vars) {
+                visit(&bin_frame(d, env, outer, bin, vars)?, size)?;
+            }
         }
-        let v = f.eval(d, env, Some(&fr))?;
-        acc = Some(accumulate(d, agg, acc, v, 1)?);
+        Elements::Dims => {
+            for a in 1..=env.dims()? {
+                visit(&dim_frame(d, outer, a)?, 1)?;
+            }
+        }
     }
-    match (agg, acc) {
-        (_, Some(a)) => Ok(a),
-        (Agg::Sum, None) => Ok(d.zero()),
-        (_, None) => Err(EvalError::Undefined(
-            "max_dims/min_dims over no dimensions (the predicate holds nowhere)".into(),
-        )),
-    }
+    Ok(())
 }
 
 fn over<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
     outer: Option<&Frame<D::N>>,
+    on: Elements,
     agg: Agg,
     f: &Expr,
     pred: Option<&Formula>,
@@ -1318,24 +1319,27 @@ fn over<D: Domain>(
     if let Some(p) = pred {
         vars = vars.union(p.uses().bin_vars);
     }
-    let classes = bin_classes(env, vars);
     let mut acc: Option<D::N> = None;
-    for (bin, size) in classes {
-        let fr = bin_frame(d, env, outer, bin, vars)?;
+    each_element(d, env, outer, on, vars, |fr, size| {
         if let Some(p) = pred
-            && !p.truth(d, env, Some(&fr), None)?
+            && !p.truth(d, env, Some(fr), None)?
         {
-            continue;
+            return Ok(());
         }
-        let v = f.eval(d, env, Some(&fr))?;
-        acc = Some(accumulate(d, agg, acc, v, size)?);
-    }
+        let v = f.eval(d, env, Some(fr))?;
+        acc = Some(accumulate(d, agg, acc.take(), v, size)?);
+        Ok(())
+    })?;
     match (agg, acc) {
         (_, Some(a)) => Ok(a),
         (Agg::Sum, None) => Ok(d.zero()),
-        (_, None) => Err(EvalError::Undefined(
-            "max_bins/min_bins over no bins (the predicate holds nowhere)".into(),
-        )),
+        (_, None) => {
+            let [_, max, min, _] = on.names();
+            Err(EvalError::Undefined(format!(
+                "{max}/{min} over no {} (the predicate holds nowhere)",
+                on.plural()
+            )))
+        }
     }
 }
 

@@ -523,23 +523,18 @@ fn substitute(e: &Expr, from: usize, u: usize) -> Expr {
         }
         Expr::Proc(f, a) => Expr::Proc(*f, rec(a)),
         Expr::Ind(f) => Expr::Ind(Box::new(substitute_formula(f, from, u))),
-        Expr::Over(a, f, p) => Expr::Over(
+        Expr::Over(on, a, f, p) => Expr::Over(
+            *on,
             *a,
             rec(f),
             p.as_ref().map(|p| Box::new(substitute_formula(p, from, u))),
         ),
-        Expr::Count(p) => Expr::Count(Box::new(substitute_formula(p, from, u))),
+        Expr::Count(on, p) => Expr::Count(*on, Box::new(substitute_formula(p, from, u))),
         Expr::EnvCall(f, args) => Expr::EnvCall(
             f.clone(),
             args.iter().map(|a| substitute(a, from, u)).collect(),
         ),
         Expr::Dim => Expr::Dim,
-        Expr::OverDims(a, f, p) => Expr::OverDims(
-            *a,
-            rec(f),
-            p.as_ref().map(|p| Box::new(substitute_formula(p, from, u))),
-        ),
-        Expr::CountDims(p) => Expr::CountDims(Box::new(substitute_formula(p, from, u))),
     }
 }
 
