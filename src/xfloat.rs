@@ -147,18 +147,7 @@ impl XFloat {
             return XFloat { m, e: 0, s: 0.0 };
         }
         let (mm, de) = frexp(m);
-        let e = e.saturating_add(de);
-        if e > EXP_LIMIT {
-            return XFloat {
-                m: mm.signum() * f64::INFINITY,
-                e: 0,
-                s: 0.0,
-            };
-        }
-        if e < -EXP_LIMIT {
-            return XFloat::ZERO;
-        }
-        XFloat { m: mm, e, s: 0.0 }
+        XFloat::ranged(mm, e.saturating_add(de))
     }
 
     /// An ordinary `f64` (infinities and NaN are kept as such).

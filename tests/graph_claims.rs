@@ -480,33 +480,24 @@ fn files_named_in_a_theorem_file_are_read_from_its_folder() {
         assert_eq!(a, c, "{name}");
     }
     // On the command line, paths stay relative to the current directory.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_balloc"))
-        .args([
-            "simulate",
-            "--process",
-            "graphical(graph=file,file=data/c8.edges)",
-            "--n",
-            "8",
-            "--balls",
-            "16",
-        ])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let simulate_in = |cwd: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_balloc"))
+            .args([
+                "simulate",
+                "--process",
+                "graphical(graph=file,file=data/c8.edges)",
+                "--n",
+                "8",
+                "--balls",
+                "16",
+            ])
+            .current_dir(cwd)
+            .output()
+            .unwrap()
+    };
+    let out = simulate_in(&dir);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_balloc"))
-        .args([
-            "simulate",
-            "--process",
-            "graphical(graph=file,file=data/c8.edges)",
-            "--n",
-            "8",
-            "--balls",
-            "16",
-        ])
-        .current_dir(&elsewhere)
-        .output()
-        .unwrap();
+    let out = simulate_in(&elsewhere);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("data/c8.edges"));
     std::fs::remove_dir_all(&root).ok();
