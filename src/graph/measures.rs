@@ -173,20 +173,34 @@ pub fn edge_connectivity(g: &Graph) -> Result<usize> {
 /// assert_eq!(edge_connectivity_by_flows(&Graph::torus(4, 5).unwrap()), 4);
 /// ```
 pub fn edge_connectivity_by_flows(g: &Graph) -> usize {
-    let arcs: Vec<(usize, usize, i64)> = g
-        .edges()
+    smallest_flow_from_vertex_0(g, &unit_arcs(g)).map_or(0, |(k, _)| k)
+}
+
+/// Every edge as two arcs of capacity 1.
+fn unit_arcs(g: &Graph) -> Vec<(usize, usize, i64)> {
+    g.edges()
         .iter()
         .flat_map(|&(a, b)| [(a, b, 1), (b, a, 1)])
-        .collect();
-    let mut best = usize::MAX;
+        .collect()
+}
+
+/// `min_v maxflow(0, v)` over `v = 1..n` with the first `v` attaining it (`None` for `n < 2`).
+/// Every cut separates vertex 0 from some `v`, so this is the edge connectivity; each flow is
+/// stopped at `min(deg 0, deg v, best so far)`, and the search at a flow of 0.
+fn smallest_flow_from_vertex_0(g: &Graph, arcs: &[(usize, usize, i64)]) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
     for v in 1..g.n() {
-        let cap = g.degree(0).min(g.degree(v)).min(best) as i64;
-        best = best.min(max_flow_capped(g.n(), &arcs, 0, v, cap) as usize);
-        if best == 0 {
+        let cap = g.degree(0).min(g.degree(v));
+        let cap = best.map_or(cap, |(b, _)| b.min(cap));
+        let f = max_flow_capped(g.n(), arcs, 0, v, cap as i64) as usize;
+        if best.is_none_or(|(b, _)| f < b) {
+            best = Some((f, v));
+        }
+        if f == 0 {
             break;
         }
     }
-    if best == usize::MAX { 0 } else { best }
+    best
 }
 
 /// A minimum cut of a connected graph: its size `k` (the edge connectivity) and one side of it,
@@ -214,21 +228,8 @@ pub fn minimum_cut(g: &Graph) -> Result<(usize, Vec<bool>)> {
     if n < 2 {
         return Err(Error::invalid("minimum cut", "needs at least two vertices"));
     }
-    let arcs: Vec<(usize, usize, i64)> = g
-        .edges()
-        .iter()
-        .flat_map(|&(a, b)| [(a, b, 1), (b, a, 1)])
-        .collect();
-    let mut best: Option<(usize, usize)> = None;
-    for v in 1..n {
-        let cap = g.degree(0).min(g.degree(v));
-        let cap = best.map_or(cap, |(b, _)| b.min(cap));
-        let f = max_flow_capped(n, &arcs, 0, v, cap as i64) as usize;
-        if best.is_none_or(|(b, _)| f < b) {
-            best = Some((f, v));
-        }
-    }
-    let (k, v) = best.expect("n ≥ 2");
+    let arcs = unit_arcs(g);
+    let (k, v) = smallest_flow_from_vertex_0(g, &arcs).expect("n ≥ 2");
     if k == 0 {
         return Err(Error::invalid(
             format!("graph `{}`", g.name()),
