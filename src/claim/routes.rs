@@ -6,7 +6,7 @@
 //!
 //! | domain | value | one-step / one-batch expectation |
 //! |---|---|---|
-//! | float | [`Potential::value`] | grouped law ([`Potential::level_expectation`]), else [`Potential::expected_next`], else enumeration |
+//! | float (and its `f64` form) | [`Potential::value`] | grouped law ([`Potential::level_expectation`]), else [`Potential::expected_next`], else enumeration |
 //! | exact | `Σ f(yᵢ)` of [`Potential::per_bin`] | [`Potential::exact_expected`], else the separable expectation of the per-bin term |
 //! | enclosure | `Σ f(yᵢ)` over intervals | [`Potential::enclosed_expected`], else the separable expectation |
 //! | exponential sums | `Σ f(yᵢ)` | the separable expectation |
@@ -14,7 +14,9 @@
 use super::case::PotInst;
 use super::next_state::{per_bin_sum, separable};
 use super::state::State;
-use crate::lang::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
+use crate::lang::{
+    Approx, Approx64, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float, Float64,
+};
 use crate::potential::Potential;
 
 /// A domain that knows how to evaluate registered potentials.
@@ -105,6 +107,25 @@ impl Routes for Float {
             self.xfloat(e.expected_change)?,
         ))
     }
+}
+
+/// The registered potentials in [`Float64`]: the [`Float`] values, when they are normal `f64`
+/// numbers ([`crate::lang::float64`]).
+impl Routes for Float64 {
+    fn reg_value(&self, st: &State, j: usize) -> Eval<Approx64> {
+        to64(Float.reg_value(st, j)?)
+    }
+
+    fn reg_expected(&self, st: &State, j: usize) -> Eval<(Approx64, Approx64)> {
+        let (next, change) = Float.reg_expected(st, j)?;
+        Ok((to64(next)?, to64(change)?))
+    }
+}
+
+/// A [`Float`] number in [`Float64`] (its value and magnitude, both normal `f64` numbers).
+fn to64(a: Approx) -> Eval<Approx64> {
+    let (v, m) = (Float64.xfloat(a.v)?, Float64.xfloat(a.m)?);
+    Ok(Approx64 { v: v.v, m: m.v })
 }
 
 impl Routes for Exact {

@@ -36,6 +36,9 @@ pub enum EvalError {
     Undecided(String),
     /// A library error (invalid parameters, a limit exceeded).
     Error(crate::Error),
+    /// [`crate::lang::Float64`] left the normal range of `f64` (or met an undefined operation):
+    /// the evaluation is repeated in [`Float`], which gives the value or the error.
+    Beyond64,
 }
 
 impl std::fmt::Display for EvalError {
@@ -45,6 +48,7 @@ impl std::fmt::Display for EvalError {
             EvalError::Undefined(s) => write!(f, "undefined: {s}"),
             EvalError::Undecided(s) => write!(f, "undecided: {s}"),
             EvalError::Error(e) => write!(f, "{e}"),
+            EvalError::Beyond64 => write!(f, "a value beyond the normal range of f64"),
         }
     }
 }

@@ -10,6 +10,8 @@
 //! * [`domain`]: the number domains — [`Float`] (extended-range floats with an error magnitude),
 //!   [`Exact`] (rationals), [`Enclosure`] (outward-rounded intervals) and [`ExpSums`] (exact
 //!   exponential sums, signs by Lindemann–Weierstrass and enclosures);
+//! * [`float64`]: the float domain on plain `f64` ([`Float64`]), the same numbers as [`Float`]
+//!   while they stay normal `f64` values, and [`eval_float`], which falls back to [`Float`];
 //! * [`expsum`]: the exponential sums themselves;
 //! * [`dual`]: forward-mode derivatives as a domain ([`Dual`] over any domain, nested for
 //!   higher orders), used by the prover of claims over real variables.
@@ -28,10 +30,12 @@ pub mod domain;
 pub mod dual;
 pub mod expr;
 pub mod expsum;
+pub mod float64;
 pub mod syntax;
 
 pub use domain::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
 pub use dual::{Dual, DualNum, Seed};
+pub use float64::{Approx64, Float64, ToApprox, eval_float};
 pub use expr::{
     Agg, BinVar, BinVars, CompileError, DIM_VAR, Elements, Env, EnvFunc, Expr, Formula, Frame,
     Func, ProcFunc, Resolved, Scope, Slots, Uses, compile_expr, compile_formula, compile_str,

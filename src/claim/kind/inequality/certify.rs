@@ -12,6 +12,7 @@ use crate::enclosure::Precisions;
 use crate::exact::Q;
 use crate::lang::{
     Approx, Cmp, Domain, Enclosure, Env, Eval, EvalError, Exact, ExpSums, Float, Formula, Frame,
+    ToApprox, eval_float,
 };
 
 /// The comparison that decides a formula in floats, with its sides and slack.
@@ -60,22 +61,23 @@ fn atom_of(c: Cmp, a: Approx, b: Approx, tol: &Q) -> Eval<Atom> {
     })
 }
 
-fn float_formula(
+fn float_formula<D: ToApprox>(
+    d: &D,
     f: &Formula,
-    env: &dyn Env<Float>,
-    frame: Option<&Frame<Approx>>,
+    env: &dyn Env<D>,
+    frame: Option<&Frame<D::N>>,
     tol: &Q,
 ) -> Eval<Atom> {
     Ok(match f {
         Formula::Cmp(a, c, b) => {
-            let x = a.eval(&Float, env, frame)?;
-            let y = b.eval(&Float, env, frame)?;
-            atom_of(*c, x, y, tol)?
+            let x = a.eval(d, env, frame)?;
+            let y = b.eval(d, env, frame)?;
+            atom_of(*c, d.approx(&x), d.approx(&y), tol)?
         }
         Formula::And(a, b) => {
             let (x, y) = (
-                float_formula(a, env, frame, tol)?,
-                float_formula(b, env, frame, tol)?,
+                float_formula(d, a, env, frame, tol)?,
+                float_formula(d, b, env, frame, tol)?,
             );
             let pick = match (x.holds, y.holds) {
                 (true, false) => y,
@@ -90,8 +92,8 @@ fn float_formula(
         }
         Formula::Or(a, b) => {
             let (x, y) = (
-                float_formula(a, env, frame, tol)?,
-                float_formula(b, env, frame, tol)?,
+                float_formula(d, a, env, frame, tol)?,
+                float_formula(d, b, env, frame, tol)?,
             );
             let pick = match (x.holds, y.holds) {
                 (true, false) => x,
@@ -105,7 +107,7 @@ fn float_formula(
             }
         }
         Formula::Not(a) => {
-            let x = float_formula(a, env, frame, tol)?;
+            let x = float_formula(d, a, env, frame, tol)?;
             Atom {
                 holds: !x.holds,
                 slack: Approx {
@@ -122,17 +124,24 @@ impl Inequality {
     /// The float evaluation of link `link` at the state: the deciding comparison (per bin: the
     /// tightest bin).
     pub(super) fn float_atom(&self, link: usize, st: &State) -> Eval<Atom> {
-        let env = StateEnv::new(st, &Float);
+        eval_float(
+            |d| self.float_atom_in(d, link, st),
+            |d| self.float_atom_in(d, link, st),
+        )
+    }
+
+    fn float_atom_in<D: Routes + ToApprox>(&self, d: &D, link: usize, st: &State) -> Eval<Atom> {
+        let env = StateEnv::new(st, d);
         let f = &self.links[link].formula;
         let tol = &self.setup.tolerance;
         if !self.per_bin {
-            return float_formula(f, &env, None, tol);
+            return float_formula(d, f, &env, None, tol);
         }
         let vars = f.uses().bin_vars;
         let mut worst: Option<Atom> = None;
         for bin in 0..st.n() {
-            let fr = env.frame(&Float, bin, vars)?;
-            let a = float_formula(f, &env, Some(&fr), tol)?;
+            let fr = env.frame(d, bin, vars)?;
+            let a = float_formula(d, f, &env, Some(&fr), tol)?;
             let replace = match &worst {
                 None => true,
                 Some(w) => (w.holds && !a.holds) || (w.holds == a.holds && a.slack.v < w.slack.v),
@@ -146,9 +155,13 @@ impl Inequality {
 
     /// Whether the hypotheses hold at the state (in floats).
     pub(super) fn given_holds(&self, st: &State) -> Eval<bool> {
-        let env = StateEnv::new(st, &Float);
+        eval_float(|d| self.given_in(d, st), |d| self.given_in(d, st))
+    }
+
+    fn given_in<D: Routes>(&self, d: &D, st: &State) -> Eval<bool> {
+        let env = StateEnv::new(st, d);
         for g in &self.given {
-            if !g.truth(&Float, &env, None, None)? {
+            if !g.truth(d, &env, None, None)? {
                 return Ok(false);
             }
         }
@@ -218,7 +231,7 @@ impl Inequality {
                 let Ok(fr) = fenv.frame(&Float, bin, vars) else {
                     return String::new();
                 };
-                if let Ok(x) = float_formula(f, &fenv, Some(&fr), tol)
+                if let Ok(x) = float_formula(&Float, f, &fenv, Some(&fr), tol)
                     && best.as_ref().is_none_or(|(_, w)| x.slack.v < w.slack.v)
                 {
                     best = Some((bin, x));
