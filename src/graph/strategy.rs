@@ -67,8 +67,18 @@ pub struct Strategy {
 #[derive(Debug, Clone, Default)]
 struct EdgeTable {
     edge: Vec<[u32; 4]>,
-    cum: Vec<f64>,
-    node: Vec<[u32; 4]>,
+    entry: Vec<Entry>,
+    /// `|S_i|` by node.
+    size: Vec<u32>,
+}
+
+/// One entry of a row of [`EdgeTable`]: the cumulative probability and the two children, side
+/// by side, so that the entry a request selects is read with the row it scanned.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    cum: f64,
+    u: u32,
+    w: u32,
 }
 
 impl EdgeTable {
@@ -79,9 +89,9 @@ impl EdgeTable {
     #[inline]
     fn pick(&self, start: u32, end: u32, u: f64) -> Option<usize> {
         let (a, b) = (start as usize, end as usize);
-        let k = a + self.cum[a..b]
+        let k = a + self.entry[a..b]
             .iter()
-            .map(|&c| usize::from(c <= u))
+            .map(|c| usize::from(c.cum <= u))
             .sum::<usize>();
         (k < b).then_some(k)
     }
@@ -90,9 +100,10 @@ impl EdgeTable {
     /// averages (see [`EdgeTable`]); `set_load` is indexed by node.
     #[inline]
     fn direction(&self, k: usize, set_load: &[u64]) -> i32 {
-        let [u, w, size_w, size_u] = self.node[k];
-        let lhs = set_load[u as usize] as u128 * size_w as u128;
-        let rhs = set_load[w as usize] as u128 * size_u as u128;
+        let Entry { u, w, .. } = self.entry[k];
+        let (u, w) = (u as usize, w as usize);
+        let lhs = set_load[u] as u128 * self.size[w] as u128;
+        let rhs = set_load[w] as u128 * self.size[u] as u128;
         lhs.cmp(&rhs) as i32
     }
 }
@@ -168,24 +179,23 @@ impl Strategy {
             u32::try_from(x)
                 .map_err(|_| Error::invalid("strategy", format!("{what} {x} exceeds 2^32 − 1")))
         };
+        table.size = (0..t.nodes.len())
+            .map(|i| narrow(t.nodes[i].size(), "set size"))
+            .collect::<Result<_>>()?;
         for (c, &(x, y)) in per_edge.iter().zip(g.edges()) {
-            let start = narrow(table.cum.len(), "table size")?;
+            let start = narrow(table.entry.len(), "table size")?;
             let mut acc = BigRational::zero();
             for ch in c {
                 acc += &ch.prob;
                 let (l, r) = t.nodes[ch.node].children.expect("a flow node is internal");
                 let (u, w) = if ch.sign > 0 { (l, r) } else { (r, l) };
-                table
-                    .cum
-                    .push(num_traits::ToPrimitive::to_f64(&acc).unwrap_or(1.0));
-                table.node.push([
-                    narrow(u, "node")?,
-                    narrow(w, "node")?,
-                    narrow(t.nodes[w].size(), "set size")?,
-                    narrow(t.nodes[u].size(), "set size")?,
-                ]);
+                table.entry.push(Entry {
+                    cum: num_traits::ToPrimitive::to_f64(&acc).unwrap_or(1.0),
+                    u: narrow(u, "node")?,
+                    w: narrow(w, "node")?,
+                });
             }
-            let end = narrow(table.cum.len(), "table size")?;
+            let end = narrow(table.entry.len(), "table size")?;
             table
                 .edge
                 .push([narrow(x, "vertex")?, narrow(y, "vertex")?, start, end]);
@@ -345,7 +355,8 @@ impl Strategy {
         let u: f64 = rng.random();
         let mut dir = 0;
         if let Some(k) = self.table.pick(start, end, u) {
-            let [l, r, size_r, size_l] = self.table.node[k];
+            let Entry { u: l, w: r, .. } = self.table.entry[k];
+            let (size_r, size_l) = (self.table.size[r as usize], self.table.size[l as usize]);
             let sum = |k: u32| -> f64 { self.tree.set(k as usize).iter().map(|&v| x[v]).sum() };
             let lhs = sum(l) * size_r as f64;
             let rhs = sum(r) * size_l as f64;
