@@ -37,11 +37,13 @@ use num_traits::{ToPrimitive, Zero};
 
 pub mod absolute;
 pub mod enumerate;
+pub mod int;
 pub mod quadratic;
 pub mod sum;
 mod weights;
 
 pub use crate::process::{ExactOutcome, ExactStepLaw};
+pub use int::Int;
 pub use weights::ExactWeights;
 
 /// Exact rationals.
