@@ -453,6 +453,48 @@ impl From<&Int> for BigInt {
     }
 }
 
+/// The error of converting an [`Int`] to a machine integer type that cannot hold its value.
+///
+/// ```
+/// use balloc::exact::{Int, OutOfRange};
+/// assert_eq!(u8::try_from(&Int::from(255)), Ok(255));
+/// assert_eq!(u8::try_from(&Int::from(256)), Err(OutOfRange));
+/// assert_eq!(i64::try_from(Int::from(1u64 << 63)), Err(OutOfRange));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfRange;
+
+impl fmt::Display for OutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the integer is out of the range of the target type")
+    }
+}
+
+impl std::error::Error for OutOfRange {}
+
+macro_rules! try_into_primitive {
+    ($($t:ty),*) => {$(
+        impl TryFrom<&Int> for $t {
+            type Error = OutOfRange;
+            fn try_from(i: &Int) -> Result<$t, OutOfRange> {
+                match &i.0 {
+                    Small(v) => <$t>::try_from(*v).map_err(|_| OutOfRange),
+                    Big(b) => <$t>::try_from(b).map_err(|_| OutOfRange),
+                }
+            }
+        }
+        impl TryFrom<Int> for $t {
+            type Error = OutOfRange;
+            fn try_from(i: Int) -> Result<$t, OutOfRange> {
+                <$t>::try_from(&i)
+            }
+        }
+    )*};
+}
+try_into_primitive!(
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
+);
+
 impl ToBigInt for Int {
     fn to_bigint(&self) -> Option<BigInt> {
         Some(self.into())
