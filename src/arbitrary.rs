@@ -13,14 +13,13 @@
 //! use quickcheck::{Arbitrary, Gen};
 //! let p = AllocationVector::arbitrary(&mut Gen::from_size_and_seed(10, 1));
 //! // Entries are cᵢ/Σc: exactly a probability vector.
-//! let sum: num_rational::BigRational = p.exact().into_iter().sum();
-//! assert_eq!(sum, num_rational::BigRational::from_integer(1.into()));
+//! let sum: balloc::exact::Q = p.exact().into_iter().sum();
+//! assert_eq!(sum, balloc::exact::Q::from_integer(1.into()));
 //! ```
 
+use crate::exact::{Int, Q};
 use crate::loads::{Loads, TieRule};
 use crate::weights::WeightLaw;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use quickcheck::{Arbitrary, Gen};
 
 fn below(g: &mut Gen, n: u32) -> u32 {
@@ -66,11 +65,11 @@ impl AllocationVector {
     }
 
     /// `pᵢ = cᵢ/Σc` exactly.
-    pub fn exact(&self) -> Vec<BigRational> {
+    pub fn exact(&self) -> Vec<Q> {
         let s: u64 = self.counts.iter().map(|&c| c as u64).sum();
         self.counts
             .iter()
-            .map(|&c| BigRational::new(BigInt::from(c), BigInt::from(s)))
+            .map(|&c| Q::new(Int::from(c), Int::from(s)))
             .collect()
     }
 

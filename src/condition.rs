@@ -1,6 +1,6 @@
 //! Conditions C1 (quantile bias) and C2 (no large bias) on a rank-indexed allocation vector
 //! `p` (rank 1 = heaviest), with witnesses and best constants, generic over the number type so the
-//! same code runs in `f64` and in exact rationals (`BigRational`).
+//! same code runs in `f64` and in exact rationals (`Q`).
 //!
 //! Reference: Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022), §2.2 (conditions C1
 //! and C2; the display is recalled, consistent with the extremal vector of eq. (3.2)):
@@ -13,13 +13,47 @@
 //! and the smallest C is `C* = n·max pᵢ`.
 
 use crate::error::{Error, Result};
-use num_bigint::BigInt;
-use num_rational::BigRational;
-use num_traits::{FromPrimitive, Num};
+use crate::exact::{Int, Q};
+use num_traits::Num;
 
-/// A number type the conditions can be evaluated in (`f64` or `BigRational`).
-pub trait Field: Clone + PartialOrd + Num + FromPrimitive + std::fmt::Debug {}
-impl<T: Clone + PartialOrd + Num + FromPrimitive + std::fmt::Debug> Field for T {}
+/// A number type the conditions can be evaluated in (`f64` or `Q`).
+pub trait Field: Clone + PartialOrd + Num + FromMachineInt + std::fmt::Debug {}
+impl<T: Clone + PartialOrd + Num + FromMachineInt + std::fmt::Debug> Field for T {}
+
+/// Machine integers (counts, loads) as values of a [`Field`]: the part of
+/// `num_traits::FromPrimitive` the generic code uses, for `f64` (rounded to nearest) and `Q`
+/// (exact).
+///
+/// ```
+/// use balloc::condition::FromMachineInt;
+/// use balloc::exact::Q;
+/// assert_eq!(<f64 as FromMachineInt>::from_usize(12), Some(12.0));
+/// assert_eq!(<Q as FromMachineInt>::from_i64(-3).unwrap().to_string(), "-3");
+/// ```
+pub trait FromMachineInt: Sized {
+    /// The value `v`.
+    fn from_i64(v: i64) -> Option<Self>;
+    /// The value `v`.
+    fn from_usize(v: usize) -> Option<Self>;
+}
+
+impl FromMachineInt for f64 {
+    fn from_i64(v: i64) -> Option<f64> {
+        Some(v as f64)
+    }
+    fn from_usize(v: usize) -> Option<f64> {
+        Some(v as f64)
+    }
+}
+
+impl FromMachineInt for Q {
+    fn from_i64(v: i64) -> Option<Q> {
+        Some(Q::from_integer(Int::from(v)))
+    }
+    fn from_usize(v: usize) -> Option<Q> {
+        Some(Q::from_integer(Int::from(v)))
+    }
+}
 
 /// The best ε of C1 at a quantile, with the index attaining it.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,9 +82,9 @@ pub struct BestC<T> {
 /// assert_eq!(balloc::condition::delta_n(8, &parse_ratio("0.25").unwrap()).unwrap(), 2);
 /// assert!(balloc::condition::delta_n(6, &parse_ratio("0.25").unwrap()).is_err());
 /// ```
-pub fn delta_n(n: usize, delta: &BigRational) -> Result<usize> {
+pub fn delta_n(n: usize, delta: &Q) -> Result<usize> {
     use num_traits::ToPrimitive;
-    let k = delta * BigRational::from_integer(BigInt::from(n));
+    let k = delta * Q::from_integer(Int::from(n));
     if !k.is_integer() {
         return Err(Error::invalid(
             "delta",

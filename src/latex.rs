@@ -139,12 +139,12 @@ fn unicode_math(c: char) -> Option<&'static str> {
 ///
 /// ```
 /// use balloc::latex::rational;
-/// use num_rational::BigRational;
-/// assert_eq!(rational(&BigRational::new(11.into(), 2.into())), "\\frac{11}{2}");
-/// assert_eq!(rational(&BigRational::new((-3).into(), 4.into())), "-\\frac{3}{4}");
-/// assert_eq!(rational(&BigRational::from_integer(7.into())), "7");
+/// use balloc::exact::Q;
+/// assert_eq!(rational(&Q::new(11.into(), 2.into())), "\\frac{11}{2}");
+/// assert_eq!(rational(&Q::new((-3).into(), 4.into())), "-\\frac{3}{4}");
+/// assert_eq!(rational(&Q::from_integer(7.into())), "7");
 /// ```
-pub fn rational(q: &num_rational::BigRational) -> String {
+pub fn rational(q: &crate::exact::Q) -> String {
     use num_traits::Signed;
     if q.is_integer() {
         return q.to_integer().to_string();

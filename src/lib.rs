@@ -169,7 +169,7 @@ fn theorem_from_str(toml: &str) -> std::result::Result<claim::Theorem, claim::Fi
 #[derive(Debug, Clone)]
 pub enum Certified {
     /// Exact rationals: `[P(x), E[P(next)], E[P(next) − P(x)]]` (trust level `exact`).
-    Exact([num_rational::BigRational; 3]),
+    Exact([crate::exact::Q; 3]),
     /// Outward-rounded enclosures of the same three, and their precision in bits (trust level
     /// `enclosure`).
     Enclosure([enclosure::Interval; 3], u64),

@@ -93,8 +93,8 @@ impl Boundary {
     ///
     /// ```
     /// use balloc::loads::Boundary;
-    /// use num_rational::BigRational;
-    /// let z = BigRational::from_integer(0.into());
+    /// use balloc::exact::Q;
+    /// let z = Q::from_integer(0.into());
     /// assert!(Boundary::Under.is_under_ord(&z, &z) && !Boundary::Over.is_under_ord(&z, &z));
     /// ```
     pub fn is_under_ord<T: PartialOrd>(self, v: &T, t: &T) -> bool {
@@ -235,10 +235,10 @@ impl Loads {
     }
 
     /// The loads as exact rationals (every finite `f64` is a dyadic rational, converted exactly).
-    pub fn exact(&self) -> Vec<num_rational::BigRational> {
+    pub fn exact(&self) -> Vec<crate::exact::Q> {
         self.x
             .iter()
-            .map(|&v| num_rational::BigRational::from_float(v).expect("loads are finite"))
+            .map(|&v| crate::exact::from_float(v).expect("loads are finite"))
             .collect()
     }
 
@@ -246,16 +246,16 @@ impl Loads {
     /// loads `y ∈ ℤ/n`).
     ///
     /// ```
-    /// use num_rational::BigRational;
+    /// use balloc::exact::Q;
     /// let x = balloc::loads::Loads::new(vec![1.0, 0.0, 0.0]).unwrap();
     /// let y = x.normalized_exact();
-    /// assert_eq!(y[0], BigRational::new(2.into(), 3.into()));
-    /// assert_eq!(y.iter().sum::<BigRational>(), BigRational::from_integer(0.into()));
+    /// assert_eq!(y[0], Q::new(2.into(), 3.into()));
+    /// assert_eq!(y.iter().sum::<Q>(), Q::from_integer(0.into()));
     /// ```
-    pub fn normalized_exact(&self) -> Vec<num_rational::BigRational> {
+    pub fn normalized_exact(&self) -> Vec<crate::exact::Q> {
         let x = self.exact();
-        let mean: num_rational::BigRational = x.iter().sum::<num_rational::BigRational>()
-            / num_rational::BigRational::from_integer(self.n().into());
+        let mean: crate::exact::Q =
+            x.iter().sum::<crate::exact::Q>() / crate::exact::Q::from_integer(self.n().into());
         x.into_iter().map(|v| v - &mean).collect()
     }
 
@@ -869,7 +869,7 @@ impl Ranking {
     /// ```
     pub fn per_bin<T>(&self, p: &[T], ties: TieRule) -> Vec<T>
     where
-        T: Clone + num_traits::Zero + std::ops::Div<Output = T> + num_traits::FromPrimitive,
+        T: Clone + num_traits::Zero + std::ops::Div<Output = T> + crate::condition::FromMachineInt,
     {
         let n = self.order.len();
         let mut out = vec![T::zero(); n];

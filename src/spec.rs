@@ -209,18 +209,17 @@ pub fn parse_f64(v: &str) -> std::result::Result<f64, String> {
 /// The rational is the number as written, not its binary floating-point approximation.
 ///
 /// ```
-/// use num_rational::BigRational;
-/// use num_bigint::BigInt;
+/// use balloc::exact::Q;
+/// use balloc::exact::Int;
 /// let r = balloc::spec::parse_ratio("0.7").unwrap();
-/// assert_eq!(r, BigRational::new(BigInt::from(7), BigInt::from(10)));
-/// assert_eq!(balloc::spec::parse_ratio("1/3").unwrap(), BigRational::new(1.into(), 3.into()));
+/// assert_eq!(r, Q::new(Int::from(7), Int::from(10)));
+/// assert_eq!(balloc::spec::parse_ratio("1/3").unwrap(), Q::new(1.into(), 3.into()));
 /// // Exact numbers are bounded (limits::DECIMAL_EXPONENT): 10^(10^9) is refused at once.
 /// assert!(balloc::spec::parse_ratio("1e1000000000").is_err());
 /// assert!(balloc::spec::parse_ratio("1/2/3").is_err());
 /// ```
-pub fn parse_ratio(v: &str) -> std::result::Result<num_rational::BigRational, String> {
-    use num_bigint::BigInt;
-    use num_rational::BigRational;
+pub fn parse_ratio(v: &str) -> std::result::Result<crate::exact::Q, String> {
+    use crate::exact::{Int, Q};
     let v = v.trim();
     let err = || format!("expected a number, got `{}`", crate::error::excerpt(v));
     if let Some((a, b)) = v.split_once('/') {
@@ -232,7 +231,7 @@ pub fn parse_ratio(v: &str) -> std::result::Result<num_rational::BigRational, St
         }
         let a = parse_ratio(a)?;
         let b = parse_ratio(b)?;
-        if b == BigRational::from_integer(0.into()) {
+        if b == Q::from_integer(0.into()) {
             return Err(format!("division by zero in `{v}`"));
         }
         return Ok(a / b);
@@ -263,22 +262,22 @@ pub fn parse_ratio(v: &str) -> std::result::Result<num_rational::BigRational, St
     {
         return Err(err());
     }
-    let digits: BigInt = format!("0{int}{frac}").parse().map_err(|_| err())?;
+    let digits: Int = format!("0{int}{frac}").parse().map_err(|_| err())?;
     // |exp| and frac.len() are within their limits, so this cannot overflow.
     let scale = exp - frac.len() as i64;
-    let ten = BigInt::from(10);
-    let mut r = BigRational::from_integer(digits);
+    let ten = Int::from(10);
+    let mut r = Q::from_integer(digits);
     if scale >= 0 {
-        r *= BigRational::from_integer(num_traits::pow(ten, scale as usize));
+        r *= Q::from_integer(num_traits::pow(ten, scale as usize));
     } else {
-        r /= BigRational::from_integer(num_traits::pow(ten, (-scale) as usize));
+        r /= Q::from_integer(num_traits::pow(ten, (-scale) as usize));
     }
     Ok(if neg { -r } else { r })
 }
 
 impl Spec {
     /// A parameter as an exact rational (as written) together with its `f64` value.
-    pub fn get_ratio(&self, key: &str, default: &str) -> Result<(f64, num_rational::BigRational)> {
+    pub fn get_ratio(&self, key: &str, default: &str) -> Result<(f64, crate::exact::Q)> {
         let raw = self.get(key).unwrap_or(default);
         let what = || format!("parameter `{key}` of `{}`", self.name);
         let f = parse_f64(raw).map_err(|e| Error::invalid(what(), e))?;

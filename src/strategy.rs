@@ -26,12 +26,11 @@
 
 use crate::condition::{c1_violation, c2_violation, delta_n};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::loads::{Loads, TieRule};
 use crate::search::{FAMILIES, Family};
 use crate::setting::Setting;
 use crate::weights::WeightLaw;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use proptest::prelude::*;
 use std::ops::RangeInclusive;
 
@@ -133,15 +132,15 @@ pub fn adversarial(n: RangeInclusive<usize>) -> BoxedStrategy<Loads> {
 ///     let p = s.new_tree(&mut runner).unwrap().current();
 ///     let k = delta_n(p.len(), &d).unwrap();
 ///     assert!(c1_violation(&p, k, &e).is_none() && c2_violation(&p, &c).is_none());
-///     assert_eq!(p.iter().sum::<num_rational::BigRational>(), num_rational::BigRational::from_integer(1.into()));
+///     assert_eq!(p.iter().sum::<balloc::exact::Q>(), balloc::exact::Q::from_integer(1.into()));
 /// }
 /// ```
 pub fn allocation_vectors(
     n: RangeInclusive<usize>,
-    delta: &BigRational,
-    eps: &BigRational,
-    c2: &BigRational,
-) -> Result<BoxedStrategy<Vec<BigRational>>> {
+    delta: &Q,
+    eps: &Q,
+    c2: &Q,
+) -> Result<BoxedStrategy<Vec<Q>>> {
     let ns: Vec<usize> = n
         .clone()
         .filter(|&m| m >= 2 && delta_n(m, delta).is_ok())
@@ -169,20 +168,18 @@ pub fn allocation_vectors(
             let m = counts.len();
             let k = delta_n(m, &delta).expect("checked above");
             let total: u64 = counts.iter().map(|&c| c as u64).sum();
-            let r: Vec<BigRational> = counts
+            let r: Vec<Q> = counts
                 .iter()
-                .map(|&c| BigRational::new(BigInt::from(c), BigInt::from(total)))
+                .map(|&c| Q::new(Int::from(c), Int::from(total)))
                 .collect();
             let q = step_vector(m, &delta, &eps);
-            let ok = |p: &[BigRational]| {
-                c1_violation(p, k, &eps).is_none() && c2_violation(p, &c2).is_none()
-            };
+            let ok = |p: &[Q]| c1_violation(p, k, &eps).is_none() && c2_violation(p, &c2).is_none();
             for j in 0..=10 {
-                let t = BigRational::new(1.into(), BigInt::from(1u64 << j));
-                let p: Vec<BigRational> = r
+                let t = Q::new(1.into(), Int::from(1u64 << j));
+                let p: Vec<Q> = r
                     .iter()
                     .zip(&q)
-                    .map(|(a, b)| &t * a + (BigRational::from_integer(1.into()) - &t) * b)
+                    .map(|(a, b)| &t * a + (Q::from_integer(1.into()) - &t) * b)
                     .collect();
                 if ok(&p) {
                     return p;
@@ -194,9 +191,9 @@ pub fn allocation_vectors(
 }
 
 /// The extremal step vector of C1(δ, ε) at n (eq. (3.2) of Los–Sauerwald, SPAA 2022).
-fn step_vector(n: usize, delta: &BigRational, eps: &BigRational) -> Vec<BigRational> {
-    let one = BigRational::from_integer(1.into());
-    let nn = BigRational::from_integer(BigInt::from(n));
+fn step_vector(n: usize, delta: &Q, eps: &Q) -> Vec<Q> {
+    let one = Q::from_integer(1.into());
+    let nn = Q::from_integer(Int::from(n));
     let k = delta_n(n, delta).unwrap_or(0);
     let eps_tilde = eps * delta / (&one - delta);
     (0..n)

@@ -326,7 +326,7 @@ fn list_shows_every_registered_name() {
 /// each on a tie); ranks heaviest first, a tied group's ranks share the group's average.
 #[test]
 fn pvec_graphical_is_exact_and_matches_edge_enumeration() {
-    use num_rational::BigRational as Q;
+    use balloc::exact::Q;
     let q = |a: i64, b: i64| Q::new(a.into(), b.into());
     type Case = (&'static str, Vec<(usize, usize)>, Vec<i64>);
     let cases: Vec<Case> = vec![

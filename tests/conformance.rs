@@ -412,13 +412,8 @@ fn rank_vectors_match_exact_rationals() {
             };
             let (f, e) = (f.unwrap(), e.unwrap());
             assert_eq!(f.len(), e.len());
-            let one = num_rational::BigRational::from_integer(1.into());
-            assert_eq!(
-                e.iter().sum::<num_rational::BigRational>(),
-                one,
-                "{}",
-                p.spec()
-            );
+            let one = balloc::exact::Q::from_integer(1.into());
+            assert_eq!(e.iter().sum::<balloc::exact::Q>(), one, "{}", p.spec());
             for (i, (a, r)) in f.iter().zip(&e).enumerate() {
                 let b = r.to_f64().unwrap();
                 // The f64 formulas are a few roundings away from the correctly rounded rational.

@@ -3,6 +3,7 @@
 //! and the 2×2 torus, and bad input (tree files, loads of the wrong size) as one-line errors.
 
 use balloc::cli::run_args;
+use balloc::exact::Q;
 use balloc::graph::binarise::binarised;
 use balloc::graph::flow::Routing;
 use balloc::graph::quantities::{Element, GraphMeasures, GraphState, Value};
@@ -10,7 +11,6 @@ use balloc::graph::strategy::Strategy;
 use balloc::graph::tree::Tree;
 use balloc::graph::tree_file;
 use balloc::graph::{Graph, tree_spec::TreeSpec};
-use num_rational::BigRational as Q;
 use std::path::PathBuf;
 
 fn q(a: i64, b: i64) -> Q {

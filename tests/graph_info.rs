@@ -2,11 +2,10 @@
 //! families against independent routes (max-flows, the dense eigensolver, the flows built in exact
 //! rationals, the cut bound by its definition), and the command on a large cycle.
 
+use balloc::exact::{Int, Q};
 use balloc::graph::flow::{Routing, UnitFlows, congestion_lower_bound};
 use balloc::graph::tree::Tree;
 use balloc::graph::{Graph, measures};
-use num_bigint::BigInt;
-use num_rational::BigRational;
 
 /// Small members of every standard family, sizes on both sides of powers of two.
 fn standard_graphs() -> Vec<Graph> {
@@ -85,13 +84,13 @@ fn fast_explicit_congestion_equals_the_exact_flows() {
 
 /// The cut bound by its definition: for every node, the demand `Σ |S_j|/|S_c|` over `j` and its
 /// ancestors below the root, over the number of edges leaving `S_j`, scanning nodes in order.
-fn cut_bound_by_definition(g: &Graph, t: &Tree) -> (BigRational, usize) {
-    let mut best = (BigRational::from_integer(BigInt::from(0)), t.root());
+fn cut_bound_by_definition(g: &Graph, t: &Tree) -> (Q, usize) {
+    let mut best = (Q::from_integer(Int::from(0)), t.root());
     for j in 0..t.nodes.len() {
-        let mut demand = BigRational::from_integer(BigInt::from(0));
+        let mut demand = Q::from_integer(Int::from(0));
         let (mut c, mut a) = (j, t.nodes[j].parent);
         while let Some(p) = a {
-            demand += BigRational::new(t.nodes[j].size().into(), t.nodes[c].size().into());
+            demand += Q::new(t.nodes[j].size().into(), t.nodes[c].size().into());
             c = p;
             a = t.nodes[p].parent;
         }
@@ -101,7 +100,7 @@ fn cut_bound_by_definition(g: &Graph, t: &Tree) -> (BigRational, usize) {
             .filter(|&&(u, v)| t.contains(j, u) != t.contains(j, v))
             .count();
         if cut > 0 {
-            let b = demand / BigRational::from_integer(cut.into());
+            let b = demand / Q::from_integer(cut.into());
             if b > best.0 {
                 best = (b, j);
             }

@@ -113,8 +113,8 @@ fn float_tail(t: u64, p: f64, j0: u64) -> f64 {
 
 #[test]
 fn the_binomial_step_of_lemma_4_1_against_an_independent_sum() {
+    use balloc::exact::Q;
     use balloc::graph::checks::lemma_4_1_tail;
-    use num_rational::BigRational as Q;
     // sparse-cut(20, 4, 2): S = one side of 10 vertices; C_10(1, 2) has 20 edges, one removed:
     // e(S) = 19 = (4·10 − 2)/2, m = 40, p = 19/40. c = 1/16: T = ⌈400·16/(4·16)⌉ = 100,
     // E[Y] = 47.5, √T = 10, so j₀ = 58.

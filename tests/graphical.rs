@@ -2,16 +2,16 @@
 //! Expected values come from independent routes (hand computations in comments, enumeration
 //! against closed forms, rationals against f64, max-flow against subset enumeration).
 
+use balloc::exact::Q;
 use balloc::graph::checks::{self, Finding};
 use balloc::graph::strategy::Strategy;
 use balloc::graph::tree::Tree;
 use balloc::graph::{Graph, greedy, haar, measures};
-use num_rational::BigRational;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn q(a: i64, b: i64) -> BigRational {
-    BigRational::new(a.into(), b.into())
+fn q(a: i64, b: i64) -> Q {
+    Q::new(a.into(), b.into())
 }
 
 fn small_graphs() -> Vec<Graph> {
@@ -195,7 +195,7 @@ fn greedy_eps_is_at_least_the_edge_expansion_and_attained_on_the_cut() {
     let (e, c) = greedy::conditions(&g, &x, 3).unwrap();
     let (h, _) = measures::edge_expansion(&g).unwrap();
     assert_eq!(e.eps, q(1, 3));
-    assert_eq!(e.eps, h / BigRational::from_integer(2.into()));
+    assert_eq!(e.eps, h / Q::from_integer(2.into()));
     // C2: vertices 3 and 5 win 1 + 1/2 edges, vertex 4 wins 1/2 + 1/2 (m = 6), so the light tied
     // group {3, 4, 5} gets (1/4 + 1/6 + 1/4)/3 = 2/9 per rank (random tie-breaking among ranks):
     // C = n·max p = 6·2/9 = 4/3.
@@ -425,7 +425,7 @@ fn two_point_lemma_one_step_and_printed_intermediate_claim() {
     };
     assert!(tp.hypotheses() && tp.valid());
     assert!((tp.eps_t * tp.gamma() - 1.25).abs() < 1e-12);
-    let q = |a: i64, b: i64| num_rational::BigRational::new(a.into(), b.into());
+    let q = |a: i64, b: i64| balloc::exact::Q::new(a.into(), b.into());
     let tq = balloc::graph::twopoint::TwoPointQ {
         pi1: q(2, 5),
         eps: q(1, 5),
@@ -633,12 +633,12 @@ fn congestion_lower_bound_closed_form_matches_the_direct_sum() {
         Graph::torus(3, 5).unwrap(),
     ] {
         let t = Tree::standard(&g).unwrap();
-        let mut best = BigRational::zero();
+        let mut best = Q::zero();
         for j in 0..t.nodes.len() {
             let set = t.set(j);
-            let mut demand = BigRational::zero();
+            let mut demand = Q::zero();
             for i in t.internal() {
-                let s: BigRational = set.iter().map(|&v| haar::value(&t, i, v)).sum();
+                let s: Q = set.iter().map(|&v| haar::value(&t, i, v)).sum();
                 demand += s.abs();
             }
             let cut = g
@@ -647,7 +647,7 @@ fn congestion_lower_bound_closed_form_matches_the_direct_sum() {
                 .filter(|&&(a, b)| set.contains(&a) != set.contains(&b))
                 .count();
             if cut > 0 {
-                best = best.max(demand / BigRational::from_integer(cut.into()));
+                best = best.max(demand / Q::from_integer(cut.into()));
             }
         }
         assert_eq!(congestion_lower_bound(&g, &t).0, best, "{}", g.name());
@@ -660,7 +660,7 @@ fn congestion_lower_bound_closed_form_matches_the_direct_sum() {
 #[test]
 fn one_plus_beta_graphical_law_matches_the_hand_values() {
     use balloc::loads::{Loads, TieRule};
-    let q = |a: i64, b: i64| BigRational::new(a.into(), b.into());
+    let q = |a: i64, b: i64| Q::new(a.into(), b.into());
     let x = Loads::new(vec![1.0, 0.0, 0.0, 0.0]).unwrap();
     let p = balloc::process::parse("graphical(graph=cycle,beta=1/2)").unwrap();
     let law = p.step_law_exact(&x, TieRule::Random).unwrap().unwrap();

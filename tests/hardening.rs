@@ -247,7 +247,7 @@ fn expectations_beyond_f64_are_in_the_log_domain_or_refused_never_inf() {
     assert!((got - want).abs() < 1e-9 * want, "{got} vs {want}");
     assert!(v["value"].is_null() && v["trust"] == "exact", "{v}");
     // The exact value: with x = 1e160 (the f64, a rational), y = ±x/2 and Υ = 2(x/2)² = x²/2.
-    let x = balloc::exact::Q::from_float(1e160).unwrap();
+    let x = balloc::exact::from_float(1e160).unwrap();
     let upsilon = &x * &x / balloc::exact::Q::from_integer(2.into());
     assert_eq!(v["value_exact"], upsilon.to_string());
     let text = serde_json::to_string(&v).unwrap();

@@ -4,13 +4,12 @@
 
 use balloc::arbitrary::AllocationVector;
 use balloc::condition::{best_c, best_eps, c1_violation, c2_violation};
+use balloc::exact::{Int, Q};
 use balloc::expectation::expect;
 use balloc::loads::{Loads, TieRule};
 use balloc::setting::Setting;
 use balloc::weights::WeightLaw;
 use balloc::{potential, process};
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use quickcheck::{Gen, QuickCheck, Testable};
 
@@ -114,7 +113,7 @@ fn best_constants_are_consistent_with_the_violation_checks() {
         let n = p.n();
         let k = 1 + (d as usize) % (n - 1); // δn ∈ 1..n
         let exact = p.exact();
-        let tiny = BigRational::new(BigInt::from(1), BigInt::from(10u64.pow(12)));
+        let tiny = Q::new(Int::from(1), Int::from(10u64.pow(12)));
         let b = best_eps(&exact, k).unwrap();
         // ε* passes, ε* + tiny fails.
         let c1 = c1_violation(&exact, k, &b.eps).is_none()

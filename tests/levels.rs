@@ -11,13 +11,13 @@
 //!   brute-force enumerator on small vectors;
 //! * the byte-level loads parser against `str::parse::<f64>` token by token.
 
+use balloc::exact::Q;
 use balloc::expectation::{Method, brute_force, expect, expect_law, expect_levels};
 use balloc::loads::{Levels, Loads, TieRule};
 use balloc::potential::{self, Potential};
 use balloc::process::{self, LevelLaw, Process};
 use balloc::setting::Setting;
 use balloc::weights::WeightLaw;
-use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
@@ -415,7 +415,7 @@ fn rank_range_probabilities_equal_sums_of_the_exact_rank_vector() {
             bounds.push(n);
             let got = p.rank_range_probabilities(n, &bounds).unwrap().unwrap();
             for (g, w) in bounds.windows(2).enumerate() {
-                let want: BigRational = exact[w[0]..w[1]].iter().sum();
+                let want: Q = exact[w[0]..w[1]].iter().sum();
                 let want = want.to_f64().unwrap();
                 assert!(
                     close(got[g], want, 4.0 * f64::EPSILON),

@@ -1,31 +1,26 @@
 //! Lower-bound constructions pinned with insta snapshots; every pinned law is first checked
 //! against an independent enumeration of ball (or sample) sequences.
 
+use balloc::exact::Q;
 use balloc::loads::{Loads, TieRule};
 use balloc::lower_bound::{Law, batched, mean, mean_biased, render, tail};
 use balloc::process;
-use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
-fn q(a: i64, b: i64) -> BigRational {
-    BigRational::new(a.into(), b.into())
+fn q(a: i64, b: i64) -> Q {
+    Q::new(a.into(), b.into())
 }
 
-fn add(law: &mut Law, v: BigRational, p: BigRational) {
-    *law.entry(v).or_insert_with(BigRational::zero) += p;
+fn add(law: &mut Law, v: Q, p: Q) {
+    *law.entry(v).or_insert_with(Q::zero) += p;
 }
 
 /// Every sequence of `len` symbols in `0..base` with the product of `weights`.
-fn sequences(
-    base: usize,
-    len: usize,
-    weights: &[BigRational],
-    mut visit: impl FnMut(&[usize], &BigRational),
-) {
+fn sequences(base: usize, len: usize, weights: &[Q], mut visit: impl FnMut(&[usize], &Q)) {
     let total = base.pow(len as u32);
     let mut seq = vec![0usize; len];
     for mut code in 0..total {
-        let mut p = BigRational::one();
+        let mut p = Q::one();
         for s in seq.iter_mut() {
             *s = code % base;
             code /= base;
@@ -72,7 +67,7 @@ fn extremes_by_sequences(n: usize, b: usize, batches: u32) -> (Law, Law) {
         .rank_probabilities_exact(n)
         .unwrap()
         .unwrap();
-    let mut states: Vec<(Vec<i64>, BigRational)> = vec![(vec![0; n], BigRational::one())];
+    let mut states: Vec<(Vec<i64>, Q)> = vec![(vec![0; n], Q::one())];
     for _ in 0..batches {
         let mut next = Vec::new();
         for (x, px) in &states {
@@ -110,7 +105,7 @@ fn random_ties_two_choice_extremes() {
                 assert_eq!(e.heaviest, hi, "n = {n}, b = {b}, {batches} batches");
                 assert_eq!(e.lightest, lo);
             }
-            let total: BigRational = e.heaviest.values().sum();
+            let total: Q = e.heaviest.values().sum();
             assert!(total.is_one());
             snap.push_str(&format!(
                 "n = {n}, b = {b}, batches = {batches}: E[max - W/n] = {} ({:.6}), E[W/n - min] = {} ({:.6})\n heaviest:\n{} lightest:\n{}",
@@ -164,7 +159,7 @@ fn miss_probability_matches_sequence_enumeration() {
         (5, 5),
     ] {
         let w = vec![q(1, n as i64); n];
-        let mut miss = BigRational::zero();
+        let mut miss = Q::zero();
         sequences(n, s as usize, &w, |seq, p| {
             if (0..n).any(|i| !seq.contains(&i)) {
                 miss += p;

@@ -4,16 +4,16 @@
 //! 1e-12 relative against the spine's f64 closed forms.
 
 use balloc::bias::{self, Sides, drift, identity, outcome};
+use balloc::exact::Q;
 use balloc::expectation::expect;
 use balloc::loads::{Boundary, Loads, TieRule};
 use balloc::potential;
 use balloc::process::{self, ExactStepLaw, Process};
 use balloc::setting::Setting;
-use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
-fn q(a: i64, b: i64) -> BigRational {
-    BigRational::new(a.into(), b.into())
+fn q(a: i64, b: i64) -> Q {
+    Q::new(a.into(), b.into())
 }
 
 /// Every integer load vector in `{0..=max}ⁿ` for the box sizes used below (about 1 900 states).
@@ -37,7 +37,7 @@ fn exact_law(p: &dyn Process, x: &Loads) -> ExactStepLaw {
     p.step_law_exact(x, TieRule::Random).unwrap().unwrap()
 }
 
-fn f(v: &BigRational) -> f64 {
+fn f(v: &Q) -> f64 {
     v.to_f64().unwrap()
 }
 
@@ -104,7 +104,7 @@ fn mean_thinning_identities_hold_exhaustively() {
             if sides.delta_minus.is_zero() || theta.is_zero() {
                 assert_eq!(b.k, None);
             } else {
-                assert_eq!(b.k, Some(BigRational::one()), "{x:?}");
+                assert_eq!(b.k, Some(Q::one()), "{x:?}");
             }
 
             // Δ: the step rule of `docs/derivations.md` §4 against direct evaluation, outcome by outcome, and the
@@ -114,7 +114,7 @@ fn mean_thinning_identities_hold_exhaustively() {
                 for v in next.iter_mut() {
                     *v -= q(1, n as i64);
                 }
-                next[j] += BigRational::one();
+                next[j] += Q::one();
                 assert_eq!(
                     identity::absolute_step_change(&y, j),
                     identity::absolute(&next) - &delta
@@ -176,12 +176,12 @@ fn twinning_identities_hold_exhaustively() {
                     // Fig. 3.1 by enumeration, and E[balls] = 1 + δ₋.
                     let (probs, balls) = outcome::twinning_outcomes(&sides.under);
                     assert_eq!(probs, [sides.delta_plus(), dm.clone()]);
-                    assert_eq!(balls, BigRational::one() + &dm);
+                    assert_eq!(balls, Q::one() + &dm);
                     // Weight bias: k* = 1/(1 + δ₋) when both sides are non-empty.
                     if dm.is_zero() || sides.delta_plus().is_zero() {
                         assert_eq!(b.k, None);
                     } else {
-                        assert_eq!(b.k, Some((BigRational::one() + &dm).recip()), "{x:?}");
+                        assert_eq!(b.k, Some((Q::one() + &dm).recip()), "{x:?}");
                         assert!(b.holds(&q(1, 2)));
                     }
                 }
@@ -203,10 +203,10 @@ fn twinning_identity_with_literal_delta_minus_fails_for_boundary_under() {
     let exact = identity::expected_change_exact(&law, &y, identity::upsilon);
     assert_eq!(exact, q(2, 1));
     let literal = Sides::new(&x, Boundary::Over).delta_minus; // #{y < 0}/n = 0
-    let wrong = identity::twinning_upsilon_drift(BigRational::zero(), 2, literal, 2, 1);
+    let wrong = identity::twinning_upsilon_drift(Q::zero(), 2, literal, 2, 1);
     assert_eq!(wrong, q(1, 2));
     let right = identity::twinning_upsilon_drift(
-        BigRational::zero(),
+        Q::zero(),
         2,
         Sides::new(&x, Boundary::Under).delta_minus,
         2,
@@ -254,7 +254,7 @@ fn relative_threshold_breaks_the_reconstructed_probability_bias() {
         let y = x.normalized_exact();
         let law = exact_law(p.as_ref(), &x);
         let under = Sides::from_y(
-            &y.iter().map(|v| v - BigRational::one()).collect::<Vec<_>>(),
+            &y.iter().map(|v| v - Q::one()).collect::<Vec<_>>(),
             Boundary::Under,
         )
         .under;
@@ -273,14 +273,14 @@ fn one_choice_and_two_choice_are_not_mean_biased_in_the_reconstructed_sense() {
     let oc = process::parse("one-choice").unwrap();
     let x = Loads::new(vec![0.0, 1.0, 5.0]).unwrap();
     let b = bias::best_bias(oc.as_ref(), &x, Boundary::Over).unwrap();
-    assert_eq!(b.k, Some(BigRational::zero()));
+    assert_eq!(b.k, Some(Q::zero()));
     assert!(!b.holds(&q(1, 100)));
     // Two-Choice at y = (−2, −1, 3): r by rank (heaviest first) = (1, 3, 5)/9; by bin (5, 3, 1)/9.
     // Underloaded bins 0, 1 (δ₋ = 2/3, δ₊ = 1/3): ρ = 5/3, 1; overloaded bin 2: ρ = 1/3.
     // k: bin 0 (5/3 − 1)/(1/3) = 2; bin 1 0; bin 2 (1 − 1/3)/(2/3) = 1. k* = 0 at bin 1.
     let tc = process::parse("two-choice").unwrap();
     let b = bias::best_bias(tc.as_ref(), &x, Boundary::Over).unwrap();
-    assert_eq!(b.k, Some(BigRational::zero()));
+    assert_eq!(b.k, Some(Q::zero()));
     assert_eq!(b.witness, Some(1));
 }
 
@@ -290,10 +290,10 @@ fn absolute_step_rule_needs_integer_loads() {
     // The rule gives −1/2 (bin 0, y > 0) + 0 (bin 1: 2(−1/4) + 1/2) = −1/2.
     let y = vec![q(1, 4), q(-1, 4)];
     assert_eq!(identity::absolute_step_change(&y, 1), q(-1, 2));
-    let law = ExactStepLaw::unit(vec![BigRational::zero(), BigRational::one()]);
+    let law = ExactStepLaw::unit(vec![Q::zero(), Q::one()]);
     assert_eq!(
         identity::expected_change_exact(&law, &y, identity::absolute),
-        BigRational::zero()
+        Q::zero()
     );
 }
 
@@ -302,12 +302,12 @@ fn conditions_reject_bad_input() {
     let x = Loads::new(vec![0.0, 3.0]).unwrap();
     let tw = process::parse("twinning").unwrap();
     let mt = process::parse("mean-thinning").unwrap();
-    let one = BigRational::one();
+    let one = Q::one();
     let e = bias::probability_bias(tw.as_ref(), &x, Boundary::Over, &one).unwrap_err();
     assert!(e.to_string().contains("probability bias"), "{e}");
     let e = bias::weight_bias(mt.as_ref(), &x, Boundary::Over, &one).unwrap_err();
     assert!(e.to_string().contains("weight bias"), "{e}");
-    let e = bias::weight_bias(tw.as_ref(), &x, Boundary::Over, &BigRational::zero()).unwrap_err();
+    let e = bias::weight_bias(tw.as_ref(), &x, Boundary::Over, &Q::zero()).unwrap_err();
     assert_eq!(e.to_string(), "invalid k: must be > 0, got 0");
     let law = exact_law(tw.as_ref(), &x);
     assert!(identity::expected_absolute_change(&law, &x.normalized_exact()).is_err());
@@ -397,7 +397,7 @@ fn mean_quantile_expectation_is_exact() {
             for x in states() {
                 let law = exact_law(p.as_ref(), &x);
                 let y = x.normalized_exact();
-                let delta = |y: &[BigRational]| Sides::from_y(y, boundary).delta_plus();
+                let delta = |y: &[Q]| Sides::from_y(y, boundary).delta_plus();
                 let exact = &delta(&y) + identity::expected_change_exact(&law, &y, delta);
                 let e = expect(p.as_ref(), pot.as_ref(), &x, &Setting::sequential()).unwrap();
                 assert!(

@@ -1,5 +1,6 @@
 //! md-balls: laws, loads, rules, potentials and exact expectations, each against a second route.
 
+use balloc::exact::{Int, Q};
 use balloc::loads::{Loads, TieRule};
 use balloc::multidim::expectation::{
     bin_probabilities, expect, expect_s_chain, expect_s_chain_exact, expected_quadratic_change,
@@ -10,8 +11,6 @@ use balloc::multidim::{
     BallLaw, Choice, Criterion, GroupPotential, MdLoads, MdRule, PsiReading, Which,
 };
 use balloc::potential::{Exponential, Potential, Side};
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -59,10 +58,10 @@ fn random_loads(rng: &mut ChaCha8Rng, n: usize, dims: usize, max: i64) -> MdLoad
 fn supports_sum_to_one_and_marginals_match_the_closed_form() {
     for law in laws() {
         let s = law.supports_exact().unwrap();
-        let total: BigRational = s.iter().map(|(_, p)| p.clone()).sum();
-        assert_eq!(total, BigRational::one(), "{}", law.spec());
+        let total: Q = s.iter().map(|(_, p)| p.clone()).sum();
+        assert_eq!(total, Q::one(), "{}", law.spec());
         for a in 0..law.dims() {
-            let by_enum: BigRational = s
+            let by_enum: Q = s
                 .iter()
                 .filter(|(m, _)| m & (1 << a) != 0)
                 .map(|(_, p)| p.clone())
@@ -71,7 +70,7 @@ fn supports_sum_to_one_and_marginals_match_the_closed_form() {
         }
         // The law of f from the supports equals f_law().
         for (f, pf) in law.f_law() {
-            let by_enum: BigRational = s
+            let by_enum: Q = s
                 .iter()
                 .filter(|(m, _)| m.count_ones() == f)
                 .map(|(_, p)| p.clone())
@@ -115,12 +114,12 @@ fn sum_load_is_the_sum_of_normalised_loads_and_sums_to_zero() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for _ in 0..20 {
         let x = random_loads(&mut rng, 5, 3, 7);
-        let s: Vec<BigRational> = x.sum_loads();
+        let s: Vec<Q> = x.sum_loads();
         for (b, sb) in s.iter().enumerate() {
-            let direct: BigRational = (0..3).map(|a| x.normalised::<BigRational>(a, b)).sum();
+            let direct: Q = (0..3).map(|a| x.normalised::<Q>(a, b)).sum();
             assert_eq!(&direct, sb);
         }
-        assert!(s.iter().cloned().sum::<BigRational>().is_zero());
+        assert!(s.iter().cloned().sum::<Q>().is_zero());
         for a in 0..3 {
             let col: Vec<f64> = (0..5).map(|b| x.load(a, b) as f64).collect();
             // gap(a) via the spine's Loads (max − mean).
@@ -165,20 +164,17 @@ fn quadratic_closed_form_equals_brute_force_exactly() {
         for rule in rules() {
             for n in [1usize, 2, 3, 5] {
                 let x = random_loads(&mut rng, n, law.dims() as usize, 3);
-                let before: BigRational = per_dimension_quadratic(&x);
-                let brute: BigRational = expect(&x, &law, &rule, |y| {
-                    per_dimension_quadratic::<BigRational>(y)
-                })
-                .unwrap()
-                    - before;
-                let closed: BigRational = expected_quadratic_change(&x, &law, &rule).unwrap();
+                let before: Q = per_dimension_quadratic(&x);
+                let brute: Q =
+                    expect(&x, &law, &rule, per_dimension_quadratic::<Q>).unwrap() - before;
+                let closed: Q = expected_quadratic_change(&x, &law, &rule).unwrap();
                 assert_eq!(brute, closed, "{} {} n={n}", law.spec(), rule.label());
-                let total: BigRational = outcomes::<BigRational>(&x, &law, &rule)
+                let total: Q = outcomes::<Q>(&x, &law, &rule)
                     .unwrap()
                     .into_iter()
                     .map(|o| o.2)
                     .sum();
-                assert_eq!(total, BigRational::one());
+                assert_eq!(total, Q::one());
             }
         }
     }
@@ -190,8 +186,8 @@ fn quadratic_from_zero_by_hand() {
     let x = MdLoads::new(4, 4).unwrap();
     let law = BallLaw::parse("uniform(dims=4,f=2)").unwrap();
     for rule in rules() {
-        let e: BigRational = expected_quadratic_change(&x, &law, &rule).unwrap();
-        assert_eq!(e, BigRational::new(BigInt::from(3), BigInt::from(2)));
+        let e: Q = expected_quadratic_change(&x, &law, &rule).unwrap();
+        assert_eq!(e, Q::new(Int::from(3), Int::from(2)));
     }
 }
 
@@ -207,29 +203,29 @@ fn md_process_projects_onto_the_sum_chain() {
     ] {
         for ch in ["two-choice", "one-plus-beta(beta=1/3)"] {
             let rule = MdRule::parse("sum", ch).unwrap();
-            let p: Vec<BigRational> = balloc::process::parse(ch)
+            let p: Vec<Q> = balloc::process::parse(ch)
                 .unwrap()
                 .rank_probabilities_exact(4)
                 .unwrap()
                 .unwrap();
-            let f_law: Vec<(BigRational, BigRational)> = law
+            let f_law: Vec<(Q, Q)> = law
                 .f_law()
                 .into_iter()
-                .map(|(f, pf)| (BigRational::from_integer(BigInt::from(f)), pf))
+                .map(|(f, pf)| (Q::from_integer(Int::from(f)), pf))
                 .collect();
             for _ in 0..10 {
                 let x = random_loads(&mut rng, 4, law.dims() as usize, 3);
-                let s: Vec<BigRational> = x.sum_loads();
-                let q2 = |v: &[BigRational]| v.iter().map(|a| a * a).sum::<BigRational>();
-                let a = expect(&x, &law, &rule, |y| q2(&y.sum_loads::<BigRational>())).unwrap();
+                let s: Vec<Q> = x.sum_loads();
+                let q2 = |v: &[Q]| v.iter().map(|a| a * a).sum::<Q>();
+                let a = expect(&x, &law, &rule, |y| q2(&y.sum_loads::<Q>())).unwrap();
                 let b = expect_s_chain_exact(&s, &p, TieRule::Random, &f_law, q2).unwrap();
                 assert_eq!(a, b);
-                let mx = |v: &[BigRational]| {
+                let mx = |v: &[Q]| {
                     v.iter()
                         .cloned()
                         .fold(v[0].clone(), |m, z| if z > m { z } else { m })
                 };
-                let a = expect(&x, &law, &rule, |y| mx(&y.sum_loads::<BigRational>())).unwrap();
+                let a = expect(&x, &law, &rule, |y| mx(&y.sum_loads::<Q>())).unwrap();
                 let b = expect_s_chain_exact(&s, &p, TieRule::Random, &f_law, mx).unwrap();
                 assert_eq!(a, b);
             }
@@ -377,5 +373,5 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(expected_quadratic_change::<f64>(&x, &law, &rule).is_err());
     assert!(balloc::multidim::claims::corollary_1(&[f64::NAN, 0.0], &[0.5, 0.5], 1, 0.1).is_err());
     assert!(balloc::multidim::claims::corollary_1(&[0.0, 0.0], &[1.0], 1, 0.1).is_err());
-    let _ = BigInt::one();
+    let _ = Int::one();
 }

@@ -101,9 +101,9 @@ fn bad_multidim_claims_are_one_line_errors() {
 // ---------------------------------------------------------------------------------------------
 // Per-dimension names and binders over the dimensions
 
-use num_rational::BigRational;
+use balloc::exact::Q;
 
-fn q(s: &str) -> BigRational {
+fn q(s: &str) -> Q {
     s.parse().unwrap()
 }
 
@@ -115,14 +115,14 @@ fn test_state() -> Vec<Vec<i64>> {
 }
 
 /// `P = Σ_b Σ_a (l(a, b) − avg(a))²` written out directly.
-fn per_dim_quadratic(rows: &[Vec<i64>]) -> BigRational {
+fn per_dim_quadratic(rows: &[Vec<i64>]) -> Q {
     let n = rows.len() as i64;
     let mut acc = q("0");
     for a in 0..rows[0].len() {
         let total: i64 = rows.iter().map(|r| r[a]).sum();
-        let avg = BigRational::new(total.into(), n.into());
+        let avg = Q::new(total.into(), n.into());
         for r in rows {
-            let v = BigRational::from_integer(r[a].into()) - &avg;
+            let v = Q::from_integer(r[a].into()) - &avg;
             acc += &v * &v;
         }
     }
@@ -130,16 +130,16 @@ fn per_dim_quadratic(rows: &[Vec<i64>]) -> BigRational {
 }
 
 /// `M = Σ_b max_a (l(a, b) − avg(a))` written out directly.
-fn per_bin_max(rows: &[Vec<i64>]) -> BigRational {
+fn per_bin_max(rows: &[Vec<i64>]) -> Q {
     let n = rows.len() as i64;
     let dims = rows[0].len();
-    let avg: Vec<BigRational> = (0..dims)
-        .map(|a| BigRational::new(rows.iter().map(|r| r[a]).sum::<i64>().into(), n.into()))
+    let avg: Vec<Q> = (0..dims)
+        .map(|a| Q::new(rows.iter().map(|r| r[a]).sum::<i64>().into(), n.into()))
         .collect();
     rows.iter()
         .map(|r| {
             (0..dims)
-                .map(|a| BigRational::from_integer(r[a].into()) - &avg[a])
+                .map(|a| Q::from_integer(r[a].into()) - &avg[a])
                 .max()
                 .unwrap()
         })
@@ -168,7 +168,7 @@ fn per_dim_exp(rows: &[Vec<i64>], alpha: f64) -> f64 {
 /// * Max rule, support {dim 1}: keys l(1, ·) = (2, 0, 1): ranks 1, 3, 2 → (1/9, 5/9, 3/9);
 ///   support {dim 2}: keys l(2, ·) = (0, 1, 1): bins 2, 3 tie at ranks 1, 2 → 2/9 each, bin 1
 ///   has rank 3 → (5/9, 2/9, 2/9).
-fn hand_outcomes(rule: &str) -> Vec<(usize, usize, BigRational)> {
+fn hand_outcomes(rule: &str) -> Vec<(usize, usize, Q)> {
     let q_of = |v: [&str; 3]| v.map(q);
     let per_support = match rule {
         "sum" => [q_of(["2/9", "5/9", "2/9"]), q_of(["2/9", "5/9", "2/9"])],
@@ -203,12 +203,9 @@ fn expectation_of_a_per_dimension_potential_matches_the_hand_enumeration() {
     let pots = "P = \"sum(sum_dims((l(a, i) - avg(a))^2))\"\nQ = \"sum(sum_dims(exp(alpha*(l(a, i) - avg(a)))))\"\nM = \"sum(max_dims(l(a, i) - avg(a)))\"";
     for rule in ["sum", "max"] {
         let outs = hand_outcomes(rule);
-        assert_eq!(
-            outs.iter().map(|o| o.2.clone()).sum::<BigRational>(),
-            q("1")
-        );
+        assert_eq!(outs.iter().map(|o| o.2.clone()).sum::<Q>(), q("1"));
         // Exact: E[P'] by the hand enumeration.
-        let e_p: BigRational = outs
+        let e_p: Q = outs
             .iter()
             .map(|(a, b, p)| p * per_dim_quadratic(&after(&x, *a, *b)))
             .sum();
@@ -216,12 +213,12 @@ fn expectation_of_a_per_dimension_potential_matches_the_hand_enumeration() {
         // E[M'] exactly: M is not a function of the sum loads, so a route that grouped the tied
         // bins 1 and 3 of the sum rule (bin 1's outcome counted for both) would give another
         // value, which the claim tells apart.
-        let e_m: BigRational = outs
+        let e_m: Q = outs
             .iter()
             .map(|(a, b, p)| p * per_bin_max(&after(&x, *a, *b)))
             .sum();
         if rule == "sum" {
-            let grouped: BigRational = outs
+            let grouped: Q = outs
                 .iter()
                 .map(|(a, b, p)| p * per_bin_max(&after(&x, *a, if *b == 2 { 0 } else { *b })))
                 .sum();
@@ -240,7 +237,7 @@ fn expectation_of_a_per_dimension_potential_matches_the_hand_enumeration() {
         let law = balloc::multidim::BallLaw::parse("uniform(dims=2,f=1)").unwrap();
         let md_rule = balloc::multidim::MdRule::parse(rule, "two-choice").unwrap();
         let xl = balloc::multidim::MdLoads::from_rows(&x).unwrap();
-        let closed: BigRational =
+        let closed: Q =
             balloc::multidim::expectation::expected_quadratic_change(&xl, &law, &md_rule).unwrap();
         assert_eq!(&e_p - per_dim_quadratic(&x), closed, "{rule}");
         let v = check(&md_file(pots, &format!("dE_P == {closed}"), &r));

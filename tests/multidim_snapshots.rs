@@ -1,12 +1,12 @@
 //! Exact small constructions of the multidimensional module pinned with insta (snapshots are
 //! committed under `tests/snapshots/`; with `CI` set insta never writes new ones).
 
+use balloc::exact::Q;
 use balloc::multidim::claims::{gamma_at_zero, mass_facts};
 use balloc::multidim::expectation::{bin_probabilities, expected_quadratic_change};
 use balloc::multidim::sim::MdSimConfig;
 use balloc::multidim::{BallLaw, MdLoads, MdRule};
 use balloc::spec::parse_ratio;
-use num_rational::BigRational;
 
 #[test]
 fn gamma_at_zero_table() {
@@ -40,12 +40,12 @@ fn rules_disagree_on_a_small_state() {
     let mut out = Vec::new();
     for rule in ["sum", "max"] {
         let r = MdRule::parse(rule, "two-choice").unwrap();
-        let q: Vec<String> = bin_probabilities::<BigRational>(&x, &r, 0b10)
+        let q: Vec<String> = bin_probabilities::<Q>(&x, &r, 0b10)
             .unwrap()
             .iter()
             .map(|v| v.to_string())
             .collect();
-        let dq: BigRational = expected_quadratic_change(&x, &law, &r).unwrap();
+        let dq: Q = expected_quadratic_change(&x, &law, &r).unwrap();
         out.push((rule, q, dq.to_string()));
     }
     insta::assert_json_snapshot!(out);

@@ -19,7 +19,7 @@ use balloc::condition::{BestC, BestEps, best_c, best_eps, delta_n};
 use balloc::limits;
 use balloc::loads::{Ranking, TieRule};
 use balloc::spec::{parse_f64, parse_ratio};
-use num_rational::BigRational;
+use balloc::exact::Q;
 use num_traits::{One, Signed, ToPrimitive};
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyInt, PyString};
@@ -35,9 +35,9 @@ use serde_json::{Map, Value, json};
 #[pyclass(frozen, module = "balloc")]
 pub struct C1 {
     delta: f64,
-    delta_exact: BigRational,
+    delta_exact: Q,
     eps: f64,
-    eps_exact: Option<BigRational>,
+    eps_exact: Option<Q>,
     witness_k: usize,
 }
 
@@ -118,7 +118,7 @@ impl C1 {
 #[pyclass(frozen, module = "balloc")]
 pub struct C2 {
     c: f64,
-    c_exact: Option<BigRational>,
+    c_exact: Option<Q>,
     witness_i: usize,
 }
 
@@ -178,13 +178,13 @@ impl C2 {
     }
 }
 
-fn to_f(q: &BigRational) -> f64 {
+fn to_f(q: &Q) -> f64 {
     q.to_f64().unwrap_or(f64::NAN)
 }
 
 /// C1 from an exact or float vector.
 enum Vector {
-    Exact(Vec<BigRational>),
+    Exact(Vec<Q>),
     Float(Vec<f64>),
 }
 
@@ -246,7 +246,7 @@ fn delta_text(d: &Bound<'_, PyAny>) -> Result<String> {
     if d.cast::<PyInt>().is_ok() || d.cast::<PyFloat>().is_ok() {
         return Ok(d.repr()?.to_cow()?.into_owned());
     }
-    if let Ok(q) = d.extract::<BigRational>() {
+    if let Ok(q) = d.extract::<num_rational::BigRational>() {
         return Ok(q.to_string());
     }
     bail!(
@@ -271,7 +271,7 @@ pub struct AllocationVector {
     n: usize,
     process: String,
     p: Vec<f64>,
-    p_exact: Option<Vec<BigRational>>,
+    p_exact: Option<Vec<Q>>,
     expected_balls: Option<Vec<f64>>,
     c1: Option<Py<C1>>,
     c2: Py<C2>,
@@ -364,12 +364,12 @@ impl AllocationVector {
 
 /// Per-bin values in rank order; under random tie-breaking every tied group's entries are
 /// replaced by their average (ranks inside a tied group are uniform).
-fn by_rank_with_ties(r: &Ranking, per_bin: &[BigRational], ties: TieRule) -> Vec<BigRational> {
+fn by_rank_with_ties(r: &Ranking, per_bin: &[Q], ties: TieRule) -> Vec<Q> {
     let mut p = r.by_rank(per_bin);
     if ties == TieRule::Random {
         for grp in &r.groups {
-            let s: BigRational = p[grp.clone()].iter().sum();
-            let avg = s / BigRational::from_integer(grp.len().into());
+            let s: Q = p[grp.clone()].iter().sum();
+            let avg = s / Q::from_integer(grp.len().into());
             p[grp.clone()].iter_mut().for_each(|v| *v = avg.clone());
         }
     }
@@ -377,7 +377,7 @@ fn by_rank_with_ties(r: &Ranking, per_bin: &[BigRational], ties: TieRule) -> Vec
 }
 
 /// n, the vector by rank, its exact form, the expected balls by rank.
-type Evaluated = (usize, Vec<f64>, Option<Vec<BigRational>>, Option<Vec<f64>>);
+type Evaluated = (usize, Vec<f64>, Option<Vec<Q>>, Option<Vec<f64>>);
 
 /// The allocation vector of `process` by rank (heaviest first): at `n` bins for a rank-based
 /// process, or at the loads `loads` (the per-bin probabilities sorted by rank, for any process);
@@ -508,7 +508,7 @@ fn vector_arg(p: &Bound<'_, PyAny>) -> Result<Vector> {
                 .then(|| {
                     items
                         .iter()
-                        .map(|v| v.extract::<BigRational>())
+                        .map(convert::rational)
                         .collect::<PyResult<Vec<_>>>()
                         .ok()
                 })
@@ -527,7 +527,7 @@ fn vector_arg(p: &Bound<'_, PyAny>) -> Result<Vector> {
                     q[i]
                 );
             }
-            let s: BigRational = q.iter().sum();
+            let s: Q = q.iter().sum();
             if !s.is_one() {
                 bail!("invalid p: the entries sum to {s}, not 1");
             }

@@ -1,6 +1,7 @@
 //! Conversions to Python objects: JSON values (the command line's documents) to `dict`, `list`,
 //! `int`, `float`, `str`, `None`; rationals to `fractions.Fraction`; vectors to numpy arrays.
 
+use balloc::exact::{Int, Q};
 use num_rational::BigRational;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -41,12 +42,19 @@ pub fn json<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
 }
 
 /// A rational as `fractions.Fraction`.
-pub fn fraction<'py>(py: Python<'py>, q: &BigRational) -> PyResult<Bound<'py, PyAny>> {
-    Ok(q.clone().into_pyobject(py)?.into_any())
+pub fn fraction<'py>(py: Python<'py>, q: &Q) -> PyResult<Bound<'py, PyAny>> {
+    let r = BigRational::new_raw(q.numer().into(), q.denom().into());
+    Ok(r.into_pyobject(py)?.into_any())
+}
+
+/// A Python `int` or `fractions.Fraction` as a rational.
+pub fn rational(v: &Bound<'_, PyAny>) -> PyResult<Q> {
+    let r = v.extract::<BigRational>()?;
+    Ok(Q::new(Int::from(r.numer()), Int::from(r.denom())))
 }
 
 /// Rationals as a list of `fractions.Fraction`.
-pub fn fractions<'py>(py: Python<'py>, qs: &[BigRational]) -> PyResult<Bound<'py, PyAny>> {
+pub fn fractions<'py>(py: Python<'py>, qs: &[Q]) -> PyResult<Bound<'py, PyAny>> {
     let l = PyList::empty(py);
     for q in qs {
         l.append(fraction(py, q)?)?;

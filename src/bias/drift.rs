@@ -14,29 +14,29 @@
 //!   underloaded bins.
 
 use super::{Sides, ratio};
+use crate::exact::Q;
 use crate::process::ExactStepLaw;
-use num_rational::BigRational;
 use num_traits::One;
 
 /// `E[yᵢ' − yᵢ | x] = aᵢ − E/n` for every bin, from an exact step law (unit weights).
 ///
 /// ```
 /// use balloc::{bias::drift, loads::{Loads, TieRule}, process};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let x = Loads::new(vec![0.0, 2.0]).unwrap(); // y = (−1, 1), δ₋ = 1/2
 /// let law = process::parse("twinning").unwrap().step_law_exact(&x, TieRule::Random).unwrap().unwrap();
 /// // Twinning: (1 − δ₋)/n = 1/4 on the light bin, −δ₋/n = −1/4 on the heavy one.
-/// assert_eq!(drift::per_bin_drift(&law), vec![BigRational::new(1.into(), 4.into()), BigRational::new((-1).into(), 4.into())]);
+/// assert_eq!(drift::per_bin_drift(&law), vec![Q::new(1.into(), 4.into()), Q::new((-1).into(), 4.into())]);
 /// ```
-pub fn per_bin_drift(law: &ExactStepLaw) -> Vec<BigRational> {
+pub fn per_bin_drift(law: &ExactStepLaw) -> Vec<Q> {
     let a = law.per_bin_expected_balls();
-    let e: BigRational = a.iter().sum();
-    let shift = e / BigRational::from_integer(law.n.into());
+    let e: Q = a.iter().sum();
+    let shift = e / Q::from_integer(law.n.into());
     a.into_iter().map(|ai| ai - &shift).collect()
 }
 
 /// `E[W' − W | x]`, the expected number of balls of one step.
-pub fn expected_total_increase(law: &ExactStepLaw) -> BigRational {
+pub fn expected_total_increase(law: &ExactStepLaw) -> Q {
     law.expected_balls()
 }
 
@@ -45,13 +45,13 @@ pub fn expected_total_increase(law: &ExactStepLaw) -> BigRational {
 ///
 /// ```
 /// use balloc::{bias::{drift, Sides}, loads::{Boundary, Loads}};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let s = Sides::new(&Loads::new(vec![0.0, 1.0, 2.0]).unwrap(), Boundary::Over); // θ = 2/3
-/// assert_eq!(drift::mean_thinning_drift(&s)[0], BigRational::new(2.into(), 9.into()));
-/// assert_eq!(drift::mean_thinning_drift(&s)[2], BigRational::new((-1).into(), 9.into()));
+/// assert_eq!(drift::mean_thinning_drift(&s)[0], Q::new(2.into(), 9.into()));
+/// assert_eq!(drift::mean_thinning_drift(&s)[2], Q::new((-1).into(), 9.into()));
 /// ```
-pub fn mean_thinning_drift(sides: &Sides) -> Vec<BigRational> {
-    let n = BigRational::from_integer(sides.n().into());
+pub fn mean_thinning_drift(sides: &Sides) -> Vec<Q> {
+    let n = Q::from_integer(sides.n().into());
     let theta = sides.delta_plus();
     sides
         .under
@@ -60,7 +60,7 @@ pub fn mean_thinning_drift(sides: &Sides) -> Vec<BigRational> {
             if u {
                 &theta / &n
             } else {
-                -(BigRational::one() - &theta) / &n
+                -(Q::one() - &theta) / &n
             }
         })
         .collect()
@@ -71,23 +71,19 @@ pub fn mean_thinning_drift(sides: &Sides) -> Vec<BigRational> {
 ///
 /// ```
 /// use balloc::bias::drift::twinning_expected_balls;
-/// use num_rational::BigRational;
-/// let d = BigRational::new(1.into(), 4.into());
-/// assert_eq!(twinning_expected_balls(&d, 2, 1), BigRational::new(5.into(), 4.into()));
+/// use balloc::exact::Q;
+/// let d = Q::new(1.into(), 4.into());
+/// assert_eq!(twinning_expected_balls(&d, 2, 1), Q::new(5.into(), 4.into()));
 /// ```
-pub fn twinning_expected_balls(
-    delta_minus: &BigRational,
-    w_minus: u32,
-    w_plus: u32,
-) -> BigRational {
-    let wp = BigRational::from_integer(w_plus.into());
-    let wm = BigRational::from_integer(w_minus.into());
+pub fn twinning_expected_balls(delta_minus: &Q, w_minus: u32, w_plus: u32) -> Q {
+    let wp = Q::from_integer(w_plus.into());
+    let wm = Q::from_integer(w_minus.into());
     &wp + (wm - &wp) * delta_minus
 }
 
 /// Twinning's drift by the formula of `docs/derivations.md` §4: `(wᵢ − E)/n` with `E` as in
 /// [`twinning_expected_balls`].
-pub fn twinning_drift(sides: &Sides, w_minus: u32, w_plus: u32) -> Vec<BigRational> {
+pub fn twinning_drift(sides: &Sides, w_minus: u32, w_plus: u32) -> Vec<Q> {
     let n = sides.n() as i64;
     let e = twinning_expected_balls(&sides.delta_minus, w_minus, w_plus);
     sides
@@ -95,7 +91,7 @@ pub fn twinning_drift(sides: &Sides, w_minus: u32, w_plus: u32) -> Vec<BigRation
         .iter()
         .map(|&u| {
             let w = if u { w_minus } else { w_plus };
-            (BigRational::from_integer(w.into()) - &e) * ratio(1, n)
+            (Q::from_integer(w.into()) - &e) * ratio(1, n)
         })
         .collect()
 }

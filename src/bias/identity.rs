@@ -34,17 +34,17 @@
 use super::ratio;
 use crate::condition::Field;
 use crate::error::{Error, Result};
+use crate::exact::Q;
 use crate::process::ExactStepLaw;
-use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 
 /// `Υ = Σ yᵢ²` exactly.
-pub fn upsilon(y: &[BigRational]) -> BigRational {
+pub fn upsilon(y: &[Q]) -> Q {
     y.iter().map(|v| v * v).sum()
 }
 
 /// `Δ = Σ |yᵢ|` exactly.
-pub fn absolute(y: &[BigRational]) -> BigRational {
+pub fn absolute(y: &[Q]) -> Q {
     y.iter().map(|v| v.abs()).sum()
 }
 
@@ -53,23 +53,19 @@ pub fn absolute(y: &[BigRational]) -> BigRational {
 ///
 /// ```
 /// use balloc::{bias::identity::{expected_change_exact, upsilon}, loads::{Loads, TieRule}, process};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let x = Loads::new(vec![0.0, 0.0]).unwrap();
 /// let law = process::parse("one-choice").unwrap().step_law_exact(&x, TieRule::Random).unwrap().unwrap();
 /// // From y = 0: Υ' = (1/2)² + (1/2)² = 1/2 whichever bin gets the ball.
-/// assert_eq!(expected_change_exact(&law, &x.normalized_exact(), upsilon), BigRational::new(1.into(), 2.into()));
+/// assert_eq!(expected_change_exact(&law, &x.normalized_exact(), upsilon), Q::new(1.into(), 2.into()));
 /// ```
-pub fn expected_change_exact(
-    law: &ExactStepLaw,
-    y: &[BigRational],
-    f: impl Fn(&[BigRational]) -> BigRational,
-) -> BigRational {
+pub fn expected_change_exact(law: &ExactStepLaw, y: &[Q], f: impl Fn(&[Q]) -> Q) -> Q {
     let n = y.len() as i64;
     let base = f(y);
-    let mut acc = BigRational::zero();
+    let mut acc = Q::zero();
     let mut next = y.to_vec();
     for o in &law.outcomes {
-        let k = BigRational::from_integer(o.balls.into());
+        let k = Q::from_integer(o.balls.into());
         let shift = &k * ratio(1, n);
         for (v, y0) in next.iter_mut().zip(y) {
             *v = y0 - &shift;
@@ -121,9 +117,9 @@ pub fn twinning_upsilon_drift<T: Field>(
 
 /// Any thinning process with acceptance set `A` (Mean-Thinning, Relative-Threshold(f),
 /// Two-Thinning): `E[Υ' − Υ | x] = (2/n)Σ_{j∈A} yⱼ + 1 − 1/n` (derived above).
-pub fn thinning_upsilon_drift(y: &[BigRational], accept: &[bool]) -> BigRational {
+pub fn thinning_upsilon_drift(y: &[Q], accept: &[bool]) -> Q {
     let n = y.len() as i64;
-    let s: BigRational = y
+    let s: Q = y
         .iter()
         .zip(accept)
         .filter(|(_, a)| **a)
@@ -137,14 +133,14 @@ pub fn thinning_upsilon_drift(y: &[BigRational], accept: &[bool]) -> BigRational
 ///
 /// ```
 /// use balloc::bias::identity::absolute_step_change;
-/// use num_rational::BigRational;
-/// let y: Vec<BigRational> = [(-2, 3), (-2, 3), (4, 3)].iter().map(|&(a, b)| BigRational::new(a.into(), b.into())).collect();
+/// use balloc::exact::Q;
+/// let y: Vec<Q> = [(-2, 3), (-2, 3), (4, 3)].iter().map(|&(a, b)| Q::new(a.into(), b.into())).collect();
 /// // j = 0: y₀ = −2/3 ≤ −(1 − 1/3) so −2/3; bins 1 (+1/3) and 2 (−1/3): total −2/3.
-/// assert_eq!(absolute_step_change(&y, 0), BigRational::new((-2).into(), 3.into()));
+/// assert_eq!(absolute_step_change(&y, 0), Q::new((-2).into(), 3.into()));
 /// ```
-pub fn absolute_step_change(y: &[BigRational], j: usize) -> BigRational {
+pub fn absolute_step_change(y: &[Q], j: usize) -> Q {
     let n = y.len() as i64;
-    let zero = BigRational::zero();
+    let zero = Q::zero();
     let mut d = zero.clone();
     for (i, v) in y.iter().enumerate() {
         if i == j {
@@ -159,14 +155,14 @@ pub fn absolute_step_change(y: &[BigRational], j: usize) -> BigRational {
     } else if *yj <= -step.clone() {
         -step
     } else {
-        yj * BigRational::from_integer(2.into()) + step
+        yj * Q::from_integer(2.into()) + step
     };
     d
 }
 
 /// `E[Δ' − Δ | x]` by the step rule of `docs/derivations.md` §4 (one ball per step, `y ∈ ℤ/n`); an error for a
 /// law with several balls in an outcome.
-pub fn expected_absolute_change(law: &ExactStepLaw, y: &[BigRational]) -> Result<BigRational> {
+pub fn expected_absolute_change(law: &ExactStepLaw, y: &[Q]) -> Result<Q> {
     if !law.is_unit() {
         return Err(Error::invalid(
             "process",

@@ -38,13 +38,13 @@
 //!
 //! ```
 //! use balloc::{bias, loads::{Boundary, Loads}, process};
-//! use num_rational::BigRational;
+//! use balloc::exact::Q;
 //! let x = Loads::new(vec![0.0, 0.0, 3.0]).unwrap(); // y = (−1, −1, 2): δ₋ = 2/3
 //! let tw = process::parse("twinning").unwrap();
 //! let b = bias::best_bias(tw.as_ref(), &x, Boundary::Over).unwrap();
 //! // k* = 1/(1 + δ₋) = 3/5
-//! assert_eq!(b.k, Some(BigRational::new(3.into(), 5.into())));
-//! assert!(bias::weight_bias(tw.as_ref(), &x, Boundary::Over, &BigRational::new(1.into(), 2.into())).unwrap());
+//! assert_eq!(b.k, Some(Q::new(3.into(), 5.into())));
+//! assert!(bias::weight_bias(tw.as_ref(), &x, Boundary::Over, &Q::new(1.into(), 2.into())).unwrap());
 //! ```
 
 pub mod drift;
@@ -52,31 +52,31 @@ pub mod identity;
 pub mod outcome;
 
 use crate::error::{Error, Result};
+use crate::exact::Q;
 use crate::loads::{Boundary, Loads, TieRule};
 use crate::process::{ExactStepLaw, Process};
-use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 /// `a/b` as an exact rational.
-pub(crate) fn ratio(a: i64, b: i64) -> BigRational {
-    BigRational::new(a.into(), b.into())
+pub(crate) fn ratio(a: i64, b: i64) -> Q {
+    Q::new(a.into(), b.into())
 }
 
 /// The two sides of the mean at a load vector: which bins are underloaded and `δ₋`.
 ///
 /// ```
 /// use balloc::{bias::Sides, loads::{Boundary, Loads}};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let x = Loads::new(vec![0.0, 1.0, 2.0]).unwrap(); // y = (−1, 0, 1)
-/// assert_eq!(Sides::new(&x, Boundary::Over).delta_minus, BigRational::new(1.into(), 3.into()));
-/// assert_eq!(Sides::new(&x, Boundary::Under).delta_minus, BigRational::new(2.into(), 3.into()));
+/// assert_eq!(Sides::new(&x, Boundary::Over).delta_minus, Q::new(1.into(), 3.into()));
+/// assert_eq!(Sides::new(&x, Boundary::Under).delta_minus, Q::new(2.into(), 3.into()));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sides {
     /// `under[i]`: whether bin `i` is underloaded.
     pub under: Vec<bool>,
     /// `δ₋ = |U|/n`, the fraction of underloaded bins.
-    pub delta_minus: BigRational,
+    pub delta_minus: Q,
     /// The convention at `y = 0`.
     pub boundary: Boundary,
 }
@@ -88,8 +88,8 @@ impl Sides {
     }
 
     /// The sides for exact normalised loads `y`.
-    pub fn from_y(y: &[BigRational], boundary: Boundary) -> Sides {
-        let zero = BigRational::zero();
+    pub fn from_y(y: &[Q], boundary: Boundary) -> Sides {
+        let zero = Q::zero();
         let under: Vec<bool> = y.iter().map(|v| boundary.is_under_ord(v, &zero)).collect();
         let count = under.iter().filter(|u| **u).count();
         Sides {
@@ -105,8 +105,8 @@ impl Sides {
     }
 
     /// `δ₊ = 1 − δ₋`, the mean quantile δᵗ of paper B (fraction of overloaded bins).
-    pub fn delta_plus(&self) -> BigRational {
-        BigRational::one() - &self.delta_minus
+    pub fn delta_plus(&self) -> Q {
+        Q::one() - &self.delta_minus
     }
 }
 
@@ -116,7 +116,7 @@ pub struct BiasConstant {
     /// The sides used.
     pub sides: Sides,
     /// `ρᵢ = n·aᵢ/E`, each bin's expected number of balls relative to the uniform share.
-    pub shares: Vec<BigRational>,
+    pub shares: Vec<Q>,
     /// Whether the process allocates exactly one ball per step (probability-bias shape).
     pub unit: bool,
     /// Whether every bin is sampled with probability exactly `1/n` (weight-bias shape).
@@ -125,14 +125,14 @@ pub struct BiasConstant {
     /// side when `δ₋ = 0`, `ρᵢ ≥ 1` on the underloaded side when `δ₊ = 0`).
     pub feasible: bool,
     /// `k*`, the largest `k` with `MB(k)`; `None` when no bin constrains `k` (one side empty).
-    pub k: Option<BigRational>,
+    pub k: Option<Q>,
     /// The bin attaining `k*` (or breaking feasibility).
     pub witness: Option<usize>,
 }
 
 impl BiasConstant {
     /// Whether `MB(k)` holds.
-    pub fn holds(&self, k: &BigRational) -> bool {
+    pub fn holds(&self, k: &Q) -> bool {
         self.feasible && self.k.as_ref().is_none_or(|best| k <= best)
     }
 }
@@ -142,27 +142,27 @@ impl BiasConstant {
 /// ```
 /// use balloc::bias::{bias_constant, Sides};
 /// use balloc::loads::{Boundary, Loads, TieRule};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let x = Loads::new(vec![0.0, 2.0]).unwrap();
 /// let p = balloc::process::parse("one-choice").unwrap();
 /// let law = p.step_law_exact(&x, TieRule::Random).unwrap().unwrap();
 /// // One-Choice: ρ ≡ 1, so k* = 0: no bias.
 /// let b = bias_constant(&law, Sides::new(&x, Boundary::Over));
-/// assert_eq!(b.k, Some(BigRational::from_integer(0.into())));
+/// assert_eq!(b.k, Some(Q::from_integer(0.into())));
 /// ```
 pub fn bias_constant(law: &ExactStepLaw, sides: Sides) -> BiasConstant {
     let n = law.n;
-    let nn = BigRational::from_integer(n.into());
+    let nn = Q::from_integer(n.into());
     let a = law.per_bin_expected_balls();
-    let e: BigRational = a.iter().sum();
-    let shares: Vec<BigRational> = a.iter().map(|ai| &nn * ai / &e).collect();
+    let e: Q = a.iter().sum();
+    let shares: Vec<Q> = a.iter().map(|ai| &nn * ai / &e).collect();
     let unit = law.is_unit();
     let inv_n = ratio(1, n as i64);
     let uniform = law.per_bin_probability().iter().all(|p| *p == inv_n);
-    let one = BigRational::one();
+    let one = Q::one();
     let (dm, dp) = (sides.delta_minus.clone(), sides.delta_plus());
     let mut feasible = true;
-    let mut best: Option<(BigRational, usize)> = None;
+    let mut best: Option<(Q, usize)> = None;
     let mut bad: Option<usize> = None;
     for (i, rho) in shares.iter().enumerate() {
         let (slack, frac) = if sides.under[i] {
@@ -171,7 +171,7 @@ pub fn bias_constant(law: &ExactStepLaw, sides: Sides) -> BiasConstant {
             (&one - rho, &dm)
         };
         if frac.is_zero() {
-            if slack < BigRational::zero() && feasible {
+            if slack < Q::zero() && feasible {
                 feasible = false;
                 bad = Some(i);
             }
@@ -212,8 +212,8 @@ pub fn best_bias(process: &dyn Process, loads: &Loads, boundary: Boundary) -> Re
     Ok(bias_constant(&law, Sides::new(loads, boundary)))
 }
 
-fn check_k(k: &BigRational) -> Result<()> {
-    if *k <= BigRational::zero() {
+fn check_k(k: &Q) -> Result<()> {
+    if *k <= Q::zero() {
         return Err(Error::invalid("k", format!("must be > 0, got {k}")));
     }
     Ok(())
@@ -224,10 +224,10 @@ fn check_k(k: &BigRational) -> Result<()> {
 ///
 /// ```
 /// use balloc::{bias, loads::{Boundary, Loads}, process};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let mt = process::parse("mean-thinning").unwrap();
 /// let x = Loads::new(vec![0.0, 1.0, 5.0]).unwrap();
-/// let one = BigRational::from_integer(1.into());
+/// let one = Q::from_integer(1.into());
 /// assert!(bias::probability_bias(mt.as_ref(), &x, Boundary::Over, &one).unwrap()); // k* = 1
 /// assert!(bias::probability_bias(process::parse("twinning").unwrap().as_ref(), &x, Boundary::Over, &one).is_err());
 /// ```
@@ -235,7 +235,7 @@ pub fn probability_bias(
     process: &dyn Process,
     loads: &Loads,
     boundary: Boundary,
-    k: &BigRational,
+    k: &Q,
 ) -> Result<bool> {
     check_k(k)?;
     let b = best_bias(process, loads, boundary)?;
@@ -258,7 +258,7 @@ pub fn weight_bias(
     process: &dyn Process,
     loads: &Loads,
     boundary: Boundary,
-    k: &BigRational,
+    k: &Q,
 ) -> Result<bool> {
     check_k(k)?;
     let b = best_bias(process, loads, boundary)?;

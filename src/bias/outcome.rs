@@ -13,22 +13,22 @@
 //! underloaded with probability `1 − θ`, both are overloaded with probability `θ²`.
 
 use super::ratio;
-use num_rational::BigRational;
+use crate::exact::Q;
 use num_traits::{One, Zero};
 
 /// The outcome law of a thinning step obtained by enumerating the `n²` ordered sample pairs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ThinningOutcomes {
     /// (i) the first sample is accepted.
-    pub first: BigRational,
+    pub first: Q,
     /// (ii) the first sample is rejected and the second is underloaded.
-    pub second_under: BigRational,
+    pub second_under: Q,
     /// (iii) the first sample is rejected and the second is not underloaded.
-    pub second_over: BigRational,
+    pub second_over: Q,
     /// The expected number of samples per ball.
-    pub samples: BigRational,
+    pub samples: Q,
     /// The probability that each bin receives the ball.
-    pub per_bin: Vec<BigRational>,
+    pub per_bin: Vec<Q>,
 }
 
 /// Enumerates the `n²` ordered sample pairs `(i₁, i₂)` of a thinning step: the ball goes to `i₁`
@@ -37,11 +37,11 @@ pub struct ThinningOutcomes {
 ///
 /// ```
 /// use balloc::bias::outcome::thinning_outcomes;
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let under = [true, false, false]; // θ = 2/3
 /// let o = thinning_outcomes(&under, &under);
-/// assert_eq!(o.second_over, BigRational::new(4.into(), 9.into())); // θ²
-/// assert_eq!(o.samples, BigRational::new(5.into(), 3.into()));    // 1 + θ
+/// assert_eq!(o.second_over, Q::new(4.into(), 9.into())); // θ²
+/// assert_eq!(o.samples, Q::new(5.into(), 3.into()));    // 1 + θ
 /// ```
 pub fn thinning_outcomes(accept: &[bool], under: &[bool]) -> ThinningOutcomes {
     let n = accept.len();
@@ -75,13 +75,13 @@ pub fn thinning_outcomes(accept: &[bool], under: &[bool]) -> ThinningOutcomes {
 ///
 /// ```
 /// use balloc::bias::outcome::mean_thinning_outcomes;
-/// use num_rational::BigRational;
-/// let (p, s) = mean_thinning_outcomes(&BigRational::new(1.into(), 2.into()));
-/// assert_eq!(p[2], BigRational::new(1.into(), 4.into()));
-/// assert_eq!(s, BigRational::new(3.into(), 2.into()));
+/// use balloc::exact::Q;
+/// let (p, s) = mean_thinning_outcomes(&Q::new(1.into(), 2.into()));
+/// assert_eq!(p[2], Q::new(1.into(), 4.into()));
+/// assert_eq!(s, Q::new(3.into(), 2.into()));
 /// ```
-pub fn mean_thinning_outcomes(theta: &BigRational) -> ([BigRational; 3], BigRational) {
-    let one = BigRational::one();
+pub fn mean_thinning_outcomes(theta: &Q) -> ([Q; 3], Q) {
+    let one = Q::one();
     (
         [&one - theta, theta * (&one - theta), theta * theta],
         one + theta,
@@ -93,14 +93,14 @@ pub fn mean_thinning_outcomes(theta: &BigRational) -> ([BigRational; 3], BigRati
 ///
 /// ```
 /// use balloc::bias::outcome::twinning_outcomes;
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let (p, balls) = twinning_outcomes(&[true, false, false, false]); // θ = 3/4
-/// assert_eq!(p[0], BigRational::new(3.into(), 4.into()));
-/// assert_eq!(balls, BigRational::new(5.into(), 4.into())); // 1 + δ₋
+/// assert_eq!(p[0], Q::new(3.into(), 4.into()));
+/// assert_eq!(balls, Q::new(5.into(), 4.into())); // 1 + δ₋
 /// ```
-pub fn twinning_outcomes(under: &[bool]) -> ([BigRational; 2], BigRational) {
+pub fn twinning_outcomes(under: &[bool]) -> ([Q; 2], Q) {
     let n = under.len() as i64;
-    let zero = BigRational::zero();
+    let zero = Q::zero();
     let (mut over, mut und, mut balls) = (zero.clone(), zero.clone(), zero);
     for &u in under {
         if u {
@@ -134,7 +134,7 @@ mod tests {
                 let accept: Vec<bool> = (0..n).map(|_| bit()).collect();
                 let under: Vec<bool> = (0..n).map(|_| bit()).collect();
                 let pair = ratio(1, (n * n) as i64);
-                let zero = BigRational::zero();
+                let zero = Q::zero();
                 let (mut first, mut su, mut so, mut samples) =
                     (zero.clone(), zero.clone(), zero.clone(), zero.clone());
                 let mut per_bin = vec![zero; n];

@@ -24,9 +24,9 @@
 
 use crate::bias::{Sides, bias_constant, drift, outcome};
 use crate::error::{Error, Result};
+use crate::exact::Q;
 use crate::loads::{Boundary, Loads, TieRule};
 use crate::process::{ExactStepLaw, Process};
-use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 /// A mean-bias quantity (see the module table).
@@ -110,7 +110,7 @@ pub fn boundary_of(process: &dyn Process) -> Boundary {
 pub struct BiasState {
     law: ExactStepLaw,
     sides: Sides,
-    y: Vec<BigRational>,
+    y: Vec<Q>,
 }
 
 impl BiasState {
@@ -136,10 +136,10 @@ impl BiasState {
     }
 
     /// The value of `q` (`k`: the file's constant `k`, needed by `mb_prob`/`mb_weight`).
-    pub fn value(&self, q: BiasQ, k: Option<&BigRational>) -> Result<BigRational> {
+    pub fn value(&self, q: BiasQ, k: Option<&Q>) -> Result<Q> {
         let s = &self.sides;
-        let zero = BigRational::zero();
-        let side_sum = |under: bool, sq: bool| -> BigRational {
+        let zero = Q::zero();
+        let side_sum = |under: bool, sq: bool| -> Q {
             drift::per_bin_drift(&self.law)
                 .into_iter()
                 .zip(&s.under)
@@ -185,8 +185,8 @@ impl BiasState {
 }
 
 /// `min( min_{frac>0} (sᵢ − k·fracᵢ), min_{frac=0} sᵢ )` (module doc): `MB(k)` holds iff ≥ 0.
-fn margin(shares: &[BigRational], s: &Sides, k: &BigRational) -> BigRational {
-    let one = BigRational::one();
+fn margin(shares: &[Q], s: &Sides, k: &Q) -> Q {
+    let one = Q::one();
     let (dm, dp) = (s.delta_minus.clone(), s.delta_plus());
     shares
         .iter()
@@ -207,8 +207,8 @@ fn margin(shares: &[BigRational], s: &Sides, k: &BigRational) -> BigRational {
 mod tests {
     use super::*;
 
-    fn q(a: i64, b: i64) -> BigRational {
-        BigRational::new(a.into(), b.into())
+    fn q(a: i64, b: i64) -> Q {
+        Q::new(a.into(), b.into())
     }
 
     #[test]

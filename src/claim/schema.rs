@@ -2,8 +2,8 @@
 //! the path without `.toml`; a `paper.toml` per paper folder. Unknown fields are errors; every
 //! error names the file and, where the TOML parser or a span knows it, the line and column.
 
+use crate::exact::Q;
 use crate::loads::TieRule;
-use num_rational::BigRational;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -141,7 +141,7 @@ pub enum Scalar {
 
 impl Scalar {
     /// The value as `f64` and as the exact rational written.
-    pub fn value(&self) -> Result<(f64, BigRational), String> {
+    pub fn value(&self) -> Result<(f64, Q), String> {
         let text = match self {
             Scalar::Int(i) => i.to_string(),
             Scalar::Float(f) => {

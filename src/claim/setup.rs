@@ -598,7 +598,7 @@ impl Setup {
                 format!("tolerance must be a finite number ≥ 0, got {}", f.tolerance),
             ));
         }
-        let tolerance = Q::from_float(f.tolerance).unwrap_or_else(Q::zero);
+        let tolerance = crate::exact::from_float(f.tolerance).unwrap_or_else(Q::zero);
         let tolerance =
             crate::spec::parse_ratio(&format!("{:e}", f.tolerance)).unwrap_or(tolerance);
         let scope = ConstScope {

@@ -121,7 +121,7 @@ impl<'c> State<'c> {
         self.xq.get_or_init(|| {
             self.x
                 .iter()
-                .map(|v| Q::from_float(*v).unwrap_or_default())
+                .map(|v| crate::exact::from_float(*v).unwrap_or_default())
                 .collect()
         })
     }

@@ -53,7 +53,7 @@ impl Cell {
     }
 
     /// A rational: `p/q` in plain text, `\frac{p}{q}` in LaTeX.
-    pub fn rational(q: &num_rational::BigRational) -> Cell {
+    pub fn rational(q: &crate::exact::Q) -> Cell {
         Cell::math(q.to_string(), &tex_rational(q))
     }
 

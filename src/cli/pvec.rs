@@ -6,12 +6,12 @@
 
 use super::output::{Cell, Format, Table, read_loads};
 use crate::condition::{BestC, BestEps, best_c, best_eps, delta_n};
+use crate::exact::Q;
 use crate::limits;
 use crate::loads::{Loads, Ranking, TieRule};
 use crate::process;
 use crate::spec::parse_ratio;
 use anyhow::{Context, Result, bail};
-use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 
@@ -40,7 +40,7 @@ pub struct Args {
 }
 
 /// n, the vector by rank, its exact form, the expected balls by rank.
-type Evaluated = (usize, Vec<f64>, Option<Vec<BigRational>>, Option<Vec<f64>>);
+type Evaluated = (usize, Vec<f64>, Option<Vec<Q>>, Option<Vec<f64>>);
 
 /// Runs `balloc pvec`.
 pub fn run(a: Args) -> Result<i32> {
@@ -201,7 +201,7 @@ pub fn run(a: Args) -> Result<i32> {
             }
         }
         f => {
-            let value_cell = |x: f64, q: Option<&BigRational>| match q {
+            let value_cell = |x: f64, q: Option<&Q>| match q {
                 Some(q) => Cell::rational(q),
                 None => Cell::float(x),
             };
@@ -215,9 +215,8 @@ pub fn run(a: Args) -> Result<i32> {
             };
             if f == Format::Csv {
                 let mut t = Table::new(&["quantity", "index", "value", "exact", "trust"]);
-                let exact_text = |q: Option<&BigRational>| {
-                    Cell::text(q.map(|q| q.to_string()).unwrap_or_default())
-                };
+                let exact_text =
+                    |q: Option<&Q>| Cell::text(q.map(|q| q.to_string()).unwrap_or_default());
                 for i in 0..n {
                     let q = exact.as_ref().map(|e| &e[i]);
                     t.push(vec![
@@ -322,12 +321,12 @@ pub fn run(a: Args) -> Result<i32> {
 
 /// Per-bin values in rank order (heaviest first); with random tie-breaking every tied group's
 /// entries are replaced by their average (`docs/conventions.md` §1: ranks inside a tied group are uniform).
-fn by_rank_with_ties(r: &Ranking, per_bin: &[BigRational], ties: TieRule) -> Vec<BigRational> {
+fn by_rank_with_ties(r: &Ranking, per_bin: &[Q], ties: TieRule) -> Vec<Q> {
     let mut p = r.by_rank(per_bin);
     if ties == TieRule::Random {
         for grp in &r.groups {
-            let s: BigRational = p[grp.clone()].iter().sum();
-            let avg = s / BigRational::from_integer(grp.len().into());
+            let s: Q = p[grp.clone()].iter().sum();
+            let avg = s / Q::from_integer(grp.len().into());
             p[grp.clone()].iter_mut().for_each(|v| *v = avg.clone());
         }
     }
@@ -339,7 +338,7 @@ enum Either<A, B> {
     Float(B),
 }
 
-fn to_f(r: &BigRational) -> f64 {
+fn to_f(r: &Q) -> f64 {
     r.to_f64().unwrap_or(f64::NAN)
 }
 

@@ -119,7 +119,7 @@ pub struct Decided {
 /// use balloc::enclosure::{decide_escalating, Decision, Interval, Precisions};
 /// use balloc::exact::{int, Q};
 /// // e vs e·(1 + 10⁻³⁰): undecided at 64 bits (relative width ~1e−19), decided at 128.
-/// let f = Q::from_integer(1.into()) + Q::new(1.into(), num_traits::pow(num_bigint::BigInt::from(10), 30));
+/// let f = Q::from_integer(1.into()) + Q::new(1.into(), num_traits::pow(balloc::exact::Int::from(10), 30));
 /// let d = decide_escalating(Precisions::default(), |p| {
 ///     let e = Interval::exp_of(&int(1), p)?;
 ///     Ok((e.clone(), e.mul_rational(&f, p)))

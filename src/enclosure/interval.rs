@@ -6,15 +6,14 @@
 //! exponents up to about `2^{2^30}`, i.e. values up to about `e^{7.4·10⁸}`).
 
 use crate::error::{Error, Result};
-use crate::exact::Q;
+use crate::exact::{Int, Q};
 use malachite::base::num::conversion::traits::RoundingFrom;
 use malachite::base::rounding_modes::RoundingMode::{self, Ceiling, Floor};
 use malachite::{Float, Natural, Rational};
-use num_bigint::Sign;
-use num_traits::Signed;
+use num_traits::{Signed, ToPrimitive};
 use std::cmp::Ordering;
 
-/// The exact malachite rational of a `BigRational`.
+/// The exact malachite rational of a `Q`.
 ///
 /// ```
 /// use balloc::enclosure::to_malachite;
@@ -22,12 +21,13 @@ use std::cmp::Ordering;
 /// assert_eq!(r.to_string(), "-3/8");
 /// ```
 pub fn to_malachite(q: &Q) -> Rational {
-    let nat = |b: &num_bigint::BigInt| Natural::from_owned_limbs_asc(b.magnitude().to_u64_digits());
-    Rational::from_sign_and_naturals(
-        q.numer().sign() != Sign::Minus,
-        nat(q.numer()),
-        nat(q.denom()),
-    )
+    let nat = |b: &Int| match b.to_i64() {
+        Some(v) => Natural::from(v.unsigned_abs()),
+        None => {
+            Natural::from_owned_limbs_asc(num_bigint::BigInt::from(b).magnitude().to_u64_digits())
+        }
+    };
+    Rational::from_sign_and_naturals(!q.numer().is_negative(), nat(q.numer()), nat(q.denom()))
 }
 
 /// A closed interval `[lo, hi]` of binary floats containing the quantity it encloses.

@@ -1,7 +1,8 @@
 //! Trust level **`exact`**: rational evaluation of every quantity that is rational.
 //!
 //! docs/conventions.md §3 names four trust levels for a verdict; this module is the strongest one. It evaluates,
-//! in exact rationals (`BigRational`, here abbreviated [`Q`]):
+//! in exact rationals ([`Q`] = `Ratio<Int>`: numerator and denominator are [`Int`]s, machine
+//! integers while they fit in `i64` and `BigInt`s beyond, see [`int`]):
 //!
 //! * the per-bin allocation vectors of rank-based processes with the tie rule applied
 //!   ([`ExactStepLaw::from_process`]; random ties give every bin of a tied group the group
@@ -12,7 +13,7 @@
 //!   closed forms as the `f64` code in `crate::potential` (docs/derivations.md §4);
 //! * an independent brute-force enumerator over every outcome ([`enumerate::brute_force`]).
 //!
-//! Loads given as `f64` are converted exactly (`BigRational::from_float`), so integer loads and
+//! Loads given as `f64` are converted exactly ([`from_float`]), so integer loads and
 //! dyadic loads are represented without error. Weight laws carry rational parameters
 //! ([`ExactWeights`]).
 //!
@@ -32,20 +33,30 @@
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use num_bigint::BigInt;
-use num_rational::BigRational;
+use num_rational::Ratio;
 use num_traits::{ToPrimitive, Zero};
 
 pub mod absolute;
 pub mod enumerate;
+pub mod int;
 pub mod quadratic;
 pub mod sum;
 mod weights;
 
 pub use crate::process::{ExactOutcome, ExactStepLaw};
+pub use int::{Int, OutOfRange};
 pub use weights::ExactWeights;
 
-/// Exact rationals.
-pub type Q = BigRational;
+/// Exact rationals `a/b` in lowest terms with `b > 0`, over the integers [`Int`]. The same
+/// values, order, text and `to_f64` as `BigRational` (checked against it in the tests).
+///
+/// ```
+/// use balloc::exact::{Int, Q};
+/// let q = Q::new(Int::from(6), Int::from(-4));
+/// assert_eq!(q.to_string(), "-3/2");
+/// assert_eq!(num_traits::ToPrimitive::to_f64(&q), Some(-1.5));
+/// ```
+pub type Q = Ratio<Int>;
 
 /// The integer `v` as a rational.
 ///
@@ -53,7 +64,55 @@ pub type Q = BigRational;
 /// assert_eq!(balloc::exact::int(3).to_string(), "3");
 /// ```
 pub fn int(v: i64) -> Q {
-    Q::from_integer(BigInt::from(v))
+    Q::from_integer(Int::from(v))
+}
+
+/// The exact value of a finite `f64` (`None` for NaN and ±∞): `v = m·2ᵉ` with an odd integer
+/// `m`, so `m/2^{−e}` is already in lowest terms when `e < 0` — the value of
+/// `BigRational::from_float`.
+///
+/// ```
+/// use balloc::exact::{from_float, Int, Q};
+/// assert_eq!(from_float(-0.375), Some(Q::new(Int::from(-3), Int::from(8))));
+/// assert_eq!(from_float(1e20).unwrap().to_string(), "100000000000000000000");
+/// assert_eq!(from_float(f64::NAN), None);
+/// ```
+pub fn from_float(v: f64) -> Option<Q> {
+    if !v.is_finite() {
+        return None;
+    }
+    if v == 0.0 {
+        return Some(Q::zero());
+    }
+    // v = ±f·2^(E−1075) for a biased exponent E ≥ 1 (f with the hidden bit), ±f·2^(−1074) for
+    // subnormals (E = 0).
+    let bits = v.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1 << 52) - 1);
+    let (m, e) = if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1 << 52), biased - 1075)
+    };
+    let tz = m.trailing_zeros();
+    let (m, e) = (m >> tz, e + i64::from(tz));
+    let signed = |x: Int| if v < 0.0 { -x } else { x };
+    if e >= 0 {
+        // m < 2⁵³: m·2ᵉ stays a machine integer while e ≤ 10.
+        let numer = if e <= 10 {
+            Int::from(m << e)
+        } else {
+            Int::from(BigInt::from(m) << e as usize)
+        };
+        Some(Q::from_integer(signed(numer)))
+    } else {
+        let denom = if e > -63 {
+            Int::from(1i64 << -e)
+        } else {
+            Int::from(BigInt::from(1) << (-e) as usize)
+        };
+        Some(Q::new_raw(signed(Int::from(m)), denom))
+    }
 }
 
 /// The exact rational value of a finite `f64`; an error naming `what` otherwise.
@@ -64,8 +123,7 @@ pub fn int(v: i64) -> Q {
 /// assert!(from_f64(f64::NAN, "x").is_err());
 /// ```
 pub fn from_f64(v: f64, what: &str) -> Result<Q> {
-    Q::from_float(v)
-        .ok_or_else(|| Error::invalid(what, format!("must be a finite number, got {v}")))
+    from_float(v).ok_or_else(|| Error::invalid(what, format!("must be a finite number, got {v}")))
 }
 
 /// The nearest `f64` to a rational (for comparisons with the float routes).
@@ -84,9 +142,9 @@ pub fn to_f64(q: &Q) -> f64 {
 ///
 /// ```
 /// use balloc::exact::{Q, to_xfloat};
-/// use num_bigint::BigInt;
+/// use balloc::exact::Int;
 /// // 10³²⁰/4 = 2.5·10³¹⁹: ln = 320 ln 10 − ln 4.
-/// let q = Q::new(BigInt::from(10).pow(320), BigInt::from(4));
+/// let q = Q::new(Int::from(10).pow(320), Int::from(4));
 /// let s = to_xfloat(&q);
 /// assert_eq!(s.to_f64_checked(), None);
 /// assert!((s.ln_abs() - (320.0 * 10f64.ln() - 4f64.ln())).abs() < 1e-12);
@@ -101,7 +159,8 @@ pub fn to_xfloat(q: &Q) -> crate::xfloat::XFloat {
         return XFloat::from_f64(v);
     }
     // Leading 64 bits of |numer| and denom, and the binary exponent removed from each.
-    let lead = |b: &num_bigint::BigInt| -> (f64, i64) {
+    let lead = |b: &Int| -> (f64, i64) {
+        let b = BigInt::from(b);
         let bits = b.bits() as i64;
         let cut = (bits - 64).max(0);
         let top = (b.magnitude() >> cut as u64).to_f64().unwrap_or(f64::NAN);
@@ -188,3 +247,6 @@ impl ExactSetting {
         ExactSetting::new(s.batch, ExactWeights::from_law(&s.weights)?)
     }
 }
+
+#[cfg(test)]
+mod tests;

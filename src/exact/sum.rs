@@ -7,7 +7,7 @@
 //! of one per term.
 
 use super::Q;
-use num_bigint::BigInt;
+use crate::exact::Int;
 use num_traits::Zero;
 
 /// The most distinct denominators kept apart; past it the parts are folded into one rational.
@@ -28,7 +28,7 @@ const PARTS: usize = 8;
 #[derive(Debug, Clone, Default)]
 pub struct QSum {
     /// `(d, N_d)`: the numerators added over the denominator `d` (positive, as in a reduced `Q`).
-    parts: Vec<(BigInt, BigInt)>,
+    parts: Vec<(Int, Int)>,
     /// The folded parts, once there were more than [`PARTS`] denominators.
     rest: Q,
 }
@@ -41,10 +41,10 @@ impl QSum {
 
     /// Adds `k·q`.
     pub fn add_times(&mut self, q: &Q, k: u64) {
-        self.add_numer(q.denom(), q.numer() * BigInt::from(k));
+        self.add_numer(q.denom(), q.numer() * Int::from(k));
     }
 
-    fn add_numer(&mut self, d: &BigInt, n: BigInt) {
+    fn add_numer(&mut self, d: &Int, n: Int) {
         if n.is_zero() {
             return;
         }

@@ -18,7 +18,7 @@
 
 use crate::enclosure::Interval;
 use crate::error::{Error, Result};
-use crate::exact::Q;
+use crate::exact::{Int, Q};
 use malachite::Float;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -33,19 +33,19 @@ use num_traits::{One, Signed, Zero};
 /// assert_eq!(mean_plus_sqrt(9, &half), 8);   // 4.5 + 3 = 7.5
 /// ```
 pub fn mean_plus_sqrt(t: u64, p: &Q) -> u64 {
-    let mu = Q::from_integer(BigInt::from(t)) * p;
-    let tq = Q::from_integer(BigInt::from(t));
+    let mu = Q::from_integer(Int::from(t)) * p;
+    let tq = Q::from_integer(Int::from(t));
     // ⌈μ⌉ + ⌊√T⌋ − 1 is below the threshold; step up (at most a few steps).
-    let mut j = (mu.ceil().to_integer() + BigInt::from(t.isqrt())) - BigInt::one();
+    let mut j = (mu.ceil().to_integer() + Int::from(t.isqrt())) - Int::one();
     if j.is_negative() {
-        j = BigInt::zero();
+        j = Int::zero();
     }
     loop {
         let diff = Q::from_integer(j.clone()) - &mu;
         if !diff.is_negative() && &diff * &diff >= tq {
             return u64::try_from(&j).unwrap_or(u64::MAX);
         }
-        j += 1;
+        j += Int::one();
     }
 }
 
@@ -77,7 +77,7 @@ pub fn upper_tail(t: u64, p: &Q, j0: u64, prec: u64) -> Result<Interval> {
     }
     let q = &one - p;
     let odds = p / &q;
-    let (a, b) = (odds.numer(), odds.denom());
+    let (a, b) = (&BigInt::from(odds.numer()), &BigInt::from(odds.denom()));
     // t_0 = (1 − p)^T, then t_{j0} by the ratios, CHUNK of them multiplied exactly at a time
     // (unreduced: the enclosure arithmetic reduces the fraction once).
     let mut term = Interval::from_rational(&q, prec).pow_nonneg(t, prec);
@@ -89,7 +89,7 @@ pub fn upper_tail(t: u64, p: &Q, j0: u64, prec: u64) -> Result<Interval> {
             num *= BigInt::from(t - i) * a;
             den *= BigInt::from(i + 1) * b;
         }
-        term = term.mul_rational(&Q::new_raw(num, den), prec);
+        term = term.mul_rational(&Q::new_raw(num.into(), den.into()), prec);
         j = end;
     }
     let mut sum = Interval::from_f64(0.0)?;
@@ -101,13 +101,13 @@ pub fn upper_tail(t: u64, p: &Q, j0: u64, prec: u64) -> Result<Interval> {
         let (rn, rd) = (BigInt::from(t - j) * a, BigInt::from(j + 1) * b);
         // The ratios decrease in j, so with r < 1 the rest after t_j is at most t_j·r/(1 − r).
         if (j - j0).is_multiple_of(16) && rn < rd {
-            let rest = term.mul_rational(&Q::new_raw(rn.clone(), &rd - &rn), prec);
+            let rest = term.mul_rational(&Q::new_raw(Int::from(&rn), Int::from(&rd - &rn)), prec);
             if negligible(&rest, &sum, prec) {
                 let rest = Interval::new(Float::from(0u32), rest.hi().clone())?;
                 return Ok(sum.add(&rest, prec));
             }
         }
-        term = term.mul_rational(&Q::new_raw(rn, rd), prec);
+        term = term.mul_rational(&Q::new_raw(rn.into(), rd.into()), prec);
         j += 1;
     }
 }
@@ -120,10 +120,8 @@ fn negligible(term: &Interval, sum: &Interval, prec: u64) -> bool {
     if *sum.lo() <= 0u32 {
         return false;
     }
-    let scale = Interval::from_rational(
-        &Q::new(BigInt::one(), BigInt::one() << (prec + 8) as usize),
-        prec,
-    );
+    let scale =
+        Interval::from_rational(&Q::new(Int::one(), Int::one() << (prec + 8) as usize), prec);
     let bound = sum.mul(&scale, prec);
     term.hi() <= bound.lo()
 }
@@ -139,7 +137,7 @@ mod tests {
         let mut sum = Q::zero();
         for j in 0..=t {
             if j >= j0 {
-                sum += Q::from_integer(c.clone())
+                sum += Q::from_integer(Int::from(&c))
                     * num_traits::pow(p.clone(), j as usize)
                     * num_traits::pow(q.clone(), (t - j) as usize);
             }

@@ -14,17 +14,14 @@ use super::tree::Tree;
 use super::twopoint::{TwoPoint, TwoPointQ};
 use super::{Graph, haar, measures};
 use crate::error::{Error, Result};
-use num_bigint::BigInt;
-use num_rational::BigRational;
+use crate::exact::{Int, Q};
 use num_traits::{One, Signed, Zero};
 
-type Q = BigRational;
-
 fn q(a: i64, b: i64) -> Q {
-    Q::new(BigInt::from(a), BigInt::from(b))
+    Q::new(Int::from(a), Int::from(b))
 }
 fn qi(a: usize) -> Q {
-    Q::from_integer(BigInt::from(a))
+    Q::from_integer(Int::from(a))
 }
 
 /// The outcome of evaluating a statement on given inputs.
@@ -58,7 +55,8 @@ impl Finding {
 fn rat_loads(x: &[f64]) -> Result<Vec<Q>> {
     x.iter()
         .map(|&v| {
-            Q::from_float(v).ok_or_else(|| Error::invalid("loads", format!("{v} is not finite")))
+            crate::exact::from_float(v)
+                .ok_or_else(|| Error::invalid("loads", format!("{v} is not finite")))
         })
         .collect()
 }
@@ -234,10 +232,10 @@ pub fn claim_3_1(t: &Tree) -> Finding {
         let mut a = t.nodes[b].parent;
         let mut dist = 1u32;
         while let Some(an) = a {
-            let sb = BigInt::from(t.nodes[b].size());
-            let sa = BigInt::from(t.nodes[an].size());
-            let ok = num_traits::pow(BigInt::from(4), dist as usize) * &sb * &sb
-                <= num_traits::pow(BigInt::from(3), dist as usize) * &sa * &sa;
+            let sb = Int::from(t.nodes[b].size());
+            let sa = Int::from(t.nodes[an].size());
+            let ok = num_traits::pow(Int::from(4), dist as usize) * &sb * &sb
+                <= num_traits::pow(Int::from(3), dist as usize) * &sa * &sa;
             f.test(ok, || {
                 format!("|S_{b}| = {sb} > (3/4)^({dist}/2)·|S_{an}| = (3/4)^({dist}/2)·{sa}")
             });
@@ -335,7 +333,7 @@ pub fn lemma_3_5(s: &Strategy, x: &[f64]) -> Result<Finding> {
     let mut flow_bias = vec![Q::zero(); g.m()];
     for (j, &i) in s.flows.nodes.iter().enumerate() {
         for (e, v) in &s.flows.flows[j] {
-            flow_bias[*e] += v * qi(1) * Q::from_integer(BigInt::from(qs[i])) / &s.congestion;
+            flow_bias[*e] += v * qi(1) * Q::from_integer(Int::from(qs[i])) / &s.congestion;
         }
     }
     for e in 0..g.m() {
@@ -367,7 +365,7 @@ pub fn lemma_3_6(s: &Strategy, x: &[f64]) -> Result<Finding> {
         let ql: Q = t.set(l).iter().map(|&v| qv[v].clone()).sum();
         let qr: Q = t.set(r).iter().map(|&v| qv[v].clone()).sum();
         let lhs = ql / qi(sl) - qr / qi(sr);
-        let rhs = -(s.beta_k() * Q::from_integer(BigInt::from(qs[i])) / &two_m)
+        let rhs = -(s.beta_k() * Q::from_integer(Int::from(qs[i])) / &two_m)
             * (q(1, sl as i64) + q(1, sr as i64));
         f.test(lhs == rhs, || format!("node {i}: {lhs} ≠ {rhs}"));
     }
@@ -411,7 +409,7 @@ pub fn lemma_3_7_epsilon(s: &Strategy, x: &[f64]) -> Result<EpsilonT> {
         let q_l: Q = t.set(l).iter().map(|&v| qv[v].clone()).sum();
         let pi1 = qi(t.nodes[l].size()) / qi(si);
         let eps_t = pi1 - q_l / &q_i;
-        let sign = Q::from_integer(BigInt::from(qs[i]));
+        let sign = Q::from_integer(Int::from(qs[i]));
         let printed = &bk * &sign / &q_i;
         let derived = &bk * &sign / (qi(2) * &m * &q_i);
         let b10 = &bk * &n / (qi(2) * &m * qi(si));
@@ -515,7 +513,7 @@ pub struct CutTail {
 ///
 /// ```
 /// use balloc::graph::{Graph, checks::lemma_4_1_tail};
-/// use num_rational::BigRational as Q;
+/// use balloc::exact::Q;
 /// let g = Graph::sparse_cut(20, 4, 2).unwrap();
 /// // |S| = 10, e(S) = (4·10 − 2)/2 = 19, m = 40: p = 19/40; c = 1/16: T = ⌈400·16/4/16⌉ = 100,
 /// // E[Y] = 47.5, √T = 10: Y ≥ 58, P = 0.0226… ≥ 1/50.
@@ -621,7 +619,7 @@ pub fn two_point_one_step_tightest(c: &TwoPoint, deltas: &[f64]) -> (Finding, f6
 ///
 /// ```
 /// use balloc::graph::{checks, twopoint::TwoPointQ};
-/// use num_rational::BigRational as Q;
+/// use balloc::exact::Q;
 /// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
 /// // π₁ = 2/5, ε_t = 3/10: ε_tγ = (3/10)(5/2 + 5/3) = 5/4 > 1.
 /// let f = checks::two_point_eps_gamma(&TwoPointQ { pi1: q(2, 5), eps: q(1, 5), eps_t: q(3, 10) });

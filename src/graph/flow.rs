@@ -50,12 +50,11 @@ use super::electrical::Network;
 use super::tree::Tree;
 use super::{Family, Graph, haar};
 use crate::error::{Error, Result};
-use num_bigint::BigInt;
-use num_rational::BigRational;
+use crate::exact::{Int, Q};
 use num_traits::{Signed, Zero};
 
 /// One flow: `(edge index, value)`, positive = along the stored orientation `(a, b)` of the edge.
-pub type Flow = Vec<(usize, BigRational)>;
+pub type Flow = Vec<(usize, Q)>;
 
 /// The unit flows `g_i` of every internal node, in the order of [`Tree::internal`].
 #[derive(Debug, Clone)]
@@ -68,12 +67,12 @@ pub struct UnitFlows {
     pub method: &'static str,
 }
 
-fn rat(a: i64, b: i64) -> BigRational {
-    BigRational::new(BigInt::from(a), BigInt::from(b))
+fn rat(a: i64, b: i64) -> Q {
+    Q::new(Int::from(a), Int::from(b))
 }
 
 /// Adds `value` of flow from `a` to `b` on their edge.
-fn push(g: &Graph, flow: &mut Flow, a: usize, b: usize, value: BigRational) -> Result<()> {
+fn push(g: &Graph, flow: &mut Flow, a: usize, b: usize, value: Q) -> Result<()> {
     let e = g
         .edge_index(a, b)
         .ok_or_else(|| Error::invalid("routing", format!("no edge {a}–{b}")))?;
@@ -83,8 +82,8 @@ fn push(g: &Graph, flow: &mut Flow, a: usize, b: usize, value: BigRational) -> R
 }
 
 /// Routes `demand` (net inflow per vertex of `seq`, summing to zero) along the path `seq`.
-fn path_route(g: &Graph, flow: &mut Flow, seq: &[usize], demand: &[BigRational]) -> Result<()> {
-    let mut acc = BigRational::zero();
+fn path_route(g: &Graph, flow: &mut Flow, seq: &[usize], demand: &[Q]) -> Result<()> {
+    let mut acc = Q::zero();
     for j in 0..seq.len() - 1 {
         acc += &demand[j];
         // flow seq[j] → seq[j+1] is −(demand of the prefix)
@@ -97,20 +96,15 @@ fn path_route(g: &Graph, flow: &mut Flow, seq: &[usize], demand: &[BigRational])
 
 /// Merges repeated edges of a flow and drops zeros.
 fn normalise(flow: Flow) -> Flow {
-    let mut m: std::collections::BTreeMap<usize, BigRational> = Default::default();
+    let mut m: std::collections::BTreeMap<usize, Q> = Default::default();
     for (e, v) in flow {
-        *m.entry(e).or_insert_with(BigRational::zero) += v;
+        *m.entry(e).or_insert_with(Q::zero) += v;
     }
     m.into_iter().filter(|(_, v)| !v.is_zero()).collect()
 }
 
 /// Routes a demand on a BFS spanning tree of `G[S]` (or of `G` if `G[S]` is disconnected).
-fn tree_route(
-    g: &Graph,
-    flow: &mut Flow,
-    s: &[usize],
-    demand: &dyn Fn(usize) -> BigRational,
-) -> Result<()> {
+fn tree_route(g: &Graph, flow: &mut Flow, s: &[usize], demand: &dyn Fn(usize) -> Q) -> Result<()> {
     let inside: std::collections::HashSet<usize> = s.iter().copied().collect();
     let bfs = |restrict: bool| -> (Vec<usize>, Vec<usize>) {
         let mut parent = vec![usize::MAX; g.n()];
@@ -139,7 +133,7 @@ fn tree_route(
             ));
         }
     }
-    let mut sub: Vec<BigRational> = vec![BigRational::zero(); g.n()];
+    let mut sub: Vec<Q> = vec![Q::zero(); g.n()];
     for &v in order.iter().rev() {
         sub[v] += demand(v);
         if parent[v] != v {
@@ -233,7 +227,7 @@ fn explicit(g: &Graph, t: &Tree, i: usize) -> Result<Flow> {
     let mut f = Flow::new();
     match g.family() {
         Family::Cycle | Family::Path => {
-            let d: Vec<BigRational> = set.iter().map(|&v| h(v)).collect();
+            let d: Vec<Q> = set.iter().map(|&v| h(v)).collect();
             path_route(g, &mut f, &set, &d)?;
         }
         Family::Torus { w, .. } => {
@@ -252,7 +246,7 @@ fn explicit(g: &Graph, t: &Tree, i: usize) -> Result<Flow> {
                     .collect()
             };
             for line in lines {
-                let d: Vec<BigRational> = line.iter().map(|&v| h(v)).collect();
+                let d: Vec<Q> = line.iter().map(|&v| h(v)).collect();
                 path_route(g, &mut f, &line, &d)?;
             }
         }
@@ -280,7 +274,7 @@ struct Piece {
     /// Index of the node in the list of internal nodes.
     j: usize,
     net: Network,
-    demand: Vec<BigRational>,
+    demand: Vec<Q>,
     demand_f64: Vec<f64>,
 }
 
@@ -325,25 +319,25 @@ fn pieces(g: &Graph, t: &Tree, i: usize, j: usize) -> Result<(Vec<Piece>, Flow)>
     let h = |v: usize| haar::value(t, i, v);
     let comps = components(g, &set);
     let mut connector = Flow::new();
-    let mut sigma: Vec<BigRational> = Vec::with_capacity(comps.len());
+    let mut sigma: Vec<Q> = Vec::with_capacity(comps.len());
     if comps.len() > 1 {
         let reps: Vec<usize> = comps.iter().map(|c| c[0]).collect();
-        let mut at = vec![BigRational::zero(); g.n()];
+        let mut at = vec![Q::zero(); g.n()];
         for (c, &r) in comps.iter().zip(&reps) {
-            let s: BigRational = c.iter().map(|&v| h(v)).sum();
+            let s: Q = c.iter().map(|&v| h(v)).sum();
             at[r] = s.clone();
             sigma.push(s);
         }
         tree_route(g, &mut connector, &reps, &|v| at[v].clone())?;
     } else {
-        sigma.push(BigRational::zero());
+        sigma.push(Q::zero());
     }
     let mut out = Vec::new();
     for (c, s) in comps.into_iter().zip(sigma) {
         if c.len() < 2 {
             continue;
         }
-        let mut demand: Vec<BigRational> = c.iter().map(|&v| h(v)).collect();
+        let mut demand: Vec<Q> = c.iter().map(|&v| h(v)).collect();
         demand[0] -= s;
         let demand_f64 = demand
             .iter()
@@ -429,10 +423,10 @@ fn electrical(g: &Graph, t: &Tree, nodes: &[usize], rounds: usize) -> Result<Vec
 /// Rounds a piece's `f64` flow to the grid `2⁻⁴⁰` and repairs its divergence exactly along a
 /// BFS spanning tree of the piece's network (module documentation).
 fn exact_from_f64(g: &Graph, p: &Piece, f: &[f64]) -> Result<Flow> {
-    let den = BigInt::from(1u64) << GRID_BITS;
+    let den = Int::from(1u64) << GRID_BITS as usize;
     let scale = (GRID_BITS as f64).exp2();
     let mut flow = Flow::new();
-    let mut residual = vec![BigRational::zero(); g.n()];
+    let mut residual = vec![Q::zero(); g.n()];
     for (&v, d) in p.net.vertices.iter().zip(&p.demand) {
         residual[v] = d.clone();
     }
@@ -445,7 +439,7 @@ fn exact_from_f64(g: &Graph, p: &Piece, f: &[f64]) -> Result<Flow> {
         }
         let k = (v * scale).round();
         if k != 0.0 {
-            let q = BigRational::new(BigInt::from(k as i64), den.clone());
+            let q = Q::new(Int::from(k as i64), den.clone());
             let (a, b) = g.edges()[e];
             residual[b] -= &q;
             residual[a] += &q;
@@ -471,10 +465,10 @@ fn exact_from_f64(g: &Graph, p: &Piece, f: &[f64]) -> Result<Flow> {
 /// let g = Graph::cycle(8).unwrap();
 /// let t = Tree::standard(&g).unwrap();
 /// let (lb, _) = congestion_lower_bound(&g, &t);
-/// assert_eq!(lb, num_rational::BigRational::new(7.into(), 8.into()));
+/// assert_eq!(lb, balloc::exact::Q::new(7.into(), 8.into()));
 /// assert!(UnitFlows::route(&g, &t).unwrap().congestion() >= lb);
 /// ```
-pub fn congestion_lower_bound(g: &Graph, t: &Tree) -> (BigRational, usize) {
+pub fn congestion_lower_bound(g: &Graph, t: &Tree) -> (Q, usize) {
     // Cost O(m·h + n·h) (h the height), not O(n·m): an edge is in the boundary of exactly the
     // nodes strictly below the lowest common node of its ends' leaves, found by walking up.
     let k = t.nodes.len();
@@ -510,8 +504,8 @@ pub fn congestion_lower_bound(g: &Graph, t: &Tree) -> (BigRational, usize) {
     // most 64 terms are far more accurate), equal size chains computed once; ties keep the first
     // node, as a scan in node order does.
     let max = bound.iter().copied().fold(0.0, f64::max);
-    let mut memo: std::collections::HashMap<(Vec<usize>, u64), BigRational> = Default::default();
-    let mut best = (BigRational::zero(), t.root());
+    let mut memo: std::collections::HashMap<(Vec<usize>, u64), Q> = Default::default();
+    let mut best = (Q::zero(), t.root());
     for j in (0..k).filter(|&j| cut[j] > 0 && bound[j] >= max * (1.0 - 1e-9)) {
         let mut sizes = Vec::new();
         let mut c = j;
@@ -525,8 +519,8 @@ pub fn congestion_lower_bound(g: &Graph, t: &Tree) -> (BigRational, usize) {
             .or_insert_with_key(|(sizes, cut)| {
                 let demand = sizes
                     .iter()
-                    .fold(BigRational::zero(), |acc, &sc| acc + rat(size, sc as i64));
-                demand / BigRational::from_integer(BigInt::from(*cut))
+                    .fold(Q::zero(), |acc, &sc| acc + rat(size, sc as i64));
+                demand / Q::from_integer(Int::from(*cut))
             })
             .clone();
         if b > best.0 {
@@ -549,7 +543,7 @@ impl UnitFlows {
     /// // Edge 2→3 carries 3/4 for the root (prefix {0,1,2} holds demand −3/4), 1/2 for the node
     /// // {0..3} (prefix {0,1,2} holds −1/2 − 1/2 + 1/2) and 1 for the node {2,3}: C* = 9/4, the
     /// // largest edge sum (edge 3→4 carries only the root's 1).
-    /// assert_eq!(f.congestion(), num_rational::BigRational::new(9.into(), 4.into()));
+    /// assert_eq!(f.congestion(), balloc::exact::Q::new(9.into(), 4.into()));
     /// ```
     pub fn route(g: &Graph, t: &Tree) -> Result<UnitFlows> {
         UnitFlows::route_with(g, t, Routing::Auto)
@@ -646,8 +640,8 @@ impl UnitFlows {
     }
 
     /// The net inflow of flow `j` at every vertex: `Σ_{u∈N(v)} g(u, v)`.
-    pub fn inflow(&self, g: &Graph, j: usize) -> Vec<BigRational> {
-        let mut d = vec![BigRational::zero(); g.n()];
+    pub fn inflow(&self, g: &Graph, j: usize) -> Vec<Q> {
+        let mut d = vec![Q::zero(); g.n()];
         for (e, v) in &self.flows[j] {
             let (a, b) = g.edges()[*e];
             d[b] += v;
@@ -657,8 +651,8 @@ impl UnitFlows {
     }
 
     /// `Σ_i |g_i(e)|` for every edge.
-    pub fn edge_loads(&self, g: &Graph) -> Vec<BigRational> {
-        let mut c = vec![BigRational::zero(); g.m()];
+    pub fn edge_loads(&self, g: &Graph) -> Vec<Q> {
+        let mut c = vec![Q::zero(); g.m()];
         for f in &self.flows {
             for (e, v) in f {
                 c[*e] += v.abs();
@@ -668,19 +662,19 @@ impl UnitFlows {
     }
 
     /// The congestion `C* = max_e Σ_i |g_i(e)|`.
-    pub fn congestion(&self) -> BigRational {
+    pub fn congestion(&self) -> Q {
         let n = self
             .flows
             .iter()
             .flat_map(|f| f.iter().map(|(e, _)| *e))
             .max()
             .map_or(0, |e| e + 1);
-        let mut c = vec![BigRational::zero(); n];
+        let mut c = vec![Q::zero(); n];
         for f in &self.flows {
             for (e, v) in f {
                 c[*e] += v.abs();
             }
         }
-        c.into_iter().max().unwrap_or_else(BigRational::zero)
+        c.into_iter().max().unwrap_or_else(Q::zero)
     }
 }

@@ -15,11 +15,10 @@
 use super::Graph;
 use crate::condition::{BestC, BestEps, best_c, best_eps};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::loads::Loads;
 use crate::potential::Potential;
 use crate::xfloat::XFloat;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use rand::{Rng, RngExt};
 
 fn check(g: &Graph, x: &[f64]) -> Result<()> {
@@ -77,12 +76,12 @@ pub fn probabilities(g: &Graph, x: &[f64]) -> Result<Vec<f64>> {
 }
 
 /// [`probabilities`] in exact rationals (every `r_v` is a multiple of `1/(2m)`).
-pub fn probabilities_exact(g: &Graph, x: &[f64]) -> Result<Vec<BigRational>> {
+pub fn probabilities_exact(g: &Graph, x: &[f64]) -> Result<Vec<Q>> {
     check(g, x)?;
-    let two_m = BigInt::from(2 * g.m());
+    let two_m = Int::from(2 * g.m());
     Ok(half_counts(g, x)
         .into_iter()
-        .map(|c| BigRational::new(BigInt::from(c), two_m.clone()))
+        .map(|c| Q::new(Int::from(c), two_m.clone()))
         .collect())
 }
 
@@ -92,22 +91,22 @@ pub fn probabilities_exact(g: &Graph, x: &[f64]) -> Result<Vec<BigRational>> {
 ///
 /// ```
 /// use balloc::{graph::{Graph, greedy::rank_vector_exact}, loads::Loads};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// // Path 0 – 1 – 2, loads (0, 1, 1): per vertex (1/2, 1/4, 1/4); ranks: the tied pair first.
 /// let p = rank_vector_exact(&Graph::path(3).unwrap(), &Loads::new(vec![0.0, 1.0, 1.0]).unwrap()).unwrap();
-/// let q = |a: i64, b: i64| BigRational::new(a.into(), b.into());
+/// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
 /// assert_eq!(p, vec![q(1, 4), q(1, 4), q(1, 2)]);
 /// ```
-pub fn rank_vector_exact(g: &Graph, x: &Loads) -> Result<Vec<BigRational>> {
+pub fn rank_vector_exact(g: &Graph, x: &Loads) -> Result<Vec<Q>> {
     let r = probabilities_exact(g, x.as_slice())?;
     let rk = x.ranking();
     let mut p = rk.by_rank(&r);
     for grp in &rk.groups {
-        let mut s = BigRational::from_integer(0.into());
+        let mut s = Q::from_integer(0.into());
         for v in &p[grp.clone()] {
             s += v;
         }
-        let avg = s / BigRational::from_integer(BigInt::from(grp.len()));
+        let avg = s / Q::from_integer(Int::from(grp.len()));
         for v in &mut p[grp.clone()] {
             *v = avg.clone();
         }
@@ -123,13 +122,9 @@ pub fn rank_vector_exact(g: &Graph, x: &Loads) -> Result<Vec<BigRational>> {
 /// // C_8, left half heavy: prefix k = 4 loses |∂S|/(dn) = 2/16, so 1 − n·P_4/4 = 1/4 = β(C_8).
 /// let x = Loads::new(vec![1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]).unwrap();
 /// let (e, _) = conditions(&Graph::cycle(8).unwrap(), &x, 4).unwrap();
-/// assert_eq!(e.eps, num_rational::BigRational::new(1.into(), 4.into()));
+/// assert_eq!(e.eps, balloc::exact::Q::new(1.into(), 4.into()));
 /// ```
-pub fn conditions(
-    g: &Graph,
-    x: &Loads,
-    delta_n: usize,
-) -> Result<(BestEps<BigRational>, BestC<BigRational>)> {
+pub fn conditions(g: &Graph, x: &Loads, delta_n: usize) -> Result<(BestEps<Q>, BestC<Q>)> {
     let p = rank_vector_exact(g, x)?;
     Ok((best_eps(&p, delta_n)?, best_c(&p)))
 }

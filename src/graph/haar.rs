@@ -7,8 +7,7 @@
 //! Haar measure associated with node i"), eq. (2), Lemma 3.2.
 
 use super::tree::Tree;
-use num_bigint::BigInt;
-use num_rational::BigRational;
+use crate::exact::{Int, Q};
 
 /// `h_i(v)` exactly.
 ///
@@ -16,20 +15,20 @@ use num_rational::BigRational;
 /// use balloc::graph::{Graph, tree::Tree, haar::value};
 /// let t = Tree::standard(&Graph::cycle(6).unwrap()).unwrap();
 /// // Root: S_ℓ = {0, 1, 2}, S_r = {3, 4, 5}.
-/// assert_eq!(value(&t, 0, 0), num_rational::BigRational::new((-1).into(), 3.into()));
-/// assert_eq!(value(&t, 0, 5), num_rational::BigRational::new(1.into(), 3.into()));
+/// assert_eq!(value(&t, 0, 0), balloc::exact::Q::new((-1).into(), 3.into()));
+/// assert_eq!(value(&t, 0, 5), balloc::exact::Q::new(1.into(), 3.into()));
 /// ```
-pub fn value(t: &Tree, i: usize, v: usize) -> BigRational {
+pub fn value(t: &Tree, i: usize, v: usize) -> Q {
     let (l, r) = t.nodes[i].children.expect("an internal node");
     match t.side(i, v) {
-        1 => BigRational::new(BigInt::from(-1), BigInt::from(t.nodes[l].size())),
-        -1 => BigRational::new(BigInt::from(1), BigInt::from(t.nodes[r].size())),
-        _ => BigRational::from_integer(BigInt::from(0)),
+        1 => Q::new(Int::from(-1), Int::from(t.nodes[l].size())),
+        -1 => Q::new(Int::from(1), Int::from(t.nodes[r].size())),
+        _ => Q::from_integer(Int::from(0)),
     }
 }
 
 /// The dense vector `h_i`.
-pub fn vector(t: &Tree, i: usize) -> Vec<BigRational> {
+pub fn vector(t: &Tree, i: usize) -> Vec<Q> {
     (0..t.pos.len()).map(|v| value(t, i, v)).collect()
 }
 

@@ -20,8 +20,7 @@
 use super::tree::Tree;
 use super::{Family, Graph};
 use crate::error::{Error, Result};
-use num_bigint::BigInt;
-use num_rational::BigRational;
+use crate::exact::{Int, Q};
 
 /// Maximum `s`–`t` flow value in a directed network with integer capacities (Edmonds–Karp).
 /// `arcs` are `(from, to, capacity)`.
@@ -254,9 +253,9 @@ pub const EXHAUSTIVE_LIMIT: usize = crate::limits::GRAPH_EXHAUSTIVE_N.max as usi
 /// use balloc::graph::{Graph, measures::edge_expansion};
 /// // C_8: the best set is an arc of 4 vertices with 2 boundary edges, h = 2/4.
 /// let (h, _) = edge_expansion(&Graph::cycle(8).unwrap()).unwrap();
-/// assert_eq!(h, num_rational::BigRational::new(1.into(), 2.into()));
+/// assert_eq!(h, balloc::exact::Q::new(1.into(), 2.into()));
 /// ```
-pub fn edge_expansion(g: &Graph) -> Result<(BigRational, u32)> {
+pub fn edge_expansion(g: &Graph) -> Result<(Q, u32)> {
     let n = g.n();
     crate::limits::GRAPH_EXHAUSTIVE_N.check_usize(
         &format!(
@@ -270,14 +269,14 @@ pub fn edge_expansion(g: &Graph) -> Result<(BigRational, u32)> {
             format!("needs n ≥ 2, got n = {n}"),
         ));
     }
-    let mut best: Option<(BigRational, u32)> = None;
+    let mut best: Option<(Q, u32)> = None;
     for mask in 1u32..(1u32 << n) {
         let size = mask.count_ones() as usize;
         if 2 * size > n {
             continue;
         }
         let cut = boundary(g, mask);
-        let v = BigRational::new(BigInt::from(cut), BigInt::from(size));
+        let v = Q::new(Int::from(cut), Int::from(size));
         if best.as_ref().is_none_or(|(b, _)| v < *b) {
             best = Some((v, mask));
         }
@@ -381,11 +380,11 @@ pub fn spectral_gap_dense(g: &Graph) -> f64 {
 /// let g = Graph::cycle(8).unwrap();
 /// let t = Tree::standard(&g).unwrap();
 /// let (c, support, _) = explicit_congestion(&g, &t).unwrap().unwrap();
-/// assert_eq!(c, num_rational::BigRational::new(9.into(), 4.into())); // as UnitFlows::route
+/// assert_eq!(c, balloc::exact::Q::new(9.into(), 4.into())); // as UnitFlows::route
 /// assert_eq!(c, UnitFlows::route(&g, &t).unwrap().congestion());
 /// assert_eq!(support, 3);
 /// ```
-pub fn explicit_congestion(g: &Graph, t: &Tree) -> Result<Option<(BigRational, usize, usize)>> {
+pub fn explicit_congestion(g: &Graph, t: &Tree) -> Result<Option<(Q, usize, usize)>> {
     if g.family() == Family::General {
         return Ok(None);
     }
@@ -404,25 +403,24 @@ pub fn explicit_congestion(g: &Graph, t: &Tree) -> Result<Option<(BigRational, u
     })?;
     let max = load.iter().copied().fold(0.0, f64::max);
     let floor = max * (1.0 - 1e-9);
-    let mut memo: std::collections::HashMap<Vec<(u64, u64)>, BigRational> = Default::default();
-    let mut best: Option<(BigRational, usize)> = None;
+    let mut memo: std::collections::HashMap<Vec<(u64, u64)>, Q> = Default::default();
+    let mut best: Option<(Q, usize)> = None;
     for e in (0..m).filter(|&e| load[e] >= floor && load[e] > 0.0) {
         let mut key = edge_terms(g, t, e);
         key.sort_unstable();
         let v = memo
             .entry(key)
             .or_insert_with_key(|k| {
-                k.iter()
-                    .fold(BigRational::from_integer(BigInt::from(0)), |s, &(a, b)| {
-                        s + BigRational::new(BigInt::from(a), BigInt::from(b))
-                    })
+                k.iter().fold(Q::from_integer(Int::from(0)), |s, &(a, b)| {
+                    s + Q::new(Int::from(a), Int::from(b))
+                })
             })
             .clone();
         if best.as_ref().is_none_or(|(b, _)| v > *b) {
             best = Some((v, e));
         }
     }
-    let (c, e) = best.unwrap_or((BigRational::from_integer(BigInt::from(0)), 0));
+    let (c, e) = best.unwrap_or((Q::from_integer(Int::from(0)), 0));
     let s = support.iter().copied().max().unwrap_or(0) as usize;
     Ok(Some((c, s, e)))
 }
@@ -638,9 +636,9 @@ fn edge_terms_raw(g: &Graph, t: &Tree, e: usize) -> Vec<(u64, u64)> {
 /// // C_8 with the left half overloaded: δ* = 2/n = 1/4 (two edges cross the cut).
 /// let s = [-1, -1, -1, -1, 1, 1, 1, 1];
 /// let (d, _) = max_uniform_drift(&Graph::cycle(8).unwrap(), &s).unwrap();
-/// assert_eq!(d, num_rational::BigRational::new(1.into(), 4.into()));
+/// assert_eq!(d, balloc::exact::Q::new(1.into(), 4.into()));
 /// ```
-pub fn max_uniform_drift(g: &Graph, signs: &[i32]) -> Result<(BigRational, u32)> {
+pub fn max_uniform_drift(g: &Graph, signs: &[i32]) -> Result<(Q, u32)> {
     let n = g.n();
     let d = g
         .regular_degree()
@@ -657,7 +655,7 @@ pub fn max_uniform_drift(g: &Graph, signs: &[i32]) -> Result<(BigRational, u32)>
             format!("enumeration needs n ≤ {EXHAUSTIVE_LIMIT}"),
         ));
     }
-    let mut best: Option<(BigRational, u32)> = None;
+    let mut best: Option<(Q, u32)> = None;
     for mask in 1u32..(1u32 << n) {
         let s: i32 = (0..n)
             .filter(|&v| (mask >> v) & 1 == 1)
@@ -666,10 +664,7 @@ pub fn max_uniform_drift(g: &Graph, signs: &[i32]) -> Result<(BigRational, u32)>
         if s <= 0 {
             continue;
         }
-        let v = BigRational::new(
-            BigInt::from(boundary(g, mask)),
-            BigInt::from(d as i64 * s as i64),
-        );
+        let v = Q::new(Int::from(boundary(g, mask)), Int::from(d as i64 * s as i64));
         if best.as_ref().is_none_or(|(b, _)| v < *b) {
             best = Some((v, mask));
         }

@@ -42,8 +42,7 @@ use super::strategy::Strategy;
 use super::tree::Tree;
 use super::{greedy, measures};
 use crate::error::{Error, Result};
-use num_bigint::BigInt;
-use num_rational::BigRational as Q;
+use crate::exact::{Int, Q};
 use num_traits::{Signed, Zero};
 use std::cell::OnceCell;
 
@@ -212,7 +211,7 @@ pub fn uses_loads(name: &str) -> bool {
 }
 
 fn qi(v: usize) -> Q {
-    Q::from_integer(BigInt::from(v))
+    Q::from_integer(Int::from(v))
 }
 
 fn range_overlap(a: (usize, usize), b: (usize, usize)) -> usize {
@@ -226,16 +225,16 @@ fn range_overlap(a: (usize, usize), b: (usize, usize)) -> usize {
 /// let t = Tree::standard(&Graph::cycle(8).unwrap()).unwrap();
 /// let (l, r) = t.nodes[0].children.unwrap();
 /// // h_root = −1/4 on {0..3}, +1/4 on {4..7}: on S_ℓ the sum is −1, on S_r it is +1.
-/// assert_eq!(haar_on(&t, 0, l), num_rational::BigRational::from_integer((-1).into()));
-/// assert_eq!(haar_on(&t, 0, r), num_rational::BigRational::from_integer(1.into()));
+/// assert_eq!(haar_on(&t, 0, l), balloc::exact::Q::from_integer((-1).into()));
+/// assert_eq!(haar_on(&t, 0, r), balloc::exact::Q::from_integer(1.into()));
 /// ```
 pub fn haar_on(t: &Tree, i: usize, j: usize) -> Q {
     let (l, r) = t.nodes[i].children.expect("an internal node");
     let rng = |k: usize| (t.nodes[k].lo, t.nodes[k].hi);
     let ol = range_overlap(rng(j), rng(l));
     let or = range_overlap(rng(j), rng(r));
-    Q::new(BigInt::from(or), BigInt::from(1)) / qi(t.nodes[r].size())
-        - Q::new(BigInt::from(ol), BigInt::from(1)) / qi(t.nodes[l].size())
+    Q::new(Int::from(or), Int::from(1)) / qi(t.nodes[r].size())
+        - Q::new(Int::from(ol), Int::from(1)) / qi(t.nodes[l].size())
 }
 
 /// One state: a strategy (graph and tree) and a load vector, with lazily computed tables.
@@ -279,7 +278,7 @@ impl<'a> GraphState<'a> {
     ///
     /// ```
     /// use balloc::graph::{Graph, strategy::Strategy, quantities::{GraphMeasures, GraphState, Element, Value}};
-    /// use num_rational::BigRational as Q;
+    /// use balloc::exact::Q;
     /// let s = Strategy::new(&Graph::cycle(4).unwrap()).unwrap();
     /// let m = GraphMeasures::new();
     /// let st = GraphState::new(&s, &[2.0, 0.0, 0.0, 0.0], &m).unwrap();
@@ -621,8 +620,7 @@ impl<'a> GraphState<'a> {
                     let mut s = Q::zero();
                     for &i in &t.path_to_root(v)[1..] {
                         if signs[i] != 0 {
-                            s += self.s.designed_drift(i, v)
-                                * Q::from_integer(BigInt::from(signs[i]));
+                            s += self.s.designed_drift(i, v) * Q::from_integer(Int::from(signs[i]));
                         }
                     }
                     return ex(s);
@@ -654,7 +652,7 @@ impl<'a> GraphState<'a> {
                             "Lbar_l" => ex(self.lbar(l)),
                             "Lbar_r" => ex(self.lbar(r)),
                             "sib_gap" => ex(self.lbar(l) - self.lbar(r)),
-                            "QL" => ex(Q::from_integer(BigInt::from(self.signs()?[i]))),
+                            "QL" => ex(Q::from_integer(Int::from(self.signs()?[i]))),
                             "q_l" => ex(self.mass(self.q()?, l)),
                             "q_r" => ex(self.mass(self.q()?, r)),
                             "pi1" => ex(sl / qi(nd.size())),

@@ -16,9 +16,8 @@ use super::flow::{Routing, UnitFlows};
 use super::tree::Tree;
 use super::{Graph, haar};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::sim::rng::SimRng;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use rand::{Rng, RngExt};
 
@@ -28,7 +27,7 @@ pub struct EdgeChoice {
     /// The internal node `i`.
     pub node: usize,
     /// `p_e(i)` exactly.
-    pub prob: BigRational,
+    pub prob: Q,
     /// `σ_e(i)`, relative to the stored orientation `(x, y)` of the edge.
     pub sign: i8,
 }
@@ -43,7 +42,7 @@ pub struct Strategy {
     /// The unit flows.
     pub flows: UnitFlows,
     /// `C*`.
-    pub congestion: BigRational,
+    pub congestion: Q,
     /// `p_e` for every edge (nodes with `p_e(i) > 0` only).
     pub per_edge: Vec<Vec<EdgeChoice>>,
     /// The sampling table of the edges' `p_e`, flat.
@@ -109,9 +108,9 @@ impl EdgeTable {
 }
 
 /// The sign `Q_L(i)` from the total loads and sizes of the two children: `+1` if `L̄(S_ℓ) > L̄(S_r)`.
-fn sign_of(load_l: &BigRational, size_l: usize, load_r: &BigRational, size_r: usize) -> i32 {
-    let a = load_l * BigRational::from_integer(BigInt::from(size_r));
-    let b = load_r * BigRational::from_integer(BigInt::from(size_l));
+fn sign_of(load_l: &Q, size_l: usize, load_r: &Q, size_r: usize) -> i32 {
+    let a = load_l * Q::from_integer(Int::from(size_r));
+    let b = load_r * Q::from_integer(Int::from(size_l));
     match a.cmp(&b) {
         std::cmp::Ordering::Greater => 1,
         std::cmp::Ordering::Less => -1,
@@ -119,8 +118,8 @@ fn sign_of(load_l: &BigRational, size_l: usize, load_r: &BigRational, size_r: us
     }
 }
 
-fn to_rat(x: f64) -> Result<BigRational> {
-    BigRational::from_float(x).ok_or_else(|| Error::invalid("loads", format!("{x} is not finite")))
+fn to_rat(x: f64) -> Result<Q> {
+    crate::exact::from_float(x).ok_or_else(|| Error::invalid("loads", format!("{x} is not finite")))
 }
 
 impl Strategy {
@@ -128,7 +127,7 @@ impl Strategy {
     ///
     /// ```
     /// let s = balloc::graph::strategy::Strategy::new(&balloc::graph::Graph::cycle(8).unwrap()).unwrap();
-    /// assert_eq!(s.congestion, num_rational::BigRational::new(9.into(), 4.into()));
+    /// assert_eq!(s.congestion, balloc::exact::Q::new(9.into(), 4.into()));
     /// assert!(s.support_size() <= s.tree.height()); // |supp p_e| ≤ depth (C §3.5)
     /// ```
     pub fn new(g: &Graph) -> Result<Strategy> {
@@ -150,7 +149,7 @@ impl Strategy {
     /// // electrical routing is the explicit one, C* = 9/4 as on C_8 (the explicit cycle routing
     /// // never uses the edge 7–0; see `UnitFlows::route`).
     /// let a = Strategy::with_routing(&g, Tree::standard(&g).unwrap(), Routing::Electrical { rounds: 1 }).unwrap();
-    /// assert_eq!(a.congestion, num_rational::BigRational::new(9.into(), 4.into()));
+    /// assert_eq!(a.congestion, balloc::exact::Q::new(9.into(), 4.into()));
     /// ```
     pub fn with_routing(g: &Graph, t: Tree, routing: Routing) -> Result<Strategy> {
         if g.m() == 0 {
@@ -184,7 +183,7 @@ impl Strategy {
             .collect::<Result<_>>()?;
         for (c, &(x, y)) in per_edge.iter().zip(g.edges()) {
             let start = narrow(table.entry.len(), "table size")?;
-            let mut acc = BigRational::zero();
+            let mut acc = Q::zero();
             for ch in c {
                 acc += &ch.prob;
                 let (l, r) = t.nodes[ch.node].children.expect("a flow node is internal");
@@ -230,19 +229,19 @@ impl Strategy {
     }
 
     /// `βk = 1/C*`.
-    pub fn beta_k(&self) -> BigRational {
+    pub fn beta_k(&self) -> Q {
         self.congestion.recip()
     }
 
     /// The designed drift `d_i(v) = βk·h_i(v)` of internal node `i` (C eq. (2)).
-    pub fn designed_drift(&self, i: usize, v: usize) -> BigRational {
+    pub fn designed_drift(&self, i: usize, v: usize) -> Q {
         haar::value(&self.tree, i, v) * self.beta_k()
     }
 
     /// `Q_L(i)` for every node (0 for leaves), exactly, from loads `x`.
     pub fn signs(&self, x: &[f64]) -> Result<Vec<i32>> {
         let t = &self.tree;
-        let mut total = vec![BigRational::zero(); t.nodes.len()];
+        let mut total = vec![Q::zero(); t.nodes.len()];
         for (v, &xv) in x.iter().enumerate() {
             let r = to_rat(xv)?;
             for i in self.ancestors[v].iter().copied().chain([t.leaf[v]]) {
@@ -259,17 +258,17 @@ impl Strategy {
 
     /// The bias of every edge towards its second endpoint at loads `x`, evaluated from `p_e` as the
     /// algorithm acts: `b(x, y) = Σ_i p_e(i)·σ_e(i)·Q_L(i)` (C eq. (8)).
-    pub fn biases(&self, x: &[f64]) -> Result<Vec<BigRational>> {
+    pub fn biases(&self, x: &[f64]) -> Result<Vec<Q>> {
         let q = self.signs(x)?;
         Ok(self
             .per_edge
             .iter()
             .map(|c| {
-                let mut b = BigRational::zero();
+                let mut b = Q::zero();
                 for ch in c {
                     let s = ch.sign as i32 * q[ch.node];
                     if s != 0 {
-                        b += &ch.prob * BigRational::from_integer(BigInt::from(s));
+                        b += &ch.prob * Q::from_integer(Int::from(s));
                     }
                 }
                 b
@@ -284,9 +283,9 @@ impl Strategy {
     /// use balloc::graph::{Graph, strategy::Strategy};
     /// let s = Strategy::new(&Graph::cycle(4).unwrap()).unwrap();
     /// let q = s.probabilities_exact(&[0.0; 4]).unwrap();
-    /// assert!(q.iter().all(|p| *p == num_rational::BigRational::new(1.into(), 4.into())));
+    /// assert!(q.iter().all(|p| *p == balloc::exact::Q::new(1.into(), 4.into())));
     /// ```
-    pub fn probabilities_exact(&self, x: &[f64]) -> Result<Vec<BigRational>> {
+    pub fn probabilities_exact(&self, x: &[f64]) -> Result<Vec<Q>> {
         let g = &self.graph;
         if x.len() != g.n() {
             return Err(Error::invalid(
@@ -295,11 +294,11 @@ impl Strategy {
             ));
         }
         let q = self.signs(x)?;
-        let half = BigRational::new(1.into(), 2.into());
-        let one = BigRational::from_integer(1.into());
-        let mut r = vec![BigRational::zero(); g.n()];
+        let half = Q::new(1.into(), 2.into());
+        let one = Q::from_integer(1.into());
+        let mut r = vec![Q::zero(); g.n()];
         for (e, &(a, b)) in g.edges().iter().enumerate() {
-            let mut to_b = BigRational::zero();
+            let mut to_b = Q::zero();
             let mut rest = one.clone();
             for ch in &self.per_edge[e] {
                 rest -= &ch.prob;
@@ -313,7 +312,7 @@ impl Strategy {
             r[a] += &one - &to_b;
             r[b] += to_b;
         }
-        let m = BigRational::from_integer(BigInt::from(g.m()));
+        let m = Q::from_integer(Int::from(g.m()));
         Ok(r.into_iter().map(|v| v / &m).collect())
     }
 
@@ -328,17 +327,16 @@ impl Strategy {
 
     /// The probability predicted by Lemma 3.5: `q(y) = deg(y)/(2m) + (1/(2m))·Σ_i d_i(y)Q_L(i)`
     /// (`deg(y)/(2m) = 1/n` on a regular graph).
-    pub fn predicted_exact(&self, x: &[f64]) -> Result<Vec<BigRational>> {
+    pub fn predicted_exact(&self, x: &[f64]) -> Result<Vec<Q>> {
         let q = self.signs(x)?;
         let g = &self.graph;
-        let two_m = BigRational::from_integer(BigInt::from(2 * g.m()));
+        let two_m = Q::from_integer(Int::from(2 * g.m()));
         Ok((0..g.n())
             .map(|y| {
-                let mut s = BigRational::from_integer(BigInt::from(g.degree(y)));
+                let mut s = Q::from_integer(Int::from(g.degree(y)));
                 for &i in &self.ancestors[y] {
                     if q[i] != 0 {
-                        s += self.designed_drift(i, y)
-                            * BigRational::from_integer(BigInt::from(q[i]));
+                        s += self.designed_drift(i, y) * Q::from_integer(Int::from(q[i]));
                     }
                 }
                 s / &two_m

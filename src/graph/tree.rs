@@ -160,16 +160,16 @@ impl Tree {
     ///
     /// ```
     /// use balloc::graph::tree::Tree;
-    /// use num_rational::BigRational as Q;
+    /// use balloc::exact::Q;
     /// // |S| = 8, r = 1/4: children of sizes ⌈2⌉ = 2 and 6; then 6 → ⌈3/2⌉ = 2 and 4, ...
     /// let t = Tree::split_fraction(&(0..8).collect::<Vec<_>>(), &Q::new(1.into(), 4.into())).unwrap();
     /// let (l, r) = t.nodes[0].children.unwrap();
     /// assert_eq!((t.nodes[l].size(), t.nodes[r].size()), (2, 6));
     /// assert_eq!(t.balance(), Q::new(3.into(), 4.into()));
     /// ```
-    pub fn split_fraction(order: &[usize], r: &num_rational::BigRational) -> Result<Tree> {
+    pub fn split_fraction(order: &[usize], r: &crate::exact::Q) -> Result<Tree> {
         use num_traits::{One, Signed, ToPrimitive, Zero};
-        if !r.is_positive() || *r >= num_rational::BigRational::one() {
+        if !r.is_positive() || *r >= crate::exact::Q::one() {
             return Err(Error::invalid(
                 "split fraction",
                 format!("must lie strictly between 0 and 1, got {r}"),
@@ -178,7 +178,7 @@ impl Tree {
         let r = r.clone();
         Tree::build(order.len(), (order.to_vec(), None), &mut |(s, _)| {
             let size = s.len();
-            let k = (&r * num_rational::BigRational::from_integer(size.into()))
+            let k = (&r * crate::exact::Q::from_integer(size.into()))
                 .ceil()
                 .to_integer();
             let k = if k.is_zero() {
@@ -260,14 +260,14 @@ impl Tree {
     /// use balloc::graph::{Graph, tree::Tree};
     /// // C_6 halving: 6 → 3 + 3, 3 → 1 + 2: the largest ratio is 2/3.
     /// let t = Tree::standard(&Graph::cycle(6).unwrap()).unwrap();
-    /// assert_eq!(t.balance(), num_rational::BigRational::new(2.into(), 3.into()));
+    /// assert_eq!(t.balance(), balloc::exact::Q::new(2.into(), 3.into()));
     /// ```
-    pub fn balance(&self) -> num_rational::BigRational {
-        let mut best = num_rational::BigRational::from_integer(0.into());
+    pub fn balance(&self) -> crate::exact::Q {
+        let mut best = crate::exact::Q::from_integer(0.into());
         for i in self.internal() {
             let (l, r) = self.nodes[i].children.expect("internal");
             let big = self.nodes[l].size().max(self.nodes[r].size());
-            let q = num_rational::BigRational::new(big.into(), self.nodes[i].size().into());
+            let q = crate::exact::Q::new(big.into(), self.nodes[i].size().into());
             if q > best {
                 best = q;
             }

@@ -10,7 +10,7 @@
 use super::tree::Tree;
 use super::{Family, Graph};
 use crate::error::{Error, Result};
-use num_rational::BigRational as Q;
+use crate::exact::Q;
 use std::path::{Path, PathBuf};
 
 /// A named decomposition.

@@ -96,7 +96,7 @@ impl TwoPoint {
     }
 }
 
-type Q = num_rational::BigRational;
+use crate::exact::Q;
 
 /// [`TwoPoint`] in exact rationals: the same configuration, with the hypotheses, the validity
 /// test and the two moments evaluated without rounding (every quantity of Lemma 3.8 except the
@@ -104,7 +104,7 @@ type Q = num_rational::BigRational;
 ///
 /// ```
 /// use balloc::graph::twopoint::TwoPointQ;
-/// use num_rational::BigRational as Q;
+/// use balloc::exact::Q;
 /// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
 /// // π₁ = 2/5, ε = 1/5, ε_t = 3/10: γ = 5/2 + 5/3 = 25/6 and ε_tγ = 5/4 (Lemma 3.8's "ε_tγ ≤ 1" fails).
 /// let c = TwoPointQ { pi1: q(2, 5), eps: q(1, 5), eps_t: q(3, 10) };
@@ -186,7 +186,7 @@ impl TwoPointQ {
     /// ```
     /// use balloc::graph::twopoint::TwoPointQ;
     /// use balloc::enclosure::{decide, Decision};
-    /// use num_rational::BigRational as Q;
+    /// use balloc::exact::Q;
     /// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
     /// // As in `TwoPoint::one_step`: δ = 0 gives cosh(1/16) = 1.001953760…  and 1 + 1/64.
     /// let c = TwoPointQ { pi1: q(1, 2), eps: q(1, 4), eps_t: q(1, 4) };

@@ -377,7 +377,7 @@ impl Domain for Float {
     fn to_rational(&self, a: &Approx) -> Option<Q> {
         let v = a.v.to_f64();
         if v.is_finite() && a.m == a.v.abs() {
-            Q::from_float(v)
+            crate::exact::from_float(v)
         } else {
             None
         }
@@ -387,7 +387,8 @@ impl Domain for Float {
     }
 }
 
-fn big_to_xfloat(b: &num_bigint::BigInt) -> XFloat {
+fn big_to_xfloat(b: &crate::exact::Int) -> XFloat {
+    let b = &num_bigint::BigInt::from(b);
     // b = m · 2^k with the top 64 bits in m.
     let bits = b.bits();
     if bits <= 1000 {
@@ -417,8 +418,8 @@ fn big_to_xfloat(b: &num_bigint::BigInt) -> XFloat {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Exact;
 
-fn int_sqrt(b: &num_bigint::BigInt) -> Option<num_bigint::BigInt> {
-    let r = b.sqrt();
+fn int_sqrt(b: &crate::exact::Int) -> Option<crate::exact::Int> {
+    let r = num_integer::Roots::sqrt(b);
     (&r * &r == *b).then_some(r)
 }
 
@@ -434,7 +435,8 @@ impl Domain for Exact {
         Ok(q.clone())
     }
     fn float(&self, v: f64) -> Eval<Q> {
-        Q::from_float(v).ok_or_else(|| EvalError::Undefined(format!("{v} is not a finite number")))
+        crate::exact::from_float(v)
+            .ok_or_else(|| EvalError::Undefined(format!("{v} is not a finite number")))
     }
     fn add(&self, a: &Q, b: &Q) -> Eval<Q> {
         Ok(a + b)
@@ -963,7 +965,7 @@ mod tests {
     #[test]
     fn float_rationals_beyond_f64() {
         // 10^400 / 10^399 = 10 in the float domain (numerator and denominator separately).
-        let big = Q::from_integer(num_traits::pow(num_bigint::BigInt::from(10), 400));
+        let big = Q::from_integer(num_traits::pow(crate::exact::Int::from(10), 400));
         let d = Float.rational(&big).unwrap();
         assert!((d.v.ln().to_f64() - 400.0 * 10f64.ln()).abs() < 1e-9);
     }

@@ -225,7 +225,7 @@ impl Domain for Float64 {
     }
     fn to_rational(&self, a: &Approx64) -> Option<Q> {
         if a.m == a.v.abs() {
-            Q::from_float(a.v)
+            crate::exact::from_float(a.v)
         } else {
             None
         }

@@ -25,8 +25,7 @@
 //! its input so that a hostile file gives a one-line error instead of a stack overflow, and (d)
 //! parse the language's own constructs (binders over bins, chained comparisons).
 
-use crate::exact::Q;
-use num_bigint::BigInt;
+use crate::exact::{Int, Q};
 use num_traits::Zero;
 use std::ops::Range;
 
@@ -315,13 +314,13 @@ fn decimal(s: &str) -> Option<Q> {
         return None;
     }
     let digits = format!("{int_part}{frac}");
-    let num: BigInt = if digits.is_empty() {
-        BigInt::zero()
+    let num: Int = if digits.is_empty() {
+        Int::zero()
     } else {
         digits.parse().ok()?
     };
     let e = exp - frac.len() as i64;
-    let ten = BigInt::from(10);
+    let ten = Int::from(10);
     Some(if e >= 0 {
         Q::from_integer(num * num_traits::pow(ten, e as usize))
     } else {

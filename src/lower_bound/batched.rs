@@ -16,25 +16,24 @@
 
 use super::{Law, binomial, factorial};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::loads::{Loads, TieRule};
 use crate::process::Process;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 /// `P(K = k)` for `K ~ Bin(b, p)`, `k = 0..=b`, exactly.
 ///
 /// ```
 /// use balloc::lower_bound::batched::binomial_pmf;
-/// use num_rational::BigRational;
-/// let pmf = binomial_pmf(2, &BigRational::new(1.into(), 3.into()));
-/// assert_eq!(pmf[1], BigRational::new(4.into(), 9.into())); // 2·(1/3)(2/3)
+/// use balloc::exact::Q;
+/// let pmf = binomial_pmf(2, &Q::new(1.into(), 3.into()));
+/// assert_eq!(pmf[1], Q::new(4.into(), 9.into())); // 2·(1/3)(2/3)
 /// ```
-pub fn binomial_pmf(b: u64, p: &BigRational) -> Vec<BigRational> {
-    let q = BigRational::one() - p;
+pub fn binomial_pmf(b: u64, p: &Q) -> Vec<Q> {
+    let q = Q::one() - p;
     (0..=b)
         .map(|k| {
-            BigRational::from_integer(binomial(b, k))
+            Q::from_integer(binomial(b, k))
                 * num_traits::pow(p.clone(), k as usize)
                 * num_traits::pow(q.clone(), (b - k) as usize)
         })
@@ -46,21 +45,21 @@ pub fn binomial_pmf(b: u64, p: &BigRational) -> Vec<BigRational> {
 ///
 /// ```
 /// use balloc::lower_bound::batched::expected_excess;
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// // Two-Choice, n = 4, last rank p = 7/16, b = 8: 8(7/16 − 4/16) = 3/2.
-/// assert_eq!(expected_excess(&BigRational::new(7.into(), 16.into()), 4, 8), BigRational::new(3.into(), 2.into()));
+/// assert_eq!(expected_excess(&Q::new(7.into(), 16.into()), 4, 8), Q::new(3.into(), 2.into()));
 /// ```
-pub fn expected_excess(p: &BigRational, n: usize, b: u64) -> BigRational {
-    BigRational::from_integer(b.into()) * (p - BigRational::new(1.into(), n.into()))
+pub fn expected_excess(p: &Q, n: usize, b: u64) -> Q {
+    Q::from_integer(b.into()) * (p - Q::new(1.into(), n.into()))
 }
 
 /// The per-bin probabilities of a rank-based process at `x = 0` under a tie rule.
-fn per_bin_at_zero(process: &dyn Process, n: usize, ties: TieRule) -> Result<Vec<BigRational>> {
+fn per_bin_at_zero(process: &dyn Process, n: usize, ties: TieRule) -> Result<Vec<Q>> {
     let p = rank_vector(process, n)?;
     Ok(Loads::zeros(n)?.ranking().per_bin(&p, ties))
 }
 
-fn rank_vector(process: &dyn Process, n: usize) -> Result<Vec<BigRational>> {
+fn rank_vector(process: &dyn Process, n: usize) -> Result<Vec<Q>> {
     process.rank_probabilities_exact(n)?.ok_or_else(|| {
         Error::Unsupported(format!(
             "{} has no exact rank-indexed allocation vector",
@@ -74,18 +73,13 @@ fn rank_vector(process: &dyn Process, n: usize) -> Result<Vec<BigRational>> {
 ///
 /// ```
 /// use balloc::lower_bound::{batched::fixed_ties_excess, mean};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let tc = balloc::process::parse("two-choice").unwrap();
 /// let (p, law) = fixed_ties_excess(tc.as_ref(), 2, 1, 2).unwrap();
-/// assert_eq!(p, BigRational::new(3.into(), 4.into())); // p₂ = 3/4 at n = 2
-/// assert_eq!(mean(&law), BigRational::new(1.into(), 2.into())); // 2(3/4 − 1/2)
+/// assert_eq!(p, Q::new(3.into(), 4.into())); // p₂ = 3/4 at n = 2
+/// assert_eq!(mean(&law), Q::new(1.into(), 2.into())); // 2(3/4 − 1/2)
 /// ```
-pub fn fixed_ties_excess(
-    process: &dyn Process,
-    n: usize,
-    bin: usize,
-    b: u64,
-) -> Result<(BigRational, Law)> {
+pub fn fixed_ties_excess(process: &dyn Process, n: usize, bin: usize, b: u64) -> Result<(Q, Law)> {
     if bin >= n {
         return Err(Error::invalid(
             "bin",
@@ -93,11 +87,11 @@ pub fn fixed_ties_excess(
         ));
     }
     let p = per_bin_at_zero(process, n, TieRule::Fixed)?[bin].clone();
-    let shift = BigRational::new(b.into(), n.into());
+    let shift = Q::new(b.into(), n.into());
     let law = binomial_pmf(b, &p)
         .into_iter()
         .enumerate()
-        .map(|(k, pr)| (BigRational::from_integer(k.into()) - &shift, pr))
+        .map(|(k, pr)| (Q::from_integer(k.into()) - &shift, pr))
         .filter(|(_, pr)| !pr.is_zero())
         .collect();
     Ok((p, law))
@@ -117,19 +111,13 @@ pub struct Extremes {
 pub const OUTCOME_LIMIT: u64 = 5_000_000;
 
 /// Visits every composition `c` of `b` into `r.len()` parts with its multinomial probability.
-fn compositions(r: &[BigRational], b: u64, visit: &mut dyn FnMut(&[u64], &BigRational)) {
-    fn go(
-        r: &[BigRational],
-        left: u64,
-        c: &mut Vec<u64>,
-        prob: BigRational,
-        visit: &mut dyn FnMut(&[u64], &BigRational),
-    ) {
+fn compositions(r: &[Q], b: u64, visit: &mut dyn FnMut(&[u64], &Q)) {
+    fn go(r: &[Q], left: u64, c: &mut Vec<u64>, prob: Q, visit: &mut dyn FnMut(&[u64], &Q)) {
         let i = c.len();
         if i + 1 == r.len() {
             c.push(left);
             let p = prob * num_traits::pow(r[i].clone(), left as usize)
-                / BigRational::from_integer(factorial(left));
+                / Q::from_integer(factorial(left));
             visit(c, &p);
             c.pop();
             return;
@@ -140,12 +128,12 @@ fn compositions(r: &[BigRational], b: u64, visit: &mut dyn FnMut(&[u64], &BigRat
             }
             c.push(k);
             let p = prob.clone() * num_traits::pow(r[i].clone(), k as usize)
-                / BigRational::from_integer(factorial(k));
+                / Q::from_integer(factorial(k));
             go(r, left - k, c, p, visit);
             c.pop();
         }
     }
-    let start = BigRational::from_integer(factorial(b));
+    let start = Q::from_integer(factorial(b));
     go(r, b, &mut Vec::new(), start, visit);
 }
 
@@ -154,32 +142,31 @@ fn compositions(r: &[BigRational], b: u64, visit: &mut dyn FnMut(&[u64], &BigRat
 ///
 /// ```
 /// use balloc::lower_bound::{batched::batched_extremes, mean};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let tc = balloc::process::parse("two-choice").unwrap();
 /// // n = 2, b = 2, one batch (One-Choice): loads (2,0)/(0,2) w.p. 1/2, (1,1) w.p. 1/2.
 /// let e = batched_extremes(tc.as_ref(), 2, 2, 1).unwrap();
-/// assert_eq!(mean(&e.heaviest), BigRational::new(1.into(), 2.into()));
+/// assert_eq!(mean(&e.heaviest), Q::new(1.into(), 2.into()));
 /// ```
 pub fn batched_extremes(process: &dyn Process, n: usize, b: u64, batches: u32) -> Result<Extremes> {
     let p = rank_vector(process, n)?;
     let per_batch = binomial(b + n as u64 - 1, n as u64 - 1);
-    let mut states: std::collections::BTreeMap<Vec<u64>, BigRational> =
-        [(vec![0u64; n], BigRational::one())].into();
+    let mut states: std::collections::BTreeMap<Vec<u64>, Q> = [(vec![0u64; n], Q::one())].into();
     for _ in 0..batches {
-        let visits = BigInt::from(states.len()) * &per_batch;
-        if visits > BigInt::from(OUTCOME_LIMIT) {
+        let visits = Int::from(states.len()) * &per_batch;
+        if visits > Int::from(OUTCOME_LIMIT) {
             return Err(Error::Unsupported(format!(
                 "the enumeration would visit more than {OUTCOME_LIMIT} outcomes (n = {n}, b = {b}, {batches} batches)"
             )));
         }
-        let mut next: std::collections::BTreeMap<Vec<u64>, BigRational> = Default::default();
+        let mut next: std::collections::BTreeMap<Vec<u64>, Q> = Default::default();
         for (x, px) in &states {
             let loads = Loads::new(x.iter().map(|&v| v as f64).collect())?;
             let r = loads.ranking().per_bin(&p, TieRule::Random);
             compositions(&r, b, &mut |c, pc| {
                 let mut y: Vec<u64> = x.iter().zip(c).map(|(a, k)| a + k).collect();
                 y.sort_unstable_by(|a, b| b.cmp(a));
-                *next.entry(y).or_insert_with(BigRational::zero) += px * pc;
+                *next.entry(y).or_insert_with(Q::zero) += px * pc;
             });
         }
         states = next;
@@ -188,14 +175,14 @@ pub fn batched_extremes(process: &dyn Process, n: usize, b: u64, batches: u32) -
     let mut lightest = Law::new();
     for (x, p) in states {
         let w: u64 = x.iter().sum();
-        let mean = BigRational::new(w.into(), n.into());
+        let mean = Q::new(w.into(), n.into());
         let (max, min) = (x[0], x[n - 1]);
         *heaviest
-            .entry(BigRational::from_integer(max.into()) - &mean)
-            .or_insert_with(BigRational::zero) += &p;
+            .entry(Q::from_integer(max.into()) - &mean)
+            .or_insert_with(Q::zero) += &p;
         *lightest
-            .entry(&mean - BigRational::from_integer(min.into()))
-            .or_insert_with(BigRational::zero) += &p;
+            .entry(&mean - Q::from_integer(min.into()))
+            .or_insert_with(Q::zero) += &p;
     }
     Ok(Extremes { heaviest, lightest })
 }
@@ -205,17 +192,13 @@ pub fn batched_extremes(process: &dyn Process, n: usize, b: u64, batches: u32) -
 ///
 /// ```
 /// use balloc::lower_bound::batched::largest_probability_gain;
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let p = balloc::process::parse("d-choice(d=3)").unwrap();
 /// // n = 2: p₂ = (8 − 1)/8 = 7/8; b = 4: 4(7/8 − 1/2) = 3/2.
 /// let (rank, pmax, gain) = largest_probability_gain(p.as_ref(), 2, 4).unwrap();
-/// assert_eq!((rank, pmax, gain), (2, BigRational::new(7.into(), 8.into()), BigRational::new(3.into(), 2.into())));
+/// assert_eq!((rank, pmax, gain), (2, Q::new(7.into(), 8.into()), Q::new(3.into(), 2.into())));
 /// ```
-pub fn largest_probability_gain(
-    process: &dyn Process,
-    n: usize,
-    b: u64,
-) -> Result<(usize, BigRational, BigRational)> {
+pub fn largest_probability_gain(process: &dyn Process, n: usize, b: u64) -> Result<(usize, Q, Q)> {
     let p = rank_vector(process, n)?;
     let best = crate::condition::best_c(&p);
     let pmax = p[best.witness_i - 1].clone();

@@ -21,9 +21,9 @@
 
 use super::{Law, binomial};
 use crate::error::{Error, Result};
+use crate::exact::Q;
 use crate::loads::{Loads, TieRule};
 use crate::process::Process;
-use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
 
@@ -32,30 +32,27 @@ use std::collections::BTreeMap;
 ///
 /// ```
 /// use balloc::lower_bound::mean_biased::miss_probability;
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// // n = 2, s = 3: the samples miss a bin iff all are equal: 2/8 = 1/4.
-/// assert_eq!(miss_probability(2, 3), BigRational::new(1.into(), 4.into()));
+/// assert_eq!(miss_probability(2, 3), Q::new(1.into(), 4.into()));
 /// ```
-pub fn miss_probability(n: usize, s: u64) -> BigRational {
-    let mut all_hit = BigRational::zero();
+pub fn miss_probability(n: usize, s: u64) -> Q {
+    let mut all_hit = Q::zero();
     for k in 0..=n as u64 {
-        let term = BigRational::from_integer(binomial(n as u64, k))
-            * num_traits::pow(
-                BigRational::new((n as u64 - k).into(), n.into()),
-                s as usize,
-            );
+        let term = Q::from_integer(binomial(n as u64, k))
+            * num_traits::pow(Q::new((n as u64 - k).into(), n.into()), s as usize);
         if k % 2 == 0 {
             all_hit += term;
         } else {
             all_hit -= term;
         }
     }
-    BigRational::one() - all_hit
+    Q::one() - all_hit
 }
 
 /// The lower bound of the construction: `P(max − min ≥ T/n after T steps) ≥` this value, for
 /// Mean-Thinning (`samples_per_step = 2`) or Twinning (`samples_per_step = 1`).
-pub fn spread_bound(n: usize, steps: u64, samples_per_step: u64) -> BigRational {
+pub fn spread_bound(n: usize, steps: u64, samples_per_step: u64) -> Q {
     miss_probability(n, steps * samples_per_step)
 }
 
@@ -68,21 +65,21 @@ pub const STATE_LIMIT: usize = 2_000_000;
 ///
 /// ```
 /// use balloc::lower_bound::{mean_biased::spread_law, mean};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// let mt = balloc::process::parse("mean-thinning").unwrap();
 /// // n = 2, one step: one bin gets the ball; spread 1 surely.
 /// let law = spread_law(mt.as_ref(), 2, 1).unwrap();
-/// assert_eq!(mean(&law), BigRational::from_integer(1.into()));
+/// assert_eq!(mean(&law), Q::from_integer(1.into()));
 /// ```
 pub fn spread_law(process: &dyn Process, n: usize, steps: u64) -> Result<Law> {
-    let mut states: BTreeMap<Vec<u64>, BigRational> = [(vec![0u64; n], BigRational::one())].into();
+    let mut states: BTreeMap<Vec<u64>, Q> = [(vec![0u64; n], Q::one())].into();
     for _ in 0..steps {
         if states.len() * n > STATE_LIMIT {
             return Err(Error::Unsupported(format!(
                 "more than {STATE_LIMIT} states × outcomes (n = {n}, {steps} steps)"
             )));
         }
-        let mut next: BTreeMap<Vec<u64>, BigRational> = BTreeMap::new();
+        let mut next: BTreeMap<Vec<u64>, Q> = BTreeMap::new();
         for (x, px) in &states {
             let loads = Loads::new(x.iter().map(|&v| v as f64).collect())?;
             let law = process
@@ -94,15 +91,15 @@ pub fn spread_law(process: &dyn Process, n: usize, steps: u64) -> Result<Law> {
                 let mut y = x.clone();
                 y[o.bin] += u64::from(o.balls);
                 y.sort_unstable_by(|a, b| b.cmp(a));
-                *next.entry(y).or_insert_with(BigRational::zero) += px * &o.prob;
+                *next.entry(y).or_insert_with(Q::zero) += px * &o.prob;
             }
         }
         states = next;
     }
     let mut law = Law::new();
     for (x, p) in states {
-        *law.entry(BigRational::from_integer((x[0] - x[n - 1]).into()))
-            .or_insert_with(BigRational::zero) += p;
+        *law.entry(Q::from_integer((x[0] - x[n - 1]).into()))
+            .or_insert_with(Q::zero) += p;
     }
     Ok(law)
 }

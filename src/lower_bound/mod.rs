@@ -20,38 +20,37 @@
 pub mod batched;
 pub mod mean_biased;
 
-use num_bigint::BigInt;
-use num_rational::BigRational;
+use crate::exact::{Int, Q};
 use std::collections::BTreeMap;
 
 /// A finite probability law on exact rationals: value → probability, ordered by value.
-pub type Law = BTreeMap<BigRational, BigRational>;
+pub type Law = BTreeMap<Q, Q>;
 
 /// `E[X]` of a finite law.
 ///
 /// ```
 /// use balloc::lower_bound::{Law, mean};
-/// use num_rational::BigRational;
-/// let h = BigRational::new(1.into(), 2.into());
-/// let law: Law = [(BigRational::from_integer(0.into()), h.clone()), (BigRational::from_integer(2.into()), h)].into();
-/// assert_eq!(mean(&law), BigRational::from_integer(1.into()));
+/// use balloc::exact::Q;
+/// let h = Q::new(1.into(), 2.into());
+/// let law: Law = [(Q::from_integer(0.into()), h.clone()), (Q::from_integer(2.into()), h)].into();
+/// assert_eq!(mean(&law), Q::from_integer(1.into()));
 /// ```
-pub fn mean(law: &Law) -> BigRational {
+pub fn mean(law: &Law) -> Q {
     law.iter().map(|(v, p)| v * p).sum()
 }
 
 /// `P(X ≥ t)` of a finite law.
-pub fn tail(law: &Law, t: &BigRational) -> BigRational {
+pub fn tail(law: &Law, t: &Q) -> Q {
     law.range(t.clone()..).map(|(_, p)| p.clone()).sum()
 }
 
 /// `n!` as a big integer.
-pub(crate) fn factorial(n: u64) -> BigInt {
-    (1..=n).fold(BigInt::from(1), |a, k| a * k)
+pub(crate) fn factorial(n: u64) -> Int {
+    (1..=n).fold(Int::from(1), |a, k| a * Int::from(k))
 }
 
 /// `C(n, k)` as a big integer.
-pub(crate) fn binomial(n: u64, k: u64) -> BigInt {
+pub(crate) fn binomial(n: u64, k: u64) -> Int {
     factorial(n) / (factorial(k) * factorial(n - k))
 }
 

@@ -10,9 +10,8 @@
 //!   `f ~ Bin(D, q)` and, given `f`, the support is uniform (the "random f" variant).
 
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::spec::Spec;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 use rand::{Rng, RngExt};
 
@@ -49,18 +48,18 @@ pub enum BallLaw {
         /// The number of ones `f`.
         f: u32,
         /// The relative weight of supports containing dimension 0 (exact).
-        r: BigRational,
+        r: Q,
     },
     /// Every dimension independently with probability `q` (`f ~ Bin(D, q)`).
     Binomial {
         /// The number of dimensions `D`.
         dims: u32,
         /// The probability of each dimension (exact).
-        q: BigRational,
+        q: Q,
     },
 }
 
-fn ratio(v: &BigRational) -> f64 {
+fn ratio(v: &Q) -> f64 {
     v.to_f64().unwrap_or(f64::NAN)
 }
 
@@ -91,7 +90,7 @@ impl BallLaw {
     }
 
     /// Exactly `f` ones with supports containing dimension 0 weighted `r > 0` (`f < dims`).
-    pub fn skewed(dims: u32, f: u32, r: BigRational) -> Result<BallLaw> {
+    pub fn skewed(dims: u32, f: u32, r: Q) -> Result<BallLaw> {
         BallLaw::uniform(dims, f)?;
         if f == dims {
             return Err(Error::invalid(
@@ -99,16 +98,16 @@ impl BallLaw {
                 format!("skewed needs f < dims (a single support cannot be skewed), got f = {f}"),
             ));
         }
-        if r <= BigRational::zero() {
+        if r <= Q::zero() {
             return Err(Error::invalid("r", format!("must be positive, got {r}")));
         }
         Ok(BallLaw::Skewed { dims, f, r })
     }
 
     /// Every dimension independently with probability `q ∈ (0, 1]`.
-    pub fn binomial(dims: u32, q: BigRational) -> Result<BallLaw> {
+    pub fn binomial(dims: u32, q: Q) -> Result<BallLaw> {
         check_dims(dims)?;
-        if q <= BigRational::zero() || q > BigRational::one() {
+        if q <= Q::zero() || q > Q::one() {
             return Err(Error::invalid("q", format!("must lie in (0, 1], got {q}")));
         }
         Ok(BallLaw::Binomial { dims, q })
@@ -199,17 +198,16 @@ impl BallLaw {
     /// let l: Vec<String> = b.f_law().iter().map(|(f, p)| format!("{f}:{p}")).collect();
     /// assert_eq!(l, vec!["0:1/4", "1:1/2", "2:1/4"]);
     /// ```
-    pub fn f_law(&self) -> Vec<(u32, BigRational)> {
+    pub fn f_law(&self) -> Vec<(u32, Q)> {
         match self {
             BallLaw::Uniform { f, .. } | BallLaw::Skewed { f, .. } => {
-                vec![(*f, BigRational::one())]
+                vec![(*f, Q::one())]
             }
             BallLaw::Binomial { dims, q } => {
-                let one = BigRational::one();
+                let one = Q::one();
                 (0..=*dims)
                     .map(|k| {
-                        let c =
-                            BigRational::from_integer(BigInt::from(binomial_coefficient(*dims, k)));
+                        let c = Q::from_integer(Int::from(binomial_coefficient(*dims, k)));
                         let p = c
                             * num_traits::pow(q.clone(), k as usize)
                             * num_traits::pow(&one - q, (*dims - k) as usize);
@@ -222,7 +220,7 @@ impl BallLaw {
     }
 
     /// Every support with its exact probability (an error beyond [`SUPPORT_LIMIT`] supports).
-    pub fn supports_exact(&self) -> Result<Vec<(Support, BigRational)>> {
+    pub fn supports_exact(&self) -> Result<Vec<(Support, Q)>> {
         let dims = self.dims();
         let count = match self {
             BallLaw::Uniform { f, .. } | BallLaw::Skewed { f, .. } => {
@@ -243,23 +241,19 @@ impl BallLaw {
         });
         Ok(match self {
             BallLaw::Uniform { .. } => {
-                let p = BigRational::new(BigInt::one(), BigInt::from(count));
+                let p = Q::new(Int::one(), Int::from(count));
                 all.map(|m| (m, p.clone())).collect()
             }
             BallLaw::Skewed { r, .. } => {
                 let w = |m: u64| {
-                    if m & 1 == 1 {
-                        r.clone()
-                    } else {
-                        BigRational::one()
-                    }
+                    if m & 1 == 1 { r.clone() } else { Q::one() }
                 };
                 let v: Vec<u64> = all.collect();
-                let total: BigRational = v.iter().map(|&m| w(m)).sum();
+                let total: Q = v.iter().map(|&m| w(m)).sum();
                 v.into_iter().map(|m| (m, w(m) / &total)).collect()
             }
             BallLaw::Binomial { q, .. } => {
-                let one = BigRational::one();
+                let one = Q::one();
                 all.map(|m| {
                     let k = m.count_ones() as usize;
                     let p = num_traits::pow(q.clone(), k)
@@ -280,17 +274,14 @@ impl BallLaw {
     /// assert_eq!(BallLaw::parse("uniform(dims=4,f=3)").unwrap().marginal(1).to_string(), "3/4");
     /// assert_eq!(BallLaw::parse("skewed(dims=3,f=1,r=2)").unwrap().marginal(0).to_string(), "1/2");
     /// ```
-    pub fn marginal(&self, a: u32) -> BigRational {
+    pub fn marginal(&self, a: u32) -> Q {
         match self {
-            BallLaw::Uniform { dims, f } => BigRational::new(BigInt::from(*f), BigInt::from(*dims)),
+            BallLaw::Uniform { dims, f } => Q::new(Int::from(*f), Int::from(*dims)),
             BallLaw::Binomial { q, .. } => q.clone(),
             BallLaw::Skewed { dims, f, r } => {
                 // Supports containing 0: C(D−1, f−1) of weight r; others: C(D−1, f) of weight 1.
-                let with0 =
-                    BigRational::from_integer(BigInt::from(binomial_coefficient(dims - 1, f - 1)))
-                        * r;
-                let without0 =
-                    BigRational::from_integer(BigInt::from(binomial_coefficient(dims - 1, *f)));
+                let with0 = Q::from_integer(Int::from(binomial_coefficient(dims - 1, f - 1))) * r;
+                let without0 = Q::from_integer(Int::from(binomial_coefficient(dims - 1, *f)));
                 let total = &with0 + &without0;
                 if a == 0 {
                     with0 / total
@@ -299,11 +290,9 @@ impl BallLaw {
                     // among those without 0, in C(D−2, f−1).
                     let c = |n: u32, k: i64| {
                         if k < 0 {
-                            BigRational::zero()
+                            Q::zero()
                         } else {
-                            BigRational::from_integer(BigInt::from(binomial_coefficient(
-                                n, k as u32,
-                            )))
+                            Q::from_integer(Int::from(binomial_coefficient(n, k as u32)))
                         }
                     };
                     (c(dims - 2, *f as i64 - 2) * r + c(dims - 2, *f as i64 - 1)) / total

@@ -19,10 +19,9 @@
 use super::expectation::expect_s_chain;
 use super::potential::{GroupPotential, PsiReading, Which, check_s, groups, sorted_desc};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::loads::TieRule;
 use crate::xfloat::XFloat;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
 /// Relative tolerance below which a float margin counts as a violation.
@@ -176,11 +175,11 @@ pub fn gamma_at_zero(n: usize) -> Result<GammaAtZero> {
             format!("must lie in 1..=20000 (exact harmonic numbers), got {n}"),
         ));
     }
-    let mut h = BigRational::zero();
+    let mut h = Q::zero();
     for i in 1..=n {
-        h += BigRational::new(BigInt::one(), BigInt::from(i));
+        h += Q::new(Int::one(), Int::from(i));
     }
-    let exact = h * BigRational::from_integer(BigInt::from(2));
+    let exact = h * Q::from_integer(Int::from(2));
     let value = exact.to_f64().unwrap_or(f64::NAN);
     let claimed = 2.0 * (n as f64).ln();
     Ok(GammaAtZero {
@@ -230,10 +229,10 @@ pub struct MassFacts {
 /// assert_eq!((m.prefix.as_str(), m.suffix.as_str()), ("1/16", "39/64"));
 /// assert!(m.prefix_holds && m.suffix_holds);
 /// ```
-pub fn mass_facts(p: &[BigRational], gamma1: &BigRational) -> Result<MassFacts> {
-    let zero = BigRational::zero();
-    let one = BigRational::one();
-    let half = BigRational::new(BigInt::one(), BigInt::from(2));
+pub fn mass_facts(p: &[Q], gamma1: &Q) -> Result<MassFacts> {
+    let zero = Q::zero();
+    let one = Q::one();
+    let half = Q::new(Int::one(), Int::from(2));
     if !(*gamma1 > zero && *gamma1 < half) {
         return Err(Error::invalid(
             "gamma1",
@@ -244,7 +243,7 @@ pub fn mass_facts(p: &[BigRational], gamma1: &BigRational) -> Result<MassFacts> 
     if n == 0 {
         return Err(Error::invalid("allocation vector", "is empty"));
     }
-    let nn = BigRational::from_integer(BigInt::from(n));
+    let nn = Q::from_integer(Int::from(n));
     let gamma2 = &one - gamma1;
     let k1 = (&nn * gamma1).floor().to_integer().to_usize().unwrap_or(0);
     let k2 = (&nn * &gamma2)
@@ -253,8 +252,8 @@ pub fn mass_facts(p: &[BigRational], gamma1: &BigRational) -> Result<MassFacts> 
         .to_usize()
         .unwrap_or(n)
         .max(1);
-    let prefix: BigRational = p[..k1].iter().sum();
-    let suffix: BigRational = p[(k2 - 1).min(n)..].iter().sum();
+    let prefix: Q = p[..k1].iter().sum();
+    let suffix: Q = p[(k2 - 1).min(n)..].iter().sum();
     let b1 = gamma1 * gamma1;
     let b2 = &one - &gamma2 * &gamma2;
     Ok(MassFacts {

@@ -151,7 +151,7 @@ impl EnclosedCheck {
 
 /// [`TOLERANCE`] as the exact rational `10⁻¹⁰`.
 fn tolerance() -> Q {
-    Q::one() / Q::from_integer(num_traits::pow(num_bigint::BigInt::from(10), 10))
+    Q::one() / Q::from_integer(num_traits::pow(crate::exact::Int::from(10), 10))
 }
 
 /// An item with its parameters (the exact counterpart of the items of [`super::claims`]).

@@ -20,17 +20,17 @@ use super::rule::{Choice, Criterion, MdRule};
 use super::state::MdLoads;
 use crate::condition::Field;
 use crate::error::{Error, Result};
+use crate::exact::Q;
 use crate::loads::TieRule;
 use crate::xfloat::XFloat;
-use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
-/// A number type for md expectations: `f64` or `BigRational`.
+/// A number type for md expectations: `f64` or `Q`.
 pub trait MdNum: Field {
     /// The rank vector of a choice at `n` bins.
     fn rank_probs(choice: &Choice, n: usize) -> Result<Vec<Self>>;
     /// A rational converted to this type.
-    fn from_ratio(r: &BigRational) -> Self;
+    fn from_ratio(r: &Q) -> Self;
 }
 
 impl MdNum for f64 {
@@ -40,19 +40,19 @@ impl MdNum for f64 {
             .rank_probabilities(n)?
             .ok_or_else(|| Error::Unsupported(format!("{} has no rank vector", choice.spec())))
     }
-    fn from_ratio(r: &BigRational) -> f64 {
+    fn from_ratio(r: &Q) -> f64 {
         r.to_f64().unwrap_or(f64::NAN)
     }
 }
 
-impl MdNum for BigRational {
-    fn rank_probs(choice: &Choice, n: usize) -> Result<Vec<BigRational>> {
+impl MdNum for Q {
+    fn rank_probs(choice: &Choice, n: usize) -> Result<Vec<Q>> {
         choice
             .process()?
             .rank_probabilities_exact(n)?
             .ok_or_else(|| Error::Unsupported(format!("{} has no rank vector", choice.spec())))
     }
-    fn from_ratio(r: &BigRational) -> BigRational {
+    fn from_ratio(r: &Q) -> Q {
         r.clone()
     }
 }
@@ -100,11 +100,11 @@ pub fn apply_ranks<K: PartialOrd, T: Field>(keys: &[K], p: &[T], ties: TieRule) 
 ///
 /// ```
 /// use balloc::multidim::{MdLoads, MdRule, expectation::bin_probabilities};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// // Two-Choice, max rule, support {dim 1}: keys (0, 3) → bin 1 heavier, q = (3/4, 1/4).
 /// let x = MdLoads::from_rows(&[vec![5, 0], vec![0, 3]]).unwrap();
 /// let r = MdRule::parse("max", "two-choice").unwrap();
-/// let q: Vec<BigRational> = bin_probabilities(&x, &r, 0b10).unwrap();
+/// let q: Vec<Q> = bin_probabilities(&x, &r, 0b10).unwrap();
 /// assert_eq!(q.iter().map(|v| v.to_string()).collect::<Vec<_>>(), vec!["3/4", "1/4"]);
 /// ```
 pub fn bin_probabilities<T: MdNum>(x: &MdLoads, rule: &MdRule, s: Support) -> Result<Vec<T>> {
@@ -161,13 +161,13 @@ fn check_dims(x: &MdLoads, law: &BallLaw) -> Result<()> {
 ///
 /// ```
 /// use balloc::multidim::{BallLaw, MdLoads, MdRule, expectation::expect};
-/// use num_rational::BigRational;
+/// use balloc::exact::Q;
 /// // One bin per side, D = 2, f = 1, one-choice: E[max_a gap(a)] after one ball from zero.
 /// // Every outcome gives one dimension with loads (1, 0): gap 1/2.
 /// let x = MdLoads::new(2, 2).unwrap();
 /// let law = BallLaw::parse("uniform(dims=2,f=1)").unwrap();
 /// let rule = MdRule::parse("sum", "one-choice").unwrap();
-/// let e: BigRational = expect(&x, &law, &rule, |y| y.max_gap::<BigRational>()).unwrap();
+/// let e: Q = expect(&x, &law, &rule, |y| y.max_gap::<Q>()).unwrap();
 /// assert_eq!(e.to_string(), "1/2");
 /// ```
 pub fn expect<T: MdNum>(

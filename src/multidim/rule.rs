@@ -17,9 +17,9 @@
 use super::ball::Support;
 use super::state::MdLoads;
 use crate::error::{Error, Result};
+use crate::exact::Q;
 use crate::loads::TieRule;
 use crate::process::{DChoice, OnePlusBeta, Process};
-use num_rational::BigRational;
 use rand::{Rng, RngExt};
 
 /// How sampled bins are compared.
@@ -82,7 +82,7 @@ pub enum Choice {
     /// `d ≥ 1` uniform samples with replacement; `p_i = (i^d − (i−1)^d)/n^d` by rank.
     D(u32),
     /// Two samples with probability β, else one; `p_i = (1−β)/n + β(2i−1)/n²`.
-    OnePlusBeta(f64, BigRational),
+    OnePlusBeta(f64, Q),
 }
 
 impl Choice {

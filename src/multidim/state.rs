@@ -173,7 +173,7 @@ impl MdLoads {
         }
     }
 
-    /// `x_b^a = l(a, b) − Σ_c l(a, c)/n` in the number type `T` (exact for `BigRational`).
+    /// `x_b^a = l(a, b) − Σ_c l(a, c)/n` in the number type `T` (exact for `Q`).
     pub fn normalised<T: Field>(&self, a: usize, b: usize) -> T {
         let n = T::from_usize(self.n).expect("n is representable");
         T::from_i64(self.load(a, b)).expect("load is representable")

@@ -116,7 +116,7 @@ impl Exponential {
         Ok(Exponential {
             side,
             alpha,
-            alpha_exact: crate::exact::Q::from_float(alpha).unwrap_or_default(),
+            alpha_exact: crate::exact::from_float(alpha).unwrap_or_default(),
         })
     }
 

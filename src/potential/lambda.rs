@@ -36,7 +36,7 @@ pub(super) enum Smoothing {
 /// The exact value of a parameter as written (the binary value of the `f64` otherwise).
 fn exact_of(v: f64) -> crate::exact::Q {
     crate::spec::parse_ratio(&format!("{v:e}"))
-        .unwrap_or_else(|_| crate::exact::Q::from_float(v).unwrap_or_default())
+        .unwrap_or_else(|_| crate::exact::from_float(v).unwrap_or_default())
 }
 
 /// `Σᵢ exp(α|yᵢ|)`: `Λ` (constant `α`) or `V` (`α = κ/n`, see the potential `recovery`).

@@ -4,9 +4,8 @@
 
 use super::{Process, ProcessInfo, uniform_rank};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::spec::Spec;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use rand::Rng;
 
 /// d-Choice with `d ≥ 1` samples: `pᵢ = (iᵈ − (i−1)ᵈ)/nᵈ`.
@@ -111,13 +110,13 @@ pub(super) fn range_probabilities(n: usize, d: u32, bounds: &[usize]) -> Result<
 }
 
 /// The same vector exactly.
-pub(super) fn probabilities_exact(n: usize, d: u32) -> Vec<BigRational> {
-    let nd = num_traits::pow(BigInt::from(n), d as usize);
+pub(super) fn probabilities_exact(n: usize, d: u32) -> Vec<Q> {
+    let nd = num_traits::pow(Int::from(n), d as usize);
     (1..=n)
         .map(|i| {
-            let a = num_traits::pow(BigInt::from(i), d as usize);
-            let b = num_traits::pow(BigInt::from(i - 1), d as usize);
-            BigRational::new(a - b, nd.clone())
+            let a = num_traits::pow(Int::from(i), d as usize);
+            let b = num_traits::pow(Int::from(i - 1), d as usize);
+            Q::new(a - b, nd.clone())
         })
         .collect()
 }
@@ -140,7 +139,7 @@ impl Process for DChoice {
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         Ok(Some(probabilities(n, self.d)))
     }
-    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<BigRational>>> {
+    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<Q>>> {
         Ok(Some(probabilities_exact(n, self.d)))
     }
     fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {

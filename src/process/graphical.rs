@@ -93,7 +93,7 @@ pub struct Graphical {
     flow: bool,
     /// The probability that an edge is requested (1: the plain graphical process).
     beta: f64,
-    beta_exact: num_rational::BigRational,
+    beta_exact: crate::exact::Q,
     cache: Mutex<Option<Cached>>,
 }
 
@@ -101,8 +101,8 @@ fn build(spec: &Spec) -> Result<Box<dyn Process>> {
     let kind = graph_kind(spec)?;
     let flow = spec.get_choice("strategy", &["greedy", "flow"], "greedy")? == "flow";
     let (beta, beta_exact) = spec.get_ratio("beta", "1")?;
-    let zero = num_rational::BigRational::from_integer(0.into());
-    let one = num_rational::BigRational::from_integer(1.into());
+    let zero = crate::exact::Q::from_integer(0.into());
+    let one = crate::exact::Q::from_integer(1.into());
     if beta_exact < zero || beta_exact > one {
         return Err(Error::invalid(
             "parameter `beta` of `graphical`",
@@ -154,7 +154,7 @@ impl Process for Graphical {
             GraphKind::SparseCut { d, k, a: Some(a) } => format!("sparse-cut,d={d},k={k},a={a}"),
             GraphKind::File { path, .. } => format!("file,file={path}"),
         };
-        let beta = if self.beta_exact == num_rational::BigRational::from_integer(1.into()) {
+        let beta = if self.beta_exact == crate::exact::Q::from_integer(1.into()) {
             String::new()
         } else {
             format!(",beta={}", super::ratio_text(&self.beta_exact))
@@ -196,7 +196,7 @@ impl Process for Graphical {
     ///
     /// ```
     /// use balloc::loads::{Loads, TieRule};
-    /// use num_rational::BigRational as Q;
+    /// use balloc::exact::Q;
     /// let p = balloc::process::parse("graphical(graph=cycle)").unwrap();
     /// // C_4, loads (1, 0, 0, 0): as in `step_law`, (0, 3/8, 1/4, 3/8) exactly.
     /// let law = p.step_law_exact(&Loads::new(vec![1.0, 0.0, 0.0, 0.0]).unwrap(), TieRule::Random).unwrap().unwrap();
@@ -209,12 +209,11 @@ impl Process for Graphical {
             Some(s) => s.probabilities_exact(loads.as_slice())?,
             None => greedy::probabilities_exact(&g, loads.as_slice())?,
         };
-        let one = num_rational::BigRational::from_integer(1.into());
+        let one = crate::exact::Q::from_integer(1.into());
         if self.beta_exact == one {
             return Ok(Some(ExactStepLaw::unit(r)));
         }
-        let base =
-            (&one - &self.beta_exact) / num_rational::BigRational::from_integer(loads.n().into());
+        let base = (&one - &self.beta_exact) / crate::exact::Q::from_integer(loads.n().into());
         Ok(Some(ExactStepLaw::unit(
             r.into_iter()
                 .map(|v| &base + &self.beta_exact * v)

@@ -10,9 +10,9 @@
 //! probabilities are derived in `docs/derivations.md` §1.
 
 use crate::error::{Error, Result};
+use crate::exact::Q;
 use crate::loads::{Loads, Ranking, TieRule};
 use crate::spec::Spec;
-use num_rational::BigRational;
 use rand::Rng;
 
 mod d_choice;
@@ -91,7 +91,7 @@ pub trait Process: Send + Sync + std::fmt::Debug {
     }
 
     /// The allocation vector by rank in exact rational arithmetic (rank-based processes only).
-    fn rank_probabilities_exact(&self, _n: usize) -> Result<Option<Vec<BigRational>>> {
+    fn rank_probabilities_exact(&self, _n: usize) -> Result<Option<Vec<Q>>> {
         Ok(None)
     }
 
@@ -348,7 +348,7 @@ pub(crate) fn uniform_rank(n: usize, rng: &mut dyn Rng) -> usize {
 /// assert_eq!(ratio_text(&parse_ratio("0.25").unwrap()), "0.25");
 /// assert_eq!(ratio_text(&parse_ratio("1/3").unwrap()), "1/3");
 /// ```
-pub fn ratio_text(q: &BigRational) -> String {
+pub fn ratio_text(q: &Q) -> String {
     use num_traits::ToPrimitive;
     if let Some(f) = q.to_f64() {
         let s = format!("{f}");
@@ -361,7 +361,7 @@ pub fn ratio_text(q: &BigRational) -> String {
 
 /// The rational a finite `f64` prints as (its shortest round-trip decimal), for the typed
 /// constructors' `from_f64`; `what` names the parameter in the error.
-pub(crate) fn decimal(what: &str, v: f64) -> Result<BigRational> {
+pub(crate) fn decimal(what: &str, v: f64) -> Result<Q> {
     if !v.is_finite() {
         return Err(Error::invalid(
             format!("parameter `{what}`"),

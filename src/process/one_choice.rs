@@ -3,8 +3,7 @@
 
 use super::{Process, ProcessInfo, uniform_rank};
 use crate::error::Result;
-use num_bigint::BigInt;
-use num_rational::BigRational;
+use crate::exact::{Int, Q};
 use rand::Rng;
 
 /// One-Choice, `pᵢ = 1/n` for every rank `i`.
@@ -41,11 +40,8 @@ impl Process for OneChoice {
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         Ok(Some(vec![1.0 / n as f64; n]))
     }
-    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<BigRational>>> {
-        Ok(Some(vec![
-            BigRational::new(BigInt::from(1), BigInt::from(n));
-            n
-        ]))
+    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<Q>>> {
+        Ok(Some(vec![Q::new(Int::from(1), Int::from(n)); n]))
     }
     fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {
         super::check_bounds(n, bounds)?;

@@ -5,9 +5,8 @@
 
 use super::{Param, Process, ProcessInfo, d_choice, uniform_rank};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::spec::Spec;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use rand::{Rng, RngExt};
 
 /// (1+β) with `β ∈ [0, 1]`.
@@ -20,7 +19,7 @@ use rand::{Rng, RngExt};
 #[derive(Debug, Clone)]
 pub struct OnePlusBeta {
     beta: f64,
-    beta_exact: BigRational,
+    beta_exact: Q,
 }
 
 impl OnePlusBeta {
@@ -37,9 +36,8 @@ impl OnePlusBeta {
     /// assert_eq!((e[0].to_string(), e[1].to_string()), ("5/16".into(), "11/16".into()));
     /// assert!(OnePlusBeta::new(parse_ratio("1.5").unwrap()).is_err());
     /// ```
-    pub fn new(beta: BigRational) -> Result<OnePlusBeta> {
-        let in_range = beta >= BigRational::from_integer(0.into())
-            && beta <= BigRational::from_integer(1.into());
+    pub fn new(beta: Q) -> Result<OnePlusBeta> {
+        let in_range = beta >= Q::from_integer(0.into()) && beta <= Q::from_integer(1.into());
         if !in_range {
             return Err(Error::invalid(
                 "parameter `beta` of `one-plus-beta`",
@@ -64,7 +62,7 @@ impl OnePlusBeta {
     }
 
     /// β, exactly.
-    pub fn beta(&self) -> &BigRational {
+    pub fn beta(&self) -> &Q {
         &self.beta_exact
     }
 }
@@ -111,9 +109,9 @@ impl Process for OnePlusBeta {
                 .collect(),
         ))
     }
-    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<BigRational>>> {
-        let one = BigRational::from_integer(1.into());
-        let base = (one - &self.beta_exact) / BigRational::from_integer(BigInt::from(n));
+    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<Q>>> {
+        let one = Q::from_integer(1.into());
+        let base = (one - &self.beta_exact) / Q::from_integer(Int::from(n));
         Ok(Some(
             d_choice::probabilities_exact(n, 2)
                 .into_iter()

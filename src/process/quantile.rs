@@ -4,9 +4,8 @@
 
 use super::{Param, Process, ProcessInfo, uniform_rank};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::spec::Spec;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use rand::Rng;
 
 /// Quantile(δ) with `δ ∈ (0, 1]`; `δn` must be an integer at the `n` it is evaluated at.
@@ -20,7 +19,7 @@ use rand::Rng;
 #[derive(Debug, Clone)]
 pub struct Quantile {
     delta: f64,
-    delta_exact: BigRational,
+    delta_exact: Q,
 }
 
 impl Quantile {
@@ -33,9 +32,8 @@ impl Quantile {
     /// assert_eq!(q.spec(), "quantile(delta=1/3)");
     /// assert!(Quantile::new(balloc::spec::parse_ratio("0").unwrap()).is_err());
     /// ```
-    pub fn new(delta: BigRational) -> Result<Quantile> {
-        let in_range = delta > BigRational::from_integer(0.into())
-            && delta <= BigRational::from_integer(1.into());
+    pub fn new(delta: Q) -> Result<Quantile> {
+        let in_range = delta > Q::from_integer(0.into()) && delta <= Q::from_integer(1.into());
         if !in_range {
             return Err(Error::invalid(
                 "parameter `delta` of `quantile`",
@@ -66,7 +64,7 @@ impl Quantile {
     /// assert!(q.k(6).is_err());
     /// ```
     pub fn k(&self, n: usize) -> Result<usize> {
-        let k = &self.delta_exact * BigRational::from_integer(BigInt::from(n));
+        let k = &self.delta_exact * Q::from_integer(Int::from(n));
         if !k.is_integer() {
             return Err(Error::invalid(
                 "parameter `delta` of `quantile`",
@@ -130,14 +128,14 @@ impl Process for Quantile {
                 .collect(),
         ))
     }
-    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<BigRational>>> {
+    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<Q>>> {
         let k = self.k(n)?;
-        let n2 = BigInt::from(n) * BigInt::from(n);
+        let n2 = Int::from(n) * Int::from(n);
         Ok(Some(
             (1..=n)
                 .map(|i| {
                     let num = if i <= k { k } else { n + k };
-                    BigRational::new(BigInt::from(num), n2.clone())
+                    Q::new(Int::from(num), n2.clone())
                 })
                 .collect(),
         ))

@@ -153,7 +153,7 @@ impl Process for Twinning {
         })
     }
     fn step_law_exact(&self, loads: &Loads, _ties: TieRule) -> Result<Option<super::ExactStepLaw>> {
-        let p = num_rational::BigRational::new(1.into(), loads.n().into());
+        let p = crate::exact::Q::new(1.into(), loads.n().into());
         Ok(Some(super::ExactStepLaw {
             n: loads.n(),
             outcomes: self

@@ -3,7 +3,7 @@
 
 use super::{Process, ProcessInfo, d_choice};
 use crate::error::Result;
-use num_rational::BigRational;
+use crate::exact::Q;
 use rand::Rng;
 
 /// Two-Choice, `pᵢ = (2i − 1)/n²` (d-Choice with d = 2).
@@ -43,7 +43,7 @@ impl Process for TwoChoice {
         let n2 = (n as f64) * (n as f64);
         Ok(Some((1..=n).map(|i| (2 * i - 1) as f64 / n2).collect()))
     }
-    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<BigRational>>> {
+    fn rank_probabilities_exact(&self, n: usize) -> Result<Option<Vec<Q>>> {
         Ok(Some(d_choice::probabilities_exact(n, 2)))
     }
     fn rank_range_probabilities(&self, n: usize, bounds: &[usize]) -> Result<Option<Vec<f64>>> {

@@ -85,13 +85,13 @@ pub(super) fn thinning_law(accept: &[bool]) -> StepLaw {
 
 /// [`thinning_law`] in exact rationals: `rᵢ = 1{accept[i]}/n + R/n²`, `R` the rejected count.
 pub(super) fn thinning_law_exact(accept: &[bool]) -> super::ExactStepLaw {
-    use num_rational::BigRational;
+    use crate::exact::Q;
     let n = accept.len() as i64;
     let rejected = accept.iter().filter(|a| !**a).count() as i64;
     super::ExactStepLaw::unit(
         accept
             .iter()
-            .map(|&a| BigRational::new((i64::from(a) * n + rejected).into(), (n * n).into()))
+            .map(|&a| Q::new((i64::from(a) * n + rejected).into(), (n * n).into()))
             .collect(),
     )
 }

@@ -193,7 +193,7 @@ pub fn parse_q(s: &str) -> Option<Q> {
     let s = s.trim();
     match s.split_once('/') {
         Some((n, d)) => {
-            let d: num_bigint::BigInt = d.trim().parse().ok()?;
+            let d: crate::exact::Int = d.trim().parse().ok()?;
             if d.is_zero() {
                 return None;
             }

@@ -624,7 +624,7 @@ impl Prover<'_> {
             .collect();
         scored.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
         let certify = |x: &[f64]| -> Option<(Vec<Q>, Interval, Interval, Interval)> {
-            let q: Option<Vec<Q>> = x.iter().map(|v| Q::from_float(*v)).collect();
+            let q: Option<Vec<Q>> = x.iter().map(|v| crate::exact::from_float(*v)).collect();
             self.counterexample(&q?)
         };
         for &(v, j) in scored.iter().take(8) {

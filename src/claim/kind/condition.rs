@@ -10,10 +10,9 @@ use crate::claim::schema::{FileError, Scalar, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::condition::{best_c, best_eps, c1_violation, c2_violation, delta_n};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::lang::{Exact, Expr, Slots};
 use crate::process::Process;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use std::collections::BTreeMap;
 
@@ -37,11 +36,11 @@ struct ClaimSection {
 /// A built `condition` check.
 pub struct Condition {
     t: Theorem,
-    delta: BigRational,
+    delta: Q,
     eps: Expr,
     c2: Expr,
     tight: bool,
-    consts: Vec<BigRational>,
+    consts: Vec<Q>,
     processes: Vec<Box<dyn Process>>,
 }
 
@@ -54,7 +53,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         .value()
         .map_err(|e| t.error_at(at, format!("delta: {e}")))?;
     let mut names = vec!["n".to_string()];
-    let mut consts = vec![BigRational::from_integer(0.into())];
+    let mut consts = vec![Q::from_integer(0.into())];
     for (name, v) in &t.file.constants {
         match v.get_ref() {
             crate::claim::schema::ConstValue::One(s) => {
@@ -136,10 +135,10 @@ impl Check for Condition {
             ..Searched::default()
         };
         let file = self.t.file_name();
-        let mut worst: Option<(BigRational, Witness)> = None;
+        let mut worst: Option<(Q, Witness)> = None;
         for &n in &d.n {
             let mut vals = self.consts.clone();
-            vals[0] = BigRational::from_integer(BigInt::from(n));
+            vals[0] = Q::from_integer(Int::from(n));
             let env = Slots(&vals);
             let eps = self
                 .eps
@@ -167,7 +166,7 @@ impl Check for Condition {
                     self.delta, be.eps, be.witness_k, bc.c, bc.witness_i
                 );
                 let holds = c1_violation(&v, k, &eps).is_none() && c2_violation(&v, &c2).is_none();
-                debug_assert_eq!(holds, slack >= BigRational::from_integer(0.into()));
+                debug_assert_eq!(holds, slack >= Q::from_integer(0.into()));
                 if self.tight {
                     let dev = num_traits::Signed::abs(&s1).max(num_traits::Signed::abs(&s2));
                     slack = -dev;
@@ -193,7 +192,7 @@ impl Check for Condition {
             }
         }
         let (slack, w) = worst.ok_or_else(|| Error::Unsupported("nothing checked".into()))?;
-        let zero = BigRational::from_integer(0.into());
+        let zero = Q::from_integer(0.into());
         let status = if slack >= zero {
             Status::Holds
         } else {

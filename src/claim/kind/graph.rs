@@ -45,12 +45,11 @@ use crate::claim::schema::{FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::enclosure::Decision;
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::graph::Graph;
 use crate::graph::checks::{self, Finding};
 use crate::graph::strategy::Strategy;
 use crate::graph::twopoint::TwoPointQ;
-use num_bigint::BigInt;
-use num_rational::BigRational as Q;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -466,7 +465,7 @@ fn tail_parameters(
     }
     let mut hs = Vec::new();
     for &c in &cs.horizons {
-        match Q::from_float(c) {
+        match crate::exact::from_float(c) {
             Some(q) if q > zero => hs.push(q),
             _ => {
                 return Err(t.error_at(
@@ -662,7 +661,7 @@ impl GraphCheck {
     /// so the boundary configurations `ε = min π/2`, `ε_t = max π/2` are kept).
     fn two_point_configs(&self) -> Vec<TwoPointQ> {
         let [na, nb, nc] = self.grid;
-        let q = |a: usize, b: usize| Q::new(BigInt::from(a), BigInt::from(b));
+        let q = |a: usize, b: usize| Q::new(Int::from(a), Int::from(b));
         let one = Q::from_integer(1.into());
         let two = Q::from_integer(2.into());
         let mut out = Vec::new();
@@ -832,7 +831,7 @@ impl Check for GraphCheck {
                 let exact_deltas: Vec<Q> = self
                     .deltas
                     .iter()
-                    .filter_map(|&d| Q::from_float(d))
+                    .filter_map(|&d| crate::exact::from_float(d))
                     .collect();
                 for c in &configs {
                     let f = match self.item {
@@ -886,7 +885,7 @@ impl Check for GraphCheck {
         if let Some((_, c, k)) = &tightest {
             // Certify the tightest instance (the violation, if the sweep found one) by enclosures
             // (docs/conventions.md §3: a holds verdict carries the trust of its tightest state).
-            let delta = Q::from_float(self.deltas[*k]).expect("finite δ");
+            let delta = crate::exact::from_float(self.deltas[*k]).expect("finite δ");
             let d = crate::enclosure::decide_escalating(
                 crate::enclosure::Precisions::default(),
                 |prec| c.one_step_enclosed(&delta, prec),

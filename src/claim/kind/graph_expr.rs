@@ -458,7 +458,8 @@ impl GraphExpr {
                 .saturating_add(acc)
         });
         check_elements(t, total, at)?;
-        let tol = Q::from_float(t.file.tolerance).unwrap_or_else(|| Q::from_integer(0.into()));
+        let tol =
+            crate::exact::from_float(t.file.tolerance).unwrap_or_else(|| Q::from_integer(0.into()));
         let slots = scope.slots.borrow().clone();
         Ok(GraphExpr {
             t: t.clone(),

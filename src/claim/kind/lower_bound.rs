@@ -24,11 +24,10 @@ use super::{Check, KindInfo, RunContext};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
 use crate::lang::{Exact, Expr, Slots};
 use crate::lower_bound::{Law, batched, mean};
 use crate::process::Process;
-use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
 
@@ -79,7 +78,7 @@ struct StatedLaw {
     batches: u32,
     heaviest: Law,
     lightest: Law,
-    mean_heaviest: Option<BigRational>,
+    mean_heaviest: Option<Q>,
 }
 
 /// A built `lower-bound` check.
@@ -93,7 +92,7 @@ pub struct LowerBound {
     processes: Vec<Box<dyn Process>>,
 }
 
-fn ratio(s: &str) -> std::result::Result<BigRational, String> {
+fn ratio(s: &str) -> std::result::Result<Q, String> {
     crate::spec::parse_ratio(s.trim()).map_err(|e| e.to_string())
 }
 
@@ -151,7 +150,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                         let pv = ratio(v).map_err(|e| {
                             t.error_at(lat, format!("{what}: probability `{v}`: {e}"))
                         })?;
-                        if pv <= BigRational::zero() || pv > BigRational::one() {
+                        if pv <= Q::zero() || pv > Q::one() {
                             return Err(t.error_at(
                                 lat,
                                 format!("{what}: probability {v} of value {k} is not in (0, 1]"),
@@ -237,11 +236,8 @@ fn show(law: &Law) -> String {
 }
 
 impl LowerBound {
-    fn eval(&self, e: &Expr, n: usize, b: u64, what: &str) -> Result<BigRational> {
-        let vals = [
-            BigRational::from_integer(BigInt::from(n)),
-            BigRational::from_integer(BigInt::from(b)),
-        ];
+    fn eval(&self, e: &Expr, n: usize, b: u64, what: &str) -> Result<Q> {
+        let vals = [Q::from_integer(Int::from(n)), Q::from_integer(Int::from(b))];
         e.eval(&Exact, &Slots(&vals), None).map_err(|err| {
             Error::invalid(
                 self.t.file_name(),
@@ -275,7 +271,7 @@ impl LowerBound {
                         .mean_heaviest
                         .as_ref()
                         .is_none_or(|m| mean(&e.heaviest) == *m);
-                    let total: BigRational = e.heaviest.values().sum();
+                    let total: Q = e.heaviest.values().sum();
                     let ok = ok_h && ok_l && ok_m && total.is_one();
                     out.push(wit(
                         l.n,

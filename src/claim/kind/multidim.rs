@@ -33,6 +33,7 @@ use crate::claim::schema::{ConstValue, FileError, Scalar, Theorem};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::enclosure::{Decision, Interval, Precisions, decide_escalating};
 use crate::error::{Error, Result};
+use crate::exact::Q;
 use crate::multidim::claims::{self, Constants, Eq316Form, LemmaForm, TOLERANCE};
 use crate::multidim::enclosed::{self, ExactConstants, Outcome};
 use crate::multidim::expectation::expect;
@@ -41,7 +42,6 @@ use crate::multidim::search::{families, integer_exhaustive, random_states, reach
 use crate::multidim::{BallLaw, GroupPotential, MdLoads, MdRule, PsiReading, Which};
 use crate::process::Process;
 use crate::xfloat::XFloat;
-use num_rational::BigRational;
 use std::collections::BTreeMap;
 
 /// The registry entry.
@@ -109,7 +109,7 @@ pub struct Multidim {
     states: States,
     dims: u32,
     /// (f, ε, γ₁ as f64, γ₁ exact, ε exact).
-    grid: Vec<(u32, f64, f64, BigRational, BigRational)>,
+    grid: Vec<(u32, f64, f64, Q, Q)>,
     /// The statement of eq. (3.16) (`form` of `eq-3-16`).
     eq316: Eq316Form,
     /// `form = "harmonic"` of `gamma-at-zero`: the corrected value `Γ(0) = 2H_n`.
@@ -117,7 +117,7 @@ pub struct Multidim {
     processes: Vec<Box<dyn Process>>,
 }
 
-fn grid_of(t: &Theorem, name: &str) -> std::result::Result<Vec<(f64, BigRational)>, FileError> {
+fn grid_of(t: &Theorem, name: &str) -> std::result::Result<Vec<(f64, Q)>, FileError> {
     let Some(v) = t.file.constants.get(name) else {
         return Ok(vec![]);
     };
@@ -230,12 +230,12 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let g1s = grid_of(t, "gamma1")?;
     let state_free = matches!(cs.item, Item::GammaAtZero | Item::MassFacts);
     let fs = if fs.is_empty() && state_free {
-        vec![(1.0, BigRational::from_integer(1.into()))]
+        vec![(1.0, Q::from_integer(1.into()))]
     } else {
         fs
     };
     let epss = if epss.is_empty() && state_free {
-        vec![(0.25, BigRational::new(1.into(), 4.into()))]
+        vec![(0.25, Q::new(1.into(), 4.into()))]
     } else {
         epss
     };
@@ -246,7 +246,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         ));
     }
     let g1s = if g1s.is_empty() {
-        vec![(0.25, BigRational::new(1.into(), 4.into()))]
+        vec![(0.25, Q::new(1.into(), 4.into()))]
     } else {
         g1s
     };
@@ -834,8 +834,8 @@ impl Multidim {
             let g = claims::gamma_at_zero(n)?;
             searched.add("exact", 1);
             let h = crate::spec::parse_ratio(&g.exact).map_err(|e| Error::invalid("2H_n", e))?;
-            let two = BigRational::from_integer(2.into());
-            let nq = BigRational::from_integer(n.into());
+            let two = Q::from_integer(2.into());
+            let nq = Q::from_integer(n.into());
             let dcd = decide_escalating(Precisions::default(), |p| {
                 Ok((
                     Interval::from_rational(&h, p),
@@ -913,15 +913,15 @@ impl Multidim {
             constant_combinations: 1,
             ..Searched::default()
         };
-        let alpha = BigRational::new(1.into(), 8.into());
-        let mut bad: Option<(usize, PsiReading, BigRational, BigRational)> = None;
+        let alpha = Q::new(1.into(), 8.into());
+        let mut bad: Option<(usize, PsiReading, Q, Q)> = None;
         let mut last = None;
         for &n in &d.n {
-            let mut h = BigRational::from_integer(0.into());
+            let mut h = Q::from_integer(0.into());
             for i in 1..=n {
-                h += BigRational::new(2.into(), (i as i64).into());
+                h += Q::new(2.into(), (i as i64).into());
             }
-            let zero = vec![BigRational::from_integer(0.into()); n];
+            let zero = vec![Q::from_integer(0.into()); n];
             for reading in PsiReading::ALL {
                 let spec = GroupSpec::new(Which::Gamma, alpha.clone(), reading)?;
                 let v = spec
@@ -972,11 +972,10 @@ impl Multidim {
             constant_combinations: self.grid.len(),
             ..Searched::default()
         };
-        let mut gammas: Vec<(f64, BigRational)> =
-            self.grid.iter().map(|g| (g.2, g.3.clone())).collect();
+        let mut gammas: Vec<(f64, Q)> = self.grid.iter().map(|g| (g.2, g.3.clone())).collect();
         gammas.sort_by(|a, b| a.1.cmp(&b.1));
         gammas.dedup_by(|a, b| a.1 == b.1);
-        let mut worst: Option<(BigRational, Witness)> = None;
+        let mut worst: Option<(Q, Witness)> = None;
         for &n in &d.n {
             for p in &self.processes {
                 let v = p.rank_probabilities_exact(n)?.ok_or_else(|| {
@@ -1014,7 +1013,7 @@ impl Multidim {
             }
         }
         let (slack, w) = worst.expect("non-empty domain");
-        let zero = BigRational::from_integer(0.into());
+        let zero = Q::from_integer(0.into());
         Ok(Verdict {
             links: Vec::new(),
             id: self.t.id.clone(),

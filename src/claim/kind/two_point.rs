@@ -44,9 +44,8 @@ use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
-use crate::exact::Q;
+use crate::exact::{Int, Q};
 use crate::lang::{Domain, Enclosure, Env, Eval, EvalError, Exact, Expr, Formula, Resolved, Scope};
-use num_bigint::BigInt;
 use num_traits::Signed;
 use std::cell::RefCell;
 use toml::Spanned;
@@ -243,7 +242,7 @@ struct Element {
 }
 
 fn q(a: usize, b: usize) -> Q {
-    Q::new(BigInt::from(a), BigInt::from(b))
+    Q::new(Int::from(a), Int::from(b))
 }
 
 impl Element {
@@ -262,7 +261,7 @@ impl Element {
         };
         let lo = pi1 - eps_t;
         let hi = pi1 + eps_t;
-        let valid = Q::from_integer(BigInt::from(u8::from(
+        let valid = Q::from_integer(Int::from(u8::from(
             lo >= zero && lo <= one && hi >= zero && hi <= one,
         )));
         Element {
@@ -413,7 +412,7 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
         .map_err(|e| t.error_at(at, e.to_string()))?;
     let k = ((hi - lo) / step).floor() as usize;
     let deltas = (0..=k)
-        .filter_map(|i| Q::from_float(lo + i as f64 * step))
+        .filter_map(|i| crate::exact::from_float(lo + i as f64 * step))
         .collect();
     let slots = scope.slots.borrow().clone();
     let derived = scope.derived.borrow().clone();

@@ -6,13 +6,12 @@
 use crate::claim::case::Alloc;
 use crate::condition::{best_c, c1_violation, c2_violation};
 use crate::error::{Error, Result};
-use num_bigint::BigInt;
-use num_rational::BigRational;
+use crate::exact::{Int, Q};
 use num_traits::{One, ToPrimitive, Zero};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn ratio_f64(r: &BigRational) -> f64 {
+fn ratio_f64(r: &Q) -> f64 {
     r.to_f64().unwrap_or(f64::NAN)
 }
 
@@ -22,20 +21,20 @@ fn ratio_f64(r: &BigRational) -> f64 {
 /// vector with the most biased step vector, pushed to the boundary of C1 by bisection.
 pub fn vectors(
     n: usize,
-    delta: &BigRational,
-    eps: &BigRational,
-    c2: &BigRational,
+    delta: &Q,
+    eps: &Q,
+    c2: &Q,
     random: usize,
     seed: u64,
 ) -> Result<Vec<Alloc>> {
     let k = crate::condition::delta_n(n, delta)?;
-    let nn = BigRational::from_integer(BigInt::from(n));
-    let one = BigRational::one();
-    let step = |kk: usize, e: &BigRational| -> Option<Vec<BigRational>> {
+    let nn = Q::from_integer(Int::from(n));
+    let one = Q::one();
+    let step = |kk: usize, e: &Q| -> Option<Vec<Q>> {
         // heavy part (1 − e)/n on ranks ≤ kk, light part chosen so the sum is 1.
         let a = (&one - e) / &nn;
-        let rest = &one - &a * BigRational::from_integer(BigInt::from(kk));
-        let b = rest / BigRational::from_integer(BigInt::from(n - kk));
+        let rest = &one - &a * Q::from_integer(Int::from(kk));
+        let b = rest / Q::from_integer(Int::from(n - kk));
         if b < a {
             return None;
         }
@@ -45,12 +44,12 @@ pub fn vectors(
                 .collect(),
         )
     };
-    let ok = |p: &[BigRational]| c1_violation(p, k, eps).is_none() && c2_violation(p, c2).is_none();
+    let ok = |p: &[Q]| c1_violation(p, k, eps).is_none() && c2_violation(p, c2).is_none();
     // The largest bias whose step vector at k meets C2: 1 + e·k/(n − k) ≤ C.
-    let kn = BigRational::from_integer(BigInt::from(k));
-    let nk = BigRational::from_integer(BigInt::from(n - k));
-    let emax = ((c2 - &one) * &nk / &kn).min(one.clone() - BigRational::new(1.into(), 1000.into()));
-    let mut cands: Vec<(String, Vec<BigRational>)> = Vec::new();
+    let kn = Q::from_integer(Int::from(k));
+    let nk = Q::from_integer(Int::from(n - k));
+    let emax = ((c2 - &one) * &nk / &kn).min(one.clone() - Q::new(1.into(), 1000.into()));
+    let mut cands: Vec<(String, Vec<Q>)> = Vec::new();
     let q = step(k, eps).ok_or_else(|| Error::invalid("vectors", "ε ≥ 1 leaves no step vector"))?;
     if !ok(&q) {
         return Err(Error::invalid(
@@ -62,7 +61,7 @@ pub fn vectors(
         ));
     }
     cands.push((format!("q(delta={delta},eps={eps})"), q));
-    let emid = (eps + &emax) / BigRational::from_integer(2.into());
+    let emid = (eps + &emax) / Q::from_integer(2.into());
     for e in [emid, emax.clone()] {
         for kk in [k, k + 1, k + 2, (k + n) / 2] {
             if kk >= 1
@@ -117,12 +116,12 @@ pub fn vectors(
             continue;
         }
         // Exact companion: the dyadic values, renormalised to sum 1.
-        let ex: Vec<BigRational> = p
+        let ex: Vec<Q> = p
             .iter()
-            .map(|v| BigRational::from_float(*v).unwrap_or_else(BigRational::zero))
+            .map(|v| crate::exact::from_float(*v).unwrap_or_else(Q::zero))
             .collect();
-        let sum: BigRational = ex.iter().fold(BigRational::zero(), |a, b| a + b);
-        let ex: Vec<BigRational> = ex.into_iter().map(|v| v / &sum).collect();
+        let sum: Q = ex.iter().fold(Q::zero(), |a, b| a + b);
+        let ex: Vec<Q> = ex.into_iter().map(|v| v / &sum).collect();
         cands.push((format!("random#{j}"), ex));
     }
     Ok(cands
