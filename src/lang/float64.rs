@@ -72,7 +72,10 @@ fn ok(v: f64) -> Eval<f64> {
 
 #[inline]
 fn num(v: f64, m: f64) -> Eval<Approx64> {
-    Ok(Approx64 { v: ok(v)?, m: ok(m)? })
+    Ok(Approx64 {
+        v: ok(v)?,
+        m: ok(m)?,
+    })
 }
 
 #[inline]
@@ -325,8 +328,14 @@ mod tests {
             (Ok(f), Err(w)) => panic!("{text} at {a}, {b}: f64 gave {f:?}, extended range {w}"),
             (Err(EvalError::Beyond64), _) => {
                 let both = eval_float(
-                    |d| e.eval(d, &Slots(&[d.float(a)?, d.float(b)?]), None).map(|x| d.approx(&x)),
-                    |d| e.eval(d, &Slots(&[d.float(a)?, d.float(b)?]), None).map(|x| d.approx(&x)),
+                    |d| {
+                        e.eval(d, &Slots(&[d.float(a)?, d.float(b)?]), None)
+                            .map(|x| d.approx(&x))
+                    },
+                    |d| {
+                        e.eval(d, &Slots(&[d.float(a)?, d.float(b)?]), None)
+                            .map(|x| d.approx(&x))
+                    },
                 );
                 assert_eq!(both, wide, "{text} at {a}, {b}");
                 false

@@ -35,10 +35,10 @@ pub mod syntax;
 
 pub use domain::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
 pub use dual::{Dual, DualNum, Seed};
-pub use float64::{Approx64, Float64, ToApprox, eval_float};
 pub use expr::{
     Agg, BinVar, BinVars, CompileError, DIM_VAR, Elements, Env, EnvFunc, Expr, Formula, Frame,
     Func, ProcFunc, Resolved, Scope, Slots, Uses, compile_expr, compile_formula, compile_str,
     compile_value,
 };
+pub use float64::{Approx64, Float64, ToApprox, eval_float};
 pub use syntax::{Ast, BinOp, Cmp, parse};
