@@ -122,12 +122,9 @@ impl BiasState {
                 process.spec()
             ))
         })?;
-        let sides = Sides::new(loads, boundary_of(process));
-        Ok(BiasState {
-            law,
-            sides,
-            y: loads.normalized_exact(),
-        })
+        let y = loads.normalized_exact();
+        let sides = Sides::from_y(&y, boundary_of(process));
+        Ok(BiasState { law, sides, y })
     }
 
     /// The exact step law.

@@ -64,10 +64,11 @@ impl Objective for LinkObjective<'_> {
     }
 
     fn eval(&self, loads: &[f64]) -> Result<Eval> {
-        let file = self.ineq.t.file_name();
+        // The file's name only for an error (it is formatted from the path).
+        let file = || self.ineq.t.file_name();
         let st = State::new(self.case, loads.to_vec())?;
         if !self.ineq.given.is_empty() {
-            let inside = self.ineq.given_holds(&st).map_err(|e| lib(e, &file))?;
+            let inside = self.ineq.given_holds(&st).map_err(|e| lib(e, &file()))?;
             let (seen, k) = self.hyp.get();
             self.hyp.set((seen + 1, k + u64::from(inside)));
             if !inside {
@@ -83,7 +84,7 @@ impl Objective for LinkObjective<'_> {
         }
         let a = self.ineq.float_atom(self.link, &st).map_err(|e| {
             Error::invalid(
-                &file,
+                &file(),
                 format!(
                     "the claim cannot be evaluated at n = {}, loads {:?}: {e}",
                     self.case.n,
