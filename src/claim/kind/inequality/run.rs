@@ -84,7 +84,7 @@ impl Objective for LinkObjective<'_> {
         }
         let a = self.ineq.float_atom(self.link, &st).map_err(|e| {
             Error::invalid(
-                &file(),
+                file(),
                 format!(
                     "the claim cannot be evaluated at n = {}, loads {:?}: {e}",
                     self.case.n,
