@@ -392,6 +392,7 @@ impl Strategy {
 
     /// [`Strategy::step`] with the simulator's generator ([`Strategy::choose_sim`]): the same
     /// vertex and the same draws.
+    #[inline]
     pub fn step_sim(&self, s: &mut State, rng: &mut SimRng) -> usize {
         let v = self.choose_sim(&s.set_load, rng);
         self.place(s, v);
@@ -409,6 +410,7 @@ impl Strategy {
     /// [`Strategy::choose`] with the simulator's generator: the same draws, but the coin of a tie
     /// is drawn without a branch on whether there is a tie ([`SimRng::coin_if`]); ties are
     /// frequent and unpredictable, so the branch would be mispredicted on many balls.
+    #[inline]
     pub fn choose_sim(&self, set_load: &[u64], rng: &mut SimRng) -> usize {
         let e = if self.graph.m() as u64 <= u32::MAX as u64 {
             crate::sim::rng::below_like_rand(rng, self.graph.m())
@@ -443,6 +445,7 @@ impl Strategy {
     }
 
     /// Adds one ball at `v`: its load, the loads of the sets containing it, the time.
+    #[inline]
     pub fn place(&self, s: &mut State, v: usize) {
         s.loads[v] += 1;
         let (a, b) = (self.path_start[v], self.path_start[v + 1]);
