@@ -690,6 +690,22 @@ impl System for StrategySystem {
         // Balls until the next multiple of n since the start (a countdown instead of a division
         // per ball); the gap is observed there and at the target.
         let mut until_obs = n - (self.st.t - self.start) % n;
+        if self.beta >= 1.0 && self.refresh == 0 {
+            // Every ball is a request decided on the current set loads: the balls up to the
+            // next observation point run in one tight loop (the same draws in the same order).
+            while self.st.t < target {
+                let k = until_obs.min(target - self.st.t);
+                for _ in 0..k {
+                    self.s.step_sim(&mut self.st, rng);
+                }
+                until_obs -= k;
+                best = best.max(self.st.gap());
+                if until_obs == 0 {
+                    until_obs = n;
+                }
+            }
+            return Ok(best);
+        }
         while self.st.t < target {
             if self.beta < 1.0 && !rng.random_bool(self.beta) {
                 let v = rng.random_range(0..self.st.loads.len());

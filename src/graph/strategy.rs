@@ -85,7 +85,7 @@ impl EdgeTable {
     /// `u < cum[k]`; `None` when `u` is at least their total (no node: the tie-break). The
     /// cumulative sums are nondecreasing, so that `k` is the number of sums `≤ u`: counted without
     /// a branch (the supports are short, and a search would mispredict on random `u`).
-    #[inline]
+    #[inline(always)]
     fn pick(&self, start: u32, end: u32, u: f64) -> Option<usize> {
         let (a, b) = (start as usize, end as usize);
         let k = a + self.entry[a..b]
@@ -97,7 +97,7 @@ impl EdgeTable {
 
     /// `+1` when the ball of entry `k` goes to the second endpoint `y`, `−1` to `x`, `0` on equal
     /// averages (see [`EdgeTable`]); `set_load` is indexed by node.
-    #[inline]
+    #[inline(always)]
     fn direction(&self, k: usize, set_load: &[u64]) -> i32 {
         let Entry { u, w, .. } = self.entry[k];
         let (u, w) = (u as usize, w as usize);
@@ -392,7 +392,7 @@ impl Strategy {
 
     /// [`Strategy::step`] with the simulator's generator ([`Strategy::choose_sim`]): the same
     /// vertex and the same draws.
-    #[inline]
+    #[inline(always)]
     pub fn step_sim(&self, s: &mut State, rng: &mut SimRng) -> usize {
         let v = self.choose_sim(&s.set_load, rng);
         self.place(s, v);
@@ -410,7 +410,7 @@ impl Strategy {
     /// [`Strategy::choose`] with the simulator's generator: the same draws, but the coin of a tie
     /// is drawn without a branch on whether there is a tie ([`SimRng::coin_if`]); ties are
     /// frequent and unpredictable, so the branch would be mispredicted on many balls.
-    #[inline]
+    #[inline(always)]
     pub fn choose_sim(&self, set_load: &[u64], rng: &mut SimRng) -> usize {
         let e = if self.graph.m() as u64 <= u32::MAX as u64 {
             crate::sim::rng::below_like_rand(rng, self.graph.m())
@@ -445,7 +445,7 @@ impl Strategy {
     }
 
     /// Adds one ball at `v`: its load, the loads of the sets containing it, the time.
-    #[inline]
+    #[inline(always)]
     pub fn place(&self, s: &mut State, v: usize) {
         s.loads[v] += 1;
         let (a, b) = (self.path_start[v], self.path_start[v + 1]);
