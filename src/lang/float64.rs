@@ -146,36 +146,44 @@ impl Domain for Float64 {
     fn exact_inputs(&self) -> bool {
         false
     }
+    #[inline]
     fn rational(&self, q: &Q) -> Eval<Approx64> {
         exact(q.to_f64().unwrap_or(f64::NAN))
     }
+    #[inline]
     fn literal(&self, q: &Q, f: f64) -> Eval<Approx64> {
         if f.is_finite() && (f != 0.0 || q.is_zero()) {
             return exact(f);
         }
         self.rational(q)
     }
+    #[inline]
     fn float(&self, v: f64) -> Eval<Approx64> {
         exact(v)
     }
     fn xfloat(&self, v: XFloat) -> Eval<Approx64> {
         exact(v.binary().to_f64())
     }
+    #[inline]
     fn add(&self, a: &Approx64, b: &Approx64) -> Eval<Approx64> {
         num(add(a.v, b.v), add(a.m, b.m))
     }
+    #[inline]
     fn sub(&self, a: &Approx64, b: &Approx64) -> Eval<Approx64> {
         num(add(a.v, -b.v), add(a.m, b.m))
     }
+    #[inline]
     fn mul(&self, a: &Approx64, b: &Approx64) -> Eval<Approx64> {
         num(mul(a.v, b.v)?, mul(a.m, b.m)?)
     }
+    #[inline]
     fn div(&self, a: &Approx64, b: &Approx64) -> Eval<Approx64> {
         if b.v == 0.0 {
             return Err(EvalError::Beyond64);
         }
         num(div(a.v, b.v)?, div(a.m, b.v.abs())?)
     }
+    #[inline]
     fn neg(&self, a: &Approx64) -> Eval<Approx64> {
         Ok(Approx64 { v: -a.v, m: a.m })
     }
@@ -186,6 +194,7 @@ impl Domain for Float64 {
         let v = powi(a.v, k)?;
         num(v, max(powi(a.m, k)?.abs(), v.abs()))
     }
+    #[inline]
     fn exp(&self, a: &Approx64) -> Eval<Approx64> {
         // XFloat::exp rounds e^t as f64 does for |t| < 700.
         if a.v.abs() >= 700.0 {
@@ -209,6 +218,7 @@ impl Domain for Float64 {
         let v = a.v.sqrt();
         num(v, max(a.m.sqrt(), v))
     }
+    #[inline]
     fn abs(&self, a: &Approx64) -> Eval<Approx64> {
         Ok(Approx64 {
             v: a.v.abs(),
@@ -221,9 +231,11 @@ impl Domain for Float64 {
     fn ceil(&self, a: &Approx64) -> Eval<Approx64> {
         exact(a.v.ceil())
     }
+    #[inline]
     fn cmp(&self, a: &Approx64, b: &Approx64) -> Eval<Ordering> {
         a.v.partial_cmp(&b.v).ok_or(EvalError::Beyond64)
     }
+    #[inline]
     fn to_f64(&self, a: &Approx64) -> f64 {
         a.v
     }
@@ -249,9 +261,11 @@ impl Domain for Float64 {
         let l = self.ln(a)?;
         self.exp(&self.mul(b, &l)?)
     }
+    #[inline]
     fn zero(&self) -> Approx64 {
         Approx64 { v: 0.0, m: 0.0 }
     }
+    #[inline]
     fn one(&self) -> Approx64 {
         Approx64 { v: 1.0, m: 1.0 }
     }
