@@ -426,8 +426,17 @@ impl Potential for Exponential {
                 -self.alpha * ymin
             };
             let mut mant = CompensatedSum::default();
+            // Equal loads come in runs (level states, sorted vectors): the term of the previous
+            // bin is reused for an equal argument (the same number, so the same sum).
+            let mut last: Option<(f64, f64)> = None;
             for v in &y {
-                mant.add((s * self.alpha * v - m).exp());
+                let arg = s * self.alpha * v - m;
+                let term = match last {
+                    Some((a, t)) if a.to_bits() == arg.to_bits() => t,
+                    _ => arg.exp(),
+                };
+                last = Some((arg, term));
+                mant.add(term);
             }
             let mant = mant.value();
             total = total.add(XFloat::from_parts(mant, m));
