@@ -166,25 +166,29 @@ impl GroupPotential {
     /// The value at sum-loads already sorted heaviest first.
     pub fn value_sorted(&self, v: &[f64]) -> XFloat {
         let n = v.len();
-        let phi = || {
-            XFloat::sum_exp(
-                v.iter()
-                    .enumerate()
-                    .map(|(k, &x)| self.alpha * x - self.ln_den(false, k + 1, n)),
-            )
-        };
-        let psi = || {
-            XFloat::sum_exp(
-                v.iter()
-                    .enumerate()
-                    .map(|(k, &x)| -self.alpha * x - self.ln_den(true, k + 1, n)),
-            )
-        };
-        match self.which {
-            Which::Phi => phi(),
-            Which::Psi => psi(),
-            Which::Gamma => phi().add(psi()),
-        }
+        with_ln_ints(n, |ln| {
+            // The weight denominators' logarithms from one table (`ln[k] = ln k`): the same
+            // floats as `ln_den`.
+            let mirrored = self.reading == PsiReading::Mirrored;
+            let phi = || {
+                XFloat::sum_exp(
+                    v.iter()
+                        .enumerate()
+                        .map(|(k, &x)| self.alpha * x - ln[k + 1]),
+                )
+            };
+            let psi =
+                || {
+                    XFloat::sum_exp(v.iter().enumerate().map(|(k, &x)| {
+                        -self.alpha * x - if mirrored { ln[n - k] } else { ln[k + 1] }
+                    }))
+                };
+            match self.which {
+                Which::Phi => phi(),
+                Which::Psi => psi(),
+                Which::Gamma => phi().add(psi()),
+            }
+        })
     }
 
     /// The value computed group by group, literally as printed:
@@ -249,25 +253,62 @@ pub fn standard_per_dimension(x: &MdLoads, side: Side, alpha: f64) -> Result<XFl
 /// `ln k` for a positive integer `k`, the same `f64` as `(k as f64).ln()`, remembered per thread
 /// for `k` up to 2¹⁶ (the potentials ask for `ln 1, …, ln n` at every state of an expectation).
 fn ln_int(k: usize) -> f64 {
-    const CACHED: usize = 1 << 16;
-    if k > CACHED {
+    if k > LN_CACHED {
         return (k as f64).ln();
     }
-    thread_local! {
-        static TABLE: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    TABLE.with(|t| {
+    LN_TABLE.with(|t| {
         let mut t = t.borrow_mut();
-        if t.len() <= k {
-            let from = t.len();
-            t.extend((from..=k).map(|j| (j as f64).ln()));
-        }
+        grow_ln_table(&mut t, k);
         t[k]
     })
 }
 
+/// Runs `f` on the table `ln[k] = ln k` for `k = 0, …, n` (`ln 0 = −∞`), the same floats as
+/// [`ln_int`]: one look-up of the thread's table for a whole potential instead of one per term.
+/// The table is borrowed while `f` runs, so `f` must not call [`ln_int`] or this function.
+fn with_ln_ints<T>(n: usize, f: impl FnOnce(&[f64]) -> T) -> T {
+    if n >= LN_CACHED {
+        let table: Vec<f64> = (0..=n).map(|k| (k as f64).ln()).collect();
+        return f(&table);
+    }
+    LN_TABLE.with(|t| {
+        let mut t = t.borrow_mut();
+        grow_ln_table(&mut t, n);
+        f(&t[..=n])
+    })
+}
+
+/// `ln k` is remembered per thread for `k` up to this.
+const LN_CACHED: usize = 1 << 16;
+
+thread_local! {
+    static LN_TABLE: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Extends the table `t[k] = ln k` to hold `k = 0, …, n`.
+fn grow_ln_table(t: &mut Vec<f64>, n: usize) {
+    if t.len() <= n {
+        let from = t.len();
+        t.extend((from..=n).map(|j| (j as f64).ln()));
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    /// The table of [`super::with_ln_ints`] holds the very floats `(k as f64).ln()` gives, in and
+    /// beyond the cached range, after a smaller and a larger request.
+    #[test]
+    fn ln_table_is_ln() {
+        for n in [3usize, 40, 7, 70_000] {
+            super::with_ln_ints(n, |t| {
+                assert_eq!(t.len(), n + 1);
+                for (k, v) in t.iter().enumerate() {
+                    assert_eq!(v.to_bits(), (k as f64).ln().to_bits(), "k = {k}");
+                }
+            });
+        }
+    }
+
     /// The remembered logarithms are the very floats `(k as f64).ln()` gives, whatever order they
     /// are asked in (growing the table, reading it back, beyond the cached range).
     #[test]
