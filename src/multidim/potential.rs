@@ -148,12 +148,13 @@ impl GroupPotential {
         GroupPotential { which, ..self }
     }
 
-    /// `ln` of the weight denominator at 1-based position `i` of `n`.
-    fn ln_den(&self, psi: bool, i: usize, n: usize) -> f64 {
+    /// `ln` of the weight denominator at 1-based position `i` of `n`, read from the table
+    /// `ln[k] = ln k` of [`with_ln_ints`].
+    fn ln_den(&self, ln: &[f64], psi: bool, i: usize, n: usize) -> f64 {
         if psi && self.reading == PsiReading::Mirrored {
-            ln_int(n - i + 1)
+            ln[n - i + 1]
         } else {
-            ln_int(i)
+            ln[i]
         }
     }
 
@@ -167,22 +168,12 @@ impl GroupPotential {
     pub fn value_sorted(&self, v: &[f64]) -> XFloat {
         let n = v.len();
         with_ln_ints(n, |ln| {
-            // The weight denominators' logarithms from one table (`ln[k] = ln k`): the same
-            // floats as `ln_den`.
-            let mirrored = self.reading == PsiReading::Mirrored;
-            let phi = || {
-                XFloat::sum_exp(
-                    v.iter()
-                        .enumerate()
-                        .map(|(k, &x)| self.alpha * x - ln[k + 1]),
-                )
+            let term = |psi: bool, k: usize, x: f64| {
+                let sign = if psi { -1.0 } else { 1.0 };
+                sign * self.alpha * x - self.ln_den(ln, psi, k + 1, n)
             };
-            let psi =
-                || {
-                    XFloat::sum_exp(v.iter().enumerate().map(|(k, &x)| {
-                        -self.alpha * x - if mirrored { ln[n - k] } else { ln[k + 1] }
-                    }))
-                };
+            let phi = || XFloat::sum_exp(v.iter().enumerate().map(|(k, &x)| term(false, k, x)));
+            let psi = || XFloat::sum_exp(v.iter().enumerate().map(|(k, &x)| term(true, k, x)));
             match self.which {
                 Which::Phi => phi(),
                 Which::Psi => psi(),
@@ -195,23 +186,25 @@ impl GroupPotential {
     /// `Σ_p Σ_{k=0}^{|G_p|−1} e^{±α s_k}/(p₀ + k)` (a second route to [`Self::value`]).
     pub fn value_by_groups(&self, s: &[f64]) -> XFloat {
         let n = s.len();
-        let mut acc = XFloat::from_f64(0.0);
-        for g in groups(s) {
-            for k in 0..g.size {
-                let pos = g.p0 + k;
-                if self.which != Which::Psi {
-                    acc = acc.add(XFloat::exp_of(
-                        self.alpha * g.s - self.ln_den(false, pos, n),
-                    ));
-                }
-                if self.which != Which::Phi {
-                    acc = acc.add(XFloat::exp_of(
-                        -self.alpha * g.s - self.ln_den(true, pos, n),
-                    ));
+        with_ln_ints(n, |ln| {
+            let mut acc = XFloat::from_f64(0.0);
+            for g in groups(s) {
+                for k in 0..g.size {
+                    let pos = g.p0 + k;
+                    if self.which != Which::Psi {
+                        acc = acc.add(XFloat::exp_of(
+                            self.alpha * g.s - self.ln_den(ln, false, pos, n),
+                        ));
+                    }
+                    if self.which != Which::Phi {
+                        acc = acc.add(XFloat::exp_of(
+                            -self.alpha * g.s - self.ln_den(ln, true, pos, n),
+                        ));
+                    }
                 }
             }
-        }
-        acc
+            acc
+        })
     }
 }
 
@@ -250,22 +243,10 @@ pub fn standard_per_dimension(x: &MdLoads, side: Side, alpha: f64) -> Result<XFl
     Ok(acc)
 }
 
-/// `ln k` for a positive integer `k`, the same `f64` as `(k as f64).ln()`, remembered per thread
-/// for `k` up to 2¹⁶ (the potentials ask for `ln 1, …, ln n` at every state of an expectation).
-fn ln_int(k: usize) -> f64 {
-    if k > LN_CACHED {
-        return (k as f64).ln();
-    }
-    LN_TABLE.with(|t| {
-        let mut t = t.borrow_mut();
-        grow_ln_table(&mut t, k);
-        t[k]
-    })
-}
-
-/// Runs `f` on the table `ln[k] = ln k` for `k = 0, …, n` (`ln 0 = −∞`), the same floats as
-/// [`ln_int`]: one look-up of the thread's table for a whole potential instead of one per term.
-/// The table is borrowed while `f` runs, so `f` must not call [`ln_int`] or this function.
+/// Runs `f` on the table `ln[k] = ln k` for `k = 0, …, n` (`ln 0 = −∞`), the very floats of
+/// `(k as f64).ln()`, remembered per thread for `n` below 2¹⁶ (the potentials ask for
+/// `ln 1, …, ln n` at every state of an expectation): one look-up of the thread's table for a
+/// whole potential. The table is borrowed while `f` runs, so `f` must not call this function.
 fn with_ln_ints<T>(n: usize, f: impl FnOnce(&[f64]) -> T) -> T {
     if n >= LN_CACHED {
         let table: Vec<f64> = (0..=n).map(|k| (k as f64).ln()).collect();
@@ -273,7 +254,10 @@ fn with_ln_ints<T>(n: usize, f: impl FnOnce(&[f64]) -> T) -> T {
     }
     LN_TABLE.with(|t| {
         let mut t = t.borrow_mut();
-        grow_ln_table(&mut t, n);
+        if t.len() <= n {
+            let from = t.len();
+            t.extend((from..=n).map(|j| (j as f64).ln()));
+        }
         f(&t[..=n])
     })
 }
@@ -283,14 +267,6 @@ const LN_CACHED: usize = 1 << 16;
 
 thread_local! {
     static LN_TABLE: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Extends the table `t[k] = ln k` to hold `k = 0, …, n`.
-fn grow_ln_table(t: &mut Vec<f64>, n: usize) {
-    if t.len() <= n {
-        let from = t.len();
-        t.extend((from..=n).map(|j| (j as f64).ln()));
-    }
 }
 
 #[cfg(test)]
@@ -307,19 +283,5 @@ mod tests {
                 }
             });
         }
-    }
-
-    /// The remembered logarithms are the very floats `(k as f64).ln()` gives, whatever order they
-    /// are asked in (growing the table, reading it back, beyond the cached range).
-    #[test]
-    fn ln_int_is_ln() {
-        for k in [5usize, 1, 3000, 2, 70_000, 65_536, 17] {
-            assert_eq!(
-                super::ln_int(k).to_bits(),
-                (k as f64).ln().to_bits(),
-                "k = {k}"
-            );
-        }
-        assert_eq!(super::ln_int(1), 0.0);
     }
 }
