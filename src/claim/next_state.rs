@@ -132,10 +132,10 @@ fn linear<D: Routes>(d: &D, st: &State, env: &StateEnv<'_, '_, D>, e: &Expr) -> 
             Some(v) => Some(d.div(&v, &b.eval(d, env, None)?)?),
             None => None,
         },
-        Expr::Over(Elements::Bins, crate::lang::Agg::Sum, f, pred) => {
+        Expr::Over(Elements::Bins, crate::lang::Agg::Sum, f, pred, _) => {
             separable_if(d, st, env, f, pred.as_deref())?
         }
-        Expr::Count(Elements::Bins, pred) => {
+        Expr::Count(Elements::Bins, pred, _) => {
             separable_if(d, st, env, &crate::lang::expr::one(), Some(pred))?
         }
         _ => None,
@@ -663,8 +663,8 @@ fn multisets<D: Domain>(
 /// The state with the given next loads, in the same case.
 pub fn next_state<'c>(st: &State<'c>, x: NextLoads) -> Eval<State<'c>> {
     match x {
-        NextLoads::Exact(q) => State::exact(st.case, q).map_err(EvalError::Error),
-        NextLoads::Float(f) => State::new(st.case, f).map_err(EvalError::Error),
+        NextLoads::Exact(q) => State::exact(st.case, q).map_err(EvalError::from),
+        NextLoads::Float(f) => State::new(st.case, f).map_err(EvalError::from),
     }
 }
 

@@ -80,7 +80,7 @@ fn registered<'s>(st: &'s State, j: usize) -> &'s dyn Potential {
 fn lib(e: crate::Error) -> EvalError {
     match e {
         crate::Error::Unsupported(s) => EvalError::Unavailable(s),
-        other => EvalError::Error(other),
+        other => EvalError::from(other),
     }
 }
 

@@ -35,6 +35,7 @@ pub struct State<'c> {
     yq: OnceCell<Vec<Q>>,
     ranking: OnceCell<Ranking>,
     law_f: OnceCell<std::result::Result<StepLaw, Error>>,
+    rank_law_f: OnceCell<Vec<f64>>,
     law_q: OnceCell<std::result::Result<Option<ExactStepLaw>, Error>>,
     level: OnceCell<Option<LevelLaw>>,
     levels: OnceCell<Levels>,
@@ -43,7 +44,7 @@ pub struct State<'c> {
 }
 
 fn err(e: &Error) -> EvalError {
-    EvalError::Error(e.clone())
+    EvalError::from(e.clone())
 }
 
 impl<'c> State<'c> {
@@ -73,6 +74,7 @@ impl<'c> State<'c> {
             yq: OnceCell::new(),
             ranking: OnceCell::new(),
             law_f: OnceCell::new(),
+            rank_law_f: OnceCell::new(),
             law_q: OnceCell::new(),
             level: OnceCell::new(),
             levels: OnceCell::new(),
@@ -148,14 +150,23 @@ impl<'c> State<'c> {
                     Alloc::Process {
                         process, p: None, ..
                     } => process.step_law(self.loads(), ties),
-                    a => {
-                        let p = a.rank_vector().expect("rank vector");
-                        Ok(StepLaw::unit(self.ranking().per_bin(p, ties)))
-                    }
+                    _ => Ok(StepLaw::unit(
+                        self.rank_law_f().expect("a rank vector").to_vec(),
+                    )),
                 }
             })
             .as_ref()
             .map_err(err)
+    }
+
+    /// Each bin's probability of the next ball when the allocation is a rank vector `p`: `p` by
+    /// rank with the tie rule applied ([`Ranking::per_bin`]); `None` for other allocations.
+    fn rank_law_f(&self) -> Option<&[f64]> {
+        let p = self.case.alloc.rank_vector()?;
+        Some(
+            self.rank_law_f
+                .get_or_init(|| self.ranking().per_bin(p, self.case.setting.ties)),
+        )
     }
 
     /// The exact step law (`None` when the process has no rational probabilities).
@@ -269,8 +280,22 @@ impl<'c> State<'c> {
                 .collect::<Eval<_>>()?;
             return Ok(BinLaw { p, w });
         }
-        let law = self.law_f()?;
         let mean = self.case.setting.weights.mean();
+        if self.case.alloc.rank_vector().is_some() {
+            // A rank vector allocates one ball per step, so the expected number of balls of a
+            // bin is its probability: the values of the step law's two sums (each `0 + pᵢ`),
+            // read without building the law.
+            let per_bin = self.rank_law_f().expect("a rank vector");
+            let mut p = Vec::with_capacity(per_bin.len());
+            let mut w = Vec::with_capacity(per_bin.len());
+            for &v in per_bin {
+                let v = 0.0 + v;
+                p.push(d.float(v)?);
+                w.push(d.float(v * mean * b)?);
+            }
+            return Ok(BinLaw { p, w });
+        }
+        let law = self.law_f()?;
         let p = law
             .per_bin_probability()
             .iter()
@@ -304,7 +329,7 @@ impl<'c> State<'c> {
             }
         }
         let n = self.n();
-        let k = crate::condition::delta_n(n, delta).map_err(EvalError::Error)?;
+        let k = crate::condition::delta_n(n, delta).map_err(EvalError::from)?;
         let remember = |float: Option<f64>, exactv: Option<Q>| {
             if !fixed {
                 return;
@@ -335,7 +360,7 @@ impl<'c> State<'c> {
                     .ranking()
                     .by_rank(&self.law_q_required()?.per_bin_probability()),
             };
-            let b = crate::condition::best_eps(&p, k).map_err(EvalError::Error)?;
+            let b = crate::condition::best_eps(&p, k).map_err(EvalError::from)?;
             remember(None, Some(b.eps.clone()));
             return d.rational(&b.eps);
         }
@@ -346,7 +371,7 @@ impl<'c> State<'c> {
                 k,
             ),
         }
-        .map_err(EvalError::Error)?;
+        .map_err(EvalError::from)?;
         remember(Some(b.eps), None);
         d.float(b.eps)
     }
@@ -408,7 +433,7 @@ impl<'c> State<'c> {
                 let v = self
                     .bias()?
                     .value(b, self.case.k().as_ref())
-                    .map_err(EvalError::Error)?;
+                    .map_err(EvalError::from)?;
                 d.rational(&v)
             }
             Quantity::Pot(j, stat) => self.potential(d, env, j, stat),

@@ -34,8 +34,9 @@ pub enum EvalError {
     Undefined(String),
     /// A comparison of enclosures that overlap at this precision.
     Undecided(String),
-    /// A library error (invalid parameters, a limit exceeded).
-    Error(crate::Error),
+    /// A library error (invalid parameters, a limit exceeded); boxed, so that an evaluation's
+    /// `Result` stays small (every operation of a domain returns one).
+    Error(Box<crate::Error>),
     /// [`crate::lang::Float64`] left the normal range of `f64` (or met an undefined operation):
     /// the evaluation is repeated in [`Float`], which gives the value or the error.
     Beyond64,
@@ -55,7 +56,7 @@ impl std::fmt::Display for EvalError {
 
 impl From<crate::Error> for EvalError {
     fn from(e: crate::Error) -> Self {
-        EvalError::Error(e)
+        EvalError::Error(Box::new(e))
     }
 }
 

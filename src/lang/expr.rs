@@ -336,10 +336,12 @@ pub enum Expr {
     Proc(ProcFunc, Box<Expr>),
     /// The indicator of a formula.
     Ind(Box<Formula>),
-    /// An aggregate over the bins or the dimensions, with an optional predicate.
-    Over(Elements, Agg, Box<Expr>, Option<Box<Formula>>),
-    /// `count(pred)`, `count_dims(pred)`
-    Count(Elements, Box<Formula>),
+    /// An aggregate over the bins or the dimensions, with an optional predicate, and the
+    /// per-bin names the two read (built by [`Expr::over`]).
+    Over(Elements, Agg, Box<Expr>, Option<Box<Formula>>, BinVars),
+    /// `count(pred)`, `count_dims(pred)`, and the per-bin names `pred` reads (built by
+    /// [`Expr::count`]).
+    Count(Elements, Box<Formula>, BinVars),
     /// A function of the state at exact integer arguments ([`EnvFunc`]).
     EnvCall(EnvFunc, Vec<Expr>),
     /// The per-dimension name `a` (inside a binder over the dimensions).
@@ -827,7 +829,7 @@ impl Compiler<'_> {
                     name_span,
                 );
             }
-            return Ok(Expr::Count(over, Box::new(inner.formula(&args[0])?)));
+            return Ok(Expr::count(over, inner.formula(&args[0])?));
         }
         if args.is_empty() || args.len() > 2 {
             return cerr(
@@ -846,10 +848,10 @@ impl Compiler<'_> {
         };
         let f = inner.expr(&args[0])?;
         let pred = match args.get(1) {
-            Some(a) => Some(Box::new(inner.formula(a)?)),
+            Some(a) => Some(inner.formula(a)?),
             None => None,
         };
-        Ok(Expr::Over(over, agg, Box::new(f), pred))
+        Ok(Expr::over(over, agg, f, pred))
     }
 
     fn env_call(
@@ -1134,10 +1136,12 @@ impl Expr {
                 env.proc(d, *f, &q)
             }
             Expr::Ind(fm) => Ok(d.indicator(fm.truth(d, env, frame, None)?)),
-            Expr::Over(on, agg, f, pred) => over(d, env, frame, *on, *agg, f, pred.as_deref()),
-            Expr::Count(on, pred) => {
+            Expr::Over(on, agg, f, pred, vars) => {
+                over(d, env, frame, (*on, *vars), *agg, f, pred.as_deref())
+            }
+            Expr::Count(on, pred, vars) => {
                 let mut k = 0usize;
-                each_element(d, env, frame, *on, pred.uses().bin_vars, |fr, size| {
+                each_element(d, env, frame, *on, *vars, |fr, size| {
                     if pred.truth(d, env, Some(fr), None)? {
                         k += size;
                     }
@@ -1157,6 +1161,29 @@ impl Expr {
                 .cloned()
                 .ok_or_else(|| EvalError::Unavailable(format!("per-dimension `{DIM_VAR}`"))),
         }
+    }
+
+    /// The aggregate `agg` of `f` over the elements `on` where `pred` holds, with the per-bin
+    /// names `f` and `pred` read found once, here, rather than at every evaluation.
+    ///
+    /// ```
+    /// use balloc::lang::{compile_value, Agg, BinVar, Elements, Expr};
+    /// let f = compile_value("1", &[]).unwrap();
+    /// let e = Expr::over(Elements::Bins, Agg::Sum, f, None);
+    /// assert!(matches!(e, Expr::Over(_, Agg::Sum, _, None, v) if v.0 == 0));
+    /// ```
+    pub fn over(on: Elements, agg: Agg, f: Expr, pred: Option<Formula>) -> Expr {
+        let mut vars = f.uses().bin_vars;
+        if let Some(p) = &pred {
+            vars = vars.union(p.uses().bin_vars);
+        }
+        Expr::Over(on, agg, Box::new(f), pred.map(Box::new), vars)
+    }
+
+    /// `count(pred)` over the elements `on`, with the per-bin names `pred` reads found once.
+    pub fn count(on: Elements, pred: Formula) -> Expr {
+        let vars = pred.uses().bin_vars;
+        Expr::Count(on, Box::new(pred), vars)
     }
 
     /// What the expression uses.
@@ -1195,14 +1222,14 @@ impl Expr {
                 a.collect(u);
             }
             Expr::Ind(f) => f.collect(u),
-            Expr::Over(on, _, f, p) => {
+            Expr::Over(on, _, f, p, _) => {
                 u.add_binder(*on);
                 f.collect(u);
                 if let Some(p) = p {
                     p.collect(u);
                 }
             }
-            Expr::Count(on, p) => {
+            Expr::Count(on, p, _) => {
                 u.add_binder(*on);
                 p.collect(u);
             }
@@ -1306,19 +1333,17 @@ fn each_element<D: Domain>(
     Ok(())
 }
 
+/// The aggregate `agg` of `f` over the elements `on` where `pred` holds; `vars` are the per-bin
+/// names the two read.
 fn over<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
     outer: Option<&Frame<D::N>>,
-    on: Elements,
+    (on, vars): (Elements, BinVars),
     agg: Agg,
     f: &Expr,
     pred: Option<&Formula>,
 ) -> Eval<D::N> {
-    let mut vars = f.uses().bin_vars;
-    if let Some(p) = pred {
-        vars = vars.union(p.uses().bin_vars);
-    }
     let mut acc: Option<D::N> = None;
     each_element(d, env, outer, on, vars, |fr, size| {
         if let Some(p) = pred

@@ -57,9 +57,14 @@ pub struct Approx64 {
 pub struct Float64;
 
 /// A value both domains hold alike: zero or a normal finite `f64`.
-#[inline]
+///
+/// Read from the bits: the biased exponent of a normal number is in `1..=2046` (0 is zero or
+/// subnormal, 2047 infinite or NaN), and a zero has every bit but the sign clear.
+#[inline(always)]
 fn normal(v: f64) -> bool {
-    v == 0.0 || (v.is_finite() && v.abs() >= f64::MIN_POSITIVE)
+    let b = v.to_bits();
+    let e = (b >> 52) & 0x7ff;
+    e.wrapping_sub(1) < 0x7fe || b << 1 == 0
 }
 
 #[inline]
@@ -403,7 +408,47 @@ mod tests {
         assert!(agree("a * b", 2f64.powi(-1000), 2f64.powi(-21)));
     }
 
+    /// The definition of [`normal`] on the value: zero, or finite with `|v| ≥ 2^-1022`.
+    fn normal_by_value(v: f64) -> bool {
+        v == 0.0 || (v.is_finite() && v.abs() >= f64::MIN_POSITIVE)
+    }
+
+    #[test]
+    fn normal_reads_the_class_from_the_bits() {
+        let edge = [
+            0.0,
+            -0.0,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            f64::MIN_POSITIVE / 2.0,
+            5e-324,
+            -5e-324,
+            f64::from_bits(f64::MIN_POSITIVE.to_bits() - 1),
+            f64::MAX,
+            f64::MIN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+            1.0,
+        ];
+        let expected = [
+            true, true, true, true, false, false, false, false, true, true, false, false, false,
+            false, true,
+        ];
+        for (v, e) in edge.iter().zip(expected) {
+            assert_eq!(normal(*v), e, "{v:e}");
+            assert_eq!(normal_by_value(*v), e, "{v:e}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn normal_agrees_with_its_definition(bits in any::<u64>()) {
+            let v = f64::from_bits(bits);
+            prop_assert_eq!(normal(v), normal_by_value(v));
+        }
+
         #[test]
         fn the_same_bits_as_the_extended_range_domain(
             k in 0..EXPRS.len(),

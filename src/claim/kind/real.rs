@@ -523,13 +523,13 @@ fn substitute(e: &Expr, from: usize, u: usize) -> Expr {
         }
         Expr::Proc(f, a) => Expr::Proc(*f, rec(a)),
         Expr::Ind(f) => Expr::Ind(Box::new(substitute_formula(f, from, u))),
-        Expr::Over(on, a, f, p) => Expr::Over(
+        Expr::Over(on, a, f, p, _) => Expr::over(
             *on,
             *a,
-            rec(f),
-            p.as_ref().map(|p| Box::new(substitute_formula(p, from, u))),
+            substitute(f, from, u),
+            p.as_ref().map(|p| substitute_formula(p, from, u)),
         ),
-        Expr::Count(on, p) => Expr::Count(*on, Box::new(substitute_formula(p, from, u))),
+        Expr::Count(on, p, _) => Expr::count(*on, substitute_formula(p, from, u)),
         Expr::EnvCall(f, args) => Expr::EnvCall(
             f.clone(),
             args.iter().map(|a| substitute(a, from, u)).collect(),

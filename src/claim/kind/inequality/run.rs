@@ -23,7 +23,7 @@ const CERTIFY_BUDGET: usize = 2000;
 
 fn lib(e: EvalError, file: &str) -> Error {
     match e {
-        EvalError::Error(e) => e,
+        EvalError::Error(e) => *e,
         other => Error::invalid(file, other.to_string()),
     }
 }
