@@ -533,6 +533,18 @@ pub struct StateEnv<'s, 'c, D: Domain> {
 }
 
 impl<'s, 'c, D: Routes> StateEnv<'s, 'c, D> {
+    /// The value of `slot`, computed and kept (the first read of a slot; out of line, so that
+    /// the reads of kept values stay short).
+    #[inline(never)]
+    fn compute_slot(&self, d: &D, slot: usize) -> Eval<D::N> {
+        let q = self.st.case.tables.slots[slot];
+        let v = self.st.quantity(d, self, q)?;
+        if let Some(c) = self.cache.borrow_mut().get_mut(slot) {
+            *c = Some(v.clone());
+        }
+        Ok(v)
+    }
+
     /// The environment of `st` in `d`.
     pub fn new(st: &'s State<'c>, d: &'s D) -> StateEnv<'s, 'c, D> {
         StateEnv {
@@ -557,15 +569,10 @@ impl<'s, 'c, D: Routes> StateEnv<'s, 'c, D> {
 
 impl<D: Routes> Env<D> for StateEnv<'_, '_, D> {
     fn slot(&self, d: &D, slot: usize) -> Eval<D::N> {
-        if let Some(v) = self.cache.borrow().get(slot).cloned().flatten() {
-            return Ok(v);
+        if let Some(Some(v)) = self.cache.borrow().get(slot) {
+            return Ok(v.clone());
         }
-        let q = self.st.case.tables.slots[slot];
-        let v = self.st.quantity(d, self, q)?;
-        if let Some(c) = self.cache.borrow_mut().get_mut(slot) {
-            *c = Some(v.clone());
-        }
-        Ok(v)
+        self.compute_slot(d, slot)
     }
 
     fn proc(&self, d: &D, f: ProcFunc, arg: &Q) -> Eval<D::N> {
