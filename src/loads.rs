@@ -834,9 +834,15 @@ impl Ranking {
         let keys: Vec<u64> = x.iter().map(|&v| heaviest_first_key(v)).collect();
         // Integer loads in a small range: a stable counting sort by value (one pass to count,
         // one to place); otherwise the radix sort of the monotone keys.
-        let order = match integer_range(x) {
-            Some((lo, hi)) if x.len() > 1024 => counting_order(x, lo, hi),
-            _ => radix_order(&keys),
+        // Loads already heaviest first (level states, sorted searches) need no sort: with ties
+        // by index the order is the identity. The test stops at the first bin out of order.
+        let order = if keys.windows(2).all(|w| w[0] <= w[1]) {
+            (0..x.len()).collect()
+        } else {
+            match integer_range(x) {
+                Some((lo, hi)) if x.len() > 1024 => counting_order(x, lo, hi),
+                _ => radix_order(&keys),
+            }
         };
         let mut groups = Vec::new();
         let mut group_of = vec![0; x.len()];

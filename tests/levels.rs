@@ -196,6 +196,28 @@ proptest! {
         prop_assert_eq!(l.len(), r.groups.len());
     }
 
+    /// Loads already heaviest first are ranked without a sort (the order is the identity); the
+    /// order must still be the stable one, with ties and zeros of either sign, and the same after
+    /// one swap puts a bin out of order.
+    #[test]
+    fn presorted_ranking_equals_comparison_sort(
+        v in prop::collection::vec((-6i32..6, any::<bool>()), 1..60),
+        swap in any::<prop::sample::Index>(),
+    ) {
+        let mut x: Vec<f64> = v
+            .iter()
+            .map(|&(a, neg)| if a == 0 && neg { -0.0 } else { a as f64 / 2.0 })
+            .collect();
+        x.sort_by(|a, b| b.partial_cmp(a).unwrap());
+        let r = Loads::new(x.clone()).unwrap().ranking();
+        prop_assert_eq!(&r.order, &(0..x.len()).collect::<Vec<_>>());
+        prop_assert_eq!(&r.order, &reference_order(&x));
+        let i = swap.index(x.len());
+        x.swap(0, i);
+        let r = Loads::new(x.clone()).unwrap().ranking();
+        prop_assert_eq!(&r.order, &reference_order(&x));
+    }
+
     /// The fast parser reads the same numbers as `str::parse::<f64>` on every token.
     #[test]
     fn loads_parser_equals_str_parse(
