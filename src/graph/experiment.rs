@@ -13,7 +13,7 @@
 //! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §5, Figures 1 and 3 (their protocol: `docs/derivations.md` §8).
 
 use super::Graph;
-use super::strategy::{State, Strategy};
+use super::strategy::{SetLoads16, State, Strategy};
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::sim::rng::{SimRng, below};
@@ -670,6 +670,46 @@ struct StrategySystem {
     /// The set loads decisions use when `refresh > 0`.
     stale: Vec<u64>,
     cut: Option<Arc<Cut>>,
+    /// The set loads of [`Strategy::run_small`] (allocated on first use).
+    set16: Option<Box<SetLoads16>>,
+}
+
+impl StrategySystem {
+    /// The balls up to `target` by [`Strategy::run_small`] (every ball a request on the current
+    /// set loads), observing the gap every `n` balls (the first point `until_obs` balls away) and
+    /// at the target; `None` when the strategy has no 16-bit tables. The vertex loads are read
+    /// from the leaves at the end: the same state, the same draws and the same largest gap as
+    /// the loop of [`Strategy::step_sim`].
+    fn run_small(&mut self, target: u64, mut until_obs: u64, rng: &mut SimRng) -> Option<f64> {
+        let s = self.s.clone();
+        let leaves = s.small_leaves()?;
+        if self.set16.is_none() {
+            self.set16 = vec![0u64; 1 << 16].into_boxed_slice().try_into().ok();
+        }
+        let set = self.set16.as_mut()?;
+        let nodes = self.st.set_load.len();
+        set[..nodes].copy_from_slice(&self.st.set_load);
+        let n = leaves.len() as u64;
+        let mut t = self.st.t;
+        let mut best = f64::NEG_INFINITY;
+        while t < target {
+            let k = until_obs.min(target - t);
+            s.run_small(set, k, rng);
+            t += k;
+            until_obs -= k;
+            let max = leaves.iter().map(|&l| set[l as usize]).max().unwrap_or(0);
+            best = best.max(max as f64 - t as f64 / n as f64);
+            if until_obs == 0 {
+                until_obs = n;
+            }
+        }
+        self.st.set_load.copy_from_slice(&set[..nodes]);
+        for (x, &l) in self.st.loads.iter_mut().zip(leaves) {
+            *x = set[l as usize];
+        }
+        self.st.t = t;
+        Some(best)
+    }
 }
 
 impl System for StrategySystem {
@@ -698,20 +738,11 @@ impl System for StrategySystem {
         // Balls until the next multiple of n since the start (a countdown instead of a division
         // per ball); the gap is observed there and at the target.
         let mut until_obs = n - (self.st.t - self.start) % n;
-        if self.beta >= 1.0 && self.refresh == 0 {
-            // Every ball is a request decided on the current set loads: the balls up to the
-            // next observation point run in one tight loop (the same draws in the same order).
-            while self.st.t < target {
-                let k = until_obs.min(target - self.st.t);
-                for _ in 0..k {
-                    self.s.step_sim(&mut self.st, rng);
-                }
-                until_obs -= k;
-                best = best.max(self.st.gap());
-                if until_obs == 0 {
-                    until_obs = n;
-                }
-            }
+        if self.beta >= 1.0
+            && self.refresh == 0
+            && let Some(best) = self.run_small(target, until_obs, rng)
+        {
+            // Every ball is a request decided on the current set loads: on the 16-bit tables.
             return Ok(best);
         }
         while self.st.t < target {
@@ -790,6 +821,7 @@ impl Model for StrategyModel {
             beta: self.beta,
             refresh: self.refresh,
             cut: self.cut.clone(),
+            set16: None,
         }))
     }
     fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
@@ -814,6 +846,7 @@ impl Model for StrategyModel {
             beta: self.beta,
             refresh: self.refresh,
             cut: self.cut.clone(),
+            set16: None,
         }))
     }
     fn observables(&self) -> Vec<String> {

@@ -54,6 +54,37 @@ pub struct Strategy {
     path: Vec<u32>,
     /// Offsets into `path`, `n + 1` of them.
     path_start: Vec<usize>,
+    /// The tables of [`Strategy::run_small`], when the tree has fewer than 2¹⁶ − 1 nodes.
+    small: Option<SmallTables>,
+}
+
+/// The set loads of [`Strategy::run_small`]: one entry for each of the 2¹⁶ values of a `u16`
+/// node index (so that no index is checked), the last one a scratch entry that the padding of the
+/// paths adds to.
+pub type SetLoads16 = [u64; 1 << 16];
+
+/// The scratch entry of [`SetLoads16`].
+const SCRATCH: u16 = u16::MAX;
+
+/// [`EdgeTable`]'s entries with 16-bit nodes and the two sizes beside them, and the paths in rows
+/// of one width (leaf first, padded with [`SCRATCH`]), for trees of fewer than 2¹⁶ − 1 nodes.
+#[derive(Debug, Clone)]
+struct SmallTables {
+    entry: Vec<SmallEntry>,
+    width: usize,
+    path: Vec<u16>,
+    leaf: Vec<u16>,
+}
+
+/// One entry of [`SmallTables`]: the cumulative probability, the two children `u`, `w` and
+/// their sizes.
+#[derive(Debug, Clone, Copy)]
+struct SmallEntry {
+    cum: f64,
+    u: u16,
+    w: u16,
+    su: u16,
+    sw: u16,
 }
 
 /// The distributions `p_e` of every edge in one flat table for sampling. Edge `e`'s header
@@ -104,6 +135,56 @@ impl EdgeTable {
         let lhs = set_load[u] as u128 * self.size[w] as u128;
         let rhs = set_load[w] as u128 * self.size[u] as u128;
         lhs.cmp(&rhs) as i32
+    }
+}
+
+impl SmallTables {
+    /// The tables, or `None` when a node index, a set size or the number of vertices does not fit
+    /// below [`SCRATCH`].
+    fn new(
+        table: &EdgeTable,
+        path: &[u32],
+        path_start: &[usize],
+        leaf: &[usize],
+    ) -> Option<SmallTables> {
+        let narrow = |x: u64| u16::try_from(x).ok().filter(|&v| v < SCRATCH);
+        if table.size.len() >= SCRATCH as usize
+            || leaf.len() >= SCRATCH as usize
+            || table.edge.len() > u32::MAX as usize
+        {
+            return None;
+        }
+        let entry = table
+            .entry
+            .iter()
+            .map(|e| {
+                Some(SmallEntry {
+                    cum: e.cum,
+                    u: narrow(e.u as u64)?,
+                    w: narrow(e.w as u64)?,
+                    su: narrow(table.size[e.u as usize] as u64)?,
+                    sw: narrow(table.size[e.w as usize] as u64)?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let width = path_start.windows(2).map(|w| w[1] - w[0]).max()?;
+        let mut rows = Vec::with_capacity(width * leaf.len());
+        for w in path_start.windows(2) {
+            for &i in &path[w[0]..w[1]] {
+                rows.push(narrow(i as u64)?);
+            }
+            rows.resize(rows.len() + width - (w[1] - w[0]), SCRATCH);
+        }
+        let leaf = leaf
+            .iter()
+            .map(|&l| narrow(l as u64))
+            .collect::<Option<Vec<_>>>()?;
+        Some(SmallTables {
+            entry,
+            width,
+            path: rows,
+            leaf,
+        })
     }
 }
 
@@ -210,6 +291,7 @@ impl Strategy {
             path.extend(up.iter().map(|&i| i as u32));
         }
         path_start.push(path.len());
+        let small = SmallTables::new(&table, &path, &path_start, &t.leaf);
         Ok(Strategy {
             graph: g.clone(),
             tree: t,
@@ -220,6 +302,7 @@ impl Strategy {
             ancestors,
             path,
             path_start,
+            small,
         })
     }
 
@@ -444,6 +527,70 @@ impl Strategy {
         (if to_x { a } else { b }) as usize
     }
 
+    /// Whether [`Strategy::run_small`] applies (the tree has fewer than 2¹⁶ − 1 nodes).
+    pub fn has_small_tables(&self) -> bool {
+        self.small.is_some()
+    }
+
+    /// `k` requests as [`Strategy::step_sim`] makes them (the same draws, the same vertices) on
+    /// the set loads `set` ([`SetLoads16`], indexed by node), without the vertex loads or the
+    /// time: the caller reads a vertex's load from its leaf (`set[leaf(v)]`). The node indices
+    /// are `u16`, so no index into `set` is checked, and every path has the same length. Does
+    /// nothing when [`Strategy::has_small_tables`] is false.
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, strategy::{SetLoads16, Strategy}};
+    /// use balloc::sim::rng::run_rng;
+    /// let s = Strategy::new(&Graph::cycle(8).unwrap()).unwrap();
+    /// let mut set: Box<SetLoads16> = vec![0; 1 << 16].into_boxed_slice().try_into().unwrap();
+    /// let mut st = s.state();
+    /// let (mut a, mut b) = (run_rng(1), run_rng(1));
+    /// s.run_small(&mut set, 50, &mut a);
+    /// for _ in 0..50 {
+    ///     s.step_sim(&mut st, &mut b);
+    /// }
+    /// let leaves = s.small_leaves().unwrap();
+    /// let loads: Vec<u64> = leaves.iter().map(|&l| set[l as usize]).collect();
+    /// assert_eq!(loads, st.loads);
+    /// assert_eq!(loads.iter().sum::<u64>(), 50);
+    /// ```
+    #[inline(never)]
+    pub fn run_small(&self, set: &mut SetLoads16, k: u64, rng: &mut SimRng) {
+        let Some(sm) = &self.small else {
+            return;
+        };
+        let m = self.graph.m();
+        for _ in 0..k {
+            let e = crate::sim::rng::below_like_rand(rng, m);
+            let [a, b, start, end] = self.table.edge[e];
+            let u: f64 = rng.random();
+            let (lo, hi) = (start as usize, end as usize);
+            let row = &sm.entry[lo..hi];
+            let j = row.iter().map(|c| usize::from(c.cum <= u)).sum::<usize>();
+            let dir = match row.get(j) {
+                Some(c) => {
+                    let lhs = set[c.u as usize] as u128 * c.sw as u128;
+                    let rhs = set[c.w as usize] as u128 * c.su as u128;
+                    lhs.cmp(&rhs) as i32
+                }
+                None => 0,
+            };
+            let tie = dir == 0;
+            let heads = rng.coin_if(tie);
+            let to_x = if tie { heads } else { dir < 0 };
+            let v = (if to_x { a } else { b }) as usize;
+            for &i in &sm.path[v * sm.width..(v + 1) * sm.width] {
+                set[i as usize] += 1;
+            }
+        }
+    }
+
+    /// The node index of each vertex's leaf in the set loads of [`Strategy::run_small`] (`None`
+    /// without its tables).
+    pub fn small_leaves(&self) -> Option<&[u16]> {
+        self.small.as_ref().map(|s| s.leaf.as_slice())
+    }
+
     /// Adds one ball at `v`: its load, the loads of the sets containing it, the time.
     #[inline(always)]
     pub fn place(&self, s: &mut State, v: usize) {
@@ -471,5 +618,67 @@ impl State {
     /// The gap `max_v L(v) − t/n`.
     pub fn gap(&self) -> f64 {
         *self.loads.iter().max().unwrap_or(&0) as f64 - self.t as f64 / self.loads.len() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::run_rng;
+
+    /// [`Strategy::run_small`] against [`Strategy::step_sim`], ball for ball: after each stretch
+    /// of requests the set loads of every node, the vertex loads read from the leaves and the
+    /// next word of the generator agree.
+    fn agrees_with_step_sim(g: &Graph, seed: u64) {
+        let s = Strategy::new(g).unwrap();
+        assert!(s.has_small_tables(), "{}", g.name());
+        let leaves = s.small_leaves().unwrap();
+        let mut st = s.state();
+        let mut set: Box<SetLoads16> = vec![0u64; 1 << 16].into_boxed_slice().try_into().unwrap();
+        let (mut a, mut b) = (run_rng(seed), run_rng(seed));
+        for k in [1u64, 7, 100, 1000, 5000] {
+            for _ in 0..k {
+                s.step_sim(&mut st, &mut a);
+            }
+            s.run_small(&mut set, k, &mut b);
+            assert_eq!(&set[..st.set_load.len()], &st.set_load[..], "{}", g.name());
+            let loads: Vec<u64> = leaves.iter().map(|&l| set[l as usize]).collect();
+            assert_eq!(loads, st.loads, "{}", g.name());
+            assert_eq!(a.clone().next_u64(), b.clone().next_u64(), "{}", g.name());
+        }
+        // Every ball went to one vertex, and the padding of the paths only to the scratch entry.
+        assert_eq!(st.loads.iter().sum::<u64>(), 1 + 7 + 100 + 1000 + 5000);
+        assert!(
+            set[st.set_load.len()..SCRATCH as usize]
+                .iter()
+                .all(|&v| v == 0)
+        );
+    }
+
+    #[test]
+    fn sixteen_bit_loop_makes_the_same_requests() {
+        for g in [
+            Graph::cycle(8).unwrap(),
+            Graph::cycle(100).unwrap(),
+            Graph::path(37).unwrap(),
+            Graph::torus(6, 5).unwrap(),
+            Graph::hypercube(5).unwrap(),
+            Graph::complete(9).unwrap(),
+            Graph::random_regular(64, 4, 3).unwrap(),
+        ] {
+            agrees_with_step_sim(&g, 11);
+        }
+    }
+
+    #[test]
+    fn sixteen_bit_tables_need_indices_below_the_scratch_entry() {
+        let g = Graph::cycle(8).unwrap();
+        let s = Strategy::new(&g).unwrap();
+        // C_8's standard tree: 8 leaves and 7 internal nodes; its longest path has 4 nodes
+        // (the leaf and three ancestors).
+        let sm = s.small.as_ref().unwrap();
+        assert_eq!((sm.leaf.len(), sm.width, sm.path.len()), (8, 4, 32));
+        let too_many = vec![0usize; SCRATCH as usize];
+        assert!(SmallTables::new(&s.table, &s.path, &s.path_start, &too_many).is_none());
     }
 }
