@@ -111,30 +111,63 @@ struct Entry {
     w: u32,
 }
 
+/// An entry of a row of cumulative probabilities ([`Entry`], [`SmallEntry`]).
+trait Cumulative {
+    /// `Σ_{j ≤ k} p_e(i_j)` of this entry `k`.
+    fn cum(&self) -> f64;
+}
+
+impl Cumulative for Entry {
+    #[inline(always)]
+    fn cum(&self) -> f64 {
+        self.cum
+    }
+}
+
+impl Cumulative for SmallEntry {
+    #[inline(always)]
+    fn cum(&self) -> f64 {
+        self.cum
+    }
+}
+
+/// The position in `row` of the entry that a uniform `u ∈ [0, 1)` selects: the first `k` with
+/// `u < cum[k]`, or `row.len()` when `u` is at least their total (no node: the tie-break). The
+/// cumulative sums are nondecreasing, so that `k` is the number of sums `≤ u`: counted without a
+/// branch (the supports are short, and a search would mispredict on random `u`).
+#[inline(always)]
+fn selected<E: Cumulative>(row: &[E], u: f64) -> usize {
+    row.iter().map(|c| usize::from(c.cum() <= u)).sum()
+}
+
+/// `+1` when the ball goes to the second endpoint `y`, `−1` to `x`, `0` on equal averages: the
+/// sign of `L(S_u)·|S_w| − L(S_w)·|S_u|` for the entry's children `u`, `w` (see [`EdgeTable`]).
+#[inline(always)]
+fn direction(load_u: u64, size_u: u64, load_w: u64, size_w: u64) -> i32 {
+    (load_u as u128 * size_w as u128).cmp(&(load_w as u128 * size_u as u128)) as i32
+}
+
 impl EdgeTable {
-    /// The entry of a row `start..end` that a uniform `u ∈ [0, 1)` selects: the first `k` with
-    /// `u < cum[k]`; `None` when `u` is at least their total (no node: the tie-break). The
-    /// cumulative sums are nondecreasing, so that `k` is the number of sums `≤ u`: counted without
-    /// a branch (the supports are short, and a search would mispredict on random `u`).
+    /// The entry of a row `start..end` that a uniform `u ∈ [0, 1)` selects ([`selected`]);
+    /// `None` when `u` is at least their total.
     #[inline(always)]
     fn pick(&self, start: u32, end: u32, u: f64) -> Option<usize> {
         let (a, b) = (start as usize, end as usize);
-        let k = a + self.entry[a..b]
-            .iter()
-            .map(|c| usize::from(c.cum <= u))
-            .sum::<usize>();
+        let k = a + selected(&self.entry[a..b], u);
         (k < b).then_some(k)
     }
 
-    /// `+1` when the ball of entry `k` goes to the second endpoint `y`, `−1` to `x`, `0` on equal
-    /// averages (see [`EdgeTable`]); `set_load` is indexed by node.
+    /// [`direction`] of entry `k`; `set_load` is indexed by node.
     #[inline(always)]
     fn direction(&self, k: usize, set_load: &[u64]) -> i32 {
         let Entry { u, w, .. } = self.entry[k];
         let (u, w) = (u as usize, w as usize);
-        let lhs = set_load[u] as u128 * self.size[w] as u128;
-        let rhs = set_load[w] as u128 * self.size[u] as u128;
-        lhs.cmp(&rhs) as i32
+        direction(
+            set_load[u],
+            self.size[u] as u64,
+            set_load[w],
+            self.size[w] as u64,
+        )
     }
 }
 
@@ -566,13 +599,13 @@ impl Strategy {
             let u: f64 = rng.random();
             let (lo, hi) = (start as usize, end as usize);
             let row = &sm.entry[lo..hi];
-            let j = row.iter().map(|c| usize::from(c.cum <= u)).sum::<usize>();
-            let dir = match row.get(j) {
-                Some(c) => {
-                    let lhs = set[c.u as usize] as u128 * c.sw as u128;
-                    let rhs = set[c.w as usize] as u128 * c.su as u128;
-                    lhs.cmp(&rhs) as i32
-                }
+            let dir = match row.get(selected(row, u)) {
+                Some(c) => direction(
+                    set[c.u as usize],
+                    c.su as u64,
+                    set[c.w as usize],
+                    c.sw as u64,
+                ),
                 None => 0,
             };
             let tie = dir == 0;

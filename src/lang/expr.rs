@@ -1167,10 +1167,12 @@ impl Expr {
     /// names `f` and `pred` read found once, here, rather than at every evaluation.
     ///
     /// ```
-    /// use balloc::lang::{compile_value, Agg, BinVar, Elements, Expr};
-    /// let f = compile_value("1", &[]).unwrap();
-    /// let e = Expr::over(Elements::Bins, Agg::Sum, f, None);
-    /// assert!(matches!(e, Expr::Over(_, Agg::Sum, _, None, v) if v.0 == 0));
+    /// use balloc::lang::{compile_value, Agg, BinVar, Expr};
+    /// // `sum(y*p)` reads y and p of every bin, and nothing else.
+    /// let e = compile_value("sum(y*p)", &[]).unwrap();
+    /// let Expr::Over(_, Agg::Sum, _, None, v) = e else { panic!("a sum") };
+    /// assert!(v.has(BinVar::Y) && v.has(BinVar::P) && !v.has(BinVar::X));
+    /// assert_eq!(v, e.uses().bin_vars);
     /// ```
     pub fn over(on: Elements, agg: Agg, f: Expr, pred: Option<Formula>) -> Expr {
         let mut vars = f.uses().bin_vars;
@@ -1181,6 +1183,14 @@ impl Expr {
     }
 
     /// `count(pred)` over the elements `on`, with the per-bin names `pred` reads found once.
+    ///
+    /// ```
+    /// use balloc::lang::{compile_value, BinVar, Expr};
+    /// let e = compile_value("count(y >= 0)", &[]).unwrap();
+    /// let Expr::Count(_, _, v) = e else { panic!("a count") };
+    /// assert!(v.has(BinVar::Y) && !v.has(BinVar::P));
+    /// assert_eq!(v.0.count_ones(), 1);
+    /// ```
     pub fn count(on: Elements, pred: Formula) -> Expr {
         let vars = pred.uses().bin_vars;
         Expr::Count(on, Box::new(pred), vars)
