@@ -373,22 +373,13 @@ impl System for GreedySystem {
     fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64> {
         let n = self.x.len() as u64;
         let target = self.start.saturating_add(balls);
-        let mut best = f64::NEG_INFINITY;
-        // The gap is observed every n balls since the start and at the target: the balls up to
-        // the next of those points run in one loop (a countdown instead of a division per ball).
-        let mut until_obs = n - (self.t - self.start) % n;
-        while self.t < target {
-            let k = until_obs.min(target - self.t);
+        let until_obs = n - (self.t - self.start) % n;
+        Ok(largest_gap(self.t, target, n, until_obs, |k| {
             for _ in 0..k {
                 self.step(rng);
             }
-            until_obs -= k;
-            best = best.max(self.gap());
-            if until_obs == 0 {
-                until_obs = n;
-            }
-        }
-        Ok(best)
+            self.gap()
+        }))
     }
     fn levels(&self) -> Vec<(f64, u64)> {
         integer_levels(&self.x)
@@ -399,6 +390,30 @@ impl System for GreedySystem {
             None => Vec::new(),
         }
     }
+}
+
+/// The largest gap over the observation points of a run from `t` balls to `target`: every `n`
+/// balls since the run's start, the first `until_obs` balls away, and the target. `advance(k)`
+/// adds `k` balls and returns the gap then; the balls between two points go in one call (a
+/// countdown instead of a division per ball). `−∞` when `t ≥ target`.
+fn largest_gap(
+    mut t: u64,
+    target: u64,
+    n: u64,
+    mut until_obs: u64,
+    mut advance: impl FnMut(u64) -> f64,
+) -> f64 {
+    let mut best = f64::NEG_INFINITY;
+    while t < target {
+        let k = until_obs.min(target - t);
+        best = best.max(advance(k));
+        t += k;
+        until_obs -= k;
+        if until_obs == 0 {
+            until_obs = n;
+        }
+    }
+    best
 }
 
 /// [`Cut::deviation`] at the loads `x` (total `t`).
@@ -680,7 +695,7 @@ impl StrategySystem {
     /// at the target; `None` when the strategy has no 16-bit tables. The vertex loads are read
     /// from the leaves at the end: the same state, the same draws and the same largest gap as
     /// the loop of [`Strategy::step_sim`].
-    fn run_small(&mut self, target: u64, mut until_obs: u64, rng: &mut SimRng) -> Option<f64> {
+    fn run_small(&mut self, target: u64, until_obs: u64, rng: &mut SimRng) -> Option<f64> {
         let s = self.s.clone();
         let leaves = s.small_leaves()?;
         if self.set16.is_none() {
@@ -691,18 +706,12 @@ impl StrategySystem {
         set[..nodes].copy_from_slice(&self.st.set_load);
         let n = leaves.len() as u64;
         let mut t = self.st.t;
-        let mut best = f64::NEG_INFINITY;
-        while t < target {
-            let k = until_obs.min(target - t);
+        let best = largest_gap(t, target, n, until_obs, |k| {
             s.run_small(set, k, rng);
             t += k;
-            until_obs -= k;
             let max = leaves.iter().map(|&l| set[l as usize]).max().unwrap_or(0);
-            best = best.max(max as f64 - t as f64 / n as f64);
-            if until_obs == 0 {
-                until_obs = n;
-            }
-        }
+            max as f64 - t as f64 / n as f64
+        });
         self.st.set_load.copy_from_slice(&set[..nodes]);
         for (x, &l) in self.st.loads.iter_mut().zip(leaves) {
             *x = set[l as usize];
@@ -935,6 +944,22 @@ mod tests {
 
     /// C₄ with loads (0, 1, 2, 2), by hand: edge {0,1} → 0, {1,2} → 1, {2,3} tied → ½ to each,
     /// {3,0} → 0; each edge has probability ¼, so r = (1/2, 1/4, 1/8, 1/8).
+    #[test]
+    fn gaps_are_observed_every_n_balls_and_at_the_target() {
+        // From t = 3 with points every 4 balls since a start at 0 (the next at 4, one ball away)
+        // to the target 13: points at 4, 8, 12 and 13, reached by 1, 4, 4 and 1 balls.
+        let mut steps = Vec::new();
+        let mut t = 3;
+        let best = largest_gap(3, 13, 4, 1, |k| {
+            steps.push(k);
+            t += k;
+            -(t as f64) // the largest of −4, −8, −12, −13
+        });
+        assert_eq!(steps, vec![1, 4, 4, 1]);
+        assert_eq!(best, -4.0);
+        assert_eq!(largest_gap(5, 5, 4, 3, |_| 0.0), f64::NEG_INFINITY);
+    }
+
     #[test]
     fn one_greedy_step_has_the_hand_law() {
         let runs = 40_000;
