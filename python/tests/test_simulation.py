@@ -187,7 +187,8 @@ def test_progress_counts_runs():
     assert max(d for d, _ in seen) == 48 and {t for _, t in seen} == {48}
 
 
-def test_the_gil_is_released_during_a_simulation():
+def _simulate_while_ticking(m):
+    """Run a simulation of m balls while another thread records the time every millisecond."""
     ticks = []
     stop = threading.Event()
 
@@ -200,13 +201,25 @@ def test_the_gil_is_released_during_a_simulation():
     t.start()
     try:
         start = time.perf_counter()
-        balloc.simulate("two-choice", 1000, 3_000_000, runs=4, threads=1)
+        balloc.simulate("two-choice", 1000, m, runs=4, threads=1)
         end = time.perf_counter()
     finally:
         stop.set()
         t.join()
-    d = end - start
-    assert d > 0.05
+    return start, end, ticks
+
+
+def test_the_gil_is_released_during_a_simulation():
+    # The call must last long enough for the other thread to be scheduled inside it; the size
+    # grows until it does, so the test does not depend on the speed of the machine.
+    m = 3_000_000
+    for _ in range(6):
+        start, end, ticks = _simulate_while_ticking(m)
+        d = end - start
+        if d > 0.2:
+            break
+        m *= 4
+    assert d > 0.2, f"{m} balls took only {d:.3f} s"
     # Python code ran in the middle of the call: the call did not hold the GIL.
     assert any(start + 0.2 * d < s < end - 0.2 * d for s in ticks)
 
@@ -215,6 +228,6 @@ def test_ctrl_c_stops_a_long_simulation():
     threading.Timer(0.3, _thread.interrupt_main).start()
     start = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
-        # About a minute of work: 400 runs of 10⁷ balls.
-        balloc.simulate("two-choice", 10_000, 10_000_000, runs=400)
+        # Ten minutes of work or more on any machine of today: 4000 runs of 10⁷ balls.
+        balloc.simulate("two-choice", 10_000, 10_000_000, runs=4000)
     assert time.perf_counter() - start < 20
