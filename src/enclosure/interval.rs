@@ -265,7 +265,38 @@ impl Interval {
         Interval { lo, hi }
     }
 
+    /// The side of 0 of an interval whose ends are finite and nonzero: `1` above, `−1` below,
+    /// `0` across; `None` when an end is 0 or not finite.
+    fn strict_side(&self) -> Option<i8> {
+        let nonzero = |f: &Float| f.is_finite() && *f != 0u32;
+        if !(nonzero(&self.lo) && nonzero(&self.hi)) {
+            return None;
+        }
+        Some(if self.lo > 0u32 {
+            1
+        } else if self.hi < 0u32 {
+            -1
+        } else {
+            0
+        })
+    }
+
     /// `self · other` (the hull of the four end products, each rounded outward).
+    ///
+    /// When both intervals have finite nonzero ends, the sides of 0 tell which end products
+    /// are the least and the greatest (Moore's nine cases), and only those are computed: the
+    /// same ends as the hull, since rounding is monotone (the least of the products rounded
+    /// down is the least product rounded down), and no zero product whose sign could differ.
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::{int, Q}};
+    /// let a = Interval::from_rational(&int(-2), 64).hull(&Interval::from_rational(&int(3), 64));
+    /// let b = Interval::from_rational(&int(-5), 64).hull(&Interval::from_rational(&int(7), 64));
+    /// // [−2, 3]·[−5, 7] = [min(−14, −15), max(10, 21)] = [−15, 21].
+    /// let p = a.mul(&b, 64);
+    /// assert!(p.contains(&int(-15)) && p.contains(&int(21)));
+    /// assert!(!p.contains(&Q::new((-151).into(), 10.into())) && !p.contains(&Q::new(211.into(), 10.into())));
+    /// ```
     pub fn mul(&self, other: &Interval, prec: u64) -> Interval {
         if self.is_nonneg() && other.is_nonneg() {
             return Interval {
@@ -273,7 +304,26 @@ impl Interval {
                 hi: self.hi.mul_prec_round_ref_ref(&other.hi, prec, Ceiling).0,
             };
         }
-        self.hull_of_ends(other, |a, b, r| a.mul_prec_round_ref_ref(b, prec, r).0)
+        let (Some(s), Some(t)) = (self.strict_side(), other.strict_side()) else {
+            return self.hull_of_ends(other, |a, b, r| a.mul_prec_round_ref_ref(b, prec, r).0);
+        };
+        let m = |x: &Float, y: &Float, r| x.mul_prec_round_ref_ref(y, prec, r).0;
+        let (a, b, c, d) = (&self.lo, &self.hi, &other.lo, &other.hi);
+        let (lo, hi) = match (s, t) {
+            (1, 1) => (m(a, c, Floor), m(b, d, Ceiling)),
+            (1, -1) => (m(b, c, Floor), m(a, d, Ceiling)),
+            (1, _) => (m(b, c, Floor), m(b, d, Ceiling)),
+            (-1, 1) => (m(a, d, Floor), m(b, c, Ceiling)),
+            (-1, -1) => (m(b, d, Floor), m(a, c, Ceiling)),
+            (-1, _) => (m(a, d, Floor), m(a, c, Ceiling)),
+            (_, 1) => (m(a, d, Floor), m(b, d, Ceiling)),
+            (_, -1) => (m(b, c, Floor), m(a, c, Ceiling)),
+            _ => (
+                least(m(a, d, Floor), m(b, c, Floor)),
+                greatest(m(a, c, Ceiling), m(b, d, Ceiling)),
+            ),
+        };
+        Interval { lo, hi }
     }
 
     /// `self / other`; an error when `other` contains 0.
@@ -291,7 +341,22 @@ impl Interval {
                 "the enclosure of the divisor contains 0",
             ));
         }
-        Ok(self.hull_of_ends(other, |a, b, r| a.div_prec_round_ref_ref(b, prec, r).0))
+        // The divisor lies on one side of 0; with finite nonzero ends the sides tell which two
+        // end quotients bound the result (as for `mul`, the same ends as the hull).
+        let (Some(s), Some(t)) = (self.strict_side(), other.strict_side()) else {
+            return Ok(self.hull_of_ends(other, |a, b, r| a.div_prec_round_ref_ref(b, prec, r).0));
+        };
+        let q = |x: &Float, y: &Float, r| x.div_prec_round_ref_ref(y, prec, r).0;
+        let (a, b, c, d) = (&self.lo, &self.hi, &other.lo, &other.hi);
+        let (lo, hi) = match (s, t > 0) {
+            (1, true) => (q(a, d, Floor), q(b, c, Ceiling)),
+            (-1, true) => (q(a, c, Floor), q(b, d, Ceiling)),
+            (_, true) => (q(a, c, Floor), q(b, c, Ceiling)),
+            (1, false) => (q(b, d, Floor), q(a, c, Ceiling)),
+            (-1, false) => (q(b, c, Floor), q(a, d, Ceiling)),
+            (_, false) => (q(b, d, Floor), q(a, d, Ceiling)),
+        };
+        Ok(Interval { lo, hi })
     }
 
     /// `selfᵏ` for an interval of non-negative numbers (repeated squaring, each step rounded
@@ -431,6 +496,16 @@ impl std::fmt::Display for Interval {
 /// recomputes `ln 2` at the working precision. The memo returns the very float the computation
 /// would return (the result depends only on the value of `x`, the precision and the rounding
 /// direction), so it changes no enclosure, only the time.
+/// The lesser of two floats (the first when they compare equal, as `min_by` in the hull).
+fn least(x: Float, y: Float) -> Float {
+    if y < x { y } else { x }
+}
+
+/// The greater of two floats (the second when they compare equal, as `max_by` in the hull).
+fn greatest(x: Float, y: Float) -> Float {
+    if y >= x { y } else { x }
+}
+
 mod exp_memo {
     use malachite::Float;
     use malachite::base::rounding_modes::RoundingMode;
@@ -503,6 +578,64 @@ mod exp_memo {
                         assert!(k == 25 || lo < hi);
                     }
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An interval from two `f64` ends (in either order) at `prec` bits.
+    fn interval(x: f64, y: f64, prec: u64) -> Interval {
+        let (lo, hi) = if x <= y { (x, y) } else { (y, x) };
+        let end = |v: f64, rm| {
+            let mut f = Float::from(v);
+            f.set_prec_round(prec, rm);
+            f
+        };
+        Interval {
+            lo: end(lo, Floor),
+            hi: end(hi, Ceiling),
+        }
+    }
+
+    /// Ends drawn so that zero ends, equal ends, ends of one sign and ends across 0 all occur.
+    fn end() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            Just(0.0),
+            Just(-0.0),
+            Just(1.5),
+            Just(-1.5),
+            -1e6f64..1e6,
+            (-30i32..30).prop_map(|k| 2f64.powi(k) / 3.0),
+        ]
+    }
+
+    /// Both ends equal as values and in precision.
+    fn same(x: &Interval, y: &Interval) -> bool {
+        let eq = |a: &Float, b: &Float| {
+            a == b && a.get_prec() == b.get_prec() && a.is_sign_negative() == b.is_sign_negative()
+        };
+        eq(&x.lo, &y.lo) && eq(&x.hi, &y.hi)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+        /// The product and the quotient by the sides of 0 are the hull of the four end
+        /// results, bit for bit (including the sign of a zero end).
+        #[test]
+        fn sides_of_zero_give_the_hull_of_the_end_results(
+            a in end(), b in end(), c in end(), d in end(), prec in prop_oneof![Just(24u64), Just(64), Just(113)]
+        ) {
+            let (x, y) = (interval(a, b, prec), interval(c, d, prec));
+            let hull = x.hull_of_ends(&y, |p, q, r| p.mul_prec_round_ref_ref(q, prec, r).0);
+            prop_assert!(same(&x.mul(&y, prec), &hull), "{x:?} · {y:?}");
+            if let Ok(q) = x.div(&y, prec) {
+                let hull = x.hull_of_ends(&y, |p, q, r| p.div_prec_round_ref_ref(q, prec, r).0);
+                prop_assert!(same(&q, &hull), "{x:?} / {y:?}");
             }
         }
     }
