@@ -690,6 +690,23 @@ struct StrategySystem {
 }
 
 impl StrategySystem {
+    /// One ball of the general loop: with probability `1 − β` to a uniform vertex, otherwise a
+    /// request decided on the current set loads, or on those of the last multiple of `refresh`.
+    fn ball(&mut self, rng: &mut SimRng) {
+        if self.beta < 1.0 && !rng.random_bool(self.beta) {
+            let v = rng.random_range(0..self.st.loads.len());
+            self.s.place(&mut self.st, v);
+        } else if self.refresh > 0 {
+            if self.st.t.is_multiple_of(self.refresh) {
+                self.stale.copy_from_slice(&self.st.set_load);
+            }
+            let v = self.s.choose_sim(&self.stale, rng);
+            self.s.place(&mut self.st, v);
+        } else {
+            self.s.step_sim(&mut self.st, rng);
+        }
+    }
+
     /// The balls up to `target` by [`Strategy::run_small`] (every ball a request on the current
     /// set loads), observing the gap every `n` balls (the first point `until_obs` balls away) and
     /// at the target; `None` when the strategy has no 16-bit tables. The vertex loads are read
@@ -743,10 +760,9 @@ impl System for StrategySystem {
     fn run_until(&mut self, balls: u64, rng: &mut SimRng) -> Result<f64> {
         let n = self.st.loads.len() as u64;
         let target = self.start.saturating_add(balls);
-        let mut best = f64::NEG_INFINITY;
-        // Balls until the next multiple of n since the start (a countdown instead of a division
-        // per ball); the gap is observed there and at the target.
-        let mut until_obs = n - (self.st.t - self.start) % n;
+        // Balls until the next multiple of n since the start; the gap is observed there and at
+        // the target.
+        let until_obs = n - (self.st.t - self.start) % n;
         if self.beta >= 1.0
             && self.refresh == 0
             && let Some(best) = self.run_small(target, until_obs, rng)
@@ -754,28 +770,12 @@ impl System for StrategySystem {
             // Every ball is a request decided on the current set loads: on the 16-bit tables.
             return Ok(best);
         }
-        while self.st.t < target {
-            if self.beta < 1.0 && !rng.random_bool(self.beta) {
-                let v = rng.random_range(0..self.st.loads.len());
-                self.s.place(&mut self.st, v);
-            } else if self.refresh > 0 {
-                if self.st.t.is_multiple_of(self.refresh) {
-                    self.stale.copy_from_slice(&self.st.set_load);
-                }
-                let v = self.s.choose_sim(&self.stale, rng);
-                self.s.place(&mut self.st, v);
-            } else {
-                self.s.step_sim(&mut self.st, rng);
+        Ok(largest_gap(self.st.t, target, n, until_obs, |k| {
+            for _ in 0..k {
+                self.ball(rng);
             }
-            until_obs -= 1;
-            if until_obs == 0 || self.st.t == target {
-                best = best.max(self.st.gap());
-            }
-            if until_obs == 0 {
-                until_obs = n;
-            }
-        }
-        Ok(best)
+            self.st.gap()
+        }))
     }
     fn levels(&self) -> Vec<(f64, u64)> {
         integer_levels(&self.st.loads)
@@ -942,8 +942,6 @@ mod tests {
         }
     }
 
-    /// C₄ with loads (0, 1, 2, 2), by hand: edge {0,1} → 0, {1,2} → 1, {2,3} tied → ½ to each,
-    /// {3,0} → 0; each edge has probability ¼, so r = (1/2, 1/4, 1/8, 1/8).
     #[test]
     fn gaps_are_observed_every_n_balls_and_at_the_target() {
         // From t = 3 with points every 4 balls since a start at 0 (the next at 4, one ball away)
@@ -960,6 +958,8 @@ mod tests {
         assert_eq!(largest_gap(5, 5, 4, 3, |_| 0.0), f64::NEG_INFINITY);
     }
 
+    /// C₄ with loads (0, 1, 2, 2), by hand: edge {0,1} → 0, {1,2} → 1, {2,3} tied → ½ to each,
+    /// {3,0} → 0; each edge has probability ¼, so r = (1/2, 1/4, 1/8, 1/8).
     #[test]
     fn one_greedy_step_has_the_hand_law() {
         let runs = 40_000;

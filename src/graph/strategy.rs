@@ -147,6 +147,23 @@ fn direction(load_u: u64, size_u: u64, load_w: u64, size_w: u64) -> i32 {
     (load_u as u128 * size_w as u128).cmp(&(load_w as u128 * size_u as u128)) as i32
 }
 
+/// The endpoint of edge `(x, y)` a request sends the ball to, from its [`direction`]: `y` for
+/// `+1`, `x` for `−1`, and on 0 (a tie) `x` exactly when `coin(rng, true)`; `coin(rng, false)`
+/// must return `false` without drawing.
+#[inline(always)]
+fn endpoint<R: Rng + ?Sized>(
+    dir: i32,
+    x: u32,
+    y: u32,
+    rng: &mut R,
+    coin: impl FnOnce(&mut R, bool) -> bool,
+) -> usize {
+    let tie = dir == 0;
+    let heads = coin(rng, tie);
+    let to_x = if tie { heads } else { dir < 0 };
+    (if to_x { x } else { y }) as usize
+}
+
 impl EdgeTable {
     /// The entry of a row `start..end` that a uniform `u ∈ [0, 1)` selects ([`selected`]);
     /// `None` when `u` is at least their total.
@@ -181,10 +198,7 @@ impl SmallTables {
         leaf: &[usize],
     ) -> Option<SmallTables> {
         let narrow = |x: u64| u16::try_from(x).ok().filter(|&v| v < SCRATCH);
-        if table.size.len() >= SCRATCH as usize
-            || leaf.len() >= SCRATCH as usize
-            || table.edge.len() > u32::MAX as usize
-        {
+        if table.size.len() >= SCRATCH as usize || leaf.len() >= SCRATCH as usize {
             return None;
         }
         let entry = table
@@ -554,10 +568,7 @@ impl Strategy {
             Some(k) => self.table.direction(k, set_load),
             None => 0,
         };
-        let tie = dir == 0;
-        let heads = coin(rng, tie);
-        let to_x = if tie { heads } else { dir < 0 };
-        (if to_x { a } else { b }) as usize
+        endpoint(dir, a, b, rng, coin)
     }
 
     /// Whether [`Strategy::run_small`] applies (the tree has fewer than 2¹⁶ − 1 nodes).
@@ -592,6 +603,7 @@ impl Strategy {
         let Some(sm) = &self.small else {
             return;
         };
+        // Fewer than 2¹⁶ vertices, so m < 2³¹: the edge is drawn as `choose_sim` draws it.
         let m = self.graph.m();
         for _ in 0..k {
             let e = crate::sim::rng::below_like_rand(rng, m);
@@ -608,10 +620,7 @@ impl Strategy {
                 ),
                 None => 0,
             };
-            let tie = dir == 0;
-            let heads = rng.coin_if(tie);
-            let to_x = if tie { heads } else { dir < 0 };
-            let v = (if to_x { a } else { b }) as usize;
+            let v = endpoint(dir, a, b, rng, |r, tie| r.coin_if(tie));
             for &i in &sm.path[v * sm.width..(v + 1) * sm.width] {
                 set[i as usize] += 1;
             }
