@@ -132,7 +132,7 @@ fn linear<D: Routes>(d: &D, st: &State, env: &StateEnv<'_, '_, D>, e: &Expr) -> 
             Some(v) => Some(d.div(&v, &b.eval(d, env, None)?)?),
             None => None,
         },
-        Expr::Over(Elements::Bins, crate::lang::Agg::Sum, f, pred, _) => {
+        Expr::Over(Elements::Bins, crate::lang::Agg::Sum, f, pred, ..) => {
             separable_if(d, st, env, f, pred.as_deref())?
         }
         Expr::Count(Elements::Bins, pred, _) => {

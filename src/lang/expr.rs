@@ -42,6 +42,7 @@
 //! which makes every bin its own class.
 
 use super::domain::{Domain, Eval, EvalError};
+use super::postfix::Postfix;
 use super::syntax::{Ast, BinOp, Cmp, Node};
 use crate::exact::Q;
 use num_traits::{One, Zero};
@@ -336,9 +337,17 @@ pub enum Expr {
     Proc(ProcFunc, Box<Expr>),
     /// The indicator of a formula.
     Ind(Box<Formula>),
-    /// An aggregate over the bins or the dimensions, with an optional predicate, and the
-    /// per-bin names the two read (built by [`Expr::over`]).
-    Over(Elements, Agg, Box<Expr>, Option<Box<Formula>>, BinVars),
+    /// An aggregate over the bins or the dimensions, with an optional predicate, the
+    /// per-bin names the two read, and for a binder over the bins the two in postfix form when
+    /// they have one (built by [`Expr::over`]).
+    Over(
+        Elements,
+        Agg,
+        Box<Expr>,
+        Option<Box<Formula>>,
+        BinVars,
+        Option<Box<Postfix>>,
+    ),
     /// `count(pred)`, `count_dims(pred)`, and the per-bin names `pred` reads (built by
     /// [`Expr::count`]).
     Count(Elements, Box<Formula>, BinVars),
@@ -1089,38 +1098,15 @@ impl Expr {
             Expr::Op(op, a, b) => {
                 let x = a.eval(d, env, frame)?;
                 let y = b.eval(d, env, frame)?;
-                match op {
-                    BinOp::Add => d.add(&x, &y),
-                    BinOp::Sub => d.sub(&x, &y),
-                    BinOp::Mul => d.mul(&x, &y),
-                    BinOp::Div => d.div(&x, &y),
-                    BinOp::Pow => d.pow(&x, &y),
-                }
+                apply_op(d, *op, &x, &y)
             }
             Expr::Call(f, args) => {
                 let first = args[0].eval(d, env, frame)?;
-                match f {
-                    Func::Exp => d.exp(&first),
-                    Func::Ln => d.ln(&first),
-                    Func::Sqrt => d.sqrt(&first),
-                    Func::Abs => d.abs(&first),
-                    Func::Floor => d.floor(&first),
-                    Func::Ceil => d.ceil(&first),
-                    Func::Cosh => d.cosh(&first),
-                    Func::Sinh => d.sinh(&first),
-                    Func::Min | Func::Max => {
-                        let mut acc = first;
-                        for a in &args[1..] {
-                            let v = a.eval(d, env, frame)?;
-                            acc = if *f == Func::Min {
-                                d.min(&acc, &v)?
-                            } else {
-                                d.max(&acc, &v)?
-                            };
-                        }
-                        Ok(acc)
-                    }
+                let mut acc = apply_func(d, *f, &first)?;
+                for a in &args[1..] {
+                    acc = apply_fold(d, *f, &acc, &a.eval(d, env, frame)?)?;
                 }
+                Ok(acc)
             }
             Expr::Proc(f, a) => {
                 let v = a.eval(d, env, frame)?;
@@ -1136,7 +1122,12 @@ impl Expr {
                 env.proc(d, *f, &q)
             }
             Expr::Ind(fm) => Ok(d.indicator(fm.truth(d, env, frame, None)?)),
-            Expr::Over(on, agg, f, pred, vars) => {
+            Expr::Over(on, agg, f, pred, vars, flat) => {
+                if let Some(p) = flat
+                    && let Ok(acc) = p.run(d, env, frame, *agg, *vars)
+                {
+                    return finish(*on, *agg, acc, d);
+                }
                 over(d, env, frame, (*on, *vars), *agg, f, pred.as_deref())
             }
             Expr::Count(on, pred, vars) => {
@@ -1170,7 +1161,7 @@ impl Expr {
     /// use balloc::lang::{compile_value, Agg, BinVar, Expr};
     /// // `sum(y*p)` reads y and p of every bin, and nothing else.
     /// let e = compile_value("sum(y*p)", &[]).unwrap();
-    /// let Expr::Over(_, Agg::Sum, _, None, v) = e else { panic!("a sum") };
+    /// let Expr::Over(_, Agg::Sum, _, None, v, _) = e else { panic!("a sum") };
     /// assert!(v.has(BinVar::Y) && v.has(BinVar::P) && !v.has(BinVar::X));
     /// assert_eq!(v, e.uses().bin_vars);
     /// ```
@@ -1179,7 +1170,11 @@ impl Expr {
         if let Some(p) = &pred {
             vars = vars.union(p.uses().bin_vars);
         }
-        Expr::Over(on, agg, Box::new(f), pred.map(Box::new), vars)
+        let flat = match on {
+            Elements::Bins => Postfix::compile(&f, pred.as_ref()).map(Box::new),
+            Elements::Dims => None,
+        };
+        Expr::Over(on, agg, Box::new(f), pred.map(Box::new), vars, flat)
     }
 
     /// `count(pred)` over the elements `on`, with the per-bin names `pred` reads found once.
@@ -1232,7 +1227,7 @@ impl Expr {
                 a.collect(u);
             }
             Expr::Ind(f) => f.collect(u),
-            Expr::Over(on, _, f, p, _) => {
+            Expr::Over(on, _, f, p, ..) => {
                 u.add_binder(*on);
                 f.collect(u);
                 if let Some(p) = p {
@@ -1269,14 +1264,53 @@ impl Expr {
     }
 }
 
-fn bin_classes<D: Domain>(env: &dyn Env<D>, vars: BinVars) -> Vec<(usize, usize)> {
+/// `x op y` in the domain `d`.
+#[inline(always)]
+pub(super) fn apply_op<D: Domain>(d: &D, op: BinOp, x: &D::N, y: &D::N) -> Eval<D::N> {
+    match op {
+        BinOp::Add => d.add(x, y),
+        BinOp::Sub => d.sub(x, y),
+        BinOp::Mul => d.mul(x, y),
+        BinOp::Div => d.div(x, y),
+        BinOp::Pow => d.pow(x, y),
+    }
+}
+
+/// `f` at its first argument `x`: the value of a one-argument function, and `x` itself for
+/// `min` and `max` (folded over the other arguments by [`apply_fold`]).
+#[inline(always)]
+pub(super) fn apply_func<D: Domain>(d: &D, f: Func, x: &D::N) -> Eval<D::N> {
+    match f {
+        Func::Exp => d.exp(x),
+        Func::Ln => d.ln(x),
+        Func::Sqrt => d.sqrt(x),
+        Func::Abs => d.abs(x),
+        Func::Floor => d.floor(x),
+        Func::Ceil => d.ceil(x),
+        Func::Cosh => d.cosh(x),
+        Func::Sinh => d.sinh(x),
+        Func::Min | Func::Max => Ok(x.clone()),
+    }
+}
+
+/// One more argument `v` of `min`/`max` folded into `acc` (left to right).
+#[inline(always)]
+pub(super) fn apply_fold<D: Domain>(d: &D, f: Func, acc: &D::N, v: &D::N) -> Eval<D::N> {
+    if f == Func::Min {
+        d.min(acc, v)
+    } else {
+        d.max(acc, v)
+    }
+}
+
+pub(super) fn bin_classes<D: Domain>(env: &dyn Env<D>, vars: BinVars) -> Vec<(usize, usize)> {
     env.classes(vars)
         .unwrap_or_else(|| (0..env.bins()).map(|b| (b, 1)).collect())
 }
 
 /// The frame of one bin inside a binder over the bins, keeping the dimension of an enclosing
 /// binder over the dimensions.
-fn bin_frame<D: Domain>(
+pub(super) fn bin_frame<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
     outer: Option<&Frame<D::N>>,
@@ -1299,7 +1333,13 @@ fn dim_frame<D: Domain>(d: &D, outer: Option<&Frame<D::N>>, a: usize) -> Eval<Fr
 }
 
 /// Adds `v` to an aggregate (`size` copies of it for a sum over a class of tied bins).
-fn accumulate<D: Domain>(d: &D, agg: Agg, acc: Option<D::N>, v: D::N, size: usize) -> Eval<D::N> {
+pub(super) fn accumulate<D: Domain>(
+    d: &D,
+    agg: Agg,
+    acc: Option<D::N>,
+    v: D::N,
+    size: usize,
+) -> Eval<D::N> {
     let times = |v: D::N| -> Eval<D::N> {
         if size == 1 {
             Ok(v)
@@ -1365,6 +1405,12 @@ fn over<D: Domain>(
         acc = Some(accumulate(d, agg, acc.take(), v, size)?);
         Ok(())
     })?;
+    finish(on, agg, acc, d)
+}
+
+/// The value of an aggregate from its accumulator: 0 for an empty sum, an error for the
+/// maximum or minimum over no element.
+fn finish<D: Domain>(on: Elements, agg: Agg, acc: Option<D::N>, d: &D) -> Eval<D::N> {
     match (agg, acc) {
         (_, Some(a)) => Ok(a),
         (Agg::Sum, None) => Ok(d.zero()),

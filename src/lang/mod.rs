@@ -12,6 +12,8 @@
 //!   exponential sums, signs by Lindemann–Weierstrass and enclosures);
 //! * [`float64`]: the float domain on plain `f64` ([`Float64`]), the same numbers as [`Float`]
 //!   while they stay normal `f64` values, and [`eval_float`], which falls back to [`Float`];
+//! * [`postfix`]: the bodies of binders over the bins flattened once, with the subtrees that
+//!   read no per-bin name evaluated once per binder rather than once per bin;
 //! * [`expsum`]: the exponential sums themselves;
 //! * [`dual`]: forward-mode derivatives as a domain ([`Dual`] over any domain, nested for
 //!   higher orders), used by the prover of claims over real variables.
@@ -31,6 +33,7 @@ pub mod dual;
 pub mod expr;
 pub mod expsum;
 pub mod float64;
+pub mod postfix;
 pub mod syntax;
 
 pub use domain::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};

@@ -523,7 +523,7 @@ fn substitute(e: &Expr, from: usize, u: usize) -> Expr {
         }
         Expr::Proc(f, a) => Expr::Proc(*f, rec(a)),
         Expr::Ind(f) => Expr::Ind(Box::new(substitute_formula(f, from, u))),
-        Expr::Over(on, a, f, p, _) => Expr::over(
+        Expr::Over(on, a, f, p, ..) => Expr::over(
             *on,
             *a,
             substitute(f, from, u),

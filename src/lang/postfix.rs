@@ -1,0 +1,525 @@
+//! The body and predicate of a binder over the bins in postfix form.
+//!
+//! `sum(f, pred)` (and `max_bins`, `min_bins`) evaluates `f` and `pred` at every bin (class of
+//! tied bins). The tree walk of [`Expr::eval`] pays, at every node of every bin, a call, a match
+//! and the propagation of a `Result`, and it evaluates again at every bin the subtrees that read
+//! no per-bin name (`1/n`, `delta*n`, a constant, a binder over the dimensions). Here the two trees are
+//! flattened once, when the binder is built, into one sequence of operations on a stack of
+//! numbers and a stack of truth values; each largest subtree that reads no per-bin name of this
+//! binder becomes one constant of the program, evaluated once per evaluation of the binder (by
+//! the tree walk, with the enclosing frame).
+//!
+//! It is the same evaluation: every operation is the domain's own (`apply_op`, `apply_func`,
+//! `apply_fold`, [`cmp_tol`] without a tolerance, [`Domain::indicator`], `accumulate`), applied
+//! to the same operands in the same order, and a constant has the value the tree walk computes
+//! at every bin (the expressions are pure), so the result is the tree walk's bit for bit, in
+//! every domain. Where the two could differ — an error, a constant the tree walk would not have
+//! evaluated (no bin satisfies the predicate), or a connective whose other side the tree walk
+//! skips (`false && b` does not evaluate `b`) — the postfix run stops at the error and the
+//! caller evaluates the binder again by the tree walk, which gives the value or the error. A
+//! body whose per-bin part holds a node without a postfix form (`p(i)` or a function of the
+//! state at a per-bin argument) is not flattened and always takes the tree walk.
+//!
+//! ```
+//! use balloc::lang::{compile_value, Expr};
+//! let e = compile_value("sum(exp(-y) * (1/n - p), rank <= 2)", &["n"]).unwrap();
+//! let Expr::Over(.., Some(flat)) = &e else { panic!("a flattened sum") };
+//! // The predicate: rank, the constant 2, <=; the body: y, −, exp, the constant 1/n, p, −, ·.
+//! assert_eq!((flat.len(), flat.constants()), (3 + 7, 2));
+//! // `n − 1` reads no per-bin name: one constant, evaluated once per sum.
+//! let e = compile_value("sum((n - 1) * y)", &["n"]).unwrap();
+//! let Expr::Over(.., Some(flat)) = &e else { panic!("a flattened sum") };
+//! assert_eq!((flat.len(), flat.constants()), (3, 1));
+//! ```
+
+use super::domain::{Domain, Eval, EvalError};
+use super::expr::{
+    Agg, BinVar, BinVars, Env, Expr, Formula, Frame, Func, accumulate, apply_fold, apply_func,
+    apply_op, bin_classes, bin_frame, cmp_tol,
+};
+use super::syntax::{BinOp, Cmp};
+
+/// One operation of a [`Postfix`] program.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Op {
+    /// Push constant `k` of the program: a subtree that reads no per-bin name, evaluated once
+    /// per run.
+    Const(u32),
+    /// Push a per-bin value.
+    Bin(BinVar),
+    /// Negate the top.
+    Neg,
+    /// Pop `y`, `x`; push `x op y`.
+    Arith(BinOp),
+    /// Apply a one-argument function to the top (the first argument of `min`/`max`).
+    Call(Func),
+    /// Pop `v`, `acc`; push `min`/`max` of the two.
+    Fold(Func),
+    /// Pop `y`, `x`; push the truth of `x cmp y`.
+    Cmp(Cmp),
+    /// Pop two truths `b`, `a`; push `a && b`.
+    And,
+    /// Pop two truths `b`, `a`; push `a || b`.
+    Or,
+    /// Negate the top truth.
+    Not,
+    /// Pop a truth; push its indicator.
+    Ind,
+}
+
+/// The body (and predicate) of a binder over the bins as one postfix program (module
+/// documentation): `ops[..pred]` leaves the predicate's truth on the truth stack (empty without
+/// a predicate), `ops[pred..]` the body's value on the number stack.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Postfix {
+    ops: Vec<Op>,
+    pred: Option<usize>,
+    consts: Vec<Expr>,
+    /// The deepest the number stack and the truth stack get.
+    depth: (usize, usize),
+}
+
+impl Postfix {
+    /// The program of `sum(f, pred)` (or `max_bins`, `min_bins`), or `None` when a node of `f`
+    /// or `pred` has no postfix form (see the module documentation).
+    pub fn compile(f: &Expr, pred: Option<&Formula>) -> Option<Postfix> {
+        let mut p = Postfix {
+            ops: Vec::new(),
+            pred: None,
+            consts: Vec::new(),
+            depth: (0, 0),
+        };
+        if let Some(fm) = pred {
+            p.formula(fm)?;
+            p.pred = Some(p.ops.len());
+        }
+        p.expr(f)?;
+        p.depth = p.depths()?;
+        Some(p)
+    }
+
+    /// The largest heights of the two stacks over a run of the predicate and then the body, or
+    /// `None` when an operation would pop an empty stack or a part does not leave exactly its
+    /// one result (a program [`Postfix::compile`] never builds).
+    fn depths(&self) -> Option<(usize, usize)> {
+        let (mut num, mut truth, mut most) = (0usize, 0usize, (0, 0));
+        for (k, op) in self.ops.iter().enumerate() {
+            if Some(k) == self.pred {
+                if (num, truth) != (0, 1) {
+                    return None;
+                }
+                truth = 0;
+            }
+            let (pop_n, push_n, pop_t, push_t) = match op {
+                Op::Const(_) | Op::Bin(_) => (0, 1, 0, 0),
+                Op::Neg | Op::Call(_) => (1, 1, 0, 0),
+                Op::Arith(_) | Op::Fold(_) => (2, 1, 0, 0),
+                Op::Cmp(_) => (2, 0, 0, 1),
+                Op::And | Op::Or => (0, 0, 2, 1),
+                Op::Not => (0, 0, 1, 1),
+                Op::Ind => (0, 1, 1, 0),
+            };
+            num = num.checked_sub(pop_n)? + push_n;
+            truth = truth.checked_sub(pop_t)? + push_t;
+            most = (most.0.max(num), most.1.max(truth));
+        }
+        (num == 1 && truth == 0).then_some(most)
+    }
+
+    /// The number of operations (predicate and body).
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// The number of constants (subtrees evaluated once per run).
+    pub fn constants(&self) -> usize {
+        self.consts.len()
+    }
+
+    /// Whether the program has no operation (never: a body pushes its value).
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    fn expr(&mut self, e: &Expr) -> Option<()> {
+        if !reads_bin(e) {
+            let k = match self.consts.iter().position(|c| c == e) {
+                Some(k) => k,
+                None => {
+                    self.consts.push(e.clone());
+                    self.consts.len() - 1
+                }
+            };
+            self.ops.push(Op::Const(u32::try_from(k).ok()?));
+            return Some(());
+        }
+        match e {
+            Expr::Bin(v) => self.ops.push(Op::Bin(*v)),
+            Expr::Neg(a) => {
+                self.expr(a)?;
+                self.ops.push(Op::Neg);
+            }
+            Expr::Op(op, a, b) => {
+                self.expr(a)?;
+                self.expr(b)?;
+                self.ops.push(Op::Arith(*op));
+            }
+            Expr::Call(f, args) => {
+                let (first, rest) = args.split_first()?;
+                self.expr(first)?;
+                self.ops.push(Op::Call(*f));
+                for a in rest {
+                    self.expr(a)?;
+                    self.ops.push(Op::Fold(*f));
+                }
+            }
+            Expr::Ind(fm) => {
+                self.formula(fm)?;
+                self.ops.push(Op::Ind);
+            }
+            Expr::Num(..)
+            | Expr::Slot(_)
+            | Expr::Proc(..)
+            | Expr::Over(..)
+            | Expr::Count(..)
+            | Expr::EnvCall(..)
+            | Expr::Dim => return None,
+        }
+        Some(())
+    }
+
+    fn formula(&mut self, f: &Formula) -> Option<()> {
+        match f {
+            Formula::Cmp(a, c, b) => {
+                self.expr(a)?;
+                self.expr(b)?;
+                self.ops.push(Op::Cmp(*c));
+            }
+            Formula::And(a, b) | Formula::Or(a, b) => {
+                self.formula(a)?;
+                self.formula(b)?;
+                self.ops.push(if matches!(f, Formula::And(..)) {
+                    Op::And
+                } else {
+                    Op::Or
+                });
+            }
+            Formula::Not(a) => {
+                self.formula(a)?;
+                self.ops.push(Op::Not);
+            }
+        }
+        Some(())
+    }
+
+    /// The aggregate `agg` of the body over the bins where the predicate holds, `vars` the
+    /// per-bin names the two read; `outer` the frame of an enclosing binder. `Ok(None)` when no
+    /// bin satisfies the predicate. An error means: evaluate by the tree walk instead (module
+    /// documentation).
+    pub(super) fn run<D: Domain>(
+        &self,
+        d: &D,
+        env: &dyn Env<D>,
+        outer: Option<&Frame<D::N>>,
+        agg: Agg,
+        vars: BinVars,
+    ) -> Eval<Option<D::N>> {
+        let consts = self
+            .consts
+            .iter()
+            .map(|c| c.eval(d, env, outer))
+            .collect::<Eval<Vec<_>>>()?;
+        let mut m = Machine {
+            d,
+            consts: &consts,
+            num: vec![d.zero(); self.depth.0],
+            truth: vec![false; self.depth.1],
+        };
+        let (pred_ops, body_ops) = self.ops.split_at(self.pred.unwrap_or(0));
+        let mut acc = None;
+        for (bin, size) in bin_classes(env, vars) {
+            let fr = bin_frame(d, env, outer, bin, vars)?;
+            if self.pred.is_some() {
+                let held = m.exec(pred_ops, &fr)?.1 - 1;
+                if !m.truth[held] {
+                    continue;
+                }
+            }
+            let top = m.exec(body_ops, &fr)?.0 - 1;
+            let v = std::mem::replace(&mut m.num[top], d.zero());
+            acc = Some(accumulate(d, agg, acc.take(), v, size)?);
+        }
+        Ok(acc)
+    }
+}
+
+/// Whether `e` reads a per-bin name of the binder it is the body of: a `Bin` node outside the
+/// nested binders (whose per-bin names are their own bins').
+fn reads_bin(e: &Expr) -> bool {
+    match e {
+        Expr::Bin(_) => true,
+        Expr::Num(..) | Expr::Slot(_) | Expr::Dim | Expr::Over(..) | Expr::Count(..) => false,
+        Expr::Neg(a) | Expr::Proc(_, a) => reads_bin(a),
+        Expr::Op(_, a, b) => reads_bin(a) || reads_bin(b),
+        Expr::Call(_, args) | Expr::EnvCall(_, args) => args.iter().any(reads_bin),
+        Expr::Ind(f) => formula_reads_bin(f),
+    }
+}
+
+fn formula_reads_bin(f: &Formula) -> bool {
+    match f {
+        Formula::Cmp(a, _, b) => reads_bin(a) || reads_bin(b),
+        Formula::And(a, b) | Formula::Or(a, b) => formula_reads_bin(a) || formula_reads_bin(b),
+        Formula::Not(a) => formula_reads_bin(a),
+    }
+}
+
+/// The two stacks of a [`Postfix`] run (as deep as [`Postfix::depths`] says), with the
+/// literals and slots read once.
+struct Machine<'a, D: Domain> {
+    d: &'a D,
+    consts: &'a [D::N],
+    num: Vec<D::N>,
+    truth: Vec<bool>,
+}
+
+impl<D: Domain> Machine<'_, D> {
+    /// Runs `ops` from empty stacks; returns the heights of the two stacks at the end.
+    #[inline]
+    fn exec(&mut self, ops: &[Op], fr: &Frame<D::N>) -> Eval<(usize, usize)> {
+        let d = self.d;
+        let (num, truth) = (&mut self.num[..], &mut self.truth[..]);
+        let (mut n, mut t) = (0usize, 0usize);
+        for op in ops {
+            match *op {
+                Op::Const(k) => {
+                    num[n] = self.consts[k as usize].clone();
+                    n += 1;
+                }
+                Op::Bin(v) => {
+                    num[n] = fr
+                        .get(v)
+                        .ok_or_else(|| EvalError::Unavailable(format!("per-bin `{}`", v.name())))?
+                        .clone();
+                    n += 1;
+                }
+                Op::Neg => num[n - 1] = d.neg(&num[n - 1])?,
+                Op::Arith(o) => {
+                    num[n - 2] = apply_op(d, o, &num[n - 2], &num[n - 1])?;
+                    n -= 1;
+                }
+                Op::Call(f) => num[n - 1] = apply_func(d, f, &num[n - 1])?,
+                Op::Fold(f) => {
+                    num[n - 2] = apply_fold(d, f, &num[n - 2], &num[n - 1])?;
+                    n -= 1;
+                }
+                Op::Cmp(c) => {
+                    truth[t] = cmp_tol(d, &num[n - 2], c, &num[n - 1], None)?;
+                    n -= 2;
+                    t += 1;
+                }
+                Op::And => {
+                    truth[t - 2] = truth[t - 2] && truth[t - 1];
+                    t -= 1;
+                }
+                Op::Or => {
+                    truth[t - 2] = truth[t - 2] || truth[t - 1];
+                    t -= 1;
+                }
+                Op::Not => truth[t - 1] = !truth[t - 1],
+                Op::Ind => {
+                    num[n] = d.indicator(truth[t - 1]);
+                    n += 1;
+                    t -= 1;
+                }
+            }
+        }
+        Ok((n, t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::Q;
+    use crate::lang::domain::{Enclosure, Exact, ExpSums, Float};
+    use crate::lang::{Float64, compile_value};
+    use proptest::prelude::*;
+
+    /// Bins with the given loads `x` (integers), `y = x − mean`, `p = (bin + 1)/Σ`, rank by
+    /// position, slot 0 = `n`; ties of `y` form classes when `rank` and `i` are not read.
+    struct Bins(Vec<i64>);
+
+    impl<D: Domain> Env<D> for Bins {
+        fn slot(&self, d: &D, _: usize) -> Eval<D::N> {
+            d.rational(&Q::from_integer((self.0.len() as i64).into()))
+        }
+        fn bins(&self) -> usize {
+            self.0.len()
+        }
+        fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
+            let n = self.0.len() as i64;
+            let total: i64 = self.0.iter().sum();
+            let int = |k: i64| Q::from_integer(k.into());
+            let mut f = Frame::default();
+            let y = Q::new((self.0[bin] * n - total).into(), n.into());
+            let p = Q::new((bin as i64 + 1).into(), (n * (n + 1) / 2).into());
+            for (v, q) in [
+                (BinVar::Y, y),
+                (BinVar::X, int(self.0[bin])),
+                (BinVar::P, p.clone()),
+                (BinVar::W, p * int(2)),
+                (BinVar::Rank, int(bin as i64 + 1)),
+                (BinVar::Index, int(bin as i64 + 1)),
+            ] {
+                if vars.has(v) {
+                    f.set(v, d.rational(&q)?);
+                }
+            }
+            Ok(f)
+        }
+        fn classes(&self, vars: BinVars) -> Option<Vec<(usize, usize)>> {
+            if vars.has(BinVar::Rank) || vars.has(BinVar::Index) || vars.has(BinVar::P) {
+                return None;
+            }
+            let mut out: Vec<(usize, usize)> = Vec::new();
+            for (b, x) in self.0.iter().enumerate() {
+                match out.iter_mut().find(|(r, _)| self.0[*r] == *x) {
+                    Some(c) => c.1 += 1,
+                    None => out.push((b, 1)),
+                }
+            }
+            Some(out)
+        }
+    }
+
+    /// The binder `e` evaluated in `d` by its postfix program and by the tree walk alone, as
+    /// text (value or error).
+    fn both<D: Domain>(d: &D, e: &Expr, env: &Bins) -> (String, String) {
+        let Expr::Over(on, agg, f, pred, vars, Some(_)) = e else {
+            panic!("not a flattened binder: {e:?}");
+        };
+        let tree = Expr::Over(*on, *agg, f.clone(), pred.clone(), *vars, None);
+        let show = |r: Eval<D::N>| match r {
+            Ok(v) => format!("{v:?}"),
+            Err(e) => format!("error: {e}"),
+        };
+        (show(e.eval(d, env, None)), show(tree.eval(d, env, None)))
+    }
+
+    fn agree(e: &Expr, env: &Bins) {
+        for (fast, tree) in [
+            both(&Float64, e, env),
+            both(&Float, e, env),
+            both(&Exact, e, env),
+            both(&ExpSums::default(), e, env),
+            both(&Enclosure { prec: 64 }, e, env),
+        ] {
+            assert_eq!(fast, tree, "{e:?} at {:?}", env.0);
+        }
+    }
+
+    #[test]
+    fn by_hand() {
+        // Loads (3, 1, 1, 0): mean 5/4, y = (7/4, −1/4, −1/4, −5/4), p = (1, 2, 3, 4)/10.
+        let env = Bins(vec![3, 1, 1, 0]);
+        // Σ y² = (49 + 1 + 1 + 25)/16 = 19/4.
+        let e = compile_value("sum(y^2)", &["n"]).unwrap();
+        assert_eq!(
+            e.eval(&Exact, &env, None).unwrap(),
+            Q::new(19.into(), 4.into())
+        );
+        // Σ_{rank ≤ n/2} p·x = (1/10)(3) + (2/10)(1) = 1/2.
+        let e = compile_value("sum(p*x, rank <= n/2)", &["n"]).unwrap();
+        assert_eq!(
+            e.eval(&Exact, &env, None).unwrap(),
+            Q::new(1.into(), 2.into())
+        );
+        // The largest y·(n − 1) over y < 0: max(−1/4, −1/4, −5/4)·3 = −3/4.
+        let e = compile_value("max_bins(y * (n - 1), y < 0)", &["n"]).unwrap();
+        assert_eq!(
+            e.eval(&Exact, &env, None).unwrap(),
+            Q::new((-3).into(), 4.into())
+        );
+        // The tree walk skips ln(y) where y < 0 fails; the postfix run stops at ln of a
+        // negative number and the tree walk gives the count: y ≥ 0 only at bin 1 (ln 7/4 > 0).
+        let e = compile_value("sum(1, y >= 0 && ln(y) > 0)", &["n"]).unwrap();
+        assert_eq!(e.eval(&Float64, &env, None).unwrap().v, 1.0);
+        for e in [
+            "sum(y^2)",
+            "sum(p*x, rank <= n/2)",
+            "max_bins(y * (n - 1), y < 0)",
+            "sum(1, y >= 0 && ln(y) > 0)",
+            "min_bins(exp(-y) * (1/n - p), !(i == 2) || x > 1)",
+            "sum(y, y > 10)",
+            "max_bins(y, y > 10)",
+        ] {
+            agree(&compile_value(e, &["n"]).unwrap(), &env);
+        }
+    }
+
+    /// Random terms of the language over the per-bin names, `n`, literals and a nested binder.
+    fn term() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("y".to_string()),
+            Just("x".to_string()),
+            Just("p".to_string()),
+            Just("w".to_string()),
+            Just("rank".to_string()),
+            Just("i".to_string()),
+            Just("n".to_string()),
+            Just("1/3".to_string()),
+            Just("2".to_string()),
+            Just("0".to_string()),
+        ];
+        leaf.prop_recursive(4, 24, 3, |inner| {
+            prop_oneof![
+                (
+                    inner.clone(),
+                    inner.clone(),
+                    prop_oneof![Just("+"), Just("-"), Just("*"), Just("/")]
+                )
+                    .prop_map(|(a, b, o)| format!("({a} {o} {b})")),
+                (
+                    inner.clone(),
+                    prop_oneof![
+                        Just("exp"),
+                        Just("abs"),
+                        Just("ln"),
+                        Just("sqrt"),
+                        Just("floor")
+                    ]
+                )
+                    .prop_map(|(a, f)| format!("{f}({a})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("max({a}, {b}, 1)")),
+                inner.clone().prop_map(|a| format!("(-{a})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} <= {b})")),
+                (inner.clone(), inner.clone(), inner)
+                    .prop_map(|(a, b, c)| format!("((({a} < {b}) && !({b} == {c})) || {c} > 0)")),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+        /// Every binder the generator builds gives the tree walk's value or error, bit for bit,
+        /// in every domain.
+        #[test]
+        fn postfix_is_the_tree_walk(
+            body in term(),
+            pred in proptest::option::of(term()),
+            agg in prop_oneof![Just("sum"), Just("max_bins"), Just("min_bins")],
+            loads in proptest::collection::vec(0i64..4, 1..6),
+        ) {
+            let text = match &pred {
+                Some(p) => format!("{agg}({body}, {p} > 0)"),
+                None => format!("{agg}({body})"),
+            };
+            let e = compile_value(&text, &["n"]).unwrap();
+            if matches!(e, Expr::Over(.., Some(_))) {
+                agree(&e, &Bins(loads));
+            }
+        }
+    }
+}
