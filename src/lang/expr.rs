@@ -907,15 +907,7 @@ fn fold(e: Expr) -> Expr {
     if let Expr::Op(op, a, b) = &e
         && let (Expr::Num(x, _), Expr::Num(y, _)) = (a.as_ref(), b.as_ref())
     {
-        let d = super::domain::Exact;
-        let v = match op {
-            BinOp::Add => d.add(x, y),
-            BinOp::Sub => d.sub(x, y),
-            BinOp::Mul => d.mul(x, y),
-            BinOp::Div => d.div(x, y),
-            BinOp::Pow => d.pow(x, y),
-        };
-        if let Ok(q) = v {
+        if let Ok(q) = apply_op(&super::domain::Exact, *op, x, y) {
             return num(q);
         }
     }

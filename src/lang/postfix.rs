@@ -3,22 +3,25 @@
 //! `sum(f, pred)` (and `max_bins`, `min_bins`) evaluates `f` and `pred` at every bin (class of
 //! tied bins). The tree walk of [`Expr::eval`] pays, at every node of every bin, a call, a match
 //! and the propagation of a `Result`, and it evaluates again at every bin the subtrees that read
-//! no per-bin name (`1/n`, `delta*n`, a constant, a binder over the dimensions). Here the two trees are
-//! flattened once, when the binder is built, into one sequence of operations on a stack of
-//! numbers and a stack of truth values; each largest subtree that reads no per-bin name of this
-//! binder becomes one constant of the program, evaluated once per evaluation of the binder (by
-//! the tree walk, with the enclosing frame).
+//! no per-bin name (`1/n`, `delta*n`, a constant, a binder over the dimensions that reads none).
+//! Here the two trees are flattened once, when the binder is built, into one sequence of
+//! operations on a stack of numbers and a stack of truth values; each largest subtree that reads
+//! no per-bin name of this binder becomes one constant of the program, evaluated (by the tree
+//! walk, with the enclosing frame) the first time a run reaches it and kept for the other bins.
 //!
-//! It is the same evaluation: every operation is the domain's own (`apply_op`, `apply_func`,
-//! `apply_fold`, [`cmp_tol`] without a tolerance, [`Domain::indicator`], `accumulate`), applied
-//! to the same operands in the same order, and a constant has the value the tree walk computes
-//! at every bin (the expressions are pure), so the result is the tree walk's bit for bit, in
-//! every domain. Where the two could differ — an error, a constant the tree walk would not have
-//! evaluated (no bin satisfies the predicate), or a connective whose other side the tree walk
-//! skips (`false && b` does not evaluate `b`) — the postfix run stops at the error and the
-//! caller evaluates the binder again by the tree walk, which gives the value or the error. A
-//! body whose per-bin part holds a node without a postfix form (`p(i)` or a function of the
-//! state at a per-bin argument) is not flattened and always takes the tree walk.
+//! It is the same evaluation, in every domain: every operation is the domain's own (`apply_op`,
+//! `apply_func`, `apply_fold`, [`cmp_tol`] without a tolerance, [`Domain::indicator`],
+//! `accumulate`, shared with the tree walk), applied to the same operands in the same order;
+//! `&&` and `||` skip their right side exactly when the tree walk does; a constant has the
+//! value the tree walk computes at every bin (the expressions are pure). So the result is the
+//! tree walk's bit for bit, and the computations are the tree walk's, each constant once (a
+//! domain that records what its comparisons needed, such as [`crate::lang::ExpSums`]'s
+//! precision, records the same). On any error the run stops and the caller evaluates the
+//! binder again by the tree walk, which gives the error (or, where the tree walk's
+//! three-valued connectives absorb an error, `error && false`, the value). A body whose per-bin
+//! part holds a node without a postfix form (`p(i)` or a function of the state at a per-bin
+//! argument, a binder over the dimensions that reads a per-bin name) is not flattened and always
+//! takes the tree walk.
 //!
 //! ```
 //! use balloc::lang::{compile_value, Expr};
@@ -34,8 +37,8 @@
 
 use super::domain::{Domain, Eval, EvalError};
 use super::expr::{
-    Agg, BinVar, BinVars, Env, Expr, Formula, Frame, Func, accumulate, apply_fold, apply_func,
-    apply_op, bin_classes, bin_frame, cmp_tol,
+    Agg, BinVar, BinVars, Elements, Env, Expr, Formula, Frame, Func, accumulate, apply_fold,
+    apply_func, apply_op, bin_classes, bin_frame, cmp_tol,
 };
 use super::syntax::{BinOp, Cmp};
 
@@ -57,10 +60,12 @@ enum Op {
     Fold(Func),
     /// Pop `y`, `x`; push the truth of `x cmp y`.
     Cmp(Cmp),
-    /// Pop two truths `b`, `a`; push `a && b`.
-    And,
-    /// Pop two truths `b`, `a`; push `a || b`.
-    Or,
+    /// `a && b` after `a`: when the top truth is false, jump to operation `k` of the part (the
+    /// predicate or the body) and keep it; otherwise pop it and go on into `b`.
+    And(u32),
+    /// `a || b` after `a`: when the top truth is true, jump to operation `k` and keep it;
+    /// otherwise pop it and go on into `b`.
+    Or(u32),
     /// Negate the top truth.
     Not,
     /// Pop a truth; push its indicator.
@@ -77,6 +82,8 @@ pub struct Postfix {
     consts: Vec<Expr>,
     /// The deepest the number stack and the truth stack get.
     depth: (usize, usize),
+    /// Where the part being compiled starts (jumps count from there).
+    base: usize,
 }
 
 impl Postfix {
@@ -88,10 +95,12 @@ impl Postfix {
             pred: None,
             consts: Vec::new(),
             depth: (0, 0),
+            base: 0,
         };
         if let Some(fm) = pred {
             p.formula(fm)?;
             p.pred = Some(p.ops.len());
+            p.base = p.ops.len();
         }
         p.expr(f)?;
         p.depth = p.depths()?;
@@ -115,7 +124,7 @@ impl Postfix {
                 Op::Neg | Op::Call(_) => (1, 1, 0, 0),
                 Op::Arith(_) | Op::Fold(_) => (2, 1, 0, 0),
                 Op::Cmp(_) => (2, 0, 0, 1),
-                Op::And | Op::Or => (0, 0, 2, 1),
+                Op::And(_) | Op::Or(_) => (0, 0, 1, 0),
                 Op::Not => (0, 0, 1, 1),
                 Op::Ind => (0, 1, 1, 0),
             };
@@ -143,7 +152,10 @@ impl Postfix {
 
     fn expr(&mut self, e: &Expr) -> Option<()> {
         if !reads_bin(e) {
-            let k = match self.consts.iter().position(|c| c == e) {
+            // A repeated constant (`delta*n` in two indicators) is evaluated once; the look-up
+            // stops at the first 64 constants, so a body of many distinct ones compiles in
+            // linear time.
+            let k = match self.consts.iter().take(64).position(|c| c == e) {
                 Some(k) => k,
                 None => {
                     self.consts.push(e.clone());
@@ -197,12 +209,15 @@ impl Postfix {
             }
             Formula::And(a, b) | Formula::Or(a, b) => {
                 self.formula(a)?;
+                let at = self.ops.len();
+                self.ops.push(Op::Not);
                 self.formula(b)?;
-                self.ops.push(if matches!(f, Formula::And(..)) {
-                    Op::And
+                let end = u32::try_from(self.ops.len() - self.base).ok()?;
+                self.ops[at] = if matches!(f, Formula::And(..)) {
+                    Op::And(end)
                 } else {
-                    Op::Or
-                });
+                    Op::Or(end)
+                };
             }
             Formula::Not(a) => {
                 self.formula(a)?;
@@ -224,14 +239,12 @@ impl Postfix {
         agg: Agg,
         vars: BinVars,
     ) -> Eval<Option<D::N>> {
-        let consts = self
-            .consts
-            .iter()
-            .map(|c| c.eval(d, env, outer))
-            .collect::<Eval<Vec<_>>>()?;
         let mut m = Machine {
             d,
-            consts: &consts,
+            env,
+            outer,
+            exprs: &self.consts,
+            consts: vec![None; self.consts.len()],
             num: vec![d.zero(); self.depth.0],
             truth: vec![false; self.depth.1],
         };
@@ -258,7 +271,13 @@ impl Postfix {
 fn reads_bin(e: &Expr) -> bool {
     match e {
         Expr::Bin(_) => true,
-        Expr::Num(..) | Expr::Slot(_) | Expr::Dim | Expr::Over(..) | Expr::Count(..) => false,
+        Expr::Num(..) | Expr::Slot(_) | Expr::Dim => false,
+        // Inside a binder over the dimensions the per-bin names are still this binder's bin's.
+        Expr::Over(Elements::Dims, _, f, p, ..) => {
+            reads_bin(f) || p.as_deref().is_some_and(formula_reads_bin)
+        }
+        Expr::Count(Elements::Dims, p, _) => formula_reads_bin(p),
+        Expr::Over(Elements::Bins, ..) | Expr::Count(Elements::Bins, ..) => true,
         Expr::Neg(a) | Expr::Proc(_, a) => reads_bin(a),
         Expr::Op(_, a, b) => reads_bin(a) || reads_bin(b),
         Expr::Call(_, args) | Expr::EnvCall(_, args) => args.iter().any(reads_bin),
@@ -278,7 +297,10 @@ fn formula_reads_bin(f: &Formula) -> bool {
 /// literals and slots read once.
 struct Machine<'a, D: Domain> {
     d: &'a D,
-    consts: &'a [D::N],
+    env: &'a dyn Env<D>,
+    outer: Option<&'a Frame<D::N>>,
+    exprs: &'a [Expr],
+    consts: Vec<Option<D::N>>,
     num: Vec<D::N>,
     truth: Vec<bool>,
 }
@@ -289,11 +311,20 @@ impl<D: Domain> Machine<'_, D> {
     fn exec(&mut self, ops: &[Op], fr: &Frame<D::N>) -> Eval<(usize, usize)> {
         let d = self.d;
         let (num, truth) = (&mut self.num[..], &mut self.truth[..]);
-        let (mut n, mut t) = (0usize, 0usize);
-        for op in ops {
+        let (mut n, mut t, mut pc) = (0usize, 0usize, 0usize);
+        while let Some(op) = ops.get(pc) {
+            pc += 1;
             match *op {
                 Op::Const(k) => {
-                    num[n] = self.consts[k as usize].clone();
+                    let k = k as usize;
+                    num[n] = match &self.consts[k] {
+                        Some(v) => v.clone(),
+                        None => {
+                            let v = self.exprs[k].eval(d, self.env, self.outer)?;
+                            self.consts[k] = Some(v.clone());
+                            v
+                        }
+                    };
                     n += 1;
                 }
                 Op::Bin(v) => {
@@ -318,13 +349,12 @@ impl<D: Domain> Machine<'_, D> {
                     n -= 2;
                     t += 1;
                 }
-                Op::And => {
-                    truth[t - 2] = truth[t - 2] && truth[t - 1];
-                    t -= 1;
-                }
-                Op::Or => {
-                    truth[t - 2] = truth[t - 2] || truth[t - 1];
-                    t -= 1;
+                Op::And(end) | Op::Or(end) => {
+                    if truth[t - 1] == matches!(op, Op::Or(_)) {
+                        pc = end as usize;
+                    } else {
+                        t -= 1;
+                    }
                 }
                 Op::Not => truth[t - 1] = !truth[t - 1],
                 Op::Ind => {
@@ -396,6 +426,11 @@ mod tests {
     /// The binder `e` evaluated in `d` by its postfix program and by the tree walk alone, as
     /// text (value or error).
     fn both<D: Domain>(d: &D, e: &Expr, env: &Bins) -> (String, String) {
+        both2(d, d, e, env)
+    }
+
+    /// [`both`] with the postfix route in `fast` and the tree walk in `tree`.
+    fn both2<D: Domain>(fast: &D, tree_d: &D, e: &Expr, env: &Bins) -> (String, String) {
         let Expr::Over(on, agg, f, pred, vars, Some(_)) = e else {
             panic!("not a flattened binder: {e:?}");
         };
@@ -404,7 +439,21 @@ mod tests {
             Ok(v) => format!("{v:?}"),
             Err(e) => format!("error: {e}"),
         };
-        (show(e.eval(d, env, None)), show(tree.eval(d, env, None)))
+        (
+            show(e.eval(fast, env, None)),
+            show(tree.eval(tree_d, env, None)),
+        )
+    }
+
+    /// [`both`] in [`ExpSums`], each route with a fresh domain, with the precision the
+    /// comparisons needed.
+    fn both_sums(e: &Expr, env: &Bins) -> (String, String) {
+        let (fast, tree) = (ExpSums::default(), ExpSums::default());
+        let (a, b) = both2(&fast, &tree, e, env);
+        (
+            format!("{a} at {:?}", fast.enclosure_bits()),
+            format!("{b} at {:?}", tree.enclosure_bits()),
+        )
     }
 
     fn agree(e: &Expr, env: &Bins) {
@@ -412,7 +461,7 @@ mod tests {
             both(&Float64, e, env),
             both(&Float, e, env),
             both(&Exact, e, env),
-            both(&ExpSums::default(), e, env),
+            both_sums(e, env),
             both(&Enclosure { prec: 64 }, e, env),
         ] {
             assert_eq!(fast, tree, "{e:?} at {:?}", env.0);
