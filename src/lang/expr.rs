@@ -906,10 +906,9 @@ impl Compiler<'_> {
 fn fold(e: Expr) -> Expr {
     if let Expr::Op(op, a, b) = &e
         && let (Expr::Num(x, _), Expr::Num(y, _)) = (a.as_ref(), b.as_ref())
+        && let Ok(q) = apply_op(&super::domain::Exact, *op, x, y)
     {
-        if let Ok(q) = apply_op(&super::domain::Exact, *op, x, y) {
-            return num(q);
-        }
+        return num(q);
     }
     e
 }
