@@ -45,8 +45,8 @@ use super::syntax::{BinOp, Cmp};
 /// One operation of a [`Postfix`] program.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Op {
-    /// Push constant `k` of the program: a subtree that reads no per-bin name, evaluated once
-    /// per run.
+    /// Push constant `k` of the program: a subtree that reads no per-bin name, evaluated when
+    /// a run first reaches it.
     Const(u32),
     /// Push a per-bin value.
     Bin(BinVar),
