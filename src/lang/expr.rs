@@ -1294,14 +1294,14 @@ pub(super) fn apply_fold<D: Domain>(d: &D, f: Func, acc: &D::N, v: &D::N) -> Eva
     }
 }
 
-pub(super) fn bin_classes<D: Domain>(env: &dyn Env<D>, vars: BinVars) -> Vec<(usize, usize)> {
+fn bin_classes<D: Domain>(env: &dyn Env<D>, vars: BinVars) -> Vec<(usize, usize)> {
     env.classes(vars)
         .unwrap_or_else(|| (0..env.bins()).map(|b| (b, 1)).collect())
 }
 
 /// The frame of one bin inside a binder over the bins, keeping the dimension of an enclosing
 /// binder over the dimensions.
-pub(super) fn bin_frame<D: Domain>(
+fn bin_frame<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
     outer: Option<&Frame<D::N>>,
@@ -1351,7 +1351,7 @@ pub(super) fn accumulate<D: Domain>(
 /// elements it stands for: the classes of bins with equal values of `vars` (one frame per
 /// class, when the environment knows them), or the dimensions `a = 1..D` one by one. The
 /// frames keep the element of an enclosing binder over the other range.
-fn each_element<D: Domain>(
+pub(super) fn each_element<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
     outer: Option<&Frame<D::N>>,

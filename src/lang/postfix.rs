@@ -11,7 +11,8 @@
 //!
 //! It is the same evaluation, in every domain: every operation is the domain's own (`apply_op`,
 //! `apply_func`, `apply_fold`, [`cmp_tol`] without a tolerance, [`Domain::indicator`],
-//! `accumulate`, shared with the tree walk), applied to the same operands in the same order;
+//! `accumulate`, shared with the tree walk), applied to the same operands in the same order,
+//! at the same bins (the tree walk's `each_element` visits them);
 //! `&&` and `||` skip their right side exactly when the tree walk does; a constant has the
 //! value the tree walk computes at every bin (the expressions are pure). So the result is the
 //! tree walk's bit for bit, and the computations are the tree walk's, each constant once (a
@@ -38,7 +39,7 @@
 use super::domain::{Domain, Eval, EvalError};
 use super::expr::{
     Agg, BinVar, BinVars, Elements, Env, Expr, Formula, Frame, Func, accumulate, apply_fold,
-    apply_func, apply_op, bin_classes, bin_frame, cmp_tol,
+    apply_func, apply_op, cmp_tol, each_element,
 };
 use super::syntax::{BinOp, Cmp};
 
@@ -250,18 +251,18 @@ impl Postfix {
         };
         let (pred_ops, body_ops) = self.ops.split_at(self.pred.unwrap_or(0));
         let mut acc = None;
-        for (bin, size) in bin_classes(env, vars) {
-            let fr = bin_frame(d, env, outer, bin, vars)?;
+        each_element(d, env, outer, Elements::Bins, vars, |fr, size| {
             if self.pred.is_some() {
-                let held = m.exec(pred_ops, &fr)?.1 - 1;
+                let held = m.exec(pred_ops, fr)?.1 - 1;
                 if !m.truth[held] {
-                    continue;
+                    return Ok(());
                 }
             }
-            let top = m.exec(body_ops, &fr)?.0 - 1;
+            let top = m.exec(body_ops, fr)?.0 - 1;
             let v = std::mem::replace(&mut m.num[top], d.zero());
             acc = Some(accumulate(d, agg, acc.take(), v, size)?);
-        }
+            Ok(())
+        })?;
         Ok(acc)
     }
 }
