@@ -245,12 +245,14 @@ fn strict_claims_at_open_ends_and_touching_points() {
     );
     assert_eq!(v.verdict, Status::Refuted);
     assert_eq!(coord(&v, "x"), 0.0);
-    // On [−5, 5] with the touching point 0 stated (strict except there): proved.
+    // On [−5, 5] with the touching point 0 stated: e^0 = 1 = 1 + 0, so the strict claim is false
+    // at 0, which is in the domain; a touching point exempts nothing. Refuted exactly there.
     let v = run_text(
         "strict-touching",
         "[vars]\nx = \"[-5, 5]\"\n[claim]\nexpr = \"exp(x) > 1 + x\"\ntouching = [{ x = \"0\" }]\n",
     );
-    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert_eq!(coord(&v, "x"), 0.0);
     // A touching point inside a box is a split point: e^(x − 1/3) ≥ 1 + (x − 1/3) is tight at
     // 1/3, which no dyadic bisection reaches.
     let v = run_text(

@@ -6,8 +6,8 @@
 //! search, the choice of decisions and the bookkeeping of strictness are not used, and the rules
 //! are written out again here:
 //!
-//! * a goal is `s·∂_β g ≥ 0`, strict unless the box lies on an exempt hyperplane, an open end of
-//!   the domain, or is a touching point;
+//! * a goal is `s·∂_β g ≥ 0`, strict unless the box lies on an exempt hyperplane or an open end
+//!   of the domain (a touching point of the file exempts nothing: it is in the domain);
 //! * **direct**: the enclosure's lower end is `≥ 0` (`> 0` when strict);
 //! * **mean value** at `c ∈ B`: `lower(f(c) + Σᵢ ∂ᵢf(B)·(Bᵢ − cᵢ)) ≥ 0` (`> 0` when strict),
 //!   where `f(c)` is its enclosure, with the lower end raised to 0 when the exact value at `c`
@@ -46,10 +46,6 @@ struct G {
 
 fn strict_needed(p: &Problem, g: &G, b: &Bx) -> bool {
     if !g.strict {
-        return false;
-    }
-    let point = (0..b.dim()).all(|i| b.lo[i] == b.hi[i]);
-    if point && p.touching.contains(&b.lo) {
         return false;
     }
     !(0..b.dim()).any(|i| {

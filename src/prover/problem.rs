@@ -73,8 +73,9 @@ pub struct Problem {
     pub tol: Q,
     /// Hypotheses: the claim is about the points where every one holds.
     pub given: Vec<Formula>,
-    /// Points where the claim is stated to be tight (split points; a strict claim need not be
-    /// strict there).
+    /// Points where the claim is stated to be tight: split points, and the first points tried as
+    /// counterexamples. They exempt nothing: a strict claim whose sides are equal at one is
+    /// refuted there, and a non-strict one is decided there exactly like any other point.
     pub touching: Vec<Vec<Q>>,
     /// The claim as written (for reports and certificates).
     pub text: String,

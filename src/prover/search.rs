@@ -3,8 +3,9 @@
 //!
 //! A **goal** is `s·∂_β g ≥ 0` on a box `B` (`β` a list of derivative indices, `s = ±1`; the
 //! claim itself is `β = ()`, `s = +1`), strict (`> 0`) where the claim is strict, except on the
-//! goal's exempt hyperplanes, the open ends of the domain and the stated touching points. At a
-//! box the prover tries, in order:
+//! goal's exempt hyperplanes and the open ends of the domain. A stated touching point exempts
+//! nothing: it is a split point, and the first point tried as a counterexample (a strict claim
+//! whose two sides are equal there is refuted there). At a box the prover tries, in order:
 //!
 //! 1. the hypotheses: if one is false on all of `B` the box is outside the claim;
 //! 2. **direct**: the interval enclosure of `f = s·∂_β g` on `B`;
@@ -203,13 +204,11 @@ impl Goal {
     }
 }
 
-/// Whether the goal must be strictly positive somewhere on `b`: the goal is strict and `b` lies
-/// neither on an exempt hyperplane, nor on an open end of the domain, nor is a touching point.
+/// Whether the goal must be strictly positive on `b`: the goal is strict and `b` lies neither on
+/// an exempt hyperplane nor on an open end of the domain. (A touching point is in the domain, so
+/// a strict claim must be strict there too.)
 pub fn need_strict(p: &Problem, goal: &Goal, b: &Bx) -> bool {
     if !goal.strict {
-        return false;
-    }
-    if b.is_point() && p.touching.contains(&b.lo) {
         return false;
     }
     for i in 0..b.dim() {
@@ -554,7 +553,7 @@ impl Prover<'_> {
         }
     }
 
-    /// The first corner of the domain's box (closed ends, not a touching point) that is a
+    /// The first corner of the domain's box (closed ends) that is a
     /// certified counterexample (at most 2⁸ corners are tried).
     fn corners(&self, root: &Bx) -> Option<(Vec<Q>, Interval, Interval, Interval)> {
         let k = root.dim();
@@ -665,8 +664,7 @@ impl Prover<'_> {
 
     /// The point `c` as a certified counterexample, if it is one.
     fn counterexample(&self, c: &[Q]) -> Option<(Vec<Q>, Interval, Interval, Interval)> {
-        // A strict claim need not be strict at a stated touching point.
-        if !self.p.in_domain(c) || (self.p.strict() && self.p.touching.iter().any(|t| t == c)) {
+        if !self.p.in_domain(c) {
             return None;
         }
         let prec = self.o.prec;
@@ -716,9 +714,12 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
     // The corners of the domain (closed ends only) are tried first: a claim that fails exactly at
     // an end of the domain is never refuted at the center of a box; then a floating-point
     // sampling search (a small violating region is found long before the bisection reaches it).
-    let early = pr
-        .corners(&root)
-        .map(|c| (c, "a corner of the domain"))
+    let early = p
+        .touching
+        .iter()
+        .find_map(|t| pr.counterexample(t))
+        .map(|c| (c, "a stated touching point"))
+        .or_else(|| pr.corners(&root).map(|c| (c, "a corner of the domain")))
         .or_else(|| {
             pr.sample(&root)
                 .map(|c| (c, "sampling (floating point), then certified"))
