@@ -1173,14 +1173,23 @@ impl Real {
                 searched.add("boxes", stats.boxes);
                 // Re-check at a higher precision.
                 let again = p.sides_at(&point, CHECK_PREC).ok();
-                let confirmed = again.as_ref().is_some_and(|(g2, _, _)| {
+                let by_enclosure = again.as_ref().is_some_and(|(g2, _, _)| {
                     if p.strict() {
                         *g2.hi() <= 0u32
                     } else {
                         *g2.hi() < 0u32
                     }
                 });
-                if !confirmed {
+                // At a point where the two sides are exactly equal (g = 0 at a non-dyadic point,
+                // which no enclosure shows) the sign is decided exactly.
+                let exact = (!by_enclosure)
+                    .then(|| p.exact_sign(&[], true, &point))
+                    .flatten()
+                    .filter(|s| {
+                        *s == std::cmp::Ordering::Less
+                            || (p.strict() && *s == std::cmp::Ordering::Equal)
+                    });
+                if !by_enclosure && exact.is_none() {
                     return Err(Error::Unsupported(format!(
                         "{}: the counterexample of {label} is not confirmed at {CHECK_PREC} bits",
                         self.t.id
@@ -1192,11 +1201,17 @@ impl Real {
                     &point,
                     (lhs.to_string(), rhs.to_string(), format!("{slack:e}")),
                     found_by,
-                    Some(format!(
-                        "certified by enclosures: the claim as g ≥ 0 has g ∈ {g} at {} bits and g ∈ {} at {CHECK_PREC} bits (the point lies in the domain and every hypothesis holds there)",
-                        self.options.prec,
-                        again.map(|a| a.0.to_string()).unwrap_or_default()
-                    )),
+                    Some(match exact {
+                        None => format!(
+                            "certified by enclosures: the claim as g ≥ 0 has g ∈ {g} at {} bits and g ∈ {} at {CHECK_PREC} bits (the point lies in the domain and every hypothesis holds there)",
+                            self.options.prec,
+                            again.map(|a| a.0.to_string()).unwrap_or_default()
+                        ),
+                        Some(s) => format!(
+                            "decided exactly (rational arithmetic and exact exponential sums): the claim as g ≥ 0 has g {} 0 at the point (the point lies in the domain and every hypothesis holds there)",
+                            if s == std::cmp::Ordering::Equal { "=" } else { "<" }
+                        ),
+                    }),
                 );
                 let mut v = base(
                     Status::Refuted,
