@@ -318,7 +318,8 @@ fn registered_potentials_at_an_irrational_parameter_are_certified_by_enclosures(
     // V (e^{(κ/n)|y|}, κ = 1/ln n); the claim E_X ≤ v(1 ∓ 10⁻⁹) is refuted (−) and holds (+),
     // both with trust enclosure: the enclosure route decides a margin of 10⁻⁹ that the float
     // route, a different computation, confirms.
-    let cases: [(&str, &str, &str, Box<dyn Fn(f64) -> f64>); 5] = [
+    type Term = Box<dyn Fn(f64) -> f64>;
+    let cases: [(&str, &str, &str, Term); 5] = [
         (
             "phi",
             "alpha",
