@@ -506,3 +506,109 @@ fn the_readme_states_every_limit_with_its_value() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Printed numbers agree with their certificates
+
+/// `lo ≤ v ≤ hi` for an enclosure given as `[lo, hi]`.
+fn inside(v: f64, iv: &Value) -> bool {
+    let (lo, hi) = (iv[0].as_f64().unwrap(), iv[1].as_f64().unwrap());
+    lo <= v && v <= hi
+}
+
+#[test]
+fn an_enclosed_value_is_printed_inside_its_enclosure() {
+    // Φ at α = 1/2 of Two-Choice at (3, 0, 1, 0) (the float route's expected change, printed
+    // before, lay outside the enclosure beside it), and Γ, Ψ at other loads and parameters.
+    for (pot, loads) in [
+        ("phi(alpha=0.5)", "3,0,1,0"),
+        ("gamma(alpha=0.3)", "7,1,1,0,2"),
+        ("psi(alpha=1.5)", "0,0,9"),
+        ("lambda(alpha=0.25)", "4,4,0,1"),
+    ] {
+        let v = json(&[
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            pot,
+            "--loads",
+            loads,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(v["trust"], "enclosure", "{pot}: {v}");
+        for name in ["value", "expected_next", "expected_change"] {
+            let x = v[name].as_f64().unwrap();
+            assert!(
+                inside(x, &v["enclosure"][name]),
+                "{pot} {name}: {x} outside {}",
+                v["enclosure"][name]
+            );
+        }
+    }
+}
+
+#[test]
+fn no_verdict_prints_inf_or_nan_and_huge_constants_keep_their_value() {
+    // c = e^1000000 ≈ 3.0332·10^434294 (1000000·log10 e = 434294.4819...): beyond f64. The claim
+    // E[Υ'] ≥ Υ + c is false at every state (E[Υ'] − Υ ≤ 1 for one unit ball); refuted.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-huge-constant");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("huge.toml");
+    std::fs::write(
+        &file,
+        "title = \"t\"\nkind = \"inequality\"\nexpected = \"refuted\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\npotentials = [\"quadratic\"]\n[constants]\nc = \"exp(1000000)\"\n[claim]\nexpr = \"E_Upsilon >= Upsilon + c\"\n[domain]\nn = [4]\nrandom = 2\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    for format in ["text", "json"] {
+        let o = run(&["check", f, "--format", format]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let lower = o.stdout.to_lowercase();
+        assert!(
+            !lower.contains("inf") && !lower.contains("nan"),
+            "{}",
+            o.stdout
+        );
+        assert!(o.stdout.contains("e434294"), "{}", o.stdout);
+    }
+    let v = json(&["check", f, "--format", "json"]);
+    let w = &v[0]["witness"];
+    assert_eq!(v[0]["verdict"], "refuted");
+    assert!(w["constants"]["c"].is_null(), "{w}");
+    assert!(
+        w["constants_text"]["c"]
+            .as_str()
+            .unwrap()
+            .starts_with("3.03321539"),
+        "{w}"
+    );
+}
+
+#[test]
+fn a_refuted_formula_shows_the_value_of_each_of_its_parts() {
+    // Two-Choice at n = 4, loads (1, 0, 0, 0): bin 2 has rank 2 (ties in index order) and
+    // p = 5/16 (the three tied light bins share 1 − 1/16 = 15/16 equally), so w = 5/16 (one
+    // unit ball). `rank > n/2` is 2 > 2, false; `w <= 1/n` is 5/16 ≤ 1/4, false: the disjunction
+    // fails at bin 2, and the report must show both parts.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-or-parts");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("or.toml");
+    std::fs::write(
+        &file,
+        "title = \"t\"\nkind = \"inequality\"\nexpected = \"refuted\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nforall_bins = \"rank > n/2 || w <= 1/n\"\n[domain]\nstates = [[1, 0, 0, 0]]\nfamilies = []\nrandom = 0\n",
+    )
+    .unwrap();
+    let v = json(&["check", file.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(v[0]["verdict"], "refuted", "{v}");
+    let r = v[0]["witness"]["recheck"].as_str().unwrap();
+    assert!(r.contains("at bin 2"), "{r}");
+    assert!(r.contains("`rank > n/2` is false (lhs = 2, rhs = 2"), "{r}");
+    assert!(
+        r.contains("`w <= 1/n` is false (lhs = 5/16, rhs = 1/4"),
+        "{r}"
+    );
+}

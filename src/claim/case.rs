@@ -320,6 +320,11 @@ impl<'a> Case<'a> {
     pub fn named_constants(&self) -> std::collections::BTreeMap<String, f64> {
         self.values.named(&self.tables.constants)
     }
+
+    /// The constants as text ([`CaseValues::named_text`]).
+    pub fn named_constants_text(&self) -> std::collections::BTreeMap<String, String> {
+        self.values.named_text(&self.tables.constants)
+    }
 }
 
 struct ParamEnv<'a> {

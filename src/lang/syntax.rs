@@ -598,6 +598,35 @@ impl Parser<'_> {
     }
 }
 
+/// The source text of each comparison of a formula, left to right (chained comparisons
+/// `a <= b < c` give `a <= b` and `b < c`), in the order of [`crate::lang::Formula::atoms`]:
+/// the comparisons joined by `&&`, `||` and `!`, not those inside arithmetic (indicators).
+/// `None` when the text does not parse.
+///
+/// ```
+/// use balloc::lang::syntax::comparison_texts;
+/// assert_eq!(comparison_texts("rank > n/2 || w <= 1/n").unwrap(), vec!["rank > n/2", "w <= 1/n"]);
+/// assert_eq!(comparison_texts("0 <= x < 1").unwrap(), vec!["0 <= x", "x < 1"]);
+/// assert_eq!(comparison_texts("(x > 0) + 1 >= 1").unwrap(), vec!["(x > 0) + 1 >= 1"]);
+/// ```
+pub fn comparison_texts(text: &str) -> Option<Vec<String>> {
+    fn walk(a: &Ast, text: &str, out: &mut Vec<String>) {
+        match &a.node {
+            Node::Cmp(..) => out.push(text.get(a.span.clone()).unwrap_or_default().to_string()),
+            Node::And(x, y) | Node::Or(x, y) => {
+                walk(x, text, out);
+                walk(y, text, out);
+            }
+            Node::Not(x) => walk(x, text, out),
+            _ => {}
+        }
+    }
+    let ast = parse(text).ok()?;
+    let mut out = Vec::new();
+    walk(&ast, text, &mut out);
+    Some(out)
+}
+
 /// Parses an expression or formula.
 ///
 /// ```

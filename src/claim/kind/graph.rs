@@ -949,6 +949,7 @@ impl Check for GraphCheck {
             loads: v.loads,
             source: v.source,
             constants: BTreeMap::new(),
+            constants_text: BTreeMap::new(),
             lhs: v.what.clone(),
             rhs: "-".into(),
             slack: "-".into(),

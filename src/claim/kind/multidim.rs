@@ -797,6 +797,7 @@ impl Multidim {
             loads: cand.s.clone(),
             source: cand.source.clone(),
             constants: self.constants_map(cand.consts),
+            constants_text: BTreeMap::new(),
             lhs: show(&cand.e.lhs),
             rhs: show(&cand.e.rhs),
             slack: format!("{:e}", cand.e.margin),
@@ -881,6 +882,7 @@ impl Multidim {
                 loads: vec![0.0; g.n],
                 source: "s ≡ 0".into(),
                 constants: BTreeMap::new(),
+                constants_text: BTreeMap::new(),
                 lhs: format!("Γ(0) = 2H_n = {} = {:.12}", g.exact, g.value),
                 rhs: format!("2 ln n = {:.12}", g.claimed),
                 slack: format!("{slack:e}"),
@@ -951,6 +953,7 @@ impl Multidim {
                 loads: vec![0.0; n],
                 source: "s ≡ 0".into(),
                 constants: BTreeMap::new(),
+                constants_text: BTreeMap::new(),
                 lhs: format!("Γ(0) ({} Ψ) = {v}", reading.name()),
                 rhs: format!("2H_n = {h}"),
                 slack: format!("{slack:e}"),
@@ -997,6 +1000,7 @@ impl Multidim {
                         loads: vec![],
                         source: p.spec(),
                         constants: cm,
+                        constants_text: BTreeMap::new(),
                         lhs: format!(
                             "Σ_{{i≤{}}} p_i = {}; Σ_{{i≥{}}} p_i = {}",
                             m.k1, m.prefix, m.k2, m.suffix

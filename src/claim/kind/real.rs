@@ -1083,6 +1083,7 @@ impl Real {
             loads: vec![],
             source: format!("point ({})", coords.join(", ")),
             constants,
+            constants_text: Default::default(),
             lhs,
             rhs,
             slack,

@@ -1902,6 +1902,7 @@ impl Statistical {
                 p.m
             ),
             constants,
+            constants_text: BTreeMap::new(),
             lhs: format!(
                 "{} ≈ {:.6} in [{:.6}, {:.6}] ({} runs, level {:.6})",
                 self.lhs_name(),
@@ -2172,6 +2173,7 @@ impl Check for Statistical {
                             grid.iter().map(|g| g.x).collect::<Vec<_>>()
                         ),
                         constants,
+                        constants_text: BTreeMap::new(),
                         lhs: format!(
                             "{} ≈ {:.6} in [{:.6}, {:.6}] ({} runs per size, level {:.6})",
                             self.lhs_name(),
