@@ -612,3 +612,101 @@ fn a_refuted_formula_shows_the_value_of_each_of_its_parts() {
         "{r}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Every request bounded before work starts
+
+/// A scratch theorem file `name.toml` with `body` after a common head, returned as a path.
+fn scratch_file(name: &str, body: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hardening-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &file,
+        // The kind (the body's first line) before the first table.
+        match body.split_once('\n') {
+            Some((kind, rest)) => format!("{kind}\ntitle = \"t\"\nexpected = \"open\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n{rest}"),
+            None => body.to_string(),
+        },
+    )
+    .unwrap();
+    file.to_str().unwrap().to_string()
+}
+
+#[test]
+fn search_and_simulation_sizes_are_refused_before_any_work() {
+    // `[domain] random = 2³² − 1` is above SEARCH_STATES (10⁸ states per case).
+    let f = scratch_file(
+        "random-huge",
+        "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon >= 0\"\n[domain]\nn = [4]\nrandom = 4294967295\n",
+    );
+    refused(&["check", &f], &["4294967295", "SEARCH_STATES", "random"]);
+    // `--effort 2³² − 1` is above CHECK_EFFORT (1000), refused before any file runs.
+    let f = scratch_file(
+        "effort",
+        "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon >= 0\"\n[domain]\nn = [4]\nrandom = 4\n",
+    );
+    refused(
+        &["check", &f, "--effort", "4294967295"],
+        &["--effort", "CHECK_EFFORT"],
+    );
+    // A budget within the file but beyond SEARCH_STATES at the effort: (10⁶ + 0)·1000 = 10⁹.
+    let f = scratch_file(
+        "effort-product",
+        "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon >= 0\"\n[domain]\nn = [4]\nrandom = 1000000\n",
+    );
+    refused(
+        &["check", &f, "--effort", "1000"],
+        &["SEARCH_STATES", "1000000000"],
+    );
+    // `simulate --balls 2⁶⁴ − 1`: balls × runs (the default 1 run... here 2) beyond SIM_WORK;
+    // the product is stated exactly: (2⁶⁴ − 1)·2 = 36893488147419103230.
+    refused(
+        &[
+            "simulate",
+            "--process",
+            "two-choice",
+            "--n",
+            "10",
+            "--balls",
+            "18446744073709551615",
+            "--runs",
+            "2",
+        ],
+        &["--balls × --runs", "36893488147419103230", "SIM_WORK"],
+    );
+    // A statistical file with burn_in = 10¹⁵ balls: runs × (burn_in + balls) beyond SIM_WORK,
+    // refused before the first run (it used to run until killed).
+    let f = scratch_file(
+        "burn-in",
+        "kind = \"statistical\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"max_gap\"\nprobability = \"<= 10\"\nq = \"1/10\"\nballs = \"n\"\nburn_in = \"1e15\"\nruns = 10\nconfidence = 0.95\n[domain]\nn = [8]\n",
+    );
+    refused(&["check", &f], &["SIM_WORK", "burn_in"]);
+}
+
+#[test]
+fn an_unwritable_output_is_refused_before_the_experiment_runs() {
+    // /proc cannot hold a new directory: refused at once (the whole experiment used to run first).
+    let start = std::time::Instant::now();
+    refused(
+        &[
+            "graph",
+            "experiment",
+            "--graph",
+            "cycle",
+            "--n",
+            "16,32,64",
+            "--out",
+            "/proc/nope",
+        ],
+        &["--out", "/proc/nope"],
+    );
+    // Not a timing assertion on the work: the message must come before any simulation, which
+    // the progress lines on stderr would show (refused() checks stderr is one line).
+    let _ = start;
+    refused(
+        &["multidim", "experiment", "--out", "/proc/nope"],
+        &["--out", "/proc/nope"],
+    );
+}

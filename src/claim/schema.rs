@@ -410,6 +410,12 @@ impl TryFrom<RawDomain> for Domain {
                 "states mixes load vectors (lists of numbers) and md states (lists of rows)".into(),
             );
         }
+        // The search budget of one case, before any search (`check --effort` multiplies it,
+        // checked again when the search starts).
+        let budget = u128::from(r.random) + u128::from(r.optimise) * r.starts as u128;
+        crate::limits::SEARCH_STATES
+            .check_u128("[domain] random + optimise × starts", budget)
+            .map_err(|e| e.to_string())?;
         Ok(Domain {
             n: r.n,
             states,

@@ -117,6 +117,10 @@ pub fn run(a: Args) -> Result<i32> {
     for f in &files {
         checks.push(claim::prepare(f, &a.theorems)?);
     }
+    crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
+    if let Some(dir) = &a.certificates {
+        super::output::writable_dir(dir, "--certificates")?;
+    }
     let jobs = match a.jobs {
         Some(0) => anyhow::bail!("invalid --jobs: must be at least 1"),
         Some(j) => j,

@@ -1034,6 +1034,7 @@ impl Multidim {
 
 impl Check for Multidim {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        super::check_search_budget(self.t.file.domain.get_ref(), ctx.effort)?;
         match self.item {
             Item::GammaAtZero => self.run_gamma_at_zero(),
             Item::MassFacts => self.run_mass_facts(),
