@@ -710,3 +710,77 @@ fn an_unwritable_output_is_refused_before_the_experiment_runs() {
         &["--out", "/proc/nope"],
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The language's input classes
+
+#[test]
+fn literals_names_graphs_and_sweep_outputs_are_validated() {
+    // A literal of 5000 digits inside an expression: above DECIMAL_DIGITS (4096) like one in
+    // [constants].
+    let long = "1".repeat(5000);
+    let f = scratch_file(
+        "long-literal",
+        &format!(
+            "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon >= -{long}\"\n[domain]\nn = [4]\n"
+        ),
+    );
+    refused(&["check", &f], &["DECIMAL_DIGITS", "5000"]);
+    // A constant named like a function: `exp` would be read by `exp` and called by `exp(x)`.
+    let f = scratch_file(
+        "function-constant",
+        "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[constants]\nexp = 2\n[claim]\nexpr = \"Upsilon >= 0\"\n[domain]\nn = [4]\n",
+    );
+    refused(&["check", &f], &["constant `exp`", "function"]);
+    // A variable of a real claim named like a function.
+    let f = scratch_file(
+        "function-var",
+        "kind = \"real\"\n[vars]\nsqrt = [\"0\", \"1\"]\n[claim]\nexpr = \"sqrt >= 0\"\n",
+    );
+    refused(&["check", &f], &["variable `sqrt`", "function"]);
+    // `edges(0-1 1--2)`: `1--2` is not an edge u-v (it used to be read as 1-2, a 3-vertex path).
+    refused(
+        &["graph", "info", "--graph", "edges(0-1 1--2)"],
+        &["1--2", "u-v"],
+    );
+    // A sweep with an empty output prefix.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-sweep-output");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sw = dir.join("s.toml");
+    std::fs::write(
+        &sw,
+        "runs = 2\nseed = 1\noutput = \"\"\n[grid]\nprocess = [\"two-choice\"]\nn = [10]\nballs_per_n = [5]\n",
+    )
+    .unwrap();
+    refused(&["sweep", sw.to_str().unwrap()], &["output", "prefix"]);
+}
+
+#[test]
+fn an_edited_shard_row_is_refused_at_merge() {
+    use balloc::sim::sweep::{Shard, Sweep};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-shard-edit");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("s.toml");
+    std::fs::write(
+        &f,
+        "runs = 4\nseed = 3\noutput = \"grid\"\n[grid]\nprocess = [\"two-choice\"]\nn = [10]\nballs_per_n = [5]\n",
+    )
+    .unwrap();
+    let s = Sweep::load(&f).unwrap();
+    for i in 0..2 {
+        s.run(Some(Shard { index: i, count: 2 }), &|_| {}).unwrap();
+    }
+    // Change the final gap (field 9) of the first row of shard 0: the row's checksum fails.
+    let p = s.shard_path(Shard { index: 0, count: 2 });
+    let text = std::fs::read_to_string(&p).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut fields: Vec<String> = lines[2].split(',').map(String::from).collect();
+    fields[9] = "0".into();
+    fields[10] = "99".into();
+    lines[2] = fields.join(",");
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    let e = s.merge(2).unwrap_err().to_string();
+    assert!(e.contains("shard-0-of-2") && e.contains("checksum"), "{e}");
+}

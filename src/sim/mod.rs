@@ -730,10 +730,6 @@ pub fn simulate(model: &dyn Model, plan: &Plan, tick: &(dyn Fn() + Sync)) -> Res
             ),
         ));
     }
-    crate::limits::SIM_WORK.check_u128(
-        "balls × runs",
-        u128::from(plan.balls) * u128::from(plan.runs),
-    )?;
     if plan.trajectory > 0 {
         let per_run = (plan.trajectory as u64).min(plan.balls.div_ceil(model.batch().max(1)));
         if per_run.saturating_mul(plan.runs) > MAX_TRAJECTORY_POINTS {
@@ -747,6 +743,10 @@ pub fn simulate(model: &dyn Model, plan: &Plan, tick: &(dyn Fn() + Sync)) -> Res
             ));
         }
     }
+    crate::limits::SIM_WORK.check_u128(
+        "balls × runs",
+        u128::from(plan.balls) * u128::from(plan.runs),
+    )?;
     if plan.burn_in >= plan.balls {
         return Err(Error::invalid(
             "burn_in",

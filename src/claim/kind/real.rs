@@ -396,6 +396,15 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let mut vars = Vec::new();
     for (name, v) in &f.vars {
         let spec = parse_var(t, name, v)?;
+        if crate::lang::expr::is_function_name(name, false) {
+            return Err(err(
+                t,
+                v.span().start,
+                format!(
+                    "variable `{name}` is named like a function of the language (`{name}(...)`); choose another name"
+                ),
+            ));
+        }
         if constants.index(name).is_some() {
             return Err(err(
                 t,
@@ -788,6 +797,15 @@ impl Real {
         // Derived names, in an order where each reads only earlier ones.
         let mut pending: Vec<(&String, &Spanned<String>)> = self.claim.lets.iter().collect();
         for (name, v) in &pending {
+            if crate::lang::expr::is_function_name(name, false) {
+                return Err(err(
+                    t,
+                    v.span().start,
+                    format!(
+                        "derived name `{name}` is named like a function of the language (`{name}(...)`); choose another name"
+                    ),
+                ));
+            }
             if names.iter().any(|(n, _)| n == *name) {
                 return Err(err(
                     t,
