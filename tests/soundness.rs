@@ -251,6 +251,23 @@ fn float_cancellation_never_makes_a_false_load_claim_hold() {
     );
     assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
     assert_eq!(v.trust, Trust::Exact);
+    // Exactly, the left side is Υ and the right Υ − 1/2: slack −1/2 at every state.
+    let e = v
+        .witness
+        .as_ref()
+        .unwrap()
+        .exact
+        .clone()
+        .expect("exact sides");
+    assert_eq!(e.slack, "-1/2");
+    assert_eq!(
+        e.lhs,
+        e.rhs
+            .parse::<balloc::exact::Q>()
+            .map(|r| r + balloc::exact::Q::new(1.into(), 2.into()))
+            .unwrap()
+            .to_string()
+    );
 }
 
 #[test]
@@ -401,4 +418,67 @@ fn irrational_parameters_are_certified_in_batches_and_with_weights() {
             assert_eq!(v.trust, Trust::Enclosure, "{label}: {:?}", v.notes);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constants as honest as verdicts
+
+/// The constant finder's result for `name` of the claim `body` at the numbers of bins `ns`.
+fn tighten(name: &str, body: &str, ns: &[usize]) -> balloc::claim::ConstantReport {
+    let root = scratch(name);
+    let p = write(&root, name, &format!("kind = \"inequality\"\n{HEAD}{body}"));
+    let (_, c) = claim::prepare(&p, &root).unwrap();
+    c.tighten("K", Some(ns), &mut RunContext::default())
+        .unwrap()
+}
+
+#[test]
+fn the_constant_finder_brackets_negative_constants() {
+    // Two-Choice at n = 2, one unit ball: E[ΔΥ] = 1 − 1/n + 2Σ pᵢyᵢ (Σ yᵢ = 0). With y = (d, −d),
+    // the heavier bin (rank 1) gets the ball with probability 1/4: 2Σ pᵢyᵢ = 2(d/4 − 3d/4) = −d,
+    // so E[ΔΥ] = 1/2 − d ≤ 1/2, the maximum at the balanced state. The smallest K with
+    // dE_Upsilon − 2 ≤ K at every state is 1/2 − 2 = −3/2 (the finder used to stop at 0).
+    let body = "[setting]\nprocesses = [\"two-choice\"]\n[constants]\nK = 1\n[tighten]\nK = \"smallest\"\n[claim]\nexpr = \"dE_Upsilon - 2 <= K\"\n[domain]\nn = [2]\nexhaustive = { max_n = 2, max_load = 4 }\n";
+    let r = tighten("negative-k", body, &[2]);
+    let t = &r.per_n[0];
+    assert!((t.value + 1.5).abs() < 1e-5, "{}", t.value);
+    let f = t.fails.expect("a failing value below the threshold");
+    assert!(f < -1.5 && t.value >= -1.5, "[{f}, {}]", t.value);
+    // The bracket agrees with plain checks on either side of −3/2.
+    let check = |k: &str| {
+        run(
+            &format!("negative-k-check{}", k.replace(['-', '/'], "_")),
+            "inequality",
+            &body.replace("K = 1\n", &format!("K = \"{k}\"\n")),
+        )
+        .verdict
+    };
+    assert_eq!(check("-3/2"), Status::Holds);
+    assert_eq!(check("-151/100"), Status::Refuted);
+    // From a grid [-5, 5]: the first value −5 fails, the search steps up and finds −3/2 again.
+    let grid = body.replace("K = 1\n", "K = [-5, 5]\n");
+    let t = &tighten("negative-k-grid", &grid, &[2]).per_n[0];
+    assert!((t.value + 1.5).abs() < 1e-5, "{}", t.value);
+}
+
+#[test]
+fn a_constant_without_a_failing_value_says_so() {
+    // Υ ≥ K holds for every K ≤ 0 (Υ = 0 at the balanced state, ≥ 0 everywhere) and fails
+    // for K > 0: the largest K is 0, bracketed by a failing value above it.
+    let body = "[setting]\nprocesses = [\"two-choice\"]\n[constants]\nK = 1\n[tighten]\nK = \"largest\"\n[claim]\nexpr = \"Upsilon >= K\"\n[domain]\nn = [3]\nexhaustive = { max_n = 3, max_load = 3 }\n";
+    let t = &tighten("largest-zero", body, &[3]).per_n[0];
+    assert!(
+        t.value.abs() < 1e-12 && t.fails.unwrap() > 0.0,
+        "{:?}",
+        (t.value, t.fails)
+    );
+    // Υ ≥ 0·K holds for every K: no failing value, and the farthest value tried is reported,
+    // far below any scale of the file (2⁶⁴ times the start's scale).
+    let body = "[setting]\nprocesses = [\"two-choice\"]\n[constants]\nK = 1\n[tighten]\nK = \"smallest\"\n[claim]\nexpr = \"Upsilon >= 0*K\"\n[domain]\nn = [3]\nexhaustive = { max_n = 3, max_load = 2 }\n";
+    let t = &tighten("unbounded", body, &[3]).per_n[0];
+    assert!(
+        t.fails.is_none() && t.value < -1e18,
+        "{:?}",
+        (t.value, t.fails)
+    );
 }

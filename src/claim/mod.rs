@@ -27,7 +27,7 @@ pub use schema::{
     Direction, ExpectedStatus, FileError, PaperFile, Provenance, Theorem, TheoremFile, discover,
     load, resolve,
 };
-pub use verdict::{LinkVerdict, Searched, Status, Trust, Verdict, Witness};
+pub use verdict::{ExactSides, LinkVerdict, Searched, Status, Trust, Verdict, Witness};
 
 /// Loads a file and builds its check (all validation happens here, before any search).
 pub fn prepare(

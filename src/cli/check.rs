@@ -230,85 +230,6 @@ fn run_all(
     Ok(out)
 }
 
-/// A number parsed from a witness's decimal text, when it is one and finite.
-fn number(text: &str) -> serde_json::Value {
-    match text.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() => serde_json::json!(x),
-        _ => serde_json::Value::Null,
-    }
-}
-
-/// Every constant of a witness as text: its `constants_text` where the kind gave one (exact
-/// rationals as `p/q`, values beyond `f64` in scientific notation), else its `f64`.
-fn constants_text(w: &claim::Witness) -> std::collections::BTreeMap<String, String> {
-    let mut out: std::collections::BTreeMap<String, String> = w
-        .constants
-        .iter()
-        .map(|(k, v)| (k.clone(), format!("{v}")))
-        .collect();
-    for (k, v) in &w.constants_text {
-        out.insert(k.clone(), v.clone());
-    }
-    out
-}
-
-/// The constants of a witness for the text report: `{name = value, ...}`.
-fn constants_shown(w: &claim::Witness) -> String {
-    let parts: Vec<String> = constants_text(w)
-        .into_iter()
-        .map(|(k, v)| format!("{k} = {v}"))
-        .collect();
-    format!("{{{}}}", parts.join(", "))
-}
-
-/// The JSON of a witness: `n`, `loads`, `source`, `constants` (numbers; null for a constant
-/// beyond the range of `f64`), `constants_text` (every constant as text: exact values as `p/q`,
-/// any magnitude in scientific notation), `found_by`, `recheck`; `lhs`, `rhs`, `slack` are
-/// numbers (null when the side is not a finite `f64`, e.g. beyond its range, or a description),
-/// and `lhs_text`, `rhs_text`, `slack_text` always hold the full text.
-pub fn witness_json(w: &claim::Witness) -> serde_json::Value {
-    serde_json::json!({
-        "n": w.n,
-        "loads": w.loads,
-        "source": w.source,
-        "constants": w.constants.iter().map(|(k, v)| (k.clone(), v.is_finite().then_some(*v))).collect::<std::collections::BTreeMap<_, _>>(),
-        "constants_text": constants_text(w),
-        "lhs": number(&w.lhs),
-        "rhs": number(&w.rhs),
-        "slack": number(&w.slack),
-        "lhs_text": w.lhs,
-        "rhs_text": w.rhs,
-        "slack_text": w.slack,
-        "found_by": w.found_by,
-        "recheck": w.recheck,
-    })
-}
-
-/// The JSON object of a verdict: `id`, `verdict`, `expected`, `trust`, `slack`, `witness`,
-/// `searched` (the contract), and `precision_bits`, `confidence`, `notes`. Every field has one
-/// JSON type: `slack` and the witness's `lhs`/`rhs`/`slack` are numbers or null.
-pub fn verdict_json(v: &Verdict) -> serde_json::Value {
-    serde_json::json!({
-        "id": v.id,
-        "verdict": v.verdict.name(),
-        "expected": v.expected.name(),
-        "trust": v.trust.name(),
-        "precision_bits": v.searched.precision_bits,
-        "confidence": v.searched.confidence,
-        "slack": v.slack.filter(|s| s.is_finite()),
-        "witness": v.witness.as_ref().map(witness_json),
-        "searched": v.searched,
-        "notes": v.notes,
-        "links": v.links.iter().map(|l| serde_json::json!({
-            "link": l.link,
-            "verdict": l.verdict.name(),
-            "trust": l.trust.name(),
-            "slack": l.slack.filter(|s| s.is_finite()),
-            "witness": l.witness.as_ref().map(witness_json),
-        })).collect::<Vec<_>>(),
-    })
-}
-
 fn short_loads(l: &[f64]) -> String {
     if l.is_empty() {
         return "-".into();
@@ -369,7 +290,7 @@ fn print_text(v: &Verdict) {
         if !w.loads.is_empty() {
             at.push(format!("loads ({})", short_loads(&w.loads)));
         }
-        at.push(format!("constants {}", constants_shown(w)));
+        at.push(format!("constants {}", w.constants_shown()));
         crate::outln!("    {label}: {}", at.join(", "));
         crate::outln!(
             "    lhs = {}, rhs = {}, slack = {} [{}]",
@@ -529,7 +450,7 @@ pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
 pub fn print_verdicts(vs: &[Verdict], theorems: &[&Theorem], format: Format) -> Result<()> {
     match format {
         Format::Json => {
-            let arr: Vec<_> = vs.iter().map(verdict_json).collect();
+            let arr: Vec<_> = vs.iter().map(Verdict::to_json).collect();
             crate::outln!("{}", serde_json::to_string_pretty(&arr)?);
         }
         Format::Markdown => {
@@ -591,13 +512,14 @@ mod tests {
             source: "two-choice".into(),
             constants: [("c".to_string(), f64::INFINITY)].into(),
             constants_text: [("c".to_string(), "3.0332153969064635e434294".to_string())].into(),
+            exact: None,
             lhs: "1.5e0".into(),
             rhs: "2.5e400".into(),
             slack: "eps* = 1/4".into(),
             found_by: "exhaustive".into(),
             recheck: None,
         };
-        let j = witness_json(&w);
+        let j = w.to_json();
         assert_eq!(j["lhs"], serde_json::json!(1.5));
         // Beyond f64 and descriptive text: null, with the text kept.
         assert!(j["rhs"].is_null() && j["slack"].is_null());
@@ -606,7 +528,7 @@ mod tests {
         // A constant beyond f64: null in `constants`, its text in `constants_text`.
         assert!(j["constants"]["c"].is_null());
         assert_eq!(j["constants_text"]["c"], "3.0332153969064635e434294");
-        assert_eq!(constants_shown(&w), "{c = 3.0332153969064635e434294}");
+        assert_eq!(w.constants_shown(), "{c = 3.0332153969064635e434294}");
     }
 
     #[test]

@@ -125,7 +125,14 @@ pub fn run(a: Args) -> Result<i32> {
                 th.map_or("-", |x| x.name()),
                 tf.map_or("-", |x| x.name())
             ),
-            (None, _, _) => "  [no failing value found]".to_string(),
+            (None, _, _) => format!(
+                "  [no failing value found: it holds at every value tried, {} to {:e}]",
+                match r.direction {
+                    crate::claim::Direction::Smallest => "down",
+                    crate::claim::Direction::Largest => "up",
+                },
+                t.value
+            ),
         };
         if real {
             crate::outln!("  {} = {:.6}{bracket}{w}", r.name, t.value);

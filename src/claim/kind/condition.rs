@@ -178,6 +178,7 @@ impl Check for Condition {
                     source: p.spec(),
                     constants: BTreeMap::new(),
                     constants_text: BTreeMap::new(),
+                    exact: None,
                     lhs: format!("eps* = {}, C* = {}", be.eps, bc.c),
                     rhs: format!("eps = {eps}, C = {c2}"),
                     slack: slack.to_string(),

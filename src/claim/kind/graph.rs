@@ -961,6 +961,7 @@ impl Check for GraphCheck {
             source: v.source,
             constants: BTreeMap::new(),
             constants_text: BTreeMap::new(),
+            exact: None,
             lhs: v.what.clone(),
             rhs: "-".into(),
             slack: "-".into(),

@@ -692,6 +692,7 @@ impl Check for GraphExpr {
             source: v.source,
             constants: v.constants,
             constants_text: Default::default(),
+            exact: None,
             lhs: v.what,
             rhs: v.values.clone(),
             slack: "-".into(),

@@ -256,6 +256,7 @@ impl LowerBound {
                 source: src,
                 constants: BTreeMap::new(),
                 constants_text: BTreeMap::new(),
+                exact: None,
                 lhs,
                 rhs,
                 slack: if ok { "0".into() } else { "-1".into() },

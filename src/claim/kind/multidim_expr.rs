@@ -782,6 +782,7 @@ impl MdExpr {
                             source: format!("{} / {label}", self.law.spec()),
                             constants: case.named(&self.constants),
                             constants_text: case.named_text(&self.constants),
+                            exact: None,
                             lhs: format!(
                                 "md state (rows = bins) {:?}: {what}",
                                 (0..n).map(|b| x.row(b).to_vec()).collect::<Vec<_>>()

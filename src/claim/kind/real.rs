@@ -1102,6 +1102,7 @@ impl Real {
             source: format!("point ({})", coords.join(", ")),
             constants,
             constants_text: Default::default(),
+            exact: None,
             lhs,
             rhs,
             slack,

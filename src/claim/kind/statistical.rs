@@ -1928,6 +1928,7 @@ impl Statistical {
             ),
             constants,
             constants_text: BTreeMap::new(),
+            exact: None,
             lhs: format!(
                 "{} ≈ {:.6} in [{:.6}, {:.6}] ({} runs, level {:.6})",
                 self.lhs_name(),
@@ -2199,6 +2200,7 @@ impl Check for Statistical {
                             grid.iter().map(|g| g.x).collect::<Vec<_>>()
                         ),
                         constants,
+                        exact: None,
                         constants_text: BTreeMap::new(),
                         lhs: format!(
                             "{} ≈ {:.6} in [{:.6}, {:.6}] ({} runs per size, level {:.6})",
@@ -2302,7 +2304,8 @@ impl Check for Statistical {
                 }
                 Ok(true)
             };
-            let value = crate::search::bisect(dir, start, 1e-6, &mut holds)?;
+            let bracket = crate::search::bisect_bracket(dir, start, 1e-6, &mut holds)?;
+            let value = bracket.holds;
             let mut consts = self.consts.clone();
             consts[slot] = value;
             let mut tight: Option<(f64, Witness)> = None;
@@ -2313,7 +2316,7 @@ impl Check for Statistical {
                 }
             }
             per_n.push(Tightest {
-                fails: None,
+                fails: bracket.fails,
                 trust_holds: None,
                 trust_fails: None,
                 n,

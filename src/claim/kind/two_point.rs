@@ -556,6 +556,7 @@ impl Check for TwoPointExpr {
             source: "two-point process".into(),
             constants: witness_consts,
             constants_text: Default::default(),
+            exact: None,
             lhs: what,
             rhs: "-".into(),
             slack: "-".into(),

@@ -276,6 +276,32 @@ impl Inequality {
         format!("{at}{}", parts.join("; "))
     }
 
+    /// The sides and the slack of the link in exact rationals, when it is one comparison and
+    /// every quantity is rational at the state (per bin: at the reported bin). The slack is the
+    /// one [`crate::lang::expr::slack`] gives, plus the tolerance for `<`, `<=`, `>`, `>=`.
+    pub(super) fn exact_sides(&self, link: usize, st: &State) -> Option<[Q; 3]> {
+        let d = Exact;
+        let f = &self.links[link].formula;
+        let [(a, c, b)] = f.atoms()[..] else {
+            return None;
+        };
+        let env = StateEnv::new(st, &d);
+        let frame = if self.per_bin {
+            let bin = self.reported_bin(link, st, &d)?;
+            Some(env.frame(&d, bin, f.uses().bin_vars).ok()?)
+        } else {
+            None
+        };
+        let x = a.eval(&d, &env, frame.as_ref()).ok()?;
+        let y = b.eval(&d, &env, frame.as_ref()).ok()?;
+        let tol = &self.setup.tolerance;
+        let mut slack = crate::lang::expr::slack(&d, &x, c, &y, tol).ok()?;
+        if matches!(c, Cmp::Le | Cmp::Lt | Cmp::Ge | Cmp::Gt) {
+            slack += tol;
+        }
+        Some([x, y, slack])
+    }
+
     /// The bin a per-bin report shows: the first where the formula is false in `d`, else the
     /// tightest in floats.
     fn reported_bin<D: Routes>(&self, link: usize, st: &State, d: &D) -> Option<usize> {

@@ -359,6 +359,7 @@ impl Inequality {
                 }
                 c
             },
+            exact: None,
             lhs: f.eval.lhs.to_string(),
             rhs: f.eval.rhs.to_string(),
             // −0 is 0 (a tie).
@@ -644,6 +645,15 @@ impl Inequality {
         if status == Status::Refuted && trust == Trust::Float {
             // Only reachable with a rigorous float error bound (never without one).
             status = Status::Refuted;
+        }
+        if trust == Trust::Exact
+            && let Some([l, r, s]) = self.exact_sides(link, &st)
+        {
+            w.exact = Some(crate::claim::verdict::ExactSides {
+                lhs: l.to_string(),
+                rhs: r.to_string(),
+                slack: s.to_string(),
+            });
         }
         w.recheck = Some(recheck.clone());
         notes.push(recheck);
