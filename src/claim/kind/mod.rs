@@ -61,8 +61,10 @@ impl Default for RunContext<'_> {
 /// assert!(check_search_budget(&d, 10).is_ok()); // (1000 + 400)·10 = 14 000 states
 /// let e = check_search_budget(&d, 100_000).unwrap_err().to_string();
 /// assert!(e.contains("effort") && e.contains("CHECK_EFFORT"), "{e}");
-/// let e = check_search_budget(&d, 1000).unwrap_err().to_string(); // 1.4·10⁶ ≤ 10⁸: fine
-/// # let _ = e;
+/// assert!(check_search_budget(&d, 1000).is_ok()); // 1.4·10⁶ ≤ 10⁸
+/// let big: Domain = toml::from_str("n = [4]\nrandom = 1000000").unwrap();
+/// let e = check_search_budget(&big, 1000).unwrap_err().to_string(); // 10⁹ > 10⁸
+/// assert!(e.contains("SEARCH_STATES") && e.contains("1000000000"), "{e}");
 /// ```
 pub fn check_search_budget(d: &super::schema::Domain, effort: u32) -> crate::error::Result<()> {
     crate::limits::CHECK_EFFORT.check("effort", u64::from(effort))?;
