@@ -1812,8 +1812,8 @@ pub trait Env<D: Domain> {
             "binders over the edges need a graph".into(),
         ))
     }
-    /// Per-edge name `k` ([`Scope::edge_names`]) at edge `edge` (0-based); `frame` is the
-    /// enclosing frame (an environment may read its element, e.g. a node's set).
+    /// Per-edge name `k` ([`Scope::edge_names`]) at edge `edge` (0-based); the environment may
+    /// read its own element (e.g. the set of the node a graph claim is evaluated at).
     fn edge_value(&self, d: &D, edge: usize, k: u16) -> Eval<D::N> {
         let _ = (d, edge, k);
         Err(EvalError::Unavailable("per-edge names need a graph".into()))
