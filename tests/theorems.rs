@@ -1,6 +1,6 @@
 //! Runs every theorem file under `theorems/` and checks the engine on seeded claims.
 //!
-//! Fast tier: plain `cargo test`. Long tier: `BALLOC_LONG=1 cargo test --test theorems`
+//! Fast tier: plain `cargo test`. Long tier: `BALLOC_LONG=1 cargo test --test suite theorems::`
 //! (ten times the random and optimiser budgets of every file).
 
 use balloc::claim::{self, RunContext, Status, Trust};
@@ -83,7 +83,7 @@ fn every_theorem_file_meets_its_expected_status() {
     );
 }
 
-mod common;
+use crate::common;
 use common::write;
 
 fn scratch(name: &str) -> PathBuf {
