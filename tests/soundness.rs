@@ -10,7 +10,7 @@
 use balloc::claim::{self, RunContext, Status, Trust, Verdict};
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 use common::write;
 
 fn scratch(name: &str) -> PathBuf {

@@ -36,6 +36,7 @@ mod prover;
 mod sim;
 mod sim_cli;
 mod sim_values;
+mod soundness;
 mod statistical;
 mod statistical_wrong;
 mod theorems;
