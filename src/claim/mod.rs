@@ -18,6 +18,7 @@ pub mod scope;
 pub mod setup;
 pub mod state;
 pub mod trust;
+pub mod uses;
 mod verdict;
 
 pub use crate::xfloat::XFloat;
@@ -27,14 +28,16 @@ pub use schema::{
     Direction, ExpectedStatus, FileError, PaperFile, Provenance, Theorem, TheoremFile, discover,
     load, resolve,
 };
-pub use verdict::{LinkVerdict, Searched, Status, Trust, Verdict, Witness};
+pub use verdict::{LinkVerdict, Observation, Searched, Status, Trust, Verdict, Witness};
 
-/// Loads a file and builds its check (all validation happens here, before any search).
+/// Loads a file and builds its check (all validation happens here, before any search; the ids of
+/// its `uses` must exist under `root`, [`uses::check_ids`]).
 pub fn prepare(
     path: &std::path::Path,
     root: &std::path::Path,
 ) -> Result<(Theorem, Box<dyn Check>), FileError> {
     let t = load(path, root)?;
+    uses::check_ids(&t, root)?;
     let c = kind::build(&t)?;
     Ok((t, c))
 }
