@@ -1118,6 +1118,7 @@ impl Real {
             searched: Searched::default(),
             notes,
             links: Vec::new(),
+            observations: Vec::new(),
         };
         match out {
             Outcome::Proved { tree, stats } => {
