@@ -78,8 +78,11 @@ pub fn catalogue() -> &'static Catalogue {
     })
 }
 
+#[path = "theorems/blueprint.rs"]
 mod blueprint;
+#[path = "theorems/cdp.rs"]
 mod cdp;
+#[path = "theorems/drafting.rs"]
 mod drafting;
 
 #[test]

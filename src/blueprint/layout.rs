@@ -6,8 +6,9 @@
 //! 2. **dummy nodes** on every layer an edge crosses, so long edges are routed between the items;
 //! 3. **order** within the layers by the barycentre heuristic: sweeps down and up, each layer
 //!    sorted by the mean position of its neighbours on the layer before;
-//! 4. **coordinates**: each node as close to the mean x of its neighbours above as the order and
-//!    the spacing allow, the drawing shifted to start at the margin.
+//! 4. **rows**: a layer wider than a page is wrapped into several rows, in its order;
+//! 5. **coordinates**: each row centred, then each node moved towards the mean x of its
+//!    neighbours above as far as the order, the spacing and the drawing's width allow.
 //!
 //! Items without any edge are set apart below the layers, in rows (a grid).
 //! Deterministic: the same graph gives the same drawing.
@@ -24,6 +25,8 @@ const DUMMY_W: f64 = 10.0;
 pub const MARGIN: f64 = 16.0;
 /// The width at which the grid of unlinked items wraps (at least the layers' width).
 const GRID_W: f64 = 960.0;
+/// The width at which a layer is wrapped into several rows.
+const ROW_W: f64 = 1100.0;
 /// Space above the grid for its caption.
 pub const GRID_CAPTION: f64 = 30.0;
 
@@ -166,53 +169,77 @@ pub fn layered(widths: &[f64], edges: &[(usize, usize)]) -> Layout {
             }
         }
     }
-    // 4. Coordinates: each node towards the mean centre of its neighbours above.
-    let mut x = vec![0.0f64; cells.len()];
-    for (l, row) in rows.iter().enumerate() {
-        let mut right = f64::NEG_INFINITY;
+    // 4. Rows: a layer wider than ROW_W is wrapped into several rows (in its order), so that a
+    // wide layer of foundations does not make the drawing wider than a page.
+    let mut lines: Vec<Vec<usize>> = Vec::new();
+    for row in &rows {
+        let mut cur: Vec<usize> = Vec::new();
+        let mut w = 0.0;
         for &c in row {
-            let want = if l == 0 || up[c].is_empty() {
-                right + GAP
-            } else {
-                up[c]
-                    .iter()
-                    .map(|&m| x[m] + cells[m].width / 2.0)
-                    .sum::<f64>()
-                    / up[c].len() as f64
-                    - cells[c].width / 2.0
-            };
-            let at = if right.is_finite() {
-                want.max(right + GAP)
-            } else if want.is_finite() {
-                want
-            } else {
-                0.0
-            };
-            x[c] = at;
-            right = at + cells[c].width;
+            if !cur.is_empty() && w + cells[c].width > ROW_W {
+                lines.push(std::mem::take(&mut cur));
+                w = 0.0;
+            }
+            w += cells[c].width + GAP;
+            cur.push(c);
+        }
+        if !cur.is_empty() {
+            lines.push(cur);
         }
     }
-    let min_x = x.iter().copied().fold(f64::INFINITY, f64::min);
-    let shift = if min_x.is_finite() {
-        MARGIN - min_x
-    } else {
-        0.0
+    let line_w = |line: &[usize]| {
+        line.iter().map(|&c| cells[c].width).sum::<f64>()
+            + GAP * line.len().saturating_sub(1) as f64
     };
-    for v in &mut x {
-        *v += shift;
+    let total = lines.iter().map(|l| line_w(l)).fold(0.0f64, f64::max);
+    // 5. Coordinates: each line centred, then each box moved towards the mean centre of its
+    // neighbours above as far as the order, the spacing and the drawing's width allow.
+    let mut x = vec![0.0f64; cells.len()];
+    let mut line_of = vec![0usize; cells.len()];
+    for (k, line) in lines.iter().enumerate() {
+        let mut at = MARGIN + (total - line_w(line)) / 2.0;
+        for &c in line {
+            line_of[c] = k;
+            x[c] = at;
+            at += cells[c].width + GAP;
+        }
     }
-    let mut width = cells
-        .iter()
-        .enumerate()
-        .map(|(i, c)| x[i] + c.width)
-        .fold(0.0f64, f64::max)
-        + MARGIN;
-    let y_of = |l: usize| MARGIN + l as f64 * LAYER_H;
+    for line in &lines {
+        let want: Vec<f64> = line
+            .iter()
+            .map(|&c| {
+                if up[c].is_empty() {
+                    x[c]
+                } else {
+                    up[c]
+                        .iter()
+                        .map(|&m| x[m] + cells[m].width / 2.0)
+                        .sum::<f64>()
+                        / up[c].len() as f64
+                        - cells[c].width / 2.0
+                }
+            })
+            .collect();
+        // Left to right: as wanted, never overlapping the box before.
+        let mut right = MARGIN - GAP;
+        for (k, &c) in line.iter().enumerate() {
+            x[c] = want[k].max(right + GAP);
+            right = x[c] + cells[c].width;
+        }
+        // Right to left: within the drawing's width, never overlapping the box after.
+        let mut left = MARGIN + total + GAP;
+        for &c in line.iter().rev() {
+            x[c] = x[c].min(left - GAP - cells[c].width);
+            left = x[c];
+        }
+    }
+    let mut width = MARGIN + total + MARGIN;
+    let y_of = |c: usize| MARGIN + line_of[c] as f64 * LAYER_H;
     let mut pos = vec![(0.0, 0.0); n];
     for v in 0..n {
         if linked[v] {
             let c = cell_of[v];
-            pos[v] = (x[c], y_of(cells[c].layer));
+            pos[v] = (x[c], y_of(c));
         }
     }
     let mut edge_points = Vec::with_capacity(chains.len());
@@ -220,7 +247,7 @@ pub fn layered(widths: &[f64], edges: &[(usize, usize)]) -> Layout {
         let mut pts = Vec::with_capacity(ch.len());
         for (k, &c) in ch.iter().enumerate() {
             let cx = x[c] + cells[c].width / 2.0;
-            let top = y_of(cells[c].layer);
+            let top = y_of(c);
             if k == 0 {
                 pts.push((cx, top + NODE_H));
             } else if k + 1 == ch.len() {
@@ -231,17 +258,17 @@ pub fn layered(widths: &[f64], edges: &[(usize, usize)]) -> Layout {
         }
         edge_points.push(pts);
     }
-    let mut height = if layers > 0 {
-        y_of(layers - 1) + NODE_H + MARGIN
-    } else {
+    let mut height = if lines.is_empty() {
         MARGIN
+    } else {
+        MARGIN + (lines.len() - 1) as f64 * LAYER_H + NODE_H + MARGIN
     };
     // The grid of unlinked items.
     let unlinked: Vec<usize> = (0..n).filter(|&v| !linked[v]).collect();
     let mut grid_caption_y = None;
     if !unlinked.is_empty() {
         let wrap = width.max(GRID_W);
-        let caption = height + if layers > 0 { 10.0 } else { 0.0 };
+        let caption = height + if lines.is_empty() { 0.0 } else { 10.0 };
         grid_caption_y = Some(caption);
         let mut cx = MARGIN;
         let mut cy = caption + GRID_CAPTION;

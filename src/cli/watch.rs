@@ -74,17 +74,7 @@ pub fn run(paths: &[String], opts: &RunOptions, _jobs: usize) -> Result<i32> {
     }
     let files = super::root::resolve(paths, &opts.root)?;
     let id_of = |p: &Path| claim::schema::id_of(p, &opts.root);
-    // The first round: every file, printed in full.
-    let mut last: BTreeMap<PathBuf, Outcome> = BTreeMap::new();
-    for f in &files {
-        let o = check_one(f, opts);
-        print(&o);
-        last.insert(canonical(f), o);
-    }
-    crate::outln!(
-        "watching {} file(s); each save prints what changed (Ctrl-C stops)",
-        files.len()
-    );
+    // Watch first, so that no save after the first round can be missed.
     let by_canonical: BTreeMap<PathBuf, PathBuf> =
         files.iter().map(|f| (canonical(f), f.clone())).collect();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -103,6 +93,17 @@ pub fn run(paths: &[String], opts: &RunOptions, _jobs: usize) -> Result<i32> {
             .watch(d, notify::RecursiveMode::NonRecursive)
             .with_context(|| format!("--watch: cannot watch {}", d.display()))?;
     }
+    // The first round: every file, printed in full.
+    let mut last: BTreeMap<PathBuf, Outcome> = BTreeMap::new();
+    for f in &files {
+        let o = check_one(f, opts);
+        print(&o);
+        last.insert(canonical(f), o);
+    }
+    crate::outln!(
+        "watching {} file(s); each save prints what changed (Ctrl-C stops)",
+        files.len()
+    );
     loop {
         // Wait for the first event of a save, then gather the rest of it.
         let Ok(first) = rx.recv() else {

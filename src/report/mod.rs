@@ -16,16 +16,27 @@ use std::fmt::Write as _;
 /// standalone document).
 pub const PACKAGES: &str = "amsmath,amssymb,longtable,booktabs,array,pgfplots";
 
-/// Text for LaTeX: [`crate::latex::escape`], and any character outside ASCII that it leaves
-/// (which `pdflatex` would reject) as `?`.
+/// Text for LaTeX: [`crate::latex::escape`], and any character it leaves that `pdflatex` with
+/// T1 fonts cannot typeset (beyond Latin-1 and Latin Extended-A) as `?`.
 ///
 /// ```
-/// assert_eq!(balloc::report::tex_text("a_b ≤ ε ★"), "a\\_b $\\le$ $\\varepsilon$ ?");
+/// assert_eq!(balloc::report::tex_text("a_b ≤ ε ★ Räcke"), "a\\_b $\\le$ $\\varepsilon$ ? Räcke");
 /// ```
 pub fn tex_text(s: &str) -> String {
-    crate::latex::escape(s)
-        .chars()
-        .map(|c| if c.is_ascii() { c } else { '?' })
+    typesettable(&crate::latex::escape(s))
+}
+
+/// `s` with every character beyond Latin-1 and Latin Extended-A (which `pdflatex` with T1
+/// fonts rejects) replaced by `?`.
+fn typesettable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii() || ('\u{a0}'..='\u{17f}').contains(&c) {
+                c
+            } else {
+                '?'
+            }
+        })
         .collect()
 }
 
@@ -182,13 +193,25 @@ fn tex_result(it: &Item) -> String {
 }
 
 /// The statement cell: the file's LaTeX as display-style math, or a dash when there is none.
+/// Characters outside ASCII (which `pdflatex` rejects in math) become their LaTeX symbol in
+/// `\ensuremath` (valid in math and in `\text`), `§` becomes `\S`, others `?`.
 fn tex_statement(it: &Item) -> String {
     let st = it.theorem.file.statement.trim();
     if st.is_empty() {
-        "---".into()
-    } else {
-        format!("{{\\small $\\displaystyle {st}$}}")
+        return "---".into();
     }
+    let mut clean = String::with_capacity(st.len());
+    for c in st.chars() {
+        match c {
+            c if c.is_ascii() => clean.push(c),
+            '§' => clean.push_str("\\S "),
+            c => match crate::latex::math_symbol(c) {
+                Some(m) => clean.push_str(&format!("\\ensuremath{{{m}}}")),
+                None => clean.push('?'),
+            },
+        }
+    }
+    format!("{{\\small $\\displaystyle {clean}$}}")
 }
 
 /// The items grouped by paper, in the order given.
@@ -254,7 +277,7 @@ pub fn latex(items: &[Item], papers: &BTreeMap<String, PaperFile>, standalone: b
         .filter_map(|it| {
             let v = it.verdict?;
             let p = crate::blueprint::figure::plot(v)?;
-            p.tikz().ok().map(|t| (it, t))
+            p.tikz().ok().map(|t| (it, typesettable(&t)))
         })
         .collect();
     if !figures.is_empty() {

@@ -61,7 +61,7 @@ fn watch_prints_a_change_of_verdict_once() {
         }
     });
     let mut lines = Vec::new();
-    let mut wait_for = |what: &str, within: Duration, lines: &mut Vec<String>| -> bool {
+    let wait_for = |what: &str, within: Duration, lines: &mut Vec<String>| -> bool {
         let end = Instant::now() + within;
         while let Some(left) = end.checked_duration_since(Instant::now()) {
             match rx.recv_timeout(left) {
@@ -213,7 +213,7 @@ fn blueprint_and_report_of_a_small_selection() {
     write(
         &root,
         "lemma",
-        "title = \"gap bound\"\nkind = \"inequality\"\nexpected = \"holds\"\nstatement = '''\\mathrm{gap} \\le c'''\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n[constants]\nc = 5\n[tighten]\nc = \"smallest\"\n[claim]\nexpr = \"gap <= c\"\n[domain]\nstates = [[3, 0, 1, 0]]\n",
+        "title = \"gap bound\"\nkind = \"inequality\"\nexpected = \"holds\"\nstatement = '''\\mathrm{gap} \\le c'''\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n[constants]\nc = 5\n[tighten]\nc = \"smallest\"\n[claim]\nexpr = \"gap <= c\"\n[domain]\nstates = [[3, 0, 1, 0]]\nfamilies = []\n",
     );
     // The theorem uses it; its statement cannot be typeset (an unknown command).
     write(
