@@ -846,7 +846,21 @@ mod raster {
     pub fn render(svg: &str, ext: &str) -> std::result::Result<Vec<u8>, String> {
         use resvg::{tiny_skia, usvg};
         let mut options = usvg::Options::default();
-        options.fontdb_mut().load_system_fonts();
+        let db = options.fontdb_mut();
+        db.load_system_fonts();
+        // The SVG asks for Helvetica or Arial, then sans-serif: name a sans-serif family that
+        // is installed (fontdb's default is Arial), or the text would be left out.
+        let installed: Vec<String> = db
+            .faces()
+            .flat_map(|f| f.families.iter().map(|(name, _)| name.clone()))
+            .collect();
+        if let Some(family) = ["Helvetica", "Arial", "Liberation Sans", "DejaVu Sans"]
+            .iter()
+            .find(|f| installed.iter().any(|i| i == *f))
+        {
+            db.set_sans_serif_family(*family);
+            options.font_family = family.to_string();
+        }
         let tree = usvg::Tree::from_str(svg, &options).map_err(|e| e.to_string())?;
         if ext == "pdf" {
             return svg2pdf::to_pdf(

@@ -394,6 +394,7 @@ fn item_page(
         }
         b.push_str("</ul>\n");
     }
+    claim_html(&mut b, f.claim.get_ref());
     match it.verdict {
         None => b.push_str(
             "<h2>Verdict</h2>\n<p>Not checked in this run: the item is used by a checked item outside its selection. Run <code>balloc blueprint</code> on it (or on the whole catalogue) for its verdict.</p>\n",
@@ -424,6 +425,49 @@ fn item_page(
         ),
     ];
     page(&f.title, &rel(here, ""), &crumbs, &b)
+}
+
+/// The internal structure of an `inequality` claim: its formula, the links of its chain and its
+/// hypotheses (`given`), as written in the file.
+fn claim_html(b: &mut String, claim: &toml::Table) {
+    let text = |k: &str| claim.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    let list = |k: &str| -> Vec<String> {
+        claim
+            .get(k)
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (chain, given) = (list("chain"), list("given"));
+    let formula =
+        text("expr").or_else(|| text("forall_bins").map(|f| format!("for every bin: {f}")));
+    if formula.is_none() && chain.is_empty() && given.is_empty() {
+        return;
+    }
+    b.push_str("<h2>Claim</h2>\n");
+    if let Some(f) = formula {
+        let _ = writeln!(b, "<p><code>{}</code></p>", escape(&f));
+    }
+    if !chain.is_empty() {
+        b.push_str(
+            "<p>A chain of inequalities, each link checked on its own:</p>\n<ol class=\"chain\">\n",
+        );
+        for l in &chain {
+            let _ = writeln!(b, "<li><code>{}</code></li>", escape(l));
+        }
+        b.push_str("</ol>\n");
+    }
+    if !given.is_empty() {
+        b.push_str("<p>Hypotheses (<code>given</code>): the claim is about the states where all hold.</p>\n<ul class=\"given\">\n");
+        for g in &given {
+            let _ = writeln!(b, "<li><code>{}</code></li>", escape(g));
+        }
+        b.push_str("</ul>\n");
+    }
 }
 
 /// The verdict part of an item page.

@@ -501,12 +501,14 @@ fn tex_sci(x: f64) -> String {
 
 /// The LaTeX document fragment of `balloc check --format latex`: a `longtable` with, per file,
 /// its id and title, its statement (the file's LaTeX `statement`, rendered as math), the verdict
-/// with its trust level and expected status, and the smallest slack.
+/// with its trust level and expected status, and the smallest slack; ragged-right columns and no
+/// hyphenated words (`balloc report --format latex` has the full report).
 pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
     let mut out = String::new();
     out.push_str(
-        "% balloc check: needs \\usepackage{longtable,booktabs,amsmath,amssymb}\n\
-         \\begin{longtable}{@{}p{0.26\\linewidth}p{0.48\\linewidth}p{0.20\\linewidth}@{}}\n\
+        "% balloc check: needs \\usepackage{longtable,booktabs,array,amsmath,amssymb}\n\
+         \\begingroup\\hyphenpenalty=10000 \\exhyphenpenalty=10000\n\
+         \\begin{longtable}{@{}>{\\raggedright\\arraybackslash}p{0.26\\linewidth}>{\\raggedright\\arraybackslash}p{0.46\\linewidth}>{\\raggedright\\arraybackslash}p{0.20\\linewidth}@{}}\n\
          \\toprule\n\
          Theorem & Statement & Verdict \\\\\n\
          \\midrule\n\
@@ -515,7 +517,7 @@ pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
          \\endfoot\n",
     );
     for (v, t) in vs.iter().zip(theorems) {
-        let statement = t.file.statement.trim();
+        let statement = crate::report::tex_math(t.file.statement.trim());
         let mark = if v.contradicts() {
             " \\textbf{(contradicts)}"
         } else {
@@ -535,7 +537,7 @@ pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
             v.expected.name(),
         ));
     }
-    out.push_str("\\end{longtable}");
+    out.push_str("\\end{longtable}\n\\endgroup");
     out
 }
 

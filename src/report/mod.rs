@@ -192,14 +192,23 @@ fn tex_result(it: &Item) -> String {
     s
 }
 
-/// The statement cell: the file's LaTeX as display-style math, or a dash when there is none.
-/// Characters outside ASCII (which `pdflatex` rejects in math) become their LaTeX symbol in
-/// `\ensuremath` (valid in math and in `\text`), `§` becomes `\S`, others `?`.
+/// The statement cell: the file's LaTeX as display-style math ([`tex_math`]), or a dash when
+/// there is none.
 fn tex_statement(it: &Item) -> String {
     let st = it.theorem.file.statement.trim();
     if st.is_empty() {
         return "---".into();
     }
+    format!("{{\\small $\\displaystyle {}$}}", tex_math(st))
+}
+
+/// A statement's LaTeX (math mode) ready for `pdflatex`: characters outside ASCII become their
+/// LaTeX symbol in `\ensuremath` (valid in math and in `\text`), `§` becomes `\S`, others `?`.
+///
+/// ```
+/// assert_eq!(balloc::report::tex_math(r"x \le 1\ \text{(β)}"), r"x \le 1\ \text{(\ensuremath{\beta})}");
+/// ```
+pub fn tex_math(st: &str) -> String {
     let mut clean = String::with_capacity(st.len());
     for c in st.chars() {
         match c {
@@ -211,7 +220,7 @@ fn tex_statement(it: &Item) -> String {
             },
         }
     }
-    format!("{{\\small $\\displaystyle {clean}$}}")
+    clean
 }
 
 /// The items grouped by paper, in the order given.

@@ -118,6 +118,21 @@ fn every_item_has_a_page_and_every_proved_item_its_certificate() {
             "{}",
             t.id
         );
+        // The internal structure: the chain's links (with their verdicts) and the hypotheses.
+        let claim = t.file.claim.get_ref();
+        if claim.contains_key("chain") {
+            assert!(page.contains("<ol class=\"chain\">"), "{}", t.id);
+            assert!(page.contains("<h2>Links of the chain</h2>"), "{}", t.id);
+            assert_eq!(
+                page.matches("<tr><td><code>").count(),
+                v.links.len(),
+                "{}: one row per link",
+                t.id
+            );
+        }
+        if claim.contains_key("given") {
+            assert!(page.contains("<ul class=\"given\">"), "{}", t.id);
+        }
         if v.verdict == claim::Status::Proved {
             assert!(page.contains("download"), "{}: no certificate link", t.id);
             for (_, p) in claim::kind::real::problems(t, &dir.join("certificates")).unwrap() {
