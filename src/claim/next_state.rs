@@ -682,8 +682,7 @@ fn enumerate<D: Routes>(d: &D, st: &State, e: &Expr) -> Eval<D::N> {
 
 /// `Σᵢ f(yᵢ)` of a per-bin term at the state (the value of a sum-over-bins potential), grouping
 /// tied bins.
-pub fn per_bin_sum<D: Domain>(d: &D, st: &State, f: &Expr) -> Eval<D::N> {
-    let env = crate::lang::Slots::<D::N>(&[]);
+pub fn per_bin_sum<D: Domain>(d: &D, st: &State, env: &dyn Env<D>, f: &Expr) -> Eval<D::N> {
     let r = st.ranking();
     let mut acc = d.zero();
     let vars = {
@@ -695,7 +694,7 @@ pub fn per_bin_sum<D: Domain>(d: &D, st: &State, f: &Expr) -> Eval<D::N> {
     for g in &r.groups {
         let bin = r.order[g.start];
         let fr = st.frame(d, bin, vars, None, None)?;
-        let v = f.eval(d, &env, Some(&fr))?;
+        let v = f.eval(d, env, Some(&fr))?;
         acc = d.add(&acc, &super::state::times(d, &v, g.len())?)?;
     }
     Ok(acc)

@@ -410,6 +410,12 @@ impl TryFrom<RawDomain> for Domain {
                 "states mixes load vectors (lists of numbers) and md states (lists of rows)".into(),
             );
         }
+        // The search budget of one case, before any search (`check --effort` multiplies it,
+        // checked again when the search starts).
+        let budget = u128::from(r.random) + u128::from(r.optimise) * r.starts as u128;
+        crate::limits::SEARCH_STATES
+            .check_u128("[domain] random + optimise × starts", budget)
+            .map_err(|e| e.to_string())?;
         Ok(Domain {
             n: r.n,
             states,
@@ -632,7 +638,21 @@ impl Theorem {
 
 /// Parses theorem-file text (no paper record check); `file` names it in errors.
 pub fn parse_file(file: &str, text: &str) -> Result<TheoremFile, FileError> {
-    toml::from_str(text).map_err(|e| FileError::from_toml(file, text, e))
+    let f: TheoremFile = toml::from_str(text).map_err(|e| FileError::from_toml(file, text, e))?;
+    // A constant named like a function would be read by `name` and called by `name(...)`.
+    for (name, v) in &f.constants {
+        if crate::lang::expr::is_function_name(name, true) {
+            return Err(FileError::at(
+                file,
+                text,
+                Some(v.span().start),
+                format!(
+                    "constant `{name}` is named like a function of the language (`{name}(...)`); choose another name"
+                ),
+            ));
+        }
+    }
+    Ok(f)
 }
 
 /// Reads and validates `paper.toml` in `dir`: `Ok(None)` when `required` is false and the folder

@@ -116,11 +116,12 @@ impl<'a> ClaimScope<'a> {
                     .map(|(s, _)| s != Stat::Value)
                     .unwrap_or(true)
                 || crate::lang::BinVar::parse(name).is_some()
+                || crate::lang::expr::is_function_name(name, true)
             {
                 return Err(t.error_at(
                     Some(t.file.potentials[name].span().start),
                     format!(
-                        "[potentials] `{name}` is already a name of the language (a quantity, constant, prefix E_/dE_/R_ or per-bin name)"
+                        "[potentials] `{name}` is already a name of the language (a quantity, constant, function, prefix E_/dE_/R_ or per-bin name)"
                     ),
                 ));
             }

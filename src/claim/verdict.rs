@@ -47,8 +47,14 @@ pub struct Witness {
     pub loads: Vec<f64>,
     /// The process spec or allocation vector label.
     pub source: String,
-    /// The constants at which it was evaluated.
+    /// The constants at which it was evaluated, as `f64` (a constant beyond the range of `f64` is
+    /// given by `constants_text` alone).
     pub constants: BTreeMap<String, f64>,
+    /// The constants as text, where a kind knows them better than as `f64`: exact rationals as
+    /// `p/q`, other values in scientific notation at any magnitude (`3.0332153969064635e434294`).
+    /// Empty when every constant is its `f64`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub constants_text: BTreeMap<String, String>,
     /// The left side (decimal; may exceed the range of f64).
     pub lhs: String,
     /// The right side.

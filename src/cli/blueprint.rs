@@ -32,18 +32,6 @@ pub struct Args {
     jobs: Option<usize>,
 }
 
-/// Creates `dir` and checks that a file can be written there: a one-line error naming `--out`
-/// otherwise (before any check runs).
-pub(crate) fn writable_dir(dir: &Path, flag: &str) -> Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("invalid {flag}: cannot create {}", dir.display()))?;
-    let probe = dir.join(".balloc-write-test");
-    std::fs::write(&probe, b"")
-        .with_context(|| format!("invalid {flag}: cannot write into {}", dir.display()))?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
 /// Writes `bytes` to `path` through a temporary file and a rename (never seen half written).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
@@ -63,7 +51,8 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 pub fn run(a: Args) -> Result<i32> {
     let root = super::root::theorems(a.theorems.as_deref());
     let jobs = jobs(a.jobs)?;
-    writable_dir(&a.out, "--out")?;
+    crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
+    super::output::writable_dir(&a.out, "--out")?;
     let opts = RunOptions {
         effort: a.effort.max(1),
         root,

@@ -160,13 +160,23 @@ pub fn run(a: Args) -> Result<i32> {
         certificates: a.certificates.clone(),
     };
     let jobs = jobs(a.jobs)?;
+    let options = || -> Result<()> {
+        crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
+        if let Some(dir) = &a.certificates {
+            super::output::writable_dir(dir, "--certificates")?;
+        }
+        Ok(())
+    };
     if a.watch {
         if a.format != Format::Text {
             anyhow::bail!("invalid --format with --watch: the watch prints text only");
         }
+        options()?;
         return super::watch::run(&a.paths, &opts, jobs);
     }
+    // Validate every file first: a malformed file is an error, never skipped.
     let checks = prepare_all(&a.paths, &root)?;
+    options()?;
     let bar = super::progress(checks.len() as u64, "files");
     let stream = a.format == Format::Text;
     let outcome = run_all(&checks, &opts, jobs, &bar, |v| {
@@ -279,15 +289,41 @@ fn number(text: &str) -> serde_json::Value {
     }
 }
 
-/// The JSON of a witness: `n`, `loads`, `source`, `constants`, `found_by`, `recheck`; `lhs`,
-/// `rhs`, `slack` are numbers (null when the side is not a finite `f64`, e.g. beyond its range,
-/// or a description), and `lhs_text`, `rhs_text`, `slack_text` always hold the full text.
+/// Every constant of a witness as text: its `constants_text` where the kind gave one (exact
+/// rationals as `p/q`, values beyond `f64` in scientific notation), else its `f64`.
+fn constants_text(w: &claim::Witness) -> std::collections::BTreeMap<String, String> {
+    let mut out: std::collections::BTreeMap<String, String> = w
+        .constants
+        .iter()
+        .map(|(k, v)| (k.clone(), format!("{v}")))
+        .collect();
+    for (k, v) in &w.constants_text {
+        out.insert(k.clone(), v.clone());
+    }
+    out
+}
+
+/// The constants of a witness for the text report: `{name = value, ...}`.
+fn constants_shown(w: &claim::Witness) -> String {
+    let parts: Vec<String> = constants_text(w)
+        .into_iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// The JSON of a witness: `n`, `loads`, `source`, `constants` (numbers; null for a constant
+/// beyond the range of `f64`), `constants_text` (every constant as text: exact values as `p/q`,
+/// any magnitude in scientific notation), `found_by`, `recheck`; `lhs`, `rhs`, `slack` are
+/// numbers (null when the side is not a finite `f64`, e.g. beyond its range, or a description),
+/// and `lhs_text`, `rhs_text`, `slack_text` always hold the full text.
 pub fn witness_json(w: &claim::Witness) -> serde_json::Value {
     serde_json::json!({
         "n": w.n,
         "loads": w.loads,
         "source": w.source,
-        "constants": w.constants,
+        "constants": w.constants.iter().map(|(k, v)| (k.clone(), v.is_finite().then_some(*v))).collect::<std::collections::BTreeMap<_, _>>(),
+        "constants_text": constants_text(w),
         "lhs": number(&w.lhs),
         "rhs": number(&w.rhs),
         "slack": number(&w.slack),
@@ -384,7 +420,7 @@ pub(crate) fn print_text(v: &Verdict) {
         if !w.loads.is_empty() {
             at.push(format!("loads ({})", short_loads(&w.loads)));
         }
-        at.push(format!("constants {:?}", w.constants));
+        at.push(format!("constants {}", constants_shown(w)));
         crate::outln!("    {label}: {}", at.join(", "));
         crate::outln!(
             "    lhs = {}, rhs = {}, slack = {} [{}]",
@@ -607,7 +643,8 @@ mod tests {
             n: 2,
             loads: vec![1.0, 0.0],
             source: "two-choice".into(),
-            constants: Default::default(),
+            constants: [("c".to_string(), f64::INFINITY)].into(),
+            constants_text: [("c".to_string(), "3.0332153969064635e434294".to_string())].into(),
             lhs: "1.5e0".into(),
             rhs: "2.5e400".into(),
             slack: "eps* = 1/4".into(),
@@ -620,6 +657,10 @@ mod tests {
         assert!(j["rhs"].is_null() && j["slack"].is_null());
         assert_eq!(j["rhs_text"], "2.5e400");
         assert_eq!(j["slack_text"], "eps* = 1/4");
+        // A constant beyond f64: null in `constants`, its text in `constants_text`.
+        assert!(j["constants"]["c"].is_null());
+        assert_eq!(j["constants_text"]["c"], "3.0332153969064635e434294");
+        assert_eq!(constants_shown(&w), "{c = 3.0332153969064635e434294}");
     }
 
     #[test]

@@ -52,6 +52,7 @@ pub fn run(a: Args) -> Result<i32> {
     }
     let root = super::root::theorems(a.theorems.as_deref());
     let jobs = jobs(a.jobs)?;
+    crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
     if let Some(out) = &a.out {
         crate::sim::sweep::check_writable(out)
             .map_err(|e| anyhow::anyhow!("invalid --out: {e}"))?;

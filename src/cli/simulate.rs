@@ -102,6 +102,7 @@ pub fn run(a: Args) -> Result<i32> {
             "{}",
             e.to_string()
                 .replace("invalid runs:", "invalid --runs:")
+                .replace("invalid balls × runs:", "invalid --balls × --runs:")
                 .replace("invalid trajectory:", "invalid --trajectory:")
         )
     })?;

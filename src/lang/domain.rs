@@ -892,7 +892,10 @@ impl Domain for ExpSums {
     fn show(&self, a: &ExpSum) -> String {
         match a.as_rational() {
             Some(q) => q.to_string(),
-            None => format!("{:e} ({} exponential terms)", a.to_f64(), a.len()),
+            None => match a.enclose(64) {
+                Ok(i) => format!("{i} ({} exponential terms)", a.len()),
+                Err(_) => format!("a sum of {} exponential terms", a.len()),
+            },
         }
     }
 }

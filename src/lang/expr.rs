@@ -317,6 +317,21 @@ pub const FUNCTIONS: &[&str] = &[
     "count_dims",
 ];
 
+/// Whether `name` names a function of the language (`exp`, `min`, `sum`, ...), so that it cannot
+/// also name a constant, a variable or a potential: `exp(x)` would call the function and a bare
+/// `exp` read the constant. `with_process`: whether the process functions `p` and `eps1` count
+/// (they exist only where a claim has a process).
+///
+/// ```
+/// use balloc::lang::expr::is_function_name;
+/// assert!(is_function_name("exp", true) && is_function_name("max", false));
+/// assert!(is_function_name("p", true) && !is_function_name("p", false));
+/// assert!(!is_function_name("alpha", true));
+/// ```
+pub fn is_function_name(name: &str, with_process: bool) -> bool {
+    FUNCTIONS.contains(&name) && (with_process || !matches!(name, "p" | "eps1"))
+}
+
 /// A compiled arithmetic expression.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {

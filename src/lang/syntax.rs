@@ -25,8 +25,7 @@
 //! its input so that a hostile file gives a one-line error instead of a stack overflow, and (d)
 //! parse the language's own constructs (binders over bins, chained comparisons).
 
-use crate::exact::{Int, Q};
-use num_traits::Zero;
+use crate::exact::Q;
 use std::ops::Range;
 
 /// The longest expression text accepted (bytes).
@@ -225,8 +224,9 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, Range<usize>)>, SyntaxError> {
                 }
             }
             let lit = &text[start..i];
-            let q = decimal(lit).ok_or_else(|| SyntaxError {
-                message: format!("malformed number `{}`", excerpt(lit, 40)),
+            // The exact number, with the size limits of every exact number (digits, exponent).
+            let q = decimal(lit).map_err(|why| SyntaxError {
+                message: why,
                 at: start,
             })?;
             out.push((Tok::Num(q), start..i));
@@ -298,33 +298,19 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, Range<usize>)>, SyntaxError> {
 }
 
 /// The exact value of a decimal literal `ddd.ddd[e±dd]`.
-fn decimal(s: &str) -> Option<Q> {
-    let (mant, exp) = match s.find(['e', 'E']) {
-        Some(k) => (&s[..k], s[k + 1..].parse::<i64>().ok()?),
-        None => (s, 0),
-    };
-    if mant.matches('.').count() > 1 || exp.abs() > 4096 {
-        return None;
+/// A number literal as an exact rational, through [`crate::spec::parse_ratio`] (the size limits
+/// `DECIMAL_DIGITS` and `DECIMAL_EXPONENT` of every exact number); a malformed literal
+/// (`1.2.3`) is an error naming it.
+fn decimal(s: &str) -> Result<Q, String> {
+    if s.matches('.').count() > 1 {
+        return Err(format!("malformed number `{}`", excerpt(s, 40)));
     }
-    let (int_part, frac) = match mant.find('.') {
-        Some(k) => (&mant[..k], &mant[k + 1..]),
-        None => (mant, ""),
-    };
-    if int_part.is_empty() && frac.is_empty() {
-        return None;
-    }
-    let digits = format!("{int_part}{frac}");
-    let num: Int = if digits.is_empty() {
-        Int::zero()
-    } else {
-        digits.parse().ok()?
-    };
-    let e = exp - frac.len() as i64;
-    let ten = Int::from(10);
-    Some(if e >= 0 {
-        Q::from_integer(num * num_traits::pow(ten, e as usize))
-    } else {
-        Q::new(num, num_traits::pow(ten, (-e) as usize))
+    crate::spec::parse_ratio(s).map_err(|e| {
+        if e.starts_with("expected a number") {
+            format!("malformed number `{}`", excerpt(s, 40))
+        } else {
+            e
+        }
     })
 }
 
@@ -596,6 +582,35 @@ impl Parser<'_> {
             }),
         }
     }
+}
+
+/// The source text of each comparison of a formula, left to right (chained comparisons
+/// `a <= b < c` give `a <= b` and `b < c`), in the order of [`crate::lang::Formula::atoms`]:
+/// the comparisons joined by `&&`, `||` and `!`, not those inside arithmetic (indicators).
+/// `None` when the text does not parse.
+///
+/// ```
+/// use balloc::lang::syntax::comparison_texts;
+/// assert_eq!(comparison_texts("rank > n/2 || w <= 1/n").unwrap(), vec!["rank > n/2", "w <= 1/n"]);
+/// assert_eq!(comparison_texts("0 <= x < 1").unwrap(), vec!["0 <= x", "x < 1"]);
+/// assert_eq!(comparison_texts("(x > 0) + 1 >= 1").unwrap(), vec!["(x > 0) + 1 >= 1"]);
+/// ```
+pub fn comparison_texts(text: &str) -> Option<Vec<String>> {
+    fn walk(a: &Ast, text: &str, out: &mut Vec<String>) {
+        match &a.node {
+            Node::Cmp(..) => out.push(text.get(a.span.clone()).unwrap_or_default().to_string()),
+            Node::And(x, y) | Node::Or(x, y) => {
+                walk(x, text, out);
+                walk(y, text, out);
+            }
+            Node::Not(x) => walk(x, text, out),
+            _ => {}
+        }
+    }
+    let ast = parse(text).ok()?;
+    let mut out = Vec::new();
+    walk(&ast, text, &mut out);
+    Some(out)
 }
 
 /// Parses an expression or formula.

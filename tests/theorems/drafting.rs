@@ -300,7 +300,7 @@ fn blueprint_and_report_of_a_small_selection() {
     ]);
     assert_eq!(o.code, 2);
     assert!(
-        o.stderr.starts_with("error: invalid --out: cannot create"),
+        o.stderr.starts_with("error: --out: cannot create"),
         "{}",
         o.stderr
     );

@@ -177,6 +177,7 @@ impl Check for Condition {
                     loads: vec![],
                     source: p.spec(),
                     constants: BTreeMap::new(),
+                    constants_text: BTreeMap::new(),
                     lhs: format!("eps* = {}, C* = {}", be.eps, bc.c),
                     rhs: format!("eps = {eps}, C = {c2}"),
                     slack: slack.to_string(),

@@ -691,6 +691,7 @@ impl Check for GraphExpr {
             loads: v.loads,
             source: v.source,
             constants: v.constants,
+            constants_text: Default::default(),
             lhs: v.what,
             rhs: v.values.clone(),
             slack: "-".into(),

@@ -255,6 +255,7 @@ impl LowerBound {
                 loads: vec![],
                 source: src,
                 constants: BTreeMap::new(),
+                constants_text: BTreeMap::new(),
                 lhs,
                 rhs,
                 slack: if ok { "0".into() } else { "-1".into() },

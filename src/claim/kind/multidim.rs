@@ -798,6 +798,7 @@ impl Multidim {
             loads: cand.s.clone(),
             source: cand.source.clone(),
             constants: self.constants_map(cand.consts),
+            constants_text: BTreeMap::new(),
             lhs: show(&cand.e.lhs),
             rhs: show(&cand.e.rhs),
             slack: format!("{:e}", cand.e.margin),
@@ -884,6 +885,7 @@ impl Multidim {
                 loads: vec![0.0; g.n],
                 source: "s ≡ 0".into(),
                 constants: BTreeMap::new(),
+                constants_text: BTreeMap::new(),
                 lhs: format!("Γ(0) = 2H_n = {} = {:.12}", g.exact, g.value),
                 rhs: format!("2 ln n = {:.12}", g.claimed),
                 slack: format!("{slack:e}"),
@@ -955,6 +957,7 @@ impl Multidim {
                 loads: vec![0.0; n],
                 source: "s ≡ 0".into(),
                 constants: BTreeMap::new(),
+                constants_text: BTreeMap::new(),
                 lhs: format!("Γ(0) ({} Ψ) = {v}", reading.name()),
                 rhs: format!("2H_n = {h}"),
                 slack: format!("{slack:e}"),
@@ -1001,6 +1004,7 @@ impl Multidim {
                         loads: vec![],
                         source: p.spec(),
                         constants: cm,
+                        constants_text: BTreeMap::new(),
                         lhs: format!(
                             "Σ_{{i≤{}}} p_i = {}; Σ_{{i≥{}}} p_i = {}",
                             m.k1, m.prefix, m.k2, m.suffix
@@ -1035,6 +1039,7 @@ impl Multidim {
 
 impl Check for Multidim {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        super::check_search_budget(self.t.file.domain.get_ref(), ctx.effort)?;
         match self.item {
             Item::GammaAtZero => self.run_gamma_at_zero(),
             Item::MassFacts => self.run_mass_facts(),

@@ -781,6 +781,7 @@ impl MdExpr {
                             loads: x.sum_loads::<f64>(),
                             source: format!("{} / {label}", self.law.spec()),
                             constants: case.named(&self.constants),
+                            constants_text: case.named_text(&self.constants),
                             lhs: format!(
                                 "md state (rows = bins) {:?}: {what}",
                                 (0..n).map(|b| x.row(b).to_vec()).collect::<Vec<_>>()

@@ -1344,6 +1344,31 @@ impl Statistical {
         ns
     }
 
+    /// The simulation work of the file at the numbers of bins `ns` and `runs` runs per
+    /// configuration, in ball steps (`runs × (burn_in + balls)` summed over the configurations),
+    /// checked against [`crate::limits::SIM_WORK`] before the first run.
+    fn check_work(&self, ns: &[usize], runs: u64, effort: u32) -> Result<()> {
+        crate::limits::CHECK_EFFORT.check("effort", u64::from(effort))?;
+        let mut total: u128 = 0;
+        for &n in ns {
+            for be in &self.batch {
+                let b = self.batch_at(n, be)?;
+                let burn = self.burn_in_at(n, b)?;
+                for me in &self.balls {
+                    let m = self.balls_at(n, b, me)?;
+                    let per_run = u128::from(burn) + u128::from(m);
+                    total += per_run * u128::from(runs) * self.sources.len() as u128;
+                }
+            }
+        }
+        crate::limits::SIM_WORK
+            .check_u128(
+                "[claim] runs × (burn_in + balls), summed over the configurations",
+                total,
+            )
+            .map(|_| ())
+    }
+
     /// The number of configurations at an effort (the Bonferroni divisor).
     fn configurations(&self, effort: u32) -> usize {
         self.grid_n(effort).len() * self.batch.len() * self.balls.len() * self.sources.len()
@@ -1902,6 +1927,7 @@ impl Statistical {
                 p.m
             ),
             constants,
+            constants_text: BTreeMap::new(),
             lhs: format!(
                 "{} ≈ {:.6} in [{:.6}, {:.6}] ({} runs, level {:.6})",
                 self.lhs_name(),
@@ -1922,8 +1948,9 @@ impl Statistical {
 impl Check for Statistical {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
         let effort = ctx.effort.max(1);
-        let runs = self.runs * effort as u64;
+        let runs = self.runs.saturating_mul(effort as u64);
         let ns = self.grid_n(effort);
+        self.check_work(&ns, runs, effort)?;
         let k = self.intervals(effort);
         let level = self.level(effort);
         let mut searched = Searched {
@@ -2225,6 +2252,7 @@ impl Check for Statistical {
                             grid.iter().map(|g| g.x).collect::<Vec<_>>()
                         ),
                         constants,
+                        constants_text: BTreeMap::new(),
                         lhs: format!(
                             "{} ≈ {:.6} in [{:.6}, {:.6}] ({} runs per size, level {:.6})",
                             self.lhs_name(),
@@ -2305,11 +2333,12 @@ impl Check for Statistical {
             .position(|s| s == name)
             .ok_or_else(|| Error::invalid("--name", format!("`{name}` is not a constant")))?;
         let effort = ctx.effort.max(1);
-        let runs = self.runs * effort as u64;
+        let runs = self.runs.saturating_mul(effort as u64);
         let level = self.level(effort);
         let grid = ns
             .map(|v| v.to_vec())
             .unwrap_or_else(|| self.grid_n(effort));
+        self.check_work(&grid, runs, effort)?;
         let mut per_n = Vec::new();
         for &n in &grid {
             if let Some(pr) = ctx.progress {

@@ -555,6 +555,7 @@ impl Check for TwoPointExpr {
             loads: vec![],
             source: "two-point process".into(),
             constants: witness_consts,
+            constants_text: Default::default(),
             lhs: what,
             rhs: "-".into(),
             slack: "-".into(),

@@ -470,6 +470,7 @@ impl Inequality {
 
 impl Check for Inequality {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        super::check_search_budget(self.t.file.domain.get_ref(), ctx.effort)?;
         let ns = self.setup.ns.clone();
         self.run_links(ctx, &ns, &[])
     }

@@ -354,6 +354,13 @@ impl Inequality {
                 }
                 c
             },
+            constants_text: {
+                let mut c = case.named_constants_text();
+                if self.setup.batch.len() > 1 || case.setting.batch > 1 {
+                    c.insert("b".into(), case.setting.batch.to_string());
+                }
+                c
+            },
             lhs: f.eval.lhs.to_string(),
             rhs: f.eval.rhs.to_string(),
             // −0 is 0 (a tie).
