@@ -88,6 +88,22 @@ mod drafting;
 #[test]
 fn every_theorem_file_meets_its_expected_status() {
     let cat = catalogue();
+    // The `uses` of the catalogue name existing files and form no cycle.
+    let all: Vec<&claim::Theorem> = cat.theorems.iter().collect();
+    claim::uses::validate(&all, Path::new("theorems")).unwrap();
+    let edges: usize = all.iter().map(|t| t.file.uses.len()).sum();
+    assert!(edges >= 100, "{edges} uses edges");
+    // Each paper's main theorem has its proof outline.
+    for main in [
+        "ptw/base-lemma-original",
+        "batched-2022/gap-b-over-n-log-n",
+        "mean-biased-2023/main-theorem",
+        "graphical-2022/main-theorem-gap",
+        "multidim-2011/gap-whp",
+    ] {
+        let t = all.iter().find(|t| t.id == main).unwrap();
+        assert!(!t.file.uses.is_empty(), "{main} has no uses");
+    }
     let mut bad = Vec::new();
     // Policy (`docs/conventions.md` §3): a refuted verdict of the multidimensional paper rests on exact
     // rationals or enclosures, never on float alone.

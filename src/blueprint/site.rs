@@ -431,16 +431,16 @@ fn item_page(
 /// hypotheses (`given`), as written in the file.
 fn claim_html(b: &mut String, claim: &toml::Table) {
     let text = |k: &str| claim.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    // A list of formulas, or one formula (`given = "QL != 0"` in the graph kinds).
     let list = |k: &str| -> Vec<String> {
-        claim
-            .get(k)
-            .and_then(|v| v.as_array())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
+        match claim.get(k) {
+            Some(toml::Value::String(one)) => vec![one.clone()],
+            Some(toml::Value::Array(a)) => a
+                .iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
     };
     let (chain, given) = (list("chain"), list("given"));
     let formula =

@@ -30,14 +30,14 @@ pub use schema::{
 };
 pub use verdict::{LinkVerdict, Observation, Searched, Status, Trust, Verdict, Witness};
 
-/// Loads a file and builds its check (all validation happens here, before any search; the ids of
-/// its `uses` must exist under `root`, [`uses::check_ids`]).
+/// Loads a file and builds its check (all validation of the claim happens here, before any
+/// search). Its `uses` do not take part in the verdict; the commands validate them against the
+/// theorem directory ([`uses::validate`]).
 pub fn prepare(
     path: &std::path::Path,
     root: &std::path::Path,
 ) -> Result<(Theorem, Box<dyn Check>), FileError> {
     let t = load(path, root)?;
-    uses::check_ids(&t, root)?;
     let c = kind::build(&t)?;
     Ok((t, c))
 }

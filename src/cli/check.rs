@@ -74,7 +74,7 @@ pub(crate) fn prepare_all(
         checks.push(claim::prepare(f, root)?);
     }
     let theorems: Vec<&Theorem> = checks.iter().map(|(t, _)| t).collect();
-    claim::uses::check_acyclic(&theorems, root)?;
+    claim::uses::validate(&theorems, root)?;
     Ok(checks)
 }
 

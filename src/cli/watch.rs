@@ -36,7 +36,7 @@ fn short(o: &Outcome) -> String {
 fn check_one(path: &Path, opts: &RunOptions) -> Outcome {
     let run = || -> Result<Verdict> {
         let (t, c) = claim::prepare(path, &opts.root)?;
-        claim::uses::check_acyclic(&[&t], &opts.root)?;
+        claim::uses::validate(&[&t], &opts.root)?;
         let mut ctx = RunContext {
             effort: opts.effort,
             regressions: regressions_for(&t, &opts.root),

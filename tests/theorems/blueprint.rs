@@ -182,7 +182,7 @@ fn compare_js(a: &str, b: &str) -> String {
 
 /// The largest fraction of differing pixels a screenshot may have against the committed one
 /// (anti-aliasing and font hinting differ slightly between builds of the same browser).
-const SCREENSHOT_TOLERANCE: f64 = 0.01;
+const SCREENSHOT_TOLERANCE: f64 = 0.002;
 
 /// Takes the screenshot `clip` of the open page and compares it with (or, with
 /// `BALLOC_UPDATE_SCREENSHOTS=1`, writes it to) `docs/<name>`.
