@@ -83,8 +83,21 @@ fn legend() -> String {
 /// Builds the site from the items (every item whose page is linked must be among them) and the
 /// paper records by folder.
 ///
-/// ```no_run
-/// // See `balloc blueprint` (src/cli/blueprint.rs): the items come from a catalogue check.
+/// ```
+/// use balloc::blueprint::{Item, site};
+/// use balloc::claim::{self, RunContext};
+/// let root = std::path::Path::new("theorems");
+/// let (t, c) = claim::prepare(&root.join("ptw/real-ln-one-plus-x.toml"), root).unwrap();
+/// let v = c.run(&mut RunContext::default()).unwrap();
+/// let item = Item { theorem: &t, verdict: Some(&v), certificates: vec![], constants: vec![] };
+/// let papers = [("ptw".to_string(), t.paper.clone().unwrap())].into_iter().collect();
+/// let s = site::build(&[item], &papers);
+/// // The style sheet, the index, the paper's page and the item's page; every statement typeset.
+/// let names: Vec<&str> = s.files.iter().map(|f| f.0.as_str()).collect();
+/// assert_eq!(names, ["style.css", "index.html", "ptw/index.html", "ptw/real-ln-one-plus-x.html"]);
+/// assert!(s.warnings.is_empty());
+/// let page = String::from_utf8(s.files[3].1.clone()).unwrap();
+/// assert!(page.contains("<math") && page.contains("proved (enclosure)"));
 /// ```
 pub fn build(items: &[Item], papers: &BTreeMap<String, PaperFile>) -> Site {
     let paths = page_paths(items);

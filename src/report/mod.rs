@@ -313,6 +313,19 @@ fn md(s: &str) -> String {
 
 /// The Markdown report of `items`: per paper a table (id, title, statement, verdict, trust,
 /// tightest state or counterexample).
+///
+/// ```
+/// use balloc::blueprint::Item;
+/// use balloc::claim::{self, RunContext};
+/// let root = std::path::Path::new("theorems");
+/// let (t, c) = claim::prepare(&root.join("ptw/real-ln-one-plus-x.toml"), root).unwrap();
+/// let v = c.run(&mut RunContext::default()).unwrap();
+/// let item = Item { theorem: &t, verdict: Some(&v), certificates: vec![], constants: vec![] };
+/// let md = balloc::report::markdown(&[item], &Default::default());
+/// // One table row: the id, the statement as math, the verdict and its trust level.
+/// let row = md.lines().find(|l| l.starts_with("| `ptw/real-ln-one-plus-x`")).unwrap();
+/// assert!(row.contains("| proved | enclosure |") && row.contains("$\\ln"));
+/// ```
 pub fn markdown(items: &[Item], papers: &BTreeMap<String, PaperFile>) -> String {
     let mut s = String::from(
         "## Computer-checked steps\n\n`holds`: no violation on the searched space (evidence, not a proof); `proved`: certified over a real domain; `refuted`: a certified counterexample.\n",
