@@ -53,7 +53,7 @@ fn tex_id(id: &str) -> String {
 }
 
 /// A number as LaTeX math: a fraction `p/q` as `\frac{p}{q}`; a decimal that is a fraction with
-/// a small denominator (at most 10⁴, as `0.25` or `1e-3`) as that fraction; other numbers in
+/// a small denominator (at most 10⁴, as `0.25` or `1e-3`) and below 10⁹ as that fraction; other numbers in
 /// scientific notation with four significant digits; anything else as text.
 ///
 /// ```
@@ -79,6 +79,7 @@ pub fn tex_number(text: &str) -> String {
     if digits <= 8
         && let Ok(r) = crate::spec::parse_ratio(t)
         && *r.denom() <= crate::exact::Int::from(10_000u64)
+        && crate::exact::to_f64(&r).abs() < 1e9
     {
         return crate::latex::rational(&r);
     }
