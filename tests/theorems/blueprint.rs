@@ -1,7 +1,7 @@
 //! The blueprint and the report of the whole catalogue, built from the one catalogue check of
-//! this test binary ([`crate::catalogue`]):
+//! this test binary ([`super::catalogue`]):
 //!
-//! * the site in a real browser (headless Chromium through the DevTools protocol, [`crate::cdp`]),
+//! * the site in a real browser (headless Chromium through the DevTools protocol, [`super::cdp`]),
 //!   from `file://`: every item page reachable from the index, every statement rendered as MathML
 //!   (a `<math>` element with a height, no `$` left), every edge of every graph between nodes that
 //!   link to existing pages, no console error; the screenshots under `docs/` match what it renders;
@@ -12,7 +12,7 @@
 //! (set by `.ci/run`), when a missing tool fails them. `BALLOC_UPDATE_SCREENSHOTS=1` rewrites the
 //! screenshots under `docs/` instead of comparing them.
 
-use crate::{catalogue, cdp};
+use super::{catalogue, cdp};
 use balloc::blueprint::{Item, site};
 use balloc::claim::{self, PaperFile};
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,7 +35,7 @@ fn missing(tool: &str) {
 }
 
 /// The items of the catalogue with the certificates the check wrote into the site.
-fn items(cat: &crate::Catalogue) -> Vec<Item<'_>> {
+fn items(cat: &super::Catalogue) -> Vec<Item<'_>> {
     cat.theorems
         .iter()
         .zip(&cat.verdicts)
@@ -64,7 +64,7 @@ fn items(cat: &crate::Catalogue) -> Vec<Item<'_>> {
         .collect()
 }
 
-fn papers(cat: &crate::Catalogue) -> BTreeMap<String, PaperFile> {
+fn papers(cat: &super::Catalogue) -> BTreeMap<String, PaperFile> {
     let mut m = BTreeMap::new();
     for t in &cat.theorems {
         let p = t
