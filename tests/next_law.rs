@@ -4,7 +4,7 @@
 //! written here (Two-Choice and One-Choice by their definitions: bins sampled uniformly, the
 //! ball to the lighter, ties by a fair coin), or a hand computation in a comment.
 
-mod common;
+use crate::common;
 
 use balloc::exact::Q;
 use num_traits::{One, Zero};

@@ -61,10 +61,9 @@ impl Scope for ConstOnly<'_> {
 
 /// The registry entry whose name, alias or symbol is `name`.
 fn registry(name: &str) -> Option<&'static crate::potential::PotentialInfo> {
-    crate::potential::REGISTRY
-        .iter()
-        .copied()
-        .find(|i| i.name == name || i.aliases.contains(&name))
+    crate::potential::REGISTRY.iter().copied().find(|i| {
+        i.name == name || i.aliases.contains(&name) || i.symbol.eq_ignore_ascii_case(name)
+    })
 }
 
 fn registry_by_symbol(symbol: &str) -> Option<&'static crate::potential::PotentialInfo> {

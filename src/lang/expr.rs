@@ -1069,7 +1069,22 @@ impl<'a> Compiler<'a> {
     fn unknown(&self, name: &str) -> String {
         let mut known = self.scope.known();
         let all: Vec<String> = known.iter().flat_map(|(_, v)| v.iter().cloned()).collect();
+        // A prefixed name (`dE_Upsilonn`) is matched by its base among the potentials.
+        let prefixed = || {
+            let (prefix, base) = name.split_once('_')?;
+            let known_prefix = prefix == "E"
+                || prefix == "R"
+                || prefix
+                    .strip_prefix("dE")
+                    .or(prefix.strip_prefix('E'))
+                    .is_some_and(|k| k.is_empty() || k.chars().all(|c| c.is_ascii_digit()));
+            if !known_prefix {
+                return None;
+            }
+            closest(base, all.iter()).map(|c| format!("{prefix}_{c}"))
+        };
         let hint = closest(name, all.iter())
+            .or_else(prefixed)
             .map(|c| format!("; did you mean `{c}`?"))
             .unwrap_or_default();
         let functions: Vec<String> = self

@@ -741,6 +741,7 @@ impl Check for GraphExpr {
         });
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

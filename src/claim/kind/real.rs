@@ -1145,6 +1145,7 @@ impl Real {
             searched: Searched::default(),
             notes,
             links: Vec::new(),
+            observations: Vec::new(),
         };
         match out {
             Outcome::Proved { tree, stats } => {
