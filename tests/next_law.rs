@@ -98,8 +98,11 @@ fn upsilon(x: &[Q]) -> Q {
     x.iter().map(|v| (v - &m) * (v - &m)).sum()
 }
 
+/// An event of the state and the next state.
+type Event = dyn Fn(&[Q], &[Q]) -> bool;
+
 /// P[event] over `law` (the event of the state and the next state).
-fn prob(law: &[(Q, Vec<Q>)], x: &[Q], event: &dyn Fn(&[Q], &[Q]) -> bool) -> Q {
+fn prob(law: &[(Q, Vec<Q>)], x: &[Q], event: &Event) -> Q {
     law.iter()
         .filter(|(_, y)| event(x, y))
         .map(|(p, _)| p.clone())
@@ -123,7 +126,7 @@ fn one_step_events_against_brute_force() {
     for x in [[2i64, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0], [3, 3, 3, 1]] {
         let xq = qs(&x);
         let law = steps(&xq, 1, two_choice);
-        let cases: [(&str, &dyn Fn(&[Q], &[Q]) -> bool); 5] = [
+        let cases: [(&str, &Event); 5] = [
             ("P(gap' > gap)", &|a, b| gap(b) > gap(a)),
             ("P(gap' >= gap + 1/2)", &|a, b| gap(b) >= gap(a) + q(1, 2)),
             ("P(spread' < spread)", &|a, b| spread(b) < spread(a)),

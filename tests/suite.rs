@@ -35,6 +35,7 @@ mod multidim_expr;
 mod multidim_snapshots;
 mod next_law;
 mod prover;
+mod ranges;
 mod sim;
 mod sim_cli;
 mod sim_values;

@@ -223,13 +223,16 @@ impl<'a> Case<'a> {
                             }
                             ParamSource::Expr(e) => {
                                 param_exprs.push(e.clone());
-                                let env = ParamEnv {
+                                let env = BuildEnv {
                                     c: &tables.constants,
                                     v: &values,
                                 };
-                                match e.eval(&Exact, &env, None) {
-                                    Ok(q) => q.to_string(),
-                                    Err(_) => {
+                                // A parameter that reads a range constant is never baked into
+                                // the per-bin term: each domain reads it (a box, a point).
+                                let ranged = tables.constants.range_read_by(e).is_some();
+                                match e.eval(&Exact, &env, None).ok().filter(|_| !ranged) {
+                                    Some(q) => q.to_string(),
+                                    None => {
                                         exact = false;
                                         let f = e.eval(&Float, &env, None).map_err(|err| {
                                             Error::invalid(
@@ -293,11 +296,22 @@ impl<'a> Case<'a> {
     /// (the order of its registry entry; empty when they are exact: its per-bin term then holds
     /// their values).
     pub fn param_values<D: Domain>(&self, d: &D, j: usize) -> crate::lang::Eval<Vec<D::N>> {
+        self.param_values_with(d, j, &|d: &D, k: usize| self.constant(d, k))
+    }
+
+    /// [`Case::param_values`] with constant `k` read from `constant(d, k)` (a range constant
+    /// fixed to a box: [`super::state::State::set_range`]).
+    pub fn param_values_with<D: Domain>(
+        &self,
+        d: &D,
+        j: usize,
+        constant: &dyn Fn(&D, usize) -> crate::lang::Eval<D::N>,
+    ) -> crate::lang::Eval<Vec<D::N>> {
         match &self.pots[j] {
             PotInst::Registered { params, .. } => {
                 let env = ParamEnv {
-                    c: &self.tables.constants,
                     v: &self.values,
+                    constant,
                 };
                 params.iter().map(|e| e.eval(d, &env, None)).collect()
             }
@@ -327,12 +341,28 @@ impl<'a> Case<'a> {
     }
 }
 
-struct ParamEnv<'a> {
+struct ParamEnv<'a, D: Domain> {
+    v: &'a CaseValues,
+    constant: &'a dyn Fn(&D, usize) -> crate::lang::Eval<D::N>,
+}
+
+impl<D: Domain> crate::lang::Env<D> for ParamEnv<'_, D> {
+    fn slot(&self, d: &D, slot: usize) -> crate::lang::Eval<D::N> {
+        match slot {
+            0 => d.float(self.v.n as f64),
+            1 => d.float(self.v.b as f64),
+            j => (self.constant)(d, j - 2),
+        }
+    }
+}
+
+/// The constants while a case is built (before its potentials exist).
+struct BuildEnv<'a> {
     c: &'a Constants,
     v: &'a CaseValues,
 }
 
-impl<D: Domain> crate::lang::Env<D> for ParamEnv<'_> {
+impl<D: Domain> crate::lang::Env<D> for BuildEnv<'_> {
     fn slot(&self, d: &D, slot: usize) -> crate::lang::Eval<D::N> {
         match slot {
             0 => d.float(self.v.n as f64),

@@ -12,6 +12,7 @@ pub mod kind;
 pub mod mean_bias;
 pub mod next_state;
 pub mod quantity;
+pub mod range;
 pub mod routes;
 pub mod schema;
 pub mod scope;

@@ -24,7 +24,7 @@ pub trait Routes: Domain + Sized {
     /// The value of registered potential `j` of the case at the state.
     fn reg_value(&self, st: &State, j: usize) -> Eval<Self::N> {
         let (_, per_bin) = certified(st, j)?;
-        let params = st.case.param_values(self, j)?;
+        let params = st.param_values(self, j)?;
         per_bin_sum(self, st, &crate::lang::Slots(&params), per_bin)
     }
 
@@ -34,7 +34,7 @@ pub trait Routes: Domain + Sized {
             return Ok(r);
         }
         let (_, per_bin) = certified(st, j)?;
-        let params = st.case.param_values(self, j)?;
+        let params = st.param_values(self, j)?;
         let env = crate::lang::Slots(&params);
         let next = separable(self, st, &env, per_bin, None)?;
         let v = self.reg_value(st, j)?;
@@ -170,7 +170,7 @@ impl Routes for Enclosure {
         let law = st.law_q_required()?;
         if !exact_params(st, j) {
             // Irrational parameters: the closed form with the parameters enclosed.
-            let params = st.case.param_values(self, j)?;
+            let params = st.param_values(self, j)?;
             return Ok(pot
                 .enclosed_expected_at(&params, law, st.xq(), setting, self.prec)
                 .map_err(lib)?
@@ -196,3 +196,7 @@ impl Routes for Enclosure {
 }
 
 impl Routes for ExpSums {}
+
+/// The mean-value form over a box of range constants: the per-bin terms and the separable
+/// expectations, evaluated with their derivatives.
+impl Routes for crate::lang::Centered {}

@@ -51,6 +51,9 @@ pub struct Constants {
     pub order: Vec<usize>,
     /// Byte offset of each constant's value in the file.
     pub at: Vec<usize>,
+    /// The range of each constant that ranges over an interval (`eps = "(0, 1/2]"`,
+    /// [`crate::claim::range`]); its grid is then its sample points.
+    pub ranges: Vec<Option<super::range::RangeDef>>,
 }
 
 /// The value of one constant in one case.
@@ -87,6 +90,12 @@ impl CaseValues {
         }
         let def = &c.defs[j][self.pick[j]];
         def.expr.eval(d, &ConstEnv { c, v: self }, None)
+    }
+
+    /// An expression over slot 0 = `n`, 1 = `b`, `2 + j` = constant `j` (a range's end) in the
+    /// domain `d`.
+    pub fn eval_over<D: Domain>(&self, c: &Constants, d: &D, e: &Expr) -> Eval<D::N> {
+        e.eval(d, &ConstEnv { c, v: self }, None)
     }
 
     /// Constant `j` as a float.
@@ -235,8 +244,42 @@ pub fn compile_in(
 
 impl Constants {
     /// Parses `[constants]`: every value a number, a string (an exact decimal or fraction, or an
-    /// expression in `n`, `b` and other constants) or a list of them (a grid).
+    /// expression in `n`, `b` and other constants) or a list of them (a grid). A range
+    /// (`"(0, 1/2]"`) is an error naming the kinds that decide ranges.
     pub fn parse(t: &Theorem) -> Result<Constants, FileError> {
+        let c = Constants::parse_with_ranges(t)?;
+        if let Some(j) = c.ranges.iter().position(Option::is_some) {
+            return Err(t.error_at(
+                Some(c.at[j]),
+                format!(
+                    "constant `{}` is a range: ranges of constants are decided per state in kind `inequality` (in kind `real`, a range is a variable of `[vars]`)",
+                    c.names[j]
+                ),
+            ));
+        }
+        Ok(c)
+    }
+
+    /// Whether constant `j` ranges over an interval.
+    pub fn is_range(&self, j: usize) -> bool {
+        self.ranges.get(j).is_some_and(Option::is_some)
+    }
+
+    /// The first range constant an expression over slot 0 = `n`, 1 = `b`, `2 + j` = constant `j`
+    /// reads, by name.
+    pub fn range_read_by(&self, e: &Expr) -> Option<&str> {
+        e.uses()
+            .slots
+            .iter()
+            .find(|&&s| s >= 2 && self.is_range(s - 2))
+            .map(|&s| self.names[s - 2].as_str())
+    }
+
+    /// [`Constants::parse`], with constants that range over an interval
+    /// ([`crate::claim::range`]): `eps = "(0, 1/2]"`, the ends expressions over `n`, `b` and the
+    /// other constants. A range may be read only by the claim (a constant, a batch size or
+    /// another range that reads it is an error).
+    pub fn parse_with_ranges(t: &Theorem) -> Result<Constants, FileError> {
         let names: Vec<String> = t.file.constants.keys().cloned().collect();
         let mut c = Constants {
             names: names.clone(),
@@ -253,6 +296,57 @@ impl Constants {
                         RESERVED.join(", ")
                     ),
                 ));
+            }
+            if let ConstValue::One(Scalar::Text(text)) = v.get_ref()
+                && let Some((lo_open, lo, hi, hi_open)) = super::range::split(text)
+            {
+                let what = format!("constant `{name}`, the range `{text}`");
+                let end = |e: &str| -> Result<Expr, FileError> {
+                    let ast = crate::lang::parse(e).map_err(|err| {
+                        t.error_at(Some(at), format!("{what}: end `{e}`: {}", err.message))
+                    })?;
+                    let x = crate::lang::compile_expr(&ast, &scope, false).map_err(|err| {
+                        t.error_at(Some(at), format!("{what}: end `{e}`: {}", err.message))
+                    })?;
+                    let u = x.uses();
+                    if u.binders || u.proc_funcs {
+                        return Err(t.error_at(
+                            Some(at),
+                            format!(
+                                "{what}: an end may use only n, b, numbers and other constants"
+                            ),
+                        ));
+                    }
+                    Ok(x)
+                };
+                let (lo_e, hi_e) = (end(&lo)?, end(&hi)?);
+                if matches!(name.as_str(), "k" | "delta") {
+                    return Err(t.error_at(
+                        Some(at),
+                        format!(
+                            "constant `{name}` is read at a point by the engine (the margins of `k`, the sets of `delta`): it cannot be a range"
+                        ),
+                    ));
+                }
+                let mut defs = Vec::new();
+                for s in super::range::sample_texts(lo_open, &lo, &hi, hi_open) {
+                    let expr = end(&s)?;
+                    defs.push(ConstDef {
+                        uses_b: expr.uses().slots.contains(&1),
+                        text: s,
+                        expr,
+                    });
+                }
+                c.defs.push(defs);
+                c.at.push(at);
+                c.ranges.push(Some(super::range::RangeDef {
+                    text: text.clone(),
+                    lo: lo_e,
+                    hi: hi_e,
+                    lo_open,
+                    hi_open,
+                }));
+                continue;
             }
             let scalars: Vec<&Scalar> = match v.get_ref() {
                 ConstValue::One(s) => vec![s],
@@ -313,6 +407,24 @@ impl Constants {
             }
             c.defs.push(defs);
             c.at.push(at);
+            c.ranges.push(None);
+        }
+        // A range is read by the claim only: its sample points must not leak into another
+        // constant (or another range's ends), which would be evaluated at one point.
+        for (j, defs) in c.defs.iter().enumerate() {
+            let mut read: Vec<&Expr> = defs.iter().map(|d| &d.expr).collect();
+            if let Some(r) = &c.ranges[j] {
+                read = vec![&r.lo, &r.hi];
+            }
+            if let Some(other) = read.iter().find_map(|e| c.range_read_by(e)) {
+                return Err(t.error_at(
+                    Some(c.at[j]),
+                    format!(
+                        "constant `{}` reads the range constant `{other}`: a range is decided by the claim alone (write the expression into the claim)",
+                        names[j]
+                    ),
+                ));
+            }
         }
         // Evaluation order: a topological sort of "reads".
         let k = names.len();
@@ -605,7 +717,7 @@ impl Setup {
         let ns = domain_ns(t)?;
         let states = domain_states(t, &ns)?;
         check_exhaustive(t, &ns)?;
-        let constants = Constants::parse(t)?;
+        let constants = Constants::parse_with_ranges(t)?;
         let weights = WeightLaw::parse(f.setting.weights.get_ref())
             .map_err(|e| t.error_at(Some(f.setting.weights.span().start), e.to_string()))?;
         if !(f.tolerance >= 0.0 && f.tolerance.is_finite()) {
@@ -635,6 +747,14 @@ impl Setup {
                     format!("[setting] batch `{text}`: {}", e.message),
                 )
             })?;
+            if let Some(r) = constants.range_read_by(&e) {
+                return Err(t.error_at(
+                    Some(bspan.start),
+                    format!(
+                        "[setting] batch `{text}` reads the range constant `{r}`: a batch size is one number per case"
+                    ),
+                ));
+            }
             if e.uses().slots.contains(&1) {
                 return Err(t.error_at(
                     Some(bspan.start),

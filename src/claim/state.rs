@@ -43,6 +43,9 @@ pub struct State<'c> {
     levels: OnceCell<Levels>,
     load_classes: OnceCell<Option<Vec<(usize, usize)>>>,
     bias: OnceCell<std::result::Result<BiasState, Error>>,
+    /// Range constants fixed to a box or a point while a claim is decided over its ranges
+    /// ([`crate::claim::range`]): `(constant, lo, hi)`, a point when `lo == hi`.
+    range: RefCell<Vec<(usize, Q, Q)>>,
 }
 
 fn err(e: &Error) -> EvalError {
@@ -82,6 +85,7 @@ impl<'c> State<'c> {
             levels: OnceCell::new(),
             load_classes: OnceCell::new(),
             bias: OnceCell::new(),
+            range: RefCell::new(Vec::new()),
         }
     }
 
@@ -378,6 +382,35 @@ impl<'c> State<'c> {
         d.float(b.eps)
     }
 
+    /// Fixes range constants to a box (`lo < hi`: variable `i` of the box for the `i`-th entry,
+    /// [`Domain::range_var`]: an enclosure in the domains that have one, unavailable in the
+    /// others) or a point (`lo == hi`) for the evaluations that follow; an empty list restores
+    /// the case's values.
+    pub fn set_range(&self, b: &[(usize, Q, Q)]) {
+        *self.range.borrow_mut() = b.to_vec();
+    }
+
+    /// The value of constant `j` in domain `d`: the case's, unless [`State::set_range`] fixed
+    /// it to a box or a point.
+    pub fn constant<D: Domain>(&self, d: &D, j: usize) -> Eval<D::N> {
+        if let Some((i, (_, lo, hi))) = self.range.borrow().iter().enumerate().find(|r| r.1.0 == j)
+        {
+            return if lo == hi {
+                d.rational(lo)
+            } else {
+                d.range_var(lo, hi, i)
+            };
+        }
+        self.case.constant(d, j)
+    }
+
+    /// The parameters of registered potential `j` in domain `d` ([`Case::param_values`]), with
+    /// the range constants as [`State::set_range`] fixed them.
+    pub fn param_values<D: Domain>(&self, d: &D, j: usize) -> Eval<Vec<D::N>> {
+        self.case
+            .param_values_with(d, j, &|d: &D, k: usize| self.constant(d, k))
+    }
+
     /// The value of a quantity in the domain `d` (uncached; see [`StateEnv`]).
     pub fn quantity<D: Routes>(&self, d: &D, env: &StateEnv<'_, '_, D>, q: Quantity) -> Eval<D::N> {
         let n = self.n();
@@ -385,7 +418,7 @@ impl<'c> State<'c> {
         match q {
             Quantity::N => d.float(n as f64),
             Quantity::B => d.float(self.case.setting.batch as f64),
-            Quantity::Const(j) => self.case.constant(d, j),
+            Quantity::Const(j) => self.constant(d, j),
             Quantity::Total => {
                 if exact {
                     d.rational(&self.xq().iter().sum::<Q>())

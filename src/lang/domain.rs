@@ -91,6 +91,23 @@ pub trait Domain: Sync {
 
     /// A rational number.
     fn rational(&self, q: &Q) -> Eval<Self::N>;
+    /// Every number of the closed interval `[lo, hi]` at once (a constant ranging over a box,
+    /// [`crate::claim::range`]): an enclosure in the interval domains; unavailable in the
+    /// domains of single numbers, which then decide nothing over the box.
+    fn hull(&self, lo: &Q, hi: &Q) -> Eval<Self::N> {
+        let _ = (lo, hi);
+        Err(EvalError::Unavailable(format!(
+            "{} holds single numbers, not the range [{lo}, {hi}]",
+            self.name()
+        )))
+    }
+    /// Variable `i` of a box ranging over `[lo, hi]` (a range constant, [`crate::claim::range`]):
+    /// [`Domain::hull`], except in the domains that follow variables (the mean-value form
+    /// [`super::centered::Centered`] differentiates with respect to it).
+    fn range_var(&self, lo: &Q, hi: &Q, i: usize) -> Eval<Self::N> {
+        let _ = i;
+        self.hull(lo, hi)
+    }
     /// A literal: its exact value `q` and its nearest `f64` `f` (the float domain takes `f`).
     fn literal(&self, q: &Q, f: f64) -> Eval<Self::N> {
         let _ = f;
@@ -599,6 +616,9 @@ impl Domain for Enclosure {
     }
     fn rational(&self, q: &Q) -> Eval<Interval> {
         Ok(Interval::from_rational(q, self.prec))
+    }
+    fn hull(&self, lo: &Q, hi: &Q) -> Eval<Interval> {
+        Ok(Interval::from_rational(lo, self.prec).hull(&Interval::from_rational(hi, self.prec)))
     }
     fn float(&self, v: f64) -> Eval<Interval> {
         Interval::from_f64(v).map_err(enc)

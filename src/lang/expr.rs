@@ -2360,6 +2360,12 @@ fn nest<N: Clone>(fr: &mut Frame<N>, outer: Option<&Frame<N>>, bind: Bind) {
         fr.outer = o.outer.clone();
         if o.level.is_some() {
             fr.outer.push(o.shallow());
+        } else if bind.level > 0 {
+            // The claim's own bin (`forall_bins`): the frame at level 0, which a binder nested
+            // in the claim reads by its bare per-bin names (`count(j: x[j] >= x)`).
+            let mut own = o.shallow();
+            own.level = Some(0);
+            fr.outer.push(own);
         }
     }
 }
@@ -2432,8 +2438,10 @@ pub(super) fn each_element<D: Domain>(
         }
         Elements::Edges => {
             for e in 0..env.edges()? {
-                let mut fr = Frame::default();
-                fr.edge = Some(e);
+                let mut fr = Frame {
+                    edge: Some(e),
+                    ..Frame::default()
+                };
                 nest(&mut fr, outer, bind);
                 visit(&fr, 1)?;
             }

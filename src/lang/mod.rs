@@ -30,6 +30,7 @@
 //! assert!(!f.truth(&Float, &Slots(&[a, b]), None, None).unwrap()); // 9 > 8.8
 //! ```
 
+pub mod centered;
 pub mod domain;
 pub mod dual;
 pub mod expr;
@@ -38,6 +39,7 @@ pub mod float64;
 pub mod postfix;
 pub mod syntax;
 
+pub use centered::{Centered, CenteredNum};
 pub use domain::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
 pub use dual::{Dual, DualNum, Seed};
 pub use expr::{

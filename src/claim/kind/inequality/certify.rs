@@ -4,6 +4,7 @@
 
 use super::Inequality;
 use crate::claim::XFloat;
+use crate::claim::range::{BoxOutcome, RANGE_BOXES, RangeAt, decide_over};
 use crate::claim::routes::Routes;
 use crate::claim::state::{State, StateEnv};
 use crate::claim::trust::Certification;
@@ -11,9 +12,10 @@ use crate::claim::verdict::Trust;
 use crate::enclosure::Precisions;
 use crate::exact::Q;
 use crate::lang::{
-    Approx, Cmp, Domain, Enclosure, Env, Eval, EvalError, Exact, ExpSums, Float, Formula, Frame,
-    ToApprox, eval_float,
+    Approx, Centered, CenteredNum, Cmp, Domain, Enclosure, Env, Eval, EvalError, Exact, ExpSums,
+    Float, Formula, Frame, ToApprox, eval_float,
 };
+use num_traits::Zero;
 
 /// The comparison that decides a formula in floats, with its sides and slack.
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +37,73 @@ impl Atom {
     pub fn resolution(&self, tol: f64) -> XFloat {
         let m = self.lhs.m.max(self.rhs.m).max(self.slack.m);
         XFloat::from_f64(tol).add(XFloat::from_f64(1e-11).mul(m))
+    }
+}
+
+/// How a formula is decided at a frame with a tolerance, in a domain.
+type FormulaTruth<'a, D> =
+    dyn Fn(&Formula, &dyn Env<D>, Option<&Frame<<D as Domain>::N>>, Option<&Q>) -> Eval<bool> + 'a;
+
+/// The truth of a formula over a box of range constants in the mean-value form: each `<`, `<=`,
+/// `>`, `>=` by the sign of its slack (tolerance included) over the box
+/// ([`Centered::enclosure`]: a slack `≥ 0` everywhere, reaching 0 only at a corner where it is
+/// exactly 0, decides `<=`), `==` and `!=` by the domain's comparison; `&&`, `||`, `!` as
+/// [`Formula::truth`].
+fn centered_truth(
+    d: &Centered,
+    f: &Formula,
+    env: &dyn Env<Centered>,
+    fr: Option<&Frame<CenteredNum>>,
+    tol: Option<&Q>,
+) -> Eval<bool> {
+    match f {
+        Formula::Cmp(a, c, b) if !matches!(c, Cmp::Eq | Cmp::Ne) => {
+            let x = a.eval(d, env, fr)?;
+            let y = b.eval(d, env, fr)?;
+            let mut s = crate::lang::expr::slack(d, &x, *c, &y, &Q::zero())?;
+            if let Some(t) = tol.filter(|t| !t.is_zero()) {
+                s = d.add(&s, &d.rational(t)?)?;
+            }
+            let [ge0, gt0, lt0, le0] = d.sign(&s)?;
+            let strict = matches!(c, Cmp::Lt | Cmp::Gt);
+            if (strict && gt0) || (!strict && ge0) {
+                Ok(true)
+            } else if (strict && le0) || (!strict && lt0) {
+                Ok(false)
+            } else {
+                Err(EvalError::Undecided(format!(
+                    "the mean-value form {} of a slack contains 0 at {} bits",
+                    d.show(&s),
+                    d.at.prec
+                )))
+            }
+        }
+        Formula::Cmp(..) => f.truth(d, env, fr, tol),
+        Formula::And(a, b) => {
+            let l = centered_truth(d, a, env, fr, tol);
+            if matches!(l, Ok(false)) {
+                return Ok(false);
+            }
+            match (l, centered_truth(d, b, env, fr, tol)) {
+                (_, Ok(false)) => Ok(false),
+                (Ok(true), Ok(true)) => Ok(true),
+                (Err(e), _) | (_, Err(e)) => Err(e),
+                _ => unreachable!("all cases covered"),
+            }
+        }
+        Formula::Or(a, b) => {
+            let l = centered_truth(d, a, env, fr, tol);
+            if matches!(l, Ok(true)) {
+                return Ok(true);
+            }
+            match (l, centered_truth(d, b, env, fr, tol)) {
+                (_, Ok(true)) => Ok(true),
+                (Ok(false), Ok(false)) => Ok(false),
+                (Err(e), _) | (_, Err(e)) => Err(e),
+                _ => unreachable!("all cases covered"),
+            }
+        }
+        Formula::Not(a) => centered_truth(d, a, env, fr, tol).map(|t| !t),
     }
 }
 
@@ -171,12 +240,24 @@ impl Inequality {
     /// The truth of `given ⇒ link` at the state in the domain `d` (three-valued: an
     /// [`EvalError::Undecided`] when the domain cannot tell).
     fn truth_in<D: Routes>(&self, link: usize, st: &State, d: &D) -> Eval<bool> {
+        self.truth_by(link, st, d, &|f, env, fr, tol| f.truth(d, env, fr, tol))
+    }
+
+    /// [`Inequality::truth_in`] with each formula decided by `truth` (at a frame, with a
+    /// tolerance).
+    fn truth_by<D: Routes>(
+        &self,
+        link: usize,
+        st: &State,
+        d: &D,
+        truth: &FormulaTruth<'_, D>,
+    ) -> Eval<bool> {
         let env = StateEnv::new(st, d);
         let tol = &self.setup.tolerance;
         // Hypotheses: a state outside them is outside the claim.
         let mut pending = None;
         for g in &self.given {
-            match g.truth(d, &env, None, None) {
+            match truth(g, &env, None, None) {
                 Ok(false) => return Ok(true),
                 Ok(true) => {}
                 Err(e) => pending = Some(e),
@@ -189,7 +270,7 @@ impl Inequality {
             let mut all = true;
             for bin in 0..st.n() {
                 let fr = env.frame(d, bin, vars)?;
-                match f.truth(d, &env, Some(&fr), Some(tol)) {
+                match truth(f, &env, Some(&fr), Some(tol)) {
                     Ok(false) => {
                         all = false;
                         break;
@@ -204,7 +285,7 @@ impl Inequality {
                 (true, Some(e)) => Err(e),
             }
         } else {
-            f.truth(d, &env, None, Some(tol))
+            truth(f, &env, None, Some(tol))
         };
         match (claim, pending) {
             (Ok(true), _) => Ok(true),
@@ -399,5 +480,120 @@ impl Inequality {
         }
         let (bits, text) = last.unwrap_or((0, String::new()));
         Certification::Undecided { bits, text }
+    }
+}
+
+impl Inequality {
+    /// The ranges of the file's range constants at the case, with exact ends (an end that is
+    /// not rational at the case, or an empty range, is an error naming the constant and n).
+    pub(super) fn ranges_at(
+        &self,
+        case: &crate::claim::case::Case,
+    ) -> crate::error::Result<Vec<RangeAt>> {
+        let c = &self.setup.constants;
+        let mut out = Vec::new();
+        for (j, r) in c.ranges.iter().enumerate() {
+            let Some(r) = r else { continue };
+            let what = || {
+                format!(
+                    "constant `{}` = \"{}\" at n = {}",
+                    c.names[j], r.text, case.n
+                )
+            };
+            let end = |e: &crate::lang::Expr| {
+                case.values.eval_over(c, &Exact, e).map_err(|err| {
+                    crate::error::Error::invalid(
+                        self.t.file_name(),
+                        format!(
+                            "{}: the ends of a range must be rational at every case ({err})",
+                            what()
+                        ),
+                    )
+                })
+            };
+            let (lo, hi) = (end(&r.lo)?, end(&r.hi)?);
+            let empty = if r.lo_open || r.hi_open {
+                lo >= hi
+            } else {
+                lo > hi
+            };
+            if empty {
+                return Err(crate::error::Error::invalid(
+                    self.t.file_name(),
+                    format!("{}: the range is empty ({lo} to {hi})", what()),
+                ));
+            }
+            out.push(RangeAt {
+                j,
+                name: c.names[j].clone(),
+                lo,
+                hi,
+                lo_open: r.lo_open,
+                hi_open: r.hi_open,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Decides link `link` at the state for every value of the range constants
+    /// ([`crate::claim::range::decide_over`]): a box by enclosures at 128 bits (512 bits once
+    /// it is narrower than 2⁻²⁰ of its range), a point by the certification ladder
+    /// ([`Inequality::certify_with`]). The state's range values are restored afterwards.
+    pub(super) fn decide_ranges(
+        &self,
+        link: usize,
+        st: &State,
+        ranges: &[RangeAt],
+    ) -> Eval<BoxOutcome> {
+        let narrow = |b: &[(usize, Q, Q)]| {
+            b.iter().all(|(j, lo, hi)| {
+                let r = ranges.iter().find(|r| r.j == *j).expect("a range");
+                let w = &r.hi - &r.lo;
+                w.is_zero() || (hi - lo) * Q::from_integer(crate::exact::Int::from(1u64 << 20)) <= w
+            })
+        };
+        let out = decide_over(
+            ranges,
+            RANGE_BOXES,
+            |b| {
+                st.set_range(b);
+                // Naive enclosures, then the mean-value form (the two sides of a comparison
+                // move together with the range constants), then both at 512 bits.
+                let bounds: Vec<(Q, Q)> = b
+                    .iter()
+                    .map(|(_, lo, hi)| (lo.clone(), hi.clone()))
+                    .collect();
+                let mut r = self.truth_in(link, st, &Enclosure { prec: 128 });
+                for prec in [128, 512] {
+                    // Any failure of the naive enclosures (an overlap, a parameter whose
+                    // closed form needs it positive, an exponent beyond range) moves on.
+                    if r.is_ok() || (prec > 128 && !narrow(b)) {
+                        break;
+                    }
+                    let c = Centered::new(prec, &bounds);
+                    r = self.truth_by(link, st, &c, &|f, env, fr, tol| {
+                        centered_truth(&c, f, env, fr, tol)
+                    });
+                }
+                // An enclosure that fails over a box (an exponent beyond the enclosure range,
+                // `ln` of an enclosure reaching 0) decides nothing about it; the points of the
+                // box are certified on their own.
+                r.map_err(|e| match e {
+                    EvalError::Unavailable(w) => EvalError::Unavailable(w),
+                    other => EvalError::Undecided(other.to_string()),
+                })
+            },
+            |p| {
+                let b: Vec<(usize, Q, Q)> =
+                    p.iter().map(|(j, v)| (*j, v.clone(), v.clone())).collect();
+                st.set_range(&b);
+                match self.certify_with(link, st, false) {
+                    Certification::Decided { holds, .. } => Some(holds),
+                    _ => None,
+                }
+            },
+        );
+        st.set_range(&[]);
+        out
     }
 }

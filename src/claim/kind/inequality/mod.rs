@@ -524,6 +524,15 @@ impl Check for Inequality {
                 &c.names.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
             )
         })?;
+        if c.is_range(idx) {
+            return Err(Error::invalid(
+                "--name",
+                format!(
+                    "`{name}` is a range: the constant finder tightens a number (e.g. the end `alpha0` of `alpha = \"(0, alpha0]\"`)"
+                ),
+            ));
+        }
+        let has_ranges = c.ranges.iter().any(Option::is_some);
         let dir = *self.t.file.tighten.get(name).ok_or_else(|| {
             Error::invalid(
                 "--name",
@@ -556,7 +565,12 @@ impl Check for Inequality {
                 let q = crate::spec::parse_ratio(&format!("{v:e}"))
                     .map_err(|e| Error::invalid("constant", e))?;
                 let verdict = self.run_links(ctx, &[n], &[(idx, q)])?;
-                let ok = verdict.verdict != Status::Refuted;
+                // With ranges, the kept side is proved over the range at every searched state.
+                let ok = if has_ranges {
+                    verdict.verdict == Status::Holds
+                } else {
+                    verdict.verdict != Status::Refuted
+                };
                 verdicts.push((v, verdict));
                 Ok(ok)
             };

@@ -8,6 +8,7 @@ use super::Inequality;
 use crate::claim::XFloat;
 use crate::claim::case::{Alloc, Case};
 use crate::claim::kind::RunContext;
+use crate::claim::range::{BoxOutcome, RangePoint, box_text};
 use crate::claim::state::State;
 use crate::claim::trust::{Certification, Evidence, decide};
 use crate::claim::verdict::{LinkVerdict, Searched, Status, Trust, Verdict, Witness};
@@ -16,7 +17,7 @@ use crate::exact::Q;
 use crate::lang::EvalError;
 use crate::search::{self, Eval, Family, Found, Objective, Plan, StateList};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The most states certified during the search of one case.
 const CERTIFY_BUDGET: usize = 2000;
@@ -27,6 +28,9 @@ fn lib(e: EvalError, file: &str) -> Error {
         other => Error::invalid(file, other.to_string()),
     }
 }
+
+/// The states evaluated, in order, and their keys.
+type Seen = (Vec<Vec<f64>>, HashSet<Vec<u64>>);
 
 /// The search objective of one link at one case.
 struct LinkObjective<'a> {
@@ -40,6 +44,9 @@ struct LinkObjective<'a> {
     /// Flagged states the certification cleared, and those left uncertified (budget).
     cleared: Cell<u64>,
     uncertified: Cell<u64>,
+    /// With range constants: every state evaluated, in order (each decided over the ranges
+    /// after the search, [`Inequality::decide_ranges`]), and their keys.
+    seen: Option<RefCell<Seen>>,
 }
 
 fn key(x: &[f64]) -> Vec<u64> {
@@ -66,6 +73,12 @@ impl Objective for LinkObjective<'_> {
     fn eval(&self, loads: &[f64]) -> Result<Eval> {
         // The file's name only for an error (it is formatted from the path).
         let file = || self.ineq.t.file_name();
+        if let Some(seen) = &self.seen {
+            let mut s = seen.borrow_mut();
+            if s.1.insert(key(loads)) {
+                s.0.push(loads.to_vec());
+            }
+        }
         let st = State::new(self.case, loads.to_vec())?;
         if !self.ineq.given.is_empty() {
             let inside = self.ineq.given_holds(&st).map_err(|e| lib(e, &file()))?;
@@ -143,12 +156,29 @@ struct LinkOutcome {
     notes: Vec<String>,
 }
 
+/// The states decided over the ranges of the range constants.
+#[derive(Default)]
+struct RangeTally {
+    /// States decided.
+    states: u64,
+    /// Boxes examined in all.
+    boxes: usize,
+    /// States where a box was left undecided.
+    undecided: u64,
+    /// The first of them, with the box.
+    first_undecided: Option<String>,
+    /// The ranges, `eps ∈ (0, 1/2]`.
+    text: String,
+}
+
 /// A state found by the search, with where it was found.
 struct Spot {
     found: Found,
     n: usize,
     alloc: usize,
     case: usize,
+    /// The values of the range constants at a counterexample found over the ranges.
+    point: RangePoint,
 }
 
 impl Inequality {
@@ -397,6 +427,8 @@ impl Inequality {
         let mut hyp = (0u64, 0u64);
         let (mut cleared, mut uncertified) = (0u64, 0u64);
         let mut certified_count = 0usize;
+        let has_ranges = self.setup.constants.ranges.iter().any(Option::is_some);
+        let mut range_tally = RangeTally::default();
         let mut sources = 0;
         let mut case_index = 0;
         let mut combos = 0;
@@ -445,6 +477,14 @@ impl Inequality {
                         certified: RefCell::new(HashMap::new()),
                         cleared: Cell::new(0),
                         uncertified: Cell::new(0),
+                        seen: has_ranges.then(|| RefCell::new(Default::default())),
+                    };
+                    let mut range_point: Option<RangePoint> = None;
+                    // The ranges are valid at the case before anything is searched.
+                    let ranges = if has_ranges {
+                        self.ranges_at(&case)?
+                    } else {
+                        Vec::new()
                     };
                     let mut found: Option<Found> = None;
                     let mut best: Option<Found> = None;
@@ -520,6 +560,56 @@ impl Inequality {
                             searched.add("near-tie", k);
                         }
                     }
+                    // Every state searched is decided over the ranges.
+                    if let Some(seen) = &obj.seen
+                        && found.is_none()
+                        && range_tally.undecided == 0
+                    {
+                        let states = std::mem::take(&mut seen.borrow_mut().0);
+                        for x in states {
+                            let st = State::new(&case, x.clone())?;
+                            range_tally.states += 1;
+                            match self
+                                .decide_ranges(link, &st, &ranges)
+                                .map_err(|e| lib(e, &file))?
+                            {
+                                BoxOutcome::Proved { boxes } => range_tally.boxes += boxes,
+                                BoxOutcome::Refuted { point, boxes } => {
+                                    range_tally.boxes += boxes;
+                                    found = Some(Found {
+                                        loads: x,
+                                        eval: search::Eval {
+                                            lhs: XFloat::ZERO,
+                                            rhs: XFloat::ZERO,
+                                            slack: XFloat::from_f64(-f64::MIN_POSITIVE),
+                                        },
+                                        phase: "range".into(),
+                                    });
+                                    range_point = Some(point);
+                                    break;
+                                }
+                                BoxOutcome::Undecided { at, why, boxes } => {
+                                    // The verdict can no longer be `holds`: the pass stops here
+                                    // (a refutation at the remaining states is left unsearched).
+                                    range_tally.boxes += boxes;
+                                    range_tally.undecided += 1;
+                                    range_tally.first_undecided = Some(format!(
+                                        "n = {n}, loads {}: {} ({why})",
+                                        crate::lang::syntax::excerpt(&format!("{x:?}"), 120),
+                                        box_text(&ranges, &at)
+                                    ));
+                                    break;
+                                }
+                            }
+                        }
+                        if range_tally.text.is_empty() {
+                            range_tally.text = ranges
+                                .iter()
+                                .map(|r| format!("{} ∈ {}", r.name, r.text()))
+                                .collect::<Vec<_>>()
+                                .join(", ");
+                        }
+                    }
                     if let Some(p) = ctx.progress {
                         p(&format!("{} n={n} {}", self.t.id, alloc.label()));
                     }
@@ -538,6 +628,7 @@ impl Inequality {
                             n,
                             alloc: ai,
                             case: ci,
+                            point: Vec::new(),
                         });
                     }
                     if let Some(v) = found
@@ -548,6 +639,7 @@ impl Inequality {
                             n,
                             alloc: ai,
                             case: ci,
+                            point: range_point.take().unwrap_or_default(),
                         });
                         break 'outer;
                     }
@@ -598,6 +690,14 @@ impl Inequality {
             .cases(&self.t, spot.n, overrides)
             .map_err(|e| Error::invalid(&file, e.to_string()))?
             .swap_remove(spot.case);
+        let mut values = values;
+        for (j, q) in &spot.point {
+            values.consts[*j] = crate::claim::setup::ConstValueAt {
+                exact: Some(q.clone()),
+                float: crate::lang::Domain::rational(&crate::lang::Float, q)
+                    .map_err(|e| lib(e, &file))?,
+            };
+        }
         let case = Case::new(
             &self.tables,
             &allocs[spot.alloc],
@@ -616,9 +716,44 @@ impl Inequality {
             error_bound: None,
             certified: cert.clone(),
         };
-        let (mut status, trust) = decide(&evidence);
+        let (mut status, mut trust) = decide(&evidence);
         let mut w = self.witness(&case, &spot.found);
-        let s = spot.found.eval.slack.to_f64() + 0.0;
+        let mut s = spot.found.eval.slack.to_f64() + 0.0;
+        if !spot.point.is_empty() {
+            // A counterexample found over the ranges: its sides at the point.
+            w.lhs = atom.lhs.v.to_string();
+            w.rhs = atom.rhs.v.to_string();
+            w.slack = atom.slack.v.to_string();
+            s = atom.slack.v.to_f64() + 0.0;
+            notes.push(format!(
+                "refuted over the ranges ({}): certified false at {} at this state (found by bisecting the ranges)",
+                range_tally.text,
+                spot.point
+                    .iter()
+                    .map(|(j, q)| format!("{} = {q}", self.setup.constants.names[*j]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        } else if has_ranges && status == Status::Holds {
+            searched.add("range", range_tally.states);
+            if range_tally.undecided > 0 {
+                status = Status::Inconclusive;
+                notes.push(format!(
+                    "held at every sample point, but over the ranges ({}) a state was left undecided after {} state(s) were decided (the pass stops there): {}",
+                    range_tally.text,
+                    range_tally.states - 1,
+                    range_tally.first_undecided.clone().unwrap_or_default()
+                ));
+            } else {
+                if trust == Trust::Exact {
+                    trust = Trust::Enclosure;
+                }
+                notes.push(format!(
+                    "holds at every searched state for every value of the ranges ({}): each of the {} state(s) decided over the ranges by {} box(es) of certified enclosures; the tightest state below is at a sample point of the ranges",
+                    range_tally.text, range_tally.states, range_tally.boxes
+                ));
+            }
+        }
         let (recheck, bits) = match &cert {
             Certification::Decided { text, bits, .. } => (format!("certified: {text}"), *bits),
             Certification::Undecided { bits, text } => (
