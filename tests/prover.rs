@@ -154,10 +154,21 @@ fn the_checker_rejects_tampered_certificates() {
     };
     let cert = prover::certificate_of(&p, "t/exp", Default::default(), &tree, 64);
     assert!(checker::verify(&p, &cert, 128).is_ok());
-    // The first split is at the touching point 0 (the midpoint of [−5, 5] is the shortest dyadic).
-    assert_eq!(cert.tree[0], Token::S(0, "0".into()));
+    // The proof is one Taylor model about 0 (eˣ − 1 − x = e^ξ x²/2: coefficients 0, 0 at 0 and
+    // e^{[−5, 5]}/2 > 0 over the box). A tree split at 0 with that leaf on both halves is also a
+    // proof (the remainder over [−5, 5] encloses the one over each half).
+    assert!(matches!(cert.tree[..], [Token::T(..)]), "{:?}", cert.tree);
+    let split = Certificate {
+        tree: vec![
+            Token::S(0, "0".into()),
+            cert.tree[0].clone(),
+            cert.tree[0].clone(),
+        ],
+        ..cert.clone()
+    };
+    assert!(checker::verify(&p, &split, 128).is_ok());
     // A split point outside the box.
-    let mut bad = cert.clone();
+    let mut bad = split.clone();
     bad.tree[0] = Token::S(0, "7".into());
     assert!(
         checker::verify(&p, &bad, 128)
@@ -167,12 +178,12 @@ fn the_checker_rejects_tampered_certificates() {
     // Every leaf replaced by a direct bound: the enclosure of e^x − 1 − x over a half of [−5, 5]
     // contains negative numbers, so the checker must refuse.
     let bad = Certificate {
-        tree: direct_everywhere(&cert.tree),
+        tree: direct_everywhere(&split.tree),
         ..cert.clone()
     };
     assert!(checker::verify(&p, &bad, 128).is_err());
     // A truncated tree.
-    let mut bad = cert.clone();
+    let mut bad = split.clone();
     bad.tree.pop();
     assert!(checker::verify(&p, &bad, 128).is_err());
     // The same certificate for a false claim that carries the same text: the leaves do not prove it.
@@ -227,7 +238,7 @@ fn proofs_do_not_depend_on_the_thread_count() {
     };
     let (a, b) = (run(1), run(2));
     assert_eq!(a, b);
-    assert!(a.0.len() > 40, "a non-trivial proof: {} nodes", a.0.len());
+    assert!(a.0.len() > 10, "a non-trivial proof: {} nodes", a.0.len());
 }
 
 #[test]
@@ -406,4 +417,93 @@ fn bad_input_is_a_one_line_error_with_line_and_column() {
         e.contains(":9:5: ") && e.contains("only by kind `real`"),
         "{e}"
     );
+}
+
+/// The tally of the proof in a `proved` verdict's note, e.g. `Taylor 2`.
+fn taylor_leaves(v: &claim::Verdict) -> u64 {
+    v.notes[0]
+        .split("Taylor model ")
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn contact_of_order_four_five_and_six_is_proved_by_taylor_models() {
+    // Each truth by Lagrange's remainder: eˣ − T_k(x) = e^ξ x^{k+1}/(k+1)! for some ξ between 0
+    // and x, with T_k the Taylor polynomial of degree k at 0.
+    // Order 4 at the interior point 0: eˣ − T₃(x) = e^ξ x⁴/24 ≥ 0 on [−1, 1].
+    let v = run_text(
+        "contact-4",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6\"\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+    assert!(taylor_leaves(&v) >= 1, "{:?}", v.notes);
+    // Order 5 at the end 0 (odd: one-sided): eˣ − T₄(x) = e^ξ x⁵/120 ≥ 0 on [0, 1].
+    let v = run_text(
+        "contact-5",
+        "[vars]\nx = \"[0, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24\"\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+    assert!(taylor_leaves(&v) >= 1, "{:?}", v.notes);
+    // Order 6 at the interior point 0: eˣ − T₅(x) = e^ξ x⁶/720 ≥ 0 on [−1, 1].
+    let v = run_text(
+        "contact-6",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24 + x^5/120\"\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+    assert!(taylor_leaves(&v) >= 1, "{:?}", v.notes);
+    // Order 6 of an even function at a non-dyadic touching point: cosh(x − 1/3) − 1 −
+    // (x − 1/3)²/2 − (x − 1/3)⁴/24 = Σ_{j ≥ 3} (x − 1/3)^{2j}/(2j)! ≥ 0 on [0, 1].
+    let v = run_text(
+        "contact-6-third",
+        "[vars]\nx = \"[0, 1]\"\n[claim]\nexpr = \"cosh(x - 1/3) >= 1 + (x - 1/3)^2/2 + (x - 1/3)^4/24\"\ntouching = [{ x = \"1/3\" }]\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+}
+
+#[test]
+fn false_variants_of_high_order_contact_are_refuted() {
+    // Each must be refuted, at a point that violates the claim in f64 as well where f64 can
+    // see it.
+    // The bound of order 4 moved up by 10⁻¹²: at x = 0 the left side is 1 and the right side
+    // 1 + 10⁻¹² (false on |x| < (24·10⁻¹²)^{1/4} ≈ 2.2·10⁻³ only).
+    let v = run_text(
+        "contact-4-moved",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + 1e-12\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x").abs() < 2.3e-3, "{}", coord(&v, "x"));
+    // One Taylor term dropped: eˣ − T₂(x) = e^ξ x³/6 < 0 for every x < 0.
+    let v = run_text(
+        "contact-4-dropped",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    let x = coord(&v, "x");
+    assert!(x < 0.0 && x.exp() < 1.0 + x + x * x / 2.0, "x = {x}");
+    // Order 5 is odd: on [−10⁻³, 1] the claim fails on [−10⁻³, 0) only, by at most
+    // 10⁻¹⁵/120 ≈ 8.3·10⁻¹⁸ (below f64's resolution of eˣ ≈ 1, so only the certified point
+    // counts).
+    let v = run_text(
+        "contact-5-left",
+        "[vars]\nx = \"[-1/1000, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x") < 0.0, "{}", coord(&v, "x"));
+    // The bound of order 6 moved by 10⁻¹²: false on |x| < (720·10⁻¹²)^{1/6} ≈ 0.03.
+    let v = run_text(
+        "contact-6-moved",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24 + x^5/120 + 1e-12\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x").abs() < 0.031, "{}", coord(&v, "x"));
+    // The order-6 bound with its x⁵/120 term dropped: eˣ − T₄(x) = e^ξ x⁵/120 < 0 for x < 0.
+    let v = run_text(
+        "contact-6-dropped",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x") < 0.0, "{}", coord(&v, "x"));
 }

@@ -41,10 +41,11 @@ pub mod certificate;
 pub mod checker;
 pub mod problem;
 pub mod search;
+pub mod taylor;
 
 pub use boxes::{Bx, Side};
 pub use certificate::{CertVar, Certificate, Node, Tally};
-pub use problem::{ConstFn, Problem, SlotDef, Var};
+pub use problem::{Arith, ConstFn, Problem, SlotDef, Var};
 pub use search::{Options, Outcome, Stats, prove};
 
 use std::collections::BTreeMap;

@@ -38,7 +38,8 @@
 
 use super::boxes::{Bx, Side, point_intervals, split_point};
 use super::certificate::Node;
-use super::problem::{MAX_ORDER, Problem};
+use super::problem::{Arith, MAX_ORDER, Problem, multi_index};
+use super::taylor::{self, Coefficients, MAX_MODEL_ORDER};
 use crate::enclosure::Interval;
 use crate::exact::Q;
 use malachite::Float;
@@ -87,6 +88,9 @@ pub struct Stats {
     pub generations: u32,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Box evaluations repeated in the arbitrary-precision arithmetic after the fast one
+    /// (`f64` intervals) could not decide them.
+    pub escalated: u64,
 }
 
 /// The result of a proof search.
@@ -136,6 +140,34 @@ pub const SAMPLES: usize = 2048;
 
 /// How many undecided boxes an inconclusive outcome keeps.
 pub const REPORTED_BOXES: usize = 1000;
+
+/// The most derivative directions a goal may carry (nested monotone steps).
+pub const MAX_PATH: usize = 5;
+
+/// The highest order of a Taylor model on a box with `free` non-degenerate coordinates (the
+/// number of coefficients grows as `C(free + K, K)`).
+pub fn model_order(free: usize) -> usize {
+    match free {
+        0 => 0,
+        1 => 8,
+        2 => 5,
+        3 => 4,
+        4 => 3,
+        _ => 2,
+    }
+}
+
+/// A box narrower than this fraction of the domain in some free coordinate is escalated to the
+/// arbitrary-precision arithmetic when the fast one cannot decide it (rounding errors of `f64`
+/// are then comparable to the margins the bounds leave).
+pub const DEEP: f64 = 1.0 / 1_048_576.0;
+
+/// Whether the goal may be 0 (rather than `> 0`) at the point `c`: `c` lies on an open end of
+/// the domain or on one of the goal's exempt hyperplanes.
+pub fn exempt_at(p: &Problem, goal: &Goal, c: &[Q]) -> bool {
+    (0..c.len())
+        .any(|j| p.open_end(j, &c[j]) || goal.exempt.iter().any(|(i, a)| *i == j && *a == c[j]))
+}
 
 /// The goal `s·∂_path g ≥ 0` (see the module documentation).
 #[derive(Debug, Clone, PartialEq)]
@@ -257,22 +289,71 @@ struct TopResult {
 struct Prover<'a> {
     p: &'a Problem,
     o: &'a Options,
+    escalated: std::sync::atomic::AtomicU64,
 }
 
 fn mag(i: &Interval) -> f64 {
     i.lo_f64().abs().max(i.hi_f64().abs())
 }
 
+/// Whether the fast arithmetic's failure on a box is worth repeating at a higher precision.
+#[derive(Default)]
+struct Escalate(bool);
+
 impl Prover<'_> {
+    /// One step on a box: in the fast arithmetic first, repeated in the arbitrary-precision one
+    /// when the fast one did not decide the box and precision may be why (a value beyond the
+    /// range of `f64`, a point, or a box squeezed below [`DEEP`]).
     fn step(&self, goal: &Goal, b: &Bx, local: &mut u64, depth: u32) -> Step {
-        let prec = self.o.prec;
-        let x = b.intervals(prec);
+        let mut flag = Escalate::default();
+        let s = self.step_in(Arith::Fast, goal, b, local, depth, &mut flag);
+        if matches!(s, Step::Leaf(_)) || !flag.0 {
+            return s;
+        }
+        self.escalated
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.step_in(
+            Arith::Bits(self.o.prec),
+            goal,
+            b,
+            local,
+            depth,
+            &mut Escalate::default(),
+        )
+    }
+
+    fn deep(&self, b: &Bx) -> bool {
+        let root = self.p.root();
+        (0..b.dim()).any(|i| {
+            !b.degenerate(i) && {
+                let r = crate::exact::to_f64(&root.width(i));
+                r > 0.0 && crate::exact::to_f64(&b.width(i)) / r < DEEP
+            }
+        })
+    }
+
+    fn step_in(
+        &self,
+        arith: Arith,
+        goal: &Goal,
+        b: &Bx,
+        local: &mut u64,
+        depth: u32,
+        flag: &mut Escalate,
+    ) -> Step {
+        if arith == Arith::Fast && (b.is_point() || self.deep(b)) {
+            flag.0 = true;
+        }
         let mut full = true;
         if goal.hyps {
-            for (j, h) in self.p.hypotheses(&x, prec).into_iter().enumerate() {
+            for (j, h) in self.p.hypotheses_on(arith, b).into_iter().enumerate() {
                 match h {
                     Ok(false) => return Step::Leaf(Node::Outside { hyp: j }),
                     Ok(true) => {}
+                    Err(crate::lang::EvalError::Beyond64) => {
+                        flag.0 = true;
+                        full = false;
+                    }
                     Err(_) => full = false,
                 }
             }
@@ -281,17 +362,18 @@ impl Prover<'_> {
         let want_grad = goal.path.len() < MAX_ORDER && !b.is_point();
         let evaluated = match self
             .p
-            .goal_value(&goal.path, goal.positive, &x, prec, want_grad)
+            .goal_on(arith, &goal.path, goal.positive, b, want_grad)
         {
             Ok(r) => Ok(r),
-            Err(_) if want_grad => self
-                .p
-                .goal_value(&goal.path, goal.positive, &x, prec, false),
+            Err(_) if want_grad => self.p.goal_on(arith, &goal.path, goal.positive, b, false),
             Err(e) => Err(e),
         };
         let (f, grad) = match evaluated {
             Ok(r) => r,
             Err(e) => {
+                if e == crate::lang::EvalError::Beyond64 {
+                    flag.0 = true;
+                }
                 return match self.choose(b, None) {
                     Some((i, at)) => Step::Split(i, at),
                     None => Step::Fail(format!("cannot evaluate at a point: {e}")),
@@ -312,18 +394,23 @@ impl Prover<'_> {
             };
         }
         if let Some(gr) = &grad {
-            if let Some(n) = self.mean_value(goal, b, gr, strict) {
+            if let Some(n) = self.mean_value(arith, goal, b, gr, strict) {
                 return Step::Leaf(n);
             }
-            if full {
-                if let Some(n) = self.monotone_direct(goal, b, gr, strict, local, depth) {
-                    return Step::Leaf(n);
-                }
-                if goal.path.len() + 2 <= MAX_ORDER
-                    && let Some(n) = self.monotone_goal(goal, b, gr, strict, local, depth)
-                {
-                    return Step::Leaf(n);
-                }
+        }
+        if let Some(n) = self.taylor(arith, goal, b, strict) {
+            return Step::Leaf(n);
+        }
+        if let Some(gr) = &grad
+            && full
+        {
+            if let Some(n) = self.monotone_direct(goal, b, gr, strict, local, depth) {
+                return Step::Leaf(n);
+            }
+            if goal.path.len() < MAX_PATH
+                && let Some(n) = self.monotone_goal(arith, goal, b, gr, strict, local, depth)
+            {
+                return Step::Leaf(n);
             }
         }
         match self.choose(b, grad.as_deref()) {
@@ -332,7 +419,14 @@ impl Prover<'_> {
         }
     }
 
-    fn mean_value(&self, goal: &Goal, b: &Bx, gr: &[Interval], strict: bool) -> Option<Node> {
+    fn mean_value(
+        &self,
+        arith: Arith,
+        goal: &Goal,
+        b: &Bx,
+        gr: &[Interval],
+        strict: bool,
+    ) -> Option<Node> {
         let prec = self.o.prec;
         let c: Vec<Q> = (0..b.dim())
             .map(|i| {
@@ -347,10 +441,59 @@ impl Prover<'_> {
             .collect();
         let fc = self
             .p
-            .point_value(&goal.path, goal.positive, &c, prec)
+            .point_value_in(arith, &goal.path, goal.positive, &c)
             .ok()?;
         let lb = mean_value_bound(&fc, gr, b, &c, prec);
         meets(&lb, strict).then_some(Node::MeanValue { at: c })
+    }
+
+    /// A Taylor model of the goal on the box ([`taylor`]) of order 2 up to [`model_order`],
+    /// about the stated touching points in the box, the two ends of a box with one free
+    /// coordinate (where a contact of high order is decided), and the center.
+    fn taylor(&self, arith: Arith, goal: &Goal, b: &Bx, strict: bool) -> Option<Node> {
+        let fr = taylor::free(b);
+        let beta = multi_index(b.dim(), &goal.path)?;
+        let kmax = model_order(fr.len())
+            .min(MAX_ORDER.saturating_sub(goal.path.len()))
+            .min(MAX_MODEL_ORDER);
+        if kmax < 2 {
+            return None;
+        }
+        let boxed = taylor::box_coefficients(self.p, arith, &beta, goal.positive, b, kmax).ok()?;
+        let mut cands: Vec<Vec<Q>> = self
+            .p
+            .touching
+            .iter()
+            .filter(|t| b.contains(t))
+            .cloned()
+            .collect();
+        if fr.len() == 1 {
+            cands.push(b.lo.clone());
+            cands.push(b.hi.clone());
+        }
+        cands.push(b.center());
+        for c in cands {
+            let Ok(co) = Coefficients::at(
+                self.p,
+                arith,
+                &beta,
+                goal.positive,
+                b,
+                &c,
+                kmax,
+                boxed.clone(),
+            ) else {
+                continue;
+            };
+            let exempt = exempt_at(self.p, goal, &c);
+            for k in 2..=kmax {
+                let m = co.model(&c, k);
+                if taylor::decides(&m, b, strict, exempt) {
+                    return Some(Node::Taylor(m));
+                }
+            }
+        }
+        None
     }
 
     /// Coordinates where the goal has a sign-definite derivative, most influential first.
@@ -405,8 +548,10 @@ impl Prover<'_> {
     /// Monotone steps whose derivative sign is itself a goal, toward the faces where the goal is
     /// tightest (the smallest non-negative value at the face's center: tight claims are tight
     /// on a face of the box, e.g. at a touching point or an end of the domain).
+    #[allow(clippy::too_many_arguments)]
     fn monotone_goal(
         &self,
+        arith: Arith,
         goal: &Goal,
         b: &Bx,
         gr: &[Interval],
@@ -414,7 +559,6 @@ impl Prover<'_> {
         local: &mut u64,
         depth: u32,
     ) -> Option<Node> {
-        let prec = self.o.prec;
         let mut cands: Vec<(Float, usize, Side)> = Vec::new();
         for (i, gi) in gr.iter().enumerate() {
             if b.degenerate(i) {
@@ -429,7 +573,7 @@ impl Prover<'_> {
                     continue;
                 }
                 let c = b.face(i, side).center();
-                let Ok(fc) = self.p.point_value(&goal.path, goal.positive, &c, prec) else {
+                let Ok(fc) = self.p.point_value_in(arith, &goal.path, goal.positive, &c) else {
                     continue;
                 };
                 if *fc.lo() >= 0u32 {
@@ -668,6 +812,16 @@ impl Prover<'_> {
             return None;
         }
         let prec = self.o.prec;
+        // The fast arithmetic first: a point where g is certainly > 0 (≥ 0 for a non-strict
+        // claim, whose counterexamples need g < 0) is not a counterexample.
+        if let Ok((g, _)) = self
+            .p
+            .point_value_in(Arith::Fast, &[], true, c)
+            .map(|g| (g, ()))
+            && (*g.lo() > 0u32 || (!self.p.strict() && *g.lo() >= 0u32))
+        {
+            return None;
+        }
         let x = point_intervals(c, prec);
         if !self
             .p
@@ -697,7 +851,11 @@ impl Prover<'_> {
 /// Proves `p` within the limits `o` (see the module documentation).
 pub fn prove(p: &Problem, o: &Options) -> Outcome {
     let start = Instant::now();
-    let pr = Prover { p, o };
+    let pr = Prover {
+        p,
+        o,
+        escalated: std::sync::atomic::AtomicU64::new(0),
+    };
     let goal = Goal::claim(p);
     let root = p.root();
     enum Slot {
@@ -726,6 +884,7 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
         });
     if let Some(((point, lhs, rhs, g), found_by)) = early {
         stats.seconds = start.elapsed().as_secs_f64();
+        stats.escalated = pr.escalated.load(std::sync::atomic::Ordering::Relaxed);
         return Outcome::Refuted {
             point,
             lhs,
@@ -764,6 +923,7 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
             }
             if let Some((point, lhs, rhs, g)) = r.counterexample {
                 stats.seconds = start.elapsed().as_secs_f64();
+                stats.escalated = pr.escalated.load(std::sync::atomic::Ordering::Relaxed);
                 return Outcome::Refuted {
                     point,
                     lhs,
@@ -790,6 +950,7 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
         }
     };
     stats.seconds = start.elapsed().as_secs_f64();
+    stats.escalated = pr.escalated.load(std::sync::atomic::Ordering::Relaxed);
     if reason.is_none() && stuck.is_empty() {
         // Assemble the tree (iteratively: children are built before their parents).
         let mut built: Vec<Option<Node>> = (0..arena.len()).map(|_| None).collect();

@@ -1138,14 +1138,18 @@ impl Real {
                 searched.add("boxes", stats.boxes);
                 searched.add("leaves", tl.leaves());
                 let mut msg = format!(
-                    "{label} proved: {} leaf boxes (direct {}, mean value {}, outside the hypotheses {}), {} monotone steps, {} splits; {} box evaluations; certificate re-checked by the independent checker at {CHECK_PREC} bits",
+                    "{label} proved: {} leaf boxes (direct {}, mean value {}, Taylor model {}, exact {}, outside the hypotheses {}), {} monotone steps, {} splits; {} box evaluations ({} repeated at {} bits after f64 enclosures); certificate re-checked by the independent checker at {CHECK_PREC} bits",
                     tl.leaves(),
                     tl.direct,
                     tl.mean_value,
+                    tl.taylor,
+                    tl.exact,
                     tl.outside,
                     tl.monotone,
                     tl.splits,
-                    stats.boxes
+                    stats.boxes,
+                    stats.escalated,
+                    self.options.prec
                 );
                 if let Some(dir) = &ctx.certificates {
                     let path = self.certificate_path(dir, k, ncases);
