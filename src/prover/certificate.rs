@@ -334,6 +334,79 @@ pub const FORMAT: &str = "balloc-real-certificate/2";
 /// rewrites.
 pub const FORMAT_1: &str = "balloc-real-certificate/1";
 
+/// A rewrite of the claim as recorded in a certificate ([`super::rewrite`]); the checker derives
+/// each again from the claim and requires it to be this one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "rewrite", rename_all = "kebab-case")]
+pub enum RewriteRecord {
+    /// Both sides divided by `exp(exponent)`.
+    CommonExp {
+        /// The exponent as text.
+        exponent: String,
+    },
+    /// Both sides multiplied by a positive denominator.
+    Denominator {
+        /// Its position among the claim's denominators.
+        index: usize,
+        /// The factor as text.
+        factor: String,
+        /// The power multiplied out.
+        power: i64,
+        /// The proof tree of `factor > 0` on the domain, in preorder.
+        proof: Vec<Token>,
+    },
+    /// Variables replaced by one over the range of a derived name.
+    Range {
+        /// The derived name's slot.
+        slot: usize,
+        /// The variables replaced.
+        vars: Vec<usize>,
+        /// The lower end of the range (exact rational text).
+        lo: String,
+        /// The upper end.
+        hi: String,
+        /// The new variable's name.
+        name: String,
+    },
+}
+
+impl RewriteRecord {
+    /// The record of a rewrite.
+    pub fn of(r: &super::rewrite::Rewrite) -> RewriteRecord {
+        use super::rewrite::Rewrite;
+        match r {
+            Rewrite::CommonExp { text, .. } => RewriteRecord::CommonExp {
+                exponent: text.clone(),
+            },
+            Rewrite::Denominator {
+                index,
+                text,
+                power,
+                proof,
+                ..
+            } => RewriteRecord::Denominator {
+                index: *index,
+                factor: text.clone(),
+                power: *power,
+                proof: proof.tokens(),
+            },
+            Rewrite::Range {
+                slot,
+                vars,
+                lo,
+                hi,
+                name,
+            } => RewriteRecord::Range {
+                slot: *slot,
+                vars: vars.clone(),
+                lo: q_text(lo),
+                hi: q_text(hi),
+                name: name.clone(),
+            },
+        }
+    }
+}
+
 /// A proof certificate (see the module documentation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Certificate {
@@ -349,6 +422,9 @@ pub struct Certificate {
     pub vars: Vec<CertVar>,
     /// The working precision of the search (bits).
     pub prec: u64,
+    /// The rewrites of the claim before the tree, in order (format 2; none in format 1).
+    #[serde(default)]
+    pub rewrites: Vec<RewriteRecord>,
     /// The counts of the tree's nodes.
     pub tally: Tally,
     /// The tree in preorder.

@@ -17,6 +17,11 @@
 //!   lower face), exempt on the hyperplane of `F` and strict iff the goal is strict on `B` but
 //!   not on `F`; the same goal on `F`, without hypotheses;
 //! * **outside**: the hypothesis is false on all of `B`;
+//! * **rewrites** before the tree ([`super::rewrite`]): each recorded rewrite must be the one the
+//!   checker finds in the claim itself; a multiplied-out denominator's sign `D > 0` is proved by
+//!   re-checking its recorded tree as a claim of its own, a derived name's range by the checker's
+//!   own enclosure of it on the domain; the tree is then checked against the claim as the checker
+//!   rewrote it;
 //! * **exact**: `B` is a point and the sign of the goal there, decided in exact exponential sums,
 //!   is `> 0` (or `= 0` where strictness is not needed);
 //! * **Taylor model** about `c ∈ B` of order `K` ([`super::taylor`]): the recorded coefficients
@@ -30,7 +35,7 @@
 //!   open end or an exempt hyperplane of the goal).
 
 use super::boxes::{Bx, Side, parse_q, point_intervals, q_show};
-use super::certificate::{Certificate, Node, Tally};
+use super::certificate::{Certificate, Node, RewriteRecord, Tally};
 use super::problem::Problem;
 use crate::enclosure::Interval;
 use crate::exact::Q;
@@ -103,7 +108,91 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
             cert.claim, p.text
         ));
     }
+    // The rewrites, derived again from the claim and justified here.
+    let mut q = p.clone();
+    for (j, rec) in cert.rewrites.iter().enumerate() {
+        q = rewritten(&q, rec, prec).map_err(|e| format!("rewrite {j}: {e}"))?;
+    }
     let root = cert.root()?;
+    let tally = walk(&q, &root, prec)?;
+    Ok(Verified { tally, prec })
+}
+
+/// The claim after the recorded rewrite `rec`, derived from `q` by the checker: the rewrite must
+/// be the one [`super::rewrite`] finds in `q`; a denominator's sign is proved by re-checking its
+/// recorded tree, a derived name's range by the checker's own enclosure; a common exponential
+/// needs no proof (`e^E > 0`).
+fn rewritten(q: &Problem, rec: &RewriteRecord, prec: u64) -> Result<Problem, String> {
+    use super::rewrite;
+    match rec {
+        RewriteRecord::CommonExp { exponent } => {
+            let (r, w) = rewrite::common_exp(q)
+                .ok_or_else(|| "no common exponential factor in the claim".to_string())?;
+            match w {
+                rewrite::Rewrite::CommonExp { text, .. } if text == *exponent => Ok(r),
+                _ => Err(format!(
+                    "the common exponential factor of the claim is not exp({exponent})"
+                )),
+            }
+        }
+        RewriteRecord::Denominator {
+            index,
+            factor,
+            power,
+            proof,
+        } => {
+            let ds = rewrite::denominators(q);
+            let (d, k) = ds
+                .get(*index)
+                .ok_or_else(|| format!("the claim has no denominator {index}"))?;
+            if rewrite::factor_text(q, d, *index) != *factor || *k != *power || *power <= 0 {
+                return Err(format!(
+                    "denominator {index} of the claim is not ({factor})^{power}"
+                ));
+            }
+            let sign = rewrite::sign_problem(q, d);
+            let tree = Node::from_tokens(proof)?;
+            walk(&sign, &tree, prec)
+                .map_err(|e| format!("the sign of ({factor}) is not proved: {e}"))?;
+            Ok(rewrite::multiply(q, d, *k))
+        }
+        RewriteRecord::Range {
+            slot,
+            vars,
+            lo,
+            hi,
+            name,
+        } => {
+            let (s, vs) = rewrite::range_candidate(q)
+                .ok_or_else(|| "no derived name stands alone for its variables".to_string())?;
+            if s != *slot || vs != *vars {
+                return Err(format!(
+                    "the derived name standing alone is slot {s} over variables {vs:?}, not slot {slot} over {vars:?}"
+                ));
+            }
+            let (lo, hi) = (
+                parse_q(lo).ok_or_else(|| format!("bad number {lo}"))?,
+                parse_q(hi).ok_or_else(|| format!("bad number {hi}"))?,
+            );
+            let d = crate::lang::Enclosure { prec };
+            let vals = q
+                .values(&d, &q.root().intervals(prec), prec)
+                .map_err(|e| format!("cannot evaluate the derived name: {e}"))?;
+            let v = vals
+                .get(s)
+                .ok_or_else(|| "no such derived name".to_string())?;
+            if !inside(v, &lo, &hi) {
+                return Err(format!(
+                    "the range of the derived name {v} is not inside the recorded [{lo}, {hi}]"
+                ));
+            }
+            Ok(rewrite::replace_by_range(q, s, &vs, lo, hi, name))
+        }
+    }
+}
+
+/// Checks the proof tree `root` of the claim `p` from the domain's box.
+fn walk(p: &Problem, root: &Node, prec: u64) -> Result<Tally, String> {
     let b0 = Bx {
         lo: p.vars.iter().map(|v| v.lo.clone()).collect(),
         hi: p.vars.iter().map(|v| v.hi.clone()).collect(),
@@ -116,7 +205,7 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
         hyps: !p.given.is_empty(),
     };
     let mut tally = Tally::default();
-    let mut stack: Vec<(&Node, G, Bx)> = vec![(&root, g0, b0)];
+    let mut stack: Vec<(&Node, G, Bx)> = vec![(root, g0, b0)];
     let mut k = 0usize;
     while let Some((node, g, b)) = stack.pop() {
         let fail = |why: String| {
@@ -265,7 +354,7 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
         }
         k += 1;
     }
-    Ok(Verified { tally, prec })
+    Ok(tally)
 }
 
 /// Exact rational intervals `[lo, hi]` (the checker's own arithmetic for Taylor models).

@@ -40,21 +40,35 @@ pub mod boxes;
 pub mod certificate;
 pub mod checker;
 pub mod problem;
+pub mod rewrite;
 pub mod search;
 pub mod taylor;
 
 pub use boxes::{Bx, Side};
-pub use certificate::{CertVar, Certificate, Node, Tally};
+pub use certificate::{CertVar, Certificate, Node, RewriteRecord, Tally};
 pub use problem::{Arith, ConstFn, Problem, SlotDef, Var};
 pub use search::{Options, Outcome, Stats, prove};
 
 use std::collections::BTreeMap;
 
-/// The certificate of a proof tree of `p`.
+/// The certificate of a proof tree of `p` (without rewrites).
 pub fn certificate_of(
     p: &Problem,
     id: &str,
     constants: BTreeMap<String, String>,
+    tree: &Node,
+    prec: u64,
+) -> Certificate {
+    certificate_with(p, id, constants, &[], tree, prec)
+}
+
+/// The certificate of a proof of `p`: the rewrites of the claim, then the tree of the rewritten
+/// claim.
+pub fn certificate_with(
+    p: &Problem,
+    id: &str,
+    constants: BTreeMap<String, String>,
+    rewrites: &[rewrite::Rewrite],
     tree: &Node,
     prec: u64,
 ) -> Certificate {
@@ -75,6 +89,10 @@ pub fn certificate_of(
             })
             .collect(),
         prec,
+        rewrites: rewrites
+            .iter()
+            .map(certificate::RewriteRecord::of)
+            .collect(),
         tally: tree.tally(),
         tree: tree.tokens(),
     }

@@ -1120,11 +1120,16 @@ impl Real {
             links: Vec::new(),
         };
         match out {
-            Outcome::Proved { tree, stats } => {
-                let cert = prover::certificate_of(
+            Outcome::Proved {
+                tree,
+                rewrites,
+                stats,
+            } => {
+                let cert = prover::certificate_with(
                     p,
                     &self.t.id,
                     case.constants.clone(),
+                    &rewrites,
                     &tree,
                     self.options.prec,
                 );
@@ -1151,6 +1156,13 @@ impl Real {
                     stats.escalated,
                     self.options.prec
                 );
+                if !rewrites.is_empty() {
+                    let r: Vec<String> = rewrites.iter().map(|r| r.describe()).collect();
+                    msg.push_str(&format!(
+                        "; proved after rewriting the claim ({}), each rewrite derived and justified again by the checker",
+                        r.join("; ")
+                    ));
+                }
                 if let Some(dir) = &ctx.certificates {
                     let path = self.certificate_path(dir, k, ncases);
                     cert.write(&path).map_err(|e| {
