@@ -45,6 +45,8 @@
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
 pub mod bias;
+#[cfg(feature = "blueprint")]
+pub mod blueprint;
 pub mod claim;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -65,6 +67,8 @@ pub mod plot;
 pub mod potential;
 pub mod process;
 pub mod prover;
+#[cfg(feature = "blueprint")]
+pub mod report;
 pub mod search;
 pub mod setting;
 pub mod sim;
@@ -176,8 +180,9 @@ pub enum Certified {
 }
 
 /// The expectation of a potential after one step or batch, certified: in exact rationals for the
-/// quadratic (Υ) and absolute-value (Δ) potentials, by enclosures (128 bits) for Φ, Ψ, Γ, when
-/// the process has a rational step law and the weights an exact form; `Ok(None)` when there is no
+/// quadratic (Υ) and absolute-value (Δ) potentials, by enclosures (128 bits) for Φ, Ψ, Γ, and
+/// for Λ and V after one step of unit balls, when the process has a rational step law and the
+/// weights an exact form; `Ok(None)` when there is no
 /// certified route (the `f64` value of [`expectation::expect`] is then the only one). `potential`
 /// is the spec text (its parameters are read exactly: `alpha=0.1` is 1/10).
 ///
@@ -224,6 +229,24 @@ pub fn certify_expectation(
             let spec = enclosure::ExpSpec::parse(potential)?;
             let prec = 128;
             match enclosure::exponential::enclose(&law, &spec, &x, &es, prec) {
+                Ok(e) => Some(Certified::Enclosure(
+                    [e.value, e.expected_next, e.expected_change],
+                    prec,
+                )),
+                Err(_) => None,
+            }
+        }
+        "lambda" | "recovery" => {
+            // Λ with α, V with α = κ/n, both exact as written (`0.25` is 1/4).
+            let spec = spec::Spec::parse(potential)?;
+            let alpha = if pot.info().name == "lambda" {
+                spec.with_bare_as("alpha").get_ratio("alpha", "1")?.1
+            } else {
+                spec.with_bare_as("kappa").get_ratio("kappa", "1")?.1
+                    / exact::Q::from_integer((x.len() as i64).into())
+            };
+            let prec = 128;
+            match enclosure::lambda::enclose(&law, &alpha, &x, &es, prec) {
                 Ok(e) => Some(Certified::Enclosure(
                     [e.value, e.expected_next, e.expected_change],
                     prec,

@@ -53,6 +53,22 @@ impl Limit {
         }
     }
 
+    /// [`Limit::check`] for a product or sum computed in `u128` (a derived size that may exceed
+    /// `u64`), with the true value in the error.
+    /// ```
+    /// use balloc::limits::SIM_WORK;
+    /// assert!(SIM_WORK.check_u128("balls × runs", 1 << 20).is_ok());
+    /// let e = SIM_WORK.check_u128("balls × runs", u64::MAX as u128 * 8).unwrap_err().to_string();
+    /// assert!(e.contains("147573952589676412920 is above the limit"), "{e}");
+    /// ```
+    pub fn check_u128(&self, what: &str, value: u128) -> Result<u64> {
+        if value <= u128::from(self.max) {
+            Ok(value as u64)
+        } else {
+            Err(self.exceeded(what, &value.to_string()))
+        }
+    }
+
     /// [`Limit::check`] for `usize` sizes.
     /// ```
     /// assert!(balloc::limits::GRAPH_N.check_usize("--n", 1 << 20).is_ok());
@@ -536,6 +552,61 @@ pub const DECIMAL_EXPONENT: Limit = Limit {
     raisable: false,
 };
 
+/// Work of one simulation, in ball steps (balls per run × runs, burn-in included): checked by
+/// [`crate::sim::simulate`] for every caller, and summed over a statistical theorem file's
+/// configurations before the first run.
+pub const SIM_WORK: Limit = Limit {
+    name: "SIM_WORK",
+    max: 1 << 40,
+    unit: "ball steps",
+    applies_to: "`simulate` (--balls × --runs), each row of `sweep`, `graph experiment` (balls × runs per n), statistical theorem files (runs × (burn_in + balls), summed over the file's configurations), the Python `simulate`",
+    reason: "about 10 hours on one core at 36 ns a ball (the graph strategy's loop; the registered processes are faster)",
+    raisable: true,
+};
+
+/// Effort of `balloc check --effort` (a multiplier of the searches' random states, optimiser
+/// evaluations and statistical runs).
+pub const CHECK_EFFORT: Limit = Limit {
+    name: "CHECK_EFFORT",
+    max: 1000,
+    unit: "times the file's budget",
+    applies_to: "`check --effort`",
+    reason: "the catalogue takes about 20 CPU-seconds at effort 1, so about 6 CPU-hours at the limit",
+    raisable: true,
+};
+
+/// States one search of one case (n, allocation, constant combination) may evaluate:
+/// `(random + optimise·starts)·effort`, checked before the search starts.
+pub const SEARCH_STATES: Limit = Limit {
+    name: "SEARCH_STATES",
+    max: 100_000_000,
+    unit: "states per case",
+    applies_to: "`[domain] random`, `optimise`, `starts` of theorem files, times `check --effort`",
+    reason: "about 20 minutes a case at 10 µs a state (a one-step expectation of a few hundred bins)",
+    raisable: true,
+};
+
+/// Steps `k` of the law of the next states in claims: `E{k}_X`, `P{k}(...)`, `E{k}(...)`.
+pub const NEXT_STEPS: Limit = Limit {
+    name: "NEXT_STEPS",
+    max: 256,
+    unit: "steps",
+    applies_to: "`E{k}_X`, `dE{k}_X`, `R{k}_X`, `P{k}(...)`, `E{k}(...)` in claims",
+    reason: "the exact probabilities after k steps have denominators up to (n^d)^k (d samples a ball): at k = 256 and n = 16, numbers of 2048 bits",
+    raisable: true,
+};
+
+/// Distinct states the law after `k` steps may hold at one step (the dynamic programme over
+/// the states, merged when equal or equal up to a permutation of the bins).
+pub const NEXT_STATES: Limit = Limit {
+    name: "NEXT_STATES",
+    max: 100_000,
+    unit: "distinct states per step",
+    applies_to: "`E{k}_X` (k > 4), `P{k}(...)`, `E{k}(...)` (k ≥ 2) in claims",
+    reason: "every distinct state of a step is kept with its exact probability and expanded into its one-step outcomes (about n of them): some 10⁶ exact evaluations a step",
+    raisable: true,
+};
+
 /// Every limit, for the README and the tests.
 pub const ALL: &[&Limit] = &[
     &BINS,
@@ -575,6 +646,11 @@ pub const ALL: &[&Limit] = &[
     &MD_ITEM_EXHAUSTIVE,
     &DECIMAL_DIGITS,
     &DECIMAL_EXPONENT,
+    &SIM_WORK,
+    &CHECK_EFFORT,
+    &SEARCH_STATES,
+    &NEXT_STEPS,
+    &NEXT_STATES,
 ];
 
 /// Largest `k` with `n = 2^k` in `multidim experiment` (`--max-log2-n`).

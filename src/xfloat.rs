@@ -161,6 +161,19 @@ impl XFloat {
         XFloat::norm(x, 0)
     }
 
+    /// `m · 2^e` in binary form, for any `e` (the mantissa is normalised; the result saturates
+    /// beyond `2^(±2^62)`).
+    ///
+    /// ```
+    /// use balloc::xfloat::XFloat;
+    /// assert_eq!(XFloat::from_binary(0.75, 3).to_f64(), 6.0);
+    /// // 2^5000 is beyond f64: ln = 5000·ln 2.
+    /// assert!((XFloat::from_binary(0.5, 5001).ln_abs() - 5000.0 * 2f64.ln()).abs() < 1e-9);
+    /// ```
+    pub fn from_binary(m: f64, e: i64) -> XFloat {
+        XFloat::norm(m, e)
+    }
+
     /// `mantissa · e^{log_scale}` in the log domain (the binary form when `log_scale = 0`).
     ///
     /// ```

@@ -451,3 +451,72 @@ fn potentials_agree_with_their_per_bin_terms() {
         }
     }
 }
+
+/// Every vector the engine builds sums to 1 exactly: the exact rank vectors of the rank-based
+/// processes, the vectors of the `[setting.vectors]` quantifier (the extremal q of eq. (3.2),
+/// the step vectors, the random boundary vectors), and the prelude's q in the `Fq_…` set sums.
+#[test]
+fn every_vector_the_engine_builds_sums_to_one() {
+    use balloc::exact::Q;
+    use num_traits::{One, Zero};
+    for p in examples() {
+        if !p.info().rank_based {
+            continue;
+        }
+        for n in [1usize, 2, 3, 4, 7, 12, 40] {
+            if let Ok(Some(q)) = p.rank_probabilities_exact(n) {
+                let s = q.iter().fold(Q::zero(), |a, b| a + b);
+                assert_eq!(s, Q::one(), "{} at n = {n}", p.spec());
+            }
+        }
+    }
+    let r = |s: &str| balloc::spec::parse_ratio(s).unwrap();
+    for (n, delta) in [
+        (4usize, "1/4"),
+        (6, "1/3"),
+        (10, "3/10"),
+        (12, "1/2"),
+        (20, "3/4"),
+    ] {
+        for eps in ["1/10", "1/4"] {
+            let (d, e, c2) = (r(delta), r(eps), r("3"));
+            let vs =
+                balloc::claim::kind::inequality::vectors::vectors(n, &d, &e, &c2, 8, 7).unwrap();
+            assert!(vs.len() >= 2);
+            let k = (d.clone() * Q::from_integer((n as i64).into()))
+                .to_integer()
+                .to_usize()
+                .unwrap();
+            for v in vs {
+                let balloc::claim::case::Alloc::Vector { exact, label, .. } = v else {
+                    panic!("a vector")
+                };
+                let s = exact.iter().fold(Q::zero(), |a, b| a + b);
+                assert_eq!(s, Q::one(), "{label} at n = {n}, δ = {delta}");
+                // Sorted (non-decreasing by rank) and C1: Σ_{i ≤ δn} pᵢ ≤ (1 − ε)δ.
+                assert!(exact.windows(2).all(|w| w[0] <= w[1]), "{label}");
+                let head = exact[..k].iter().fold(Q::zero(), |a, b| a + b);
+                assert!(head <= (Q::one() - e.clone()) * d.clone(), "{label}");
+            }
+        }
+    }
+    // The prelude's q with the file's delta and eps: at the balanced state y ≡ 0,
+    // Fq_Phi_All = Σ α·e⁰·(qᵢ − 1/n) = α(Σ qᵢ − 1), so it is 0 exactly iff q sums to 1
+    // (δn integral: δ = 1/3 at n = 6).
+    let claim = |n: usize, delta: &str| {
+        format!(
+            "title = \"q\"\nkind = \"inequality\"\nexpected = \"holds\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n[constants]\nalpha = 1\ndelta = \"{delta}\"\neps = \"1/10\"\n[claim]\nexpr = \"Fq_Phi_All == 0\"\n[domain]\nstates = [{:?}]\nfamilies = []\n",
+            vec![0; n]
+        )
+    };
+    let v = balloc::certify(&claim(6, "1/3")).unwrap();
+    assert_eq!(v.trust, balloc::claim::Trust::Exact);
+    // δ = 1/5 at n = 6 (δn = 6/5): the step at rank δn is no probability vector (one rank at
+    // (1 − ε)/6 and five at (1 + εδ/(1 − δ))/6 = (1 + ε/4)/6 sum to 1 + ε/24, 1.0042 at
+    // ε = 1/10); refused, as C1 and [setting.vectors] refuse it.
+    let e = balloc::check_str(&claim(6, "1/5")).unwrap_err().to_string();
+    assert!(
+        e.contains("not an integer") && e.contains("q of eq. (3.2)"),
+        "{e}"
+    );
+}

@@ -506,3 +506,281 @@ fn the_readme_states_every_limit_with_its_value() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Printed numbers agree with their certificates
+
+/// `lo ≤ v ≤ hi` for an enclosure given as `[lo, hi]`.
+fn inside(v: f64, iv: &Value) -> bool {
+    let (lo, hi) = (iv[0].as_f64().unwrap(), iv[1].as_f64().unwrap());
+    lo <= v && v <= hi
+}
+
+#[test]
+fn an_enclosed_value_is_printed_inside_its_enclosure() {
+    // Φ at α = 1/2 of Two-Choice at (3, 0, 1, 0) (the float route's expected change, printed
+    // before, lay outside the enclosure beside it), and Γ, Ψ at other loads and parameters.
+    for (pot, loads) in [
+        ("phi(alpha=0.5)", "3,0,1,0"),
+        ("gamma(alpha=0.3)", "7,1,1,0,2"),
+        ("psi(alpha=1.5)", "0,0,9"),
+        ("lambda(alpha=0.25)", "4,4,0,1"),
+    ] {
+        let v = json(&[
+            "expect",
+            "--process",
+            "two-choice",
+            "--potential",
+            pot,
+            "--loads",
+            loads,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(v["trust"], "enclosure", "{pot}: {v}");
+        for name in ["value", "expected_next", "expected_change"] {
+            let x = v[name].as_f64().unwrap();
+            assert!(
+                inside(x, &v["enclosure"][name]),
+                "{pot} {name}: {x} outside {}",
+                v["enclosure"][name]
+            );
+        }
+    }
+}
+
+#[test]
+fn no_verdict_prints_inf_or_nan_and_huge_constants_keep_their_value() {
+    // c = e^1000000 ≈ 3.0332·10^434294 (1000000·log10 e = 434294.4819...): beyond f64. The claim
+    // E[Υ'] ≥ Υ + c is false at every state (E[Υ'] − Υ ≤ 1 for one unit ball); refuted.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-huge-constant");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("huge.toml");
+    std::fs::write(
+        &file,
+        "title = \"t\"\nkind = \"inequality\"\nexpected = \"refuted\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\npotentials = [\"quadratic\"]\n[constants]\nc = \"exp(1000000)\"\n[claim]\nexpr = \"E_Upsilon >= Upsilon + c\"\n[domain]\nn = [4]\nrandom = 2\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    for format in ["text", "json"] {
+        let o = run(&["check", f, "--format", format]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let lower = o.stdout.to_lowercase();
+        assert!(
+            !lower.contains("inf") && !lower.contains("nan"),
+            "{}",
+            o.stdout
+        );
+        assert!(o.stdout.contains("e434294"), "{}", o.stdout);
+    }
+    let v = json(&["check", f, "--format", "json"]);
+    let w = &v[0]["witness"];
+    assert_eq!(v[0]["verdict"], "refuted");
+    assert!(w["constants"]["c"].is_null(), "{w}");
+    assert!(
+        w["constants_text"]["c"]
+            .as_str()
+            .unwrap()
+            .starts_with("3.03321539"),
+        "{w}"
+    );
+}
+
+#[test]
+fn a_refuted_formula_shows_the_value_of_each_of_its_parts() {
+    // Two-Choice at n = 4, loads (1, 0, 0, 0): bin 2 has rank 2 (ties in index order) and
+    // p = 5/16 (the three tied light bins share 1 − 1/16 = 15/16 equally), so w = 5/16 (one
+    // unit ball). `rank > n/2` is 2 > 2, false; `w <= 1/n` is 5/16 ≤ 1/4, false: the disjunction
+    // fails at bin 2, and the report must show both parts.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-or-parts");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("or.toml");
+    std::fs::write(
+        &file,
+        "title = \"t\"\nkind = \"inequality\"\nexpected = \"refuted\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nforall_bins = \"rank > n/2 || w <= 1/n\"\n[domain]\nstates = [[1, 0, 0, 0]]\nfamilies = []\nrandom = 0\n",
+    )
+    .unwrap();
+    let v = json(&["check", file.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(v[0]["verdict"], "refuted", "{v}");
+    let r = v[0]["witness"]["recheck"].as_str().unwrap();
+    assert!(r.contains("at bin 2"), "{r}");
+    assert!(r.contains("`rank > n/2` is false (lhs = 2, rhs = 2"), "{r}");
+    assert!(
+        r.contains("`w <= 1/n` is false (lhs = 5/16, rhs = 1/4"),
+        "{r}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every request bounded before work starts
+
+/// A scratch theorem file `name.toml` with `body` after a common head, returned as a path.
+fn scratch_file(name: &str, body: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hardening-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &file,
+        // The kind (the body's first line) before the first table.
+        match body.split_once('\n') {
+            Some((kind, rest)) => format!("{kind}\ntitle = \"t\"\nexpected = \"open\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n{rest}"),
+            None => body.to_string(),
+        },
+    )
+    .unwrap();
+    file.to_str().unwrap().to_string()
+}
+
+#[test]
+fn search_and_simulation_sizes_are_refused_before_any_work() {
+    // `[domain] random = 2³² − 1` is above SEARCH_STATES (10⁸ states per case).
+    let f = scratch_file(
+        "random-huge",
+        "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon >= 0\"\n[domain]\nn = [4]\nrandom = 4294967295\n",
+    );
+    refused(&["check", &f], &["4294967295", "SEARCH_STATES", "random"]);
+    // `--effort 2³² − 1` is above CHECK_EFFORT (1000), refused before any file runs.
+    let f = scratch_file(
+        "effort",
+        "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon >= 0\"\n[domain]\nn = [4]\nrandom = 4\n",
+    );
+    refused(
+        &["check", &f, "--effort", "4294967295"],
+        &["--effort", "CHECK_EFFORT"],
+    );
+    // A budget within the file but beyond SEARCH_STATES at the effort: (10⁶ + 0)·1000 = 10⁹.
+    let f = scratch_file(
+        "effort-product",
+        "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon >= 0\"\n[domain]\nn = [4]\nrandom = 1000000\n",
+    );
+    refused(
+        &["check", &f, "--effort", "1000"],
+        &["SEARCH_STATES", "1000000000"],
+    );
+    // `simulate --balls 2⁶⁴ − 1`: balls × runs (the default 1 run... here 2) beyond SIM_WORK;
+    // the product is stated exactly: (2⁶⁴ − 1)·2 = 36893488147419103230.
+    refused(
+        &[
+            "simulate",
+            "--process",
+            "two-choice",
+            "--n",
+            "10",
+            "--balls",
+            "18446744073709551615",
+            "--runs",
+            "2",
+        ],
+        &["--balls × --runs", "36893488147419103230", "SIM_WORK"],
+    );
+    // A statistical file with burn_in = 10¹⁵ balls: runs × (burn_in + balls) beyond SIM_WORK,
+    // refused before the first run (it used to run until killed).
+    let f = scratch_file(
+        "burn-in",
+        "kind = \"statistical\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"max_gap\"\nprobability = \"<= 10\"\nq = \"1/10\"\nballs = \"n\"\nburn_in = \"1e15\"\nruns = 10\nconfidence = 0.95\n[domain]\nn = [8]\n",
+    );
+    refused(&["check", &f], &["SIM_WORK", "burn_in"]);
+}
+
+#[test]
+fn an_unwritable_output_is_refused_before_the_experiment_runs() {
+    // /proc cannot hold a new directory: refused at once (the whole experiment used to run first).
+    let start = std::time::Instant::now();
+    refused(
+        &[
+            "graph",
+            "experiment",
+            "--graph",
+            "cycle",
+            "--n",
+            "16,32,64",
+            "--out",
+            "/proc/nope",
+        ],
+        &["--out", "/proc/nope"],
+    );
+    // Not a timing assertion on the work: the message must come before any simulation, which
+    // the progress lines on stderr would show (refused() checks stderr is one line).
+    let _ = start;
+    refused(
+        &["multidim", "experiment", "--out", "/proc/nope"],
+        &["--out", "/proc/nope"],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The language's input classes
+
+#[test]
+fn literals_names_graphs_and_sweep_outputs_are_validated() {
+    // A literal of 5000 digits inside an expression: above DECIMAL_DIGITS (4096) like one in
+    // [constants].
+    let long = "1".repeat(5000);
+    let f = scratch_file(
+        "long-literal",
+        &format!(
+            "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[claim]\nexpr = \"Upsilon >= -{long}\"\n[domain]\nn = [4]\n"
+        ),
+    );
+    refused(&["check", &f], &["DECIMAL_DIGITS", "5000"]);
+    // A constant named like a function: `exp` would be read by `exp` and called by `exp(x)`.
+    let f = scratch_file(
+        "function-constant",
+        "kind = \"inequality\"\n[setting]\nprocesses = [\"two-choice\"]\n[constants]\nexp = 2\n[claim]\nexpr = \"Upsilon >= 0\"\n[domain]\nn = [4]\n",
+    );
+    refused(&["check", &f], &["constant `exp`", "function"]);
+    // A variable of a real claim named like a function.
+    let f = scratch_file(
+        "function-var",
+        "kind = \"real\"\n[vars]\nsqrt = [\"0\", \"1\"]\n[claim]\nexpr = \"sqrt >= 0\"\n",
+    );
+    refused(&["check", &f], &["variable `sqrt`", "function"]);
+    // `edges(0-1 1--2)`: `1--2` is not an edge u-v (it used to be read as 1-2, a 3-vertex path).
+    refused(
+        &["graph", "info", "--graph", "edges(0-1 1--2)"],
+        &["1--2", "u-v"],
+    );
+    // A sweep with an empty output prefix.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-sweep-output");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let sw = dir.join("s.toml");
+    std::fs::write(
+        &sw,
+        "runs = 2\nseed = 1\noutput = \"\"\n[grid]\nprocess = [\"two-choice\"]\nn = [10]\nballs_per_n = [5]\n",
+    )
+    .unwrap();
+    refused(&["sweep", sw.to_str().unwrap()], &["output", "prefix"]);
+}
+
+#[test]
+fn an_edited_shard_row_is_refused_at_merge() {
+    use balloc::sim::sweep::{Shard, Sweep};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-shard-edit");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("s.toml");
+    std::fs::write(
+        &f,
+        "runs = 4\nseed = 3\noutput = \"grid\"\n[grid]\nprocess = [\"two-choice\"]\nn = [10]\nballs_per_n = [5]\n",
+    )
+    .unwrap();
+    let s = Sweep::load(&f).unwrap();
+    for i in 0..2 {
+        s.run(Some(Shard { index: i, count: 2 }), &|_| {}).unwrap();
+    }
+    // Change the final gap (field 9) of the first row of shard 0: the row's checksum fails.
+    let p = s.shard_path(Shard { index: 0, count: 2 });
+    let text = std::fs::read_to_string(&p).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut fields: Vec<String> = lines[2].split(',').map(String::from).collect();
+    fields[9] = "0".into();
+    fields[10] = "99".into();
+    lines[2] = fields.join(",");
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    let e = s.merge(2).unwrap_err().to_string();
+    assert!(e.contains("shard-0-of-2") && e.contains("checksum"), "{e}");
+}

@@ -597,7 +597,7 @@ batches = [4]
         let rows: Vec<&str> = text.lines().skip(1).collect();
         let mut partial = format!("# balloc sweep {:016x}\n", u.fingerprint);
         for r in &rows[..7] {
-            partial.push_str(r);
+            partial.push_str(&super::sweep_integrity::seal(&u, r));
             partial.push('\n');
         }
         partial.push_str(&rows[7][..10]);
@@ -613,6 +613,13 @@ batches = [4]
 mod sweep_integrity {
     use balloc::sim::sweep::{Shard, Sweep};
     use std::path::{Path, PathBuf};
+
+    /// A row as a partial or shard file holds it: followed by its checksum, the FNV-1a hash of
+    /// the sweep's fingerprint (16 hex digits), `|` and the row.
+    pub fn seal(s: &Sweep, row: &str) -> String {
+        let h = balloc::sim::rng::fnv1a64(&format!("{:016x}|{row}", s.fingerprint));
+        format!("{row},{h:016x}")
+    }
 
     fn dir(name: &str) -> PathBuf {
         let d =
@@ -709,37 +716,51 @@ mod sweep_integrity {
             std::fs::write(&pp, format!("{head}{body}")).unwrap();
             s.run(None, &|_| {}).map(|_| ()).map_err(|e| e.to_string())
         };
-        // A row with a changed seed (field 8), a duplicated row, a run index out of range, a
+        let sealed: Vec<String> = rows.iter().map(|r| seal(&s, r)).collect();
+        // A result value edited after the row was written (max_gap, field 10): its checksum no
+        // longer matches, refused naming the line.
+        let mut f: Vec<String> = sealed[1].split(',').map(String::from).collect();
+        f[10] = format!("{}", f[10].parse::<f64>().unwrap() + 1.0);
+        let e = resume(&format!("{}\n{}\n", sealed[0], f.join(","))).unwrap_err();
+        assert!(e.contains("line 3") && e.contains("checksum"), "{e}");
+        // A row without a checksum (a row of the final CSV pasted in): refused.
+        let e = resume(&format!("{}\n", rows[0])).unwrap_err();
+        assert!(e.contains("checksum"), "{e}");
+        // Rows edited and sealed again (the checksum is not a signature): the other checks
+        // still hold. A changed seed (field 8), a duplicated row, a run index out of range, a
         // non-finite gap, a row of another configuration's fields: each refused, naming the line.
-        let mut f: Vec<String> = rows[1].split(',').map(String::from).collect();
-        f[8] = "12345".into();
-        let e = resume(&format!("{}\n{}\n", rows[0], f.join(","))).unwrap_err();
+        let edit = |i: usize, k: usize, v: &str| {
+            let mut f: Vec<String> = rows[i].split(',').map(String::from).collect();
+            f[k] = v.into();
+            seal(&s, &f.join(","))
+        };
+        let e = resume(&format!("{}\n{}\n", sealed[0], edit(1, 8, "12345"))).unwrap_err();
         assert!(e.contains("line 3") && e.contains("seed"), "{e}");
-        let e = resume(&format!("{}\n{}\n", rows[0], rows[0])).unwrap_err();
+        let e = resume(&format!("{}\n{}\n", sealed[0], sealed[0])).unwrap_err();
         assert!(e.contains("twice"), "{e}");
-        let mut f: Vec<String> = rows[0].split(',').map(String::from).collect();
-        f[7] = "7".into();
         assert!(
-            resume(&format!("{}\n", f.join(",")))
+            resume(&format!("{}\n", edit(0, 7, "7")))
                 .unwrap_err()
                 .contains("out of range")
         );
-        let mut f: Vec<String> = rows[0].split(',').map(String::from).collect();
-        f[9] = "inf".into();
         assert!(
-            resume(&format!("{}\n", f.join(",")))
+            resume(&format!("{}\n", edit(0, 9, "inf")))
                 .unwrap_err()
                 .contains("not finite")
         );
-        let mut f: Vec<String> = rows[0].split(',').map(String::from).collect();
-        f[1] = "one-choice".into();
         assert!(
-            resume(&format!("{}\n", f.join(",")))
+            resume(&format!("{}\n", edit(0, 1, "one-choice")))
                 .unwrap_err()
                 .contains("configuration")
         );
         // Valid rows and a torn last line: resumed, and the result is the full sweep.
-        resume(&format!("{}\n{}\n{}", rows[0], rows[1], &rows[2][..7])).unwrap();
+        resume(&format!(
+            "{}\n{}\n{}",
+            sealed[0],
+            sealed[1],
+            &sealed[2][..7]
+        ))
+        .unwrap();
         let text = std::fs::read_to_string(s.runs_path()).unwrap();
         assert_eq!(text.lines().skip(1).collect::<Vec<_>>(), rows);
         let _ = std::fs::remove_dir_all(&d);

@@ -333,6 +333,16 @@ class Witness:
     def found_by(self) -> str: ...
     @property
     def recheck(self) -> Optional[str]: ...
+    @property
+    def lhs_exact(self) -> Optional[Fraction]:
+        """The left side as a ``Fraction`` when the certified evaluation was exact."""
+    @property
+    def rhs_exact(self) -> Optional[Fraction]: ...
+    @property
+    def slack_exact(self) -> Optional[Fraction]: ...
+    @property
+    def constants_text(self) -> dict[str, str]:
+        """Every constant as text: exact rationals as ``p/q``, any magnitude in scientific notation."""
     def to_dict(self) -> dict[str, Any]: ...
 
 @final

@@ -39,21 +39,21 @@ fn number(text: &str) -> Option<f64> {
     text.trim().parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
-fn witness_json(w: &claim::Witness) -> serde_json::Value {
-    json!({
-        "n": w.n,
-        "loads": w.loads,
-        "source": w.source,
-        "constants": w.constants,
-        "lhs": number(&w.lhs),
-        "rhs": number(&w.rhs),
-        "slack": number(&w.slack),
-        "lhs_text": w.lhs,
-        "rhs_text": w.rhs,
-        "slack_text": w.slack,
-        "found_by": w.found_by,
-        "recheck": w.recheck,
-    })
+impl Witness {
+    fn exact_part<'py>(
+        &self,
+        py: Python<'py>,
+        f: impl Fn(&claim::ExactSides) -> &String,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match &self.inner.exact {
+            Some(e) => {
+                let q = balloc::spec::parse_ratio(f(e))
+                    .map_err(pyo3::exceptions::PyValueError::new_err)?;
+                Ok(Some(convert::fraction(py, &q)?))
+            }
+            None => Ok(None),
+        }
+    }
 }
 
 #[pymethods]
@@ -118,9 +118,30 @@ impl Witness {
     fn recheck(&self) -> Option<&str> {
         self.inner.recheck.as_deref()
     }
+    /// The left side as a `fractions.Fraction` when the certified evaluation was exact, else
+    /// `None`.
+    #[getter]
+    fn lhs_exact<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.exact_part(py, |e| &e.lhs)
+    }
+    /// The right side as a `fractions.Fraction` (exact evaluations only).
+    #[getter]
+    fn rhs_exact<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.exact_part(py, |e| &e.rhs)
+    }
+    /// The slack as a `fractions.Fraction` (exact evaluations only).
+    #[getter]
+    fn slack_exact<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.exact_part(py, |e| &e.slack)
+    }
+    /// The constants as text (exact rationals as `p/q`, any magnitude in scientific notation).
+    #[getter]
+    fn constants_text<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        convert::json(py, &json!(self.inner.constants_all_text()))
+    }
     /// The `witness` object of `balloc check --format json` as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::json(py, &witness_json(&self.inner))
+        convert::json(py, &self.inner.to_json())
     }
     fn __repr__(&self) -> String {
         let x = &self.inner.loads;
@@ -151,28 +172,6 @@ impl Witness {
 #[pyclass(frozen, module = "balloc")]
 pub struct Verdict {
     inner: claim::Verdict,
-}
-
-fn verdict_json(v: &claim::Verdict) -> serde_json::Value {
-    json!({
-        "id": v.id,
-        "verdict": v.verdict.name(),
-        "expected": v.expected.name(),
-        "trust": v.trust.name(),
-        "precision_bits": v.searched.precision_bits,
-        "confidence": v.searched.confidence,
-        "slack": v.slack.filter(|s| s.is_finite()),
-        "witness": v.witness.as_ref().map(witness_json),
-        "searched": v.searched,
-        "notes": v.notes,
-        "links": v.links.iter().map(|l| json!({
-            "link": l.link,
-            "verdict": l.verdict.name(),
-            "trust": l.trust.name(),
-            "slack": l.slack.filter(|s| s.is_finite()),
-            "witness": l.witness.as_ref().map(witness_json),
-        })).collect::<Vec<_>>(),
-    })
 }
 
 #[pymethods]
@@ -235,11 +234,11 @@ impl Verdict {
     /// The verdict of each link of a chain of inequalities (list of dicts).
     #[getter]
     fn links<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::json(py, &verdict_json(&self.inner)["links"])
+        convert::json(py, &self.inner.to_json()["links"])
     }
     /// The verdict's object of `balloc check --format json` as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::json(py, &verdict_json(&self.inner))
+        convert::json(py, &self.inner.to_json())
     }
     fn __repr__(&self) -> String {
         format!(

@@ -55,11 +55,13 @@ impl Expectation {
         }
     }
 
-    /// Quantity `i` as reported: the nearest f64 of the exact value when there is one.
+    /// Quantity `i` as reported: the nearest f64 of the exact value when there is one, the
+    /// midpoint of the enclosure when there is one (so the number lies inside it).
     fn reported(&self, i: usize) -> XFloat {
         match &self.cert {
             Some(Certified::Exact(q)) => balloc::exact::to_xfloat(&q[i]),
-            _ => self.floats[i],
+            Some(Certified::Enclosure(iv, _)) => iv[i].mid_x(),
+            None => self.floats[i],
         }
     }
 
@@ -104,6 +106,13 @@ impl Expectation {
                     m.insert(
                         (*name).into(),
                         json!([json_f64(iv[i].lo_f64()), json_f64(iv[i].hi_f64())]),
+                    );
+                    m.insert(
+                        format!("{name}_text"),
+                        json!([
+                            balloc::enclosure::sci(iv[i].lo(), false),
+                            balloc::enclosure::sci(iv[i].hi(), true)
+                        ]),
                     );
                 }
                 o.insert("enclosure".into(), Value::Object(m));

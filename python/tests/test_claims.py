@@ -96,6 +96,19 @@ def test_a_too_strong_bound_is_refuted_with_a_checkable_counterexample():
     assert lhs > 0
     assert float(lhs) == pytest.approx(w.lhs, rel=1e-15) and w.rhs == 0.0
     assert v.slack == pytest.approx(-float(lhs), rel=1e-15)
+    # The certified evaluation was exact: the sides as Fractions, equal to the brute force.
+    assert w.lhs_exact == lhs and w.rhs_exact == 0 and w.slack_exact == -lhs
+    assert isinstance(w.lhs_exact, Fraction)
+    assert w.to_dict()["exact"] == {"lhs": str(lhs), "rhs": "0", "slack": str(-lhs)}
+
+
+def test_the_holding_claim_has_exact_sides_and_constants_as_text():
+    # At the tightest state (all equal), E[ΔΥ] = 3/4 and the bound 1: slack 1/4, exactly.
+    w = balloc.check_str(HOLDS).witness
+    assert (w.lhs_exact, w.rhs_exact, w.slack_exact) == (Fraction(3, 4), 1, Fraction(1, 4))
+    v = balloc.check_str(HOLDS.replace("[claim]", "[constants]\nc = \"1/3\"\n[claim]").replace(
+        "dE_Upsilon <= 1", "dE_Upsilon <= 1 + c - c"))
+    assert v.witness.constants_text == {"c": "1/3"}
 
 
 def test_search_equals_the_command_line_and_is_never_weaker(cli):

@@ -101,25 +101,36 @@ pub enum PotInst {
         pot: Box<dyn Potential>,
         /// Its per-bin term over the per-bin names.
         per_bin: Option<Expr>,
-        /// Whether the parameters are exact rationals (otherwise only the float route).
+        /// Whether the parameters are exact rationals. When they are, `per_bin` holds their
+        /// values; otherwise it reads parameter `k` from slot `k`, whose value in each domain is
+        /// `params[k]` ([`Case::param_values`]): an irrational parameter is enclosed, not rounded.
         exact: bool,
+        /// The parameters as expressions over `n`, `b` and the constants (empty when `exact`).
+        params: Vec<Expr>,
     },
     /// A potential defined by an expression (index into [`Tables::pots`]).
     Defined(usize),
 }
 
-/// A scope with only the per-bin names (for the per-bin terms of registered potentials).
-struct BinsOnly;
+/// A scope with only the per-bin names and the parameters of a registered potential (parameter
+/// `k` in slot `k`), for the per-bin terms of registered potentials.
+struct BinsOnly<'a>(&'a [&'a str]);
 
-impl Scope for BinsOnly {
-    fn resolve(&self, _name: &str) -> std::result::Result<Option<Resolved>, String> {
-        Ok(None)
+impl Scope for BinsOnly<'_> {
+    fn resolve(&self, name: &str) -> std::result::Result<Option<Resolved>, String> {
+        Ok(self.0.iter().position(|p| *p == name).map(Resolved::Slot))
     }
     fn known(&self) -> Vec<(String, Vec<String>)> {
-        vec![(
-            "per-bin names".into(),
-            BinVar::ALL.iter().map(|(_, s)| s.to_string()).collect(),
-        )]
+        vec![
+            (
+                "per-bin names".into(),
+                BinVar::ALL.iter().map(|(_, s)| s.to_string()).collect(),
+            ),
+            (
+                "parameters".into(),
+                self.0.iter().map(|s| s.to_string()).collect(),
+            ),
+        ]
     }
     fn has_process(&self) -> bool {
         false
@@ -128,9 +139,15 @@ impl Scope for BinsOnly {
 
 /// The per-bin term `text` of a registered potential, compiled.
 pub fn compile_per_bin(text: &str) -> Result<Expr> {
+    compile_per_bin_with(text, &[])
+}
+
+/// The per-bin term `text` of a registered potential, compiled with parameter `params[k]` read
+/// from slot `k`.
+fn compile_per_bin_with(text: &str, params: &[&str]) -> Result<Expr> {
     let ast = crate::lang::parse(text)
         .map_err(|e| Error::invalid("per-bin term", format!("`{text}`: {}", e.message)))?;
-    crate::lang::compile_expr(&ast, &BinsOnly, true)
+    crate::lang::compile_expr(&ast, &BinsOnly(params), true)
         .map_err(|e| Error::invalid("per-bin term", format!("`{text}`: {}", e.message)))
 }
 
@@ -190,10 +207,22 @@ impl<'a> Case<'a> {
                 } => {
                     let mut parts = Vec::new();
                     let mut exact = true;
+                    let mut param_exprs = Vec::with_capacity(params.len());
                     for (k, src) in params {
                         let v = match src {
-                            ParamSource::Literal(s) => s.clone(),
+                            ParamSource::Literal(s) => {
+                                param_exprs.push(crate::lang::compile_value(s, &[]).map_err(
+                                    |e| {
+                                        Error::invalid(
+                                            format!("parameter `{k}` of `{symbol}`"),
+                                            e.message,
+                                        )
+                                    },
+                                )?);
+                                s.clone()
+                            }
                             ParamSource::Expr(e) => {
+                                param_exprs.push(e.clone());
                                 let env = ParamEnv {
                                     c: &tables.constants,
                                     v: &values,
@@ -223,14 +252,25 @@ impl<'a> Case<'a> {
                     let pot = crate::potential::parse(&spec).map_err(|e| {
                         Error::invalid(format!("`{symbol}` at n = {}", values.n), e.to_string())
                     })?;
-                    let per_bin = match pot.per_bin(values.n) {
-                        Some(t) => Some(compile_per_bin(&t)?),
+                    let (per_bin, param_exprs) = if exact {
+                        (pot.per_bin(values.n), Vec::new())
+                    } else {
+                        (pot.per_bin_named(values.n), param_exprs)
+                    };
+                    let names: Vec<&str> = if exact {
+                        Vec::new()
+                    } else {
+                        params.iter().map(|(k, _)| k.as_str()).collect()
+                    };
+                    let per_bin = match per_bin {
+                        Some(t) => Some(compile_per_bin_with(&t, &names)?),
                         None => None,
                     };
                     PotInst::Registered {
                         pot,
                         per_bin,
                         exact,
+                        params: param_exprs,
                     }
                 }
             });
@@ -249,6 +289,22 @@ impl<'a> Case<'a> {
         })
     }
 
+    /// The parameters of registered potential `j` in domain `d`, in the order of its declaration
+    /// (the order of its registry entry; empty when they are exact: its per-bin term then holds
+    /// their values).
+    pub fn param_values<D: Domain>(&self, d: &D, j: usize) -> crate::lang::Eval<Vec<D::N>> {
+        match &self.pots[j] {
+            PotInst::Registered { params, .. } => {
+                let env = ParamEnv {
+                    c: &self.tables.constants,
+                    v: &self.values,
+                };
+                params.iter().map(|e| e.eval(d, &env, None)).collect()
+            }
+            PotInst::Defined(_) => Ok(Vec::new()),
+        }
+    }
+
     /// The value of constant `j` in domain `d`.
     pub fn constant<D: Domain>(&self, d: &D, j: usize) -> crate::lang::Eval<D::N> {
         self.values.constant(&self.tables.constants, d, j)
@@ -263,6 +319,11 @@ impl<'a> Case<'a> {
     /// The constants by name (for reports).
     pub fn named_constants(&self) -> std::collections::BTreeMap<String, f64> {
         self.values.named(&self.tables.constants)
+    }
+
+    /// The constants as text ([`CaseValues::named_text`]).
+    pub fn named_constants_text(&self) -> std::collections::BTreeMap<String, String> {
+        self.values.named_text(&self.tables.constants)
     }
 }
 

@@ -24,7 +24,8 @@ pub trait Routes: Domain + Sized {
     /// The value of registered potential `j` of the case at the state.
     fn reg_value(&self, st: &State, j: usize) -> Eval<Self::N> {
         let (_, per_bin) = certified(st, j)?;
-        per_bin_sum(self, st, per_bin)
+        let params = st.case.param_values(self, j)?;
+        per_bin_sum(self, st, &crate::lang::Slots(&params), per_bin)
     }
 
     /// `(E[P'], E[P' − P])` after one step or batch for registered potential `j`.
@@ -33,7 +34,8 @@ pub trait Routes: Domain + Sized {
             return Ok(r);
         }
         let (_, per_bin) = certified(st, j)?;
-        let env = crate::lang::Slots::<Self::N>(&[]);
+        let params = st.case.param_values(self, j)?;
+        let env = crate::lang::Slots(&params);
         let next = separable(self, st, &env, per_bin, None)?;
         let v = self.reg_value(st, j)?;
         let change = self.sub(&next, &v)?;
@@ -47,20 +49,13 @@ pub trait Routes: Domain + Sized {
     }
 }
 
-/// The potential and its per-bin term, for the certified routes (exact parameters required).
+/// The potential and its per-bin term, for the certified routes: the term holds the
+/// parameters' values when they are rational, else reads them from slots
+/// ([`super::case::Case::param_values`]), so that each domain evaluates them itself (an
+/// irrational parameter is enclosed in the enclosure domain and unavailable in the exact ones).
 fn certified<'s>(st: &'s State, j: usize) -> Eval<(&'s dyn Potential, &'s crate::lang::Expr)> {
     match &st.case.pots[j] {
-        PotInst::Registered {
-            pot,
-            per_bin,
-            exact,
-        } => {
-            if !exact {
-                return Err(EvalError::Unavailable(format!(
-                    "{}: a parameter is not rational at this case",
-                    pot.spec()
-                )));
-            }
+        PotInst::Registered { pot, per_bin, .. } => {
             let f = per_bin.as_ref().ok_or_else(|| {
                 EvalError::Unavailable(format!("{} is not a sum over bins", pot.spec()))
             })?;
@@ -68,6 +63,12 @@ fn certified<'s>(st: &'s State, j: usize) -> Eval<(&'s dyn Potential, &'s crate:
         }
         PotInst::Defined(_) => unreachable!("registered potentials only"),
     }
+}
+
+/// Whether the parameters of registered potential `j` are exact (the closed forms of the
+/// exact and enclosure domains read the potential's own rational parameters).
+fn exact_params(st: &State, j: usize) -> bool {
+    matches!(&st.case.pots[j], PotInst::Registered { exact: true, .. })
 }
 
 fn registered<'s>(st: &'s State, j: usize) -> &'s dyn Potential {
@@ -135,8 +136,8 @@ impl Routes for Exact {
         j: usize,
     ) -> Eval<Option<(crate::exact::Q, crate::exact::Q)>> {
         let (pot, _) = match certified(st, j) {
-            Ok(v) => v,
-            Err(_) => return Ok(None),
+            Ok(v) if exact_params(st, j) => v,
+            _ => return Ok(None),
         };
         let Some(setting) = &st.case.exact_setting else {
             return Ok(None);
@@ -167,6 +168,14 @@ impl Routes for Enclosure {
             return Ok(None);
         };
         let law = st.law_q_required()?;
+        if !exact_params(st, j) {
+            // Irrational parameters: the closed form with the parameters enclosed.
+            let params = st.case.param_values(self, j)?;
+            return Ok(pot
+                .enclosed_expected_at(&params, law, st.xq(), setting, self.prec)
+                .map_err(lib)?
+                .map(|e| (e.expected_next, e.expected_change)));
+        }
         match pot
             .enclosed_expected(law, st.xq(), setting, self.prec)
             .map_err(lib)?

@@ -410,6 +410,12 @@ impl TryFrom<RawDomain> for Domain {
                 "states mixes load vectors (lists of numbers) and md states (lists of rows)".into(),
             );
         }
+        // The search budget of one case, before any search (`check --effort` multiplies it,
+        // checked again when the search starts).
+        let budget = u128::from(r.random) + u128::from(r.optimise) * r.starts as u128;
+        crate::limits::SEARCH_STATES
+            .check_u128("[domain] random + optimise × starts", budget)
+            .map_err(|e| e.to_string())?;
         Ok(Domain {
             n: r.n,
             states,
@@ -504,13 +510,22 @@ pub struct TheoremFile {
     pub kind: Spanned<String>,
     /// The expected status.
     pub expected: ExpectedStatus,
-    /// The statement in LaTeX.
+    /// The statement in LaTeX (math mode). Required under the theorem directory; a draft
+    /// outside it may omit it (then empty).
+    #[serde(default)]
     pub statement: String,
     /// Free-text notes (derivations, findings, constants found).
     #[serde(default)]
     pub notes: String,
-    /// Where the statement comes from.
-    pub source: SourceSection,
+    /// Where the statement comes from. Required under the theorem directory; a draft outside it
+    /// may omit it.
+    #[serde(default)]
+    pub source: Option<SourceSection>,
+    /// The ids of the catalogue's items that the proof of this one uses (`<paper>/<name>`): the
+    /// edges of the blueprint's dependency graph. Unknown ids and cycles are errors
+    /// ([`crate::claim::uses`]).
+    #[serde(default)]
+    pub uses: Vec<Spanned<String>>,
     /// Processes, potentials and setting.
     #[serde(default)]
     pub setting: SettingSection,
@@ -623,7 +638,21 @@ impl Theorem {
 
 /// Parses theorem-file text (no paper record check); `file` names it in errors.
 pub fn parse_file(file: &str, text: &str) -> Result<TheoremFile, FileError> {
-    toml::from_str(text).map_err(|e| FileError::from_toml(file, text, e))
+    let f: TheoremFile = toml::from_str(text).map_err(|e| FileError::from_toml(file, text, e))?;
+    // A constant named like a function would be read by `name` and called by `name(...)`.
+    for (name, v) in &f.constants {
+        if crate::lang::expr::is_function_name(name, true) {
+            return Err(FileError::at(
+                file,
+                text,
+                Some(v.span().start),
+                format!(
+                    "constant `{name}` is named like a function of the language (`{name}(...)`); choose another name"
+                ),
+            ));
+        }
+    }
+    Ok(f)
 }
 
 /// Reads and validates `paper.toml` in `dir`: `Ok(None)` when `required` is false and the folder
@@ -668,7 +697,11 @@ pub fn load(path: &Path, root: &Path) -> Result<Theorem, FileError> {
     } else {
         dir
     };
-    let paper = load_paper(dir, is_under(path, root))?;
+    let inside = is_under(path, root);
+    if inside {
+        require_catalogue_fields(&name, &text)?;
+    }
+    let paper = load_paper(dir, inside)?;
     Ok(Theorem {
         id,
         path: path.to_path_buf(),
@@ -676,6 +709,42 @@ pub fn load(path: &Path, root: &Path) -> Result<Theorem, FileError> {
         file,
         paper,
     })
+}
+
+/// A file of the theorem directory states its `statement` and `[source]` (a draft outside it
+/// needs only `title`, `kind`, `expected` and its claim): a one-line error naming the file and the
+/// missing field otherwise.
+///
+/// ```
+/// use balloc::claim::schema::require_catalogue_fields;
+/// let draft = "title = \"t\"\nkind = \"inequality\"\nexpected = \"holds\"\n[claim]\nexpr = \"n >= 1\"\n";
+/// let e = require_catalogue_fields("theorems/x/y.toml", draft).unwrap_err();
+/// assert!(e.to_string().starts_with("theorems/x/y.toml: missing field `statement`"));
+/// ```
+pub fn require_catalogue_fields(file: &str, text: &str) -> Result<(), FileError> {
+    #[derive(Deserialize)]
+    struct Present {
+        statement: Option<serde::de::IgnoredAny>,
+        source: Option<serde::de::IgnoredAny>,
+    }
+    let p: Present = toml::from_str(text).map_err(|e| FileError::from_toml(file, text, e))?;
+    for (field, present) in [
+        ("statement", p.statement.is_some()),
+        ("source", p.source.is_some()),
+    ] {
+        if !present {
+            let what = if field == "source" { "[source]" } else { field };
+            return Err(FileError::at(
+                file,
+                text,
+                None,
+                format!(
+                    "missing field `{field}`: every file under the theorem directory states its {what} (a draft outside it may leave it out)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The path with `.` components dropped and `a/..` pairs removed (lexically, no file access).

@@ -94,6 +94,22 @@ impl CaseValues {
         self.consts[j].float.v.to_f64()
     }
 
+    /// The constants as `(name, text)` pairs for reports: an exact value as the rational `p/q`,
+    /// another in scientific notation at any magnitude (never `inf`).
+    pub fn named_text(&self, c: &Constants) -> std::collections::BTreeMap<String, String> {
+        c.names
+            .iter()
+            .enumerate()
+            .map(|(j, name)| {
+                let text = match &self.consts[j].exact {
+                    Some(q) => q.to_string(),
+                    None => self.consts[j].float.v.to_string(),
+                };
+                (name.clone(), text)
+            })
+            .collect()
+    }
+
     /// The constants as `(name, f64)` pairs for reports.
     pub fn named(&self, c: &Constants) -> std::collections::BTreeMap<String, f64> {
         c.names

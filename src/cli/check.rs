@@ -24,9 +24,10 @@ pub struct Args {
     /// statements rendered).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// The theorem directory that defines ids.
-    #[arg(long, default_value = "theorems")]
-    theorems: PathBuf,
+    /// The theorem directory that defines ids (default: the nearest `theorems/` in the current
+    /// directory or a parent).
+    #[arg(long)]
+    theorems: Option<PathBuf>,
     /// Multiply the files' random and optimiser budgets.
     #[arg(long, default_value_t = 1)]
     effort: u32,
@@ -43,6 +44,47 @@ pub struct Args {
     /// (`<DIR>/<id>.json`; re-checked by the independent checker in any case).
     #[arg(long)]
     certificates: Option<PathBuf>,
+    /// Keep running: check the files, then check them again each time one is saved and print
+    /// only the verdicts that changed (Ctrl-C stops).
+    #[arg(long)]
+    watch: bool,
+}
+
+/// How the files of a run are checked: the effort, the theorem directory (ids, regression
+/// files) and where certificates go.
+#[derive(Debug, Clone)]
+pub(crate) struct RunOptions {
+    /// The multiplier of the files' random and optimiser budgets.
+    pub effort: u32,
+    /// The theorem directory.
+    pub root: PathBuf,
+    /// Where proved claims of kind `real` write their certificates.
+    pub certificates: Option<PathBuf>,
+}
+
+/// Resolves `paths` under `root` and builds every check, validating every file and the `uses`
+/// graph through them first (a malformed file is an error, never skipped).
+pub(crate) fn prepare_all(
+    paths: &[String],
+    root: &Path,
+) -> Result<Vec<(Theorem, Box<dyn claim::Check>)>> {
+    let files = super::root::resolve(paths, root)?;
+    let mut checks = Vec::new();
+    for f in &files {
+        checks.push(claim::prepare(f, root)?);
+    }
+    let theorems: Vec<&Theorem> = checks.iter().map(|(t, _)| t).collect();
+    claim::uses::validate(&theorems, root)?;
+    Ok(checks)
+}
+
+/// The number of worker threads: `--jobs` (at least 1) or every core.
+pub(crate) fn jobs(given: Option<usize>) -> Result<usize> {
+    Ok(match given {
+        Some(0) => anyhow::bail!("invalid --jobs: must be at least 1"),
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    })
 }
 
 /// How many verdicts rest on each trust level, strongest first, as one line
@@ -70,7 +112,7 @@ pub fn trust_summary(vs: &[Verdict]) -> String {
 /// Loads the one theorem file that `id` names under `root` and builds its check (`balloc search`
 /// and `balloc constant` take exactly one theorem).
 pub fn one_check(id: &str, root: &Path) -> Result<(Theorem, Box<dyn claim::Check>)> {
-    let files = claim::resolve(std::slice::from_ref(&id.to_string()), root)?;
+    let files = super::root::resolve(std::slice::from_ref(&id.to_string()), root)?;
     let [file] = files.as_slice() else {
         anyhow::bail!(
             "invalid ID: `{id}` names {} files; give one theorem",
@@ -111,20 +153,33 @@ pub fn spinner() -> indicatif::ProgressBar {
 
 /// Runs `balloc check`.
 pub fn run(a: Args) -> Result<i32> {
-    let files = claim::resolve(&a.paths, &a.theorems)?;
-    // Validate every file first: a malformed file is an error, never skipped.
-    let mut checks = Vec::new();
-    for f in &files {
-        checks.push(claim::prepare(f, &a.theorems)?);
-    }
-    let jobs = match a.jobs {
-        Some(0) => anyhow::bail!("invalid --jobs: must be at least 1"),
-        Some(j) => j,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    let root = super::root::theorems(a.theorems.as_deref());
+    let opts = RunOptions {
+        effort: a.effort.max(1),
+        root: root.clone(),
+        certificates: a.certificates.clone(),
     };
+    let jobs = jobs(a.jobs)?;
+    let options = || -> Result<()> {
+        crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
+        if let Some(dir) = &a.certificates {
+            super::output::writable_dir(dir, "--certificates")?;
+        }
+        Ok(())
+    };
+    if a.watch {
+        if a.format != Format::Text {
+            anyhow::bail!("invalid --format with --watch: the watch prints text only");
+        }
+        options()?;
+        return super::watch::run(&a.paths, &opts, jobs);
+    }
+    // Validate every file first: a malformed file is an error, never skipped.
+    let checks = prepare_all(&a.paths, &root)?;
+    options()?;
     let bar = super::progress(checks.len() as u64, "files");
     let stream = a.format == Format::Text;
-    let outcome = run_all(&checks, &a, jobs, &bar, |v| {
+    let outcome = run_all(&checks, &opts, jobs, &bar, |v| {
         if stream {
             bar.suspend(|| print_text(v));
         }
@@ -154,9 +209,9 @@ pub fn run(a: Args) -> Result<i32> {
 /// Runs every check on `jobs` worker threads that take the files in order, and calls `report`
 /// with each verdict in the order of `checks`, as soon as it and every earlier one are decided.
 /// Stops at the first error (in the order of `checks`) and returns it.
-fn run_all(
+pub(crate) fn run_all(
     checks: &[(Theorem, Box<dyn claim::Check>)],
-    a: &Args,
+    a: &RunOptions,
     jobs: usize,
     bar: &indicatif::ProgressBar,
     report: impl Fn(&Verdict) + Sync,
@@ -185,7 +240,7 @@ fn run_all(
             let tick = |m: &str| bar.set_message(m.to_string());
             let mut ctx = RunContext {
                 effort: a.effort.max(1),
-                regressions: regressions_for(t, &a.theorems),
+                regressions: regressions_for(t, &a.root),
                 progress: Some(&tick),
                 certificates: a.certificates.clone(),
                 ..RunContext::default()
@@ -226,59 +281,6 @@ fn run_all(
     Ok(out)
 }
 
-/// A number parsed from a witness's decimal text, when it is one and finite.
-fn number(text: &str) -> serde_json::Value {
-    match text.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() => serde_json::json!(x),
-        _ => serde_json::Value::Null,
-    }
-}
-
-/// The JSON of a witness: `n`, `loads`, `source`, `constants`, `found_by`, `recheck`; `lhs`,
-/// `rhs`, `slack` are numbers (null when the side is not a finite `f64`, e.g. beyond its range,
-/// or a description), and `lhs_text`, `rhs_text`, `slack_text` always hold the full text.
-pub fn witness_json(w: &claim::Witness) -> serde_json::Value {
-    serde_json::json!({
-        "n": w.n,
-        "loads": w.loads,
-        "source": w.source,
-        "constants": w.constants,
-        "lhs": number(&w.lhs),
-        "rhs": number(&w.rhs),
-        "slack": number(&w.slack),
-        "lhs_text": w.lhs,
-        "rhs_text": w.rhs,
-        "slack_text": w.slack,
-        "found_by": w.found_by,
-        "recheck": w.recheck,
-    })
-}
-
-/// The JSON object of a verdict: `id`, `verdict`, `expected`, `trust`, `slack`, `witness`,
-/// `searched` (the contract), and `precision_bits`, `confidence`, `notes`. Every field has one
-/// JSON type: `slack` and the witness's `lhs`/`rhs`/`slack` are numbers or null.
-pub fn verdict_json(v: &Verdict) -> serde_json::Value {
-    serde_json::json!({
-        "id": v.id,
-        "verdict": v.verdict.name(),
-        "expected": v.expected.name(),
-        "trust": v.trust.name(),
-        "precision_bits": v.searched.precision_bits,
-        "confidence": v.searched.confidence,
-        "slack": v.slack.filter(|s| s.is_finite()),
-        "witness": v.witness.as_ref().map(witness_json),
-        "searched": v.searched,
-        "notes": v.notes,
-        "links": v.links.iter().map(|l| serde_json::json!({
-            "link": l.link,
-            "verdict": l.verdict.name(),
-            "trust": l.trust.name(),
-            "slack": l.slack.filter(|s| s.is_finite()),
-            "witness": l.witness.as_ref().map(witness_json),
-        })).collect::<Vec<_>>(),
-    })
-}
-
 fn short_loads(l: &[f64]) -> String {
     if l.is_empty() {
         return "-".into();
@@ -304,7 +306,7 @@ fn load_text(v: f64) -> String {
 }
 
 /// The text block of one verdict.
-fn print_text(v: &Verdict) {
+pub(crate) fn print_text(v: &Verdict) {
     let mark = if v.contradicts() {
         "  ← CONTRADICTS EXPECTED"
     } else {
@@ -339,7 +341,7 @@ fn print_text(v: &Verdict) {
         if !w.loads.is_empty() {
             at.push(format!("loads ({})", short_loads(&w.loads)));
         }
-        at.push(format!("constants {:?}", w.constants));
+        at.push(format!("constants {}", w.constants_shown()));
         crate::outln!("    {label}: {}", at.join(", "));
         crate::outln!(
             "    lhs = {}, rhs = {}, slack = {} [{}]",
@@ -456,12 +458,14 @@ fn tex_sci(x: f64) -> String {
 
 /// The LaTeX document fragment of `balloc check --format latex`: a `longtable` with, per file,
 /// its id and title, its statement (the file's LaTeX `statement`, rendered as math), the verdict
-/// with its trust level and expected status, and the smallest slack.
+/// with its trust level and expected status, and the smallest slack; ragged-right columns and no
+/// hyphenated words (`balloc report --format latex` has the full report).
 pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
     let mut out = String::new();
     out.push_str(
-        "% balloc check: needs \\usepackage{longtable,booktabs,amsmath,amssymb}\n\
-         \\begin{longtable}{@{}p{0.26\\linewidth}p{0.48\\linewidth}p{0.20\\linewidth}@{}}\n\
+        "% balloc check: needs \\usepackage{longtable,booktabs,array,amsmath,amssymb}\n\
+         \\begingroup\\hyphenpenalty=10000 \\exhyphenpenalty=10000\n\
+         \\begin{longtable}{@{}>{\\raggedright\\arraybackslash}p{0.26\\linewidth}>{\\raggedright\\arraybackslash}p{0.46\\linewidth}>{\\raggedright\\arraybackslash}p{0.20\\linewidth}@{}}\n\
          \\toprule\n\
          Theorem & Statement & Verdict \\\\\n\
          \\midrule\n\
@@ -470,7 +474,7 @@ pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
          \\endfoot\n",
     );
     for (v, t) in vs.iter().zip(theorems) {
-        let statement = t.file.statement.trim();
+        let statement = crate::report::tex_math(t.file.statement.trim());
         let mark = if v.contradicts() {
             " \\textbf{(contradicts)}"
         } else {
@@ -490,7 +494,7 @@ pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
             v.expected.name(),
         ));
     }
-    out.push_str("\\end{longtable}");
+    out.push_str("\\end{longtable}\n\\endgroup");
     out
 }
 
@@ -499,7 +503,7 @@ pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
 pub fn print_verdicts(vs: &[Verdict], theorems: &[&Theorem], format: Format) -> Result<()> {
     match format {
         Format::Json => {
-            let arr: Vec<_> = vs.iter().map(verdict_json).collect();
+            let arr: Vec<_> = vs.iter().map(Verdict::to_json).collect();
             crate::outln!("{}", serde_json::to_string_pretty(&arr)?);
         }
         Format::Markdown => {
@@ -540,6 +544,7 @@ mod tests {
     fn trust_summary_counts_each_level() {
         let v = |t| Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: "x/y".into(),
             verdict: Status::Holds,
             expected: ExpectedStatus::Holds,
@@ -559,19 +564,25 @@ mod tests {
             n: 2,
             loads: vec![1.0, 0.0],
             source: "two-choice".into(),
-            constants: Default::default(),
+            constants: [("c".to_string(), f64::INFINITY)].into(),
+            constants_text: [("c".to_string(), "3.0332153969064635e434294".to_string())].into(),
+            exact: None,
             lhs: "1.5e0".into(),
             rhs: "2.5e400".into(),
             slack: "eps* = 1/4".into(),
             found_by: "exhaustive".into(),
             recheck: None,
         };
-        let j = witness_json(&w);
+        let j = w.to_json();
         assert_eq!(j["lhs"], serde_json::json!(1.5));
         // Beyond f64 and descriptive text: null, with the text kept.
         assert!(j["rhs"].is_null() && j["slack"].is_null());
         assert_eq!(j["rhs_text"], "2.5e400");
         assert_eq!(j["slack_text"], "eps* = 1/4");
+        // A constant beyond f64: null in `constants`, its text in `constants_text`.
+        assert!(j["constants"]["c"].is_null());
+        assert_eq!(j["constants_text"]["c"], "3.0332153969064635e434294");
+        assert_eq!(w.constants_shown(), "{c = 3.0332153969064635e434294}");
     }
 
     #[test]

@@ -99,9 +99,12 @@ pub fn run(a: Args) -> Result<i32> {
             o.insert("trust".into(), json!(trust));
             for (i, name) in names.iter().enumerate() {
                 // The number is the nearest f64 of the exact value when there is one.
+                // An enclosed value is its enclosure's midpoint, so that the number lies inside
+                // the interval printed beside it.
                 let v = match &cert {
                     Some(Certified::Exact(q)) => crate::exact::to_xfloat(&q[i]),
-                    _ => *floats[i],
+                    Some(Certified::Enclosure(iv, _)) => iv[i].mid_x(),
+                    None => *floats[i],
                 };
                 put_scaled(&mut o, name, &v, i == 2);
             }
@@ -120,6 +123,14 @@ pub fn run(a: Args) -> Result<i32> {
                             json!([
                                 super::output::json_f64(iv[i].lo_f64()),
                                 super::output::json_f64(iv[i].hi_f64())
+                            ]),
+                        );
+                        // The ends as text, rounded outward, at any magnitude.
+                        m.insert(
+                            format!("{name}_text"),
+                            json!([
+                                crate::enclosure::sci(iv[i].lo(), false),
+                                crate::enclosure::sci(iv[i].hi(), true)
                             ]),
                         );
                     }
@@ -190,16 +201,16 @@ fn shown(
         Some(Certified::Enclosure(iv, _)) => {
             let (lo, hi) = (iv[i].lo_f64(), iv[i].hi_f64());
             if !(lo.is_finite() && hi.is_finite()) {
-                // Beyond the range of f64: the value in the log domain; the enclosure is certified
-                // but its ends have no f64 rendering.
-                return (
-                    format!("{}  (enclosed beyond the range of f64)", short(float)),
-                    None,
-                );
+                // Beyond the range of f64: the midpoint of the enclosure in the log domain, and the
+                // enclosure's ends in scientific notation (rounded outward).
+                return (format!("{}  (in {})", short(&iv[i].mid_x()), iv[i]), None);
             }
             match common_digits(lo, hi) {
                 Some(d) => (format!("{d}  (in [{lo:e}, {hi:e}])"), Some(Cell::text(d))),
-                None => (format!("{}  (in [{lo:e}, {hi:e}])", short(float)), None),
+                None => (
+                    format!("{}  (in [{lo:e}, {hi:e}])", short(&iv[i].mid_x())),
+                    None,
+                ),
             }
         }
         None => (short(float), None),

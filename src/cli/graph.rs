@@ -236,7 +236,13 @@ pub fn run(a: Args) -> Result<i32> {
                 );
             }
             for &nv in &n {
-                crate::graph::experiment::ball_count(factor, nv, power)?; // before any run
+                // Before any run: the ball count and the work of every n, the output folder.
+                let balls = crate::graph::experiment::ball_count(factor, nv, power)?;
+                crate::limits::SIM_WORK
+                    .check_u128("balls × --runs", u128::from(balls) * u128::from(runs))?;
+            }
+            if let Some(dir) = &out {
+                super::output::writable_dir(dir, "--out")?;
             }
             let mut series: Vec<(String, Vec<Point>)> = Vec::new();
             let mut rows = Vec::new();

@@ -262,6 +262,7 @@ fn experiment(a: ExpArgs) -> Result<i32> {
         level: 0.95,
         batch: a.batch,
     };
+    super::output::writable_dir(Path::new(&a.out), "--out")?;
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(sweep.len() as u64),
         indicatif::ProgressDrawTarget::stderr(),

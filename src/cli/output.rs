@@ -286,3 +286,13 @@ macro_rules! errln {
         $crate::cli::capture::err_line(format_args!($($t)*));
     }};
 }
+
+/// Creates the output directory `dir` of option `flag` if missing and checks that a file can be
+/// written in it, before any work starts (an experiment never runs for nothing).
+pub fn writable_dir(dir: &std::path::Path, flag: &str) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("{flag}: cannot create `{}`", dir.display()))?;
+    crate::sim::sweep::check_writable(dir.join(".balloc-write-check"))
+        .with_context(|| format!("{flag}: cannot write in `{}`", dir.display()))?;
+    Ok(())
+}

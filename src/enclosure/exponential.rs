@@ -73,11 +73,16 @@ impl ExpSpec {
     }
 
     fn signs(&self) -> &'static [i64] {
-        match self.side {
-            Side::Phi => &[1],
-            Side::Psi => &[-1],
-            Side::Gamma => &[1, -1],
-        }
+        signs(self.side)
+    }
+}
+
+/// The signs `σ` of the exponentials `e^{σαy}` of a side: Φ `+1`, Ψ `−1`, Γ both.
+fn signs(side: Side) -> &'static [i64] {
+    match side {
+        Side::Phi => &[1],
+        Side::Psi => &[-1],
+        Side::Gamma => &[1, -1],
     }
 }
 
@@ -141,6 +146,80 @@ pub fn enclose(
     setting: &ExactSetting,
     prec: u64,
 ) -> Result<Enclosed> {
+    enclose_with(law, spec.side, &Rate::Exact(&spec.alpha), x, setting, prec)
+}
+
+/// [`enclose`] with `α` known only by an enclosure (an irrational parameter such as
+/// `α = 1/ln n`): the same closed form, with `α·v` and the MGF arguments as intervals. `α`
+/// must be certainly positive.
+///
+/// ```
+/// use balloc::enclosure::{exponential, ExpSpec, Interval};
+/// use balloc::exact::{int, ExactSetting, ExactStepLaw, Q};
+/// use balloc::potential::Side;
+/// // The worked case of `enclose` (E[Φ'] = cosh(1)/2 + 3/2 at α = 1), with α as the
+/// // enclosure of ln(e) = 1: the same value, within the width of the enclosure of α.
+/// let law = ExactStepLaw::unit_checked(vec![Q::new(1.into(), 4.into()), Q::new(3.into(), 4.into())]).unwrap();
+/// let alpha = Interval::exp_of(&int(1), 128).unwrap().ln(128).unwrap();
+/// let e = exponential::enclose_at(&law, Side::Phi, &alpha, &[int(1), int(0)],
+///                                 &ExactSetting::sequential(), 128).unwrap();
+/// assert!(e.expected_next.lo_f64() <= 2.2715403174076219 && 2.2715403174076218 <= e.expected_next.hi_f64());
+/// assert!(e.expected_next.rel_width() < 1e-30);
+/// ```
+pub fn enclose_at(
+    law: &ExactStepLaw,
+    side: Side,
+    alpha: &Interval,
+    x: &[Q],
+    setting: &ExactSetting,
+    prec: u64,
+) -> Result<Enclosed> {
+    if *alpha.lo() <= 0u32 {
+        return Err(Error::invalid(
+            "alpha",
+            format!("must be > 0, got an enclosure {alpha}"),
+        ));
+    }
+    enclose_with(law, side, &Rate::Enclosed(alpha), x, setting, prec)
+}
+
+/// The smoothing parameter of [`enclose_with`]: exact (products with the loads stay exact
+/// until the exponential) or an enclosure.
+enum Rate<'a> {
+    Exact(&'a Q),
+    Enclosed(&'a Interval),
+}
+
+impl Rate<'_> {
+    /// `e^{σα·v}`.
+    fn exp_times(&self, sigma: i64, v: &Q, exps: &ExpCache, prec: u64) -> Result<Interval> {
+        match self {
+            Rate::Exact(a) => exps.exp(&(*a * int(sigma) * v)),
+            Rate::Enclosed(a) => a.mul_rational(&(int(sigma) * v), prec).exp(prec),
+        }
+    }
+
+    /// `M(σα·q)` for the weight law of `setting`.
+    fn mgf_times(&self, sigma: i64, q: &Q, setting: &ExactSetting, prec: u64) -> Result<Interval> {
+        match self {
+            Rate::Exact(a) => mgf(&setting.weights, &(*a * int(sigma) * q), prec),
+            Rate::Enclosed(a) => super::mgf::mgf_at(
+                &setting.weights,
+                &a.mul_rational(&(int(sigma) * q), prec),
+                prec,
+            ),
+        }
+    }
+}
+
+fn enclose_with(
+    law: &ExactStepLaw,
+    side: Side,
+    rate: &Rate<'_>,
+    x: &[Q],
+    setting: &ExactSetting,
+    prec: u64,
+) -> Result<Enclosed> {
     if law.n != x.len() {
         return Err(Error::invalid(
             "allocation vector",
@@ -152,13 +231,10 @@ pub fn enclose(
     let zero = Interval::from_rational(&Q::zero(), prec);
     let one = Interval::from_rational(&Q::one(), prec);
     let (mut value, mut next, mut change) = (zero.clone(), zero.clone(), zero.clone());
-    for &s in spec.signs() {
-        let sa = &spec.alpha * int(s);
-        let a = &sa * (Q::one() - Q::one() / &n);
-        let c = -&sa / &n;
+    for &s in signs(side) {
         let (ma, mc) = (
-            mgf(&setting.weights, &a, prec)?,
-            mgf(&setting.weights, &c, prec)?,
+            rate.mgf_times(s, &(Q::one() - Q::one() / &n), setting, prec)?,
+            rate.mgf_times(s, &(-Q::one() / &n), setting, prec)?,
         );
         // M(·)^k − 1 for every ball count k that occurs.
         let mut powers: BTreeMap<u32, (Interval, Interval)> = BTreeMap::new();
@@ -189,7 +265,7 @@ pub fn enclose(
                 Some(e) => f0.add(e, prec),
             };
             let fb = f.pow_nonneg(setting.batch, prec);
-            let e = exps.exp(&(&sa * v))?;
+            let e = rate.exp_times(s, v, &exps, prec)?;
             value = value.add(&e, prec);
             next = next.add(&e.mul(&fb, prec), prec);
             change = change.add(&e.mul(&fb.sub(&one, prec), prec), prec);

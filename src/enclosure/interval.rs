@@ -137,6 +137,33 @@ impl Interval {
         f64::rounding_from(&m, RoundingMode::Nearest).0 / 2.0
     }
 
+    /// The midpoint as an extended-range number ([`crate::xfloat::XFloat`], rounded to the nearest
+    /// 53-bit mantissa): the value to print beside the interval, inside it at any magnitude.
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::{int, Q}};
+    /// let third = Interval::from_rational(&Q::new(1.into(), 3.into()), 64);
+    /// let m = third.mid_x().to_f64();
+    /// assert!(third.lo_f64() <= m && m <= third.hi_f64());
+    /// // e^1000000 ≈ 10^434294.48: beyond f64, finite here.
+    /// let big = Interval::exp_of(&int(1_000_000), 64).unwrap().mid_x();
+    /// assert!((big.ln_abs() - 1e6).abs() < 1e-6);
+    /// ```
+    pub fn mid_x(&self) -> crate::xfloat::XFloat {
+        // lo + hi (exact at one more bit than the ends), halved through the exponent.
+        let sum = self
+            .lo
+            .add_prec_round_ref_ref(&self.hi, self.prec() + 1, RoundingMode::Nearest)
+            .0;
+        match sum.get_exponent() {
+            Some(e) => {
+                let mant = f64::rounding_from(&(sum >> e), RoundingMode::Nearest).0;
+                crate::xfloat::XFloat::from_binary(mant, i64::from(e) - 1)
+            }
+            None => crate::xfloat::XFloat::from_f64(0.0),
+        }
+    }
+
     /// The precision of the ends in bits (the larger of the two).
     pub fn prec(&self) -> u64 {
         self.lo
@@ -536,10 +563,80 @@ impl Interval {
     }
 }
 
+/// The ends in scientific notation, rounded outward ([`sci`]): `[lo, hi]`, also beyond the
+/// range of `f64`.
 impl std::fmt::Display for Interval {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "[{:e}, {:e}]", self.lo_f64(), self.hi_f64())
+        write!(f, "[{}, {}]", sci(&self.lo, false), sci(&self.hi, true))
     }
+}
+
+/// `x` in scientific notation, rounded toward +∞ when `up`, else toward −∞, at any magnitude the
+/// floats reach (up to about `e^{7.4·10⁸}`): the `f64` rounded in that direction where it is a
+/// normal `f64` (all its digits), otherwise `d·10^k` with the digits that the decimal exponent
+/// leaves exact (`log10|x|` is formed in `f64` from the binary exponent, with an error of at most
+/// `|log10 x|·2⁻⁵¹`; the printed mantissa is rounded outward past that error). Never `inf`.
+///
+/// ```
+/// use balloc::enclosure::{Interval, sci};
+/// use balloc::exact::int;
+/// // e^1000000 = 3.0332153968...·10^434294 (1000000·log10 e = 434294.4819...).
+/// let e = Interval::exp_of(&int(1_000_000), 64).unwrap();
+/// let (lo, hi) = (sci(e.lo(), false), sci(e.hi(), true));
+/// assert!(lo.starts_with("3.03321") && lo.ends_with("e434294"), "{lo}");
+/// assert!(hi.starts_with("3.03321") && hi.ends_with("e434294"), "{hi}");
+/// assert!(!e.to_string().contains("inf"));
+/// // In the range of f64: the f64 rounded outward.
+/// let third = Interval::from_rational(&balloc::exact::Q::new(1.into(), 3.into()), 64);
+/// assert_eq!(third.to_string(), "[3.333333333333333e-1, 3.3333333333333337e-1]");
+/// ```
+pub fn sci(x: &Float, up: bool) -> String {
+    let dir = if up { Ceiling } else { Floor };
+    let v = f64::rounding_from(x, dir).0;
+    if v == 0.0 && *x == 0u32 || v.is_finite() && v.abs() >= f64::MIN_POSITIVE && v.abs() < f64::MAX
+    {
+        return format!("{v:e}");
+    }
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    let positive = *x > 0u32;
+    let Some(e) = x.get_exponent() else {
+        return format!("{v:e}");
+    };
+    // |x| = m·2^e with m ∈ [1/2, 1).
+    let m_float = malachite::base::num::arithmetic::traits::Abs::abs(x.clone()) >> e;
+    let m = f64::rounding_from(&m_float, RoundingMode::Nearest).0;
+    let l = m.log10() + f64::from(e) * std::f64::consts::LOG10_2;
+    let delta = l.abs() * 2f64.powi(-51) + 1e-15;
+    // The magnitude rounded up when the value is, or when it is negative and rounded down.
+    let mag_up = up == positive;
+    let bound = if mag_up { l + delta } else { l - delta };
+    let mut k = bound.floor();
+    let mut d = 10f64.powf(bound - k);
+    d = if mag_up {
+        d * (1.0 + 1e-15)
+    } else {
+        d * (1.0 - 1e-15)
+    };
+    if d >= 10.0 {
+        d /= 10.0;
+        k += 1.0;
+    } else if d < 1.0 {
+        d *= 10.0;
+        k -= 1.0;
+    }
+    let digits = (-(delta * std::f64::consts::LN_10).log10())
+        .floor()
+        .clamp(1.0, 16.0) as i32;
+    let scale = 10f64.powi(digits - 1);
+    let r = if mag_up {
+        (d * scale).ceil() / scale
+    } else {
+        (d * scale).floor() / scale
+    };
+    let sign = if positive { "" } else { "-" };
+    format!("{sign}{r}e{}", k as i64)
 }
 
 /// A per-thread memo of directed-rounded `e^x` for the last few arguments.

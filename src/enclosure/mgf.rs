@@ -69,3 +69,61 @@ pub fn mgf(weights: &ExactWeights, s: &Q, prec: u64) -> Result<Interval> {
         }
     }
 }
+
+/// An enclosure of `M(s) = E[e^{sW}]` for `s` known only by an enclosure (an irrational
+/// parameter such as `α = 1/ln n`): the same formulas as [`mgf`] over intervals. An `s` whose
+/// enclosure reaches the edge of the MGF's domain is an error (`Unsupported` when part of it
+/// lies inside).
+///
+/// ```
+/// use balloc::{enclosure::{mgf, Interval}, exact::{ExactWeights, Q}};
+/// // Exp(1) at s = 1/2 (a point interval): M = 1/(1 − 1/2) = 2.
+/// let s = Interval::from_rational(&Q::new(1.into(), 2.into()), 64);
+/// let e = mgf::mgf_at(&ExactWeights::parse("exp(1)").unwrap(), &s, 64).unwrap();
+/// assert!(e.contains(&Q::from_integer(2.into())) && e.rel_width() < 1e-18);
+/// ```
+pub fn mgf_at(weights: &ExactWeights, s: &Interval, prec: u64) -> Result<Interval> {
+    let one = Interval::from_rational(&Q::one(), prec);
+    let positive_den = |den: &Interval| -> Result<()> {
+        if *den.hi() <= 0u32 {
+            return Err(Error::invalid(
+                "MGF argument",
+                format!("E[e^(sW)] is infinite for s in {s} under the weight law {weights:?}"),
+            ));
+        }
+        if *den.lo() <= 0u32 {
+            return Err(Error::Unsupported(format!(
+                "s in {s} is too close to the edge of the MGF domain to enclose at {prec} bits"
+            )));
+        }
+        Ok(())
+    };
+    match weights {
+        ExactWeights::Unit => s.exp(prec),
+        ExactWeights::Exponential { mean } => {
+            let den = one.sub(&s.mul_rational(mean, prec), prec);
+            positive_den(&den)?;
+            one.div(&den, prec)
+        }
+        ExactWeights::Geometric { start, q } => {
+            let r = Q::one() - q;
+            let den = one.sub(&s.exp(prec)?.mul_rational(&r, prec), prec);
+            positive_den(&den)?;
+            let num = s
+                .mul_rational(&int(*start as i64), prec)
+                .exp(prec)?
+                .mul_rational(q, prec);
+            num.div(&den, prec)
+        }
+        ExactWeights::Discrete(v) => {
+            let mut acc = Interval::from_rational(&Q::zero(), prec);
+            for (w, p) in v {
+                acc = acc.add(
+                    &s.mul_rational(w, prec).exp(prec)?.mul_rational(p, prec),
+                    prec,
+                );
+            }
+            Ok(acc)
+        }
+    }
+}

@@ -42,5 +42,5 @@ pub mod mgf;
 pub use decide::{Decided, Decision, Precisions, decide, decide_escalating, decide_f64};
 pub use exp_cache::ExpCache;
 pub use exponential::{Enclosed, ExpSpec};
-pub use interval::{Interval, to_malachite};
+pub use interval::{Interval, sci, to_malachite};
 pub use interval64::Interval64;

@@ -14,19 +14,23 @@
 //! prod    := unary (('*' | '/') unary)*
 //! unary   := ('-' | '+') unary | power
 //! power   := atom ('^' unary)?                                      right-associative: -2^2 = -(2^2)
-//! atom    := number | name | name '(' formula (',' formula)* ')' | '(' formula ')'
+//! atom    := number | name | name '[' ident ']' | name '(' (ident ':')? formula (',' formula)* ')'
+//!          | '(' formula ')'
 //! ```
 //!
 //! Numbers are decimals with an optional exponent (`0.25`, `1e-3`) and are kept **exactly** as
-//! written (`0.1` is `1/10`, never the nearest `f64`). Names are `[A-Za-z_][A-Za-z0-9_]*`.
+//! written (`0.1` is `1/10`, never the nearest `f64`). Names are `[A-Za-z_][A-Za-z0-9_]*`,
+//! optionally followed by one prime `'` (`gap'`, `Phi'`, `x'`: the value at the next state,
+//! inside `P(...)` and `E(...)`). `sum(j: f, pred)` names the bin of a binder `j`, and `x[j]`
+//! reads the per-element name `x` at the element of the binder named `j` (see
+//! [`crate::lang::expr`]).
 //!
 //! The parser is written here rather than taken from an expression crate because it must (a)
 //! give a span for every token, (b) keep literals exact, (c) bound the size and nesting depth of
 //! its input so that a hostile file gives a one-line error instead of a stack overflow, and (d)
 //! parse the language's own constructs (binders over bins, chained comparisons).
 
-use crate::exact::{Int, Q};
-use num_traits::Zero;
+use crate::exact::Q;
 use std::ops::Range;
 
 /// The longest expression text accepted (bytes).
@@ -140,13 +144,26 @@ pub enum Node {
     /// `!a`
     Not(Box<Ast>),
     /// `f(a, b, ...)`; the span of the call is that of the whole call, `name_span` of the name.
+    /// A binder may name its element: `sum(j: f, pred)` has `binder = Some(("j", span))`.
     Call {
         /// The function name.
         name: String,
         /// Where the name is.
         name_span: Range<usize>,
+        /// The name the call binds (`j` in `sum(j: ...)`) and where it is written.
+        binder: Option<(String, Range<usize>)>,
         /// The arguments.
         args: Vec<Ast>,
+    },
+    /// `x[j]`: the per-element name `x` (possibly primed, `x'[j]`) at the element of the
+    /// enclosing binder named `j`.
+    Index {
+        /// The per-element name, as written (with its prime).
+        name: String,
+        /// The binder's name.
+        binder: String,
+        /// Where the binder's name is.
+        binder_span: Range<usize>,
     },
 }
 
@@ -182,6 +199,9 @@ enum Tok {
     LParen,
     RParen,
     Comma,
+    Colon,
+    LBracket,
+    RBracket,
 }
 
 /// At most `max` characters of `s`, with `…` when cut (error messages quote short excerpts).
@@ -225,8 +245,9 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, Range<usize>)>, SyntaxError> {
                 }
             }
             let lit = &text[start..i];
-            let q = decimal(lit).ok_or_else(|| SyntaxError {
-                message: format!("malformed number `{}`", excerpt(lit, 40)),
+            // The exact number, with the size limits of every exact number (digits, exponent).
+            let q = decimal(lit).map_err(|why| SyntaxError {
+                message: why,
                 at: start,
             })?;
             out.push((Tok::Num(q), start..i));
@@ -245,6 +266,19 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, Range<usize>)>, SyntaxError> {
                 i += 2;
                 while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
                     i += 1;
+                }
+            }
+            // One prime: `gap'` is the value of `gap` at the next state.
+            if i < b.len() && b[i] == b'\'' {
+                i += 1;
+                if i < b.len() && b[i] == b'\'' {
+                    return Err(SyntaxError {
+                        message: format!(
+                            "`{}` has two primes: the state after k steps is written P{{k}}(...) or E{{k}}(...) with one prime",
+                            excerpt(&text[start..=i], 40)
+                        ),
+                        at: i,
+                    });
                 }
             }
             out.push((Tok::Name(text[start..i].to_string()), start..i));
@@ -277,6 +311,17 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, Range<usize>)>, SyntaxError> {
             b'(' => Tok::LParen,
             b')' => Tok::RParen,
             b',' => Tok::Comma,
+            b':' => Tok::Colon,
+            b'[' => Tok::LBracket,
+            b']' => Tok::RBracket,
+            b'\'' => {
+                return Err(SyntaxError {
+                    message:
+                        "a prime `'` follows a name (`gap'`, `x'`): the value at the next state"
+                            .into(),
+                    at: i,
+                });
+            }
             b'=' => {
                 return Err(SyntaxError {
                     message: "`=` is not an operator: write `==` to compare".into(),
@@ -298,33 +343,19 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, Range<usize>)>, SyntaxError> {
 }
 
 /// The exact value of a decimal literal `ddd.ddd[e±dd]`.
-fn decimal(s: &str) -> Option<Q> {
-    let (mant, exp) = match s.find(['e', 'E']) {
-        Some(k) => (&s[..k], s[k + 1..].parse::<i64>().ok()?),
-        None => (s, 0),
-    };
-    if mant.matches('.').count() > 1 || exp.abs() > 4096 {
-        return None;
+/// A number literal as an exact rational, through [`crate::spec::parse_ratio`] (the size limits
+/// `DECIMAL_DIGITS` and `DECIMAL_EXPONENT` of every exact number); a malformed literal
+/// (`1.2.3`) is an error naming it.
+fn decimal(s: &str) -> Result<Q, String> {
+    if s.matches('.').count() > 1 {
+        return Err(format!("malformed number `{}`", excerpt(s, 40)));
     }
-    let (int_part, frac) = match mant.find('.') {
-        Some(k) => (&mant[..k], &mant[k + 1..]),
-        None => (mant, ""),
-    };
-    if int_part.is_empty() && frac.is_empty() {
-        return None;
-    }
-    let digits = format!("{int_part}{frac}");
-    let num: Int = if digits.is_empty() {
-        Int::zero()
-    } else {
-        digits.parse().ok()?
-    };
-    let e = exp - frac.len() as i64;
-    let ten = Int::from(10);
-    Some(if e >= 0 {
-        Q::from_integer(num * num_traits::pow(ten, e as usize))
-    } else {
-        Q::new(num, num_traits::pow(ten, (-e) as usize))
+    crate::spec::parse_ratio(s).map_err(|e| {
+        if e.starts_with("expected a number") {
+            format!("malformed number `{}`", excerpt(s, 40))
+        } else {
+            e
+        }
     })
 }
 
@@ -530,6 +561,14 @@ impl Parser<'_> {
                             at: self.at(),
                         });
                     }
+                    // `sum(j: ...)`: the binder's name.
+                    let mut binder = None;
+                    if let (Some((Tok::Name(b), bsp)), Some((Tok::Colon, _))) =
+                        (self.toks.get(self.pos), self.toks.get(self.pos + 1))
+                    {
+                        binder = Some((b.clone(), bsp.clone()));
+                        self.pos += 2;
+                    }
                     loop {
                         args.push(self.formula()?);
                         match self.toks.get(self.pos) {
@@ -542,6 +581,7 @@ impl Parser<'_> {
                                     node: Node::Call {
                                         name,
                                         name_span: sp.clone(),
+                                        binder,
                                         args,
                                     },
                                     span: sp.start..end,
@@ -557,6 +597,40 @@ impl Parser<'_> {
                             }
                         }
                     }
+                }
+                if self.peek() == Some(&Tok::LBracket) {
+                    // `x[j]`: a per-element name at the element of the binder named `j`.
+                    self.pos += 1;
+                    let (binder, bsp) = match self.toks.get(self.pos) {
+                        Some((Tok::Name(b), bsp)) if !b.ends_with('\'') => (b.clone(), bsp.clone()),
+                        _ => {
+                            return Err(SyntaxError {
+                                message: format!(
+                                    "`{}[` expects the name of an enclosing binder, e.g. {}[j] inside sum(j: ...)",
+                                    excerpt(&name, 40),
+                                    excerpt(&name, 40)
+                                ),
+                                at: self.at(),
+                            });
+                        }
+                    };
+                    self.pos += 1;
+                    let Some((Tok::RBracket, end)) = self.toks.get(self.pos) else {
+                        return Err(SyntaxError {
+                            message: format!("`{}[{binder}` is not closed: expected `]`", excerpt(&name, 40)),
+                            at: self.at(),
+                        });
+                    };
+                    let end = end.end;
+                    self.pos += 1;
+                    return Ok(Ast {
+                        node: Node::Index {
+                            name,
+                            binder,
+                            binder_span: bsp,
+                        },
+                        span: sp.start..end,
+                    });
                 }
                 Ok(Ast {
                     node: Node::Name(name),
@@ -590,12 +664,51 @@ impl Parser<'_> {
                 message: "unexpected `,` outside a function call".into(),
                 at: sp.start,
             }),
+            Tok::Colon => Err(SyntaxError {
+                message: "unexpected `:`: a binder names its element first, e.g. sum(j: x[j]^2)"
+                    .into(),
+                at: sp.start,
+            }),
+            Tok::LBracket | Tok::RBracket => Err(SyntaxError {
+                message: "unexpected bracket: `x[j]` reads a per-element name at the element of the binder named `j`"
+                    .into(),
+                at: sp.start,
+            }),
             Tok::Op(o) => Err(SyntaxError {
                 message: format!("unexpected operator `{o}`"),
                 at: sp.start,
             }),
         }
     }
+}
+
+/// The source text of each comparison of a formula, left to right (chained comparisons
+/// `a <= b < c` give `a <= b` and `b < c`), in the order of [`crate::lang::Formula::atoms`]:
+/// the comparisons joined by `&&`, `||` and `!`, not those inside arithmetic (indicators).
+/// `None` when the text does not parse.
+///
+/// ```
+/// use balloc::lang::syntax::comparison_texts;
+/// assert_eq!(comparison_texts("rank > n/2 || w <= 1/n").unwrap(), vec!["rank > n/2", "w <= 1/n"]);
+/// assert_eq!(comparison_texts("0 <= x < 1").unwrap(), vec!["0 <= x", "x < 1"]);
+/// assert_eq!(comparison_texts("(x > 0) + 1 >= 1").unwrap(), vec!["(x > 0) + 1 >= 1"]);
+/// ```
+pub fn comparison_texts(text: &str) -> Option<Vec<String>> {
+    fn walk(a: &Ast, text: &str, out: &mut Vec<String>) {
+        match &a.node {
+            Node::Cmp(..) => out.push(text.get(a.span.clone()).unwrap_or_default().to_string()),
+            Node::And(x, y) | Node::Or(x, y) => {
+                walk(x, text, out);
+                walk(y, text, out);
+            }
+            Node::Not(x) => walk(x, text, out),
+            _ => {}
+        }
+    }
+    let ast = parse(text).ok()?;
+    let mut out = Vec::new();
+    walk(&ast, text, &mut out);
+    Some(out)
 }
 
 /// Parses an expression or formula.
@@ -641,6 +754,9 @@ pub fn parse(text: &str) -> Result<Ast, SyntaxError> {
             Tok::LParen => "`(`".into(),
             Tok::RParen => "an unmatched `)`".into(),
             Tok::Comma => "`,`".into(),
+            Tok::Colon => "`:`".into(),
+            Tok::LBracket => "`[`".into(),
+            Tok::RBracket => "`]`".into(),
         };
         return Err(SyntaxError {
             message: format!("unexpected {what} after a complete expression"),
@@ -667,7 +783,7 @@ fn shape(ast: &Ast) -> (usize, usize) {
         nodes += 1;
         depth = depth.max(d);
         match &a.node {
-            Node::Num(_) | Node::Name(_) => {}
+            Node::Num(_) | Node::Name(_) | Node::Index { .. } => {}
             Node::Neg(x) | Node::Not(x) => stack.push((x, d + 1)),
             Node::Bin(_, x, y) | Node::Cmp(x, _, y) | Node::And(x, y) | Node::Or(x, y) => {
                 stack.push((x, d + 1));
@@ -728,6 +844,35 @@ mod tests {
         assert_eq!(name_span, 6..9);
         assert_eq!(args.len(), 2);
         assert_eq!(r.span, 6..15);
+    }
+
+    #[test]
+    fn primes_binder_names_and_brackets() {
+        // `gap'` is one name with its prime; `sum(j: ...)` names its binder; `x'[j]` reads the
+        // primed name at the bin of the binder `j`.
+        let Node::Call { name, binder, args, .. } = parse("sum(j: x'[j] - x[j], j > 1)").unwrap().node
+        else {
+            panic!("a call")
+        };
+        assert_eq!((name.as_str(), binder.map(|b| b.0)), ("sum", Some("j".to_string())));
+        assert_eq!(args.len(), 2);
+        let Node::Bin(_, l, _) = &args[0].node else { panic!("{:?}", args[0]) };
+        assert_eq!(
+            l.node,
+            Node::Index {
+                name: "x'".into(),
+                binder: "j".into(),
+                binder_span: 10..11
+            }
+        );
+        assert_eq!(l.span, 7..12);
+        assert_eq!(parse("gap'").unwrap().node, Node::Name("gap'".into()));
+        // Errors: two primes, a prime alone, a bracket without a binder name, a stray colon.
+        assert!(parse("gap''").unwrap_err().message.contains("two primes"));
+        assert_eq!(parse("1 + 'a").unwrap_err().at, 4);
+        assert!(parse("x[1]").unwrap_err().message.contains("name of an enclosing binder"));
+        assert!(parse("x[j").unwrap_err().message.contains("not closed"));
+        assert!(parse(": b").unwrap_err().message.contains("names its element first"));
     }
 
     #[test]

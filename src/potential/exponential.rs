@@ -399,6 +399,28 @@ impl Potential for Exponential {
         })
     }
 
+    fn per_bin_named(&self, _n: usize) -> Option<String> {
+        Some(match self.side {
+            Side::Phi => "exp(alpha*y)".into(),
+            Side::Psi => "exp(-alpha*y)".into(),
+            Side::Gamma => "exp(alpha*y) + exp(-alpha*y)".into(),
+        })
+    }
+
+    fn enclosed_expected_at(
+        &self,
+        params: &[crate::enclosure::Interval],
+        law: &crate::exact::ExactStepLaw,
+        x: &[crate::exact::Q],
+        setting: &crate::exact::ExactSetting,
+        prec: u64,
+    ) -> Result<Option<crate::enclosure::Enclosed>> {
+        let [alpha] = params else {
+            return Ok(None);
+        };
+        crate::enclosure::exponential::enclose_at(law, self.side, alpha, x, setting, prec).map(Some)
+    }
+
     fn enclosed_expected(
         &self,
         law: &crate::exact::ExactStepLaw,

@@ -137,6 +137,13 @@ impl Potential for AbsExponential {
         }
     }
 
+    fn per_bin_named(&self, n: usize) -> Option<String> {
+        Some(match self.smoothing {
+            Smoothing::Constant(_) => "exp(alpha*abs(y))".into(),
+            Smoothing::PerBin(_) => format!("exp(kappa/{n}*abs(y))"),
+        })
+    }
+
     fn per_bin(&self, n: usize) -> Option<String> {
         Some(match self.smoothing {
             Smoothing::Constant(a) => format!("exp(({})*abs(y))", exact_of(a)),

@@ -94,6 +94,37 @@ pub trait Potential: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// The per-bin term of [`Potential::per_bin`] with every numeric parameter written by its
+    /// registry name instead of its value (e.g. `exp(alpha*y)` for `phi`, `exp(kappa/16*abs(y))`
+    /// for `recovery` at `n = 16`). The claim engine binds the names to the parameters'
+    /// expressions in each number domain, so a parameter that is not rational (`α = 1/ln n`) is
+    /// enclosed rather than rounded. The default is [`Potential::per_bin`] (no numeric
+    /// parameters).
+    ///
+    /// ```
+    /// let p = balloc::potential::parse("recovery(kappa=2)").unwrap();
+    /// assert_eq!(p.per_bin_named(16).unwrap(), "exp(kappa/16*abs(y))");
+    /// assert_eq!(p.per_bin(16).unwrap(), "exp((2)/16*abs(y))");
+    /// ```
+    fn per_bin_named(&self, n: usize) -> Option<String> {
+        self.per_bin(n)
+    }
+
+    /// Enclosures of `(P(x), E[P(next) | x], E[P(next) − P(x) | x])` as
+    /// [`Potential::enclosed_expected`], with the numeric parameters given as enclosures
+    /// (`params[k]` encloses parameter `k` of [`PotentialInfo::params`]) instead of the
+    /// potential's own rational values; `Ok(None)` when none.
+    fn enclosed_expected_at(
+        &self,
+        _params: &[crate::enclosure::Interval],
+        _law: &crate::exact::ExactStepLaw,
+        _x: &[crate::exact::Q],
+        _setting: &crate::exact::ExactSetting,
+        _prec: u64,
+    ) -> Result<Option<crate::enclosure::Enclosed>> {
+        Ok(None)
+    }
+
     /// `E[P(next) | x]` in exact rationals, by a closed form that covers settings the per-bin
     /// route does not (e.g. continuous weight laws through their moments); `Ok(None)` when none.
     fn exact_expected(

@@ -649,10 +649,17 @@ fn renumber(e: &Expr, map: &[Option<usize>]) -> Expr {
             renumber(f, map),
             pr.as_ref().map(|x| renumber_formula(x, map)),
         ),
-        Expr::Count(on, pr, _) => Expr::count(*on, renumber_formula(pr, map)),
+        Expr::Count(on, pr, ..) => Expr::count(*on, renumber_formula(pr, map)),
         Expr::EnvCall(f, args) => {
             Expr::EnvCall(f.clone(), args.iter().map(|a| renumber(a, map)).collect())
         }
+        // Names of nested binders, the next state and edges: not in the scope of kind `real`.
+        Expr::NextSlot(_)
+        | Expr::NextBin(_)
+        | Expr::Outer(..)
+        | Expr::Edge(..)
+        | Expr::Prob(..)
+        | Expr::Mean(..) => e.clone(),
     }
 }
 

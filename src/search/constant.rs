@@ -41,7 +41,9 @@ pub fn bisect(
 }
 
 /// The result of a bisection: the tightest value shown to hold and the nearest value shown to
-/// fail (`None` when the claim held down to 0).
+/// fail. `fails` is `None` when no failing value was found: the claim held at every value tried,
+/// and `holds` is then the farthest of them (about `±2⁶⁴` times the start's scale: the constant
+/// is unbounded in that direction as far as the search went).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bracket {
     /// The tightest value for which `holds` returned true.
@@ -51,12 +53,24 @@ pub struct Bracket {
 }
 
 /// [`bisect`], returning the bracket: the tightest value that holds and the nearest value that
-/// fails, within relative precision `rel` of each other.
+/// fails, within relative precision `rel` of each other (or `rel·2⁻⁴⁰` of the start's scale
+/// `max(|start|, 1)` when the threshold is 0). The search covers the whole real line: from a
+/// positive start it halves toward 0 first (the usual case: a positive constant), then tries 0
+/// and the negative values; from a start `≤ 0` it steps by doubling multiples of the scale.
 ///
 /// ```
 /// use balloc::claim::Direction;
 /// let b = balloc::search::bisect_bracket(Direction::Smallest, 1.0, 1e-6, &mut |c| Ok(c >= 0.3)).unwrap();
 /// assert!(b.holds >= 0.3 && b.fails.unwrap() < 0.3 && b.holds - b.fails.unwrap() < 1e-6);
+/// // A negative threshold from a positive start: the smallest K with K ≥ −1.5.
+/// let b = balloc::search::bisect_bracket(Direction::Smallest, 2.0, 1e-9, &mut |k| Ok(k >= -1.5)).unwrap();
+/// assert!((b.holds + 1.5).abs() < 1e-8 && b.fails.unwrap() < -1.5);
+/// // The largest α with α ≤ −0.25, from a start of 1.
+/// let b = balloc::search::bisect_bracket(Direction::Largest, 1.0, 1e-9, &mut |a| Ok(a <= -0.25)).unwrap();
+/// assert!((b.holds + 0.25).abs() < 1e-9 && b.fails.unwrap() > -0.25);
+/// // Holding everywhere: no failing value, and the farthest value tried.
+/// let b = balloc::search::bisect_bracket(Direction::Smallest, 1.0, 1e-6, &mut |_| Ok(true)).unwrap();
+/// assert!(b.fails.is_none() && b.holds < -1e18);
 /// ```
 pub fn bisect_bracket(
     dir: Direction,
@@ -64,81 +78,115 @@ pub fn bisect_bracket(
     rel: f64,
     holds: &mut dyn FnMut(f64) -> Result<bool>,
 ) -> Result<Bracket> {
-    let start = if start > 0.0 && start.is_finite() {
-        start
-    } else {
-        1.0
+    let start = if start.is_finite() { start } else { 1.0 };
+    // `Largest` is `Smallest` for the mirrored claim v ↦ holds(−v).
+    let b = match dir {
+        Direction::Smallest => smallest(start, rel, holds, false)?,
+        Direction::Largest => {
+            let mut mirrored = |v: f64| holds(-v);
+            let b = smallest(-start, rel, &mut mirrored, true)?;
+            Bracket {
+                holds: -b.holds,
+                fails: b.fails.map(|f| -f),
+            }
+        }
     };
-    // `good` holds, `bad` fails; for Smallest, bad < good; for Largest, good < bad.
-    let (mut good, mut bad) = match dir {
-        Direction::Smallest => {
-            let mut hi = start;
-            let mut k = 0;
-            while !holds(hi)? {
-                hi *= 2.0;
-                k += 1;
-                if k > 60 {
-                    return Err(Error::Unsupported(format!(
-                        "the claim fails for every value up to {hi:e}; nothing to tighten"
-                    )));
+    Ok(b)
+}
+
+/// The tightest value of a claim that holds for large values, over the whole real line
+/// (`mirrored`: the caller negated the values, for the messages).
+fn smallest(
+    start: f64,
+    rel: f64,
+    holds: &mut dyn FnMut(f64) -> Result<bool>,
+    mirrored: bool,
+) -> Result<Bracket> {
+    const DOUBLINGS: u32 = 64;
+    let scale = start.abs().max(1.0);
+    // `good` holds, `bad` fails, bad < good.
+    let (good, bad) = if holds(start)? {
+        let mut good = start;
+        let mut bad = None;
+        if start > 0.0 {
+            // Halve toward 0 (a positive constant), then try 0.
+            let mut v = start / 2.0;
+            for _ in 0..60 {
+                if holds(v)? {
+                    good = v;
+                    v /= 2.0;
+                } else {
+                    bad = Some(v);
+                    break;
                 }
             }
-            let mut lo = hi / 2.0;
-            let mut k = 0;
-            while holds(lo)? {
-                if lo == 0.0 {
+            if bad.is_none() {
+                if holds(0.0)? {
+                    good = 0.0;
+                } else {
+                    // Holds at every positive value tried and fails at 0.
                     return Ok(Bracket {
-                        holds: 0.0,
-                        fails: None,
+                        holds: good,
+                        fails: Some(0.0),
                     });
                 }
-                lo /= 2.0;
-                k += 1;
-                if k > 60 {
-                    // Holds down to ~0: check 0 and negative values are not bracketed.
-                    return if holds(0.0)? {
-                        Ok(Bracket {
-                            holds: 0.0,
-                            fails: None,
-                        })
-                    } else {
-                        Ok(Bracket {
-                            holds: lo,
-                            fails: Some(0.0),
-                        })
-                    };
-                }
             }
-            (hi, lo)
         }
-        Direction::Largest => {
-            let mut lo = start;
-            let mut k = 0;
-            while !holds(lo)? {
-                lo /= 2.0;
-                k += 1;
-                if k > 60 {
-                    return Err(Error::Unsupported(format!(
-                        "the claim fails for every value down to {lo:e}; nothing to tighten"
-                    )));
+        if bad.is_none() {
+            // Step down by doubling multiples of the scale.
+            let mut step = scale;
+            for _ in 0..DOUBLINGS {
+                let v = good - step;
+                if holds(v)? {
+                    good = v;
+                    step *= 2.0;
+                } else {
+                    bad = Some(v);
+                    break;
                 }
             }
-            let mut hi = lo * 2.0;
-            let mut k = 0;
-            while holds(hi)? {
-                hi *= 2.0;
-                k += 1;
-                if k > 60 {
-                    return Err(Error::Unsupported(format!(
-                        "the claim holds for every value up to {hi:e}; the constant is unbounded"
-                    )));
-                }
+        }
+        match bad {
+            Some(b) => (good, b),
+            None => {
+                return Ok(Bracket {
+                    holds: good,
+                    fails: None,
+                });
             }
-            (lo, hi)
+        }
+    } else {
+        let mut bad = start;
+        let mut good = None;
+        let mut step = scale;
+        for _ in 0..DOUBLINGS {
+            let v = if bad > 0.0 { bad * 2.0 } else { bad + step };
+            if holds(v)? {
+                good = Some(v);
+                break;
+            }
+            bad = v;
+            step *= 2.0;
+        }
+        match good {
+            Some(g) => (g, bad),
+            None => {
+                let (dir, v) = if mirrored {
+                    ("down", -bad)
+                } else {
+                    ("up", bad)
+                };
+                return Err(Error::Unsupported(format!(
+                    "the claim fails for every value {dir} to {v:e}; nothing to tighten"
+                )));
+            }
         }
     };
+    let (mut good, mut bad) = (good, bad);
+    let floor = rel * scale * 2f64.powi(-40);
     for _ in 0..200 {
-        if (good - bad).abs() <= rel * good.abs().max(bad.abs()).max(1e-300) {
+        let gap = (good - bad).abs();
+        if gap <= rel * good.abs().max(bad.abs()) || gap <= floor {
             break;
         }
         let mid = 0.5 * (good + bad);

@@ -743,6 +743,10 @@ pub fn simulate(model: &dyn Model, plan: &Plan, tick: &(dyn Fn() + Sync)) -> Res
             ));
         }
     }
+    crate::limits::SIM_WORK.check_u128(
+        "balls × runs",
+        u128::from(plan.balls) * u128::from(plan.runs),
+    )?;
     if plan.burn_in >= plan.balls {
         return Err(Error::invalid(
             "burn_in",

@@ -34,6 +34,8 @@
 //!   `# balloc sweep <hash>[ shard i/k]`, a hash of the grid (every configuration's canonical key
 //!   and balls), runs, seed, confidence, the crate version and [`super::STREAM_VERSION`]: a
 //!   resume or a merge refuses files of another sweep, seed or simulator version;
+//! * every row of a partial or shard file carries a checksum of the sweep's fingerprint and the
+//!   row (a last column `check`), so a row whose values were edited is refused when read back;
 //! * every row read back is validated: its configuration fields match the grid, its run index is
 //!   in range and belongs to the shard, its seed is the one [`super::rng::run_seed`] gives that
 //!   run, its numbers are finite and consistent (`balls ≥` the target, `max_gap ≥ final_gap`,
@@ -176,6 +178,21 @@ impl Sweep {
         })?;
         if f.runs == 0 {
             return Err(field(path, "runs", "must be at least 1"));
+        }
+        // The output is a file prefix: `grid` writes grid.csv and grid.summary.csv.
+        let prefix = Path::new(&f.output);
+        if f.output.trim().is_empty()
+            || f.output.ends_with('/')
+            || prefix.file_name().is_none_or(|n| n == "." || n == "..")
+        {
+            return Err(field(
+                path,
+                "output",
+                format!(
+                    "must name a file prefix such as \"out/grid\" (it writes PREFIX.csv and PREFIX.summary.csv), got {:?}",
+                    f.output
+                ),
+            ));
         }
         let confidence = f.confidence.unwrap_or(0.95);
         if !(confidence > 0.0 && confidence < 1.0) {
@@ -436,7 +453,7 @@ impl Sweep {
                 .collect::<Result<_>>()?;
             let mut text = String::new();
             for r in &rows {
-                text.push_str(&row_line(c, e, r));
+                text.push_str(&self.sealed(row_line(c, e, r)));
                 text.push('\n');
             }
             file.write_all(text.as_bytes())
@@ -448,7 +465,11 @@ impl Sweep {
         done.sort_unstable_by_key(|d| (d.0, d.1.run));
         match shard {
             Some(s) => {
-                let text = format!("{}\n{}", self.header(Some(s)), self.rows_csv(&done));
+                let mut text = format!("{}\n{ROW_HEADER},check\n", self.header(Some(s)));
+                for (c, r) in &done {
+                    text.push_str(&self.sealed(row_line(*c, &self.entries[*c], r)));
+                    text.push('\n');
+                }
                 atomic_write(self.shard_path(s), text.as_bytes())?
             }
             None => {
@@ -496,7 +517,8 @@ impl Sweep {
             lines.next(); // the column header
             for (ln, line) in lines {
                 let row = self
-                    .parse_row(line)
+                    .unseal(line)
+                    .and_then(|l| self.parse_row(l))
                     .and_then(|d| self.check_row(d, Some(shard)));
                 all.push(row.map_err(|e| {
                     Error::invalid(
@@ -566,7 +588,8 @@ impl Sweep {
                 break;
             }
             let d = self
-                .parse_row(l.trim_end())
+                .unseal(l.trim_end())
+                .and_then(|l| self.parse_row(l))
                 .and_then(|d| self.check_row(d, shard))
                 .map_err(|e| {
                     bad(format!(
@@ -634,6 +657,29 @@ impl Sweep {
             ));
         }
         Ok(d)
+    }
+
+    /// A row of a partial or shard file with its checksum: `,<hash>` of the sweep's fingerprint
+    /// and the row, so that a row whose values were edited (or copied from another sweep) is
+    /// detected when it is read back, as its seed already is.
+    fn sealed(&self, line: String) -> String {
+        let h = super::rng::fnv1a64(&format!("{:016x}|{line}", self.fingerprint));
+        format!("{line},{h:016x}")
+    }
+
+    /// The row of a sealed line, when its checksum is the one [`Sweep::sealed`] gives it.
+    fn unseal<'l>(&self, line: &'l str) -> Result<&'l str> {
+        let (row, sum) = line
+            .rsplit_once(',')
+            .ok_or_else(|| Error::invalid("row", "has no checksum"))?;
+        let want = super::rng::fnv1a64(&format!("{:016x}|{row}", self.fingerprint));
+        if sum != format!("{want:016x}") {
+            return Err(Error::invalid(
+                "row",
+                "does not match its checksum (its values were changed after it was written)",
+            ));
+        }
+        Ok(row)
     }
 
     fn rows_csv(&self, rows: &[(usize, RunResult)]) -> String {

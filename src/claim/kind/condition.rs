@@ -177,6 +177,8 @@ impl Check for Condition {
                     loads: vec![],
                     source: p.spec(),
                     constants: BTreeMap::new(),
+                    constants_text: BTreeMap::new(),
+                    exact: None,
                     lhs: format!("eps* = {}, C* = {}", be.eps, bc.c),
                     rhs: format!("eps = {eps}, C = {c2}"),
                     slack: slack.to_string(),
@@ -200,6 +202,7 @@ impl Check for Condition {
         };
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

@@ -188,10 +188,21 @@ pub fn parse_graph_in(spec: &str, dir: Option<&std::path::Path>) -> Result<Graph
         .ok_or_else(|| bad("missing closing parenthesis"))?;
     match name.trim() {
         "edges" => {
-            let text: String = args
-                .split_whitespace()
-                .map(|e| e.replace('-', " ") + "\n")
-                .collect();
+            // Each edge exactly `u-v` with two vertex numbers (`1--2`, `1-`, `1-2-3` are errors).
+            let mut text = String::new();
+            for e in args.split_whitespace() {
+                let ok = e.split_once('-').filter(|(u, v)| {
+                    let num = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+                    num(u) && num(v)
+                });
+                let Some((u, v)) = ok else {
+                    return Err(bad(&format!(
+                        "edge `{}` is not of the form u-v with two vertex numbers",
+                        crate::error::excerpt(e)
+                    )));
+                };
+                text.push_str(&format!("{u} {v}\n"));
+            }
             return Graph::parse_edge_list(&text, spec);
         }
         "file" => {
@@ -728,6 +739,7 @@ impl Check for GraphCheck {
                 );
                 return Ok(Verdict {
                     links: Vec::new(),
+                    observations: Vec::new(),
                     id: self.t.id.clone(),
                     verdict: Status::Inconclusive,
                     expected: self.t.file.expected,
@@ -949,6 +961,8 @@ impl Check for GraphCheck {
             loads: v.loads,
             source: v.source,
             constants: BTreeMap::new(),
+            constants_text: BTreeMap::new(),
+            exact: None,
             lhs: v.what.clone(),
             rhs: "-".into(),
             slack: "-".into(),
@@ -957,6 +971,7 @@ impl Check for GraphCheck {
         });
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

@@ -255,6 +255,8 @@ impl LowerBound {
                 loads: vec![],
                 source: src,
                 constants: BTreeMap::new(),
+                constants_text: BTreeMap::new(),
+                exact: None,
                 lhs,
                 rhs,
                 slack: if ok { "0".into() } else { "-1".into() },
@@ -371,6 +373,7 @@ impl Check for LowerBound {
         };
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

@@ -50,6 +50,33 @@ impl Default for RunContext<'_> {
     }
 }
 
+/// Checks the search budget of one case of `d` at `effort` against
+/// [`crate::limits::SEARCH_STATES`] and the effort against [`crate::limits::CHECK_EFFORT`],
+/// before the search starts: `(random + optimise·starts)·effort`.
+///
+/// ```
+/// use balloc::claim::schema::Domain;
+/// use balloc::claim::kind::check_search_budget;
+/// let d: Domain = toml::from_str("n = [4]\nrandom = 1000\noptimise = 100\nstarts = 4").unwrap();
+/// assert!(check_search_budget(&d, 10).is_ok()); // (1000 + 400)·10 = 14 000 states
+/// let e = check_search_budget(&d, 100_000).unwrap_err().to_string();
+/// assert!(e.contains("effort") && e.contains("CHECK_EFFORT"), "{e}");
+/// assert!(check_search_budget(&d, 1000).is_ok()); // 1.4·10⁶ ≤ 10⁸
+/// let big: Domain = toml::from_str("n = [4]\nrandom = 1000000").unwrap();
+/// let e = check_search_budget(&big, 1000).unwrap_err().to_string(); // 10⁹ > 10⁸
+/// assert!(e.contains("SEARCH_STATES") && e.contains("1000000000"), "{e}");
+/// ```
+pub fn check_search_budget(d: &super::schema::Domain, effort: u32) -> crate::error::Result<()> {
+    crate::limits::CHECK_EFFORT.check("effort", u64::from(effort))?;
+    let per_case = u128::from(d.random) + u128::from(d.optimise) * d.starts as u128;
+    crate::limits::SEARCH_STATES
+        .check_u128(
+            "[domain] (random + optimise × starts) × effort",
+            per_case * u128::from(effort.max(1)),
+        )
+        .map(|_| ())
+}
+
 /// The tightest value of a constant at one n.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Tightest {

@@ -688,6 +688,7 @@ impl Multidim {
         let Some(cand) = cand else {
             return Ok(Verdict {
                 links: Vec::new(),
+                observations: Vec::new(),
                 id: self.t.id.clone(),
                 verdict: Status::Holds,
                 expected: self.t.file.expected,
@@ -797,6 +798,8 @@ impl Multidim {
             loads: cand.s.clone(),
             source: cand.source.clone(),
             constants: self.constants_map(cand.consts),
+            constants_text: BTreeMap::new(),
+            exact: None,
             lhs: show(&cand.e.lhs),
             rhs: show(&cand.e.rhs),
             slack: format!("{:e}", cand.e.margin),
@@ -805,6 +808,7 @@ impl Multidim {
         };
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -867,6 +871,7 @@ impl Multidim {
             .unwrap_or(Decision::Undecided);
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -881,6 +886,8 @@ impl Multidim {
                 loads: vec![0.0; g.n],
                 source: "s ≡ 0".into(),
                 constants: BTreeMap::new(),
+                exact: None,
+                constants_text: BTreeMap::new(),
                 lhs: format!("Γ(0) = 2H_n = {} = {:.12}", g.exact, g.value),
                 rhs: format!("2 ln n = {:.12}", g.claimed),
                 slack: format!("{slack:e}"),
@@ -941,6 +948,7 @@ impl Multidim {
         let slack = if v == h { 0.0 } else { -1.0 };
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -950,7 +958,9 @@ impl Multidim {
                 n,
                 loads: vec![0.0; n],
                 source: "s ≡ 0".into(),
+                exact: None,
                 constants: BTreeMap::new(),
+                constants_text: BTreeMap::new(),
                 lhs: format!("Γ(0) ({} Ψ) = {v}", reading.name()),
                 rhs: format!("2H_n = {h}"),
                 slack: format!("{slack:e}"),
@@ -995,8 +1005,10 @@ impl Multidim {
                     let w = Witness {
                         n,
                         loads: vec![],
+                        exact: None,
                         source: p.spec(),
                         constants: cm,
+                        constants_text: BTreeMap::new(),
                         lhs: format!(
                             "Σ_{{i≤{}}} p_i = {}; Σ_{{i≥{}}} p_i = {}",
                             m.k1, m.prefix, m.k2, m.suffix
@@ -1016,6 +1028,7 @@ impl Multidim {
         let zero = Q::from_integer(0.into());
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: if slack >= zero { Status::Holds } else { Status::Refuted },
             expected: self.t.file.expected,
@@ -1030,6 +1043,7 @@ impl Multidim {
 
 impl Check for Multidim {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        super::check_search_budget(self.t.file.domain.get_ref(), ctx.effort)?;
         match self.item {
             Item::GammaAtZero => self.run_gamma_at_zero(),
             Item::MassFacts => self.run_mass_facts(),

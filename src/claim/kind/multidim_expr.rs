@@ -781,6 +781,8 @@ impl MdExpr {
                             loads: x.sum_loads::<f64>(),
                             source: format!("{} / {label}", self.law.spec()),
                             constants: case.named(&self.constants),
+                            constants_text: case.named_text(&self.constants),
+                            exact: None,
                             lhs: format!(
                                 "md state (rows = bins) {:?}: {what}",
                                 (0..n).map(|b| x.row(b).to_vec()).collect::<Vec<_>>()
@@ -900,6 +902,7 @@ impl Check for MdExpr {
         });
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

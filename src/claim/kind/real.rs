@@ -396,6 +396,15 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let mut vars = Vec::new();
     for (name, v) in &f.vars {
         let spec = parse_var(t, name, v)?;
+        if crate::lang::expr::is_function_name(name, false) {
+            return Err(err(
+                t,
+                v.span().start,
+                format!(
+                    "variable `{name}` is named like a function of the language (`{name}(...)`); choose another name"
+                ),
+            ));
+        }
         if constants.index(name).is_some() {
             return Err(err(
                 t,
@@ -529,12 +538,19 @@ fn substitute(e: &Expr, from: usize, u: usize) -> Expr {
             substitute(f, from, u),
             p.as_ref().map(|p| substitute_formula(p, from, u)),
         ),
-        Expr::Count(on, p, _) => Expr::count(*on, substitute_formula(p, from, u)),
+        Expr::Count(on, p, ..) => Expr::count(*on, substitute_formula(p, from, u)),
         Expr::EnvCall(f, args) => Expr::EnvCall(
             f.clone(),
             args.iter().map(|a| substitute(a, from, u)).collect(),
         ),
         Expr::Dim => Expr::Dim,
+        // Names of nested binders, the next state and edges: not in the scope of kind `real`.
+        Expr::NextSlot(_)
+        | Expr::NextBin(_)
+        | Expr::Outer(..)
+        | Expr::Edge(..)
+        | Expr::Prob(..)
+        | Expr::Mean(..) => e.clone(),
     }
 }
 
@@ -788,6 +804,15 @@ impl Real {
         // Derived names, in an order where each reads only earlier ones.
         let mut pending: Vec<(&String, &Spanned<String>)> = self.claim.lets.iter().collect();
         for (name, v) in &pending {
+            if crate::lang::expr::is_function_name(name, false) {
+                return Err(err(
+                    t,
+                    v.span().start,
+                    format!(
+                        "derived name `{name}` is named like a function of the language (`{name}(...)`); choose another name"
+                    ),
+                ));
+            }
             if names.iter().any(|(n, _)| n == *name) {
                 return Err(err(
                     t,
@@ -1083,6 +1108,8 @@ impl Real {
             loads: vec![],
             source: format!("point ({})", coords.join(", ")),
             constants,
+            constants_text: Default::default(),
+            exact: None,
             lhs,
             rhs,
             slack,
@@ -1118,6 +1145,7 @@ impl Real {
             searched: Searched::default(),
             notes,
             links: Vec::new(),
+            observations: Vec::new(),
         };
         match out {
             Outcome::Proved {
@@ -1189,14 +1217,23 @@ impl Real {
                 searched.add("boxes", stats.boxes);
                 // Re-check at a higher precision.
                 let again = p.sides_at(&point, CHECK_PREC).ok();
-                let confirmed = again.as_ref().is_some_and(|(g2, _, _)| {
+                let by_enclosure = again.as_ref().is_some_and(|(g2, _, _)| {
                     if p.strict() {
                         *g2.hi() <= 0u32
                     } else {
                         *g2.hi() < 0u32
                     }
                 });
-                if !confirmed {
+                // At a point where the two sides are exactly equal (g = 0 at a non-dyadic point,
+                // which no enclosure shows) the sign is decided exactly.
+                let exact = (!by_enclosure)
+                    .then(|| p.exact_sign(&[], true, &point))
+                    .flatten()
+                    .filter(|s| {
+                        *s == std::cmp::Ordering::Less
+                            || (p.strict() && *s == std::cmp::Ordering::Equal)
+                    });
+                if !by_enclosure && exact.is_none() {
                     return Err(Error::Unsupported(format!(
                         "{}: the counterexample of {label} is not confirmed at {CHECK_PREC} bits",
                         self.t.id
@@ -1208,11 +1245,17 @@ impl Real {
                     &point,
                     (lhs.to_string(), rhs.to_string(), format!("{slack:e}")),
                     found_by,
-                    Some(format!(
-                        "certified by enclosures: the claim as g ≥ 0 has g ∈ {g} at {} bits and g ∈ {} at {CHECK_PREC} bits (the point lies in the domain and every hypothesis holds there)",
-                        self.options.prec,
-                        again.map(|a| a.0.to_string()).unwrap_or_default()
-                    )),
+                    Some(match exact {
+                        None => format!(
+                            "certified by enclosures: the claim as g ≥ 0 has g ∈ {g} at {} bits and g ∈ {} at {CHECK_PREC} bits (the point lies in the domain and every hypothesis holds there)",
+                            self.options.prec,
+                            again.map(|a| a.0.to_string()).unwrap_or_default()
+                        ),
+                        Some(s) => format!(
+                            "decided exactly (rational arithmetic and exact exponential sums): the claim as g ≥ 0 has g {} 0 at the point (the point lies in the domain and every hypothesis holds there)",
+                            if s == std::cmp::Ordering::Equal { "=" } else { "<" }
+                        ),
+                    }),
                 );
                 let mut v = base(
                     Status::Refuted,

@@ -51,7 +51,7 @@
 
 use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
 use crate::claim::schema::{ConstValue, FileError, Theorem};
-use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
+use crate::claim::verdict::{Observation, Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::graph::GraphKind;
 use crate::graph::experiment::Rule;
@@ -1344,6 +1344,31 @@ impl Statistical {
         ns
     }
 
+    /// The simulation work of the file at the numbers of bins `ns` and `runs` runs per
+    /// configuration, in ball steps (`runs × (burn_in + balls)` summed over the configurations),
+    /// checked against [`crate::limits::SIM_WORK`] before the first run.
+    fn check_work(&self, ns: &[usize], runs: u64, effort: u32) -> Result<()> {
+        crate::limits::CHECK_EFFORT.check("effort", u64::from(effort))?;
+        let mut total: u128 = 0;
+        for &n in ns {
+            for be in &self.batch {
+                let b = self.batch_at(n, be)?;
+                let burn = self.burn_in_at(n, b)?;
+                for me in &self.balls {
+                    let m = self.balls_at(n, b, me)?;
+                    let per_run = u128::from(burn) + u128::from(m);
+                    total += per_run * u128::from(runs) * self.sources.len() as u128;
+                }
+            }
+        }
+        crate::limits::SIM_WORK
+            .check_u128(
+                "[claim] runs × (burn_in + balls), summed over the configurations",
+                total,
+            )
+            .map(|_| ())
+    }
+
     /// The number of configurations at an effort (the Bonferroni divisor).
     fn configurations(&self, effort: u32) -> usize {
         self.grid_n(effort).len() * self.batch.len() * self.balls.len() * self.sources.len()
@@ -1902,6 +1927,8 @@ impl Statistical {
                 p.m
             ),
             constants,
+            constants_text: BTreeMap::new(),
+            exact: None,
             lhs: format!(
                 "{} ≈ {:.6} in [{:.6}, {:.6}] ({} runs, level {:.6})",
                 self.lhs_name(),
@@ -1922,8 +1949,9 @@ impl Statistical {
 impl Check for Statistical {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
         let effort = ctx.effort.max(1);
-        let runs = self.runs * effort as u64;
+        let runs = self.runs.saturating_mul(effort as u64);
         let ns = self.grid_n(effort);
+        self.check_work(&ns, runs, effort)?;
         let k = self.intervals(effort);
         let level = self.level(effort);
         let mut searched = Searched {
@@ -1956,6 +1984,21 @@ impl Check for Statistical {
             }
         }
         let mut outcomes: Vec<(Decision, f64, Witness)> = Vec::new();
+        let mut observations: Vec<Observation> = Vec::new();
+        // A curve is a source with its batch and ball-count expressions; the expressions are
+        // numbered when there are several.
+        let several = |f: fn(&Point) -> usize| points.iter().any(|p| f(p) > 0);
+        let (several_b, several_m) = (several(|p| p.bi), several(|p| p.mi));
+        let curve_of = |p: &Point| {
+            let mut c = self.sources[p.source].label();
+            if several_b {
+                c.push_str(&format!(", batch size #{}", p.bi + 1));
+            }
+            if several_m {
+                c.push_str(&format!(", balls #{}", p.mi + 1));
+            }
+            c
+        };
         match self.test {
             Test::Mean(_) | Test::Probability(_) => {
                 let mut ratios = Vec::new();
@@ -1982,6 +2025,16 @@ impl Check for Statistical {
                         j.target,
                         decision_name(j.decision)
                     ));
+                    observations.push(Observation {
+                        curve: curve_of(p),
+                        x: p.n as f64,
+                        x_name: "n".into(),
+                        y_name: self.lhs_name(),
+                        mean: j.estimate.mean,
+                        ci_low: j.estimate.ci_low,
+                        ci_high: j.estimate.ci_high,
+                        threshold: Some(j.target),
+                    });
                     outcomes.push((
                         j.decision,
                         j.margin,
@@ -2030,6 +2083,20 @@ impl Check for Statistical {
                         decision_name(j.decision),
                         ma / mb
                     ));
+                    observations.push(Observation {
+                        curve: format!(
+                            "{} − {}",
+                            self.sources[a.source].label(),
+                            self.sources[b.source].label()
+                        ),
+                        x: a.n as f64,
+                        x_name: "n".into(),
+                        y_name: format!("E[{} difference]", self.stat_name()),
+                        mean: j.estimate.mean,
+                        ci_low: j.estimate.ci_low,
+                        ci_high: j.estimate.ci_high,
+                        threshold: Some(0.0),
+                    });
                     let mut w = self.witness(a, &j, &self.consts, runs);
                     w.source = format!(
                         "{} vs {}, b = {}, m = {}",
@@ -2081,6 +2148,20 @@ impl Check for Statistical {
                         }
                         let e = mean_ci(&p.values, level)?;
                         let x = self.fit_x(over, p)?;
+                        observations.push(Observation {
+                            curve: self.curve_label(over, p.source),
+                            x,
+                            x_name: over.name().to_string(),
+                            y_name: if self.relative_to.is_some() {
+                                format!("E[{}] / relative_to", self.stat_name())
+                            } else {
+                                format!("E[{}]", self.stat_name())
+                            },
+                            mean: e.mean / rel,
+                            ci_low: e.ci_low / rel,
+                            ci_high: e.ci_high / rel,
+                            threshold: None,
+                        });
                         raw.push(crate::sim::growth::GridMean {
                             x,
                             mean: e.mean,
@@ -2172,6 +2253,8 @@ impl Check for Statistical {
                             grid.iter().map(|g| g.x).collect::<Vec<_>>()
                         ),
                         constants,
+                        exact: None,
+                        constants_text: BTreeMap::new(),
                         lhs: format!(
                             "{} ≈ {:.6} in [{:.6}, {:.6}] ({} runs per size, level {:.6})",
                             self.lhs_name(),
@@ -2223,6 +2306,7 @@ impl Check for Statistical {
         }
         Ok(Verdict {
             links: Vec::new(),
+            observations,
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -2251,11 +2335,12 @@ impl Check for Statistical {
             .position(|s| s == name)
             .ok_or_else(|| Error::invalid("--name", format!("`{name}` is not a constant")))?;
         let effort = ctx.effort.max(1);
-        let runs = self.runs * effort as u64;
+        let runs = self.runs.saturating_mul(effort as u64);
         let level = self.level(effort);
         let grid = ns
             .map(|v| v.to_vec())
             .unwrap_or_else(|| self.grid_n(effort));
+        self.check_work(&grid, runs, effort)?;
         let mut per_n = Vec::new();
         for &n in &grid {
             if let Some(pr) = ctx.progress {
@@ -2273,7 +2358,8 @@ impl Check for Statistical {
                 }
                 Ok(true)
             };
-            let value = crate::search::bisect(dir, start, 1e-6, &mut holds)?;
+            let bracket = crate::search::bisect_bracket(dir, start, 1e-6, &mut holds)?;
+            let value = bracket.holds;
             let mut consts = self.consts.clone();
             consts[slot] = value;
             let mut tight: Option<(f64, Witness)> = None;
@@ -2284,7 +2370,7 @@ impl Check for Statistical {
                 }
             }
             per_n.push(Tightest {
-                fails: None,
+                fails: bracket.fails,
                 trust_holds: None,
                 trust_fails: None,
                 n,

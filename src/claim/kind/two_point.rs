@@ -555,6 +555,8 @@ impl Check for TwoPointExpr {
             loads: vec![],
             source: "two-point process".into(),
             constants: witness_consts,
+            constants_text: Default::default(),
+            exact: None,
             lhs: what,
             rhs: "-".into(),
             slack: "-".into(),
@@ -563,6 +565,7 @@ impl Check for TwoPointExpr {
         });
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

@@ -137,7 +137,7 @@ impl Inequality {
         if !self.per_bin {
             return float_formula(d, f, &env, None, tol);
         }
-        let vars = f.uses().bin_vars;
+        let vars = f.uses().frame_vars(0);
         let mut worst: Option<Atom> = None;
         for bin in 0..st.n() {
             let fr = env.frame(d, bin, vars)?;
@@ -184,7 +184,7 @@ impl Inequality {
         }
         let f = &self.links[link].formula;
         let claim = if self.per_bin {
-            let vars = f.uses().bin_vars;
+            let vars = f.uses().frame_vars(0);
             let mut undecided = None;
             let mut all = true;
             for bin in 0..st.n() {
@@ -213,52 +213,119 @@ impl Inequality {
         }
     }
 
-    /// Both sides of the first comparison of the link in the domain `d`, for reports (for a
-    /// per-bin claim: at the tightest bin in floats).
+    /// Both sides of each comparison of the link in the domain `d`, for reports: for a per-bin
+    /// claim at the first bin where the domain finds the formula false (else at the tightest
+    /// bin in floats). A formula of one comparison gives `lhs = …, rhs = …, slack = …`; one of
+    /// several (`&&`, `||`, `!`) gives each comparison as written with its sides, slack and
+    /// truth, so that the part that fails is shown.
     fn sides_in<D: Routes>(&self, link: usize, st: &State, d: &D) -> String {
         let env = StateEnv::new(st, d);
         let f = &self.links[link].formula;
+        let tol = &self.setup.tolerance;
         let atoms = f.atoms();
-        let Some((a, c, b)) = atoms.first() else {
+        if atoms.is_empty() {
             return String::new();
-        };
+        }
         let (frame, at) = if self.per_bin {
-            let vars = f.uses().bin_vars;
-            let fenv = StateEnv::new(st, &Float);
-            let tol = &self.setup.tolerance;
-            let mut best: Option<(usize, Atom)> = None;
-            for bin in 0..st.n() {
-                let Ok(fr) = fenv.frame(&Float, bin, vars) else {
-                    return String::new();
-                };
-                if let Ok(x) = float_formula(&Float, f, &fenv, Some(&fr), tol)
-                    && best.as_ref().is_none_or(|(_, w)| x.slack.v < w.slack.v)
-                {
-                    best = Some((bin, x));
-                }
-            }
-            let Some((bin, _)) = best else {
+            let Some(bin) = self.reported_bin(link, st, d) else {
                 return String::new();
             };
-            match env.frame(d, bin, vars) {
+            match env.frame(d, bin, f.uses().frame_vars(0)) {
                 Ok(fr) => (Some(fr), format!("at bin {}: ", bin + 1)),
                 Err(_) => return String::new(),
             }
         } else {
             (None, String::new())
         };
-        match (
-            a.eval(d, &env, frame.as_ref()),
-            b.eval(d, &env, frame.as_ref()),
-        ) {
-            (Ok(x), Ok(y)) => {
-                let slack = crate::lang::expr::slack(d, &x, *c, &y, &self.setup.tolerance)
-                    .map(|s| format!(", slack = {}", d.show(&s)))
-                    .unwrap_or_default();
-                format!("{at}lhs = {}, rhs = {}{slack}", d.show(&x), d.show(&y))
-            }
-            _ => String::new(),
+        let sides = |a: &crate::lang::Expr, c: Cmp, b: &crate::lang::Expr| -> Option<String> {
+            let x = a.eval(d, &env, frame.as_ref()).ok()?;
+            let y = b.eval(d, &env, frame.as_ref()).ok()?;
+            let slack = crate::lang::expr::slack(d, &x, c, &y, tol)
+                .map(|s| format!(", slack = {}", d.show(&s)))
+                .unwrap_or_default();
+            Some(format!("lhs = {}, rhs = {}{slack}", d.show(&x), d.show(&y)))
+        };
+        if let [(a, c, b)] = atoms[..] {
+            return sides(a, c, b)
+                .map(|s| format!("{at}{s}"))
+                .unwrap_or_default();
         }
+        let texts = crate::lang::syntax::comparison_texts(&self.links[link].text)
+            .filter(|t| t.len() == atoms.len());
+        let parts: Vec<String> = atoms
+            .iter()
+            .enumerate()
+            .map(|(k, &(a, c, b))| {
+                let name = match &texts {
+                    Some(t) => format!("`{}`", t[k]),
+                    None => format!("comparison {}", k + 1),
+                };
+                let truth =
+                    Formula::Cmp(a.clone(), c, b.clone()).truth(d, &env, frame.as_ref(), Some(tol));
+                let truth = match truth {
+                    Ok(true) => "true",
+                    Ok(false) => "false",
+                    Err(_) => "undecided",
+                };
+                match sides(a, c, b) {
+                    Some(s) => format!("{name} is {truth} ({s})"),
+                    None => format!("{name} is {truth}"),
+                }
+            })
+            .collect();
+        format!("{at}{}", parts.join("; "))
+    }
+
+    /// The sides and the slack of the link in exact rationals, when it is one comparison and
+    /// every quantity is rational at the state (per bin: at the reported bin). The slack is the
+    /// one [`crate::lang::expr::slack`] gives, plus the tolerance for `<`, `<=`, `>`, `>=`.
+    pub(super) fn exact_sides(&self, link: usize, st: &State) -> Option<[Q; 3]> {
+        let d = Exact;
+        let f = &self.links[link].formula;
+        let [(a, c, b)] = f.atoms()[..] else {
+            return None;
+        };
+        let env = StateEnv::new(st, &d);
+        let frame = if self.per_bin {
+            let bin = self.reported_bin(link, st, &d)?;
+            Some(env.frame(&d, bin, f.uses().frame_vars(0)).ok()?)
+        } else {
+            None
+        };
+        let x = a.eval(&d, &env, frame.as_ref()).ok()?;
+        let y = b.eval(&d, &env, frame.as_ref()).ok()?;
+        let tol = &self.setup.tolerance;
+        let mut slack = crate::lang::expr::slack(&d, &x, c, &y, tol).ok()?;
+        if matches!(c, Cmp::Le | Cmp::Lt | Cmp::Ge | Cmp::Gt) {
+            slack += tol;
+        }
+        Some([x, y, slack])
+    }
+
+    /// The bin a per-bin report shows: the first where the formula is false in `d`, else the
+    /// tightest in floats.
+    fn reported_bin<D: Routes>(&self, link: usize, st: &State, d: &D) -> Option<usize> {
+        let f = &self.links[link].formula;
+        let vars = f.uses().frame_vars(0);
+        let tol = &self.setup.tolerance;
+        let env = StateEnv::new(st, d);
+        for bin in 0..st.n() {
+            let fr = env.frame(d, bin, vars).ok()?;
+            if matches!(f.truth(d, &env, Some(&fr), Some(tol)), Ok(false)) {
+                return Some(bin);
+            }
+        }
+        let fenv = StateEnv::new(st, &Float);
+        let mut best: Option<(usize, Atom)> = None;
+        for bin in 0..st.n() {
+            let fr = fenv.frame(&Float, bin, vars).ok()?;
+            if let Ok(x) = float_formula(&Float, f, &fenv, Some(&fr), tol)
+                && best.as_ref().is_none_or(|(_, w)| x.slack.v < w.slack.v)
+            {
+                best = Some((bin, x));
+            }
+        }
+        best.map(|(bin, _)| bin)
     }
 
     /// Certifies link `link` at the state: exact rationals, then exact exponential sums, then

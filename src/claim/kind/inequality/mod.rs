@@ -18,11 +18,11 @@
 
 mod certify;
 mod run;
-mod vectors;
+pub mod vectors;
 
 use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
 use crate::claim::case::{Alloc, Case, Tables};
-use crate::claim::quantity::Quantity;
+use crate::claim::quantity::{PotDef, Quantity};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::scope::ClaimScope;
 use crate::claim::setup::{Setup, error_in_string};
@@ -371,6 +371,7 @@ impl Inequality {
                     )
                     .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
                     me.check_constant_parts(&case)?;
+                    me.check_extremal_vector(&case)?;
                     me.check_evaluable(&case)?;
                 }
             }
@@ -419,6 +420,7 @@ impl Inequality {
                 for side in [a, b] {
                     let u = side.uses();
                     let free = !u.binders
+                        && !u.next_law
                         && !u.proc_funcs
                         && u.bin_vars.is_empty()
                         && u.slots.iter().all(|s| {
@@ -445,6 +447,39 @@ impl Inequality {
 }
 
 impl Inequality {
+    /// The set sums with first-order terms at the extremal vector q of eq. (3.2) (`Fq_Phi_All`,
+    /// ..., with the file's constants `delta` and `eps`) need δn to be an integer, as C1 and
+    /// `[setting.vectors]` do (`condition::delta_n`): at another δ the step at rank δn is not a
+    /// probability vector (δ = 1/5 at n = 6 gives entries summing to 1 + ε/24), so the case is
+    /// refused rather than evaluated on a vector that is not one.
+    fn check_extremal_vector(&self, case: &Case) -> std::result::Result<(), FileError> {
+        let uses_q = self.tables.pots.iter().any(|p| {
+            matches!(p, PotDef::Defined { name, .. } if name.starts_with("Fq_") && name.matches('_').count() >= 2)
+        });
+        if !uses_q {
+            return Ok(());
+        }
+        let Some(j) = self.setup.constants.index("delta") else {
+            return Ok(());
+        };
+        let delta = case.values.consts[j].exact.clone().ok_or_else(|| {
+            self.t.error_at(
+                None,
+                format!(
+                    "the extremal vector q of eq. (3.2) needs an exact delta (at n = {})",
+                    case.n
+                ),
+            )
+        })?;
+        crate::condition::delta_n(case.n, &delta).map_err(|e| {
+            self.t.error_at(
+                Some(self.t.file.claim.span().start),
+                format!("the extremal vector q of eq. (3.2) (`Fq_...` set sums): {e}"),
+            )
+        })?;
+        Ok(())
+    }
+
     /// Every link must evaluate at the balanced state of every case (so a limit — an enumeration
     /// beyond its size, a batch beyond the separable route — is an error naming the file before
     /// any search, not a failure in the middle of it).
@@ -470,6 +505,7 @@ impl Inequality {
 
 impl Check for Inequality {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        super::check_search_budget(self.t.file.domain.get_ref(), ctx.effort)?;
         let ns = self.setup.ns.clone();
         self.run_links(ctx, &ns, &[])
     }

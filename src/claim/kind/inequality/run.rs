@@ -231,6 +231,7 @@ impl Inequality {
                 searched: o.searched,
                 notes: o.notes,
                 links: Vec::new(),
+                observations: Vec::new(),
             });
         }
         let mut outcomes = Vec::new();
@@ -333,6 +334,7 @@ impl Inequality {
             searched,
             notes,
             links,
+            observations: Vec::new(),
         })
     }
 
@@ -352,6 +354,14 @@ impl Inequality {
                 }
                 c
             },
+            constants_text: {
+                let mut c = case.named_constants_text();
+                if self.setup.batch.len() > 1 || case.setting.batch > 1 {
+                    c.insert("b".into(), case.setting.batch.to_string());
+                }
+                c
+            },
+            exact: None,
             lhs: f.eval.lhs.to_string(),
             rhs: f.eval.rhs.to_string(),
             // −0 is 0 (a tie).
@@ -637,6 +647,15 @@ impl Inequality {
         if status == Status::Refuted && trust == Trust::Float {
             // Only reachable with a rigorous float error bound (never without one).
             status = Status::Refuted;
+        }
+        if trust == Trust::Exact
+            && let Some([l, r, s]) = self.exact_sides(link, &st)
+        {
+            w.exact = Some(crate::claim::verdict::ExactSides {
+                lhs: l.to_string(),
+                rhs: r.to_string(),
+                slack: s.to_string(),
+            });
         }
         w.recheck = Some(recheck.clone());
         notes.push(recheck);
