@@ -570,3 +570,197 @@ fn the_restated_lemma_3_8_claims_follow_from_the_printed_form() {
         }
     }
 }
+
+/// The problem `lhs cmp rhs` in one variable `x` over `[lo, hi]` (closed).
+fn x_problem(lo: &str, hi: &str, lhs: &str, cmp: balloc::lang::Cmp, rhs: &str) -> prover::Problem {
+    use balloc::lang::compile_value;
+    let q = |s: &str| prover::boxes::parse_q(s).unwrap();
+    prover::Problem {
+        vars: vec![prover::Var {
+            name: "x".into(),
+            lo: q(lo),
+            hi: q(hi),
+            lo_open: false,
+            hi_open: false,
+        }],
+        slots: vec![prover::SlotDef::Var(0)],
+        lhs: compile_value(lhs, &["x"]).unwrap(),
+        rhs: compile_value(rhs, &["x"]).unwrap(),
+        cmp,
+        tol: balloc::exact::int(0),
+        given: vec![],
+        touching: vec![],
+        text: format!("{lhs} {cmp:?} {rhs}"),
+    }
+}
+
+#[test]
+fn the_checker_rejects_tampered_taylor_models() {
+    // eˣ ≥ 1 + x + x²/2 + x³/6 on [−1, 1]: contact of order 4 at 0, proved by Taylor models
+    // (the test of high-order contact above).
+    let p = x_problem(
+        "-1",
+        "1",
+        "exp(x)",
+        balloc::lang::Cmp::Ge,
+        "1 + x + x^2/2 + x^3/6",
+    );
+    let Outcome::Proved { tree, .. } = prover::prove(&p, &Options::default()) else {
+        panic!("not proved");
+    };
+    let cert = prover::certificate_of(&p, "t/contact-4", Default::default(), &tree, 64);
+    assert!(checker::verify(&p, &cert, 128).is_ok());
+    let models: Vec<usize> = (0..cert.tree.len())
+        .filter(|&i| matches!(cert.tree[i], Token::T(..)))
+        .collect();
+    assert!(!models.is_empty(), "{:?}", cert.tree);
+    let degree = |a: &[u8]| a.iter().map(|&v| v as usize).sum::<usize>();
+    for &i in &models {
+        let Token::T(at, order, coeffs) = cert.tree[i].clone() else {
+            unreachable!()
+        };
+        for j in 0..coeffs.len() {
+            let (a, lo, hi) = coeffs[j].clone();
+            let q = |s: &str| prover::boxes::parse_q(s).unwrap();
+            let text = |x: &balloc::exact::Q| prover::boxes::q_text(x);
+            let mut c = coeffs.clone();
+            if degree(&a) < order {
+                // A coefficient at the point moved by 1/1000 (above its recorded upper end, so
+                // outside any enclosure of the true value).
+                let moved = q(&hi) + balloc::exact::Q::new(1.into(), 1000.into());
+                c[j] = (a.clone(), text(&moved), text(&moved));
+                let mut bad = cert.clone();
+                bad.tree[i] = Token::T(at.clone(), order, c);
+                let e = checker::verify(&p, &bad, 128).unwrap_err();
+                assert!(e.contains("coefficient"), "{e}");
+            } else {
+                // The remainder (a coefficient of the top order over the box) shrunk to the upper
+                // half of its recorded range: eˣ/24 over a box of positive width is no point.
+                assert!(q(&lo) < q(&hi), "a remainder of positive width");
+                let mid = (q(&lo) + q(&hi)) / balloc::exact::int(2);
+                c[j] = (a.clone(), text(&mid), hi.clone());
+                let mut bad = cert.clone();
+                bad.tree[i] = Token::T(at.clone(), order, c);
+                let e = checker::verify(&p, &bad, 128).unwrap_err();
+                assert!(e.contains("remainder"), "{e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rewrites_are_derived_again_and_a_wrong_sign_is_rejected() {
+    use balloc::lang::Cmp;
+    use prover::RewriteRecord;
+    use prover::rewrite;
+    // x/(x + 2) ≤ x/2 on [0, 1]: with x + 2 > 0 it is 2x ≤ x(x + 2), i.e. 0 ≤ x², true (tight
+    // at 0). The search multiplies the denominator out, its sign proved.
+    let p = x_problem("0", "1", "x/(x + 2)", Cmp::Le, "x/2");
+    let Outcome::Proved { tree, rewrites, .. } = prover::prove(&p, &Options::default()) else {
+        panic!("not proved");
+    };
+    assert!(
+        rewrites
+            .iter()
+            .any(|r| matches!(r, rewrite::Rewrite::Denominator { .. })),
+        "{rewrites:?}"
+    );
+    let cert = prover::certificate_with(&p, "t/den", Default::default(), &rewrites, &tree, 64);
+    assert!(checker::verify(&p, &cert, 128).is_ok());
+    // The recorded power changed: not the rewrite the checker finds.
+    let mut bad = cert.clone();
+    for r in &mut bad.rewrites {
+        if let RewriteRecord::Denominator { power, .. } = r {
+            *power = 2;
+        }
+    }
+    assert!(checker::verify(&p, &bad, 128).is_err());
+
+    // A forged rewrite with the wrong sign. x/(x − 2) ≤ −1 on [0, 1] is false: with x − 2 < 0 it
+    // is x ≥ −(x − 2) = 2 − x, i.e. x ≥ 1 (false at x = 0: 0 ≤ −1 fails). Multiplied out as if
+    // x − 2 were positive it becomes x ≤ 2 − x, true on [0, 1]; a certificate made of that rewrite
+    // and a valid proof of the rewritten claim must be rejected for the sign alone.
+    let f = x_problem("0", "1", "x/(x - 2)", Cmp::Le, "-1");
+    let ds = rewrite::denominators(&f);
+    assert_eq!(ds.len(), 1);
+    let (d, k) = ds[0].clone();
+    let g = rewrite::multiply(&f, &d, k);
+    let Outcome::Proved { tree, rewrites, .. } = prover::prove(&g, &Options::default()) else {
+        panic!("x ≤ 2 − x on [0, 1] not proved");
+    };
+    assert!(rewrites.is_empty(), "{rewrites:?}");
+    // The rewritten claim's tree is a valid proof of it.
+    let honest = prover::certificate_of(&g, "t/forged", Default::default(), &tree, 64);
+    assert!(checker::verify(&g, &honest, 128).is_ok());
+    let forged = Certificate {
+        claim: f.text.clone(),
+        rewrites: vec![RewriteRecord::Denominator {
+            index: 0,
+            factor: rewrite::factor_text(&f, &d, 0),
+            power: k,
+            proof: vec![Token::D],
+        }],
+        ..honest.clone()
+    };
+    let e = checker::verify(&f, &forged, 128).unwrap_err();
+    assert!(e.contains("sign"), "{e}");
+    // And the search refutes the claim (at a corner, x = 0).
+    assert!(matches!(
+        prover::prove(&f, &Options::default()),
+        Outcome::Refuted { .. }
+    ));
+}
+
+#[test]
+fn the_printed_second_order_bound_is_proved_after_rewrites_the_checker_redoes() {
+    use prover::RewriteRecord;
+    let t = claim::load(
+        Path::new("theorems/batched-2022/real-second-order-bound-printed.toml"),
+        Path::new("theorems"),
+    )
+    .unwrap();
+    let (p, _) = claim::kind::real::problems(&t, Path::new("x"))
+        .unwrap()
+        .remove(0);
+    let Outcome::Proved { tree, rewrites, .. } = prover::prove(&p, &Options::default()) else {
+        panic!("not proved");
+    };
+    let cert = prover::certificate_with(&p, "t/printed", Default::default(), &rewrites, &tree, 64);
+    assert!(checker::verify(&p, &cert, 128).is_ok());
+    // The common factor e^{−α/n} = e^{−α·u}: exponents −α·u (left) and α(p − u) + α²p (right).
+    assert!(
+        cert.rewrites
+            .iter()
+            .any(|r| matches!(r, RewriteRecord::CommonExp { .. })),
+        "{:?}",
+        cert.rewrites
+    );
+    // A different exponent recorded.
+    let mut bad = cert.clone();
+    for r in &mut bad.rewrites {
+        if let RewriteRecord::CommonExp { exponent } = r {
+            exponent.push_str(" + 1");
+        }
+    }
+    assert!(checker::verify(&p, &bad, 128).is_err());
+    // A range of the derived name that does not enclose it (its upper end halved).
+    let mut bad = cert.clone();
+    let mut ranged = false;
+    for r in &mut bad.rewrites {
+        if let RewriteRecord::Range { hi, .. } = r {
+            let h = prover::boxes::parse_q(hi).unwrap() / balloc::exact::int(2);
+            *hi = prover::boxes::q_text(&h);
+            ranged = true;
+        }
+    }
+    // The file's notes: p = C·t·u is the only way t and u enter the claim.
+    assert!(ranged, "{:?}", cert.rewrites);
+    let e = checker::verify(&p, &bad, 128).unwrap_err();
+    assert!(e.contains("range"), "{e}");
+    // The rewrites dropped: the tree does not prove the literal claim.
+    let bad = Certificate {
+        rewrites: Vec::new(),
+        ..cert.clone()
+    };
+    assert!(checker::verify(&p, &bad, 128).is_err());
+}
