@@ -399,7 +399,7 @@ impl Rewrite {
                 }
             ),
             Rewrite::Range { name, lo, hi, .. } => format!(
-                "the derived name `{name}` is the only way its variables enter the claim: they are replaced by one variable over its range [{}, {}]",
+                "a derived name is the only way its variables enter the claim: they are replaced by one variable `{name}` over its range [{}, {}]",
                 q_text(lo),
                 q_text(hi)
             ),
