@@ -404,7 +404,7 @@ impl<D: Domain> Jet<D> {
     fn inv_fact(&self, j: usize) -> Eval<D::N> {
         let mut f = crate::exact::Int::one();
         for i in 2..=j {
-            f = f * crate::exact::Int::from(i as i64);
+            f *= crate::exact::Int::from(i as i64);
         }
         self.inner.rational(&Q::new(crate::exact::Int::one(), f))
     }
@@ -692,7 +692,7 @@ impl<E: IntervalDomain> Jet<E> {
         let mut f = crate::exact::Int::one();
         for &k in alpha.iter() {
             for i in 2..=k as i64 {
-                f = f * crate::exact::Int::from(i);
+                f *= crate::exact::Int::from(i);
             }
         }
         if f.is_one() {
@@ -736,6 +736,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::type_complexity)]
     fn taylor_coefficients_of_elementary_functions() {
         // Independent closed forms at x = 1/2, order 7:
         // e^x: e^{1/2}/j!; ln(1 + x): (−1)^{j+1}/(j (3/2)^j); 1/(1 + x): (−1)^j/(3/2)^{j+1};

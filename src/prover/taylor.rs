@@ -116,6 +116,7 @@ impl Coefficients {
     /// `boxed` ([`box_coefficients`]). Point coefficients whose enclosure contains 0 without
     /// being exactly 0 are decided in exact exponential sums where possible (a zero there
     /// becomes an exact zero).
+    #[allow(clippy::too_many_arguments)]
     pub fn at(
         p: &Problem,
         arith: Arith,
