@@ -122,6 +122,7 @@ const TWO: &str = "[setting]\nprocesses = [\"two-choice\"]";
 const ONE: &str = "[setting]\nprocesses = [\"one-choice\"]";
 
 #[test]
+#[allow(clippy::type_complexity)]
 fn one_step_events_against_brute_force() {
     for x in [[2i64, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0], [3, 3, 3, 1]] {
         let xq = qs(&x);

@@ -154,10 +154,21 @@ fn the_checker_rejects_tampered_certificates() {
     };
     let cert = prover::certificate_of(&p, "t/exp", Default::default(), &tree, 64);
     assert!(checker::verify(&p, &cert, 128).is_ok());
-    // The first split is at the touching point 0 (the midpoint of [−5, 5] is the shortest dyadic).
-    assert_eq!(cert.tree[0], Token::S(0, "0".into()));
+    // The proof is one Taylor model about 0 (eˣ − 1 − x = e^ξ x²/2: coefficients 0, 0 at 0 and
+    // e^{[−5, 5]}/2 > 0 over the box). A tree split at 0 with that leaf on both halves is also a
+    // proof (the remainder over [−5, 5] encloses the one over each half).
+    assert!(matches!(cert.tree[..], [Token::T(..)]), "{:?}", cert.tree);
+    let split = Certificate {
+        tree: vec![
+            Token::S(0, "0".into()),
+            cert.tree[0].clone(),
+            cert.tree[0].clone(),
+        ],
+        ..cert.clone()
+    };
+    assert!(checker::verify(&p, &split, 128).is_ok());
     // A split point outside the box.
-    let mut bad = cert.clone();
+    let mut bad = split.clone();
     bad.tree[0] = Token::S(0, "7".into());
     assert!(
         checker::verify(&p, &bad, 128)
@@ -167,12 +178,12 @@ fn the_checker_rejects_tampered_certificates() {
     // Every leaf replaced by a direct bound: the enclosure of e^x − 1 − x over a half of [−5, 5]
     // contains negative numbers, so the checker must refuse.
     let bad = Certificate {
-        tree: direct_everywhere(&cert.tree),
+        tree: direct_everywhere(&split.tree),
         ..cert.clone()
     };
     assert!(checker::verify(&p, &bad, 128).is_err());
     // A truncated tree.
-    let mut bad = cert.clone();
+    let mut bad = split.clone();
     bad.tree.pop();
     assert!(checker::verify(&p, &bad, 128).is_err());
     // The same certificate for a false claim that carries the same text: the leaves do not prove it.
@@ -208,26 +219,28 @@ fn direct_everywhere(tokens: &[Token]) -> Vec<Token> {
 #[test]
 fn proofs_do_not_depend_on_the_thread_count() {
     let t = claim::load(
-        Path::new("theorems/batched-2022/real-second-order-bound-alpha0.toml"),
+        Path::new("theorems/graphical-2022/real-lemma-3-8-one-step-light.toml"),
         Path::new("theorems"),
     )
     .unwrap();
     let (p, _) = claim::kind::real::problems(&t, Path::new("x"))
         .unwrap()
         .remove(0);
+    // Four variables, monotone steps whose derivative goals are searched like boxes, some of them
+    // given up and split: the tree and the counts must still not depend on the threads.
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         pool.install(|| match prover::prove(&p, &Options::default()) {
-            Outcome::Proved { tree, stats } => (tree.tokens(), stats.boxes),
+            Outcome::Proved { tree, stats, .. } => (tree.tokens(), stats.boxes),
             other => panic!("not proved: {other:?}"),
         })
     };
     let (a, b) = (run(1), run(2));
     assert_eq!(a, b);
-    assert!(a.0.len() > 40, "a non-trivial proof: {} nodes", a.0.len());
+    assert!(a.0.len() > 100, "a non-trivial proof: {} nodes", a.0.len());
 }
 
 #[test]
@@ -406,4 +419,348 @@ fn bad_input_is_a_one_line_error_with_line_and_column() {
         e.contains(":9:5: ") && e.contains("only by kind `real`"),
         "{e}"
     );
+}
+
+/// The tally of the proof in a `proved` verdict's note, e.g. `Taylor 2`.
+fn taylor_leaves(v: &claim::Verdict) -> u64 {
+    v.notes[0]
+        .split("Taylor model ")
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn contact_of_order_four_five_and_six_is_proved_by_taylor_models() {
+    // Each truth by Lagrange's remainder: eˣ − T_k(x) = e^ξ x^{k+1}/(k+1)! for some ξ between 0
+    // and x, with T_k the Taylor polynomial of degree k at 0.
+    // Order 4 at the interior point 0: eˣ − T₃(x) = e^ξ x⁴/24 ≥ 0 on [−1, 1].
+    let v = run_text(
+        "contact-4",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6\"\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+    assert!(taylor_leaves(&v) >= 1, "{:?}", v.notes);
+    // Order 5 at the end 0 (odd: one-sided): eˣ − T₄(x) = e^ξ x⁵/120 ≥ 0 on [0, 1].
+    let v = run_text(
+        "contact-5",
+        "[vars]\nx = \"[0, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24\"\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+    assert!(taylor_leaves(&v) >= 1, "{:?}", v.notes);
+    // Order 6 at the interior point 0: eˣ − T₅(x) = e^ξ x⁶/720 ≥ 0 on [−1, 1].
+    let v = run_text(
+        "contact-6",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24 + x^5/120\"\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+    assert!(taylor_leaves(&v) >= 1, "{:?}", v.notes);
+    // Order 6 of an even function at a non-dyadic touching point: cosh(x − 1/3) − 1 −
+    // (x − 1/3)²/2 − (x − 1/3)⁴/24 = Σ_{j ≥ 3} (x − 1/3)^{2j}/(2j)! ≥ 0 on [0, 1].
+    let v = run_text(
+        "contact-6-third",
+        "[vars]\nx = \"[0, 1]\"\n[claim]\nexpr = \"cosh(x - 1/3) >= 1 + (x - 1/3)^2/2 + (x - 1/3)^4/24\"\ntouching = [{ x = \"1/3\" }]\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+}
+
+#[test]
+fn false_variants_of_high_order_contact_are_refuted() {
+    // Each must be refuted, at a point that violates the claim in f64 as well where f64 can
+    // see it.
+    // The bound of order 4 moved up by 10⁻¹²: at x = 0 the left side is 1 and the right side
+    // 1 + 10⁻¹² (false on |x| < (24·10⁻¹²)^{1/4} ≈ 2.2·10⁻³ only).
+    let v = run_text(
+        "contact-4-moved",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + 1e-12\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x").abs() < 2.3e-3, "{}", coord(&v, "x"));
+    // One Taylor term dropped: eˣ − T₂(x) = e^ξ x³/6 < 0 for every x < 0.
+    let v = run_text(
+        "contact-4-dropped",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    let x = coord(&v, "x");
+    assert!(x < 0.0 && x.exp() < 1.0 + x + x * x / 2.0, "x = {x}");
+    // Order 5 is odd: on [−10⁻³, 1] the claim fails on [−10⁻³, 0) only, by at most
+    // 10⁻¹⁵/120 ≈ 8.3·10⁻¹⁸ (below f64's resolution of eˣ ≈ 1, so only the certified point
+    // counts).
+    let v = run_text(
+        "contact-5-left",
+        "[vars]\nx = \"[-1/1000, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x") < 0.0, "{}", coord(&v, "x"));
+    // The bound of order 6 moved by 10⁻¹²: false on |x| < (720·10⁻¹²)^{1/6} ≈ 0.03.
+    let v = run_text(
+        "contact-6-moved",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24 + x^5/120 + 1e-12\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x").abs() < 0.031, "{}", coord(&v, "x"));
+    // The order-6 bound with its x⁵/120 term dropped: eˣ − T₄(x) = e^ξ x⁵/120 < 0 for x < 0.
+    let v = run_text(
+        "contact-6-dropped",
+        "[vars]\nx = \"[-1, 1]\"\n[claim]\nexpr = \"exp(x) >= 1 + x + x^2/2 + x^3/6 + x^4/24\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x") < 0.0, "{}", coord(&v, "x"));
+}
+
+#[test]
+fn the_restated_lemma_3_8_claims_follow_from_the_printed_form() {
+    // The two steps of the files' derivation, checked independently of the claim language:
+    // (i) p·x₁ − (1 − p)·x₂ = −a·ε_t/(16(1 − s)) exactly, in rationals, at random rational
+    // points of both halves; (ii) the restated left side is at least the original one, in f64.
+    use balloc::exact::Q;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let q = |r: &mut rand_chacha::ChaCha8Rng, den: i64| {
+        Q::new(r.random_range(1..den).into(), den.into())
+    };
+    let one = Q::from_integer(1.into());
+    for _ in 0..200 {
+        let (s, a, b) = (
+            q(&mut rng, 2000) / Q::from_integer(2.into()),
+            q(&mut rng, 1000),
+            q(&mut rng, 1000),
+        );
+        let eps = &a * &s / Q::from_integer(2.into());
+        let et = &eps + &b * (&s - &eps);
+        let sixteen = Q::from_integer(16.into());
+        let first = -(&a * &et) / (&sixteen * (&one - &s));
+        // Light: p = s − ε_t, x₁ = a/16, x₂ = as/(16(1 − s)); heavy: p = 1 − s − ε_t and the
+        // two x swapped.
+        let (xl, xs) = (&a / &sixteen, &a * &s / (&sixteen * (&one - &s)));
+        let light = (&s - &et) * &xl - (&one - (&s - &et)) * &xs;
+        let heavy = (&one - &s - &et) * &xs - (&s + &et) * &xl;
+        assert_eq!(light, first);
+        assert_eq!(heavy, first);
+    }
+    for _ in 0..100_000 {
+        let (s, a, b, w): (f64, f64, f64, f64) = (
+            rng.random_range(1e-9..0.5),
+            rng.random_range(0.0..1.0),
+            rng.random_range(0.0..1.0),
+            rng.random_range(0.0..1.0),
+        );
+        for heavy in [false, true] {
+            let eps = a * s / 2.0;
+            let et = eps + b * (s - eps);
+            let (p, x1, x2) = if heavy {
+                (1.0 - s - et, a * s / (16.0 * (1.0 - s)), a / 16.0)
+            } else {
+                (s - et, a / 16.0, a * s / (16.0 * (1.0 - s)))
+            };
+            let tau = 2.0 * w / (1.0 + w * w);
+            let original = p * (x1.cosh() - 1.0 + tau * x1.sinh())
+                + (1.0 - p) * (x2.cosh() - 1.0 - tau * x2.sinh());
+            let restated = p * (x1.cosh() - 1.0)
+                + (1.0 - p) * (x2.cosh() - 1.0)
+                + tau * p * x1.powi(3) * x1.cosh() / 6.0
+                - tau * a * et / (16.0 * (1.0 - s));
+            // Cancellation leaves f64 errors of a few ulps of the terms (≤ 1).
+            assert!(
+                restated >= original - 1e-15,
+                "{s} {a} {b} {w} {heavy}: {restated} < {original}"
+            );
+        }
+    }
+}
+
+/// The problem `lhs cmp rhs` in one variable `x` over `[lo, hi]` (closed).
+fn x_problem(lo: &str, hi: &str, lhs: &str, cmp: balloc::lang::Cmp, rhs: &str) -> prover::Problem {
+    use balloc::lang::compile_value;
+    let q = |s: &str| prover::boxes::parse_q(s).unwrap();
+    prover::Problem {
+        vars: vec![prover::Var {
+            name: "x".into(),
+            lo: q(lo),
+            hi: q(hi),
+            lo_open: false,
+            hi_open: false,
+        }],
+        slots: vec![prover::SlotDef::Var(0)],
+        lhs: compile_value(lhs, &["x"]).unwrap(),
+        rhs: compile_value(rhs, &["x"]).unwrap(),
+        cmp,
+        tol: balloc::exact::int(0),
+        given: vec![],
+        touching: vec![],
+        text: format!("{lhs} {cmp:?} {rhs}"),
+    }
+}
+
+#[test]
+fn the_checker_rejects_tampered_taylor_models() {
+    // eˣ ≥ 1 + x + x²/2 + x³/6 on [−1, 1]: contact of order 4 at 0, proved by Taylor models
+    // (the test of high-order contact above).
+    let p = x_problem(
+        "-1",
+        "1",
+        "exp(x)",
+        balloc::lang::Cmp::Ge,
+        "1 + x + x^2/2 + x^3/6",
+    );
+    let Outcome::Proved { tree, .. } = prover::prove(&p, &Options::default()) else {
+        panic!("not proved");
+    };
+    let cert = prover::certificate_of(&p, "t/contact-4", Default::default(), &tree, 64);
+    assert!(checker::verify(&p, &cert, 128).is_ok());
+    let models: Vec<usize> = (0..cert.tree.len())
+        .filter(|&i| matches!(cert.tree[i], Token::T(..)))
+        .collect();
+    assert!(!models.is_empty(), "{:?}", cert.tree);
+    let degree = |a: &[u8]| a.iter().map(|&v| v as usize).sum::<usize>();
+    for &i in &models {
+        let Token::T(at, order, coeffs) = cert.tree[i].clone() else {
+            unreachable!()
+        };
+        for j in 0..coeffs.len() {
+            let (a, lo, hi) = coeffs[j].clone();
+            let q = |s: &str| prover::boxes::parse_q(s).unwrap();
+            let text = |x: &balloc::exact::Q| prover::boxes::q_text(x);
+            let mut c = coeffs.clone();
+            if degree(&a) < order {
+                // A coefficient at the point moved by 1/1000 (above its recorded upper end, so
+                // outside any enclosure of the true value).
+                let moved = q(&hi) + balloc::exact::Q::new(1.into(), 1000.into());
+                c[j] = (a.clone(), text(&moved), text(&moved));
+                let mut bad = cert.clone();
+                bad.tree[i] = Token::T(at.clone(), order, c);
+                let e = checker::verify(&p, &bad, 128).unwrap_err();
+                assert!(e.contains("coefficient"), "{e}");
+            } else {
+                // The remainder (a coefficient of the top order over the box) shrunk to the upper
+                // half of its recorded range: eˣ/24 over a box of positive width is no point.
+                assert!(q(&lo) < q(&hi), "a remainder of positive width");
+                let mid = (q(&lo) + q(&hi)) / balloc::exact::int(2);
+                c[j] = (a.clone(), text(&mid), hi.clone());
+                let mut bad = cert.clone();
+                bad.tree[i] = Token::T(at.clone(), order, c);
+                let e = checker::verify(&p, &bad, 128).unwrap_err();
+                assert!(e.contains("remainder"), "{e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rewrites_are_derived_again_and_a_wrong_sign_is_rejected() {
+    use balloc::lang::Cmp;
+    use prover::RewriteRecord;
+    use prover::rewrite;
+    // x/(x + 2) ≤ x/2 on [0, 1]: with x + 2 > 0 it is 2x ≤ x(x + 2), i.e. 0 ≤ x², true (tight
+    // at 0). The search multiplies the denominator out, its sign proved.
+    let p = x_problem("0", "1", "x/(x + 2)", Cmp::Le, "x/2");
+    let Outcome::Proved { tree, rewrites, .. } = prover::prove(&p, &Options::default()) else {
+        panic!("not proved");
+    };
+    assert!(
+        rewrites
+            .iter()
+            .any(|r| matches!(r, rewrite::Rewrite::Denominator { .. })),
+        "{rewrites:?}"
+    );
+    let cert = prover::certificate_with(&p, "t/den", Default::default(), &rewrites, &tree, 64);
+    assert!(checker::verify(&p, &cert, 128).is_ok());
+    // The recorded power changed: not the rewrite the checker finds.
+    let mut bad = cert.clone();
+    for r in &mut bad.rewrites {
+        if let RewriteRecord::Denominator { power, .. } = r {
+            *power = 2;
+        }
+    }
+    assert!(checker::verify(&p, &bad, 128).is_err());
+
+    // A forged rewrite with the wrong sign. x/(x − 2) ≤ −1 on [0, 1] is false: with x − 2 < 0 it
+    // is x ≥ −(x − 2) = 2 − x, i.e. x ≥ 1 (false at x = 0: 0 ≤ −1 fails). Multiplied out as if
+    // x − 2 were positive it becomes x ≤ 2 − x, true on [0, 1]; a certificate made of that rewrite
+    // and a valid proof of the rewritten claim must be rejected for the sign alone.
+    let f = x_problem("0", "1", "x/(x - 2)", Cmp::Le, "-1");
+    let ds = rewrite::denominators(&f);
+    assert_eq!(ds.len(), 1);
+    let (d, k) = ds[0].clone();
+    let g = rewrite::multiply(&f, &d, k);
+    let Outcome::Proved { tree, rewrites, .. } = prover::prove(&g, &Options::default()) else {
+        panic!("x ≤ 2 − x on [0, 1] not proved");
+    };
+    assert!(rewrites.is_empty(), "{rewrites:?}");
+    // The rewritten claim's tree is a valid proof of it.
+    let honest = prover::certificate_of(&g, "t/forged", Default::default(), &tree, 64);
+    assert!(checker::verify(&g, &honest, 128).is_ok());
+    let forged = Certificate {
+        claim: f.text.clone(),
+        rewrites: vec![RewriteRecord::Denominator {
+            index: 0,
+            factor: rewrite::factor_text(&f, &d, 0),
+            power: k,
+            proof: vec![Token::D],
+        }],
+        ..honest.clone()
+    };
+    let e = checker::verify(&f, &forged, 128).unwrap_err();
+    assert!(e.contains("sign"), "{e}");
+    // And the search refutes the claim (at a corner, x = 0).
+    assert!(matches!(
+        prover::prove(&f, &Options::default()),
+        Outcome::Refuted { .. }
+    ));
+}
+
+#[test]
+fn the_printed_second_order_bound_is_proved_after_rewrites_the_checker_redoes() {
+    use prover::RewriteRecord;
+    let t = claim::load(
+        Path::new("theorems/batched-2022/real-second-order-bound-printed.toml"),
+        Path::new("theorems"),
+    )
+    .unwrap();
+    let (p, _) = claim::kind::real::problems(&t, Path::new("x"))
+        .unwrap()
+        .remove(0);
+    let Outcome::Proved { tree, rewrites, .. } = prover::prove(&p, &Options::default()) else {
+        panic!("not proved");
+    };
+    let cert = prover::certificate_with(&p, "t/printed", Default::default(), &rewrites, &tree, 64);
+    assert!(checker::verify(&p, &cert, 128).is_ok());
+    // The common factor e^{−α/n} = e^{−α·u}: exponents −α·u (left) and α(p − u) + α²p (right).
+    assert!(
+        cert.rewrites
+            .iter()
+            .any(|r| matches!(r, RewriteRecord::CommonExp { .. })),
+        "{:?}",
+        cert.rewrites
+    );
+    // A different exponent recorded.
+    let mut bad = cert.clone();
+    for r in &mut bad.rewrites {
+        if let RewriteRecord::CommonExp { exponent } = r {
+            exponent.push_str(" + 1");
+        }
+    }
+    assert!(checker::verify(&p, &bad, 128).is_err());
+    // A range of the derived name that does not enclose it (its upper end halved).
+    let mut bad = cert.clone();
+    let mut ranged = false;
+    for r in &mut bad.rewrites {
+        if let RewriteRecord::Range { hi, .. } = r {
+            let h = prover::boxes::parse_q(hi).unwrap() / balloc::exact::int(2);
+            *hi = prover::boxes::q_text(&h);
+            ranged = true;
+        }
+    }
+    // The file's notes: p = C·t·u is the only way t and u enter the claim.
+    assert!(ranged, "{:?}", cert.rewrites);
+    let e = checker::verify(&p, &bad, 128).unwrap_err();
+    assert!(e.contains("range"), "{e}");
+    // The rewrites dropped: the tree does not prove the literal claim.
+    let bad = Certificate {
+        rewrites: Vec::new(),
+        ..cert.clone()
+    };
+    assert!(checker::verify(&p, &bad, 128).is_err());
 }

@@ -492,3 +492,80 @@ fn a_constant_without_a_failing_value_says_so() {
         (t.value, t.fails)
     );
 }
+
+// Kind `real`: rewrites before enclosure, and the limits of the f64 path
+
+#[test]
+fn rewrites_never_accept_a_false_claim_nor_refute_a_true_one() {
+    // A common factor e^{−x} on both sides of a false claim: (1 + x)e^{−x} ≤ (1 + x/2)e^{−x} on
+    // [0, 1] is 1 + x ≤ 1 + x/2 after dividing by e^{−x} > 0, false for every x > 0.
+    let v = real(
+        "rewrite-common-exp-false",
+        "[vars]\nx = \"[0, 1]\"\n[claim]\nexpr = \"(1 + x)*exp(-x) <= (1 + x/2)*exp(-x)\"\n",
+    );
+    never_accepted(&v);
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x") > 0.0);
+    // A negative denominator: x/(x − 2) ≤ −1 on [0, 1] is x ≥ 2 − x (multiplied by x − 2 < 0),
+    // i.e. x ≥ 1: false on [0, 1). Multiplied out as if x − 2 were positive it would read
+    // x ≤ 2 − x, true on [0, 1].
+    let v = real(
+        "rewrite-negative-denominator",
+        "[vars]\nx = \"[0, 1]\"\n[claim]\nexpr = \"x/(x - 2) <= -1\"\n",
+    );
+    never_accepted(&v);
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!(coord(&v, "x") < 1.0);
+    // A denominator positive only on part of the domain: 1/(x − 1/2) ≥ −3 on [0, 1] is false at
+    // x = 1/4 (1/(−1/4) = −4) and undefined at x = 1/2.
+    let v = real(
+        "rewrite-denominator-changes-sign",
+        "[vars]\nx = \"[0, 1]\"\n[claim]\nexpr = \"x/(x - 1/2) >= -3\"\n",
+    );
+    never_accepted(&v);
+    // A derived name whose enclosure is wider than its range: p = x·y − x·y + 1/2 is 1/2 at every
+    // point, but its enclosure on [0, 1]² is [−1/2, 3/2], where the claim p ≥ 0 with p replaced
+    // by one variable over that enclosure is false. The true claim must not be refuted.
+    let v = real(
+        "rewrite-range-wider",
+        "[vars]\nx = \"[0, 1]\"\ny = \"[0, 1]\"\n[claim]\nlet = { p = \"x*y - x*y + 1/2\" }\nexpr = \"p >= 0\"\n",
+    );
+    never_refuted(&v);
+}
+
+#[test]
+fn the_f64_path_escalates_at_tiny_widths_and_huge_values() {
+    // x > 1/3 on [1/3, 1/3 + 10⁻³⁰⁰]: false at x = 1/3 exactly (both sides 1/3), a point no f64
+    // enclosure separates from its neighbours; refuted there, at the exact rational.
+    let v = real(
+        "fast-tiny-width",
+        "[vars]\nx = \"[1/3, 1/3 + 1e-300]\"\n[claim]\nexpr = \"x > 1/3\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    let w = v.witness.as_ref().expect("a witness");
+    assert!(w.source.contains("x = 1/3 "), "{w:?}");
+    assert!(
+        w.recheck.as_deref().is_some_and(|r| r.contains("g = 0")),
+        "{w:?}"
+    );
+    // x² ≤ 10⁶⁰⁰ on [−10³⁰⁰, 10³⁰⁰]: true (x² ≤ (10³⁰⁰)² = 10⁶⁰⁰), with values beyond f64's range
+    // (about 1.8·10³⁰⁸): proved, by the arbitrary-precision path.
+    let v = real(
+        "fast-huge-le",
+        "[vars]\nx = \"[-1e300, 1e300]\"\n[claim]\nexpr = \"x^2 <= 1e600\"\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+    // The strict form is false at both ends, where x² = 10⁶⁰⁰ exactly.
+    let v = real(
+        "fast-huge-lt",
+        "[vars]\nx = \"[-1e300, 1e300]\"\n[claim]\nexpr = \"x^2 < 1e600\"\n",
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    assert!((coord(&v, "x").abs() / 1e300 - 1.0).abs() < 1e-15);
+    // The strict form with room: x² < 1.0000001·10⁶⁰⁰ proved.
+    let v = real(
+        "fast-huge-room",
+        "[vars]\nx = \"[-1e300, 1e300]\"\n[claim]\nexpr = \"x^2 < 1.0000001e600\"\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+}

@@ -480,6 +480,59 @@ impl Interval {
         })
     }
 
+    /// `sinh(self)`: `sinh` is increasing, the ends are rounded outward by malachite's correctly
+    /// rounded `sinh` (relative accuracy also for tiny arguments, where `(eˣ − e⁻ˣ)/2` would
+    /// cancel). An error when the value exceeds the float range.
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::Q};
+    /// // sinh(10⁻³⁰) = 10⁻³⁰ + 10⁻⁹⁰/6: relative width 2⁻¹²⁷ at 128 bits, not 2⁻¹²⁸/10⁻³⁰.
+    /// let v = Interval::from_rational(&Q::new(1.into(), num_traits::pow(balloc::exact::Int::from(10), 30)), 128).sinh(128).unwrap();
+    /// assert!(v.rel_width() < 1e-37 && (v.mid_f64() - 1e-30).abs() < 1e-45);
+    /// ```
+    pub fn sinh(&self, prec: u64) -> Result<Interval> {
+        let lo = self.lo.sinh_prec_round_ref(prec, Floor).0;
+        let hi = self.hi.sinh_prec_round_ref(prec, Ceiling).0;
+        if !(lo.is_finite() && hi.is_finite()) {
+            return Err(overflow("sinh x"));
+        }
+        Ok(Interval { lo, hi })
+    }
+
+    /// `cosh(self)`: `cosh` is decreasing below 0 and increasing above, so its range is
+    /// `[cosh(the point nearest 0), cosh(the point farthest from 0)]` (`[1, ·]` across 0), the
+    /// ends rounded outward by malachite's correctly rounded `cosh`.
+    ///
+    /// ```
+    /// use balloc::{enclosure::Interval, exact::int};
+    /// // cosh([−1, 2]) = [1, cosh 2], not [(e⁻¹ + e⁻²)/2, ·] as (eˣ + e⁻ˣ)/2 in intervals.
+    /// let v = Interval::from_rational(&int(-1), 64).hull(&Interval::from_rational(&int(2), 64)).cosh(64).unwrap();
+    /// assert!(v.contains(&int(1)) && v.lo_f64() == 1.0 && (v.hi_f64() - 2f64.cosh()).abs() < 1e-15);
+    /// ```
+    pub fn cosh(&self, prec: u64) -> Result<Interval> {
+        let (near, far) = if self.lo >= 0u32 {
+            (Some(&self.lo), &self.hi)
+        } else if self.hi <= 0u32 {
+            (Some(&self.hi), &self.lo)
+        } else {
+            let far = if -self.lo.clone() > self.hi {
+                &self.lo
+            } else {
+                &self.hi
+            };
+            (None, far)
+        };
+        let lo = match near {
+            Some(x) => x.cosh_prec_round_ref(prec, Floor).0,
+            None => Float::from(1u32),
+        };
+        let hi = far.cosh_prec_round_ref(prec, Ceiling).0;
+        if !(lo.is_finite() && hi.is_finite()) {
+            return Err(overflow("cosh x"));
+        }
+        Ok(Interval { lo, hi })
+    }
+
     /// The enclosure of `ln q` for a rational `q > 0` (correctly rounded ends).
     pub fn ln_of(q: &Q, prec: u64) -> Result<Interval> {
         if !q.is_positive() {

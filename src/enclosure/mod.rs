@@ -35,6 +35,7 @@ mod decide;
 mod exp_cache;
 pub mod exponential;
 mod interval;
+pub mod interval64;
 pub mod lambda;
 pub mod mgf;
 
@@ -42,3 +43,4 @@ pub use decide::{Decided, Decision, Precisions, decide, decide_escalating, decid
 pub use exp_cache::ExpCache;
 pub use exponential::{Enclosed, ExpSpec};
 pub use interval::{Interval, sci, to_malachite};
+pub use interval64::Interval64;

@@ -673,6 +673,12 @@ impl Domain for Enclosure {
     fn exp(&self, a: &Interval) -> Eval<Interval> {
         a.exp(self.prec).map_err(enc)
     }
+    fn cosh(&self, a: &Interval) -> Eval<Interval> {
+        a.cosh(self.prec).map_err(enc)
+    }
+    fn sinh(&self, a: &Interval) -> Eval<Interval> {
+        a.sinh(self.prec).map_err(enc)
+    }
     fn ln(&self, a: &Interval) -> Eval<Interval> {
         if *a.hi() <= 0u32 {
             return undefined(format!("ln of {a} (not positive)"));

@@ -18,7 +18,12 @@
 //!   read no per-bin name evaluated once per binder rather than once per bin;
 //! * [`expsum`]: the exponential sums themselves;
 //! * [`dual`]: forward-mode derivatives as a domain ([`Dual`] over any domain, nested for
-//!   higher orders), used by the prover of claims over real variables.
+//!   higher orders);
+//! * [`jet`]: truncated multivariate Taylor arithmetic ([`Jet`] over any domain: derivatives of
+//!   any order along any lower set of multi-indices), used by the prover of claims over real
+//!   variables for its derivative goals and Taylor models;
+//! * [`enclosure64`]: the fast enclosure domain on outward-rounded `f64` intervals
+//!   ([`Enclosure64`]), the prover's first evaluation before the arbitrary-precision one.
 //!
 //! ```
 //! use balloc::lang::{compile_str, Exact, Float, Slots, Domain};
@@ -33,19 +38,23 @@
 pub mod centered;
 pub mod domain;
 pub mod dual;
+pub mod enclosure64;
 pub mod expr;
 pub mod expsum;
 pub mod float64;
+pub mod jet;
 pub mod postfix;
 pub mod syntax;
 
 pub use centered::{Centered, CenteredNum};
 pub use domain::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
 pub use dual::{Dual, DualNum, Seed};
+pub use enclosure64::Enclosure64;
 pub use expr::{
     Agg, BinVar, BinVars, Bind, CompileError, DIM_VAR, Elements, Env, EnvFunc, Expr, Formula,
     Frame, Func, NextEnv, NextVisit, ProcFunc, Resolved, Scope, Slots, Uses, compile_expr,
     compile_formula, compile_str, compile_value,
 };
 pub use float64::{Approx64, Float64, ToApprox, eval_float};
+pub use jet::{IntervalDomain, Jet, JetNum, Shape};
 pub use syntax::{Ast, BinOp, Cmp, parse};

@@ -34,12 +34,12 @@
 //! ```
 //! use balloc::lang::{compile_value, Expr};
 //! let e = compile_value("sum(exp(-y) * (1/n - p), rank <= 2)", &["n"]).unwrap();
-//! let Expr::Over(.., Some(flat)) = &e else { panic!("a flattened sum") };
+//! let Expr::Over(.., Some(flat), _) = &e else { panic!("a flattened sum") };
 //! // The predicate: rank, the constant 2, <=; the body: y, −, exp, the constant 1/n, p, −, ·.
 //! assert_eq!((flat.len(), flat.constants()), (3 + 7, 2));
 //! // `n − 1` reads no per-bin name: one constant, evaluated once per sum.
 //! let e = compile_value("sum((n - 1) * y)", &["n"]).unwrap();
-//! let Expr::Over(.., Some(flat)) = &e else { panic!("a flattened sum") };
+//! let Expr::Over(.., Some(flat), _) = &e else { panic!("a flattened sum") };
 //! assert_eq!((flat.len(), flat.constants()), (3, 1));
 //! ```
 

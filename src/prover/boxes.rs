@@ -1,7 +1,7 @@
 //! Boxes `[lo₁, hi₁] × … × [lo_k, hi_k]` with exact rational ends, their enclosures, and the
 //! split points of the bisection (short dyadic rationals near the midpoint).
 
-use crate::enclosure::Interval;
+use crate::enclosure::{Interval, Interval64};
 use crate::exact::Q;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
@@ -103,6 +103,24 @@ impl Bx {
                     a
                 } else {
                     a.hull(&Interval::from_rational(&self.hi[i], prec))
+                }
+            })
+            .collect()
+    }
+
+    /// The enclosure of each coordinate in `f64` ([`Interval64`], the ends rounded outward);
+    /// `Beyond64` when an end is beyond the range of `f64`.
+    pub fn intervals64(&self) -> crate::lang::Eval<Vec<Interval64>> {
+        (0..self.dim())
+            .map(|i| {
+                let a = Interval64::from_rational(&self.lo[i])
+                    .map_err(|_| crate::lang::EvalError::Beyond64)?;
+                if self.degenerate(i) {
+                    Ok(a)
+                } else {
+                    let b = Interval64::from_rational(&self.hi[i])
+                        .map_err(|_| crate::lang::EvalError::Beyond64)?;
+                    Ok(a.hull(&b))
                 }
             })
             .collect()

@@ -12,10 +12,16 @@
 //! | `M` | **monotone** in `xᵢ` toward a face: `±∂ᵢf ≥ 0` on `B` (first subtree) and `f ≥ 0` on the face (second subtree) |
 //! | `O` | **outside**: hypothesis `j` is false on all of `B` |
 //! | `X` | **exact** at a point (`B` a single point): the sign of the goal decided in exact exponential sums |
+//! | `T` | **Taylor model** about a point `c ∈ B` of order `K`: the coefficients below `K` at `c` and the remainder's coefficients of order `K` over `B`, as rational intervals ([`super::taylor`]) |
 //! | `S` | **split** at `xᵢ = a`: the lower half (first subtree), then the upper half |
+//!
+//! Format `balloc-real-certificate/2` added `T` (and the rewrites of the claim before the tree);
+//! a certificate of format `/1` has neither and is read and checked unchanged.
 
 use super::boxes::{Side, parse_q, q_text};
+use super::taylor::Model;
 use crate::exact::Q;
+use crate::lang::jet::{MAX_VARS, MultiIndex};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -58,6 +64,8 @@ pub enum Node {
     },
     /// The box is a point where the goal is decided exactly ([`super::Problem::exact_sign`]).
     Exact,
+    /// A Taylor model of the goal on the box decides it ([`super::taylor`]).
+    Taylor(Model),
 }
 
 /// Counts of leaf decisions (and splits) in a tree.
@@ -76,12 +84,15 @@ pub struct Tally {
     /// Points decided exactly.
     #[serde(default)]
     pub exact: u64,
+    /// Taylor-model leaves.
+    #[serde(default)]
+    pub taylor: u64,
 }
 
 impl Tally {
     /// Leaves (every node but splits and the monotone nodes, whose subtrees hold leaves).
     pub fn leaves(&self) -> u64 {
-        self.direct + self.mean_value + self.outside + self.exact
+        self.direct + self.mean_value + self.outside + self.exact + self.taylor
     }
 }
 
@@ -108,6 +119,7 @@ impl Node {
                 }
                 Node::Outside { .. } => t.outside += 1,
                 Node::Exact => t.exact += 1,
+                Node::Taylor(_) => t.taylor += 1,
             }
         }
         t
@@ -138,6 +150,14 @@ impl Node {
                 }
                 Node::Outside { hyp } => out.push(Token::O(*hyp)),
                 Node::Exact => out.push(Token::X),
+                Node::Taylor(m) => out.push(Token::T(
+                    m.at.iter().map(q_text).collect(),
+                    m.order,
+                    m.coeffs
+                        .iter()
+                        .map(|(a, lo, hi)| (a.to_vec(), q_text(lo), q_text(hi)))
+                        .collect(),
+                )),
             }
         }
         out
@@ -180,6 +200,24 @@ impl Node {
                 },
                 Token::O(h) => Node::Outside { hyp: *h },
                 Token::X => Node::Exact,
+                Token::T(at, order, coeffs) => {
+                    let num =
+                        |s: &String| parse_q(s).ok_or_else(|| format!("token {k}: bad number {s}"));
+                    let mut cs = Vec::with_capacity(coeffs.len());
+                    for (a, lo, hi) in coeffs {
+                        if a.len() > MAX_VARS {
+                            return Err(format!("token {k}: a multi-index of {} entries", a.len()));
+                        }
+                        let mut m: MultiIndex = [0; MAX_VARS];
+                        m[..a.len()].copy_from_slice(a);
+                        cs.push((m, num(lo)?, num(hi)?));
+                    }
+                    Node::Taylor(Model {
+                        at: at.iter().map(num).collect::<Result<_, _>>()?,
+                        order: *order,
+                        coeffs: cs,
+                    })
+                }
             };
             // Attach the finished node to its parents.
             loop {
@@ -270,6 +308,8 @@ pub enum Token {
     O(usize),
     /// Exact at a point.
     X,
+    /// Taylor model: the expansion point, the order, `(α, lo, hi)` per coefficient.
+    T(Vec<String>, usize, Vec<(Vec<u8>, String, String)>),
 }
 
 /// A variable as recorded in a certificate.
@@ -288,7 +328,84 @@ pub struct CertVar {
 }
 
 /// The format tag of certificates.
-pub const FORMAT: &str = "balloc-real-certificate/1";
+pub const FORMAT: &str = "balloc-real-certificate/2";
+
+/// The earlier format, still read: its trees use a subset of the decisions and it has no
+/// rewrites.
+pub const FORMAT_1: &str = "balloc-real-certificate/1";
+
+/// A rewrite of the claim as recorded in a certificate ([`super::rewrite`]); the checker derives
+/// each again from the claim and requires it to be this one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "rewrite", rename_all = "kebab-case")]
+pub enum RewriteRecord {
+    /// Both sides divided by `exp(exponent)`.
+    CommonExp {
+        /// The exponent as text.
+        exponent: String,
+    },
+    /// Both sides multiplied by a positive denominator.
+    Denominator {
+        /// Its position among the claim's denominators.
+        index: usize,
+        /// The factor as text.
+        factor: String,
+        /// The power multiplied out.
+        power: i64,
+        /// The proof tree of `factor > 0` on the domain, in preorder.
+        proof: Vec<Token>,
+    },
+    /// Variables replaced by one over the range of a derived name.
+    Range {
+        /// The derived name's slot.
+        slot: usize,
+        /// The variables replaced.
+        vars: Vec<usize>,
+        /// The lower end of the range (exact rational text).
+        lo: String,
+        /// The upper end.
+        hi: String,
+        /// The new variable's name.
+        name: String,
+    },
+}
+
+impl RewriteRecord {
+    /// The record of a rewrite.
+    pub fn of(r: &super::rewrite::Rewrite) -> RewriteRecord {
+        use super::rewrite::Rewrite;
+        match r {
+            Rewrite::CommonExp { text, .. } => RewriteRecord::CommonExp {
+                exponent: text.clone(),
+            },
+            Rewrite::Denominator {
+                index,
+                text,
+                power,
+                proof,
+                ..
+            } => RewriteRecord::Denominator {
+                index: *index,
+                factor: text.clone(),
+                power: *power,
+                proof: proof.tokens(),
+            },
+            Rewrite::Range {
+                slot,
+                vars,
+                lo,
+                hi,
+                name,
+            } => RewriteRecord::Range {
+                slot: *slot,
+                vars: vars.clone(),
+                lo: q_text(lo),
+                hi: q_text(hi),
+                name: name.clone(),
+            },
+        }
+    }
+}
 
 /// A proof certificate (see the module documentation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -305,6 +422,9 @@ pub struct Certificate {
     pub vars: Vec<CertVar>,
     /// The working precision of the search (bits).
     pub prec: u64,
+    /// The rewrites of the claim before the tree, in order (format 2; none in format 1).
+    #[serde(default)]
+    pub rewrites: Vec<RewriteRecord>,
     /// The counts of the tree's nodes.
     pub tally: Tally,
     /// The tree in preorder.
@@ -326,9 +446,9 @@ impl Certificate {
     pub fn from_json(text: &str) -> Result<Certificate, String> {
         let c: Certificate =
             serde_json::from_str(text).map_err(|e| format!("not a certificate: {e}"))?;
-        if c.format != FORMAT {
+        if c.format != FORMAT && c.format != FORMAT_1 {
             return Err(format!(
-                "unknown certificate format `{}` (expected {FORMAT})",
+                "unknown certificate format `{}` (expected {FORMAT} or {FORMAT_1})",
                 c.format
             ));
         }

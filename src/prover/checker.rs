@@ -17,14 +17,29 @@
 //!   lower face), exempt on the hyperplane of `F` and strict iff the goal is strict on `B` but
 //!   not on `F`; the same goal on `F`, without hypotheses;
 //! * **outside**: the hypothesis is false on all of `B`;
+//! * **rewrites** before the tree ([`super::rewrite`]): each recorded rewrite must be the one the
+//!   checker finds in the claim itself; a multiplied-out denominator's sign `D > 0` is proved by
+//!   re-checking its recorded tree as a claim of its own, a derived name's range by the checker's
+//!   own enclosure of it on the domain; the tree is then checked against the claim as the checker
+//!   rewrote it;
 //! * **exact**: `B` is a point and the sign of the goal there, decided in exact exponential sums,
-//!   is `> 0` (or `= 0` where strictness is not needed).
+//!   is `> 0` (or `= 0` where strictness is not needed);
+//! * **Taylor model** about `c ∈ B` of order `K` ([`super::taylor`]): the recorded coefficients
+//!   are every multi-index over the free coordinates of degree `≤ K`; the checker computes its
+//!   own enclosures of the goal's Taylor coefficients — at `c` below the order, over `B` at the
+//!   order — and each must lie inside the recorded rational interval (a recorded `[0, 0]` below
+//!   the order that its enclosure does not prove is decided exactly at `c`: it must be exactly
+//!   zero); then it decides the recorded model again in exact rational interval arithmetic, by
+//!   the range of the polynomial (`> 0` when strict) or, with one free coordinate, by the
+//!   factor `hᵐ` of the lowest nonzero coefficient (strictness at `c` only where `c` lies on an
+//!   open end or an exempt hyperplane of the goal).
 
-use super::boxes::{Bx, Side, parse_q, point_intervals};
-use super::certificate::{Certificate, Node, Tally};
+use super::boxes::{Bx, Side, parse_q, point_intervals, q_show};
+use super::certificate::{Certificate, Node, RewriteRecord, Tally};
 use super::problem::Problem;
 use crate::enclosure::Interval;
 use crate::exact::Q;
+use num_traits::Zero;
 
 /// What the checker verified.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,7 +108,91 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
             cert.claim, p.text
         ));
     }
+    // The rewrites, derived again from the claim and justified here.
+    let mut q = p.clone();
+    for (j, rec) in cert.rewrites.iter().enumerate() {
+        q = rewritten(&q, rec, prec).map_err(|e| format!("rewrite {j}: {e}"))?;
+    }
     let root = cert.root()?;
+    let tally = walk(&q, &root, prec)?;
+    Ok(Verified { tally, prec })
+}
+
+/// The claim after the recorded rewrite `rec`, derived from `q` by the checker: the rewrite must
+/// be the one [`super::rewrite`] finds in `q`; a denominator's sign is proved by re-checking its
+/// recorded tree, a derived name's range by the checker's own enclosure; a common exponential
+/// needs no proof (`e^E > 0`).
+fn rewritten(q: &Problem, rec: &RewriteRecord, prec: u64) -> Result<Problem, String> {
+    use super::rewrite;
+    match rec {
+        RewriteRecord::CommonExp { exponent } => {
+            let (r, w) = rewrite::common_exp(q)
+                .ok_or_else(|| "no common exponential factor in the claim".to_string())?;
+            match w {
+                rewrite::Rewrite::CommonExp { text, .. } if text == *exponent => Ok(r),
+                _ => Err(format!(
+                    "the common exponential factor of the claim is not exp({exponent})"
+                )),
+            }
+        }
+        RewriteRecord::Denominator {
+            index,
+            factor,
+            power,
+            proof,
+        } => {
+            let ds = rewrite::denominators(q);
+            let (d, k) = ds
+                .get(*index)
+                .ok_or_else(|| format!("the claim has no denominator {index}"))?;
+            if rewrite::factor_text(q, d, *index) != *factor || *k != *power || *power <= 0 {
+                return Err(format!(
+                    "denominator {index} of the claim is not ({factor})^{power}"
+                ));
+            }
+            let sign = rewrite::sign_problem(q, d);
+            let tree = Node::from_tokens(proof)?;
+            walk(&sign, &tree, prec)
+                .map_err(|e| format!("the sign of ({factor}) is not proved: {e}"))?;
+            Ok(rewrite::multiply(q, d, *k))
+        }
+        RewriteRecord::Range {
+            slot,
+            vars,
+            lo,
+            hi,
+            name,
+        } => {
+            let (s, vs) = rewrite::range_candidate(q)
+                .ok_or_else(|| "no derived name stands alone for its variables".to_string())?;
+            if s != *slot || vs != *vars {
+                return Err(format!(
+                    "the derived name standing alone is slot {s} over variables {vs:?}, not slot {slot} over {vars:?}"
+                ));
+            }
+            let (lo, hi) = (
+                parse_q(lo).ok_or_else(|| format!("bad number {lo}"))?,
+                parse_q(hi).ok_or_else(|| format!("bad number {hi}"))?,
+            );
+            let d = crate::lang::Enclosure { prec };
+            let vals = q
+                .values(&d, &q.root().intervals(prec), prec)
+                .map_err(|e| format!("cannot evaluate the derived name: {e}"))?;
+            let v = vals
+                .get(s)
+                .ok_or_else(|| "no such derived name".to_string())?;
+            if !inside(v, &lo, &hi) {
+                return Err(format!(
+                    "the range of the derived name {v} is not inside the recorded [{lo}, {hi}]"
+                ));
+            }
+            Ok(rewrite::replace_by_range(q, s, &vs, lo, hi, name))
+        }
+    }
+}
+
+/// Checks the proof tree `root` of the claim `p` from the domain's box.
+fn walk(p: &Problem, root: &Node, prec: u64) -> Result<Tally, String> {
     let b0 = Bx {
         lo: p.vars.iter().map(|v| v.lo.clone()).collect(),
         hi: p.vars.iter().map(|v| v.hi.clone()).collect(),
@@ -106,7 +205,7 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
         hyps: !p.given.is_empty(),
     };
     let mut tally = Tally::default();
-    let mut stack: Vec<(&Node, G, Bx)> = vec![(&root, g0, b0)];
+    let mut stack: Vec<(&Node, G, Bx)> = vec![(root, g0, b0)];
     let mut k = 0usize;
     while let Some((node, g, b)) = stack.pop() {
         let fail = |why: String| {
@@ -239,6 +338,10 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
                 }
                 tally.exact += 1;
             }
+            Node::Taylor(m) => {
+                check_model(p, &g, &b, m, prec).map_err(fail)?;
+                tally.taylor += 1;
+            }
             Node::Outside { hyp } => {
                 if !g.hyps {
                     return Err(fail("`outside` in a goal without hypotheses".into()));
@@ -251,5 +354,259 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
         }
         k += 1;
     }
-    Ok(Verified { tally, prec })
+    Ok(tally)
+}
+
+/// Exact rational intervals `[lo, hi]` (the checker's own arithmetic for Taylor models).
+#[derive(Clone, Debug)]
+struct Qi {
+    lo: Q,
+    hi: Q,
+}
+
+impl Qi {
+    fn point(q: Q) -> Qi {
+        Qi {
+            lo: q.clone(),
+            hi: q,
+        }
+    }
+    fn add(&self, o: &Qi) -> Qi {
+        Qi {
+            lo: &self.lo + &o.lo,
+            hi: &self.hi + &o.hi,
+        }
+    }
+    fn mul(&self, o: &Qi) -> Qi {
+        let ps = [
+            &self.lo * &o.lo,
+            &self.lo * &o.hi,
+            &self.hi * &o.lo,
+            &self.hi * &o.hi,
+        ];
+        let lo = ps.iter().min().expect("four products").clone();
+        let hi = ps.iter().max().expect("four products").clone();
+        Qi { lo, hi }
+    }
+    /// `selfᵏ`: the exact range of `xᵏ` on the interval (`[0, ·]` for even `k` across 0).
+    fn pow(&self, k: u32) -> Qi {
+        let p = |q: &Q| num_traits::pow(q.clone(), k as usize);
+        let zero = Q::from_integer(0.into());
+        if k == 0 {
+            return Qi::point(Q::from_integer(1.into()));
+        }
+        if k % 2 == 1 || self.lo >= zero {
+            return Qi {
+                lo: p(&self.lo),
+                hi: p(&self.hi),
+            };
+        }
+        if self.hi <= zero {
+            return Qi {
+                lo: p(&self.hi),
+                hi: p(&self.lo),
+            };
+        }
+        let (a, b) = (p(&self.lo), p(&self.hi));
+        Qi {
+            lo: zero,
+            hi: if a > b { a } else { b },
+        }
+    }
+}
+
+/// Whether the recorded interval `[lo, hi]` contains the enclosure `e`.
+fn inside(e: &Interval, lo: &Q, hi: &Q) -> bool {
+    let (l, h) = (
+        crate::enclosure::to_malachite(lo),
+        crate::enclosure::to_malachite(hi),
+    );
+    l <= *e.lo() && *e.hi() <= h
+}
+
+/// Re-derives a Taylor-model leaf (see the module documentation).
+fn check_model(
+    p: &Problem,
+    g: &G,
+    b: &Bx,
+    m: &super::taylor::Model,
+    prec: u64,
+) -> Result<(), String> {
+    use crate::lang::jet::MultiIndex;
+    let k = b.dim();
+    let free: Vec<usize> = (0..k).filter(|&i| b.lo[i] != b.hi[i]).collect();
+    let order = m.order;
+    if order == 0 || order > super::taylor::MAX_MODEL_ORDER {
+        return Err(format!("a Taylor model of order {order}"));
+    }
+    if g.path.len() + order > super::problem::MAX_ORDER {
+        return Err("a Taylor model beyond the highest derivative order".into());
+    }
+    if m.at.len() != k || !b.contains(&m.at) {
+        return Err("the expansion point is outside the box".into());
+    }
+    // The coefficient set: every multi-index over the free coordinates of degree ≤ K, once.
+    let deg = |a: &MultiIndex| a.iter().map(|&v| v as usize).sum::<usize>();
+    let mut seen = std::collections::HashSet::new();
+    for (a, lo, hi) in &m.coeffs {
+        if (0..a.len()).any(|i| a[i] > 0 && !free.contains(&i)) || deg(a) > order {
+            return Err(format!("coefficient {a:?} is not a monomial of the model"));
+        }
+        if lo > hi {
+            return Err(format!("coefficient {a:?} has lower end above upper end"));
+        }
+        if !seen.insert(*a) {
+            return Err(format!("coefficient {a:?} appears twice"));
+        }
+    }
+    // C(f + K, K) monomials of degree ≤ K in f variables.
+    let mut count = 1usize;
+    for j in 1..=order {
+        count = count * (free.len() + j) / j;
+    }
+    if seen.len() != count {
+        return Err(format!(
+            "the model has {} coefficients, a model of order {order} in {} variables has {count}",
+            seen.len(),
+            free.len()
+        ));
+    }
+    let beta = super::problem::multi_index(k, &g.path)
+        .ok_or_else(|| "a derivative beyond the highest order".to_string())?;
+    // The checker's own enclosures.
+    let low: Vec<&(MultiIndex, Q, Q)> = m.coeffs.iter().filter(|c| deg(&c.0) < order).collect();
+    let top: Vec<&(MultiIndex, Q, Q)> = m.coeffs.iter().filter(|c| deg(&c.0) == order).collect();
+    let at = Bx {
+        lo: m.at.clone(),
+        hi: m.at.clone(),
+    };
+    let arith = super::problem::Arith::Bits(prec);
+    let alphas: Vec<MultiIndex> = low.iter().map(|c| c.0).collect();
+    let own = p
+        .goal_coefficients(arith, &beta, g.positive, &at, &alphas)
+        .map_err(|e| format!("cannot evaluate the coefficients at the point: {e}"))?;
+    let mut unproved_zeros = Vec::new();
+    for ((a, lo, hi), (e, _)) in low.iter().map(|c| (&c.0, &c.1, &c.2)).zip(&own) {
+        if inside(e, lo, hi) {
+            continue;
+        }
+        if lo.is_zero() && hi.is_zero() {
+            unproved_zeros.push(*a);
+            continue;
+        }
+        return Err(format!(
+            "coefficient {a:?}: the enclosure {e} at the point is not inside the recorded [{lo}, {hi}]"
+        ));
+    }
+    if !unproved_zeros.is_empty() {
+        let signs = p
+            .exact_signs(&beta, g.positive, &m.at, &unproved_zeros)
+            .ok_or_else(|| {
+                "the recorded zero coefficients cannot be decided exactly".to_string()
+            })?;
+        if let Some(i) = signs
+            .iter()
+            .position(|s| *s != Some(std::cmp::Ordering::Equal))
+        {
+            return Err(format!(
+                "coefficient {:?} is recorded as 0 but is not exactly 0 at the point",
+                unproved_zeros[i]
+            ));
+        }
+    }
+    let alphas: Vec<MultiIndex> = top.iter().map(|c| c.0).collect();
+    let own = p
+        .goal_coefficients(arith, &beta, g.positive, b, &alphas)
+        .map_err(|e| format!("cannot evaluate the remainder over the box: {e}"))?;
+    for ((a, lo, hi), (e, _)) in top.iter().map(|c| (&c.0, &c.1, &c.2)).zip(&own) {
+        if !inside(e, lo, hi) {
+            return Err(format!(
+                "remainder coefficient {a:?}: the enclosure {e} over the box is not inside the recorded [{lo}, {hi}]"
+            ));
+        }
+    }
+    // Decide the recorded model exactly.
+    let strict = strict_needed(p, g, b);
+    let exempt_at_c = (0..k).any(|j| {
+        let v = &m.at[j];
+        let var = &p.vars[j];
+        (var.lo_open && *v == var.lo)
+            || (var.hi_open && *v == var.hi)
+            || g.exempt.iter().any(|(i, a)| *i == j && a == v)
+    });
+    let h: Vec<Qi> = (0..k)
+        .map(|i| Qi {
+            lo: &b.lo[i] - &m.at[i],
+            hi: &b.hi[i] - &m.at[i],
+        })
+        .collect();
+    let zero = Q::from_integer(0.into());
+    // The range of the polynomial.
+    let mut acc = Qi::point(zero.clone());
+    for (a, lo, hi) in &m.coeffs {
+        let mut t = Qi {
+            lo: lo.clone(),
+            hi: hi.clone(),
+        };
+        for &i in &free {
+            t = t.mul(&h[i].pow(a[i] as u32));
+        }
+        acc = acc.add(&t);
+    }
+    if (strict && acc.lo > zero) || (!strict && acc.lo >= zero) {
+        return Ok(());
+    }
+    // The factor hᵐ (one free coordinate).
+    if free.len() == 1 {
+        let i = free[0];
+        let mut cs: Vec<(u32, Qi)> = m
+            .coeffs
+            .iter()
+            .map(|(a, lo, hi)| {
+                (
+                    a[i] as u32,
+                    Qi {
+                        lo: lo.clone(),
+                        hi: hi.clone(),
+                    },
+                )
+            })
+            .collect();
+        cs.sort_by_key(|c| c.0);
+        let nonzero = cs.iter().find(|(_, c)| !(c.lo.is_zero() && c.hi.is_zero()));
+        let Some(&(mm, _)) = nonzero else {
+            // The polynomial is 0: f = 0 on the box.
+            return if strict {
+                Err("the model is identically 0 where the goal is strict".into())
+            } else {
+                Ok(())
+            };
+        };
+        if mm > 0 && (!strict || exempt_at_c) {
+            let hh = &h[i];
+            let sign = if hh.lo >= zero {
+                Some(1)
+            } else if hh.hi <= zero {
+                Some(if mm % 2 == 0 { 1 } else { -1 })
+            } else if mm % 2 == 0 {
+                Some(1)
+            } else {
+                None
+            };
+            if let Some(sign) = sign {
+                let mut s = Qi::point(zero.clone());
+                for (j, c) in cs.iter().filter(|(j, _)| *j >= mm) {
+                    s = s.add(&c.mul(&hh.pow(j - mm)));
+                }
+                let bound = if sign > 0 { s.lo } else { -s.hi };
+                if (strict && bound > zero) || (!strict && bound >= zero) {
+                    return Ok(());
+                }
+            }
+        }
+    }
+    Err(format!(
+        "the Taylor model of order {order} does not decide the goal (its range reaches {})",
+        q_show(&acc.lo)
+    ))
 }

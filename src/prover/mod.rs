@@ -15,7 +15,8 @@
 //! inequalities, MetiTarski, dReal, Coq's `interval` tactic), written here from its definition:
 //! bisection, the natural interval extension, the mean-value form `f(B) ⊆ f(c) + ∇f(B)·(B − c)`,
 //! monotonicity (a sign-definite partial derivative moves the minimum to a face), and for tight
-//! claims the same first-order steps applied to the derivatives (the Taylor argument).
+//! claims Taylor models of higher order and the same first-order steps applied to the
+//! derivatives (the Taylor argument).
 //!
 //! ```
 //! use balloc::prover::{Problem, Var, SlotDef, Options, Outcome, prove, checker, certificate_of};
@@ -33,27 +34,44 @@
 //! let Outcome::Proved { tree, .. } = prove(&p, &Options::default()) else { panic!() };
 //! let cert = certificate_of(&p, "doc/exp", Default::default(), &tree, 64);
 //! let v = checker::verify(&p, &cert, 128).unwrap();
-//! assert!(v.tally.leaves() >= 2); // at least the two halves of [−5, 5] around the touching point 0
+//! // One Taylor model about 0 decides all of [−5, 5]: eˣ − 1 − x = e^ξ·x²/2 with ξ between 0
+//! // and x, coefficients 0, 0 at 0 (exact) and e^{[−5, 5]}/2 > 0 over the box.
+//! assert_eq!((v.tally.leaves(), v.tally.taylor), (1, 1));
 //! ```
 
 pub mod boxes;
 pub mod certificate;
 pub mod checker;
 pub mod problem;
+pub mod rewrite;
 pub mod search;
+pub mod taylor;
 
 pub use boxes::{Bx, Side};
-pub use certificate::{CertVar, Certificate, Node, Tally};
-pub use problem::{ConstFn, Problem, SlotDef, Var};
+pub use certificate::{CertVar, Certificate, Node, RewriteRecord, Tally};
+pub use problem::{Arith, ConstFn, Problem, SlotDef, Var};
 pub use search::{Options, Outcome, Stats, prove};
 
 use std::collections::BTreeMap;
 
-/// The certificate of a proof tree of `p`.
+/// The certificate of a proof tree of `p` (without rewrites).
 pub fn certificate_of(
     p: &Problem,
     id: &str,
     constants: BTreeMap<String, String>,
+    tree: &Node,
+    prec: u64,
+) -> Certificate {
+    certificate_with(p, id, constants, &[], tree, prec)
+}
+
+/// The certificate of a proof of `p`: the rewrites of the claim, then the tree of the rewritten
+/// claim.
+pub fn certificate_with(
+    p: &Problem,
+    id: &str,
+    constants: BTreeMap<String, String>,
+    rewrites: &[rewrite::Rewrite],
     tree: &Node,
     prec: u64,
 ) -> Certificate {
@@ -74,6 +92,10 @@ pub fn certificate_of(
             })
             .collect(),
         prec,
+        rewrites: rewrites
+            .iter()
+            .map(certificate::RewriteRecord::of)
+            .collect(),
         tally: tree.tally(),
         tree: tree.tokens(),
     }

@@ -1,7 +1,8 @@
-//! The branch and bound: every box is decided (a [`Node`] leaf) or bisected, breadth first,
-//! boxes of one generation in parallel; the tree of decisions is the certificate.
+//! The branch and bound: every box is decided (a [`Node`] leaf), bisected, or reduced by a
+//! monotone step, breadth first, boxes of one generation in parallel; the tree of decisions is
+//! the certificate.
 //!
-//! A **goal** is `s·∂_β g ≥ 0` on a box `B` (`β` a list of derivative indices, `s = ±1`; the
+//! A **goal** is `s·∂_β g ≥ 0` on a box `B` (`β` a list of derivative directions, `s = ±1`; the
 //! claim itself is `β = ()`, `s = +1`), strict (`> 0`) where the claim is strict, except on the
 //! goal's exempt hyperplanes and the open ends of the domain. A stated touching point exempts
 //! nothing: it is a split point, and the first point tried as a counterexample (a strict claim
@@ -11,24 +12,42 @@
 //! 2. **direct**: the interval enclosure of `f = s·∂_β g` on `B`;
 //! 3. **mean value**: `f(x) ∈ f(c) + Σᵢ ∂ᵢf(B)·(xᵢ − cᵢ)`, with `cᵢ` the lower end where
 //!    `∂ᵢf(B) ≥ 0`, the upper end where `∂ᵢf(B) ≤ 0` (so that term is `≥ 0`), the midpoint
-//!    otherwise; the derivatives come from forward-mode differentiation in the interval domain
-//!    ([`crate::lang::Dual`]);
-//! 4. **monotone**: when `∂ᵢf(B) ≥ 0` (or `≤ 0`), `f(x) ≥ f` on the face `xᵢ = loᵢ` (`hiᵢ`),
-//!    and the goal moves to the face (one dimension less), proved by a bounded local search;
-//! 5. **monotone by a derivative goal**: when `∂ᵢf(B)` has no sign but the face of `B` lies on
-//!    the end of the domain or on a touching point (where tight claims are tight), the sign of
-//!    `∂ᵢf` is itself proved as a goal (`β + i`; the Taylor argument in first-order steps:
-//!    `f ≥ 0` because `f(face) ≥ 0` and `∂ᵢf ≥ 0` because `∂ᵢf(face) ≥ 0` and `∂ᵢ∂ᵢf ≥ 0`, …),
-//!    up to third derivatives of `g`;
-//! 6. otherwise the box is **split** at a short dyadic point near the middle of the coordinate
+//!    otherwise; the derivatives, of any order, come from Taylor arithmetic in the interval
+//!    domain ([`crate::lang::Jet`]);
+//! 4. **Taylor model** ([`super::taylor`]) of order 2 up to [`model_order`] about a touching
+//!    point, an end of a one-dimensional box, or the center: contact of order `k` at a point
+//!    is decided on a box around it once the order exceeds `k`;
+//! 5. **monotone**: when `∂ᵢf(B) ≥ 0` (or `≤ 0`), `f(x) ≥ f` on the face `xᵢ = loᵢ` (`hiᵢ`),
+//!    and the goal moves to the face (one dimension less);
+//! 6. **monotone by a derivative goal**: toward a face on an end of the domain, a hyperplane of an
+//!    earlier monotone step or a touching point, where the goal is tight — always toward a face
+//!    where it vanishes identically (no split separates a box from such a face), otherwise when
+//!    the derivative is nearly decided on the box — the sign of `∂ᵢf` becomes a goal of its own
+//!    (`β + i`; the Taylor argument in first-order steps: `f ≥ 0` because `f(face) ≥ 0` and
+//!    `∂ᵢf ≥ 0`, which holds because `∂ᵢf(face) ≥ 0` and `∂ᵢ∂ᵢf ≥ 0`, …), up to [`MAX_PATH`]
+//!    directions;
+//! 7. otherwise the box is **split** at a short dyadic point near the middle of the coordinate
 //!    that most changes `f` (largest `|∂ᵢf(B)|·widthᵢ`; at a touching point inside the box first).
+//!
+//! A monotone step is a commitment: its two goals (the derivative on `B`, the goal on the face)
+//! enter the search like any box. It is **given up**, and `B` split for the original goal
+//! instead, when a goal it made is violated at a point (certainly `< 0` at a box's center, or
+//! exactly 0 there by exact arithmetic without being decided: a goal that vanishes where no
+//! enclosure can show it), when a box under it cannot be decided, or when its boxes spend more
+//! than [`Options::commit_budget`]. A step given up because of a point is not taken again on the
+//! boxes that contain that point.
 //!
 //! A strict goal reduced to a face where strictness is not required (an open end) needs a strict
 //! derivative; the rules are checked again, independently, by [`super::checker`].
 //!
-//! At every top-level box that is split, the claim is evaluated at the box's center: a center
-//! in the domain where the hypotheses hold and the enclosure of `g` is `< 0` (`≤ 0` for a strict
-//! claim) is a certified counterexample.
+//! Each box is evaluated first in `f64` enclosures ([`crate::lang::Enclosure64`]) and again in
+//! malachite's at [`Options::prec`] bits only when the fast evaluation did not decide it and
+//! precision may be why: a value beyond the range of `f64`, a box that is a point, or a box
+//! narrower than [`DEEP`] of the domain in some coordinate.
+//!
+//! At every box of the claim that is not decided, the claim is evaluated at the box's center: a
+//! center in the domain where the hypotheses hold and the enclosure of `g` is `< 0` (`≤ 0` for
+//! a strict claim) is a certified counterexample.
 //!
 //! Determinism: boxes are processed in a fixed order (breadth first, the lower half first) and
 //! their results are combined in that order, so the verdict, the tree and the counts do not
@@ -38,10 +57,12 @@
 
 use super::boxes::{Bx, Side, point_intervals, split_point};
 use super::certificate::Node;
-use super::problem::{MAX_ORDER, Problem};
+use super::problem::{Arith, MAX_ORDER, Problem, multi_index};
+use super::taylor::{self, Coefficients, MAX_MODEL_ORDER};
 use crate::enclosure::Interval;
 use crate::exact::Q;
 use malachite::Float;
+use num_traits::Zero;
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -53,13 +74,16 @@ pub struct Options {
     pub max_boxes: u64,
     /// Wall-clock seconds.
     pub max_seconds: f64,
-    /// Working precision of the enclosures (bits).
+    /// Working precision of the arbitrary-precision enclosures (bits).
     pub prec: u64,
-    /// Box evaluations a top-level box may spend on the local searches of its monotone steps.
-    pub local_budget: u64,
-    /// Nesting depth of local searches.
-    pub local_depth: u32,
-    /// Bisections along one path of the top-level tree.
+    /// Whether boxes are evaluated in `f64` enclosures first ([`crate::lang::Enclosure64`]),
+    /// with the arbitrary-precision ones only where those cannot decide (otherwise in the
+    /// arbitrary-precision ones only; the benchmarks compare the two).
+    pub fast: bool,
+    /// Box evaluations the subtree of one monotone step may spend before the step is given up
+    /// (and its box split instead).
+    pub commit_budget: u64,
+    /// Bisections along one path of the tree.
     pub max_depth: u32,
 }
 
@@ -69,8 +93,8 @@ impl Default for Options {
             max_boxes: 200_000,
             max_seconds: 60.0,
             prec: 64,
-            local_budget: 32,
-            local_depth: 12,
+            fast: true,
+            commit_budget: 4096,
             max_depth: 400,
         }
     }
@@ -87,6 +111,9 @@ pub struct Stats {
     pub generations: u32,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Box evaluations repeated in the arbitrary-precision arithmetic after the fast one
+    /// (`f64` intervals) could not decide them.
+    pub escalated: u64,
 }
 
 /// The result of a proof search.
@@ -94,8 +121,10 @@ pub struct Stats {
 pub enum Outcome {
     /// Every box decided: the proof tree.
     Proved {
-        /// The tree (the certificate's content).
+        /// The tree (the certificate's content), a proof of the claim after `rewrites`.
         tree: Node,
+        /// The rewrites of the claim before the tree ([`super::rewrite`]).
+        rewrites: Vec<super::rewrite::Rewrite>,
         /// Counts.
         stats: Stats,
     },
@@ -136,6 +165,34 @@ pub const SAMPLES: usize = 2048;
 
 /// How many undecided boxes an inconclusive outcome keeps.
 pub const REPORTED_BOXES: usize = 1000;
+
+/// The most derivative directions a goal may carry (nested monotone steps).
+pub const MAX_PATH: usize = 5;
+
+/// The highest order of a Taylor model on a box with `free` non-degenerate coordinates (the
+/// number of coefficients grows as `C(free + K, K)`).
+pub fn model_order(free: usize) -> usize {
+    match free {
+        0 => 0,
+        1 => 8,
+        2 => 5,
+        3 => 4,
+        4 => 3,
+        _ => 2,
+    }
+}
+
+/// A box narrower than this fraction of the domain in some free coordinate is escalated to the
+/// arbitrary-precision arithmetic when the fast one cannot decide it (rounding errors of `f64`
+/// are then comparable to the margins the bounds leave).
+pub const DEEP: f64 = 1.0 / 1_048_576.0;
+
+/// Whether the goal may be 0 (rather than `> 0`) at the point `c`: `c` lies on an open end of
+/// the domain or on one of the goal's exempt hyperplanes.
+pub fn exempt_at(p: &Problem, goal: &Goal, c: &[Q]) -> bool {
+    (0..c.len())
+        .any(|j| p.open_end(j, &c[j]) || goal.exempt.iter().any(|(i, a)| *i == j && *a == c[j]))
+}
 
 /// The goal `s·∂_path g ≥ 0` (see the module documentation).
 #[derive(Debug, Clone, PartialEq)]
@@ -245,34 +302,109 @@ pub fn mean_value_bound(fc: &Interval, grad: &[Interval], b: &Bx, c: &[Q], prec:
 enum Step {
     Leaf(Node),
     Split(usize, Q),
+    /// A monotone step toward the face `side` of coordinate `var`: the goal on the face, and the
+    /// goal on the derivative (`None`: its sign is read from the gradient, a direct leaf).
+    Commit {
+        var: usize,
+        side: Side,
+        derivative: Option<Goal>,
+        face: Goal,
+    },
     Fail(String),
 }
 
 struct TopResult {
     step: Step,
-    used: u64,
     counterexample: Option<(Vec<Q>, Interval, Interval, Interval)>,
+    /// The goal is certainly violated at the box's center (a derivative goal that is false, or
+    /// the claim on a face outside the domain).
+    violated: bool,
 }
 
 struct Prover<'a> {
     p: &'a Problem,
     o: &'a Options,
+    escalated: std::sync::atomic::AtomicU64,
 }
 
 fn mag(i: &Interval) -> f64 {
     i.lo_f64().abs().max(i.hi_f64().abs())
 }
 
+/// Whether the fast arithmetic's failure on a box is worth repeating at a higher precision.
+#[derive(Default)]
+struct Escalate(bool);
+
 impl Prover<'_> {
-    fn step(&self, goal: &Goal, b: &Bx, local: &mut u64, depth: u32) -> Step {
-        let prec = self.o.prec;
-        let x = b.intervals(prec);
+    /// One step on a box: in the fast arithmetic first, repeated in the arbitrary-precision one
+    /// when the fast one did not decide the box and precision may be why (a value beyond the
+    /// range of `f64`, a point, or a box squeezed below [`DEEP`]).
+    fn step(&self, goal: &Goal, b: &Bx, banned: &[(usize, Side, Vec<Q>)]) -> Step {
+        if !self.o.fast {
+            return self.step_in(
+                Arith::Bits(self.o.prec),
+                goal,
+                b,
+                banned,
+                &mut Escalate::default(),
+            );
+        }
+        let mut flag = Escalate::default();
+        let s = self.step_in(Arith::Fast, goal, b, banned, &mut flag);
+        if matches!(s, Step::Leaf(_)) || !flag.0 {
+            return s;
+        }
+        self.escalated
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.step_in(
+            Arith::Bits(self.o.prec),
+            goal,
+            b,
+            banned,
+            &mut Escalate::default(),
+        )
+    }
+
+    /// The arithmetic of quick checks: `f64` enclosures on the fast path.
+    fn quick(&self) -> Arith {
+        if self.o.fast {
+            Arith::Fast
+        } else {
+            Arith::Bits(self.o.prec)
+        }
+    }
+
+    fn deep(&self, b: &Bx) -> bool {
+        let root = self.p.root();
+        (0..b.dim()).any(|i| {
+            !b.degenerate(i) && {
+                let r = crate::exact::to_f64(&root.width(i));
+                r > 0.0 && crate::exact::to_f64(&b.width(i)) / r < DEEP
+            }
+        })
+    }
+
+    fn step_in(
+        &self,
+        arith: Arith,
+        goal: &Goal,
+        b: &Bx,
+        banned: &[(usize, Side, Vec<Q>)],
+        flag: &mut Escalate,
+    ) -> Step {
+        if arith == Arith::Fast && (b.is_point() || self.deep(b)) {
+            flag.0 = true;
+        }
         let mut full = true;
         if goal.hyps {
-            for (j, h) in self.p.hypotheses(&x, prec).into_iter().enumerate() {
+            for (j, h) in self.p.hypotheses_on(arith, b).into_iter().enumerate() {
                 match h {
                     Ok(false) => return Step::Leaf(Node::Outside { hyp: j }),
                     Ok(true) => {}
+                    Err(crate::lang::EvalError::Beyond64) => {
+                        flag.0 = true;
+                        full = false;
+                    }
                     Err(_) => full = false,
                 }
             }
@@ -281,17 +413,18 @@ impl Prover<'_> {
         let want_grad = goal.path.len() < MAX_ORDER && !b.is_point();
         let evaluated = match self
             .p
-            .goal_value(&goal.path, goal.positive, &x, prec, want_grad)
+            .goal_on(arith, &goal.path, goal.positive, b, want_grad)
         {
             Ok(r) => Ok(r),
-            Err(_) if want_grad => self
-                .p
-                .goal_value(&goal.path, goal.positive, &x, prec, false),
+            Err(_) if want_grad => self.p.goal_on(arith, &goal.path, goal.positive, b, false),
             Err(e) => Err(e),
         };
         let (f, grad) = match evaluated {
             Ok(r) => r,
             Err(e) => {
+                if e == crate::lang::EvalError::Beyond64 {
+                    flag.0 = true;
+                }
                 return match self.choose(b, None) {
                     Some((i, at)) => Step::Split(i, at),
                     None => Step::Fail(format!("cannot evaluate at a point: {e}")),
@@ -311,19 +444,25 @@ impl Prover<'_> {
                 )),
             };
         }
-        if let Some(gr) = &grad {
-            if let Some(n) = self.mean_value(goal, b, gr, strict) {
-                return Step::Leaf(n);
+        if let Some(gr) = &grad
+            && let Some(n) = self.mean_value(arith, goal, b, gr, strict)
+        {
+            return Step::Leaf(n);
+        }
+        if let Some(n) = self.taylor(arith, goal, b, strict) {
+            return Step::Leaf(n);
+        }
+        if let Some(gr) = &grad
+            && full
+        {
+            let allowed = |i: usize, side: Side| !banned.iter().any(|e| e.0 == i && e.1 == side);
+            if let Some(c) = self.monotone_direct(goal, b, gr, strict, &allowed) {
+                return c;
             }
-            if full {
-                if let Some(n) = self.monotone_direct(goal, b, gr, strict, local, depth) {
-                    return Step::Leaf(n);
-                }
-                if goal.path.len() + 2 <= MAX_ORDER
-                    && let Some(n) = self.monotone_goal(goal, b, gr, strict, local, depth)
-                {
-                    return Step::Leaf(n);
-                }
+            if goal.path.len() < MAX_PATH
+                && let Some(c) = self.monotone_goal(arith, goal, b, &f, gr, strict, &allowed)
+            {
+                return c;
             }
         }
         match self.choose(b, grad.as_deref()) {
@@ -332,7 +471,14 @@ impl Prover<'_> {
         }
     }
 
-    fn mean_value(&self, goal: &Goal, b: &Bx, gr: &[Interval], strict: bool) -> Option<Node> {
+    fn mean_value(
+        &self,
+        arith: Arith,
+        goal: &Goal,
+        b: &Bx,
+        gr: &[Interval],
+        strict: bool,
+    ) -> Option<Node> {
         let prec = self.o.prec;
         let c: Vec<Q> = (0..b.dim())
             .map(|i| {
@@ -347,22 +493,72 @@ impl Prover<'_> {
             .collect();
         let fc = self
             .p
-            .point_value(&goal.path, goal.positive, &c, prec)
+            .point_value_in(arith, &goal.path, goal.positive, &c)
             .ok()?;
         let lb = mean_value_bound(&fc, gr, b, &c, prec);
         meets(&lb, strict).then_some(Node::MeanValue { at: c })
     }
 
-    /// Coordinates where the goal has a sign-definite derivative, most influential first.
+    /// A Taylor model of the goal on the box ([`taylor`]) of order 2 up to [`model_order`],
+    /// about the stated touching points in the box, the two ends of a box with one free
+    /// coordinate (where a contact of high order is decided), and the center.
+    fn taylor(&self, arith: Arith, goal: &Goal, b: &Bx, strict: bool) -> Option<Node> {
+        let fr = taylor::free(b);
+        let beta = multi_index(b.dim(), &goal.path)?;
+        let kmax = model_order(fr.len())
+            .min(MAX_ORDER.saturating_sub(goal.path.len()))
+            .min(MAX_MODEL_ORDER);
+        if kmax < 2 {
+            return None;
+        }
+        let boxed = taylor::box_coefficients(self.p, arith, &beta, goal.positive, b, kmax).ok()?;
+        let mut cands: Vec<Vec<Q>> = self
+            .p
+            .touching
+            .iter()
+            .filter(|t| b.contains(t))
+            .cloned()
+            .collect();
+        if fr.len() == 1 {
+            cands.push(b.lo.clone());
+            cands.push(b.hi.clone());
+        }
+        cands.push(b.center());
+        for c in cands {
+            let Ok(co) = Coefficients::at(
+                self.p,
+                arith,
+                &beta,
+                goal.positive,
+                b,
+                &c,
+                kmax,
+                boxed.clone(),
+            ) else {
+                continue;
+            };
+            let exempt = exempt_at(self.p, goal, &c);
+            for k in 2..=kmax {
+                let m = co.model(&c, k);
+                if taylor::decides(&m, b, strict, exempt) {
+                    return Some(Node::Taylor(m));
+                }
+            }
+        }
+        None
+    }
+
+    /// A monotone step on a coordinate where the goal's derivative has a sign on the whole box
+    /// (read from the gradient): toward the face where the goal is smallest (the most
+    /// influential coordinate first).
     fn monotone_direct(
         &self,
         goal: &Goal,
         b: &Bx,
         gr: &[Interval],
         strict: bool,
-        local: &mut u64,
-        depth: u32,
-    ) -> Option<Node> {
+        allowed: &dyn Fn(usize, Side) -> bool,
+    ) -> Option<Step> {
         let mut cands: Vec<(f64, usize, Side)> = Vec::new();
         for (i, gi) in gr.iter().enumerate() {
             if b.degenerate(i) {
@@ -375,13 +571,10 @@ impl Prover<'_> {
             } else {
                 continue;
             };
-            let w = crate::exact::to_f64(&b.width(i));
-            cands.push((mag(gi) * w, i, side));
-        }
-        cands.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
-        for (_, i, side) in cands.into_iter().take(2) {
-            let (dg, fg) = goal.monotone_subgoals(self.p, b, i, side, strict);
-            // The derivative's sign is read directly from the gradient enclosure.
+            if !allowed(i, side) {
+                continue;
+            }
+            let (dg, _) = goal.monotone_subgoals(self.p, b, i, side, strict);
             let d = match side {
                 Side::Lo => gr[i].lo().clone(),
                 Side::Hi => -gr[i].hi().clone(),
@@ -389,33 +582,50 @@ impl Prover<'_> {
             if !meets(&d, need_strict(self.p, &dg, b)) {
                 continue;
             }
-            let face = b.face(i, side);
-            if let Some(f) = self.attempt(&fg, &face, local, depth + 1) {
-                return Some(Node::Monotone {
-                    var: i,
-                    side,
-                    derivative: Box::new(Node::Direct),
-                    face: Box::new(f),
-                });
-            }
+            let w = crate::exact::to_f64(&b.width(i));
+            cands.push((mag(gi) * w, i, side));
         }
-        None
+        cands.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+        let (_, i, side) = *cands.first()?;
+        let (_, fg) = goal.monotone_subgoals(self.p, b, i, side, strict);
+        Some(Step::Commit {
+            var: i,
+            side,
+            derivative: None,
+            face: fg,
+        })
     }
 
-    /// Monotone steps whose derivative sign is itself a goal, toward the faces where the goal is
-    /// tightest (the smallest non-negative value at the face's center: tight claims are tight
-    /// on a face of the box, e.g. at a touching point or an end of the domain).
+    /// Whether the hyperplane `x_i = a` is one where tight claims are tight: an end of the
+    /// domain, a hyperplane of an earlier monotone step, or through a stated touching point.
+    fn special(&self, goal: &Goal, i: usize, a: &Q) -> bool {
+        let v = &self.p.vars[i];
+        *a == v.lo
+            || *a == v.hi
+            || goal.exempt.iter().any(|(j, x)| *j == i && x == a)
+            || self.p.touching.iter().any(|t| t[i] == *a)
+    }
+
+    /// A monotone step whose derivative's sign is a goal of its own, toward a face of the box
+    /// on a special hyperplane ([`Prover::special`]) where the goal is tight (its value at the
+    /// face's center is `≥ 0` and small against the goal's range on the box): tight claims are
+    /// tight there, and splitting never separates a box from such a face. Among those, the one
+    /// whose derivative goal looks most likely true: positive at the box's center, and with the
+    /// enclosure on the box reaching least below 0 relative to its size.
+    #[allow(clippy::too_many_arguments)]
     fn monotone_goal(
         &self,
+        arith: Arith,
         goal: &Goal,
         b: &Bx,
+        f: &Interval,
         gr: &[Interval],
         strict: bool,
-        local: &mut u64,
-        depth: u32,
-    ) -> Option<Node> {
-        let prec = self.o.prec;
-        let mut cands: Vec<(Float, usize, Side)> = Vec::new();
+        allowed: &dyn Fn(usize, Side) -> bool,
+    ) -> Option<Step> {
+        let range = f.hi_f64() - f.lo_f64();
+        let center = b.center();
+        let mut cands: Vec<(bool, f64, f64, usize, Side)> = Vec::new();
         for (i, gi) in gr.iter().enumerate() {
             if b.degenerate(i) {
                 continue;
@@ -425,58 +635,57 @@ impl Prover<'_> {
                     Side::Lo => *gi.lo() > 0u32,
                     Side::Hi => *gi.hi() < 0u32,
                 };
-                if definite {
+                if definite || !allowed(i, side) || !self.special(goal, i, b.end(i, side)) {
                     continue;
                 }
                 let c = b.face(i, side).center();
-                let Ok(fc) = self.p.point_value(&goal.path, goal.positive, &c, prec) else {
+                let Ok(fc) = self.p.point_value_in(arith, &goal.path, goal.positive, &c) else {
                     continue;
                 };
-                if *fc.lo() >= 0u32 {
-                    cands.push((fc.hi().clone(), i, side));
+                if !(*fc.lo() >= 0u32 && fc.hi_f64() <= range / 64.0) {
+                    continue;
                 }
+                let (dg, _) = goal.monotone_subgoals(self.p, b, i, side, strict);
+                let Ok(dc) = self.p.point_value_in(arith, &dg.path, dg.positive, &center) else {
+                    continue;
+                };
+                if *dc.hi() <= 0u32 {
+                    continue;
+                }
+                let d = if side == Side::Lo {
+                    gi.clone()
+                } else {
+                    gi.neg()
+                };
+                let m = mag(&d).max(f64::MIN_POSITIVE);
+                // A face where the goal vanishes identically (its enclosure is exactly 0): no
+                // split separates a box from it, so the step is taken whenever its derivative
+                // goal is not violated at the center. Toward any other face, only when the
+                // derivative goal is nearly decided on the box already (on a wide box splitting
+                // comes first).
+                let zero = self
+                    .p
+                    .goal_on(arith, &goal.path, goal.positive, &b.face(i, side), false)
+                    .is_ok_and(|(v, _)| *v.lo() == 0u32 && *v.hi() == 0u32);
+                if !zero && d.lo_f64() / m < -0.25 {
+                    continue;
+                }
+                cands.push((zero, d.lo_f64() / m, fc.hi_f64(), i, side));
             }
         }
-        cands.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
-        for (_, i, side) in cands.into_iter().take(2) {
-            let (dg, fg) = goal.monotone_subgoals(self.p, b, i, side, strict);
-            let Some(d) = self.attempt(&dg, b, local, depth + 1) else {
-                continue;
-            };
-            let face = b.face(i, side);
-            if let Some(f) = self.attempt(&fg, &face, local, depth + 1) {
-                return Some(Node::Monotone {
-                    var: i,
-                    side,
-                    derivative: Box::new(d),
-                    face: Box::new(f),
-                });
-            }
-        }
-        None
-    }
-
-    /// A bounded depth-first search for a proof of `goal` on `b`.
-    fn attempt(&self, goal: &Goal, b: &Bx, local: &mut u64, depth: u32) -> Option<Node> {
-        if *local == 0 || depth > self.o.local_depth {
-            return None;
-        }
-        *local -= 1;
-        match self.step(goal, b, local, depth) {
-            Step::Leaf(n) => Some(n),
-            Step::Fail(_) => None,
-            Step::Split(i, at) => {
-                let (l, h) = b.split(i, &at);
-                let lo = self.attempt(goal, &l, local, depth + 1)?;
-                let hi = self.attempt(goal, &h, local, depth + 1)?;
-                Some(Node::Split {
-                    var: i,
-                    at,
-                    lo: Box::new(lo),
-                    hi: Box::new(hi),
-                })
-            }
-        }
+        cands.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then(b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal))
+                .then(a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal))
+        });
+        let (_, _, _, i, side) = *cands.first()?;
+        let (dg, fg) = goal.monotone_subgoals(self.p, b, i, side, strict);
+        Some(Step::Commit {
+            var: i,
+            side,
+            derivative: Some(dg),
+            face: fg,
+        })
     }
 
     /// The coordinate to split and where: a touching point inside the box first, else the
@@ -538,18 +747,32 @@ impl Prover<'_> {
         Some((best, split_point(&b.lo[best], &b.hi[best])))
     }
 
-    fn top(&self, goal: &Goal, b: &Bx) -> TopResult {
-        let mut local = self.o.local_budget;
-        let step = self.step(goal, b, &mut local, 0);
-        let used = 1 + (self.o.local_budget - local);
-        let counterexample = match step {
-            Step::Leaf(_) => None,
-            _ => self.counterexample(&b.center()),
-        };
+    fn top(&self, goal: &Goal, b: &Bx, banned: &[(usize, Side, Vec<Q>)]) -> TopResult {
+        let step = self.step(goal, b, banned);
+        let (mut counterexample, mut violated) = (None, false);
+        if !matches!(step, Step::Leaf(_)) {
+            let c = b.center();
+            if goal.path.is_empty() && goal.positive {
+                counterexample = self.counterexample(&c);
+            }
+            if counterexample.is_none()
+                && let Ok(v) = self
+                    .p
+                    .point_value_in(self.quick(), &goal.path, goal.positive, &c)
+            {
+                // Violated at the center, or exactly 0 there without being decided on the box
+                // (a goal that vanishes where no enclosure can show it: hopeless by bisection).
+                violated = *v.hi() < 0u32
+                    || (!goal.path.is_empty()
+                        && *v.lo() <= 0u32
+                        && self.p.exact_sign(&goal.path, goal.positive, &c)
+                            == Some(std::cmp::Ordering::Equal));
+            }
+        }
         TopResult {
             step,
-            used,
             counterexample,
+            violated,
         }
     }
 
@@ -668,6 +891,16 @@ impl Prover<'_> {
             return None;
         }
         let prec = self.o.prec;
+        // The fast arithmetic first: a point where g is certainly > 0 (≥ 0 for a non-strict
+        // claim, whose counterexamples need g < 0) is not a counterexample.
+        if let Ok((g, _)) = self
+            .p
+            .point_value_in(self.quick(), &[], true, c)
+            .map(|g| (g, ()))
+            && (*g.lo() > 0u32 || (!self.p.strict() && *g.lo() >= 0u32))
+        {
+            return None;
+        }
         let x = point_intervals(c, prec);
         if !self
             .p
@@ -694,23 +927,18 @@ impl Prover<'_> {
     }
 }
 
-/// Proves `p` within the limits `o` (see the module documentation).
+/// Proves `p` within the limits `o` (see the module documentation): counterexamples at the
+/// touching points, the corners and sampled points first, then the rewrites of
+/// [`super::rewrite`], then the bisection of the rewritten claim (of the original one when the
+/// rewritten claim is not proved and a range rewrite made it a different claim).
 pub fn prove(p: &Problem, o: &Options) -> Outcome {
     let start = Instant::now();
-    let pr = Prover { p, o };
-    let goal = Goal::claim(p);
+    let pr = Prover {
+        p,
+        o,
+        escalated: std::sync::atomic::AtomicU64::new(0),
+    };
     let root = p.root();
-    enum Slot {
-        Pending,
-        Leaf(Node),
-        Split(usize, Q, usize, usize),
-    }
-    let mut arena: Vec<Slot> = vec![Slot::Pending];
-    let mut frontier: VecDeque<(Bx, usize, u32)> = VecDeque::from([(root.clone(), 0, 0)]);
-    let mut stuck: Vec<(Bx, String)> = Vec::new();
-    let mut stats = Stats::default();
-    let mut last_depth = 0;
-    let chunk = 64 * rayon::current_num_threads().max(1);
     // The corners of the domain (closed ends only) are tried first: a claim that fails exactly at
     // an end of the domain is never refuted at the center of a box; then a floating-point
     // sampling search (a small violating region is found long before the bisection reaches it).
@@ -725,7 +953,11 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
                 .map(|c| (c, "sampling (floating point), then certified"))
         });
     if let Some(((point, lhs, rhs, g), found_by)) = early {
-        stats.seconds = start.elapsed().as_secs_f64();
+        let stats = Stats {
+            seconds: start.elapsed().as_secs_f64(),
+            escalated: pr.escalated.load(std::sync::atomic::Ordering::Relaxed),
+            ..Stats::default()
+        };
         return Outcome::Refuted {
             point,
             lhs,
@@ -734,6 +966,230 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
             found_by,
             stats,
         };
+    }
+    let (q, rewrites, used) = rewrite_claim(p, o);
+    if rewrites.is_empty() {
+        return bisect(&pr, start, used, Vec::new());
+    }
+    let qr = Prover {
+        p: &q,
+        o,
+        escalated: std::sync::atomic::AtomicU64::new(0),
+    };
+    let out = bisect(&qr, start, used, rewrites.clone());
+    let ranged = rewrites
+        .iter()
+        .any(|r| matches!(r, super::rewrite::Rewrite::Range { .. }));
+    match out {
+        Outcome::Proved { .. } => out,
+        Outcome::Refuted { point, stats, .. } if !ranged => {
+            // The rewritten claim has the same sign as the original at every point.
+            match pr.counterexample(&point) {
+                Some((point, lhs, rhs, g)) => Outcome::Refuted {
+                    point,
+                    lhs,
+                    rhs,
+                    g,
+                    found_by: "the center of a box of the bisection (of the rewritten claim)",
+                    stats,
+                },
+                None => bisect(&pr, start, stats.boxes, Vec::new()),
+            }
+        }
+        Outcome::Refuted { stats, .. } | Outcome::Inconclusive { stats, .. } if ranged => {
+            bisect(&pr, start, stats.boxes, Vec::new())
+        }
+        other => other,
+    }
+}
+
+/// The rewrites of [`super::rewrite`] that apply to `p`, in order: the common exponential, the
+/// positive denominators (each sign proved here, within a small budget), the range of a derived
+/// name. Returns the rewritten claim, the rewrites and the box evaluations spent.
+fn rewrite_claim(p: &Problem, o: &Options) -> (Problem, Vec<super::rewrite::Rewrite>, u64) {
+    use super::rewrite::{self, Rewrite};
+    let mut q = p.clone();
+    let mut out = Vec::new();
+    let mut used = 0u64;
+    if !p.tol.is_zero() {
+        return (q, out, used);
+    }
+    if let Some((r, w)) = rewrite::common_exp(&q) {
+        q = r;
+        out.push(w);
+    }
+    for (index, (d, k)) in rewrite::denominators(&q).into_iter().enumerate() {
+        let sp = rewrite::sign_problem(&q, &d);
+        let budget = Options {
+            max_boxes: (o.max_boxes / 10).clamp(1, 2000),
+            max_seconds: o.max_seconds / 10.0,
+            ..o.clone()
+        };
+        let pr = Prover {
+            p: &sp,
+            o: &budget,
+            escalated: std::sync::atomic::AtomicU64::new(0),
+        };
+        let out_sign = bisect(&pr, Instant::now(), 0, Vec::new());
+        used += match &out_sign {
+            Outcome::Proved { stats, .. }
+            | Outcome::Refuted { stats, .. }
+            | Outcome::Inconclusive { stats, .. } => stats.boxes,
+        };
+        if let Outcome::Proved { tree, .. } = out_sign {
+            let text = rewrite::factor_text(&q, &d, index);
+            let before = q.clone();
+            q = rewrite::multiply(&before, &d, k);
+            out.push(Rewrite::Denominator {
+                factor: d,
+                power: k,
+                index,
+                text,
+                proof: tree,
+            });
+            // Later denominators are read from the new claim.
+            break;
+        }
+    }
+    if let Some((slot, vars)) = rewrite::range_candidate(&q)
+        && let Some((lo, hi)) = rewrite::slot_range(&q, slot, o.prec)
+    {
+        let name = format!("range{slot}");
+        q = rewrite::replace_by_range(&q, slot, &vars, lo.clone(), hi.clone(), &name);
+        out.push(Rewrite::Range {
+            slot,
+            vars,
+            lo,
+            hi,
+            name,
+        });
+    }
+    (q, out, used)
+}
+
+/// One box of the search: its goal, its slot in the tree, its depth, and the monotone steps
+/// (commits) it serves, outermost first.
+struct Item {
+    goal: Goal,
+    b: Bx,
+    id: usize,
+    depth: u32,
+    under: Vec<usize>,
+    /// Monotone steps not to take again for this goal: a step given up on a larger box because
+    /// its goal was violated at a point (kept while the box contains that point).
+    banned: Vec<(usize, Side, Vec<Q>)>,
+}
+
+/// A monotone step committed to in the tree: the goal and box it decides, and what its subtree
+/// has spent. Given up (`alive = false`) when its subtree spends more than
+/// [`Options::commit_budget`], meets a box it cannot decide, or finds its derivative goal
+/// violated at a point; its box is then split instead.
+struct Commit {
+    alive: bool,
+    goal: Goal,
+    b: Bx,
+    id: usize,
+    depth: u32,
+    under: Vec<usize>,
+    used: u64,
+    var: usize,
+    side: Side,
+    banned: Vec<(usize, Side, Vec<Q>)>,
+}
+
+enum Slot {
+    Pending,
+    Leaf(Node),
+    Split(usize, Q, usize, usize),
+    Mono(usize, Side, usize, usize),
+}
+
+/// The bisection of [`prove`] on the claim of `pr` (its counterexample search done), with
+/// `used` box evaluations already spent and `rewrites` the rewrites that made the claim.
+///
+/// Boxes are processed breadth first in a fixed order, in parallel batches whose results are
+/// applied in order, so the tree does not depend on the number of threads. A box is decided (a
+/// leaf), split, or reduced by a monotone step to a face (two goals: the derivative on the box
+/// and the goal on the face); a monotone step that turns out wrong is given up and its box split.
+fn bisect(
+    pr: &Prover,
+    start: Instant,
+    used: u64,
+    rewrites: Vec<super::rewrite::Rewrite>,
+) -> Outcome {
+    let (p, o) = (pr.p, pr.o);
+    let root = p.root();
+    let mut arena: Vec<Slot> = vec![Slot::Pending];
+    let mut commits: Vec<Commit> = Vec::new();
+    let mut frontier: VecDeque<Item> = VecDeque::from([Item {
+        goal: Goal::claim(p),
+        b: root.clone(),
+        id: 0,
+        depth: 0,
+        under: Vec::new(),
+        banned: Vec::new(),
+    }]);
+    let mut stuck: Vec<(Bx, String)> = Vec::new();
+    let mut stats = Stats {
+        boxes: used,
+        ..Stats::default()
+    };
+    let chunk = 64 * rayon::current_num_threads().max(1);
+    let alive = |commits: &[Commit], it: &Item| it.under.iter().all(|&c| commits[c].alive);
+    // Gives up commit `c`: its box is split for its goal (or, when it cannot be, the enclosing
+    // commit is given up, or the box is stuck).
+    #[allow(clippy::too_many_arguments)]
+    fn give_up(
+        c: usize,
+        why: &str,
+        at: Option<Vec<Q>>,
+        pr: &Prover,
+        arena: &mut Vec<Slot>,
+        commits: &mut [Commit],
+        frontier: &mut VecDeque<Item>,
+        stuck: &mut Vec<(Bx, String)>,
+    ) {
+        let mut c = c;
+        loop {
+            commits[c].alive = false;
+            let cm = &commits[c];
+            if cm.depth < pr.o.max_depth
+                && let Some((i, split_at)) = pr.choose(&cm.b, None)
+            {
+                let (l, h) = cm.b.split(i, &split_at);
+                let (li, hi) = (arena.len(), arena.len() + 1);
+                arena.push(Slot::Pending);
+                arena.push(Slot::Pending);
+                arena[cm.id] = Slot::Split(i, split_at, li, hi);
+                let mut banned = cm.banned.clone();
+                if let Some(x) = &at {
+                    banned.push((cm.var, cm.side, x.clone()));
+                }
+                for (bb, id) in [(l, li), (h, hi)] {
+                    let banned = banned
+                        .iter()
+                        .filter(|e| bb.contains(&e.2))
+                        .cloned()
+                        .collect();
+                    frontier.push_back(Item {
+                        goal: cm.goal.clone(),
+                        b: bb,
+                        id,
+                        depth: cm.depth + 1,
+                        under: cm.under.clone(),
+                        banned,
+                    });
+                }
+                return;
+            }
+            match cm.under.last() {
+                Some(&outer) => c = outer,
+                None => {
+                    stuck.push((cm.b.clone(), why.to_string()));
+                    return;
+                }
+            }
+        }
     }
     let reason = loop {
         if frontier.is_empty() {
@@ -752,18 +1208,29 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
             ));
         }
         let left = (o.max_boxes - stats.boxes).max(1) as usize;
-        let take = frontier.len().min(chunk).min(left);
-        let batch: Vec<(Bx, usize, u32)> = frontier.drain(..take).collect();
-        let results: Vec<TopResult> = batch.par_iter().map(|(b, _, _)| pr.top(&goal, b)).collect();
-        for ((b, id, depth), r) in batch.into_iter().zip(results) {
-            stats.boxes += r.used;
+        let mut batch: Vec<Item> = Vec::new();
+        while batch.len() < chunk.min(left) {
+            let Some(it) = frontier.pop_front() else {
+                break;
+            };
+            if alive(&commits, &it) {
+                batch.push(it);
+            }
+        }
+        let results: Vec<TopResult> = batch
+            .par_iter()
+            .map(|it| pr.top(&it.goal, &it.b, &it.banned))
+            .collect();
+        for (it, r) in batch.into_iter().zip(results) {
+            stats.boxes += 1;
             stats.top_boxes += 1;
-            if depth > last_depth {
-                last_depth = depth;
-                stats.generations = depth;
+            stats.generations = stats.generations.max(it.depth);
+            if !alive(&commits, &it) {
+                continue;
             }
             if let Some((point, lhs, rhs, g)) = r.counterexample {
                 stats.seconds = start.elapsed().as_secs_f64();
+                stats.escalated = pr.escalated.load(std::sync::atomic::Ordering::Relaxed);
                 return Outcome::Refuted {
                     point,
                     lhs,
@@ -773,41 +1240,152 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
                     stats,
                 };
             }
-            match r.step {
-                Step::Leaf(n) => arena[id] = Slot::Leaf(n),
-                Step::Split(i, at) if depth < o.max_depth => {
-                    let (l, h) = b.split(i, &at);
+            // Charge the commits this box serves; give up the outermost one over budget.
+            for &c in &it.under {
+                commits[c].used += 1;
+            }
+            if let Some(&c) = it
+                .under
+                .iter()
+                .find(|&&c| commits[c].used > o.commit_budget)
+            {
+                give_up(
+                    c,
+                    "a monotone step over its budget",
+                    None,
+                    pr,
+                    &mut arena,
+                    &mut commits,
+                    &mut frontier,
+                    &mut stuck,
+                );
+                continue;
+            }
+            if r.violated && !it.under.is_empty() {
+                // The goal is false at a point: give up the monotone step that made it (the
+                // innermost one whose goal has fewer derivative directions; a face keeps them).
+                let n = it.goal.path.len();
+                let c = it
+                    .under
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&c| commits[c].goal.path.len() < n)
+                    .or(it.under.last().copied())
+                    .expect("under a commit");
+                give_up(
+                    c,
+                    "a goal violated at a point",
+                    Some(it.b.center()),
+                    pr,
+                    &mut arena,
+                    &mut commits,
+                    &mut frontier,
+                    &mut stuck,
+                );
+                continue;
+            }
+            let failed = match r.step {
+                Step::Leaf(n) => {
+                    arena[it.id] = Slot::Leaf(n);
+                    None
+                }
+                Step::Split(i, at) if it.depth < o.max_depth => {
+                    let (l, h) = it.b.split(i, &at);
                     let (li, hi) = (arena.len(), arena.len() + 1);
                     arena.push(Slot::Pending);
                     arena.push(Slot::Pending);
-                    arena[id] = Slot::Split(i, at, li, hi);
-                    frontier.push_back((l, li, depth + 1));
-                    frontier.push_back((h, hi, depth + 1));
+                    arena[it.id] = Slot::Split(i, at, li, hi);
+                    for (bb, id) in [(l, li), (h, hi)] {
+                        let banned = it
+                            .banned
+                            .iter()
+                            .filter(|e| bb.contains(&e.2))
+                            .cloned()
+                            .collect();
+                        frontier.push_back(Item {
+                            goal: it.goal.clone(),
+                            b: bb,
+                            id,
+                            depth: it.depth + 1,
+                            under: it.under.clone(),
+                            banned,
+                        });
+                    }
+                    None
                 }
-                Step::Split(..) => stuck.push((b, format!("depth limit {}", o.max_depth))),
-                Step::Fail(why) => stuck.push((b, why)),
+                Step::Split(..) => Some(format!("depth limit {}", o.max_depth)),
+                Step::Commit {
+                    var,
+                    side,
+                    derivative,
+                    face,
+                } => {
+                    let (di, fi) = (arena.len(), arena.len() + 1);
+                    arena.push(Slot::Pending);
+                    arena.push(Slot::Pending);
+                    arena[it.id] = Slot::Mono(var, side, di, fi);
+                    let c = commits.len();
+                    let mut under = it.under.clone();
+                    under.push(c);
+                    commits.push(Commit {
+                        alive: true,
+                        goal: it.goal.clone(),
+                        b: it.b.clone(),
+                        id: it.id,
+                        depth: it.depth,
+                        under: it.under.clone(),
+                        used: 0,
+                        var,
+                        side,
+                        banned: it.banned.clone(),
+                    });
+                    match derivative {
+                        None => arena[di] = Slot::Leaf(Node::Direct),
+                        Some(dg) => frontier.push_back(Item {
+                            goal: dg,
+                            b: it.b.clone(),
+                            id: di,
+                            depth: it.depth + 1,
+                            under: under.clone(),
+                            banned: Vec::new(),
+                        }),
+                    }
+                    frontier.push_back(Item {
+                        goal: face,
+                        b: it.b.face(var, side),
+                        id: fi,
+                        depth: it.depth + 1,
+                        under,
+                        banned: Vec::new(),
+                    });
+                    None
+                }
+                Step::Fail(why) => Some(why),
+            };
+            if let Some(why) = failed {
+                match it.under.last() {
+                    Some(&c) => give_up(
+                        c,
+                        &why,
+                        None,
+                        pr,
+                        &mut arena,
+                        &mut commits,
+                        &mut frontier,
+                        &mut stuck,
+                    ),
+                    None => stuck.push((it.b.clone(), why)),
+                }
             }
         }
     };
     stats.seconds = start.elapsed().as_secs_f64();
+    stats.escalated = pr.escalated.load(std::sync::atomic::Ordering::Relaxed);
     if reason.is_none() && stuck.is_empty() {
-        // Assemble the tree (iteratively: children are built before their parents).
-        let mut built: Vec<Option<Node>> = (0..arena.len()).map(|_| None).collect();
-        for id in (0..arena.len()).rev() {
-            let n = match std::mem::replace(&mut arena[id], Slot::Pending) {
-                Slot::Leaf(n) => n,
-                Slot::Split(var, at, l, h) => Node::Split {
-                    var,
-                    at,
-                    lo: Box::new(built[l].take().expect("child built")),
-                    hi: Box::new(built[h].take().expect("child built")),
-                },
-                Slot::Pending => unreachable!("every box is decided"),
-            };
-            built[id] = Some(n);
-        }
         return Outcome::Proved {
-            tree: built[0].take().expect("root built"),
+            tree: assemble(&mut arena),
+            rewrites,
             stats,
         };
     }
@@ -819,11 +1397,30 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
             stuck[0].1
         )
     });
+    // What is left of the claim: the boxes of the claim's own goal, and for a box under monotone
+    // steps the box of the outermost one (the part of the claim it was to decide).
     let mut remaining: Vec<Bx> = stuck.into_iter().map(|(b, _)| b).collect();
-    remaining.extend(frontier.into_iter().map(|(b, _, _)| b));
+    let mut seen = std::collections::BTreeSet::new();
+    for it in frontier {
+        if !alive(&commits, &it) {
+            continue;
+        }
+        match it.under.first() {
+            None => remaining.push(it.b),
+            Some(&c) => {
+                if seen.insert(c) {
+                    remaining.push(commits[c].b.clone());
+                }
+            }
+        }
+    }
     let total = root.volume_in(&root);
     let vol: f64 = remaining.iter().map(|b| b.volume_in(&root)).sum();
-    let volume_fraction = if total > 0.0 { vol / total } else { 1.0 };
+    let volume_fraction = if total > 0.0 {
+        (vol / total).min(1.0)
+    } else {
+        1.0
+    };
     let remaining_count = remaining.len();
     remaining.truncate(REPORTED_BOXES);
     let values: Vec<Option<f64>> = remaining.par_iter().map(|b| p.g_f64(&b.center())).collect();
@@ -841,4 +1438,41 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
         tightest,
         stats,
     }
+}
+
+/// The tree reachable from the root of the arena (iteratively, children before parents).
+fn assemble(arena: &mut [Slot]) -> Node {
+    let mut order = Vec::new();
+    let mut stack = vec![0usize];
+    while let Some(id) = stack.pop() {
+        order.push(id);
+        match &arena[id] {
+            Slot::Split(_, _, l, h) | Slot::Mono(_, _, l, h) => {
+                stack.push(*l);
+                stack.push(*h);
+            }
+            _ => {}
+        }
+    }
+    let mut built: std::collections::HashMap<usize, Node> = std::collections::HashMap::new();
+    for &id in order.iter().rev() {
+        let n = match std::mem::replace(&mut arena[id], Slot::Pending) {
+            Slot::Leaf(n) => n,
+            Slot::Split(var, at, l, h) => Node::Split {
+                var,
+                at,
+                lo: Box::new(built.remove(&l).expect("child built")),
+                hi: Box::new(built.remove(&h).expect("child built")),
+            },
+            Slot::Mono(var, side, d, f) => Node::Monotone {
+                var,
+                side,
+                derivative: Box::new(built.remove(&d).expect("child built")),
+                face: Box::new(built.remove(&f).expect("child built")),
+            },
+            Slot::Pending => unreachable!("every box is decided"),
+        };
+        built.insert(id, n);
+    }
+    built.remove(&0).expect("root built")
 }

@@ -344,6 +344,53 @@ fn parse_substitution(
     Ok(u.to_string())
 }
 
+/// The search limits of a file of kind `real`: [`Options::default`] with its `max_boxes` and
+/// `max_seconds` (checked against their bounds).
+fn search_options_of(t: &Theorem, claim: &ClaimSection) -> std::result::Result<Options, FileError> {
+    let mut options = Options::default();
+    if let Some(b) = &claim.max_boxes {
+        let v = *b.get_ref();
+        if v < 1 || v as u64 > MAX_BOXES {
+            return Err(err(
+                t,
+                b.span().start,
+                format!("max_boxes = {v} is outside 1..={MAX_BOXES}"),
+            ));
+        }
+        options.max_boxes = v as u64;
+    }
+    if let Some(s) = &claim.max_seconds {
+        let v = *s.get_ref();
+        if !(v > 0.0 && v <= MAX_SECONDS) {
+            return Err(err(
+                t,
+                s.span().start,
+                format!("max_seconds = {v} is outside (0, {MAX_SECONDS}]"),
+            ));
+        }
+        options.max_seconds = v;
+    }
+    Ok(options)
+}
+
+/// The search limits a file of kind `real` sets (`max_boxes`, `max_seconds`; the defaults
+/// otherwise), e.g. for running [`crate::prover::prove`] on its [`problems`] as `balloc check`
+/// does.
+///
+/// ```
+/// let t = balloc::claim::load(
+///     std::path::Path::new("theorems/ptw/real-ln-one-plus-x.toml"),
+///     std::path::Path::new("theorems"),
+/// )
+/// .unwrap();
+/// let o = balloc::claim::kind::real::search_options(&t).unwrap();
+/// assert!(o.max_boxes >= 1 && o.fast);
+/// ```
+pub fn search_options(t: &Theorem) -> std::result::Result<Options, FileError> {
+    let claim: Spanned<ClaimSection> = t.claim_section()?;
+    search_options_of(t, claim.get_ref())
+}
+
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let c: Spanned<ClaimSection> = t.claim_section()?;
     let claim = c.into_inner();
@@ -414,29 +461,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         }
         vars.push(spec);
     }
-    let mut options = Options::default();
-    if let Some(b) = &claim.max_boxes {
-        let v = *b.get_ref();
-        if v < 1 || v as u64 > MAX_BOXES {
-            return Err(err(
-                t,
-                b.span().start,
-                format!("max_boxes = {v} is outside 1..={MAX_BOXES}"),
-            ));
-        }
-        options.max_boxes = v as u64;
-    }
-    if let Some(s) = &claim.max_seconds {
-        let v = *s.get_ref();
-        if !(v > 0.0 && v <= MAX_SECONDS) {
-            return Err(err(
-                t,
-                s.span().start,
-                format!("max_seconds = {v} is outside (0, {MAX_SECONDS}]"),
-            ));
-        }
-        options.max_seconds = v;
-    }
+    let options = search_options_of(t, &claim)?;
     let me = Real {
         t: t.clone(),
         constants,
@@ -1148,11 +1173,16 @@ impl Real {
             observations: Vec::new(),
         };
         match out {
-            Outcome::Proved { tree, stats } => {
-                let cert = prover::certificate_of(
+            Outcome::Proved {
+                tree,
+                rewrites,
+                stats,
+            } => {
+                let cert = prover::certificate_with(
                     p,
                     &self.t.id,
                     case.constants.clone(),
+                    &rewrites,
                     &tree,
                     self.options.prec,
                 );
@@ -1166,15 +1196,26 @@ impl Real {
                 searched.add("boxes", stats.boxes);
                 searched.add("leaves", tl.leaves());
                 let mut msg = format!(
-                    "{label} proved: {} leaf boxes (direct {}, mean value {}, outside the hypotheses {}), {} monotone steps, {} splits; {} box evaluations; certificate re-checked by the independent checker at {CHECK_PREC} bits",
+                    "{label} proved: {} leaf boxes (direct {}, mean value {}, Taylor model {}, exact {}, outside the hypotheses {}), {} monotone steps, {} splits; {} box evaluations ({} repeated at {} bits after f64 enclosures); certificate re-checked by the independent checker at {CHECK_PREC} bits",
                     tl.leaves(),
                     tl.direct,
                     tl.mean_value,
+                    tl.taylor,
+                    tl.exact,
                     tl.outside,
                     tl.monotone,
                     tl.splits,
-                    stats.boxes
+                    stats.boxes,
+                    stats.escalated,
+                    self.options.prec
                 );
+                if !rewrites.is_empty() {
+                    let r: Vec<String> = rewrites.iter().map(|r| r.describe()).collect();
+                    msg.push_str(&format!(
+                        "; proved after rewriting the claim ({}), each rewrite derived and justified again by the checker",
+                        r.join("; ")
+                    ));
+                }
                 if let Some(dir) = &ctx.certificates {
                     let path = self.certificate_path(dir, k, ncases);
                     cert.write(&path).map_err(|e| {
