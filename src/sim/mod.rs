@@ -31,6 +31,7 @@ pub mod multinomial;
 pub mod rng;
 pub mod start;
 pub mod statistic;
+pub mod stopping;
 pub mod sweep;
 
 use crate::error::{Error, Result};
