@@ -564,6 +564,19 @@ pub const SIM_WORK: Limit = Limit {
     raisable: true,
 };
 
+/// Work of the exact coupon-collector probability (`graph` item `coupon_collector`, the name
+/// `untouched` of statistical graph files): the signed counts of the vertex sets by their number of
+/// incident edges (`2^n · d` for inclusion–exclusion over every vertex set, `n²` for cycles by a
+/// transfer matrix, `n` for complete graphs) plus `(m + 1)·T` for the exact sum of `(m − e)^T/m^T`.
+pub const COUPON_WORK: Limit = Limit {
+    name: "COUPON_WORK",
+    max: 1 << 30,
+    unit: "operations",
+    applies_to: "the `graph` item `coupon_collector` (graphs × horizons) and the name `untouched` of statistical graph files",
+    reason: "big-integer operations of a few tens of nanoseconds: about a minute at the limit",
+    raisable: true,
+};
+
 /// Effort of `balloc check --effort` (a multiplier of the searches' random states, optimiser
 /// evaluations and statistical runs).
 pub const CHECK_EFFORT: Limit = Limit {
@@ -626,6 +639,7 @@ pub const ALL: &[&Limit] = &[
     &DECIMAL_DIGITS,
     &DECIMAL_EXPONENT,
     &SIM_WORK,
+    &COUPON_WORK,
     &CHECK_EFFORT,
     &SEARCH_STATES,
 ];
