@@ -564,6 +564,18 @@ pub const SIM_WORK: Limit = Limit {
     raisable: true,
 };
 
+/// Work of the adaptive adversaries of a statistical file (`[claim] adversary`): runs × decisions
+/// (balls, or batches) × `n^lookahead`, summed over the configurations, checked before the first
+/// run.
+pub const ADVERSARY_WORK: Limit = Limit {
+    name: "ADVERSARY_WORK",
+    max: 1 << 40,
+    unit: "rank operations",
+    applies_to: "`[claim] adversary` with `lookahead` of statistical theorem files (runs × decisions × n^lookahead, summed over the configurations)",
+    reason: "each decision is a linear maximisation over the class, O(n) per continuation value; about 30 minutes at a nanosecond per operation",
+    raisable: true,
+};
+
 /// Work of the exact coupon-collector probability (`graph` item `coupon_collector`, the name
 /// `untouched` of statistical graph files): the signed counts of the vertex sets by their number of
 /// incident edges (`2^n · d` for inclusion–exclusion over every vertex set, `n²` for cycles by a
@@ -639,6 +651,7 @@ pub const ALL: &[&Limit] = &[
     &DECIMAL_DIGITS,
     &DECIMAL_EXPONENT,
     &SIM_WORK,
+    &ADVERSARY_WORK,
     &COUPON_WORK,
     &CHECK_EFFORT,
     &SEARCH_STATES,
