@@ -6,7 +6,7 @@
 //! benchmark thread (`expect_gamma_two_choice_cpu`, read from `/proc/thread-self/schedstat` on
 //! Linux), which stays meaningful when other jobs share the cores.
 //!
-//! Run: `cargo bench --bench expectation`.
+//! Run: `cargo bench -p balloc-benches --bench expectation`.
 
 use balloc::expectation::expect;
 use balloc::loads::Loads;

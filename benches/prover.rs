@@ -9,7 +9,9 @@ use std::path::Path;
 
 /// The problem of grid combination `case` of a theorem file.
 fn problem(file: &str, case: usize) -> prover::Problem {
-    let t = claim::load(Path::new(file), Path::new("theorems")).unwrap();
+    // Paths are relative to the repository root (this package is `benches/`).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let t = claim::load(&root.join(file), &root.join("theorems")).unwrap();
     claim::kind::real::problems(&t, Path::new("unused"))
         .unwrap()
         .swap_remove(case)

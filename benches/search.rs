@@ -1,6 +1,6 @@
 //! States evaluated per second by the search on a Γ drift claim at n = 64 (one core).
 //!
-//! `cargo bench --bench search`; the figure is recorded in BENCHMARKS.md.
+//! `cargo bench -p balloc-benches --bench search`; the figure is recorded in BENCHMARKS.md.
 //!
 //! Two measurements: criterion's wall clock (`search`) and the CPU time of the benchmark thread
 //! (`search_cpu`, read from `/proc/thread-self/schedstat` on Linux), which stays meaningful when
@@ -15,7 +15,7 @@ mod common;
 use common::ThreadCpuTime;
 
 fn bench<M: Measurement>(c: &mut Criterion<M>, name: &str) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-theorems");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-theorems");
     let dir = root.join("b");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(

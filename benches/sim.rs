@@ -3,7 +3,7 @@
 //! by ball on the frozen loads and as one multinomial, which sets `dense::MULTINOMIAL_FACTOR`.
 //!
 //! Every figure is the CPU time of the benchmark thread (`benches/common`), the meaningful
-//! measure on a shared machine. Run: `cargo bench --bench sim` (or `-- crossover` for one group).
+//! measure on a shared machine. Run: `cargo bench -p balloc-benches --bench sim` (or `-- crossover` for one group).
 
 use balloc::loads::TieRule;
 use balloc::sim::compact::Compact;

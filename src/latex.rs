@@ -10,16 +10,19 @@
 /// assert_eq!(escape("a_b & 50%"), "a\\_b \\& 50\\%");
 /// assert_eq!(escape("Γ ≤ 1"), "$\\Gamma$ $\\le$ 1");
 /// assert_eq!(escape("(1 ∓ ε̃)/n"), "(1 $\\mp$ $\\tilde{\\varepsilon}$)/n");
+/// assert_eq!(escape("L̄(S)"), "$\\bar{L}$(S)");
 /// ```
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
-        // A combining tilde (U+0303) puts a tilde over the preceding symbol: `ε̃` is `\tilde\varepsilon`.
-        if chars.peek() == Some(&'\u{303}') {
+        // A combining tilde (U+0303) or macron (U+0304) puts an accent over the preceding symbol:
+        // `ε̃` is `\tilde\varepsilon`, `L̄` is `\bar{L}`.
+        if let Some(&mark @ ('\u{303}' | '\u{304}')) = chars.peek() {
             chars.next();
             let inner = unicode_math(c).map_or_else(|| c.to_string(), str::to_string);
-            out.push_str(&format!("$\\tilde{{{inner}}}$"));
+            let accent = if mark == '\u{303}' { "tilde" } else { "bar" };
+            out.push_str(&format!("$\\{accent}{{{inner}}}$"));
             continue;
         }
         match c {
@@ -37,6 +40,7 @@ pub fn escape(s: &str) -> String {
             '–' => out.push_str("--"),
             '—' => out.push_str("---"),
             '\u{303}' => out.push_str("\\~{}"),
+            '\u{304}' => out.push_str("\\={}"),
             _ => match unicode_math(c) {
                 Some(m) => {
                     out.push('$');
@@ -48,6 +52,17 @@ pub fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Math-mode LaTeX for the Unicode symbols of [`escape`] (`β` is `\beta`, `≤` is `\le`), for
+/// text that is already LaTeX math, such as a theorem file's statement.
+///
+/// ```
+/// assert_eq!(balloc::latex::math_symbol('β'), Some("\\beta"));
+/// assert_eq!(balloc::latex::math_symbol('a'), None);
+/// ```
+pub fn math_symbol(c: char) -> Option<&'static str> {
+    unicode_math(c)
 }
 
 /// The LaTeX math of a Unicode symbol used in balloc's outputs and theorem titles (Greek

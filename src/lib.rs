@@ -45,6 +45,8 @@
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
 pub mod bias;
+#[cfg(feature = "blueprint")]
+pub mod blueprint;
 pub mod claim;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -65,6 +67,8 @@ pub mod plot;
 pub mod potential;
 pub mod process;
 pub mod prover;
+#[cfg(feature = "blueprint")]
+pub mod report;
 pub mod search;
 pub mod setting;
 pub mod sim;

@@ -611,6 +611,27 @@ pub const SEARCH_STATES: Limit = Limit {
     raisable: true,
 };
 
+/// Steps `k` of the law of the next states in claims: `E{k}_X`, `P{k}(...)`, `E{k}(...)`.
+pub const NEXT_STEPS: Limit = Limit {
+    name: "NEXT_STEPS",
+    max: 256,
+    unit: "steps",
+    applies_to: "`E{k}_X`, `dE{k}_X`, `R{k}_X`, `P{k}(...)`, `E{k}(...)` in claims",
+    reason: "the exact probabilities after k steps have denominators up to (n^d)^k (d samples a ball): at k = 256 and n = 16, numbers of 2048 bits",
+    raisable: true,
+};
+
+/// Distinct states the law after `k` steps may hold at one step (the dynamic programme over
+/// the states, merged when equal or equal up to a permutation of the bins).
+pub const NEXT_STATES: Limit = Limit {
+    name: "NEXT_STATES",
+    max: 100_000,
+    unit: "distinct states per step",
+    applies_to: "`E{k}_X` (k > 4), `P{k}(...)`, `E{k}(...)` (k ≥ 2) in claims",
+    reason: "every distinct state of a step is kept with its exact probability and expanded into its one-step outcomes (about n of them): some 10⁶ exact evaluations a step",
+    raisable: true,
+};
+
 /// Every limit, for the README and the tests.
 pub const ALL: &[&Limit] = &[
     &BINS,
@@ -655,6 +676,8 @@ pub const ALL: &[&Limit] = &[
     &COUPON_WORK,
     &CHECK_EFFORT,
     &SEARCH_STATES,
+    &NEXT_STEPS,
+    &NEXT_STATES,
 ];
 
 /// Largest `k` with `n = 2^k` in `multidim experiment` (`--max-log2-n`).

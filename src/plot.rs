@@ -7,7 +7,8 @@
 //! * **ticks**: linear axes step by 1, 2 or 5 times a power of ten, and the axis range is widened
 //!   to the ticks next to the data, so no tick label is cut off; an axis of integers
 //!   ([`Axis::integer`]) never steps below 1 and its labels carry no decimals (`100000`, never
-//!   `100000.0`); an axis reaching 10⁷ writes every label as `m·10ᴱ` with one `E`;
+//!   `100000.0`); an axis reaching 10⁶ writes every label as `m·10ᴱ` with one `E` (`0.2·10⁶`,
+//!   never `200000`);
 //! * **log axes** are labelled at every decade and, when the range spans few decades, at 2 and 5
 //!   times a decade (at most 1.2 decades: every integer multiple), with unlabelled minor ticks at
 //!   the other multiples;
@@ -230,7 +231,7 @@ fn power_label(m: i64, e: i32) -> (String, String) {
 }
 
 /// The label of a linear tick `v` on a grid of step `step`: as many decimals as the step needs
-/// (none on integer steps); with `exp = Some(E)` (axes reaching 10⁷), `m·10ᴱ` with the same `E`
+/// (none on integer steps); with `exp = Some(E)` (axes reaching 10⁶), `m·10ᴱ` with the same `E`
 /// on every tick of the axis.
 fn linear_label(v: f64, step: f64, exp: Option<i32>) -> (String, String) {
     if v.abs() < 1e-9 * step {
@@ -294,7 +295,7 @@ pub fn linear_ticks(lo: f64, hi: f64, integer: bool) -> Ticks {
     let a = (lo / step + 1e-9).floor();
     let b = (hi / step - 1e-9).ceil();
     let biggest = (a * step).abs().max((b * step).abs());
-    let exp = (biggest >= 1e7).then(|| biggest.log10().floor() as i32);
+    let exp = (biggest >= 1e6).then(|| biggest.log10().floor() as i32);
     let major: Vec<(f64, String, String)> = (0..=((b - a) as i64))
         .map(|i| {
             let v = (a + i as f64) * step;
@@ -643,8 +644,9 @@ impl Plot {
     }
 
     /// The plot as a `pgfplots` axis in a `tikzpicture` (needs `\usepackage{pgfplots}`), with
-    /// the same ticks and labels as the SVG, the legend outside the axis, and the caption as a
-    /// comment on top.
+    /// the same ticks and labels as the SVG, the legend below the axis (never over the data), the
+    /// caption as a comment on top, and the whole picture within `\linewidth` (0.9 of it for the
+    /// axis with its labels).
     pub fn tikz(&self) -> Result<String> {
         let xt = self.ticks(true)?;
         let yt = self.ticks(false)?;
@@ -665,7 +667,8 @@ impl Plot {
             );
         }
         let _ = writeln!(s, "\\begin{{tikzpicture}}\n\\begin{{axis}}[");
-        let _ = writeln!(s, "  width=11cm, height=7.5cm,");
+        // The whole picture (labels and the legend below the axis) within \linewidth.
+        let _ = writeln!(s, "  width=0.9\\linewidth, height=0.55\\linewidth,");
         if !self.title.is_empty() {
             let _ = writeln!(s, "  title={{{}}},", tex(&self.title));
         }
@@ -717,7 +720,7 @@ impl Plot {
         }
         let _ = writeln!(
             s,
-            "  scaled ticks=false, grid=major, major grid style={{gray!20}},\n  legend pos=outer north east, legend cell align=left,\n]"
+            "  scaled ticks=false, grid=major, major grid style={{gray!20}},\n  legend style={{at={{(0.5,-0.22)}}, anchor=north, font=\\small}}, legend cell align=left,\n]"
         );
         for (i, ser) in self.series.iter().enumerate() {
             let c = format!("balloc{}", letter(i % COLOURS.len()));
@@ -759,11 +762,34 @@ impl Plot {
         Ok(s)
     }
 
-    /// Writes the plot to `path`: PGF/TikZ for a `.tex` or `.tikz` file, SVG otherwise; written
+    /// The plot in the format the extension of `path` names: `.svg` (SVG), `.tex`, `.tikz` or
+    /// `.pgf` (a `pgfplots` picture, [`Plot::tikz`]), `.png` and `.pdf` (rendered from the SVG
+    /// with resvg and svg2pdf; only with the cargo feature `png-pdf`). Any other extension is a
+    /// one-line error listing the accepted ones, so a `.png` never receives SVG bytes.
+    ///
+    /// ```
+    /// use balloc::plot::{Axis, Plot, Point, Series};
+    /// let mut p = Plot::new("t", Axis::linear("x"), Axis::linear("y"));
+    /// p.series.push(Series::new("s", vec![Point::new(1.0, 2.0), Point::new(2.0, 3.0)]));
+    /// assert!(p.render(std::path::Path::new("a.svg")).unwrap().starts_with(b"<svg"));
+    /// assert!(p.render(std::path::Path::new("a.pgf")).unwrap().starts_with(b"% balloc plot"));
+    /// let e = p.render(std::path::Path::new("a.jpg")).unwrap_err().to_string();
+    /// assert!(e.contains("`.jpg`") && e.contains(".svg"));
+    /// ```
+    pub fn render(&self, path: &std::path::Path) -> Result<Vec<u8>> {
+        let ext = check_format(path)?;
+        match ext.as_str() {
+            "svg" => Ok(self.svg()?.into_bytes()),
+            "tex" | "tikz" | "pgf" => Ok(self.tikz()?.into_bytes()),
+            _ => raster::render(&self.svg()?, &ext)
+                .map_err(|e| Error::invalid(format!("plot `{}`", path.display()), e)),
+        }
+    }
+
+    /// Writes the plot to `path` in the format its extension names ([`Plot::render`]); written
     /// to a temporary file next to it and renamed, so the file is never seen half written.
     pub fn write(&self, path: &std::path::Path) -> Result<()> {
-        let tikz = path.extension().is_some_and(|e| e == "tex" || e == "tikz");
-        let text = if tikz { self.tikz()? } else { self.svg()? };
+        let bytes = self.render(path)?;
         let name = path
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
@@ -771,12 +797,176 @@ impl Plot {
         let tmp = path.with_file_name(format!(".{name}.tmp"));
         let io =
             |e: std::io::Error| Error::invalid(format!("plot `{}`", path.display()), e.to_string());
-        std::fs::write(&tmp, text).map_err(io)?;
+        std::fs::write(&tmp, bytes).map_err(io)?;
         std::fs::rename(&tmp, path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             io(e)
         })
     }
+}
+
+/// The format of a plot file from its extension (lowercase: `svg`, `tex`, `tikz`, `pgf`, `png`,
+/// `pdf`), checked before anything is computed: an unknown or missing extension, and PNG or PDF
+/// without the cargo feature `png-pdf`, are one-line errors naming the file.
+///
+/// ```
+/// use balloc::plot::check_format;
+/// use std::path::Path;
+/// assert_eq!(check_format(Path::new("gap.SVG")).unwrap(), "svg");
+/// assert!(check_format(Path::new("gap")).unwrap_err().to_string().contains("no extension"));
+/// assert!(check_format(Path::new("gap.gif")).unwrap_err().to_string().contains("`.gif`"));
+/// ```
+pub fn check_format(path: &std::path::Path) -> Result<String> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let what = || format!("plot `{}`", path.display());
+    const ACCEPTED: &str = "accepted: .svg, .tex/.tikz/.pgf (pgfplots), .pdf, .png";
+    match ext.as_str() {
+        "svg" | "tex" | "tikz" | "pgf" => Ok(ext),
+        "png" | "pdf" => raster::available(&ext)
+            .map(|()| ext)
+            .map_err(|e| Error::invalid(what(), e)),
+        "" => Err(Error::invalid(
+            what(),
+            format!("the file name has no extension; {ACCEPTED}"),
+        )),
+        other => Err(Error::invalid(
+            what(),
+            format!("unsupported extension `.{other}`; {ACCEPTED}"),
+        )),
+    }
+}
+
+/// PNG and PDF from the SVG rendering: resvg (raster, twice the SVG's pixel size) and svg2pdf,
+/// with the system's fonts; without the cargo feature `png-pdf` an error naming it.
+mod raster {
+    #[cfg(feature = "png-pdf")]
+    pub fn render(svg: &str, ext: &str) -> std::result::Result<Vec<u8>, String> {
+        use resvg::{tiny_skia, usvg};
+        let mut options = usvg::Options::default();
+        let db = options.fontdb_mut();
+        db.load_system_fonts();
+        // The SVG asks for Helvetica or Arial, then sans-serif: name a sans-serif family that
+        // is installed (fontdb's default is Arial), or the text would be left out.
+        let installed: Vec<String> = db
+            .faces()
+            .flat_map(|f| f.families.iter().map(|(name, _)| name.clone()))
+            .collect();
+        if let Some(family) = ["Helvetica", "Arial", "Liberation Sans", "DejaVu Sans"]
+            .iter()
+            .find(|f| installed.iter().any(|i| i == *f))
+        {
+            db.set_sans_serif_family(*family);
+            options.font_family = family.to_string();
+        }
+        let tree = usvg::Tree::from_str(svg, &options).map_err(|e| e.to_string())?;
+        if ext == "pdf" {
+            return svg2pdf::to_pdf(
+                &tree,
+                svg2pdf::ConversionOptions::default(),
+                svg2pdf::PageOptions::default(),
+            )
+            .map_err(|e| e.to_string());
+        }
+        let size = tree
+            .size()
+            .to_int_size()
+            .scale_by(2.0)
+            .ok_or("empty picture")?;
+        let mut pixmap =
+            tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("empty picture")?;
+        resvg::render(
+            &tree,
+            tiny_skia::Transform::from_scale(2.0, 2.0),
+            &mut pixmap.as_mut(),
+        );
+        pixmap.encode_png().map_err(|e| e.to_string())
+    }
+
+    #[cfg(feature = "png-pdf")]
+    pub fn available(_ext: &str) -> std::result::Result<(), String> {
+        Ok(())
+    }
+
+    #[cfg(not(feature = "png-pdf"))]
+    pub fn available(ext: &str) -> std::result::Result<(), String> {
+        Err(format!(
+            "{} output needs the cargo feature `png-pdf` (cargo install --path . --features png-pdf); .svg and .tex/.pgf work without it",
+            ext.to_uppercase()
+        ))
+    }
+
+    #[cfg(not(feature = "png-pdf"))]
+    pub fn render(_svg: &str, ext: &str) -> std::result::Result<Vec<u8>, String> {
+        available(ext).map(|()| Vec::new())
+    }
+}
+
+/// A spec string in words for titles: the name with its words capitalised (`two-choice` is
+/// `Two-Choice`, `one-plus-beta` is `(1+β)`, `d-choice(d=3)` is `3-Choice`), the parameters
+/// with Greek letters (`beta=0.5` is `β = 0.5`).
+///
+/// ```
+/// use balloc::plot::words;
+/// assert_eq!(words("two-choice"), "Two-Choice");
+/// assert_eq!(words("one-plus-beta(beta=0.5)"), "(1+β), β = 0.5");
+/// assert_eq!(words("d-choice(d=3)"), "3-Choice");
+/// assert_eq!(words("quantile(delta=0.25)"), "Quantile, δ = 0.25");
+/// assert_eq!(words("exp(1)"), "Exp(1)");
+/// ```
+pub fn words(spec: &str) -> String {
+    let (name, params) = match spec.split_once('(') {
+        Some((n, rest)) => (n.trim(), rest.trim_end_matches(')').trim()),
+        None => (spec.trim(), ""),
+    };
+    let greek = |k: &str| -> String {
+        match k.trim() {
+            "alpha" => "α".into(),
+            "beta" => "β".into(),
+            "delta" => "δ".into(),
+            "eps" | "epsilon" => "ε".into(),
+            "kappa" => "κ".into(),
+            "lambda" => "λ".into(),
+            other => other.into(),
+        }
+    };
+    let pairs: Vec<(String, String)> = params
+        .split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+            None => (String::new(), p.trim().to_string()),
+        })
+        .collect();
+    if name == "d-choice"
+        && let Some((_, d)) = pairs.iter().find(|(k, _)| k == "d")
+    {
+        return format!("{d}-Choice");
+    }
+    let base = if name == "one-plus-beta" {
+        "(1+β)".to_string()
+    } else {
+        name.split('-')
+            .map(|w| {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+            .join("-")
+    };
+    if pairs.iter().all(|(k, _)| k.is_empty()) && !pairs.is_empty() {
+        let vals: Vec<&str> = pairs.iter().map(|(_, v)| v.as_str()).collect();
+        return format!("{base}({})", vals.join(", "));
+    }
+    let mut out = base;
+    for (k, v) in pairs {
+        out.push_str(&format!(", {} = {v}", greek(&k)));
+    }
+    out
 }
 
 /// Series index `i` as a letter suffix for colour names (`a`, `b`, ...).
@@ -865,12 +1055,16 @@ mod tests {
         let t = linear_ticks(20000.0, 1_000_000.0, true);
         assert_eq!(t.range.1, 1_000_000.0);
         assert!(
-            labels(&t).iter().all(|l| !l.contains('.')),
+            labels(&t).iter().all(|l| !l.ends_with(".0")),
             "{:?}",
             labels(&t)
         );
-        assert_eq!(labels(&t).last().unwrap(), "1000000");
-        // From 10⁷ on: one power of ten for the whole axis.
+        assert_eq!(labels(&t).last().unwrap(), "1.0·10⁶");
+        assert_eq!(labels(&t)[1], "0.2·10⁶");
+        // Below 10⁶: plain integers.
+        let t = linear_ticks(0.0, 500_000.0, true);
+        assert_eq!(labels(&t).last().unwrap(), "500000");
+        // From 10⁶ on: one power of ten for the whole axis.
         let t = linear_ticks(0.0, 1.2e8, true);
         assert_eq!(
             labels(&t),
@@ -985,7 +1179,7 @@ mod tests {
         let p = sample();
         let t = p.tikz().unwrap();
         assert!(t.contains("xmode=log") && t.contains("ymode=log"));
-        assert!(t.contains("legend pos=outer north east"));
+        assert!(t.contains("legend style={at={(0.5,-0.22)}, anchor=north"));
         assert!(t.contains("\\addlegendentry{greedy}"));
         // The bar of (80, 3.0) runs from 2.8 to 3.3.
         assert!(

@@ -5,7 +5,7 @@
 use balloc::claim::{self, RunContext, Status, Trust};
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::write;
 
 fn scratch(name: &str) -> PathBuf {

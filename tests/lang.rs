@@ -269,7 +269,7 @@ fn brute_two_steps(process: &str, x: &[f64], f: &dyn Fn(&[f64]) -> f64) -> f64 {
     acc
 }
 
-mod common;
+use crate::common;
 
 const HEAD: &str = r#"title = "seeded"
 kind = "inequality"

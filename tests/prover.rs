@@ -10,7 +10,7 @@ use balloc::prover::certificate::Token;
 use balloc::prover::{self, Certificate, Options, Outcome, checker};
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::write;
 
 fn scratch(name: &str) -> PathBuf {

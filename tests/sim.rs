@@ -597,7 +597,7 @@ batches = [4]
         let rows: Vec<&str> = text.lines().skip(1).collect();
         let mut partial = format!("# balloc sweep {:016x}\n", u.fingerprint);
         for r in &rows[..7] {
-            partial.push_str(&crate::sweep_integrity::seal(&u, r));
+            partial.push_str(&super::sweep_integrity::seal(&u, r));
             partial.push('\n');
         }
         partial.push_str(&rows[7][..10]);

@@ -16,7 +16,7 @@ fn balloc(args: &[&str]) -> (i32, String, String) {
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("balloc-cli-{}", std::process::id()));
+    let d = std::env::temp_dir().join(format!("balloc-sim-cli-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }

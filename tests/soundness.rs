@@ -10,7 +10,7 @@
 use balloc::claim::{self, RunContext, Status, Trust, Verdict};
 use std::path::PathBuf;
 
-mod common;
+use crate::common;
 use common::write;
 
 fn scratch(name: &str) -> PathBuf {
@@ -399,9 +399,19 @@ fn irrational_parameters_are_certified_in_batches_and_with_weights() {
     // E[Φ'] = n·((1/n)·M(α(1 − 1/n)) + (1 − 1/n)·M(−α/n)).
     let m = |s: f64| 1.0 / (1.0 - s);
     let weighted = n * (m(a * (1.0 - 1.0 / n)) / n + (1.0 - 1.0 / n) * m(-a / n));
-    for (label, weights, b, v0) in [
-        ("batch", "unit", 3, batch),
-        ("exp-weights", "exp(1)", 1, weighted),
+    // Two steps of one unit ball from the balanced state (E2_Phi): a bin receives k ∈ {0, 1, 2}
+    // of the two uniform, independent balls with probabilities (1 − 1/n)², 2(1/n)(1 − 1/n),
+    // 1/n², and then y'' = k − 2/n, so
+    // E2[Φ] = n·e^{−2α/n}((1 − 1/n)² + 2(1 − 1/n)e^α/n + e^{2α}/n²).
+    let two = n
+        * (-2.0 * a / n).exp()
+        * ((1.0 - 1.0 / n).powi(2)
+            + 2.0 * (1.0 - 1.0 / n) * a.exp() / n
+            + (2.0 * a).exp() / (n * n));
+    for (label, weights, b, v0, name) in [
+        ("batch", "unit", 3, batch, "E_Phi"),
+        ("exp-weights", "exp(1)", 1, weighted, "E_Phi"),
+        ("two-steps", "unit", 1, two, "E2_Phi"),
     ] {
         for (scale, want) in [(1.0 - 1e-9, Status::Refuted), (1.0 + 1e-9, Status::Holds)] {
             let v = loads(
@@ -411,7 +421,7 @@ fn irrational_parameters_are_certified_in_batches_and_with_weights() {
                     "alpha",
                     weights,
                     b,
-                    &format!("E_Phi <= {:.17e}", v0 * scale),
+                    &format!("{name} <= {:.17e}", v0 * scale),
                 ),
             );
             assert_eq!(v.verdict, want, "{label}: {:?}", v.notes);

@@ -7,7 +7,7 @@ use balloc::claim::{self, Direction, RunContext, Status, Trust};
 use balloc::sim::statistic::{Decision, Side};
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 use common::write;
 
 fn scratch(name: &str) -> PathBuf {

@@ -16,7 +16,7 @@
 use balloc::claim::{self, RunContext, Status};
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 /// How the wrong variant is made.
 enum Wrong {

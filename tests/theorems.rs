@@ -1,6 +1,6 @@
 //! Runs every theorem file under `theorems/` and checks the engine on seeded claims.
 //!
-//! Fast tier: plain `cargo test`. Long tier: `BALLOC_LONG=1 cargo test --test theorems`
+//! Fast tier: plain `cargo test`. Long tier: `BALLOC_LONG=1 cargo test --test suite theorems::`
 //! (ten times the random and optimiser budgets of every file).
 
 use balloc::claim::{self, RunContext, Status, Trust};
@@ -16,40 +16,99 @@ fn effort() -> u32 {
     }
 }
 
+/// The whole catalogue, checked once per run of this test binary: the catalogue test, the
+/// blueprint and the report share it (`blueprint.rs`). Proof certificates are written under
+/// `target/tmp/catalogue-site/certificates`, where the blueprint's site links them.
+pub struct Catalogue {
+    /// The theorem files, in the order of `claim::discover`.
+    pub theorems: Vec<claim::Theorem>,
+    /// Their verdicts, in the same order.
+    pub verdicts: Vec<claim::Verdict>,
+    /// The folder of the blueprint site (certificates already in `certificates/`).
+    pub site: PathBuf,
+}
+
+pub fn catalogue() -> &'static Catalogue {
+    static CATALOGUE: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        let root = Path::new("theorems");
+        let files = claim::discover(root).unwrap();
+        assert!(files.len() >= 9, "theorem files found: {files:?}");
+        let site = Path::new(env!("CARGO_TARGET_TMPDIR")).join("catalogue-site");
+        let _ = std::fs::remove_dir_all(&site);
+        // The files are checked on every core (each verdict depends only on its file, not on
+        // the thread or the order), and reported in the order of `files`.
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<(claim::Theorem, claim::Verdict)>>> =
+            Mutex::new(vec![None; files.len()]);
+        let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+        std::thread::scope(|sc| {
+            for _ in 0..jobs.min(files.len()) {
+                sc.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(f) = files.get(i) else { break };
+                        let mut ctx = RunContext {
+                            effort: effort(),
+                            regressions: Some(PathBuf::from("proptest-regressions/theorems")),
+                            certificates: Some(site.join("certificates")),
+                            ..RunContext::default()
+                        };
+                        let (t, c) = claim::prepare(f, root)
+                            .unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
+                        let v = c
+                            .run(&mut ctx)
+                            .unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
+                        results.lock().unwrap()[i] = Some((t, v));
+                    }
+                });
+            }
+        });
+        let (theorems, verdicts) = results
+            .into_inner()
+            .unwrap()
+            .into_iter()
+            .map(|r| r.expect("every file was checked"))
+            .unzip();
+        Catalogue {
+            theorems,
+            verdicts,
+            site,
+        }
+    })
+}
+
+#[path = "theorems/blueprint.rs"]
+mod blueprint;
+#[path = "theorems/cdp.rs"]
+mod cdp;
+#[path = "theorems/drafting.rs"]
+mod drafting;
+
 #[test]
 fn every_theorem_file_meets_its_expected_status() {
-    let root = Path::new("theorems");
-    let files = claim::discover(root).unwrap();
-    assert!(files.len() >= 9, "theorem files found: {files:?}");
-    // The files are checked on every core (each verdict depends only on its file, not on the
-    // thread or the order), and reported in the order of `files`.
-    let next = AtomicUsize::new(0);
-    let verdicts: Mutex<Vec<Option<claim::Verdict>>> = Mutex::new(vec![None; files.len()]);
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|sc| {
-        for _ in 0..jobs.min(files.len()) {
-            sc.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(f) = files.get(i) else { break };
-                    let mut ctx = RunContext {
-                        effort: effort(),
-                        regressions: Some(PathBuf::from("proptest-regressions/theorems")),
-                        ..RunContext::default()
-                    };
-                    let v = claim::check(f, root, &mut ctx)
-                        .unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
-                    verdicts.lock().unwrap()[i] = Some(v);
-                }
-            });
-        }
-    });
+    let cat = catalogue();
+    // The `uses` of the catalogue name existing files and form no cycle.
+    let all: Vec<&claim::Theorem> = cat.theorems.iter().collect();
+    claim::uses::validate(&all, Path::new("theorems")).unwrap();
+    let edges: usize = all.iter().map(|t| t.file.uses.len()).sum();
+    assert!(edges >= 100, "{edges} uses edges");
+    // Each paper's main theorem has its proof outline.
+    for main in [
+        "ptw/base-lemma-original",
+        "batched-2022/gap-b-over-n-log-n",
+        "mean-biased-2023/main-theorem",
+        "graphical-2022/main-theorem-gap",
+        "multidim-2011/gap-whp",
+    ] {
+        let t = all.iter().find(|t| t.id == main).unwrap();
+        assert!(!t.file.uses.is_empty(), "{main} has no uses");
+    }
     let mut bad = Vec::new();
     // Policy (`docs/conventions.md` §3): a refuted verdict of the multidimensional paper rests on exact
     // rationals or enclosures, never on float alone.
     let mut float_refuted = Vec::new();
-    for v in verdicts.into_inner().unwrap() {
-        let v = v.expect("every file was checked");
+    for v in &cat.verdicts {
         eprintln!(
             "{:<45} {:<12} expected {:<8} trust {}",
             v.id,
@@ -83,7 +142,7 @@ fn every_theorem_file_meets_its_expected_status() {
     );
 }
 
-mod common;
+use crate::common;
 use common::write;
 
 fn scratch(name: &str) -> PathBuf {

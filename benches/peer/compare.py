@@ -3,7 +3,8 @@
 simulator workloads of BENCHMARKS.md, with the statistics of each (means and standard errors).
 
     cargo build --release
-    python3 benches/peer/compare.py [--rounds 3] [--balloc target/release/balloc] [--only NAME]
+    python3 benches/peer/compare.py [--rounds 3] [--balloc target/release/balloc] [--only NAME]...
+                                    [--before OTHER_BALLOC]
 
 Builds the peer with `g++ -O3 -march=native` and the tight loops with `gcc -O3 -march=native`
 into a temporary directory. Every workload runs `--rounds` times, the three programs interleaved
@@ -15,6 +16,10 @@ stays meaningful when other jobs share the cores; balloc runs on one thread
 Statistics: balloc's summary (final gap for sequential runs, max gap over batch ends for
 batched ones) against the peer's and the tight loop's, with z = |difference| / combined standard
 error; |z| < 3 means the means agree within their intervals.
+
+Before and after: `--before OTHER_BALLOC` (a balloc binary built from an earlier commit) runs that
+binary too, interleaved with the others in every round, and adds its columns; its statistics must
+be the same as balloc's when the random streams did not change.
 """
 
 import argparse
@@ -46,6 +51,10 @@ WORKLOADS = [
      "--process two-choice --n 1000000 --batch 1000000 --balls 20000000 --runs 3",
      "batched two-choice 1000000 1000000 20000000 3 1",
      "batched 1000000 1000000 20000000 3 1", "max_gap"),
+    ("batched One-Choice n=10⁴, b=n, m=100n, 20 runs",
+     "--process one-choice --n 10000 --batch 10000 --balls 1000000 --runs 20",
+     "batched one-choice 10000 10000 1000000 20 1",
+     "batched1 10000 10000 1000000 20 1", "max_gap"),
     ("sequential Two-Choice n=10⁴, m=10⁷, 10 runs",
      "--process two-choice --n 10000 --balls 10000000 --runs 10",
      "seq two-choice 10000 10000000 10 1",
@@ -97,23 +106,29 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--balloc", default="target/release/balloc")
-    ap.add_argument("--only", default=None, help="run the workloads whose name contains this")
+    ap.add_argument("--only", action="append", default=None,
+                    help="run the workloads whose name contains this (repeatable)")
+    ap.add_argument("--before", default=None, help="an earlier balloc binary, run alongside")
     a = ap.parse_args()
+    progs = ["balloc", "peer", "tight"] + (["before"] if a.before else [])
     env = dict(os.environ, RAYON_NUM_THREADS="1")
     with tempfile.TemporaryDirectory() as tmp:
         peer, tight = build(tmp)
         rows = []
         for name, b_args, p_args, t_args, stat in WORKLOADS:
-            if a.only and a.only not in name:
+            if a.only and not any(o in name for o in a.only):
                 continue
-            times = {"balloc": [], "peer": [], "tight": []}
+            times = {k: [] for k in progs}
             stats = {}
             for _ in range(a.rounds):
-                cpu, out = cpu_run([a.balloc, "simulate", *b_args.split(), "--seed", "1",
-                                    "--format", "json"], env)
-                times["balloc"].append(cpu)
-                s = json.loads(out)["summary"][stat]
-                stats["balloc"] = (s["mean"], s["stderr"] or 0.0)
+                for who, exe in (("balloc", a.balloc), ("before", a.before)):
+                    if exe is None:
+                        continue
+                    cpu, out = cpu_run([exe, "simulate", *b_args.split(), "--seed", "1",
+                                        "--format", "json"], env)
+                    times[who].append(cpu)
+                    s = json.loads(out)["summary"][stat]
+                    stats[who] = (s["mean"], s["stderr"] or 0.0)
                 for who, exe, args in (("peer", peer, p_args), ("tight", tight, t_args)):
                     cpu, out = cpu_run([exe, *args.split()])
                     times[who].append(cpu)
@@ -121,18 +136,32 @@ def main():
                     stats[who] = (float(mean), float(se))
             rows.append((name, times, stats))
             print(f"done: {name}", file=sys.stderr)
-    print("| workload | balloc CPU | C++ peer CPU | tight loop CPU | peer / balloc | "
-          "balloc / tight |")
-    print("|---|---:|---:|---:|---:|---:|")
+    if a.before:
+        print("| workload | balloc before CPU | balloc CPU | C++ peer CPU | tight loop CPU | "
+              "peer / before | peer / balloc | before / tight | balloc / tight |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    else:
+        print("| workload | balloc CPU | C++ peer CPU | tight loop CPU | peer / balloc | "
+              "balloc / tight |")
+        print("|---|---:|---:|---:|---:|---:|")
     for name, t, _ in rows:
         mb, mp, mt = (statistics.median(t[k]) for k in ("balloc", "peer", "tight"))
-        print(f"| {name} | {fmt(t['balloc'])} | {fmt(t['peer'])} | {fmt(t['tight'])} | "
-              f"**{mp / mb:.1f}×** | {mb / mt:.2f}× |")
+        if a.before:
+            m0 = statistics.median(t["before"])
+            print(f"| {name} | {fmt(t['before'])} | {fmt(t['balloc'])} | {fmt(t['peer'])} | "
+                  f"{fmt(t['tight'])} | {mp / m0:.2f}× | **{mp / mb:.2f}×** | {m0 / mt:.2f}× | "
+                  f"**{mb / mt:.2f}×** |")
+        else:
+            print(f"| {name} | {fmt(t['balloc'])} | {fmt(t['peer'])} | {fmt(t['tight'])} | "
+                  f"**{mp / mb:.1f}×** | {mb / mt:.2f}× |")
     print()
     print("| workload | balloc mean ± se | peer mean ± se | tight mean ± se | z (balloc–peer) | "
           "z (balloc–tight) |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, _, s in rows:
+        if "before" in s and s["before"] != s["balloc"]:
+            print(f"note: {name}: before {s['before']} and after {s['balloc']} differ")
+
         def z(a, b):
             se = (a[1] ** 2 + b[1] ** 2) ** 0.5
             return abs(a[0] - b[0]) / se if se > 0 else float("nan")

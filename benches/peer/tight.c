@@ -10,6 +10,8 @@
  *   ./tight beta N M RUNS SEED BETA      sequential (1+β): a 64-bit coin, then the Two-Choice pair
  *   ./tight batched N B M RUNS SEED      b-batched: picks on the loads of the batch start into a
  *                                        u32 count per bin, counts added at the batch end
+ *   ./tight batched1 N B M RUNS SEED     b-batched One-Choice: a uniform bin per ball (as `one`)
+ *                                        into the counts, counts added at the batch end
  *
  * Output: `mean stderr runs` of the final gap (seq) or of the max gap over batch ends (batched).
  */
@@ -103,6 +105,27 @@ static double beta(uint64_t n, uint64_t m, double b) {
   return (double)mx - (double)m / (double)n;
 }
 
+static double batched1(uint64_t n, uint64_t bsz, uint64_t m) {
+  uint32_t* x = calloc(n, 4);
+  uint32_t* c = calloc(n, 4);
+  uint64_t mx = 0, total = 0;
+  double best = -1e300;
+  for (uint64_t done = 0; done < m; done += bsz) {
+    for (uint64_t t = 0; t < bsz; t++) c[((next() >> 32) * n) >> 32]++;
+    for (uint64_t i = 0; i < n; i++) {
+      x[i] += c[i];
+      c[i] = 0;
+      if (x[i] > mx) mx = x[i];
+    }
+    total += bsz;
+    double g = (double)mx - (double)total / (double)n;
+    if (g > best) best = g;
+  }
+  free(x);
+  free(c);
+  return best;
+}
+
 static double batched(uint64_t n, uint64_t bsz, uint64_t m) {
   uint32_t* x = calloc(n, 4);
   uint32_t* c = calloc(n, 4);
@@ -147,6 +170,12 @@ int main(int argc, char** argv) {
     seed(strtoull(argv[5], 0, 10));
     double b = atof(argv[6]);
     for (long r = 0; r < runs; r++) v[r] = beta(n, m, b);
+  } else if (argc == 7 && !strcmp(argv[1], "batched1")) {
+    uint64_t n = strtoull(argv[2], 0, 10), b = strtoull(argv[3], 0, 10),
+             m = strtoull(argv[4], 0, 10);
+    runs = atol(argv[5]);
+    seed(strtoull(argv[6], 0, 10));
+    for (long r = 0; r < runs; r++) v[r] = batched1(n, b, m);
   } else if (argc == 7 && !strcmp(argv[1], "batched")) {
     uint64_t n = strtoull(argv[2], 0, 10), b = strtoull(argv[3], 0, 10),
              m = strtoull(argv[4], 0, 10);
@@ -155,7 +184,7 @@ int main(int argc, char** argv) {
     for (long r = 0; r < runs; r++) v[r] = batched(n, b, m);
   } else {
     fprintf(stderr, "usage: tight seq|one N M RUNS SEED [u8] | beta N M RUNS SEED BETA | "
-                    "batched N B M RUNS SEED\n");
+                    "batched|batched1 N B M RUNS SEED\n");
     return 2;
   }
   if (runs < 1 || runs > 100000) return 2;

@@ -18,6 +18,7 @@ pub mod scope;
 pub mod setup;
 pub mod state;
 pub mod trust;
+pub mod uses;
 mod verdict;
 
 pub use crate::xfloat::XFloat;
@@ -27,9 +28,13 @@ pub use schema::{
     Direction, ExpectedStatus, FileError, PaperFile, Provenance, Theorem, TheoremFile, discover,
     load, resolve,
 };
-pub use verdict::{ExactSides, LinkVerdict, Searched, Status, Trust, Verdict, Witness};
+pub use verdict::{
+    ExactSides, LinkVerdict, Observation, Searched, Status, Trust, Verdict, Witness,
+};
 
-/// Loads a file and builds its check (all validation happens here, before any search).
+/// Loads a file and builds its check (all validation of the claim happens here, before any
+/// search). Its `uses` do not take part in the verdict; the commands validate them against the
+/// theorem directory ([`uses::validate`]).
 pub fn prepare(
     path: &std::path::Path,
     root: &std::path::Path,

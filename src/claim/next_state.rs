@@ -13,7 +13,21 @@
 //!   coefficients that do not depend on the state.
 //! * **Anything else**: enumeration of the outcome states (one step; the multisets of a batch),
 //!   with at most [`MAX_OUTCOMES`] states; `E{k}_X` composes `k` steps by enumerating the first
-//!   `k − 1`.
+//!   `k − 1` (a tree of outcome states, for `k ≤` [`TREE_STEPS`]) or, beyond, by the law of the
+//!   state after `k − 1` steps ([`law`]).
+//!
+//! **The law after `k` steps** ([`law`]): a dynamic programme over the states. Step by step,
+//! every state of positive probability is expanded into its one-step outcomes, and outcomes that
+//! are the same load vector are merged (their probabilities added); when the allocation is
+//! symmetric (a process that looks only at loads, ties broken uniformly at random:
+//! [`crate::claim::case::Alloc::symmetric`]) and what is evaluated at the end does not tell the
+//! bins apart (no bin index `i`, no per-bin name of the state paired with the next state's), the
+//! law of the relabelled state is the relabelled law, so states equal up to a permutation of the
+//! bins are merged too (each stored sorted, heaviest first). At most
+//! [`crate::limits::NEXT_STATES`] distinct states a step. `P{k}(event)` and `E{k}(value)` of the
+//! claim language are sums over this law ([`crate::lang::Expr::eval`]); loads are exact in every
+//! domain (the probabilities are in the domain), so a float evaluation at a state can be
+//! certified at the same state ([`decide_pair`]).
 
 use super::case::PotInst;
 use super::quantity::{PotDef, Quantity};
@@ -28,17 +42,197 @@ pub const MAX_OUTCOMES: usize = 200_000;
 /// The most per-bin evaluations a separable batch expectation may make.
 pub const MAX_TERMS: usize = 20_000_000;
 
+/// The most steps `E{k}_X` takes by the tree of outcome states (beyond, by [`law`], whose
+/// merged states cost less than the tree's `(outcomes)^{k−1}` leaves: BENCHMARKS.md).
+pub const TREE_STEPS: u32 = 2;
+
 /// `(E[X'], E[X' − X])` after `k` steps (or batches) for potential `j` of the case.
 pub fn expected<D: Routes>(d: &D, st: &State, j: usize, k: u32) -> Eval<(D::N, D::N)> {
     if k <= 1 {
         return one_step(d, st, j);
     }
-    let mut budget = MAX_OUTCOMES;
-    let next = k_steps(d, st, j, k, &mut budget)?;
+    let next = if k <= TREE_STEPS {
+        let mut budget = MAX_OUTCOMES;
+        k_steps(d, st, j, k, &mut budget)?
+    } else {
+        // E[X_k] = Σ over the law after k − 1 steps of P(x)·E[X' | x].
+        let canon = symmetric(st) && pot_invariant(st, j, &mut Vec::new());
+        let mut acc = d.zero();
+        for (p, x) in law(d, st, k - 1, canon)? {
+            let v = one_step(d, &x, j)?.0;
+            acc = d.add(&acc, &d.mul(&p, &v)?)?;
+        }
+        acc
+    };
     let env = StateEnv::new(st, d);
     let v = st.pot_value(d, &env, j)?;
     let change = d.sub(&next, &v)?;
     Ok((next, change))
+}
+
+/// Whether relabelling the bins relabels the law of the next state: a process that looks only
+/// at the loads (or an allocation vector by rank) with ties broken uniformly at random.
+pub fn symmetric(st: &State) -> bool {
+    st.case.alloc.symmetric(&st.case.setting)
+}
+
+/// Whether potential `j` of the case takes the same value at every relabelling of the bins: a
+/// registered potential (a sum over the bins), or a definition that reads no bin index (`i`, a
+/// binder's name) and no function of the state, through potentials that are themselves
+/// invariant. `seen`: the potentials on the path (a definition through itself is refused when
+/// compiled).
+pub fn pot_invariant(st: &State, j: usize, seen: &mut Vec<usize>) -> bool {
+    match &st.case.pots[j] {
+        PotInst::Registered { .. } => true,
+        PotInst::Defined(i) => {
+            if seen.contains(i) {
+                return true;
+            }
+            seen.push(*i);
+            let PotDef::Defined { expr, .. } = &st.case.tables.pots[*i] else {
+                return false;
+            };
+            let u = expr.uses();
+            !u.all_bin_vars.has(BinVar::Index)
+                && !u.env_funcs
+                && slots_invariant(st, &u.slots, seen)
+        }
+    }
+}
+
+/// Whether the quantities in `slots` are invariant under relabelling the bins (every quantity
+/// is, but potentials that read a bin index: [`pot_invariant`]).
+pub fn slots_invariant(st: &State, slots: &[usize], seen: &mut Vec<usize>) -> bool {
+    slots.iter().all(|s| match st.case.tables.slots[*s] {
+        Quantity::Pot(i, _) => pot_invariant(st, i, seen),
+        _ => true,
+    })
+}
+
+/// Whether an event or value over the next state (what it `reads`) may be evaluated on the
+/// next states merged up to a permutation of the bins: the allocation is [`symmetric`], no
+/// per-bin name of the state is read (it would pair a bin of the state with the same bin of the
+/// next state) and every quantity read is invariant.
+pub fn may_merge(st: &State, reads: &crate::lang::Uses) -> bool {
+    symmetric(st)
+        && reads.all_bin_vars.current().is_empty()
+        && !reads.all_bin_vars.has_next(BinVar::Index)
+        && !reads.env_funcs
+        && slots_invariant(st, &reads.slots, &mut Vec::new())
+}
+
+/// A load vector as a key of the merged law (sorted, heaviest first, when `canon`).
+fn key_of(mut x: Vec<Q>, canon: bool) -> Vec<Q> {
+    if canon {
+        x.sort_unstable_by(|a, b| b.cmp(a));
+    }
+    x
+}
+
+/// The law of the state after `steps` steps (or batches) from `st`: (probability, state) for
+/// every state of positive probability, in the domain `d` (loads exact). States equal as load
+/// vectors are merged; with `canon` (see [`may_merge`]), states equal up to a permutation of the
+/// bins, each kept sorted heaviest first (module documentation). At most
+/// [`crate::limits::NEXT_STATES`] distinct states a step, else an error naming the limit.
+///
+/// The probabilities of the states sum to 1, exactly in the exact domains (tested).
+pub fn law<'c, D: Routes>(
+    d: &D,
+    st: &State<'c>,
+    steps: u32,
+    canon: bool,
+) -> Eval<Vec<(D::N, State<'c>)>> {
+    let limit = crate::limits::NEXT_STATES;
+    let mut level: Vec<(D::N, State<'c>)> = Vec::new();
+    for step in 0..steps {
+        let mut keys: std::collections::BTreeMap<Vec<Q>, usize> = Default::default();
+        let mut next: Vec<(D::N, Vec<Q>)> = Vec::new();
+        let mut expand = |p: Option<&D::N>, from: &State<'c>| -> Eval<()> {
+            for (q, x) in outcome_states_exact(d, from)? {
+                let pq = match p {
+                    Some(p) => d.mul(p, &q)?,
+                    None => q,
+                };
+                let x = key_of(x, canon);
+                match keys.get(&x) {
+                    Some(&k) => next[k].0 = d.add(&next[k].0, &pq)?,
+                    None => {
+                        if next.len() as u64 >= limit.max {
+                            return Err(EvalError::Error(Box::new(limit.exceeded(
+                                &format!(
+                                    "the law of the state after {} step(s) from n = {}",
+                                    step + 1,
+                                    from.n()
+                                ),
+                                &format!("more than {}", limit.max),
+                            ))));
+                        }
+                        keys.insert(x.clone(), next.len());
+                        next.push((pq, x));
+                    }
+                }
+            }
+            Ok(())
+        };
+        if step == 0 {
+            expand(None, st)?;
+        } else {
+            for (p, from) in &level {
+                expand(Some(p), from)?;
+            }
+        }
+        drop(expand);
+        level = next
+            .into_iter()
+            .map(|(p, x)| Ok((p, State::exact(st.case, x).map_err(EvalError::from)?)))
+            .collect::<Eval<_>>()?;
+    }
+    Ok(level)
+}
+
+/// The outcome states of one step or batch with exact loads, the probabilities in `d`.
+fn outcome_states_exact<D: Domain>(d: &D, st: &State) -> Eval<Vec<(D::N, Vec<Q>)>> {
+    Ok(outcome_states_with(d, st, true)?
+        .into_iter()
+        .map(|(p, x)| match x {
+            NextLoads::Exact(q) => (p, q),
+            NextLoads::Float(f) => (
+                p,
+                f.iter()
+                    .map(|v| crate::exact::from_float(*v).unwrap_or_default())
+                    .collect(),
+            ),
+        })
+        .collect())
+}
+
+/// Whether `event` holds at the pair (state `cur`, next state `next`), decided in the certified
+/// domains: exact rationals, exact exponential sums, enclosures of 64…4096 bits; `None` when
+/// none decides it. A float evaluation of `P(...)` asks this for the events it finds within
+/// rounding ([`crate::lang::Domain::fragile`]).
+pub fn decide_pair(cur: &State, next: &State, event: &Formula) -> Option<bool> {
+    fn at<D: Routes>(d: &D, cur: &State, next: &State, event: &Formula) -> Eval<bool> {
+        let (c, n) = (StateEnv::new(cur, d), StateEnv::new(next, d));
+        event.truth(d, &crate::lang::NextEnv { cur: &c, next: &n }, None, None)
+    }
+    match at(&crate::lang::Exact, cur, next, event) {
+        Ok(t) => return Some(t),
+        Err(EvalError::Unavailable(_)) => {}
+        Err(_) => return None,
+    }
+    match at(&crate::lang::ExpSums::default(), cur, next, event) {
+        Ok(t) => return Some(t),
+        Err(EvalError::Unavailable(_)) | Err(EvalError::Undecided(_)) => {}
+        Err(_) => return None,
+    }
+    for prec in crate::enclosure::Precisions::default().steps() {
+        match at(&crate::lang::Enclosure { prec }, cur, next, event) {
+            Ok(t) => return Some(t),
+            Err(EvalError::Undecided(_)) => {}
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 fn k_steps<D: Routes>(d: &D, st: &State, j: usize, k: u32, budget: &mut usize) -> Eval<D::N> {
@@ -85,6 +279,8 @@ pub fn one_step<D: Routes>(d: &D, st: &State, j: usize) -> Eval<(D::N, D::N)> {
 fn state_free(st: &State, e: &Expr) -> bool {
     let u = e.uses();
     !u.binders
+        && !u.next_law
+        && !u.primed
         && !u.proc_funcs
         && u.bin_vars.is_empty()
         && u.slots.iter().all(|s| {
@@ -135,7 +331,7 @@ fn linear<D: Routes>(d: &D, st: &State, env: &StateEnv<'_, '_, D>, e: &Expr) -> 
         Expr::Over(Elements::Bins, crate::lang::Agg::Sum, f, pred, ..) => {
             separable_if(d, st, env, f, pred.as_deref())?
         }
-        Expr::Count(Elements::Bins, pred, _) => {
+        Expr::Count(Elements::Bins, pred, ..) => {
             separable_if(d, st, env, &crate::lang::expr::one(), Some(pred))?
         }
         _ => None,
@@ -155,6 +351,15 @@ fn separable_if<D: Routes>(
         u.slots.extend(pu.slots);
         u.bin_vars = u.bin_vars.union(pu.bin_vars);
         u.proc_funcs |= pu.proc_funcs;
+        u.binders |= pu.binders;
+        u.next_law |= pu.next_law;
+        u.outer.extend(pu.outer);
+        u.dim_binders |= pu.dim_binders;
+    }
+    // A term that reads other bins (a nested binder) or the next state is not a function of
+    // its own bin's load.
+    if u.binders || u.next_law || u.dim_binders || !u.outer.is_empty() {
+        return Ok(None);
     }
     let load_only = !u.bin_vars.has(BinVar::P)
         && !u.bin_vars.has(BinVar::W)
@@ -528,6 +733,16 @@ pub fn separable<D: Domain>(
 /// domains.
 #[allow(clippy::type_complexity)]
 pub fn outcome_states<D: Domain>(d: &D, st: &State) -> Eval<Vec<(D::N, NextLoads)>> {
+    outcome_states_with(d, st, d.exact_inputs())
+}
+
+/// [`outcome_states`] with exact loads when `exact_loads` (the probabilities in `d` either way).
+#[allow(clippy::type_complexity)]
+fn outcome_states_with<D: Domain>(
+    d: &D,
+    st: &State,
+    exact_loads: bool,
+) -> Eval<Vec<(D::N, NextLoads)>> {
     // Branches: (bin, total weight of the outcome's balls (exact), probability).
     let mut branches: Vec<(usize, Q, D::N)> = Vec::new();
     let weights: Vec<(Q, Q)> = if st.case.setting.weights.is_unit() {
@@ -592,7 +807,7 @@ pub fn outcome_states<D: Domain>(d: &D, st: &State) -> Eval<Vec<(D::N, NextLoads
     }
     let mut out = Vec::new();
     let mut counts = vec![0usize; k];
-    multisets(d, st, &branches, b, 0, &mut counts, &mut out)?;
+    multisets(d, st, &branches, b, 0, &mut counts, exact_loads, &mut out)?;
     Ok(out)
 }
 
@@ -605,6 +820,7 @@ pub enum NextLoads {
     Float(Vec<f64>),
 }
 
+#[allow(clippy::too_many_arguments)]
 fn multisets<D: Domain>(
     d: &D,
     st: &State,
@@ -612,6 +828,7 @@ fn multisets<D: Domain>(
     left: usize,
     from: usize,
     counts: &mut Vec<usize>,
+    exact_loads: bool,
     out: &mut Vec<(D::N, NextLoads)>,
 ) -> Eval<()> {
     if left == 0 {
@@ -632,7 +849,7 @@ fn multisets<D: Domain>(
                 p = d.mul(&p, &d.powi(&branches[i].2, c as i64)?)?;
             }
         }
-        let loads = if d.exact_inputs() {
+        let loads = if exact_loads {
             let mut x = st.xq().to_vec();
             for (i, &c) in counts.iter().enumerate() {
                 if c > 0 {
@@ -654,7 +871,7 @@ fn multisets<D: Domain>(
     }
     for i in from..branches.len() {
         counts[i] += 1;
-        multisets(d, st, branches, left - 1, i, counts, out)?;
+        multisets(d, st, branches, left - 1, i, counts, exact_loads, out)?;
         counts[i] -= 1;
     }
     Ok(())

@@ -6,7 +6,8 @@
 //! | constants | the file's `[constants]` (values, fractions or expressions in `n`, `b`, other constants) |
 //! | `X` | a potential at the state: every registered potential by its symbol (`Phi`, `Psi`, `Gamma`, `Upsilon`, `Delta`, `Lambda`, `V`, `MeanQuantile`), a potential of the file's `[potentials]`, or a definition of the prelude below |
 //! | `E_X`, `dE_X`, `R_X` | `E[X' | x]` after one step (one batch when b > 1), `E[X' − X | x]`, `E[X' | x]/X` |
-//! | `E2_X`, `dE2_X`, `R2_X`, … | the same after `k` steps (or batches), `k ≤` [`MAX_STEPS`] |
+//! | `E2_X`, `dE2_X`, `R2_X`, … | the same after `k` steps (or batches), `k ≤` [`MAX_STEPS`] (the law after `k − 1` steps: [`crate::claim::next_state::law`]) |
+//! | `P(event)`, `P{k}(event)`, `E(value)`, `E{k}(value)` | the probability of an event, the expectation of a value, over the exact law of the state after one step (batch) or `k`; primed names (`gap'`, `Phi'`, `x'` in a binder) read that state |
 //! | `gap`, `spread`, `ymax`, `ymin`, `frac_over` | `max x − W/n`, `max x − min x`, `max y`, `min y`, `#{y ≥ 0}/n` |
 //! | `C2` | `n·max pᵢ` (the smallest C of condition C2) |
 //! | `p(i)`, `eps1(δ)` | the allocation probability of rank i; the best ε of C1 at δ |
@@ -25,8 +26,8 @@ use crate::claim::mean_bias::BiasQ;
 use crate::exact::Q;
 use crate::lang::Expr;
 
-/// The most steps a `E{k}_X` quantity may take.
-pub const MAX_STEPS: u32 = 4;
+/// The most steps a `E{k}_X` quantity may take ([`crate::limits::NEXT_STEPS`]).
+pub const MAX_STEPS: u32 = crate::limits::NEXT_STEPS.max as u32;
 
 /// Which statistic of a potential.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -144,7 +145,8 @@ pub const SIMPLE: &[(&str, Quantity)] = &[
 /// assert_eq!(split_prefix("dE2_Omega").unwrap(), (Stat::Change(2), "Omega"));
 /// assert_eq!(split_prefix("R_Phi").unwrap(), (Stat::Ratio(1), "Phi"));
 /// assert_eq!(split_prefix("Gamma").unwrap(), (Stat::Value, "Gamma"));
-/// assert!(split_prefix("E9_Gamma").is_err());
+/// assert_eq!(split_prefix("E9_Gamma").unwrap(), (Stat::Expected(9), "Gamma"));
+/// assert!(split_prefix("E257_Gamma").unwrap_err().contains("limits::NEXT_STEPS"));
 /// ```
 pub fn split_prefix(name: &str) -> Result<(Stat, &str), String> {
     for (pre, make) in [
@@ -171,7 +173,8 @@ pub fn split_prefix(name: &str) -> Result<(Stat, &str), String> {
         };
         if k == 0 || k > MAX_STEPS {
             return Err(format!(
-                "`{name}`: {k} steps; E{{k}}_X takes 1 ≤ k ≤ {MAX_STEPS}"
+                "`{name}`: {k} steps; E{{k}}_X takes 1 ≤ k ≤ {MAX_STEPS} (limits::NEXT_STEPS; {})",
+                crate::limits::NEXT_STEPS.reason
             ));
         }
         return Ok((make(k), base));

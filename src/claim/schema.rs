@@ -510,13 +510,22 @@ pub struct TheoremFile {
     pub kind: Spanned<String>,
     /// The expected status.
     pub expected: ExpectedStatus,
-    /// The statement in LaTeX.
+    /// The statement in LaTeX (math mode). Required under the theorem directory; a draft
+    /// outside it may omit it (then empty).
+    #[serde(default)]
     pub statement: String,
     /// Free-text notes (derivations, findings, constants found).
     #[serde(default)]
     pub notes: String,
-    /// Where the statement comes from.
-    pub source: SourceSection,
+    /// Where the statement comes from. Required under the theorem directory; a draft outside it
+    /// may omit it.
+    #[serde(default)]
+    pub source: Option<SourceSection>,
+    /// The ids of the catalogue's items that the proof of this one uses (`<paper>/<name>`): the
+    /// edges of the blueprint's dependency graph. Unknown ids and cycles are errors
+    /// ([`crate::claim::uses`]).
+    #[serde(default)]
+    pub uses: Vec<Spanned<String>>,
     /// Processes, potentials and setting.
     #[serde(default)]
     pub setting: SettingSection,
@@ -688,7 +697,11 @@ pub fn load(path: &Path, root: &Path) -> Result<Theorem, FileError> {
     } else {
         dir
     };
-    let paper = load_paper(dir, is_under(path, root))?;
+    let inside = is_under(path, root);
+    if inside {
+        require_catalogue_fields(&name, &text)?;
+    }
+    let paper = load_paper(dir, inside)?;
     Ok(Theorem {
         id,
         path: path.to_path_buf(),
@@ -696,6 +709,42 @@ pub fn load(path: &Path, root: &Path) -> Result<Theorem, FileError> {
         file,
         paper,
     })
+}
+
+/// A file of the theorem directory states its `statement` and `[source]` (a draft outside it
+/// needs only `title`, `kind`, `expected` and its claim): a one-line error naming the file and the
+/// missing field otherwise.
+///
+/// ```
+/// use balloc::claim::schema::require_catalogue_fields;
+/// let draft = "title = \"t\"\nkind = \"inequality\"\nexpected = \"holds\"\n[claim]\nexpr = \"n >= 1\"\n";
+/// let e = require_catalogue_fields("theorems/x/y.toml", draft).unwrap_err();
+/// assert!(e.to_string().starts_with("theorems/x/y.toml: missing field `statement`"));
+/// ```
+pub fn require_catalogue_fields(file: &str, text: &str) -> Result<(), FileError> {
+    #[derive(Deserialize)]
+    struct Present {
+        statement: Option<serde::de::IgnoredAny>,
+        source: Option<serde::de::IgnoredAny>,
+    }
+    let p: Present = toml::from_str(text).map_err(|e| FileError::from_toml(file, text, e))?;
+    for (field, present) in [
+        ("statement", p.statement.is_some()),
+        ("source", p.source.is_some()),
+    ] {
+        if !present {
+            let what = if field == "source" { "[source]" } else { field };
+            return Err(FileError::at(
+                file,
+                text,
+                None,
+                format!(
+                    "missing field `{field}`: every file under the theorem directory states its {what} (a draft outside it may leave it out)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The path with `.` components dropped and `a/..` pairs removed (lexically, no file access).

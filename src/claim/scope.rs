@@ -61,10 +61,9 @@ impl Scope for ConstOnly<'_> {
 
 /// The registry entry whose name, alias or symbol is `name`.
 fn registry(name: &str) -> Option<&'static crate::potential::PotentialInfo> {
-    crate::potential::REGISTRY
-        .iter()
-        .copied()
-        .find(|i| i.name == name || i.aliases.contains(&name))
+    crate::potential::REGISTRY.iter().copied().find(|i| {
+        i.name == name || i.aliases.contains(&name) || i.symbol.eq_ignore_ascii_case(name)
+    })
 }
 
 fn registry_by_symbol(symbol: &str) -> Option<&'static crate::potential::PotentialInfo> {
@@ -484,5 +483,22 @@ impl Scope for ClaimScope<'_> {
 
     fn has_process(&self) -> bool {
         self.has_process
+    }
+
+    /// `P(...)`, `E(...)` and primed names need the law of the next state: a process or the
+    /// vector quantifier.
+    fn has_next(&self) -> bool {
+        self.has_process
+    }
+
+    /// A primed name: every quantity of the state, but the ones that do not change from one
+    /// state to the next (`n`, `b`, the constants).
+    fn resolve_next(&self, name: &str) -> Result<Option<Resolved>, String> {
+        if name == "n" || name == "b" || self.constants.index(name).is_some() {
+            return Err(format!(
+                "`{name}'`: `{name}` is the same at every state (a size or a constant); write `{name}`"
+            ));
+        }
+        self.resolve(name)
     }
 }

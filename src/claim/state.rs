@@ -8,7 +8,9 @@ use super::quantity::{PotDef, Quantity, Stat};
 use super::routes::Routes;
 use crate::error::{Error, Result};
 use crate::exact::{ExactStepLaw, Q, int};
-use crate::lang::{BinVar, BinVars, Domain, Env, Eval, EvalError, Frame, ProcFunc};
+use crate::lang::{
+    BinVar, BinVars, Domain, Env, Eval, EvalError, Formula, Frame, NextVisit, ProcFunc, Uses,
+};
 use crate::loads::{Levels, Loads, Ranking};
 use crate::process::{LevelLaw, StepLaw};
 use num_traits::{Signed, ToPrimitive};
@@ -610,6 +612,27 @@ impl<D: Routes> Env<D> for StateEnv<'_, '_, D> {
         };
         let ranks = vars.has(BinVar::Rank).then(|| self.ranks());
         self.st.frame(d, bin, vars, pw, ranks)
+    }
+
+    /// The law of the state after `steps` steps ([`super::next_state::law`]), merged up to
+    /// permutations where what is read allows it ([`super::next_state::may_merge`]); in the float
+    /// domains an event is re-decided at a state by the certified domains on request
+    /// ([`super::next_state::decide_pair`]).
+    fn next_law(&self, d: &D, steps: u32, reads: &Uses, visit: &mut NextVisit<'_, D>) -> Eval<()> {
+        let canon = super::next_state::may_merge(self.st, reads);
+        for (p, next) in super::next_state::law(d, self.st, steps, canon)? {
+            let env = StateEnv::new(&next, d);
+            let certified = d.exact_inputs();
+            let recheck = |f: &Formula| -> Option<bool> {
+                if certified {
+                    None
+                } else {
+                    super::next_state::decide_pair(self.st, &next, f)
+                }
+            };
+            visit(&p, &env, &recheck)?;
+        }
+        Ok(())
     }
 
     fn classes(&self, vars: BinVars) -> Option<Vec<(usize, usize)>> {

@@ -106,6 +106,33 @@ pub struct Verdict {
     /// The verdict of each link of a chain of inequalities, in order (empty otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkVerdict>,
+    /// The estimates of a statistical verdict, one per simulated configuration or fitted point
+    /// (empty for the other kinds): what the blueprint and the LaTeX report plot.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub observations: Vec<Observation>,
+}
+
+/// One estimate behind a statistical verdict: the mean of its statistic at one size, with its
+/// confidence interval (at the file's Bonferroni level), on a curve of configurations that differ
+/// only in that size.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Observation {
+    /// The curve: the configuration without the size (process, batch, balls).
+    pub curve: String,
+    /// The size the estimate was measured at (`n`, `b`, `m`, `β`, ...).
+    pub x: f64,
+    /// The name of the size (`n`, `b`, ...).
+    pub x_name: String,
+    /// The statistic (`E[max gap]`, ...).
+    pub y_name: String,
+    /// The estimate.
+    pub mean: f64,
+    /// The lower end of its confidence interval.
+    pub ci_low: f64,
+    /// The upper end of its confidence interval.
+    pub ci_high: f64,
+    /// The threshold the estimate is compared with, when there is one per configuration.
+    pub threshold: Option<f64>,
 }
 
 /// The verdict of one link of a chain (`claim.chain` of the kind `inequality`).
@@ -132,7 +159,7 @@ impl Verdict {
     /// use balloc::claim::{Verdict, Status, Trust, ExpectedStatus, Searched};
     /// let v = Verdict { id: "x/y".into(), verdict: Status::Holds, expected: ExpectedStatus::Refuted,
     ///     trust: Trust::Float, slack: Some(0.5), witness: None, searched: Searched::default(), notes: vec![],
-    ///     links: vec![] };
+    ///     links: vec![], observations: vec![] };
     /// assert!(v.contradicts());
     /// ```
     pub fn contradicts(&self) -> bool {

@@ -24,9 +24,10 @@ pub struct Args {
     /// statements rendered).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// The theorem directory that defines ids.
-    #[arg(long, default_value = "theorems")]
-    theorems: PathBuf,
+    /// The theorem directory that defines ids (default: the nearest `theorems/` in the current
+    /// directory or a parent).
+    #[arg(long)]
+    theorems: Option<PathBuf>,
     /// Multiply the files' random and optimiser budgets.
     #[arg(long, default_value_t = 1)]
     effort: u32,
@@ -43,6 +44,47 @@ pub struct Args {
     /// (`<DIR>/<id>.json`; re-checked by the independent checker in any case).
     #[arg(long)]
     certificates: Option<PathBuf>,
+    /// Keep running: check the files, then check them again each time one is saved and print
+    /// only the verdicts that changed (Ctrl-C stops).
+    #[arg(long)]
+    watch: bool,
+}
+
+/// How the files of a run are checked: the effort, the theorem directory (ids, regression
+/// files) and where certificates go.
+#[derive(Debug, Clone)]
+pub(crate) struct RunOptions {
+    /// The multiplier of the files' random and optimiser budgets.
+    pub effort: u32,
+    /// The theorem directory.
+    pub root: PathBuf,
+    /// Where proved claims of kind `real` write their certificates.
+    pub certificates: Option<PathBuf>,
+}
+
+/// Resolves `paths` under `root` and builds every check, validating every file and the `uses`
+/// graph through them first (a malformed file is an error, never skipped).
+pub(crate) fn prepare_all(
+    paths: &[String],
+    root: &Path,
+) -> Result<Vec<(Theorem, Box<dyn claim::Check>)>> {
+    let files = super::root::resolve(paths, root)?;
+    let mut checks = Vec::new();
+    for f in &files {
+        checks.push(claim::prepare(f, root)?);
+    }
+    let theorems: Vec<&Theorem> = checks.iter().map(|(t, _)| t).collect();
+    claim::uses::validate(&theorems, root)?;
+    Ok(checks)
+}
+
+/// The number of worker threads: `--jobs` (at least 1) or every core.
+pub(crate) fn jobs(given: Option<usize>) -> Result<usize> {
+    Ok(match given {
+        Some(0) => anyhow::bail!("invalid --jobs: must be at least 1"),
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    })
 }
 
 /// How many verdicts rest on each trust level, strongest first, as one line
@@ -70,7 +112,7 @@ pub fn trust_summary(vs: &[Verdict]) -> String {
 /// Loads the one theorem file that `id` names under `root` and builds its check (`balloc search`
 /// and `balloc constant` take exactly one theorem).
 pub fn one_check(id: &str, root: &Path) -> Result<(Theorem, Box<dyn claim::Check>)> {
-    let files = claim::resolve(std::slice::from_ref(&id.to_string()), root)?;
+    let files = super::root::resolve(std::slice::from_ref(&id.to_string()), root)?;
     let [file] = files.as_slice() else {
         anyhow::bail!(
             "invalid ID: `{id}` names {} files; give one theorem",
@@ -111,24 +153,33 @@ pub fn spinner() -> indicatif::ProgressBar {
 
 /// Runs `balloc check`.
 pub fn run(a: Args) -> Result<i32> {
-    let files = claim::resolve(&a.paths, &a.theorems)?;
-    // Validate every file first: a malformed file is an error, never skipped.
-    let mut checks = Vec::new();
-    for f in &files {
-        checks.push(claim::prepare(f, &a.theorems)?);
-    }
-    crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
-    if let Some(dir) = &a.certificates {
-        super::output::writable_dir(dir, "--certificates")?;
-    }
-    let jobs = match a.jobs {
-        Some(0) => anyhow::bail!("invalid --jobs: must be at least 1"),
-        Some(j) => j,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    let root = super::root::theorems(a.theorems.as_deref());
+    let opts = RunOptions {
+        effort: a.effort.max(1),
+        root: root.clone(),
+        certificates: a.certificates.clone(),
     };
+    let jobs = jobs(a.jobs)?;
+    let options = || -> Result<()> {
+        crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
+        if let Some(dir) = &a.certificates {
+            super::output::writable_dir(dir, "--certificates")?;
+        }
+        Ok(())
+    };
+    if a.watch {
+        if a.format != Format::Text {
+            anyhow::bail!("invalid --format with --watch: the watch prints text only");
+        }
+        options()?;
+        return super::watch::run(&a.paths, &opts, jobs);
+    }
+    // Validate every file first: a malformed file is an error, never skipped.
+    let checks = prepare_all(&a.paths, &root)?;
+    options()?;
     let bar = super::progress(checks.len() as u64, "files");
     let stream = a.format == Format::Text;
-    let outcome = run_all(&checks, &a, jobs, &bar, |v| {
+    let outcome = run_all(&checks, &opts, jobs, &bar, |v| {
         if stream {
             bar.suspend(|| print_text(v));
         }
@@ -158,9 +209,9 @@ pub fn run(a: Args) -> Result<i32> {
 /// Runs every check on `jobs` worker threads that take the files in order, and calls `report`
 /// with each verdict in the order of `checks`, as soon as it and every earlier one are decided.
 /// Stops at the first error (in the order of `checks`) and returns it.
-fn run_all(
+pub(crate) fn run_all(
     checks: &[(Theorem, Box<dyn claim::Check>)],
-    a: &Args,
+    a: &RunOptions,
     jobs: usize,
     bar: &indicatif::ProgressBar,
     report: impl Fn(&Verdict) + Sync,
@@ -189,7 +240,7 @@ fn run_all(
             let tick = |m: &str| bar.set_message(m.to_string());
             let mut ctx = RunContext {
                 effort: a.effort.max(1),
-                regressions: regressions_for(t, &a.theorems),
+                regressions: regressions_for(t, &a.root),
                 progress: Some(&tick),
                 certificates: a.certificates.clone(),
                 ..RunContext::default()
@@ -255,7 +306,7 @@ fn load_text(v: f64) -> String {
 }
 
 /// The text block of one verdict.
-fn print_text(v: &Verdict) {
+pub(crate) fn print_text(v: &Verdict) {
     let mark = if v.contradicts() {
         "  ← CONTRADICTS EXPECTED"
     } else {
@@ -407,12 +458,14 @@ fn tex_sci(x: f64) -> String {
 
 /// The LaTeX document fragment of `balloc check --format latex`: a `longtable` with, per file,
 /// its id and title, its statement (the file's LaTeX `statement`, rendered as math), the verdict
-/// with its trust level and expected status, and the smallest slack.
+/// with its trust level and expected status, and the smallest slack; ragged-right columns and no
+/// hyphenated words (`balloc report --format latex` has the full report).
 pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
     let mut out = String::new();
     out.push_str(
-        "% balloc check: needs \\usepackage{longtable,booktabs,amsmath,amssymb}\n\
-         \\begin{longtable}{@{}p{0.26\\linewidth}p{0.48\\linewidth}p{0.20\\linewidth}@{}}\n\
+        "% balloc check: needs \\usepackage{longtable,booktabs,array,amsmath,amssymb}\n\
+         \\begingroup\\hyphenpenalty=10000 \\exhyphenpenalty=10000\n\
+         \\begin{longtable}{@{}>{\\raggedright\\arraybackslash}p{0.26\\linewidth}>{\\raggedright\\arraybackslash}p{0.46\\linewidth}>{\\raggedright\\arraybackslash}p{0.20\\linewidth}@{}}\n\
          \\toprule\n\
          Theorem & Statement & Verdict \\\\\n\
          \\midrule\n\
@@ -421,7 +474,7 @@ pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
          \\endfoot\n",
     );
     for (v, t) in vs.iter().zip(theorems) {
-        let statement = t.file.statement.trim();
+        let statement = crate::report::tex_math(t.file.statement.trim());
         let mark = if v.contradicts() {
             " \\textbf{(contradicts)}"
         } else {
@@ -441,7 +494,7 @@ pub fn verdicts_latex(vs: &[Verdict], theorems: &[&Theorem]) -> String {
             v.expected.name(),
         ));
     }
-    out.push_str("\\end{longtable}");
+    out.push_str("\\end{longtable}\n\\endgroup");
     out
 }
 
@@ -491,6 +544,7 @@ mod tests {
     fn trust_summary_counts_each_level() {
         let v = |t| Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: "x/y".into(),
             verdict: Status::Holds,
             expected: ExpectedStatus::Holds,

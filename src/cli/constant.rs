@@ -22,19 +22,21 @@ pub struct Args {
     /// Output format: text, json, or the tables (per n, growth fits) as markdown, csv or latex.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// The theorem directory that defines ids.
-    #[arg(long, default_value = "theorems")]
-    theorems: PathBuf,
+    /// The theorem directory that defines ids (default: the nearest `theorems/` in the current
+    /// directory or a parent).
+    #[arg(long)]
+    theorems: Option<PathBuf>,
 }
 
 /// Runs `balloc constant`.
 pub fn run(a: Args) -> Result<i32> {
     let ns = a.n.as_deref().map(parse_ns).transpose()?;
-    let (t, c) = one_check(&a.id, &a.theorems)?;
+    let root = super::root::theorems(a.theorems.as_deref());
+    let (t, c) = one_check(&a.id, &root)?;
     let pb = spinner();
     let tick = |m: &str| pb.set_message(m.to_string());
     let mut ctx = RunContext {
-        regressions: regressions_for(&t, &a.theorems),
+        regressions: regressions_for(&t, &root),
         progress: Some(&tick),
         ..RunContext::default()
     };

@@ -54,13 +54,13 @@ pub fn run(a: Args) -> Result<i32> {
             })
             .collect(),
         What::Theorems => {
-            let root = std::path::Path::new("theorems");
+            let root = super::root::theorems(None);
             let mut rows = Vec::new();
-            for f in crate::claim::discover(root)? {
-                let t = crate::claim::load(&f, root)?;
+            for f in super::root::resolve(&[], &root)? {
+                let t = crate::claim::load(&f, &root)?;
                 rows.push(json!({
                     "name": t.id, "kind": t.file.kind.get_ref(), "expected": t.file.expected.name(),
-                    "summary": t.file.title, "reference": t.file.source.locator,
+                    "summary": t.file.title, "reference": t.file.source.as_ref().map_or("", |s| s.locator.as_str()),
                 }));
             }
             rows

@@ -4,7 +4,9 @@
 
 use clap::{Parser, Subcommand};
 
+mod blueprint;
 pub(crate) mod capture;
+mod catalogue;
 mod check;
 mod constant;
 mod expect;
@@ -13,9 +15,12 @@ mod list;
 mod multidim;
 mod output;
 mod pvec;
+mod report;
+pub(crate) mod root;
 mod search;
 mod simulate;
 mod sweep;
+mod watch;
 
 pub use output::{Cell, Format, Table, common_digits, tex_escape, tex_rational};
 
@@ -51,6 +56,11 @@ pub enum Command {
     Simulate(simulate::Args),
     /// Run a grid of configurations × runs from a TOML file (shardable, resumable), or merge shards.
     Sweep(sweep::Args),
+    /// Check the catalogue and write its blueprint: a static site with each paper's dependency
+    /// graph and a page per item (statement as MathML, verdict, trust, witness).
+    Blueprint(blueprint::Args),
+    /// Check the catalogue and print it as a LaTeX section (or document) or Markdown tables.
+    Report(report::Args),
 }
 
 /// Parses the process's arguments and runs the command; returns the process exit code (0 success,
@@ -129,6 +139,8 @@ fn execute(argv: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::Constant(a) => constant::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Blueprint(a) => blueprint::run(a),
+        Command::Report(a) => report::run(a),
     };
     match result {
         Ok(code) => code,

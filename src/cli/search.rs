@@ -25,9 +25,10 @@ pub struct Args {
     /// Output format: text, json, markdown, csv or latex (as `balloc check`).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// The theorem directory that defines ids.
-    #[arg(long, default_value = "theorems")]
-    theorems: PathBuf,
+    /// The theorem directory that defines ids (default: the nearest `theorems/` in the current
+    /// directory or a parent).
+    #[arg(long)]
+    theorems: Option<PathBuf>,
 }
 
 /// How bad a verdict is for its claim, for choosing the report: a counterexample first, then an
@@ -55,13 +56,14 @@ pub fn keep_worst(a: Verdict, b: Verdict) -> Verdict {
 /// Runs `balloc search`.
 pub fn run(a: Args) -> Result<i32> {
     crate::limits::SEARCH_BUDGET.check_f64("--budget", a.budget)?;
-    let (t, c) = one_check(&a.id, &a.theorems)?;
+    let root = super::root::theorems(a.theorems.as_deref());
+    let (t, c) = one_check(&a.id, &root)?;
     let pb = spinner();
     let tick = |m: &str| pb.set_message(m.to_string());
     let start = Instant::now();
     // 1. The file's own search, as `balloc check` runs it.
     let mut ctx = RunContext {
-        regressions: regressions_for(&t, &a.theorems),
+        regressions: regressions_for(&t, &root),
         progress: Some(&tick),
         ..RunContext::default()
     };
@@ -72,7 +74,7 @@ pub fn run(a: Args) -> Result<i32> {
     } else {
         let mut ctx = RunContext {
             deadline: Some(start + Duration::from_secs_f64(a.budget)),
-            regressions: regressions_for(&t, &a.theorems),
+            regressions: regressions_for(&t, &root),
             progress: Some(&tick),
             ..RunContext::default()
         };
@@ -107,6 +109,7 @@ mod tests {
             searched,
             notes: vec![],
             links: vec![],
+            observations: vec![],
         }
     }
 

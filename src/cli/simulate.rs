@@ -50,7 +50,9 @@ pub struct Args {
     #[arg(long, default_value_t = 0.95)]
     confidence: f64,
     /// Write a plot of the mean gap and the mean largest gap so far (with their confidence
-    /// intervals) against balls: PGF/TikZ for a `.tex` file, SVG otherwise.
+    /// intervals) against balls, in the format the extension names: `.svg`, `.tex`/`.tikz`/`.pgf`
+    /// (pgfplots), `.pdf` and `.png` (cargo feature `png-pdf`). Each `--potential` gets its own
+    /// plot next to it, `<stem>-<potential>.<ext>`.
     #[arg(long)]
     plot: Option<String>,
 }
@@ -87,6 +89,8 @@ pub fn run(a: Args) -> Result<i32> {
         ));
     }
     if let Some(path) = &a.plot {
+        // The format first (an unknown extension is refused before any run), then the folder.
+        crate::plot::check_format(std::path::Path::new(path)).context("--plot")?;
         sim::sweep::check_writable(path).context("--plot")?;
         if plan.trajectory == 0 {
             plan.trajectory = 50;
@@ -104,9 +108,15 @@ pub fn run(a: Args) -> Result<i32> {
     })?;
     bar.finish_and_clear();
     if let Some(path) = &a.plot {
-        plot_gap(&out, &plan)?
-            .write(std::path::Path::new(path))
-            .context("--plot")?;
+        let path = std::path::Path::new(path);
+        plot_gap(&out, &plan)?.write(path).context("--plot")?;
+        for (k, name) in out.potential_names.iter().enumerate() {
+            let file = potential_path(path, name);
+            plot_potential(&out, &plan, k)?
+                .write(&file)
+                .with_context(|| format!("--plot (potential `{name}`)"))?;
+            crate::errln!("--plot: {name} written to {}", file.display());
+        }
     }
     match a.format {
         Format::Json => {
@@ -251,12 +261,7 @@ pub fn plot_gap(out: &sim::SimOutput, plan: &Plan) -> Result<Plot> {
             });
         }
     }
-    let title = format!(
-        "{}  n = {}, b = {}",
-        out.config["process"].as_str().unwrap_or(""),
-        out.config["n"],
-        out.config["batch"],
-    );
+    let title = title(out, "gap");
     let mut p = Plot::new(
         &title,
         Axis::linear("balls").integer().from_zero(),
@@ -264,6 +269,99 @@ pub fn plot_gap(out: &sim::SimOutput, plan: &Plan) -> Result<Plot> {
     );
     p.series.push(Series::new("gap", gap));
     p.series.push(Series::new("max gap so far", maxg));
+    p.caption = format!(
+        "Points: means over {} runs at each checkpoint; bars: {}% Student-t confidence intervals of the mean (none for a single run).",
+        plan.runs,
+        plan.confidence * 100.0
+    );
+    Ok(p)
+}
+
+/// The title of a plot of `what` in words: the process, n, b and the weights when not unit
+/// (`Two-Choice: gap, n = 1000, b = 1`).
+fn title(out: &sim::SimOutput, what: &str) -> String {
+    let mut t = format!(
+        "{}: {what}, n = {}, b = {}",
+        crate::plot::words(out.config["process"].as_str().unwrap_or("")),
+        out.config["n"],
+        out.config["batch"],
+    );
+    if let Some(w) = out.config.get("weights").and_then(|w| w.as_str())
+        && w != "unit"
+    {
+        t.push_str(&format!(", weights {}", crate::plot::words(w)));
+    }
+    t
+}
+
+/// The file of the plot of a potential next to `path`: `<stem>-<potential>.<ext>`, the
+/// potential's spec reduced to letters, digits, `-` and `.`.
+fn potential_path(path: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plot".into());
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut clean = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '.' {
+            clean.push(c);
+        } else if !clean.ends_with('-') {
+            clean.push('-');
+        }
+    }
+    let clean = clean.trim_matches('-');
+    path.with_file_name(format!("{stem}-{clean}.{ext}"))
+}
+
+/// The mean of potential `k` over runs at each checkpoint, with its confidence interval; a
+/// logarithmic axis when every mean is positive and they span a factor of 100.
+pub fn plot_potential(out: &sim::SimOutput, plan: &Plan, k: usize) -> Result<Plot> {
+    let name = &out.potential_names[k];
+    let steps = out.runs.first().map_or(0, |r| r.trajectory.len());
+    let mut pts = Vec::new();
+    for i in 0..steps {
+        let values: Vec<f64> = out
+            .runs
+            .iter()
+            .filter_map(|r| r.trajectory[i].potentials.get(k).copied().flatten())
+            .filter(|v| v.is_finite())
+            .collect();
+        if values.len() != out.runs.len() {
+            continue;
+        }
+        let x = out.runs[0].trajectory[i].balls as f64;
+        let e = sim::statistic::mean_ci(&values, plan.confidence)?;
+        pts.push(if e.ci_low.is_finite() && e.ci_high.is_finite() {
+            Point::with_interval(x, e.mean, e.ci_low, e.ci_high)
+        } else {
+            Point::new(x, e.mean)
+        });
+    }
+    if pts.is_empty() {
+        bail!(
+            "the potential `{name}` has no finite value at every checkpoint of every run (too large for f64)"
+        );
+    }
+    let lo = pts
+        .iter()
+        .map(|p| p.bar.map_or(p.y, |b| b.0))
+        .fold(f64::INFINITY, f64::min);
+    let hi = pts.iter().map(|p| p.y).fold(f64::NEG_INFINITY, f64::max);
+    let y = if lo > 0.0 && hi / lo >= 100.0 {
+        Axis::log(name)
+    } else {
+        Axis::linear(name)
+    };
+    let mut p = Plot::new(
+        &title(out, name),
+        Axis::linear("balls").integer().from_zero(),
+        y,
+    );
+    p.series.push(Series::new(name, pts));
     p.caption = format!(
         "Points: means over {} runs at each checkpoint; bars: {}% Student-t confidence intervals of the mean (none for a single run).",
         plan.runs,

@@ -176,6 +176,37 @@ pub fn local_names(over: Over) -> &'static [&'static str] {
     }
 }
 
+/// The per-edge names of the binders over the edges (`sum_edges(f[, pred])`, `max_edges`,
+/// `min_edges`, `count_edges(pred)`) of `graph` claims, at an edge `{a, b}` (stored orientation):
+/// `e` its index (0-based), `a`, `b` its endpoints (0-based), `x_a`, `x_b` their loads, `y_a`,
+/// `y_b` their loads minus `W/n`, `deg_a`, `deg_b` their degrees, `p_a`, `p_b` greedy's and `q_a`,
+/// `q_b` the strategy's probabilities of the endpoints; with `over = "nodes"` or `"internal"`,
+/// `in_a`, `in_b` (1 when the endpoint is in the node's set `S_j`, else 0), so that
+/// `count_edges(in_a != in_b)` is `|∂S_j|`.
+pub fn edge_names(over: Over) -> Vec<&'static str> {
+    let mut v = vec![
+        "e", "a", "b", "x_a", "x_b", "y_a", "y_b", "deg_a", "deg_b", "p_a", "p_b", "q_a", "q_b",
+    ];
+    if matches!(over, Over::Nodes | Over::Internal) {
+        v.extend(["in_a", "in_b"]);
+    }
+    v
+}
+
+/// Whether a per-edge name depends on the load vector.
+///
+/// ```
+/// use balloc::graph::quantities::edge_name_uses_loads;
+/// assert!(edge_name_uses_loads("x_a") && edge_name_uses_loads("q_b"));
+/// assert!(!edge_name_uses_loads("deg_a") && !edge_name_uses_loads("in_b"));
+/// ```
+pub fn edge_name_uses_loads(name: &str) -> bool {
+    matches!(
+        name,
+        "x_a" | "x_b" | "y_a" | "y_b" | "p_a" | "p_b" | "q_a" | "q_b"
+    )
+}
+
 /// Whether a name depends on the load vector (a claim using one needs loads).
 ///
 /// ```
@@ -588,6 +619,53 @@ impl<'a> GraphState<'a> {
                 ex(max - w / qi(g.n()))
             }
             _ => Ok(None),
+        }
+    }
+
+    /// Per-edge name `name` ([`edge_names`]) at edge `e`, inside the element `at` of the
+    /// quantifier (`in_a`, `in_b` read the set of a node).
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, strategy::Strategy, quantities::{GraphMeasures, GraphState, Element, Value}};
+    /// use balloc::exact::Q;
+    /// // C_4 with loads (3, 1, 0, 0): edge 0 is 0–1, so y_a = 3 − 1 = 2 and deg_b = 2.
+    /// let s = Strategy::new(&Graph::cycle(4).unwrap()).unwrap();
+    /// let m = GraphMeasures::new();
+    /// let st = GraphState::new(&s, &[3.0, 1.0, 0.0, 0.0], &m).unwrap();
+    /// let q = |v: i64| Value::Exact(Q::from_integer(v.into()));
+    /// assert_eq!(st.edge_value("y_a", 0, Element::State).unwrap(), q(2));
+    /// assert_eq!(st.edge_value("deg_b", 0, Element::State).unwrap(), q(2));
+    /// assert!(st.edge_value("in_a", 0, Element::State).is_err());
+    /// ```
+    pub fn edge_value(&self, name: &str, e: usize, at: Element) -> Result<Value> {
+        let g = &self.s.graph;
+        let (a, b) = *g
+            .edges()
+            .get(e)
+            .ok_or_else(|| undefined(format!("no edge {e}")))?;
+        let ex = |q: Q| Ok(Value::Exact(q));
+        let end = |suffix: &str| if suffix == "a" { a } else { b };
+        match name {
+            "e" | "a" | "b" | "x_a" | "x_b" => self.value(name, Element::Edge(e)),
+            "y_a" | "y_b" => {
+                let w: Q = self.x.iter().sum();
+                ex(&self.x[end(&name[2..])] - w / qi(g.n()))
+            }
+            "deg_a" | "deg_b" => ex(qi(g.degree(end(&name[4..])))),
+            "p_a" | "p_b" => ex(self.greedy()?[end(&name[2..])].clone()),
+            "q_a" | "q_b" => ex(self.q()?[end(&name[2..])].clone()),
+            "in_a" | "in_b" => match at {
+                Element::Node(j) => {
+                    let nd = &self.t().nodes[j];
+                    let v = end(&name[3..]);
+                    let pos = self.t().pos[v];
+                    Ok(Value::Exact(qi(usize::from((nd.lo..nd.hi).contains(&pos)))))
+                }
+                _ => Err(undefined(format!(
+                    "`{name}` is the membership of an endpoint in a node's set: use over = \"nodes\" or \"internal\""
+                ))),
+            },
+            _ => Err(undefined(format!("`{name}` is not a per-edge name"))),
         }
     }
 

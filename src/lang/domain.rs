@@ -199,6 +199,29 @@ pub trait Domain: Sync {
     fn indicator(&self, holds: bool) -> Self::N {
         if holds { self.one() } else { self.zero() }
     }
+    /// Whether the order of `a` and `b` this domain gives may be an artefact of rounding (the
+    /// float domains: the two are within `2⁻⁴⁰` of the magnitudes of their terms). The certified
+    /// domains decide or say undecided, so never.
+    fn fragile(&self, a: &Self::N, b: &Self::N) -> bool {
+        let _ = (a, b);
+        false
+    }
+    /// `v` with an uncertainty of up to `by ≥ 0` made visible (the float domains raise the
+    /// magnitude so that the numerical resolution covers `by`, and a comparison within it is
+    /// left to the certified domains); the certified domains never need it.
+    fn blur(&self, v: &Self::N, by: &Self::N) -> Eval<Self::N> {
+        let _ = by;
+        Ok(v.clone())
+    }
+}
+
+/// The factor by which [`Domain::blur`] raises a float magnitude: the numerical resolution of a
+/// claim is 10⁻¹¹ of its magnitudes, so a magnitude of 2³⁷·u ≈ 1.4·10¹¹·u covers an uncertainty u.
+const BLUR: f64 = 137_438_953_472.0;
+
+/// Whether two float values are within `2⁻⁴⁰` of their magnitudes ([`Domain::fragile`]).
+fn near(d: XFloat, m: XFloat) -> bool {
+    d.abs() <= m.mul(XFloat::from_f64(2f64.powi(-40)))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -368,6 +391,24 @@ impl Domain for Float {
     fn cmp(&self, a: &Approx, b: &Approx) -> Eval<Ordering> {
         a.v.partial_cmp(&b.v)
             .ok_or_else(|| EvalError::Undefined("a comparison with NaN".into()))
+    }
+    /// ```
+    /// use balloc::lang::{Domain, Float};
+    /// let d = Float;
+    /// // 0.1·3 and 0.3 differ by rounding only; 1 and 2 do not.
+    /// let (a, b) = (d.mul(&d.float(0.1).unwrap(), &d.float(3.0).unwrap()).unwrap(), d.float(0.3).unwrap());
+    /// assert!(d.fragile(&a, &b) && !d.fragile(&d.one(), &d.float(2.0).unwrap()));
+    /// // Blurring 0.5 by 0.25 raises the magnitude beyond 10¹¹·0.25.
+    /// assert!(d.blur(&d.float(0.5).unwrap(), &d.float(0.25).unwrap()).unwrap().m.to_f64() > 2.5e10);
+    /// ```
+    fn fragile(&self, a: &Approx, b: &Approx) -> bool {
+        near(a.v.sub(b.v), a.m.add(b.m))
+    }
+    fn blur(&self, v: &Approx, by: &Approx) -> Eval<Approx> {
+        Ok(Approx {
+            v: v.v,
+            m: v.m.add(by.v.abs().mul(XFloat::from_f64(BLUR))),
+        })
     }
     fn to_f64(&self, a: &Approx) -> f64 {
         a.v.to_f64()

@@ -22,6 +22,30 @@
 //! expected increase of `xᵢ` in one step or batch), `rank` (1 = heaviest; tied bins in index
 //! order), `i` (the bin's index, 1-based).
 //!
+//! **Named binders.** `sum(j: f, pred)` (and `max_bins(j: …)`, `min_bins(j: …)`, `count(j: pred)`)
+//! names its bin `j`: inside, `x[j]`, `y[j]`, `p[j]`, `w[j]`, `rank[j]` are the per-bin names at
+//! bin `j` and `j` itself is its index. Binders nest when they are named, and an inner binder reads
+//! the outer bin: `sum(i: sum(j: (x[j] > x[i]) * p[j]))` is `Σᵢ Σⱼ [xⱼ > xᵢ] pⱼ`. Names resolve
+//! lexically, innermost first: a bare `x` is the bin of the innermost *unnamed* binder (or of a
+//! per-bin claim), so `forall_bins = "p == count(j: x[j] > x)/n"` compares each bin with the others,
+//! and `sum(i: sum((x > x[i]) * p))` is the same double sum with an unnamed inner binder. A binder
+//! may not reuse the name of an enclosing one, nor a per-bin name (`i` only where no unnamed binder
+//! over the bins encloses it), a function or a name of the claim; unnamed binders over the bins do
+//! not nest (the inner `x` would hide the outer). At most [`MAX_BINDER_LEVELS`] levels.
+//!
+//! **The next state.** `P(event)` is the probability, over the exact law of the state after one
+//! step (one batch when `b > 1`), that `event` holds; `P2(event)`, `P3(event)`, … after `k` steps;
+//! `E(value)`, `E{k}(value)` the expectation. Inside them a prime reads the next state: `gap'`,
+//! `Phi'`, `E_Phi'` (any quantity of the state), and in a binder `x'`, `y'`, `p'`, `w'`, `rank'`
+//! (the same bin at the next state: the bins keep their labels, so `sum((x' - x)^2)` is the squared
+//! change). Plain names read the current state: `P(Phi' >= (1 + t)*Phi)`. The environment gives
+//! the law ([`Env::next_law`]); a scope says whether it has one ([`Scope::has_next`]).
+//!
+//! **Binders over the edges** of a graph (the scope's [`Scope::edge_names`]): `sum_edges(f[, pred])`,
+//! `max_edges`, `min_edges`, `count_edges(pred)`, with per-edge names such as `x_a`, `x_b`,
+//! `deg_a` (the graph claims: [`crate::graph::quantities::edge_names`]); named like the binders over
+//! the bins (`sum_edges(f: x_a[f])`).
+//!
 //! Binders over the dimensions `a = 1..D`, where the state has dimensions ([`Scope::has_dims`],
 //! [`Env::dims`]; the multidimensional claims), with the per-dimension name `a` ([`DIM_VAR`]):
 //!
@@ -98,14 +122,25 @@ impl BinVar {
             .map_or("?", |(_, n)| n)
     }
 
-    fn bit(self) -> u8 {
-        1 << (self as u8)
+    fn bit(self) -> u16 {
+        1 << (self as u16)
     }
 }
 
-/// A set of per-bin names (a bit set).
+/// A set of per-bin names (a bit set): the names of the state (`x`, `y`, …, bits 0–5) and the
+/// primed names of the next state (`x'`, `y'`, …, bits 8–13; inside `P(...)` and `E(...)`).
+///
+/// ```
+/// use balloc::lang::{BinVar, BinVars};
+/// let mut v = BinVars::default();
+/// v.add(BinVar::X);
+/// v.add_next(BinVar::Y);
+/// assert!(v.has(BinVar::X) && !v.has(BinVar::Y) && v.has_next(BinVar::Y));
+/// assert_eq!(v.current().0.count_ones(), 1);
+/// assert!(v.next().has(BinVar::Y) && !v.next().has(BinVar::X));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct BinVars(pub u8);
+pub struct BinVars(pub u16);
 
 impl BinVars {
     /// Whether `v` is in the set.
@@ -115,6 +150,22 @@ impl BinVars {
     /// Adds `v`.
     pub fn add(&mut self, v: BinVar) {
         self.0 |= v.bit();
+    }
+    /// Whether the primed `v'` (the next state's) is in the set.
+    pub fn has_next(self, v: BinVar) -> bool {
+        self.0 & (v.bit() << 8) != 0
+    }
+    /// Adds the primed `v'`.
+    pub fn add_next(&mut self, v: BinVar) {
+        self.0 |= v.bit() << 8;
+    }
+    /// The names of the state (the unprimed ones).
+    pub fn current(self) -> BinVars {
+        BinVars(self.0 & 0xff)
+    }
+    /// The primed names, as the names of the next state (unprimed bits).
+    pub fn next(self) -> BinVars {
+        BinVars(self.0 >> 8)
     }
     /// The union.
     pub fn union(self, o: BinVars) -> BinVars {
@@ -264,14 +315,18 @@ pub enum Agg {
 }
 
 /// What a binder ranges over: the bins `i = 1..n` (`sum`, `max_bins`, `min_bins`, `count`, with the
-/// per-bin names) or the dimensions `a = 1..D` of a multidimensional state (`sum_dims`,
-/// `max_dims`, `min_dims`, `count_dims`, with the name `a`).
+/// per-bin names), the dimensions `a = 1..D` of a multidimensional state (`sum_dims`,
+/// `max_dims`, `min_dims`, `count_dims`, with the name `a`), or the edges of a graph
+/// (`sum_edges`, `max_edges`, `min_edges`, `count_edges`, with the per-edge names the scope
+/// offers, [`Scope::edge_names`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Elements {
     /// The bins.
     Bins,
     /// The dimensions.
     Dims,
+    /// The edges of a graph.
+    Edges,
 }
 
 impl Elements {
@@ -280,6 +335,7 @@ impl Elements {
         match self {
             Elements::Bins => ["sum", "max_bins", "min_bins", "count"],
             Elements::Dims => ["sum_dims", "max_dims", "min_dims", "count_dims"],
+            Elements::Edges => ["sum_edges", "max_edges", "min_edges", "count_edges"],
         }
     }
 
@@ -288,9 +344,25 @@ impl Elements {
         match self {
             Elements::Bins => "bins",
             Elements::Dims => "dimensions",
+            Elements::Edges => "edges",
         }
     }
 }
+
+/// Where a binder over the bins or the edges sits among the enclosing ones: its `level` (the
+/// number of binders over the bins or edges around it, a per-bin claim's own bin counting as
+/// one), and whether its elements' frames must keep the enclosing elements (`keep`: the body
+/// reads a name of an enclosing binder's element, `x[i]` inside `sum(j: ...)` of `sum(i: ...)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bind {
+    /// The nesting level (0 for a binder at the top of a claim).
+    pub level: u8,
+    /// Whether the frames keep the enclosing elements.
+    pub keep: bool,
+}
+
+/// The most binders over the bins and edges nested in one another.
+pub const MAX_BINDER_LEVELS: usize = 8;
 
 /// Every function name with what it compiles to.
 pub const FUNCTIONS: &[&str] = &[
@@ -315,7 +387,39 @@ pub const FUNCTIONS: &[&str] = &[
     "max_dims",
     "min_dims",
     "count_dims",
+    "sum_edges",
+    "max_edges",
+    "min_edges",
+    "count_edges",
+    "P",
+    "E",
 ];
+
+/// The number of steps `k` of `P{k}` or `E{k}` (the probability or expectation over the state
+/// after `k` steps or batches; `P` and `E` are one step), when `name` is one of them.
+///
+/// ```
+/// use balloc::lang::expr::next_law_steps;
+/// assert_eq!(next_law_steps("P"), Some(("P", 1)));
+/// assert_eq!(next_law_steps("E3"), Some(("E", 3)));
+/// assert_eq!(next_law_steps("P0"), Some(("P", 0)));
+/// assert_eq!(next_law_steps("Phi"), None);
+/// ```
+pub fn next_law_steps(name: &str) -> Option<(&'static str, u64)> {
+    let (head, rest) = match name.as_bytes().first()? {
+        b'P' => ("P", &name[1..]),
+        b'E' => ("E", &name[1..]),
+        _ => return None,
+    };
+    if rest.is_empty() {
+        return Some((head, 1));
+    }
+    if !rest.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    // Beyond u64: the largest value, which every limit refuses.
+    Some((head, rest.parse().unwrap_or(u64::MAX)))
+}
 
 /// Whether `name` names a function of the language (`exp`, `min`, `sum`, ...), so that it cannot
 /// also name a constant, a variable or a potential: `exp(x)` would call the function and a bare
@@ -326,10 +430,12 @@ pub const FUNCTIONS: &[&str] = &[
 /// use balloc::lang::expr::is_function_name;
 /// assert!(is_function_name("exp", true) && is_function_name("max", false));
 /// assert!(is_function_name("p", true) && !is_function_name("p", false));
-/// assert!(!is_function_name("alpha", true));
+/// assert!(is_function_name("P2", true) && is_function_name("E", true));
+/// assert!(!is_function_name("alpha", true) && !is_function_name("Phi", true));
 /// ```
 pub fn is_function_name(name: &str, with_process: bool) -> bool {
-    FUNCTIONS.contains(&name) && (with_process || !matches!(name, "p" | "eps1"))
+    (FUNCTIONS.contains(&name) || next_law_steps(name).is_some())
+        && (with_process || !(matches!(name, "p" | "eps1") || next_law_steps(name).is_some()))
 }
 
 /// A compiled arithmetic expression.
@@ -340,7 +446,7 @@ pub enum Expr {
     Num(Q, f64),
     /// A state-level quantity, by slot.
     Slot(usize),
-    /// A per-bin name (inside a binder).
+    /// A per-bin name at the bin of the innermost binder over the bins (or of a per-bin claim).
     Bin(BinVar),
     /// `−e`
     Neg(Box<Expr>),
@@ -352,9 +458,9 @@ pub enum Expr {
     Proc(ProcFunc, Box<Expr>),
     /// The indicator of a formula.
     Ind(Box<Formula>),
-    /// An aggregate over the bins or the dimensions, with an optional predicate, the
-    /// per-bin names the two read, and for a binder over the bins the two in postfix form when
-    /// they have one (built by [`Expr::over`]).
+    /// An aggregate over the bins, the dimensions or the edges, with an optional predicate, the
+    /// per-bin names the two read at this binder's bin, for a binder over the bins the two in
+    /// postfix form when they have one (built by [`Expr::over`]), and where the binder sits.
     Over(
         Elements,
         Agg,
@@ -362,14 +468,33 @@ pub enum Expr {
         Option<Box<Formula>>,
         BinVars,
         Option<Box<Postfix>>,
+        Bind,
     ),
-    /// `count(pred)`, `count_dims(pred)`, and the per-bin names `pred` reads (built by
-    /// [`Expr::count`]).
-    Count(Elements, Box<Formula>, BinVars),
+    /// `count(pred)`, `count_dims(pred)`, `count_edges(pred)`, the per-bin names `pred` reads
+    /// (built by [`Expr::count`]), and where the binder sits.
+    Count(Elements, Box<Formula>, BinVars, Bind),
     /// A function of the state at exact integer arguments ([`EnvFunc`]).
     EnvCall(EnvFunc, Vec<Expr>),
     /// The per-dimension name `a` (inside a binder over the dimensions).
     Dim,
+    /// A quantity of the next state (`gap'`, `Phi'`): slot `s` evaluated at the state after the
+    /// step(s) of the enclosing `P(...)` or `E(...)`.
+    NextSlot(usize),
+    /// A primed per-bin name (`x'`, `y'`, `p'`, `w'`, `rank'`) at the bin of the innermost binder:
+    /// its value at the next state.
+    NextBin(BinVar),
+    /// A per-bin name at the bin of the enclosing binder at `level` (`x[i]` inside `sum(j: ...)`
+    /// of `sum(i: ...)`; a bare `x` inside `sum(j: ...)` of a per-bin claim), primed or not.
+    Outer(u8, BinVar, bool),
+    /// Per-edge name `k` ([`Scope::edge_names`]) at the edge of the binder over the edges at
+    /// `level`.
+    Edge(u8, u16),
+    /// `P{k}(event)`: the probability, over the exact law of the state after `k` steps (or
+    /// batches), that the event holds; the event reads the next state through primed names.
+    /// With what the event uses (for the environment: which states may be merged).
+    Prob(u32, Box<Formula>, Box<Uses>),
+    /// `E{k}(f)`: the expectation of `f` over the same law.
+    Mean(u32, Box<Expr>, Box<Uses>),
 }
 
 /// A compiled formula.
@@ -433,6 +558,22 @@ pub trait Scope {
     /// Whether the states have dimensions (the binders over the dimensions and `a`).
     fn has_dims(&self) -> bool {
         false
+    }
+    /// Whether the law of the next state is known, so that `P(...)`, `E(...)` and primed names
+    /// (`gap'`) may be used.
+    fn has_next(&self) -> bool {
+        false
+    }
+    /// Resolves a primed name `name'` (given without its prime): the quantity at the next state.
+    /// By default the name's slot ([`Scope::resolve`]); a scope refuses names that do not change
+    /// from one state to the next (constants).
+    fn resolve_next(&self, name: &str) -> Result<Option<Resolved>, String> {
+        self.resolve(name)
+    }
+    /// The per-edge names of the binders over the edges (`sum_edges`, ...), in the order the
+    /// environment numbers them ([`Env::edge_value`]); none by default (no edges).
+    fn edge_names(&self) -> Vec<&'static str> {
+        Vec::new()
     }
 }
 
@@ -508,14 +649,26 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// What a compiled tree uses.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Uses {
-    /// Slots read (sorted, deduplicated).
+    /// Slots read (sorted, deduplicated), primed ones (`gap'`) included.
     pub slots: Vec<usize>,
-    /// Per-bin names read (inside binders, or at the top of a per-bin formula).
+    /// Per-bin names read at the tree's own bin: at the top of a per-bin formula, or in the body
+    /// of a binder over the bins, outside the binders over the bins or edges nested in it (whose
+    /// bare per-bin names are their own bins'); primed names as [`BinVars::has_next`].
     pub bin_vars: BinVars,
+    /// Per-bin names read at every bin of the tree: its own, nested binders', enclosing
+    /// binders' (`x[i]`), primed or not (permutation invariance: no `i`).
+    pub all_bin_vars: BinVars,
+    /// Per-bin names read at the bins of enclosing binders, by their level (`x[i]`); a level whose
+    /// edge is read (a per-edge name) is listed with the names it reads at its bin (maybe none).
+    pub outer: Vec<(u8, BinVars)>,
+    /// Per-edge names read (bit `k`: [`Scope::edge_names`]`[k]`), at any binder over the edges.
+    pub edge_vars: u64,
     /// Whether `p(i)` or `eps1(δ)` are called.
     pub proc_funcs: bool,
     /// Whether the tree has a binder over the bins.
     pub binders: bool,
+    /// Whether the tree has a binder over the edges.
+    pub edge_binders: bool,
     /// Whether `exp`, `ln`, `sqrt`, `cosh`, `sinh` or a non-integer power may appear (no exact
     /// rational value in general).
     pub transcendental: bool,
@@ -525,34 +678,115 @@ pub struct Uses {
     pub dim_binders: bool,
     /// Whether the per-dimension name `a` is read.
     pub dim_var: bool,
+    /// Whether the tree reads the next state: `P(...)`, `E(...)`.
+    pub next_law: bool,
+    /// Whether a primed name is read (inside `P(...)`, `E(...)`).
+    pub primed: bool,
 }
 
 impl Uses {
     fn add_binder(&mut self, on: Elements) {
         match on {
             Elements::Bins => self.binders = true,
+            Elements::Edges => self.edge_binders = true,
             Elements::Dims => self.dim_binders = true,
         }
     }
+
+    fn add_outer(&mut self, level: u8, v: BinVar, primed: bool) {
+        let k = match self.outer.iter().position(|(l, _)| *l == level) {
+            Some(k) => k,
+            None => {
+                self.outer.push((level, BinVars::default()));
+                self.outer.len() - 1
+            }
+        };
+        if primed {
+            self.outer[k].1.add_next(v);
+            self.all_bin_vars.add_next(v);
+        } else {
+            self.outer[k].1.add(v);
+            self.all_bin_vars.add(v);
+        }
+    }
+
+    /// The per-bin names read at the bin of the binder at `level`, through `x[j]` or a bare name
+    /// of an enclosing bin.
+    pub fn outer_at(&self, level: u8) -> BinVars {
+        self.outer
+            .iter()
+            .filter(|(l, _)| *l == level)
+            .fold(BinVars::default(), |a, (_, v)| a.union(*v))
+    }
+
+    /// The per-bin names the frame of a bin at `level` must hold for this tree: those read at
+    /// its own bin and those nested binders read there (`x[i]`).
+    ///
+    /// ```
+    /// use balloc::lang::{compile_value, BinVar};
+    /// // Σ_i Σ_j [x_j > x_i] p_j: the outer bin's frame needs x (read by the inner sum).
+    /// let e = compile_value("sum(i: sum(j: (x[j] > x[i]) * p[j]))", &[]).unwrap();
+    /// let v = e.uses().frame_vars(0);
+    /// assert!(v.has(BinVar::X) && !v.has(BinVar::P));
+    /// ```
+    pub fn frame_vars(&self, level: u8) -> BinVars {
+        self.bin_vars.union(self.outer_at(level))
+    }
+
+    /// Whether the tree reads a per-bin name of an enclosing binder's bin below `level`.
+    fn reads_below(&self, level: u8) -> bool {
+        self.outer.iter().any(|(l, _)| *l < level)
+    }
+
+    /// Merges `o` into `self` (the per-bin names at the own bin only when `own`).
+    fn absorb(&mut self, o: Uses, own: bool) {
+        self.slots.extend(o.slots);
+        if own {
+            self.bin_vars = self.bin_vars.union(o.bin_vars);
+        }
+        self.all_bin_vars = self.all_bin_vars.union(o.all_bin_vars);
+        for (l, v) in o.outer {
+            match self.outer.iter_mut().find(|(m, _)| *m == l) {
+                Some(e) => e.1 = e.1.union(v),
+                None => self.outer.push((l, v)),
+            }
+        }
+        self.edge_vars |= o.edge_vars;
+        self.proc_funcs |= o.proc_funcs;
+        self.binders |= o.binders;
+        self.edge_binders |= o.edge_binders;
+        self.transcendental |= o.transcendental;
+        self.env_funcs |= o.env_funcs;
+        self.dim_binders |= o.dim_binders;
+        self.dim_var |= o.dim_var;
+        self.next_law |= o.next_law;
+        self.primed |= o.primed;
+    }
+}
+
+/// A binder (or a per-bin claim's bin) around the part being compiled.
+#[derive(Debug, Clone)]
+struct Ctx {
+    /// What it ranges over.
+    on: Elements,
+    /// Its name (`j` in `sum(j: ...)`), if it has one.
+    name: Option<String>,
+    /// Its level among the binders over the bins and edges (unused for dimensions).
+    level: u8,
 }
 
 struct Compiler<'a> {
     scope: &'a dyn Scope,
-    /// Whether per-bin names are in scope (inside a binder, or a per-bin formula).
-    in_bins: bool,
-    /// Whether the per-dimension name is in scope (inside a binder over the dimensions).
-    in_dims: bool,
+    /// The binders around, innermost last (a per-bin claim's bin first).
+    stack: Vec<Ctx>,
+    /// Inside `P{k}(...)` or `E{k}(...)`: `k`.
+    next: Option<u32>,
 }
 
 /// Compiles an expression (a formula in arithmetic position is its indicator). `per_bin`: the
 /// per-bin names are in scope at the top level (a per-bin claim).
 pub fn compile_expr(ast: &Ast, scope: &dyn Scope, per_bin: bool) -> Result<Expr, CompileError> {
-    Compiler {
-        scope,
-        in_bins: per_bin,
-        in_dims: false,
-    }
-    .expr(ast)
+    Compiler::new(scope, per_bin).expr(ast)
 }
 
 /// Compiles a formula; an arithmetic expression where a formula is expected is an error.
@@ -561,12 +795,7 @@ pub fn compile_formula(
     scope: &dyn Scope,
     per_bin: bool,
 ) -> Result<Formula, CompileError> {
-    Compiler {
-        scope,
-        in_bins: per_bin,
-        in_dims: false,
-    }
-    .formula(ast)
+    Compiler::new(scope, per_bin).formula(ast)
 }
 
 fn is_formula(ast: &Ast) -> bool {
@@ -576,7 +805,105 @@ fn is_formula(ast: &Ast) -> bool {
     )
 }
 
-impl Compiler<'_> {
+/// A name without its prime, and whether it had one.
+fn unprime(name: &str) -> (&str, bool) {
+    match name.strip_suffix('\'') {
+        Some(b) => (b, true),
+        None => (name, false),
+    }
+}
+
+/// What a name bound by a binder stands for.
+enum Bound {
+    /// A per-bin name at the bin of the binder at `level`.
+    Bin(u8, BinVar),
+    /// Per-edge name `k` at the edge of the binder at `level`.
+    Edge(u8, u16),
+    /// The dimension of the innermost binder over the dimensions.
+    Dim,
+}
+
+impl<'a> Compiler<'a> {
+    fn new(scope: &'a dyn Scope, per_bin: bool) -> Compiler<'a> {
+        Compiler {
+            scope,
+            stack: if per_bin {
+                vec![Ctx {
+                    on: Elements::Bins,
+                    name: None,
+                    level: 0,
+                }]
+            } else {
+                Vec::new()
+            },
+            next: None,
+        }
+    }
+
+    /// The level of the innermost binder over the bins or edges (whose bare names need no
+    /// look-up: [`Expr::Bin`]).
+    fn own_level(&self) -> Option<u8> {
+        self.stack
+            .iter()
+            .rev()
+            .find(|c| c.on != Elements::Dims)
+            .map(|c| c.level)
+    }
+
+    fn in_dims(&self) -> bool {
+        self.stack.iter().any(|c| c.on == Elements::Dims)
+    }
+
+    /// The expression reading `b` (primed or not).
+    fn bound_expr(&self, b: Bound, primed: bool) -> Expr {
+        match b {
+            Bound::Bin(level, v) => {
+                if Some(level) == self.own_level() {
+                    if primed {
+                        Expr::NextBin(v)
+                    } else {
+                        Expr::Bin(v)
+                    }
+                } else {
+                    Expr::Outer(level, v, primed)
+                }
+            }
+            Bound::Edge(level, k) => Expr::Edge(level, k),
+            Bound::Dim => Expr::Dim,
+        }
+    }
+
+    /// The element name `name` bound by the innermost binder that binds it (lexical scope): a
+    /// named binder's own name (its index: `i` for bins, `e` for edges), an unnamed binder's
+    /// per-element names, the dimension `a`.
+    fn lookup(&self, name: &str) -> Option<Bound> {
+        let edge_names = self.scope.edge_names();
+        for c in self.stack.iter().rev() {
+            match (&c.name, c.on) {
+                (Some(n), Elements::Bins) if n == name => {
+                    return Some(Bound::Bin(c.level, BinVar::Index));
+                }
+                (Some(n), Elements::Edges) if n == name => {
+                    let k = edge_names.iter().position(|e| *e == "e")?;
+                    return Some(Bound::Edge(c.level, k as u16));
+                }
+                (None, Elements::Bins) => {
+                    if let Some(v) = BinVar::parse(name) {
+                        return Some(Bound::Bin(c.level, v));
+                    }
+                }
+                (None, Elements::Edges) => {
+                    if let Some(k) = edge_names.iter().position(|e| *e == name) {
+                        return Some(Bound::Edge(c.level, k as u16));
+                    }
+                }
+                (None, Elements::Dims) if name == DIM_VAR => return Some(Bound::Dim),
+                _ => {}
+            }
+        }
+        None
+    }
+
     fn formula(&self, ast: &Ast) -> Result<Formula, CompileError> {
         Ok(match &ast.node {
             Node::Cmp(a, c, b) => Formula::Cmp(self.expr(a)?, *c, self.expr(b)?),
@@ -599,6 +926,11 @@ impl Compiler<'_> {
         Ok(match &ast.node {
             Node::Num(q) => num(q.clone()),
             Node::Name(name) => self.name(name, &ast.span)?,
+            Node::Index {
+                name,
+                binder,
+                binder_span,
+            } => self.index(name, binder, &ast.span, binder_span)?,
             Node::Neg(a) => match self.expr(a)? {
                 Expr::Num(q, _) => num(-q),
                 e => Expr::Neg(Box::new(e)),
@@ -611,18 +943,46 @@ impl Compiler<'_> {
             Node::Call {
                 name,
                 name_span,
+                binder,
                 args,
-            } => self.call(name, name_span, args, &ast.span)?,
+            } => self.call(name, name_span, binder.as_ref(), args, &ast.span)?,
             Node::Cmp(..) | Node::And(..) | Node::Or(..) | Node::Not(..) => {
                 unreachable!("formulas are handled above")
             }
         })
     }
 
-    fn name(&self, name: &str, span: &Range<usize>) -> Result<Expr, CompileError> {
-        if name == DIM_VAR && self.scope.has_dims() {
+    /// Checks a prime on a name bound by a binder: only per-bin names of the state (not the
+    /// index), inside `P(...)` or `E(...)`.
+    fn check_prime(&self, b: &Bound, name: &str, span: &Range<usize>) -> Result<(), CompileError> {
+        match b {
+            _ if self.next.is_none() => cerr(
+                format!(
+                    "`{name}'` is the value at the next state: use it inside P(...) or E(...), e.g. P({name}' > {name})"
+                ),
+                span,
+            ),
+            Bound::Bin(_, BinVar::Index) => cerr(
+                format!("`{name}'`: the index of a bin does not change from one state to the next"),
+                span,
+            ),
+            Bound::Bin(..) => Ok(()),
+            Bound::Edge(..) => cerr(
+                format!("`{name}'`: per-edge names have no next-state value"),
+                span,
+            ),
+            Bound::Dim => cerr(
+                format!("`{name}'`: the dimension does not change from one state to the next"),
+                span,
+            ),
+        }
+    }
+
+    fn name(&self, raw: &str, span: &Range<usize>) -> Result<Expr, CompileError> {
+        let (name, primed) = unprime(raw);
+        if name == DIM_VAR && self.scope.has_dims() && !primed {
             let other = matches!(self.scope.resolve(name), Ok(Some(_)));
-            if self.in_dims {
+            if self.in_dims() {
                 if other {
                     return cerr(
                         format!(
@@ -642,13 +1002,29 @@ impl Compiler<'_> {
                 );
             }
         }
-        if let Some(v) = BinVar::parse(name) {
-            if self.in_bins {
-                return Ok(Expr::Bin(v));
+        if let Some(b) = self.lookup(name) {
+            if primed {
+                self.check_prime(&b, name, span)?;
             }
+            return Ok(self.bound_expr(b, primed));
+        }
+        if primed {
+            return self.primed_name(name, span);
+        }
+        if BinVar::parse(name).is_some() {
             // A per-bin name outside a binder may still be a state-level name (e.g. a constant).
             if let Ok(Some(r)) = self.scope.resolve(name) {
                 return Ok(resolved(r));
+            }
+            if let Some(c) = self.stack.iter().rev().find(|c| c.name.is_some()) {
+                let j = c.name.as_deref().unwrap_or("j");
+                return cerr(
+                    format!(
+                        "`{name}` is a per-bin name: inside {}({j}: ...) write {name}[{j}]",
+                        c.on.names()[0]
+                    ),
+                    span,
+                );
             }
             return cerr(
                 format!(
@@ -661,7 +1037,7 @@ impl Compiler<'_> {
             Ok(Some(r)) => Ok(resolved(r)),
             Err(msg) => cerr(msg, span),
             Ok(None) => {
-                if FUNCTIONS.contains(&name) {
+                if is_function_name(name, true) {
                     return cerr(
                         format!("`{name}` is a function; call it as {name}(...)"),
                         span,
@@ -676,52 +1052,216 @@ impl Compiler<'_> {
                         span,
                     );
                 }
-                let mut known = self.scope.known();
-                let all: Vec<String> = known.iter().flat_map(|(_, v)| v.iter().cloned()).collect();
-                let hint = closest(name, all.iter())
-                    .map(|c| format!("; did you mean `{c}`?"))
-                    .unwrap_or_default();
-                let functions: Vec<String> = self
-                    .scope
-                    .functions()
-                    .iter()
-                    .map(EnvFunc::signature)
-                    .collect();
-                if !functions.is_empty() {
-                    known.push(("functions of the state".into(), functions));
+                if self.scope.edge_names().contains(&name) {
+                    return cerr(
+                        format!(
+                            "`{name}` is a per-edge name: use it inside sum_edges(...), max_edges(...), min_edges(...) or count_edges(...)"
+                        ),
+                        span,
+                    );
                 }
-                let groups: Vec<String> = known
-                    .iter()
-                    .filter(|(_, v)| !v.is_empty())
-                    .map(|(k, v)| {
-                        let shown: Vec<&str> = v.iter().take(12).map(|s| s.as_str()).collect();
-                        let more = if v.len() > 12 {
-                            format!(", … ({} more)", v.len() - 12)
-                        } else {
-                            String::new()
-                        };
-                        format!("{k}: {}{more}", shown.join(", "))
-                    })
-                    .collect();
-                cerr(
-                    format!(
-                        "unknown name `{}`{hint} (known {})",
-                        super::syntax::excerpt(name, 40),
-                        groups.join("; ")
-                    ),
-                    span,
-                )
+                cerr(self.unknown(name), span)
             }
         }
     }
 
+    /// The message for an unknown name: a "did you mean" and the known names by kind.
+    fn unknown(&self, name: &str) -> String {
+        let mut known = self.scope.known();
+        let all: Vec<String> = known.iter().flat_map(|(_, v)| v.iter().cloned()).collect();
+        // A prefixed name (`dE_Upsilonn`) is matched by its base among the potentials.
+        let prefixed = || {
+            let (prefix, base) = name.split_once('_')?;
+            let known_prefix = prefix == "E"
+                || prefix == "R"
+                || prefix
+                    .strip_prefix("dE")
+                    .or(prefix.strip_prefix('E'))
+                    .is_some_and(|k| k.is_empty() || k.chars().all(|c| c.is_ascii_digit()));
+            if !known_prefix {
+                return None;
+            }
+            closest(base, all.iter()).map(|c| format!("{prefix}_{c}"))
+        };
+        let hint = closest(name, all.iter())
+            .or_else(prefixed)
+            .map(|c| format!("; did you mean `{c}`?"))
+            .unwrap_or_default();
+        let functions: Vec<String> = self
+            .scope
+            .functions()
+            .iter()
+            .map(EnvFunc::signature)
+            .collect();
+        if !functions.is_empty() {
+            known.push(("functions of the state".into(), functions));
+        }
+        let groups: Vec<String> = known
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| {
+                let shown: Vec<&str> = v.iter().take(12).map(|s| s.as_str()).collect();
+                let more = if v.len() > 12 {
+                    format!(", … ({} more)", v.len() - 12)
+                } else {
+                    String::new()
+                };
+                format!("{k}: {}{more}", shown.join(", "))
+            })
+            .collect();
+        format!(
+            "unknown name `{}`{hint} (known {})",
+            super::syntax::excerpt(name, 40),
+            groups.join("; ")
+        )
+    }
+
+    /// A primed state-level name (`gap'`, `Phi'`): the quantity at the next state.
+    fn primed_name(&self, name: &str, span: &Range<usize>) -> Result<Expr, CompileError> {
+        if self.next.is_none() {
+            let hint = if self.scope.has_next() {
+                format!("use it inside P(...) or E(...), e.g. P({name}' >= {name})")
+            } else {
+                "this claim has no law of the next state (P(...) and E(...) need an `inequality` claim with a process)".to_string()
+            };
+            return cerr(
+                format!("`{name}'` is the value of `{name}` at the next state: {hint}"),
+                span,
+            );
+        }
+        match self.scope.resolve_next(name) {
+            Ok(Some(Resolved::Slot(s))) => Ok(Expr::NextSlot(s)),
+            Ok(Some(Resolved::Value(_))) => cerr(
+                format!(
+                    "`{name}'`: `{name}` is a constant, the same at every state; write `{name}`"
+                ),
+                span,
+            ),
+            Err(msg) => cerr(msg, span),
+            Ok(None) => {
+                if is_function_name(name, true) {
+                    return cerr(
+                        format!(
+                            "`{name}'`: a prime names a quantity of the next state, not a function"
+                        ),
+                        span,
+                    );
+                }
+                cerr(self.unknown(name), span)
+            }
+        }
+    }
+
+    /// `x[j]`: a per-element name at the element of the enclosing binder named `j`.
+    fn index(
+        &self,
+        raw: &str,
+        binder: &str,
+        span: &Range<usize>,
+        binder_span: &Range<usize>,
+    ) -> Result<Expr, CompileError> {
+        let (name, primed) = unprime(raw);
+        let Some(c) = self
+            .stack
+            .iter()
+            .rev()
+            .find(|c| c.name.as_deref() == Some(binder))
+        else {
+            let named: Vec<String> = self.stack.iter().filter_map(|c| c.name.clone()).collect();
+            return cerr(
+                if named.is_empty() {
+                    format!(
+                        "`{raw}[{binder}]`: no enclosing binder is named `{binder}`; name one, e.g. sum({binder}: {raw}[{binder}])"
+                    )
+                } else {
+                    format!(
+                        "`{raw}[{binder}]`: no enclosing binder is named `{binder}` (the enclosing binders are named {})",
+                        named.join(", ")
+                    )
+                },
+                binder_span,
+            );
+        };
+        let b = match c.on {
+            Elements::Bins => match BinVar::parse(name) {
+                Some(v) => Bound::Bin(c.level, v),
+                None => {
+                    let names: Vec<&str> = BinVar::ALL.iter().map(|(_, s)| *s).collect();
+                    return cerr(
+                        format!(
+                            "`{raw}[{binder}]`: `{name}` is not a per-bin name (per-bin names: {})",
+                            names.join(", ")
+                        ),
+                        span,
+                    );
+                }
+            },
+            Elements::Edges => {
+                let names = self.scope.edge_names();
+                match names.iter().position(|e| *e == name) {
+                    Some(k) => Bound::Edge(c.level, k as u16),
+                    None => {
+                        return cerr(
+                            format!(
+                                "`{raw}[{binder}]`: `{name}` is not a per-edge name (per-edge names: {})",
+                                names.join(", ")
+                            ),
+                            span,
+                        );
+                    }
+                }
+            }
+            Elements::Dims => unreachable!("binders over the dimensions have no name"),
+        };
+        if primed {
+            self.check_prime(&b, name, span)?;
+        }
+        Ok(self.bound_expr(b, primed))
+    }
+
     fn call(
         &self,
-        name: &str,
+        raw: &str,
         name_span: &Range<usize>,
+        binder: Option<&(String, Range<usize>)>,
         args: &[Ast],
         span: &Range<usize>,
     ) -> Result<Expr, CompileError> {
+        let (name, primed) = unprime(raw);
+        if primed {
+            return cerr(
+                format!(
+                    "`{raw}(...)`: a prime names a quantity of the next state, not a function; write the function of primed arguments"
+                ),
+                name_span,
+            );
+        }
+        let bare = name.strip_prefix("math::").unwrap_or(name);
+        let is_binder = matches!(
+            bare,
+            "sum"
+                | "max_bins"
+                | "min_bins"
+                | "count"
+                | "sum_dims"
+                | "max_dims"
+                | "min_dims"
+                | "count_dims"
+                | "sum_edges"
+                | "max_edges"
+                | "min_edges"
+                | "count_edges"
+        );
+        if let Some((b, bsp)) = binder
+            && !is_binder
+        {
+            return cerr(
+                format!(
+                    "`{name}({b}: ...)`: only the binders sum, max_bins, min_bins, count (and their _edges forms) name their element"
+                ),
+                bsp,
+            );
+        }
         let one_arg = |f: Func| -> Result<Expr, CompileError> {
             if args.len() != 1 {
                 return cerr(
@@ -731,7 +1271,6 @@ impl Compiler<'_> {
             }
             Ok(Expr::Call(f, vec![self.expr(&args[0])?]))
         };
-        let bare = name.strip_prefix("math::").unwrap_or(name);
         match bare {
             "exp" => one_arg(Func::Exp),
             "ln" | "log" => one_arg(Func::Ln),
@@ -770,7 +1309,7 @@ impl Compiler<'_> {
                 Ok(Expr::Proc(f, Box::new(self.expr(&args[0])?)))
             }
             "sum" | "max_bins" | "min_bins" | "count" => {
-                self.binder(Elements::Bins, bare, name, args, name_span)
+                self.binder(Elements::Bins, bare, name, binder, args, name_span)
             }
             "sum_dims" | "max_dims" | "min_dims" | "count_dims" => {
                 if !self.scope.has_dims() {
@@ -781,8 +1320,20 @@ impl Compiler<'_> {
                         name_span,
                     );
                 }
-                self.binder(Elements::Dims, bare, name, args, name_span)
+                self.binder(Elements::Dims, bare, name, binder, args, name_span)
             }
+            "sum_edges" | "max_edges" | "min_edges" | "count_edges" => {
+                if self.scope.edge_names().is_empty() {
+                    return cerr(
+                        format!(
+                            "`{name}(...)` needs a graph: only `graph` claims with `expr` have edges"
+                        ),
+                        name_span,
+                    );
+                }
+                self.binder(Elements::Edges, bare, name, binder, args, name_span)
+            }
+            _ if next_law_steps(bare).is_some() => self.next_law(bare, args, name_span),
             _ => {
                 let functions = self.scope.functions();
                 if let Some(f) = functions.iter().find(|f| f.name == name) {
@@ -810,40 +1361,226 @@ impl Compiler<'_> {
         }
     }
 
-    /// A call of a function of the state: the arity, and literal arguments that are not
-    /// integers, are compile errors; other arguments are checked at evaluation.
-    /// A binder `name(f[, pred])` or `count…(pred)` over `over` (`bare`: the name without a
-    /// namespace): its body compiled with the elements' names in scope.
-    fn binder(
+    /// `P{k}(event)` or `E{k}(f)`: the probability of an event, or the expectation of a value,
+    /// over the exact law of the state after `k` steps (batches); primed names read that state.
+    fn next_law(
         &self,
-        over: Elements,
-        bare: &str,
         name: &str,
         args: &[Ast],
         name_span: &Range<usize>,
     ) -> Result<Expr, CompileError> {
-        let (nested, what, example, count_example) = match over {
-            Elements::Bins => (self.in_bins, "per-bin", "exp(alpha*y), y >= 0", "y >= 0"),
-            Elements::Dims => (
-                self.in_dims,
-                "per-dimension",
-                "gap(a), avg(a) > 0",
-                "gap(a) >= 1",
-            ),
-        };
-        if nested {
+        let (head, k) = next_law_steps(name).expect("checked by the caller");
+        let what = if head == "P" { "P(event)" } else { "E(value)" };
+        if !self.scope.has_next() {
             return cerr(
                 format!(
-                    "`{name}(...)` inside another binder over the {} is not allowed",
-                    over.plural()
+                    "`{name}(...)` needs the law of the next state: only `inequality` claims with a process ([setting] processes or [setting.vectors]) have it"
+                ),
+                name_span,
+            );
+        }
+        if self.next.is_some() {
+            return cerr(
+                format!(
+                    "`{name}(...)` inside another P(...) or E(...): write one {what} over k steps, P{{k}}(...)"
+                ),
+                name_span,
+            );
+        }
+        if self.stack.iter().any(|c| c.on != Elements::Dims) {
+            return cerr(
+                format!(
+                    "`{name}(...)` inside a binder over the bins (or a per-bin claim) is not supported: put the binder inside, e.g. P(max_bins(x') >= 2)"
+                ),
+                name_span,
+            );
+        }
+        let max = crate::limits::NEXT_STEPS.max;
+        if k == 0 || k > max {
+            return cerr(
+                format!(
+                    "`{name}(...)`: {k} steps; {head}{{k}} takes 1 ≤ k ≤ {max} (limits::NEXT_STEPS; {})",
+                    crate::limits::NEXT_STEPS.reason
+                ),
+                name_span,
+            );
+        }
+        if args.len() != 1 {
+            return cerr(
+                format!(
+                    "`{name}` takes one argument, got {}: {what}, e.g. {}",
+                    args.len(),
+                    if head == "P" {
+                        "P(gap' >= 2)"
+                    } else {
+                        "E(gap')"
+                    }
                 ),
                 name_span,
             );
         }
         let inner = Compiler {
             scope: self.scope,
-            in_bins: self.in_bins || over == Elements::Bins,
-            in_dims: self.in_dims || over == Elements::Dims,
+            stack: self.stack.clone(),
+            next: Some(k as u32),
+        };
+        let e = if head == "P" {
+            if !is_formula(&args[0]) {
+                return cerr(
+                    format!(
+                        "`{name}(...)` takes an event (a comparison such as {name}(gap' >= 2)); for the expectation of a value write E{}(...)",
+                        &name[1..]
+                    ),
+                    &args[0].span,
+                );
+            }
+            let f = inner.formula(&args[0])?;
+            let u = f.uses();
+            if !u.primed {
+                return cerr(
+                    format!(
+                        "`{name}(...)` reads no primed name: the next state's quantities are written with a prime, e.g. {name}(gap' >= gap)"
+                    ),
+                    &args[0].span,
+                );
+            }
+            Expr::Prob(k as u32, Box::new(f), Box::new(u))
+        } else {
+            let f = inner.expr(&args[0])?;
+            let u = f.uses();
+            if !u.primed {
+                return cerr(
+                    format!(
+                        "`{name}(...)` reads no primed name: the next state's quantities are written with a prime, e.g. {name}(gap')"
+                    ),
+                    &args[0].span,
+                );
+            }
+            Expr::Mean(k as u32, Box::new(f), Box::new(u))
+        };
+        Ok(e)
+    }
+
+    /// Checks the name `j` of a binder `sum(j: ...)`: not an enclosing binder's, not a per-bin
+    /// or per-edge name (`i` only where no unnamed binder over the bins encloses it), not a
+    /// function, not a name of the scope.
+    fn check_binder_name(&self, j: &str, span: &Range<usize>) -> Result<(), CompileError> {
+        if j.ends_with('\'') {
+            return cerr(format!("the binder name `{j}` has a prime"), span);
+        }
+        if self.stack.iter().any(|c| c.name.as_deref() == Some(j)) {
+            return cerr(
+                format!(
+                    "the binder name `{j}` is already the name of an enclosing binder: give the inner one another name"
+                ),
+                span,
+            );
+        }
+        if j == "i" {
+            if self
+                .stack
+                .iter()
+                .any(|c| c.on == Elements::Bins && c.name.is_none())
+            {
+                return cerr(
+                    "the binder name `i` is already the index of the enclosing bin (of sum(...) or of a per-bin claim): give the binder another name",
+                    span,
+                );
+            }
+        } else if BinVar::parse(j).is_some() {
+            return cerr(
+                format!("the binder name `{j}` is a per-bin name: name the binder e.g. `j`"),
+                span,
+            );
+        }
+        if self.scope.edge_names().contains(&j) || (j == DIM_VAR && self.scope.has_dims()) {
+            return cerr(
+                format!("the binder name `{j}` is a per-element name: name the binder e.g. `j`"),
+                span,
+            );
+        }
+        if is_function_name(j, true) {
+            return cerr(format!("the binder name `{j}` is a function"), span);
+        }
+        if matches!(self.scope.resolve(j), Ok(Some(_))) {
+            return cerr(
+                format!(
+                    "the binder name `{j}` is already a name of the claim (a quantity, constant or potential): name the binder differently"
+                ),
+                span,
+            );
+        }
+        Ok(())
+    }
+
+    /// A binder `name([j:] f[, pred])` or `count…([j:] pred)` over `over` (`bare`: the name
+    /// without a namespace): its body compiled with the elements' names in scope.
+    fn binder(
+        &self,
+        over: Elements,
+        bare: &str,
+        name: &str,
+        binder: Option<&(String, Range<usize>)>,
+        args: &[Ast],
+        name_span: &Range<usize>,
+    ) -> Result<Expr, CompileError> {
+        let (what, example, count_example) = match over {
+            Elements::Bins => ("per-bin", "exp(alpha*y), y >= 0", "y >= 0"),
+            Elements::Dims => ("per-dimension", "gap(a), avg(a) > 0", "gap(a) >= 1"),
+            Elements::Edges => ("per-edge", "abs(x_a - x_b), deg_a > 2", "x_a != x_b"),
+        };
+        if let Some((j, bsp)) = binder {
+            if over == Elements::Dims {
+                return cerr(
+                    format!(
+                        "`{name}({j}: ...)`: the binders over the dimensions are not named; their dimension is `{DIM_VAR}`"
+                    ),
+                    bsp,
+                );
+            }
+            self.check_binder_name(j, bsp)?;
+        } else {
+            let nested = match over {
+                Elements::Dims => self.in_dims(),
+                on => self.stack.iter().any(|c| c.on == on && c.name.is_none()),
+            };
+            if nested {
+                let hint = match over {
+                    Elements::Bins => {
+                        ": name the binders, e.g. sum(i: sum(j: (x[j] > x[i]) * p[j]))"
+                    }
+                    Elements::Edges => ": name the binders, e.g. sum_edges(f: sum_edges(g: ...))",
+                    Elements::Dims => "",
+                };
+                return cerr(
+                    format!(
+                        "`{name}(...)` inside another binder over the {} is not allowed{hint}",
+                        over.plural()
+                    ),
+                    name_span,
+                );
+            }
+        }
+        let level = self.stack.iter().filter(|c| c.on != Elements::Dims).count();
+        if over != Elements::Dims && level >= MAX_BINDER_LEVELS {
+            return cerr(
+                format!(
+                    "`{name}(...)`: binders over the bins and edges nest at most {MAX_BINDER_LEVELS} deep"
+                ),
+                name_span,
+            );
+        }
+        let level = level as u8;
+        let mut stack = self.stack.clone();
+        stack.push(Ctx {
+            on: over,
+            name: binder.map(|(j, _)| j.clone()),
+            level,
+        });
+        let inner = Compiler {
+            scope: self.scope,
+            stack,
+            next: self.next,
         };
         let [sum, max, _, count] = over.names();
         if bare == count {
@@ -853,7 +1590,7 @@ impl Compiler<'_> {
                     name_span,
                 );
             }
-            return Ok(Expr::count(over, inner.formula(&args[0])?));
+            return Ok(Expr::count_at(over, inner.formula(&args[0])?, level));
         }
         if args.is_empty() || args.len() > 2 {
             return cerr(
@@ -875,9 +1612,11 @@ impl Compiler<'_> {
             Some(a) => Some(inner.formula(a)?),
             None => None,
         };
-        Ok(Expr::over(over, agg, f, pred))
+        Ok(Expr::over_at(over, agg, f, pred, level))
     }
 
+    /// A call of a function of the state: the arity, and literal arguments that are not
+    /// integers, are compile errors; other arguments are checked at evaluation.
     fn env_call(
         &self,
         f: &EnvFunc,
@@ -935,12 +1674,18 @@ fn resolved(r: Resolved) -> Expr {
     }
 }
 
-/// The values of the per-bin names at one bin, and of the per-dimension name `a` at one
-/// dimension, in the domain of the evaluation.
+/// The values of the per-bin names at one bin (and of the primed ones at the same bin of the
+/// next state, inside `P(...)`/`E(...)`), the edge of a binder over the edges, the per-dimension
+/// name `a` at one dimension, in the domain of the evaluation; and, inside nested binders, the
+/// frames of the enclosing bins and edges (`x[i]`), by level.
 #[derive(Debug, Clone)]
 pub struct Frame<N> {
     vals: [Option<N>; 6],
     dim: Option<N>,
+    next: Option<Box<[Option<N>; 6]>>,
+    edge: Option<usize>,
+    level: Option<u8>,
+    outer: Vec<Frame<N>>,
 }
 
 impl<N> Default for Frame<N> {
@@ -948,6 +1693,10 @@ impl<N> Default for Frame<N> {
         Frame {
             vals: [None, None, None, None, None, None],
             dim: None,
+            next: None,
+            edge: None,
+            level: None,
+            outer: Vec::new(),
         }
     }
 }
@@ -960,6 +1709,24 @@ impl<N: Clone> Frame<N> {
     /// A per-bin value.
     pub fn get(&self, v: BinVar) -> Option<&N> {
         self.vals[v as usize].as_ref()
+    }
+    /// Sets the value of the primed per-bin name `v'` (the same bin at the next state).
+    ///
+    /// ```
+    /// use balloc::lang::{BinVar, Frame};
+    /// let mut f = Frame::<f64>::default();
+    /// f.set(BinVar::X, 2.0);
+    /// f.set_next(BinVar::X, 3.0);
+    /// assert_eq!((f.get(BinVar::X), f.get_next(BinVar::X)), (Some(&2.0), Some(&3.0)));
+    /// ```
+    pub fn set_next(&mut self, v: BinVar, x: N) {
+        self.next
+            .get_or_insert_with(|| Box::new([None, None, None, None, None, None]))[v as usize] =
+            Some(x);
+    }
+    /// The value of the primed per-bin name `v'`.
+    pub fn get_next(&self, v: BinVar) -> Option<&N> {
+        self.next.as_ref().and_then(|n| n[v as usize].as_ref())
     }
     /// Sets the per-dimension value `a`.
     ///
@@ -977,7 +1744,35 @@ impl<N: Clone> Frame<N> {
     pub fn dim(&self) -> Option<&N> {
         self.dim.as_ref()
     }
+    /// The edge (0-based) of a binder over the edges.
+    pub fn edge(&self) -> Option<usize> {
+        self.edge
+    }
+    /// The frame of the binder at `level`: this one, or an enclosing one it keeps.
+    fn at_level(&self, level: u8) -> Option<&Frame<N>> {
+        if self.level == Some(level) {
+            return Some(self);
+        }
+        self.outer.iter().find(|f| f.level == Some(level))
+    }
+    /// This frame without the enclosing ones.
+    fn shallow(&self) -> Frame<N> {
+        Frame {
+            vals: self.vals.clone(),
+            dim: self.dim.clone(),
+            next: self.next.clone(),
+            edge: self.edge,
+            level: self.level,
+            outer: Vec::new(),
+        }
+    }
 }
+
+/// The visitor of [`Env::next_law`]: called with the probability of each next state, its
+/// environment, and a certified re-evaluation of an event at that state (for the float domains,
+/// whose comparisons may be within rounding).
+pub type NextVisit<'a, D> =
+    dyn FnMut(&<D as Domain>::N, &dyn Env<D>, &dyn Fn(&Formula) -> Option<bool>) -> Eval<()> + 'a;
 
 /// What an evaluation needs from the state.
 pub trait Env<D: Domain> {
@@ -1026,6 +1821,35 @@ pub trait Env<D: Domain> {
             f.signature()
         )))
     }
+    /// The number of edges (binders over the edges).
+    fn edges(&self) -> Eval<usize> {
+        Err(EvalError::Unavailable(
+            "binders over the edges need a graph".into(),
+        ))
+    }
+    /// Per-edge name `k` ([`Scope::edge_names`]) at edge `edge` (0-based); the environment may
+    /// read its own element (e.g. the set of the node a graph claim is evaluated at).
+    fn edge_value(&self, d: &D, edge: usize, k: u16) -> Eval<D::N> {
+        let _ = (d, edge, k);
+        Err(EvalError::Unavailable("per-edge names need a graph".into()))
+    }
+    /// The value of slot `slot` at the next state (inside `P(...)`/`E(...)`: [`NextEnv`]).
+    fn next_slot(&self, d: &D, slot: usize) -> Eval<D::N> {
+        let _ = (d, slot);
+        Err(EvalError::Unavailable(
+            "a primed name (the next state) outside P(...) or E(...)".into(),
+        ))
+    }
+    /// The exact law of the state after `steps` steps (or batches): `visit(p, next, recheck)`
+    /// once per state of positive probability `p` (states that are equal, or equal up to a
+    /// permutation of the bins where `reads` allows it, may be merged). `reads`: what the event
+    /// or value reads (its primed names pair bins of the two states).
+    fn next_law(&self, d: &D, steps: u32, reads: &Uses, visit: &mut NextVisit<'_, D>) -> Eval<()> {
+        let _ = (d, steps, reads, visit);
+        Err(EvalError::Unavailable(
+            "P(...) and E(...) need the law of the next state".into(),
+        ))
+    }
 }
 
 /// An environment with slots only.
@@ -1037,6 +1861,62 @@ impl<D: Domain> Env<D> for Slots<'_, D::N> {
             .get(slot)
             .cloned()
             .ok_or_else(|| EvalError::Undefined(format!("slot {slot}")))
+    }
+}
+
+/// A state and one of its next states, as one environment: plain names read the state, primed
+/// names (`gap'`, `x'`) the next state, bin by bin (the bins keep their labels).
+pub struct NextEnv<'a, D: Domain> {
+    /// The state.
+    pub cur: &'a dyn Env<D>,
+    /// The next state.
+    pub next: &'a dyn Env<D>,
+}
+
+impl<D: Domain> Env<D> for NextEnv<'_, D> {
+    fn slot(&self, d: &D, slot: usize) -> Eval<D::N> {
+        self.cur.slot(d, slot)
+    }
+    fn next_slot(&self, d: &D, slot: usize) -> Eval<D::N> {
+        self.next.slot(d, slot)
+    }
+    fn proc(&self, d: &D, f: ProcFunc, arg: &Q) -> Eval<D::N> {
+        self.cur.proc(d, f, arg)
+    }
+    fn bins(&self) -> usize {
+        self.cur.bins()
+    }
+    fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
+        let mut f = if vars.current().is_empty() {
+            Frame::default()
+        } else {
+            self.cur.frame(d, bin, vars.current())?
+        };
+        if !vars.next().is_empty() {
+            let nf = self.next.frame(d, bin, vars.next())?;
+            f.next = Some(Box::new(nf.vals));
+        }
+        Ok(f)
+    }
+    fn classes(&self, vars: BinVars) -> Option<Vec<(usize, usize)>> {
+        match (vars.current().is_empty(), vars.next().is_empty()) {
+            (_, true) => self.cur.classes(vars),
+            (true, false) => self.next.classes(vars.next()),
+            // Bins of equal current values may differ at the next state: each bin on its own.
+            (false, false) => None,
+        }
+    }
+    fn dims(&self) -> Eval<usize> {
+        self.cur.dims()
+    }
+    fn call(&self, d: &D, f: &EnvFunc, args: &[i64]) -> Eval<D::N> {
+        self.cur.call(d, f, args)
+    }
+    fn edges(&self) -> Eval<usize> {
+        self.cur.edges()
+    }
+    fn edge_value(&self, d: &D, edge: usize, k: u16) -> Eval<D::N> {
+        self.cur.edge_value(d, edge, k)
     }
 }
 
@@ -1074,6 +1954,33 @@ fn exact_arg<D: Domain>(d: &D, v: &D::N, what: &str) -> Eval<Q> {
     })
 }
 
+/// The truth of `f` and whether a comparison that decided it is within rounding
+/// ([`Domain::fragile`]; never in the certified domains).
+fn truth_fragile<D: Domain>(
+    d: &D,
+    f: &Formula,
+    env: &dyn Env<D>,
+    frame: Option<&Frame<D::N>>,
+) -> Eval<(bool, bool)> {
+    match f {
+        Formula::Cmp(a, c, b) => {
+            let x = a.eval(d, env, frame)?;
+            let y = b.eval(d, env, frame)?;
+            Ok((c.test(d.cmp(&x, &y)?), d.fragile(&x, &y)))
+        }
+        Formula::And(a, b) | Formula::Or(a, b) => {
+            let or = matches!(f, Formula::Or(..));
+            let (l, lf) = truth_fragile(d, a, env, frame)?;
+            if l == or {
+                return Ok((l, lf));
+            }
+            let (r, rf) = truth_fragile(d, b, env, frame)?;
+            Ok((r, lf || rf))
+        }
+        Formula::Not(a) => truth_fragile(d, a, env, frame).map(|(t, fr)| (!t, fr)),
+    }
+}
+
 impl Expr {
     /// Evaluates in the domain `d`; `frame` holds the per-bin values inside a binder.
     ///
@@ -1100,6 +2007,35 @@ impl Expr {
                 .and_then(|f| f.get(*v))
                 .cloned()
                 .ok_or_else(|| EvalError::Unavailable(format!("per-bin `{}`", v.name()))),
+            Expr::NextBin(v) => frame
+                .and_then(|f| f.get_next(*v))
+                .cloned()
+                .ok_or_else(|| EvalError::Unavailable(format!("per-bin `{}'`", v.name()))),
+            Expr::Outer(l, v, primed) => {
+                let f = frame.and_then(|f| f.at_level(*l));
+                let x = if *primed {
+                    f.and_then(|f| f.get_next(*v))
+                } else {
+                    f.and_then(|f| f.get(*v))
+                };
+                x.cloned().ok_or_else(|| {
+                    EvalError::Unavailable(format!(
+                        "per-bin `{}{}` of the enclosing binder at level {l}",
+                        v.name(),
+                        if *primed { "'" } else { "" }
+                    ))
+                })
+            }
+            Expr::Edge(l, k) => {
+                let e = frame
+                    .and_then(|f| f.at_level(*l))
+                    .and_then(|f| f.edge)
+                    .ok_or_else(|| {
+                        EvalError::Unavailable(format!("per-edge name {k} outside its binder"))
+                    })?;
+                env.edge_value(d, e, *k)
+            }
+            Expr::NextSlot(s) => env.next_slot(d, *s),
             Expr::Neg(a) => d.neg(&a.eval(d, env, frame)?),
             Expr::Op(op, a, b) => {
                 let x = a.eval(d, env, frame)?;
@@ -1128,17 +2064,17 @@ impl Expr {
                 env.proc(d, *f, &q)
             }
             Expr::Ind(fm) => Ok(d.indicator(fm.truth(d, env, frame, None)?)),
-            Expr::Over(on, agg, f, pred, vars, flat) => {
+            Expr::Over(on, agg, f, pred, vars, flat, bind) => {
                 if let Some(p) = flat
-                    && let Ok(acc) = p.run(d, env, frame, *agg, *vars)
+                    && let Ok(acc) = p.run(d, env, frame, *agg, *vars, *bind)
                 {
                     return finish(*on, *agg, acc, d);
                 }
-                over(d, env, frame, (*on, *vars), *agg, f, pred.as_deref())
+                over(d, env, frame, (*on, *vars, *bind), *agg, f, pred.as_deref())
             }
-            Expr::Count(on, pred, vars) => {
+            Expr::Count(on, pred, vars, bind) => {
                 let mut k = 0usize;
-                each_element(d, env, frame, *on, *vars, |fr, size| {
+                each_element(d, env, frame, *on, *vars, *bind, |fr, size| {
                     if pred.truth(d, env, Some(fr), None)? {
                         k += size;
                     }
@@ -1157,30 +2093,68 @@ impl Expr {
                 .and_then(|f| f.dim())
                 .cloned()
                 .ok_or_else(|| EvalError::Unavailable(format!("per-dimension `{DIM_VAR}`"))),
+            Expr::Prob(k, event, reads) => {
+                // Σ over the next states of P(state)·[event]; in the float domains an event
+                // decided within rounding is decided again by the certified domains, and where
+                // they cannot, its probability blurs the value (Domain::blur) so that no verdict
+                // rests on it.
+                let (mut acc, mut blurred) = (d.zero(), d.zero());
+                env.next_law(d, *k, reads, &mut |p, next, recheck| {
+                    let pair = NextEnv { cur: env, next };
+                    let (mut holds, fragile) = truth_fragile(d, event, &pair, frame)?;
+                    if fragile {
+                        match recheck(event) {
+                            Some(t) => holds = t,
+                            None => blurred = d.add(&blurred, p)?,
+                        }
+                    }
+                    if holds {
+                        acc = d.add(&acc, p)?;
+                    }
+                    Ok(())
+                })?;
+                d.blur(&acc, &blurred)
+            }
+            Expr::Mean(k, value, reads) => {
+                let mut acc = d.zero();
+                env.next_law(d, *k, reads, &mut |p, next, _| {
+                    let pair = NextEnv { cur: env, next };
+                    let v = value.eval(d, &pair, frame)?;
+                    acc = d.add(&acc, &d.mul(p, &v)?)?;
+                    Ok(())
+                })?;
+                Ok(acc)
+            }
         }
     }
 
     /// The aggregate `agg` of `f` over the elements `on` where `pred` holds, with the per-bin
-    /// names `f` and `pred` read found once, here, rather than at every evaluation.
+    /// names `f` and `pred` read found once, here, rather than at every evaluation; a binder at
+    /// the top of a claim ([`Expr::over_at`] at level 0).
     ///
     /// ```
     /// use balloc::lang::{compile_value, Agg, BinVar, Expr};
     /// // `sum(y*p)` reads y and p of every bin, and nothing else.
     /// let e = compile_value("sum(y*p)", &[]).unwrap();
-    /// let Expr::Over(_, Agg::Sum, _, None, v, _) = e else { panic!("a sum") };
+    /// let Expr::Over(_, Agg::Sum, f, None, v, ..) = &e else { panic!("a sum") };
     /// assert!(v.has(BinVar::Y) && v.has(BinVar::P) && !v.has(BinVar::X));
-    /// assert_eq!(v, e.uses().bin_vars);
+    /// assert_eq!(*v, f.uses().bin_vars);
+    /// // Outside the binder no per-bin name is read.
+    /// assert!(e.uses().bin_vars.is_empty() && e.uses().binders);
     /// ```
     pub fn over(on: Elements, agg: Agg, f: Expr, pred: Option<Formula>) -> Expr {
-        let mut vars = f.uses().bin_vars;
-        if let Some(p) = &pred {
-            vars = vars.union(p.uses().bin_vars);
-        }
+        Expr::over_at(on, agg, f, pred, 0)
+    }
+
+    /// [`Expr::over`] for a binder at `level` among the binders over the bins and edges (its
+    /// frames keep the enclosing ones when the body reads them, `x[i]`).
+    pub fn over_at(on: Elements, agg: Agg, f: Expr, pred: Option<Formula>, level: u8) -> Expr {
+        let (vars, bind) = binding(on, &f.uses(), pred.as_ref().map(Formula::uses), level);
         let flat = match on {
-            Elements::Bins => Postfix::compile(&f, pred.as_ref()).map(Box::new),
-            Elements::Dims => None,
+            Elements::Bins => Postfix::compile(&f, pred.as_ref(), level).map(Box::new),
+            Elements::Dims | Elements::Edges => None,
         };
-        Expr::Over(on, agg, Box::new(f), pred.map(Box::new), vars, flat)
+        Expr::Over(on, agg, Box::new(f), pred.map(Box::new), vars, flat, bind)
     }
 
     /// `count(pred)` over the elements `on`, with the per-bin names `pred` reads found once.
@@ -1188,13 +2162,18 @@ impl Expr {
     /// ```
     /// use balloc::lang::{compile_value, BinVar, Expr};
     /// let e = compile_value("count(y >= 0)", &[]).unwrap();
-    /// let Expr::Count(_, _, v) = e else { panic!("a count") };
+    /// let Expr::Count(_, _, v, _) = e else { panic!("a count") };
     /// assert!(v.has(BinVar::Y) && !v.has(BinVar::P));
     /// assert_eq!(v.0.count_ones(), 1);
     /// ```
     pub fn count(on: Elements, pred: Formula) -> Expr {
-        let vars = pred.uses().bin_vars;
-        Expr::Count(on, Box::new(pred), vars)
+        Expr::count_at(on, pred, 0)
+    }
+
+    /// [`Expr::count`] for a binder at `level` ([`Expr::over_at`]).
+    pub fn count_at(on: Elements, pred: Formula, level: u8) -> Expr {
+        let (vars, bind) = binding(on, &pred.uses(), None, level);
+        Expr::Count(on, Box::new(pred), vars, bind)
     }
 
     /// What the expression uses.
@@ -1210,7 +2189,30 @@ impl Expr {
         match self {
             Expr::Num(..) => {}
             Expr::Slot(s) => u.slots.push(*s),
-            Expr::Bin(v) => u.bin_vars.add(*v),
+            Expr::Bin(v) => {
+                u.bin_vars.add(*v);
+                u.all_bin_vars.add(*v);
+            }
+            Expr::NextBin(v) => {
+                u.bin_vars.add_next(*v);
+                u.all_bin_vars.add_next(*v);
+                u.primed = true;
+            }
+            Expr::Outer(l, v, primed) => {
+                u.add_outer(*l, *v, *primed);
+                u.primed |= *primed;
+            }
+            Expr::Edge(l, k) => {
+                u.edge_vars |= 1u64 << (*k).min(63);
+                // The edge of the binder at level l is read: its frame must be kept.
+                if !u.outer.iter().any(|(m, _)| m == l) {
+                    u.outer.push((*l, BinVars::default()));
+                }
+            }
+            Expr::NextSlot(s) => {
+                u.slots.push(*s);
+                u.primed = true;
+            }
             Expr::Neg(a) => a.collect(u),
             Expr::Op(op, a, b) => {
                 if *op == BinOp::Pow && !matches!(**b, Expr::Num(ref q, _) if q.is_integer()) {
@@ -1234,21 +2236,33 @@ impl Expr {
             }
             Expr::Ind(f) => f.collect(u),
             Expr::Over(on, _, f, p, ..) => {
-                u.add_binder(*on);
-                f.collect(u);
+                let mut inner = Uses::default();
+                f.collect(&mut inner);
                 if let Some(p) = p {
-                    p.collect(u);
+                    p.collect(&mut inner);
                 }
-            }
-            Expr::Count(on, p, _) => {
                 u.add_binder(*on);
-                p.collect(u);
+                // A binder over the dimensions shares the bin of its body's names.
+                u.absorb(inner, *on == Elements::Dims);
+            }
+            Expr::Count(on, p, ..) => {
+                let mut inner = Uses::default();
+                p.collect(&mut inner);
+                u.add_binder(*on);
+                u.absorb(inner, *on == Elements::Dims);
             }
             Expr::EnvCall(_, args) => {
                 u.env_funcs = true;
                 args.iter().for_each(|a| a.collect(u));
             }
             Expr::Dim => u.dim_var = true,
+            Expr::Prob(_, _, reads) | Expr::Mean(_, _, reads) => {
+                let primed = u.primed;
+                u.absorb((**reads).clone(), true);
+                // The primes belong to the P(...)/E(...), not to the expression around it.
+                u.primed = primed;
+                u.next_law = true;
+            }
         }
     }
 
@@ -1258,15 +2272,34 @@ impl Expr {
         if !u.slots.is_empty()
             || u.proc_funcs
             || u.binders
+            || u.edge_binders
             || !u.bin_vars.is_empty()
+            || !u.outer.is_empty()
+            || u.edge_vars != 0
             || u.env_funcs
             || u.dim_binders
             || u.dim_var
+            || u.next_law
+            || u.primed
         {
             return None;
         }
         self.eval(&super::domain::Exact, &Slots::<Q>(&[]), None)
             .ok()
+    }
+}
+
+/// The per-bin names a binder at `level` over `on` reads at its bin, and where it sits.
+fn binding(on: Elements, f: &Uses, pred: Option<Uses>, level: u8) -> (BinVars, Bind) {
+    let mut vars = f.frame_vars(level);
+    let mut keep = f.reads_below(level);
+    if let Some(p) = pred {
+        vars = vars.union(p.frame_vars(level));
+        keep |= p.reads_below(level);
+    }
+    match on {
+        Elements::Dims => (vars, Bind::default()),
+        Elements::Bins | Elements::Edges => (vars, Bind { level, keep }),
     }
 }
 
@@ -1314,19 +2347,34 @@ fn bin_classes<D: Domain>(env: &dyn Env<D>, vars: BinVars) -> Vec<(usize, usize)
         .unwrap_or_else(|| (0..env.bins()).map(|b| (b, 1)).collect())
 }
 
-/// The frame of one bin inside a binder over the bins, keeping the dimension of an enclosing
-/// binder over the dimensions.
+/// Places the frame of an element of a binder at `bind` inside the enclosing frame `outer`: it
+/// keeps the enclosing binder's dimension, and (when the body reads them) the enclosing bins and
+/// edges.
+fn nest<N: Clone>(fr: &mut Frame<N>, outer: Option<&Frame<N>>, bind: Bind) {
+    fr.level = Some(bind.level);
+    let Some(o) = outer else { return };
+    if let Some(a) = o.dim() {
+        fr.dim = Some(a.clone());
+    }
+    if bind.keep {
+        fr.outer = o.outer.clone();
+        if o.level.is_some() {
+            fr.outer.push(o.shallow());
+        }
+    }
+}
+
+/// The frame of one bin inside a binder over the bins ([`nest`]).
 fn bin_frame<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
     outer: Option<&Frame<D::N>>,
     bin: usize,
     vars: BinVars,
+    bind: Bind,
 ) -> Eval<Frame<D::N>> {
     let mut fr = env.frame(d, bin, vars)?;
-    if let Some(a) = outer.and_then(|o| o.dim()) {
-        fr.set_dim(a.clone());
-    }
+    nest(&mut fr, outer, bind);
     Ok(fr)
 }
 
@@ -1364,20 +2412,30 @@ pub(super) fn accumulate<D: Domain>(
 
 /// Calls `visit` with the frame of every element of a binder over `on` and the number of
 /// elements it stands for: the classes of bins with equal values of `vars` (one frame per
-/// class, when the environment knows them), or the dimensions `a = 1..D` one by one. The
-/// frames keep the element of an enclosing binder over the other range.
+/// class, when the environment knows them), the edges one by one, or the dimensions
+/// `a = 1..D` one by one. The frames keep the element of an enclosing binder over another
+/// range, and the enclosing bins and edges the body reads (`bind`).
 pub(super) fn each_element<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
     outer: Option<&Frame<D::N>>,
     on: Elements,
     vars: BinVars,
+    bind: Bind,
     mut visit: impl FnMut(&Frame<D::N>, usize) -> Eval<()>,
 ) -> Eval<()> {
     match on {
         Elements::Bins => {
             for (bin, size) in bin_classes(env, vars) {
-                visit(&bin_frame(d, env, outer, bin, vars)?, size)?;
+                visit(&bin_frame(d, env, outer, bin, vars, bind)?, size)?;
+            }
+        }
+        Elements::Edges => {
+            for e in 0..env.edges()? {
+                let mut fr = Frame::default();
+                fr.edge = Some(e);
+                nest(&mut fr, outer, bind);
+                visit(&fr, 1)?;
             }
         }
         Elements::Dims => {
@@ -1390,18 +2448,18 @@ pub(super) fn each_element<D: Domain>(
 }
 
 /// The aggregate `agg` of `f` over the elements `on` where `pred` holds; `vars` are the per-bin
-/// names the two read.
+/// names the two read, `bind` where the binder sits.
 fn over<D: Domain>(
     d: &D,
     env: &dyn Env<D>,
     outer: Option<&Frame<D::N>>,
-    (on, vars): (Elements, BinVars),
+    (on, vars, bind): (Elements, BinVars, Bind),
     agg: Agg,
     f: &Expr,
     pred: Option<&Formula>,
 ) -> Eval<D::N> {
     let mut acc: Option<D::N> = None;
-    each_element(d, env, outer, on, vars, |fr, size| {
+    each_element(d, env, outer, on, vars, bind, |fr, size| {
         if let Some(p) = pred
             && !p.truth(d, env, Some(fr), None)?
         {
@@ -1870,7 +2928,8 @@ mod tests {
         assert!(e.message.contains("call it as t(a, b)"), "{}", e.message);
         let e = grid("tt(1, 1)").unwrap_err();
         assert!(e.message.contains("did you mean `t`?"), "{}", e.message);
-        assert!(e.message.contains("count_dims, t(a, b)"), "{}", e.message);
+        assert!(e.message.contains("count_dims, sum_edges"), "{}", e.message);
+        assert!(e.message.contains("P, E, t(a, b)"), "{}", e.message);
         let e = grid("alpah").unwrap_err();
         assert!(
             e.message.contains("did you mean `alpha`")
@@ -1889,6 +2948,188 @@ mod tests {
         let e = compile_str("t(1, 1) <= 1", &["alpha"]).unwrap_err();
         assert!(e.message.contains("unknown function `t`"), "{}", e.message);
         assert!(compile_str("a <= 1", &["a"]).is_ok());
+    }
+
+    /// A walk: the state is one number `s` (slot 0), and each step adds ±1 with probability
+    /// 1/2 each, so after k steps `s' = s + 2m − k` with probability C(k, m)/2^k.
+    struct Walk(i64);
+    struct WalkScope;
+    impl Scope for WalkScope {
+        fn resolve(&self, name: &str) -> Result<Option<Resolved>, String> {
+            Ok((name == "s").then_some(Resolved::Slot(0)))
+        }
+        fn known(&self) -> Vec<(String, Vec<String>)> {
+            vec![("names".into(), vec!["s".into()])]
+        }
+        fn has_next(&self) -> bool {
+            true
+        }
+    }
+    impl<D: Domain> Env<D> for Walk {
+        fn slot(&self, d: &D, _: usize) -> Eval<D::N> {
+            d.float(self.0 as f64)
+        }
+        fn next_law(&self, d: &D, steps: u32, _: &Uses, visit: &mut NextVisit<'_, D>) -> Eval<()> {
+            let k = steps as i64;
+            let mut c = Q::one();
+            for m in 0..=k {
+                if m > 0 {
+                    c = c * Q::from_integer((k - m + 1).into()) / Q::from_integer(m.into());
+                }
+                let p = &c / Q::from_integer((1i64 << k).into());
+                visit(&d.rational(&p)?, &Walk(self.0 + 2 * m - k), &|_| None)?;
+            }
+            Ok(())
+        }
+    }
+
+    fn walk(s: &str) -> Result<Expr, CompileError> {
+        compile_expr(&crate::lang::parse(s).unwrap(), &WalkScope, false)
+    }
+
+    #[test]
+    fn probabilities_and_expectations_of_the_next_state() {
+        let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+        let v = |e: &str, s: i64| walk(e).unwrap().eval(&Exact, &Walk(s), None).unwrap();
+        // One step: s' = s ± 1. P(s' > s) = 1/2; P(s' >= s + 1 || s' <= s - 1) = 1.
+        assert_eq!(v("P(s' > s)", 5), q(1, 2));
+        assert_eq!(v("P(s' >= s + 1 || s' <= s - 1)", 5), q(1, 1));
+        // Two steps: s' − s ∈ {−2, 0, 2} with 1/4, 1/2, 1/4.
+        assert_eq!(v("P2(s' == s)", 0), q(1, 2));
+        assert_eq!(v("P2(s' >= 2)", 0), q(1, 4));
+        // E[(s + X)²] with X a sum of three ±1: s² + 3 (the X are centred, E[X²] = 3).
+        assert_eq!(v("E3(s'^2)", 4), q(19, 1));
+        assert_eq!(v("E(s') - s", 7), q(0, 1));
+        // In floats too (no comparison within rounding here).
+        let f = walk("P3(s' > s)")
+            .unwrap()
+            .eval(&Float, &Walk(1), None)
+            .unwrap();
+        assert_eq!(f.v.to_f64(), 0.5);
+        let u = walk("P(s' > s)").unwrap().uses();
+        assert!(u.next_law && !u.primed && u.slots == vec![0]);
+    }
+
+    #[test]
+    fn next_state_errors_name_the_token() {
+        let err = |s: &str| walk(s).unwrap_err();
+        // A prime outside P/E.
+        let e = err("s' > 1");
+        assert!(
+            e.message.contains("use it inside P(...) or E(...)"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.at, 0);
+        // P of an event without a prime; P of a value; E of nothing primed.
+        assert!(
+            err("P(s > 1) <= 1")
+                .message
+                .contains("reads no primed name")
+        );
+        assert!(err("P(s') <= 1").message.contains("takes an event"));
+        assert!(err("E(s) <= 1").message.contains("reads no primed name"));
+        // Nested P; P inside a binder; k = 0 and beyond the limit.
+        assert!(
+            err("P(P(s' > 0) > 0) <= 1")
+                .message
+                .contains("inside another P")
+        );
+        assert!(
+            err("sum(P(s' > 0)) <= 1")
+                .message
+                .contains("inside a binder")
+        );
+        let e = err("P0(s' > 0) <= 1");
+        assert!(e.message.contains("1 ≤ k ≤ 256"), "{}", e.message);
+        let e = err("P257(s' > 0) <= 1");
+        assert!(e.message.contains("limits::NEXT_STEPS"), "{}", e.message);
+        assert_eq!(e.at, 0);
+        // A primed function, a doubled prime.
+        assert!(
+            err("P(exp'(s) > 0) <= 1")
+                .message
+                .contains("not a function")
+        );
+        assert!(
+            crate::lang::parse("P(s'' > 0)")
+                .unwrap_err()
+                .message
+                .contains("two primes")
+        );
+        // A scope without the law of the next state.
+        let e = compile_str("P(alpha' > 0) <= 1", &["alpha"]).unwrap_err();
+        assert!(
+            e.message.contains("needs the law of the next state"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn named_binders_compile_and_refuse_bad_names() {
+        let ok = |s: &str| compile_str(s, &["alpha"]).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let err = |s: &str| compile_str(s, &["alpha"]).unwrap_err();
+        ok("sum(i: sum(j: (x[j] > x[i]) * p[j])) <= 1");
+        ok("sum(i: max_bins(j: y[j] - y[i], rank[j] < rank[i])) <= alpha");
+        ok("sum(i: count(x > x[i])) >= 0");
+        // The named binder's own name is its index.
+        ok("sum(j: j * x[j]) >= 0");
+        // Reusing a name, naming a binder like a per-bin name, a constant or a function.
+        let e = err("sum(i: sum(i: x[i])) <= 1");
+        assert!(
+            e.message
+                .contains("already the name of an enclosing binder"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.at, 11);
+        assert!(
+            err("sum(x: x[x]) <= 1")
+                .message
+                .contains("is a per-bin name")
+        );
+        assert!(
+            err("sum(alpha: x[alpha]) <= 1")
+                .message
+                .contains("already a name of the claim")
+        );
+        assert!(
+            err("sum(exp: x[exp]) <= 1")
+                .message
+                .contains("is a function")
+        );
+        // `i` names a binder only where no unnamed bin encloses it.
+        assert!(
+            err("sum(sum(i: x[i])) <= 1")
+                .message
+                .contains("already the index")
+        );
+        // Unknown binder, a per-bin name that is not one, bare names inside a named binder.
+        let e = err("sum(j: x[k]) <= 1");
+        assert!(
+            e.message.contains("no enclosing binder is named `k`"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.at, 9);
+        assert!(
+            err("sum(j: q[j]) <= 1")
+                .message
+                .contains("not a per-bin name")
+        );
+        let e = err("sum(j: x) <= 1");
+        assert!(e.message.contains("write x[j]"), "{}", e.message);
+        // Unnamed in unnamed is still refused, with the hint.
+        assert!(err("sum(sum(y)) <= 1").message.contains("name the binders"));
+        // Binders over the dimensions are not named; a name on a function that binds nothing.
+        assert!(err("exp(j: 1) <= 1").message.contains("name their element"));
+        // Levels.
+        let u = compile_value("sum(i: sum(j: x[i] * p[j]))", &[])
+            .unwrap()
+            .uses();
+        assert!(u.bin_vars.is_empty() && u.frame_vars(0).has(BinVar::X));
+        assert!(u.all_bin_vars.has(BinVar::P) && u.all_bin_vars.has(BinVar::X));
     }
 
     #[test]

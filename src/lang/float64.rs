@@ -240,6 +240,18 @@ impl Domain for Float64 {
     fn cmp(&self, a: &Approx64, b: &Approx64) -> Eval<Ordering> {
         a.v.partial_cmp(&b.v).ok_or(EvalError::Beyond64)
     }
+    /// As [`Float`]'s ([`Domain::fragile`]): within `2⁻⁴⁰` of the magnitudes.
+    fn fragile(&self, a: &Approx64, b: &Approx64) -> bool {
+        Float.fragile(&self.approx(a), &self.approx(b))
+    }
+    fn blur(&self, v: &Approx64, by: &Approx64) -> Eval<Approx64> {
+        let w = Float.blur(&self.approx(v), &self.approx(by))?;
+        let m = w.m.to_f64();
+        if !m.is_finite() {
+            return Err(EvalError::Beyond64);
+        }
+        Ok(Approx64 { v: v.v, m })
+    }
     #[inline]
     fn to_f64(&self, a: &Approx64) -> f64 {
         a.v

@@ -3,9 +3,11 @@
 //!
 //! * [`syntax`]: text → syntax tree with spans (exact literals, bounded size and depth);
 //! * [`expr`]: names resolved against a [`Scope`], formulas and indicators, binders over the bins
-//!   (`sum`, `max_bins`, `min_bins`, `count`) and over the dimensions of multidimensional states
-//!   (`sum_dims`, `max_dims`, `min_dims`, `count_dims`), functions of the state at exact integer
-//!   arguments ([`EnvFunc`], e.g. `l(a, b)`), and the evaluator [`Expr::eval`] /
+//!   (`sum`, `max_bins`, `min_bins`, `count`; named, `sum(j: x[j])`, so that they nest), over the
+//!   dimensions of multidimensional states (`sum_dims`, `max_dims`, `min_dims`, `count_dims`) and
+//!   over the edges of graphs (`sum_edges`, …), functions of the state at exact integer arguments
+//!   ([`EnvFunc`], e.g. `l(a, b)`), probabilities and expectations over the law of the next state
+//!   (`P(gap' > gap)`, `E3(Phi')`, primed names), and the evaluator [`Expr::eval`] /
 //!   [`Formula::truth`];
 //! * [`domain`]: the number domains — [`Float`] (extended-range floats with an error magnitude),
 //!   [`Exact`] (rationals), [`Enclosure`] (outward-rounded intervals) and [`ExpSums`] (exact
@@ -39,9 +41,9 @@ pub mod syntax;
 pub use domain::{Approx, Domain, Enclosure, Eval, EvalError, Exact, ExpSums, Float};
 pub use dual::{Dual, DualNum, Seed};
 pub use expr::{
-    Agg, BinVar, BinVars, CompileError, DIM_VAR, Elements, Env, EnvFunc, Expr, Formula, Frame,
-    Func, ProcFunc, Resolved, Scope, Slots, Uses, compile_expr, compile_formula, compile_str,
-    compile_value,
+    Agg, BinVar, BinVars, Bind, CompileError, DIM_VAR, Elements, Env, EnvFunc, Expr, Formula,
+    Frame, Func, NextEnv, NextVisit, ProcFunc, Resolved, Scope, Slots, Uses, compile_expr,
+    compile_formula, compile_str, compile_value,
 };
 pub use float64::{Approx64, Float64, ToApprox, eval_float};
 pub use syntax::{Ast, BinOp, Cmp, parse};

@@ -21,8 +21,15 @@
 //! binder again by the tree walk, which gives the error (or, where the tree walk's
 //! three-valued connectives absorb an error, `error && false`, the value). A body whose per-bin
 //! part holds a node without a postfix form (`p(i)` or a function of the state at a per-bin
-//! argument, a binder over the dimensions that reads a per-bin name) is not flattened and always
-//! takes the tree walk.
+//! argument, a binder over the dimensions that reads a per-bin name, a nested binder that reads
+//! this binder's bin) is not flattened and always takes the tree walk.
+//!
+//! Named binders: in `sum(i: sum(j: (x[j] > x[i]) * p[j]))` the inner body reads `x[i]`, a name
+//! of the enclosing bin, which is the same at every bin `j`: a constant of the inner program,
+//! evaluated once per run with the enclosing frame (the frame of bin `i`), where the tree walk
+//! finds it at its level. The outer binder's body holds a nested binder that reads its bin, so
+//! the outer binder takes the tree walk, and each run of the inner one its postfix program.
+//! Primed names (`x'`, inside `P(...)`) are operations like the unprimed ones.
 //!
 //! ```
 //! use balloc::lang::{compile_value, Expr};
@@ -38,7 +45,7 @@
 
 use super::domain::{Domain, Eval, EvalError};
 use super::expr::{
-    Agg, BinVar, BinVars, Elements, Env, Expr, Formula, Frame, Func, accumulate, apply_fold,
+    Agg, BinVar, BinVars, Bind, Elements, Env, Expr, Formula, Frame, Func, accumulate, apply_fold,
     apply_func, apply_op, cmp_tol, each_element,
 };
 use super::syntax::{BinOp, Cmp};
@@ -51,6 +58,8 @@ enum Op {
     Const(u32),
     /// Push a per-bin value.
     Bin(BinVar),
+    /// Push a primed per-bin value (the same bin at the next state).
+    NextBin(BinVar),
     /// Negate the top.
     Neg,
     /// Pop `y`, `x`; push `x op y`.
@@ -85,18 +94,21 @@ pub struct Postfix {
     depth: (usize, usize),
     /// Where the part being compiled starts (jumps count from there).
     base: usize,
+    /// The binder's level (what "this binder's bin" is for a nested name `x[i]`).
+    level: u8,
 }
 
 impl Postfix {
-    /// The program of `sum(f, pred)` (or `max_bins`, `min_bins`), or `None` when a node of `f`
-    /// or `pred` has no postfix form (see the module documentation).
-    pub fn compile(f: &Expr, pred: Option<&Formula>) -> Option<Postfix> {
+    /// The program of `sum(f, pred)` (or `max_bins`, `min_bins`) of a binder at `level`, or
+    /// `None` when a node of `f` or `pred` has no postfix form (see the module documentation).
+    pub fn compile(f: &Expr, pred: Option<&Formula>, level: u8) -> Option<Postfix> {
         let mut p = Postfix {
             ops: Vec::new(),
             pred: None,
             consts: Vec::new(),
             depth: (0, 0),
             base: 0,
+            level,
         };
         if let Some(fm) = pred {
             p.formula(fm)?;
@@ -121,7 +133,7 @@ impl Postfix {
                 truth = 0;
             }
             let (pop_n, push_n, pop_t, push_t) = match op {
-                Op::Const(_) | Op::Bin(_) => (0, 1, 0, 0),
+                Op::Const(_) | Op::Bin(_) | Op::NextBin(_) => (0, 1, 0, 0),
                 Op::Neg | Op::Call(_) => (1, 1, 0, 0),
                 Op::Arith(_) | Op::Fold(_) => (2, 1, 0, 0),
                 Op::Cmp(_) => (2, 0, 0, 1),
@@ -152,7 +164,7 @@ impl Postfix {
     }
 
     fn expr(&mut self, e: &Expr) -> Option<()> {
-        if !reads_bin(e) {
+        if !reads(e, self.level, false) {
             // A repeated constant (`delta*n` in two indicators) is evaluated once; the look-up
             // stops at the first 64 constants, so a body of many distinct ones compiles in
             // linear time.
@@ -168,6 +180,7 @@ impl Postfix {
         }
         match e {
             Expr::Bin(v) => self.ops.push(Op::Bin(*v)),
+            Expr::NextBin(v) => self.ops.push(Op::NextBin(*v)),
             Expr::Neg(a) => {
                 self.expr(a)?;
                 self.ops.push(Op::Neg);
@@ -196,7 +209,12 @@ impl Postfix {
             | Expr::Over(..)
             | Expr::Count(..)
             | Expr::EnvCall(..)
-            | Expr::Dim => return None,
+            | Expr::Dim
+            | Expr::NextSlot(_)
+            | Expr::Outer(..)
+            | Expr::Edge(..)
+            | Expr::Prob(..)
+            | Expr::Mean(..) => return None,
         }
         Some(())
     }
@@ -229,9 +247,9 @@ impl Postfix {
     }
 
     /// The aggregate `agg` of the body over the bins where the predicate holds, `vars` the
-    /// per-bin names the two read; `outer` the frame of an enclosing binder. `Ok(None)` when no
-    /// bin satisfies the predicate. An error means: evaluate by the tree walk instead (module
-    /// documentation).
+    /// per-bin names the two read, `bind` where the binder sits; `outer` the frame of an
+    /// enclosing binder. `Ok(None)` when no bin satisfies the predicate. An error means:
+    /// evaluate by the tree walk instead (module documentation).
     pub(super) fn run<D: Domain>(
         &self,
         d: &D,
@@ -239,6 +257,7 @@ impl Postfix {
         outer: Option<&Frame<D::N>>,
         agg: Agg,
         vars: BinVars,
+        bind: Bind,
     ) -> Eval<Option<D::N>> {
         let mut m = Machine {
             d,
@@ -251,7 +270,7 @@ impl Postfix {
         };
         let (pred_ops, body_ops) = self.ops.split_at(self.pred.unwrap_or(0));
         let mut acc = None;
-        each_element(d, env, outer, Elements::Bins, vars, |fr, size| {
+        each_element(d, env, outer, Elements::Bins, vars, bind, |fr, size| {
             if self.pred.is_some() {
                 let held = m.exec(pred_ops, fr)?.1 - 1;
                 if !m.truth[held] {
@@ -267,30 +286,43 @@ impl Postfix {
     }
 }
 
-/// Whether `e` reads a per-bin name of the binder it is the body of: a `Bin` node outside the
-/// nested binders (whose per-bin names are their own bins').
-fn reads_bin(e: &Expr) -> bool {
+/// Whether `e` reads the bin of the binder at `level` whose body it is part of: a bare per-bin
+/// name outside the nested binders over the bins or edges (`nested`: inside one, where the bare
+/// names are the nested binder's own), or a name `x[i]` of that binder's bin at any depth.
+fn reads(e: &Expr, level: u8, nested: bool) -> bool {
     match e {
-        Expr::Bin(_) => true,
-        Expr::Num(..) | Expr::Slot(_) | Expr::Dim => false,
+        Expr::Bin(_) | Expr::NextBin(_) => !nested,
+        Expr::Outer(l, ..) | Expr::Edge(l, _) => *l == level,
+        Expr::Num(..) | Expr::Slot(_) | Expr::Dim | Expr::NextSlot(_) => false,
         // Inside a binder over the dimensions the per-bin names are still this binder's bin's.
         Expr::Over(Elements::Dims, _, f, p, ..) => {
-            reads_bin(f) || p.as_deref().is_some_and(formula_reads_bin)
+            reads(f, level, nested)
+                || p.as_deref()
+                    .is_some_and(|p| formula_reads(p, level, nested))
         }
-        Expr::Count(Elements::Dims, p, _) => formula_reads_bin(p),
-        Expr::Over(Elements::Bins, ..) | Expr::Count(Elements::Bins, ..) => true,
-        Expr::Neg(a) | Expr::Proc(_, a) => reads_bin(a),
-        Expr::Op(_, a, b) => reads_bin(a) || reads_bin(b),
-        Expr::Call(_, args) | Expr::EnvCall(_, args) => args.iter().any(reads_bin),
-        Expr::Ind(f) => formula_reads_bin(f),
+        Expr::Count(Elements::Dims, p, ..) => formula_reads(p, level, nested),
+        Expr::Over(_, _, f, p, ..) => {
+            reads(f, level, true) || p.as_deref().is_some_and(|p| formula_reads(p, level, true))
+        }
+        Expr::Count(_, p, ..) => formula_reads(p, level, true),
+        Expr::Neg(a) | Expr::Proc(_, a) => reads(a, level, nested),
+        Expr::Op(_, a, b) => reads(a, level, nested) || reads(b, level, nested),
+        Expr::Call(_, args) | Expr::EnvCall(_, args) => {
+            args.iter().any(|a| reads(a, level, nested))
+        }
+        Expr::Ind(f) => formula_reads(f, level, nested),
+        // Never inside a binder (a compile error); as a whole, state-level.
+        Expr::Prob(..) | Expr::Mean(..) => false,
     }
 }
 
-fn formula_reads_bin(f: &Formula) -> bool {
+fn formula_reads(f: &Formula, level: u8, nested: bool) -> bool {
     match f {
-        Formula::Cmp(a, _, b) => reads_bin(a) || reads_bin(b),
-        Formula::And(a, b) | Formula::Or(a, b) => formula_reads_bin(a) || formula_reads_bin(b),
-        Formula::Not(a) => formula_reads_bin(a),
+        Formula::Cmp(a, _, b) => reads(a, level, nested) || reads(b, level, nested),
+        Formula::And(a, b) | Formula::Or(a, b) => {
+            formula_reads(a, level, nested) || formula_reads(b, level, nested)
+        }
+        Formula::Not(a) => formula_reads(a, level, nested),
     }
 }
 
@@ -332,6 +364,13 @@ impl<D: Domain> Machine<'_, D> {
                     num[n] = fr
                         .get(v)
                         .ok_or_else(|| EvalError::Unavailable(format!("per-bin `{}`", v.name())))?
+                        .clone();
+                    n += 1;
+                }
+                Op::NextBin(v) => {
+                    num[n] = fr
+                        .get_next(v)
+                        .ok_or_else(|| EvalError::Unavailable(format!("per-bin `{}'`", v.name())))?
                         .clone();
                     n += 1;
                 }
@@ -432,10 +471,10 @@ mod tests {
 
     /// [`both`] with the postfix route in `fast` and the tree walk in `tree`.
     fn both2<D: Domain>(fast: &D, tree_d: &D, e: &Expr, env: &Bins) -> (String, String) {
-        let Expr::Over(on, agg, f, pred, vars, Some(_)) = e else {
+        let Expr::Over(on, agg, f, pred, vars, Some(_), bind) = e else {
             panic!("not a flattened binder: {e:?}");
         };
-        let tree = Expr::Over(*on, *agg, f.clone(), pred.clone(), *vars, None);
+        let tree = Expr::Over(*on, *agg, f.clone(), pred.clone(), *vars, None, *bind);
         let show = |r: Eval<D::N>| match r {
             Ok(v) => format!("{v:?}"),
             Err(e) => format!("error: {e}"),
@@ -567,9 +606,173 @@ mod tests {
                 None => format!("{agg}({body})"),
             };
             let e = compile_value(&text, &["n"]).unwrap();
-            if matches!(e, Expr::Over(.., Some(_))) {
+            if matches!(e, Expr::Over(.., Some(_), _)) {
                 agree(&e, &Bins(loads));
             }
         }
+
+        /// Named binders: an inner binder reading the outer bin (`x[i]`, and with an unnamed
+        /// inner binder the bare names of its own bin) gives, with its postfix program, the value
+        /// or error of the tree walk alone, in every domain.
+        #[test]
+        fn named_binders_are_the_tree_walk(
+            body in term_over(&["x[j]", "y[j]", "p[j]", "w[j]", "rank[j]", "j", "x[i]", "y[i]", "rank[i]", "i", "n", "1/3", "2"]),
+            pred in proptest::option::of(term_over(&["x[j]", "rank[j]", "x[i]", "i", "j", "1/3"])),
+            inner in prop_oneof![Just("sum"), Just("max_bins"), Just("min_bins")],
+            outer in prop_oneof![Just("sum"), Just("max_bins"), Just("min_bins")],
+            loads in proptest::collection::vec(0i64..4, 1..6),
+        ) {
+            let text = match &pred {
+                Some(p) => format!("{outer}(i: {inner}(j: {body}, {p} > 0))"),
+                None => format!("{outer}(i: {inner}(j: {body}))"),
+            };
+            let e = compile_value(&text, &["n"]).unwrap();
+            agree_stripped(&e, &Bins(loads));
+        }
+
+        /// An unnamed binder inside a named one: bare names are the inner bin's, `x[i]` the
+        /// outer's.
+        #[test]
+        fn unnamed_inside_named_is_the_tree_walk(
+            body in term_over(&["x", "y", "p", "rank", "i", "x[k]", "y[k]", "k", "n", "2"]),
+            loads in proptest::collection::vec(0i64..4, 1..6),
+        ) {
+            let e = compile_value(&format!("sum(k: max_bins({body}))"), &["n"]).unwrap();
+            agree_stripped(&e, &Bins(loads));
+        }
+    }
+
+    /// Random terms over the given leaves (the generator of [`term`]).
+    fn term_over(leaves: &[&'static str]) -> impl Strategy<Value = String> + use<> {
+        let leaf = proptest::sample::select(leaves.to_vec()).prop_map(|s| s.to_string());
+        leaf.prop_recursive(3, 16, 3, |inner| {
+            prop_oneof![
+                (
+                    inner.clone(),
+                    inner.clone(),
+                    prop_oneof![Just("+"), Just("-"), Just("*"), Just("/")]
+                )
+                    .prop_map(|(a, b, o)| format!("({a} {o} {b})")),
+                (
+                    inner.clone(),
+                    prop_oneof![Just("exp"), Just("abs"), Just("ln")]
+                )
+                    .prop_map(|(a, f)| format!("{f}({a})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} <= {b})")),
+                (inner.clone(), inner.clone(), inner)
+                    .prop_map(|(a, b, c)| format!("((({a} < {b}) && !({b} == {c})) || {c} > 0)")),
+            ]
+        })
+    }
+
+    /// `e` without any postfix program (every binder by the tree walk).
+    fn strip(e: &Expr) -> Expr {
+        let sf = |f: &Formula| strip_formula(f);
+        match e {
+            Expr::Over(on, agg, f, p, v, _, b) => Expr::Over(
+                *on,
+                *agg,
+                Box::new(strip(f)),
+                p.as_ref().map(|p| Box::new(sf(p))),
+                *v,
+                None,
+                *b,
+            ),
+            Expr::Count(on, p, v, b) => Expr::Count(*on, Box::new(sf(p)), *v, *b),
+            Expr::Neg(a) => Expr::Neg(Box::new(strip(a))),
+            Expr::Op(o, a, b) => Expr::Op(*o, Box::new(strip(a)), Box::new(strip(b))),
+            Expr::Call(f, args) => Expr::Call(*f, args.iter().map(strip).collect()),
+            Expr::Ind(f) => Expr::Ind(Box::new(sf(f))),
+            other => other.clone(),
+        }
+    }
+
+    fn strip_formula(f: &Formula) -> Formula {
+        match f {
+            Formula::Cmp(a, c, b) => Formula::Cmp(strip(a), *c, strip(b)),
+            Formula::And(a, b) => {
+                Formula::And(Box::new(strip_formula(a)), Box::new(strip_formula(b)))
+            }
+            Formula::Or(a, b) => {
+                Formula::Or(Box::new(strip_formula(a)), Box::new(strip_formula(b)))
+            }
+            Formula::Not(a) => Formula::Not(Box::new(strip_formula(a))),
+        }
+    }
+
+    /// `e` with its postfix programs against `e` by the tree walk alone, in every domain, as
+    /// text (value or error).
+    fn agree_stripped(e: &Expr, env: &Bins) {
+        let tree = strip(e);
+        fn show<D: Domain>(r: Eval<D::N>) -> String {
+            match r {
+                Ok(v) => format!("{v:?}"),
+                Err(e) => format!("error: {e}"),
+            }
+        }
+        fn pair<D: Domain>(d: &D, a: &Expr, b: &Expr, env: &Bins) -> (String, String) {
+            (
+                show::<D>(a.eval(d, env, None)),
+                show::<D>(b.eval(d, env, None)),
+            )
+        }
+        let (fast, slow) = (ExpSums::default(), ExpSums::default());
+        let sums = (
+            format!(
+                "{} at {:?}",
+                show::<ExpSums>(e.eval(&fast, env, None)),
+                fast.enclosure_bits()
+            ),
+            format!(
+                "{} at {:?}",
+                show::<ExpSums>(tree.eval(&slow, env, None)),
+                slow.enclosure_bits()
+            ),
+        );
+        for (a, b) in [
+            pair(&Float64, e, &tree, env),
+            pair(&Float, e, &tree, env),
+            pair(&Exact, e, &tree, env),
+            sums,
+            pair(&Enclosure { prec: 64 }, e, &tree, env),
+        ] {
+            assert_eq!(a, b, "{e:?} at {:?}", env.0);
+        }
+    }
+
+    #[test]
+    fn named_binders_by_hand() {
+        // Loads (3, 1, 1, 0), p = (1, 2, 3, 4)/10 by bin. Σ_i Σ_j [x_j > x_i] p_j: bin 1 (x = 3)
+        // has none above; bins 2, 3 (x = 1) have bin 1 (p = 1/10); bin 4 (x = 0) has bins 1–3
+        // (1 + 2 + 3)/10. Total 1/10 + 1/10 + 6/10 = 4/5.
+        let env = Bins(vec![3, 1, 1, 0]);
+        let e = compile_value("sum(i: sum(j: (x[j] > x[i]) * p[j]))", &["n"]).unwrap();
+        assert_eq!(
+            e.eval(&Exact, &env, None).unwrap(),
+            Q::new(4.into(), 5.into())
+        );
+        // The inner binder is flattened with x[i] as a constant; the outer one, whose body reads
+        // its bin inside the nested binder, is not.
+        let Expr::Over(_, _, inner, _, _, None, _) = &e else {
+            panic!("{e:?}")
+        };
+        let Expr::Over(.., Some(flat), b) = inner.as_ref() else {
+            panic!("{inner:?}")
+        };
+        assert_eq!((flat.constants(), b.level, b.keep), (1, 1, true));
+        agree_stripped(&e, &env);
+        // The same with an unnamed inner binder: bare names are its own bin's.
+        let e2 = compile_value("sum(i: sum((x > x[i]) * p))", &["n"]).unwrap();
+        assert_eq!(
+            e2.eval(&Exact, &env, None).unwrap(),
+            Q::new(4.into(), 5.into())
+        );
+        // max over bins of the number of heavier bins: bin 4 has 3.
+        let e3 = compile_value("max_bins(i: count(j: x[j] > x[i]))", &["n"]).unwrap();
+        assert_eq!(
+            e3.eval(&Exact, &env, None).unwrap(),
+            Q::from_integer(3.into())
+        );
     }
 }

@@ -14,11 +14,16 @@
 //! prod    := unary (('*' | '/') unary)*
 //! unary   := ('-' | '+') unary | power
 //! power   := atom ('^' unary)?                                      right-associative: -2^2 = -(2^2)
-//! atom    := number | name | name '(' formula (',' formula)* ')' | '(' formula ')'
+//! atom    := number | name | name '[' ident ']' | name '(' (ident ':')? formula (',' formula)* ')'
+//!          | '(' formula ')'
 //! ```
 //!
 //! Numbers are decimals with an optional exponent (`0.25`, `1e-3`) and are kept **exactly** as
-//! written (`0.1` is `1/10`, never the nearest `f64`). Names are `[A-Za-z_][A-Za-z0-9_]*`.
+//! written (`0.1` is `1/10`, never the nearest `f64`). Names are `[A-Za-z_][A-Za-z0-9_]*`,
+//! optionally followed by one prime `'` (`gap'`, `Phi'`, `x'`: the value at the next state,
+//! inside `P(...)` and `E(...)`). `sum(j: f, pred)` names the bin of a binder `j`, and `x[j]`
+//! reads the per-element name `x` at the element of the binder named `j` (see
+//! [`crate::lang::expr`]).
 //!
 //! The parser is written here rather than taken from an expression crate because it must (a)
 //! give a span for every token, (b) keep literals exact, (c) bound the size and nesting depth of
@@ -139,13 +144,26 @@ pub enum Node {
     /// `!a`
     Not(Box<Ast>),
     /// `f(a, b, ...)`; the span of the call is that of the whole call, `name_span` of the name.
+    /// A binder may name its element: `sum(j: f, pred)` has `binder = Some(("j", span))`.
     Call {
         /// The function name.
         name: String,
         /// Where the name is.
         name_span: Range<usize>,
+        /// The name the call binds (`j` in `sum(j: ...)`) and where it is written.
+        binder: Option<(String, Range<usize>)>,
         /// The arguments.
         args: Vec<Ast>,
+    },
+    /// `x[j]`: the per-element name `x` (possibly primed, `x'[j]`) at the element of the
+    /// enclosing binder named `j`.
+    Index {
+        /// The per-element name, as written (with its prime).
+        name: String,
+        /// The binder's name.
+        binder: String,
+        /// Where the binder's name is.
+        binder_span: Range<usize>,
     },
 }
 
@@ -181,6 +199,9 @@ enum Tok {
     LParen,
     RParen,
     Comma,
+    Colon,
+    LBracket,
+    RBracket,
 }
 
 /// At most `max` characters of `s`, with `…` when cut (error messages quote short excerpts).
@@ -247,6 +268,19 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, Range<usize>)>, SyntaxError> {
                     i += 1;
                 }
             }
+            // One prime: `gap'` is the value of `gap` at the next state.
+            if i < b.len() && b[i] == b'\'' {
+                i += 1;
+                if i < b.len() && b[i] == b'\'' {
+                    return Err(SyntaxError {
+                        message: format!(
+                            "`{}` has two primes: the state after k steps is written P{{k}}(...) or E{{k}}(...) with one prime",
+                            excerpt(&text[start..=i], 40)
+                        ),
+                        at: i,
+                    });
+                }
+            }
             out.push((Tok::Name(text[start..i].to_string()), start..i));
             continue;
         }
@@ -277,6 +311,17 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, Range<usize>)>, SyntaxError> {
             b'(' => Tok::LParen,
             b')' => Tok::RParen,
             b',' => Tok::Comma,
+            b':' => Tok::Colon,
+            b'[' => Tok::LBracket,
+            b']' => Tok::RBracket,
+            b'\'' => {
+                return Err(SyntaxError {
+                    message:
+                        "a prime `'` follows a name (`gap'`, `x'`): the value at the next state"
+                            .into(),
+                    at: i,
+                });
+            }
             b'=' => {
                 return Err(SyntaxError {
                     message: "`=` is not an operator: write `==` to compare".into(),
@@ -516,6 +561,14 @@ impl Parser<'_> {
                             at: self.at(),
                         });
                     }
+                    // `sum(j: ...)`: the binder's name.
+                    let mut binder = None;
+                    if let (Some((Tok::Name(b), bsp)), Some((Tok::Colon, _))) =
+                        (self.toks.get(self.pos), self.toks.get(self.pos + 1))
+                    {
+                        binder = Some((b.clone(), bsp.clone()));
+                        self.pos += 2;
+                    }
                     loop {
                         args.push(self.formula()?);
                         match self.toks.get(self.pos) {
@@ -528,6 +581,7 @@ impl Parser<'_> {
                                     node: Node::Call {
                                         name,
                                         name_span: sp.clone(),
+                                        binder,
                                         args,
                                     },
                                     span: sp.start..end,
@@ -543,6 +597,40 @@ impl Parser<'_> {
                             }
                         }
                     }
+                }
+                if self.peek() == Some(&Tok::LBracket) {
+                    // `x[j]`: a per-element name at the element of the binder named `j`.
+                    self.pos += 1;
+                    let (binder, bsp) = match self.toks.get(self.pos) {
+                        Some((Tok::Name(b), bsp)) if !b.ends_with('\'') => (b.clone(), bsp.clone()),
+                        _ => {
+                            return Err(SyntaxError {
+                                message: format!(
+                                    "`{}[` expects the name of an enclosing binder, e.g. {}[j] inside sum(j: ...)",
+                                    excerpt(&name, 40),
+                                    excerpt(&name, 40)
+                                ),
+                                at: self.at(),
+                            });
+                        }
+                    };
+                    self.pos += 1;
+                    let Some((Tok::RBracket, end)) = self.toks.get(self.pos) else {
+                        return Err(SyntaxError {
+                            message: format!("`{}[{binder}` is not closed: expected `]`", excerpt(&name, 40)),
+                            at: self.at(),
+                        });
+                    };
+                    let end = end.end;
+                    self.pos += 1;
+                    return Ok(Ast {
+                        node: Node::Index {
+                            name,
+                            binder,
+                            binder_span: bsp,
+                        },
+                        span: sp.start..end,
+                    });
                 }
                 Ok(Ast {
                     node: Node::Name(name),
@@ -574,6 +662,16 @@ impl Parser<'_> {
             }),
             Tok::Comma => Err(SyntaxError {
                 message: "unexpected `,` outside a function call".into(),
+                at: sp.start,
+            }),
+            Tok::Colon => Err(SyntaxError {
+                message: "unexpected `:`: a binder names its element first, e.g. sum(j: x[j]^2)"
+                    .into(),
+                at: sp.start,
+            }),
+            Tok::LBracket | Tok::RBracket => Err(SyntaxError {
+                message: "unexpected bracket: `x[j]` reads a per-element name at the element of the binder named `j`"
+                    .into(),
                 at: sp.start,
             }),
             Tok::Op(o) => Err(SyntaxError {
@@ -656,6 +754,9 @@ pub fn parse(text: &str) -> Result<Ast, SyntaxError> {
             Tok::LParen => "`(`".into(),
             Tok::RParen => "an unmatched `)`".into(),
             Tok::Comma => "`,`".into(),
+            Tok::Colon => "`:`".into(),
+            Tok::LBracket => "`[`".into(),
+            Tok::RBracket => "`]`".into(),
         };
         return Err(SyntaxError {
             message: format!("unexpected {what} after a complete expression"),
@@ -682,7 +783,7 @@ fn shape(ast: &Ast) -> (usize, usize) {
         nodes += 1;
         depth = depth.max(d);
         match &a.node {
-            Node::Num(_) | Node::Name(_) => {}
+            Node::Num(_) | Node::Name(_) | Node::Index { .. } => {}
             Node::Neg(x) | Node::Not(x) => stack.push((x, d + 1)),
             Node::Bin(_, x, y) | Node::Cmp(x, _, y) | Node::And(x, y) | Node::Or(x, y) => {
                 stack.push((x, d + 1));
@@ -743,6 +844,35 @@ mod tests {
         assert_eq!(name_span, 6..9);
         assert_eq!(args.len(), 2);
         assert_eq!(r.span, 6..15);
+    }
+
+    #[test]
+    fn primes_binder_names_and_brackets() {
+        // `gap'` is one name with its prime; `sum(j: ...)` names its binder; `x'[j]` reads the
+        // primed name at the bin of the binder `j`.
+        let Node::Call { name, binder, args, .. } = parse("sum(j: x'[j] - x[j], j > 1)").unwrap().node
+        else {
+            panic!("a call")
+        };
+        assert_eq!((name.as_str(), binder.map(|b| b.0)), ("sum", Some("j".to_string())));
+        assert_eq!(args.len(), 2);
+        let Node::Bin(_, l, _) = &args[0].node else { panic!("{:?}", args[0]) };
+        assert_eq!(
+            l.node,
+            Node::Index {
+                name: "x'".into(),
+                binder: "j".into(),
+                binder_span: 10..11
+            }
+        );
+        assert_eq!(l.span, 7..12);
+        assert_eq!(parse("gap'").unwrap().node, Node::Name("gap'".into()));
+        // Errors: two primes, a prime alone, a bracket without a binder name, a stray colon.
+        assert!(parse("gap''").unwrap_err().message.contains("two primes"));
+        assert_eq!(parse("1 + 'a").unwrap_err().at, 4);
+        assert!(parse("x[1]").unwrap_err().message.contains("name of an enclosing binder"));
+        assert!(parse("x[j").unwrap_err().message.contains("not closed"));
+        assert!(parse(": b").unwrap_err().message.contains("names its element first"));
     }
 
     #[test]

@@ -748,6 +748,7 @@ impl Check for GraphCheck {
                 );
                 return Ok(Verdict {
                     links: Vec::new(),
+                    observations: Vec::new(),
                     id: self.t.id.clone(),
                     verdict: Status::Inconclusive,
                     expected: self.t.file.expected,
@@ -983,6 +984,7 @@ impl Check for GraphCheck {
         });
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

@@ -2,9 +2,13 @@
 //! `expr` in its `[claim]` table. The expression is a formula over the graph quantities of
 //! [`crate::graph::quantities`] (greedy's and the strategy's probabilities, Haar drifts, node
 //! averages, sibling gaps, `ε_t`, flows, congestion, expansion, spectral gap, ...), the file's
-//! constants, and the binders over the vertices (`sum`, `max_bins`, `min_bins`, `count` with the
-//! per-bin names `x`, `y`, `p` = greedy's probability, `w` = `p`, `rank`, `i`), quantified over
-//! the elements named by `over` for every listed graph, tree and load vector.
+//! constants, the binders over the vertices (`sum`, `max_bins`, `min_bins`, `count` with the
+//! per-bin names `x`, `y`, `p` = greedy's probability, `w` = `p`, `rank`, `i`) and over the edges
+//! (`sum_edges`, `max_edges`, `min_edges`, `count_edges` with the per-edge names of
+//! [`crate::graph::quantities::edge_names`]: endpoints `a`, `b`, their loads `x_a`, `x_b`, `y_a`,
+//! `y_b`, degrees `deg_a`, `deg_b`, probabilities `p_a`, `p_b`, `q_a`, `q_b`, and with
+//! `over = "nodes"` the membership `in_a`, `in_b` in the node's set), quantified over the elements
+//! named by `over` for every listed graph, tree and load vector.
 //!
 //! ```toml
 //! kind = "graph"
@@ -33,7 +37,8 @@ use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::graph::flow::Routing;
 use crate::graph::quantities::{
-    Element, GLOBAL, GraphMeasures, GraphState, Over, Value, element_count, local_names, uses_loads,
+    Element, GLOBAL, GraphMeasures, GraphState, Over, Value, edge_name_uses_loads, edge_names,
+    element_count, local_names, uses_loads,
 };
 use crate::graph::strategy::Strategy;
 use crate::graph::tree_spec::TreeSpec;
@@ -126,8 +131,13 @@ impl Scope for GraphScope<'_> {
                 .find(|(o, _)| *o == self.over)
                 .map(|(_, n)| *n)
                 .unwrap_or("state");
+            let binder = if edge_names(self.over).contains(&name) {
+                "; or a per-edge name inside sum_edges(...), max_edges(...), min_edges(...), count_edges(...)"
+            } else {
+                ""
+            };
             return Err(format!(
-                "`{name}` is a name of the quantifier(s) {} (`over = \"{}\"`), not of `{here}`",
+                "`{name}` is a name of the quantifier(s) {} (`over = \"{}\"`), not of `{here}`{binder}",
                 elsewhere.join(", "),
                 elsewhere[0]
             ));
@@ -155,12 +165,17 @@ impl Scope for GraphScope<'_> {
     fn has_process(&self) -> bool {
         false
     }
+
+    fn edge_names(&self) -> Vec<&'static str> {
+        edge_names(self.over)
+    }
 }
 
 /// The evaluation environment at one element.
 struct ElementEnv<'a> {
     st: &'a GraphState<'a>,
     el: Element,
+    over: Over,
     slots: &'a [SlotName],
     constants: &'a Constants,
     case: &'a CaseValues,
@@ -190,6 +205,20 @@ impl<D: Domain> Env<D> for ElementEnv<'_> {
 
     fn bins(&self) -> usize {
         self.st.s.graph.n()
+    }
+
+    fn edges(&self) -> Eval<usize> {
+        Ok(self.st.s.graph.m())
+    }
+
+    fn edge_value(&self, d: &D, edge: usize, k: u16) -> Eval<D::N> {
+        let names = edge_names(self.over);
+        let name = names.get(k as usize).copied().unwrap_or("?");
+        match self.st.edge_value(name, edge, self.el) {
+            Ok(Value::Exact(q)) => d.rational(&q),
+            Ok(Value::Float(f)) => d.float(f),
+            Err(e) => Err(EvalError::Undefined(e.to_string())),
+        }
     }
 
     fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
@@ -354,7 +383,17 @@ impl GraphExpr {
             Some(g) => Some(compile_formula_in(t, "given", g, &scope)?),
             None => None,
         };
-        let binders = expr.uses().binders || given.as_ref().is_some_and(|g| g.uses().binders);
+        // Binders over the vertices read the loads; binders over the edges when they read a
+        // load of an endpoint.
+        let names = edge_names(over);
+        let reads = |u: crate::lang::Uses| {
+            u.binders
+                || names
+                    .iter()
+                    .enumerate()
+                    .any(|(k, n)| u.edge_vars & (1u64 << k) != 0 && edge_name_uses_loads(n))
+        };
+        let binders = reads(expr.uses()) || given.as_ref().is_some_and(|g| reads(g.uses()));
         let reads_loads = scope.reads_loads.get() || binders;
         let routing = match &cs.routing {
             None => Routing::Auto,
@@ -563,6 +602,7 @@ impl GraphExpr {
                         let env = ElementEnv {
                             st: &st,
                             el,
+                            over: self.over,
                             slots: &self.slots,
                             constants: &self.constants,
                             case: &case,
@@ -701,6 +741,7 @@ impl Check for GraphExpr {
         });
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

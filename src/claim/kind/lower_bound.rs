@@ -373,6 +373,7 @@ impl Check for LowerBound {
         };
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

@@ -688,6 +688,7 @@ impl Multidim {
         let Some(cand) = cand else {
             return Ok(Verdict {
                 links: Vec::new(),
+                observations: Vec::new(),
                 id: self.t.id.clone(),
                 verdict: Status::Holds,
                 expected: self.t.file.expected,
@@ -807,6 +808,7 @@ impl Multidim {
         };
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -869,6 +871,7 @@ impl Multidim {
             .unwrap_or(Decision::Undecided);
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -945,6 +948,7 @@ impl Multidim {
         let slack = if v == h { 0.0 } else { -1.0 };
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,
@@ -1024,6 +1028,7 @@ impl Multidim {
         let zero = Q::from_integer(0.into());
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: if slack >= zero { Status::Holds } else { Status::Refuted },
             expected: self.t.file.expected,

@@ -902,6 +902,7 @@ impl Check for MdExpr {
         });
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

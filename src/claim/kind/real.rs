@@ -538,12 +538,19 @@ fn substitute(e: &Expr, from: usize, u: usize) -> Expr {
             substitute(f, from, u),
             p.as_ref().map(|p| substitute_formula(p, from, u)),
         ),
-        Expr::Count(on, p, _) => Expr::count(*on, substitute_formula(p, from, u)),
+        Expr::Count(on, p, ..) => Expr::count(*on, substitute_formula(p, from, u)),
         Expr::EnvCall(f, args) => Expr::EnvCall(
             f.clone(),
             args.iter().map(|a| substitute(a, from, u)).collect(),
         ),
         Expr::Dim => Expr::Dim,
+        // Names of nested binders, the next state and edges: not in the scope of kind `real`.
+        Expr::NextSlot(_)
+        | Expr::NextBin(_)
+        | Expr::Outer(..)
+        | Expr::Edge(..)
+        | Expr::Prob(..)
+        | Expr::Mean(..) => e.clone(),
     }
 }
 
@@ -1138,6 +1145,7 @@ impl Real {
             searched: Searched::default(),
             notes,
             links: Vec::new(),
+            observations: Vec::new(),
         };
         match out {
             Outcome::Proved { tree, stats } => {

@@ -58,7 +58,7 @@
 
 use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
 use crate::claim::schema::{ConstValue, FileError, Theorem};
-use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
+use crate::claim::verdict::{Observation, Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::graph::GraphKind;
 use crate::graph::experiment::Rule;
@@ -2275,6 +2275,21 @@ impl Check for Statistical {
             }
         }
         let mut outcomes: Vec<(Decision, f64, Witness)> = Vec::new();
+        let mut observations: Vec<Observation> = Vec::new();
+        // A curve is a source with its batch and ball-count expressions; the expressions are
+        // numbered when there are several.
+        let several = |f: fn(&Point) -> usize| points.iter().any(|p| f(p) > 0);
+        let (several_b, several_m) = (several(|p| p.bi), several(|p| p.mi));
+        let curve_of = |p: &Point| {
+            let mut c = self.sources[p.source].label();
+            if several_b {
+                c.push_str(&format!(", batch size #{}", p.bi + 1));
+            }
+            if several_m {
+                c.push_str(&format!(", balls #{}", p.mi + 1));
+            }
+            c
+        };
         match self.test {
             Test::Mean(_) | Test::Probability(_) => {
                 let mut ratios = Vec::new();
@@ -2306,6 +2321,16 @@ impl Check for Statistical {
                         j.target,
                         decision_name(j.decision)
                     ));
+                    observations.push(Observation {
+                        curve: curve_of(p),
+                        x: p.n as f64,
+                        x_name: "n".into(),
+                        y_name: self.lhs_name(),
+                        mean: j.estimate.mean,
+                        ci_low: j.estimate.ci_low,
+                        ci_high: j.estimate.ci_high,
+                        threshold: Some(j.target),
+                    });
                     outcomes.push((
                         j.decision,
                         j.margin,
@@ -2371,6 +2396,20 @@ impl Check for Statistical {
                         decision_name(j.decision),
                         ma / mb
                     ));
+                    observations.push(Observation {
+                        curve: format!(
+                            "{} − {}",
+                            self.sources[a.source].label(),
+                            self.sources[b.source].label()
+                        ),
+                        x: a.n as f64,
+                        x_name: "n".into(),
+                        y_name: format!("E[{} difference]", self.stat_name()),
+                        mean: j.estimate.mean,
+                        ci_low: j.estimate.ci_low,
+                        ci_high: j.estimate.ci_high,
+                        threshold: Some(0.0),
+                    });
                     let mut w = self.witness(a, &j, &self.consts, runs);
                     w.source = format!(
                         "{} vs {}, b = {}, m = {}",
@@ -2431,6 +2470,20 @@ impl Check for Statistical {
                         }
                         let e = mean_ci(&p.values, level)?;
                         let x = self.fit_x(over, p)?;
+                        observations.push(Observation {
+                            curve: self.curve_label(over, p.source),
+                            x,
+                            x_name: over.name().to_string(),
+                            y_name: if self.relative_to.is_some() {
+                                format!("E[{}] / relative_to", self.stat_name())
+                            } else {
+                                format!("E[{}]", self.stat_name())
+                            },
+                            mean: e.mean / rel,
+                            ci_low: e.ci_low / rel,
+                            ci_high: e.ci_high / rel,
+                            threshold: None,
+                        });
                         raw.push(crate::sim::growth::GridMean {
                             x,
                             mean: e.mean,
@@ -2581,6 +2634,7 @@ impl Check for Statistical {
         }
         Ok(Verdict {
             links: Vec::new(),
+            observations,
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

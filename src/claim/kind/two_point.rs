@@ -565,6 +565,7 @@ impl Check for TwoPointExpr {
         });
         Ok(Verdict {
             links: Vec::new(),
+            observations: Vec::new(),
             id: self.t.id.clone(),
             verdict: status,
             expected: self.t.file.expected,

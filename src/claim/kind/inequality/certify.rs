@@ -137,7 +137,7 @@ impl Inequality {
         if !self.per_bin {
             return float_formula(d, f, &env, None, tol);
         }
-        let vars = f.uses().bin_vars;
+        let vars = f.uses().frame_vars(0);
         let mut worst: Option<Atom> = None;
         for bin in 0..st.n() {
             let fr = env.frame(d, bin, vars)?;
@@ -184,7 +184,7 @@ impl Inequality {
         }
         let f = &self.links[link].formula;
         let claim = if self.per_bin {
-            let vars = f.uses().bin_vars;
+            let vars = f.uses().frame_vars(0);
             let mut undecided = None;
             let mut all = true;
             for bin in 0..st.n() {
@@ -230,7 +230,7 @@ impl Inequality {
             let Some(bin) = self.reported_bin(link, st, d) else {
                 return String::new();
             };
-            match env.frame(d, bin, f.uses().bin_vars) {
+            match env.frame(d, bin, f.uses().frame_vars(0)) {
                 Ok(fr) => (Some(fr), format!("at bin {}: ", bin + 1)),
                 Err(_) => return String::new(),
             }
@@ -288,7 +288,7 @@ impl Inequality {
         let env = StateEnv::new(st, &d);
         let frame = if self.per_bin {
             let bin = self.reported_bin(link, st, &d)?;
-            Some(env.frame(&d, bin, f.uses().bin_vars).ok()?)
+            Some(env.frame(&d, bin, f.uses().frame_vars(0)).ok()?)
         } else {
             None
         };
@@ -306,7 +306,7 @@ impl Inequality {
     /// tightest in floats.
     fn reported_bin<D: Routes>(&self, link: usize, st: &State, d: &D) -> Option<usize> {
         let f = &self.links[link].formula;
-        let vars = f.uses().bin_vars;
+        let vars = f.uses().frame_vars(0);
         let tol = &self.setup.tolerance;
         let env = StateEnv::new(st, d);
         for bin in 0..st.n() {

@@ -420,6 +420,7 @@ impl Inequality {
                 for side in [a, b] {
                     let u = side.uses();
                     let free = !u.binders
+                        && !u.next_law
                         && !u.proc_funcs
                         && u.bin_vars.is_empty()
                         && u.slots.iter().all(|s| {

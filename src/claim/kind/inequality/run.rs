@@ -231,6 +231,7 @@ impl Inequality {
                 searched: o.searched,
                 notes: o.notes,
                 links: Vec::new(),
+                observations: Vec::new(),
             });
         }
         let mut outcomes = Vec::new();
@@ -333,6 +334,7 @@ impl Inequality {
             searched,
             notes,
             links,
+            observations: Vec::new(),
         })
     }
 
