@@ -11,6 +11,7 @@
 //!   that of every vertex used as a fixed process; the myopic adversary is too for Γ and the gap
 //!   (it is `q` there), but not for the fraction of overloaded bins.
 
+use crate::common;
 use balloc::exact::{Int, Q};
 use balloc::sim::adversary::{Adversary, Aim, Class, Shape};
 use num_traits::{One, ToPrimitive, Zero};
@@ -394,4 +395,98 @@ fn bad_classes_and_objectives_are_one_line_errors() {
     // A gain vector with a NaN is refused, not optimised.
     let class = Class::new(4, &q(1, 2), &q(1, 4), &q(2, 1), Shape::Any).unwrap();
     assert!(class.solver().maximise(&[0.0, f64::NAN, 0.0, 0.0]).is_err());
+}
+
+/// A statistical file over the class: `E[final gap] ≤ rhs` must hold for every member and each
+/// adversary, so its truth is that of the worst. The worst is derived independently here: the
+/// exact `E[gap after m balls]` of every vertex of the sorted class (brute force over the tight
+/// inequalities, then an exact enumeration of the load vectors) is largest at `q`, the top of the
+/// class in prefix order; every member and every adaptive choice in the class is majorised by `q`
+/// step by step (`docs/derivations.md` §12), so no source exceeds it in expectation.
+#[test]
+fn a_statistical_file_over_the_class_holds_for_the_worst_and_is_refuted_below_it() {
+    use balloc::claim::{self, RunContext, Status};
+    let (n, m) = (4usize, 8usize);
+    let (eps, c2) = (q(1, 4), q(2, 1));
+    let gap = |s: &[i64]| s[0] as f64 - s.iter().sum::<i64>() as f64 / s.len() as f64;
+    let verts: Vec<Vec<f64>> = vertices(n, 2, &eps, &c2, true)
+        .iter()
+        .map(|v| f64s(v))
+        .collect();
+    let per_vertex: Vec<f64> = verts
+        .iter()
+        .map(|v| expected(n, m, &mut |_: &[i64], _| v.clone(), &gap))
+        .collect();
+    let worst = per_vertex.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    // q = (3/16, 3/16, 5/16, 5/16) heaviest first: (1 − ε)/n on the δn = 2 heaviest ranks.
+    let qv = expected(
+        n,
+        m,
+        &mut |_: &[i64], _| vec![0.1875, 0.1875, 0.3125, 0.3125],
+        &gap,
+    );
+    assert!((worst - qv).abs() < 1e-12, "worst vertex {worst}, q {qv}");
+    // The class has better members than q (the threshold below q's value refutes q, not them).
+    let best = per_vertex.iter().copied().fold(f64::INFINITY, f64::min);
+    assert!(best < qv - 0.05, "{best} vs {qv}");
+    // One-Choice is outside the class (its heavy ranks get 1/n > (1 − ε)/n) and worse than q.
+    let uniform = expected(n, m, &mut |_: &[i64], _| vec![0.25; 4], &gap);
+    assert!(uniform > qv, "{uniform} vs {qv}");
+    let dir = common::scratch_in("class_adversary", "statistical");
+    let file = |rhs: f64| {
+        format!(
+            "title = \"class\"\nkind = \"statistical\"\nexpected = \"open\"\nstatement = \"x\"\n\
+             [source]\nlocator = \"test\"\nprovenance = \"derived\"\n\n\
+             [setting]\nvectors = {{ delta = \"1/2\", eps = \"1/4\", c2 = 2, random = 2 }}\n\n\
+             [claim]\nstatistic = \"final_gap\"\nmean = \"<= {rhs}\"\nadversary = [\"gap\", \"overloaded\"]\n\
+             balls = \"{m}\"\nruns = 4000\nseed = 5\nconfidence = 0.95\n\n[domain]\nn = [{n}]\n"
+        )
+    };
+    let run = |name: &str, rhs: f64| {
+        let p = dir.join("t").join(format!("{name}.toml"));
+        std::fs::write(&p, file(rhs)).unwrap();
+        claim::check(&p, &dir, &mut RunContext::default()).unwrap()
+    };
+    let v = run("holds", worst + 0.1);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|l| l.contains("the worst of the")),
+        "{:?}",
+        v.notes
+    );
+    let v = run("refuted", worst - 0.1);
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    // The witness is the source with q's law: q itself or the gap adversary (q at every state).
+    let w = format!("{:?}", v.witness);
+    assert!(w.contains("q(") || w.contains("adversary(max gap"), "{w}");
+    // Bad input: an adversary without a class, an unknown objective: one line naming the field.
+    let p = dir.join("t").join("bad.toml");
+    std::fs::write(
+        &p,
+        file(1.0).replace(
+            "adversary = [\"gap\", \"overloaded\"]",
+            "adversary = \"spreadish\"",
+        ),
+    )
+    .unwrap();
+    let e = claim::check(&p, &dir, &mut RunContext::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("adversary") && !e.contains('\n'), "{e}");
+    std::fs::write(
+        &p,
+        file(1.0).replace(
+            "vectors = { delta = \"1/2\", eps = \"1/4\", c2 = 2, random = 2 }",
+            "processes = [\"two-choice\"]",
+        ),
+    )
+    .unwrap();
+    let e = claim::check(&p, &dir, &mut RunContext::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("adversary") && e.contains("[setting.vectors]"),
+        "{e}"
+    );
+    eprintln!("E[gap after {m} balls]: q {qv:.6}, uniform {uniform:.6}, vertices {per_vertex:?}");
 }
