@@ -43,6 +43,7 @@ mod sim_values;
 mod soundness;
 mod statistical;
 mod statistical_wrong;
+mod stopping;
 mod theorems;
 mod workflow;
 
