@@ -118,6 +118,31 @@ fn statistical_files_on_the_first_passage_law() {
         &file("probability = \"<= 4\"\nq = \"1 - (3/8 + 0.05)\"\nballs = 100"),
     );
     assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    // Each name of `until` reads its own value: `t >= 7` holds first at 7 balls in every run;
+    // `quantile >= 1` (every bin at or above the mean: on two bins, equal loads) has the law of
+    // the first passage again.
+    let v = check(
+        "t",
+        &file("probability = \"<= 7\"\nq = \"1/20\"\nballs = 100").replace("gap <= 0", "t >= 7"),
+    );
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    let v = check(
+        "t-early",
+        &file("probability = \"<= 6\"\nq = \"19/20\"\nballs = 100").replace("gap <= 0", "t >= 7"),
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    let v = check(
+        "quantile",
+        &file("probability = \"<= 4\"\nq = \"1 - (3/8 + 0.05)\"\nballs = 100")
+            .replace("gap <= 0", "quantile >= 1"),
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    let v = check(
+        "quantile-holds",
+        &file("probability = \"<= 4\"\nq = \"1 - (3/8 - 0.05)\"\nballs = 100")
+            .replace("gap <= 0", "quantile >= 1"),
+    );
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
     // E[T] = ∞ for the first passage of a symmetric walk: with the horizon at 100 balls
     // P[S_100 ∈ {0, 2}] ≈ 0.158 of the runs are censored (reflection, as above); E[T] ≤ 1000 can then never hold (the mean's
     // interval is open above) ...

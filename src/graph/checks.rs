@@ -644,7 +644,7 @@ pub fn coupon_collector(g: &Graph, horizons: &[Q], at_least: &Q) -> Result<CutTa
         let p = super::coupon::sum(&counts.counts, m, t);
         let pf = p.to_f64().unwrap_or(f64::NAN);
         let line = format!(
-            "{name}: n = {n}, m = {m}; c = {c}: T = {t}: P[some vertex untouched] = {pf:.6e} ({});              for every strategy from the empty start, P[max L − min L ≥ {}] ≥ this",
+            "{name}: n = {n}, m = {m}; c = {c}: T = {t}: P[some vertex untouched] = {pf:.6e} ({}); for every strategy from the empty start, P[max L − min L ≥ {}] ≥ this",
             counts.route.name(),
             t.div_ceil(n as u64)
         );

@@ -850,13 +850,20 @@ mod tests {
     fn primes_binder_names_and_brackets() {
         // `gap'` is one name with its prime; `sum(j: ...)` names its binder; `x'[j]` reads the
         // primed name at the bin of the binder `j`.
-        let Node::Call { name, binder, args, .. } = parse("sum(j: x'[j] - x[j], j > 1)").unwrap().node
+        let Node::Call {
+            name, binder, args, ..
+        } = parse("sum(j: x'[j] - x[j], j > 1)").unwrap().node
         else {
             panic!("a call")
         };
-        assert_eq!((name.as_str(), binder.map(|b| b.0)), ("sum", Some("j".to_string())));
+        assert_eq!(
+            (name.as_str(), binder.map(|b| b.0)),
+            ("sum", Some("j".to_string()))
+        );
         assert_eq!(args.len(), 2);
-        let Node::Bin(_, l, _) = &args[0].node else { panic!("{:?}", args[0]) };
+        let Node::Bin(_, l, _) = &args[0].node else {
+            panic!("{:?}", args[0])
+        };
         assert_eq!(
             l.node,
             Node::Index {
@@ -870,9 +877,19 @@ mod tests {
         // Errors: two primes, a prime alone, a bracket without a binder name, a stray colon.
         assert!(parse("gap''").unwrap_err().message.contains("two primes"));
         assert_eq!(parse("1 + 'a").unwrap_err().at, 4);
-        assert!(parse("x[1]").unwrap_err().message.contains("name of an enclosing binder"));
+        assert!(
+            parse("x[1]")
+                .unwrap_err()
+                .message
+                .contains("name of an enclosing binder")
+        );
         assert!(parse("x[j").unwrap_err().message.contains("not closed"));
-        assert!(parse(": b").unwrap_err().message.contains("names its element first"));
+        assert!(
+            parse(": b")
+                .unwrap_err()
+                .message
+                .contains("names its element first")
+        );
     }
 
     #[test]

@@ -387,7 +387,7 @@ pub struct Statistical {
     uses_untouched: bool,
     /// The strategy deciding on set loads refreshed every `refresh` balls (an expression in n).
     refresh: Option<Expr>,
-    /// `hitting_time`: the event (compiled over `n`, `b`, `m`, the constants, two graph slots,
+    /// `hitting_time`: the event (compiled over `n`, `b`, `m`, the constants, three graph slots,
     /// then `t`, `gap`, `spread`, `quantile`, `potential`) with its text, and the balls between
     /// checks (default `n`).
     until: Option<(crate::lang::Formula, String)>,
@@ -545,7 +545,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             "only used with statistic = \"mean_quantile_fraction\"".into(),
         ));
     }
-    // The event of a hitting time, over the names of the per-configuration fields (the two
+    // The event of a hitting time, over the names of the per-configuration fields (the three
     // graph slots are placeholders) and the state's names.
     let until = match (&cs.until, stat) {
         (Some(text), Stat::HittingTime) => {

@@ -207,7 +207,7 @@ impl ClassSource {
     }
 }
 
-/// The names of `until`, after `n`, `b`, `m`, the constants and the two graph slots.
+/// The names of `until`, after `n`, `b`, `m`, the constants and the three graph slots.
 pub(super) const STOP_NAMES: [&str; 5] = ["t", "gap", "spread", "quantile", "potential"];
 
 /// Whether the compiled event reads the potential (slot of `potential`).
@@ -233,8 +233,10 @@ impl Statistical {
         for &c in &self.consts {
             slots.push(fl(c)?);
         }
-        slots.push(fl(0.0)?);
-        slots.push(fl(0.0)?);
+        // The three graph slots (d, k, untouched) are placeholders in `until`.
+        for _ in 0..3 {
+            slots.push(fl(0.0)?);
+        }
         slots.push(fl(o.balls as f64)?);
         slots.push(fl(o.gap)?);
         slots.push(fl(o.spread)?);
