@@ -69,9 +69,9 @@ fn solve(mut rows: Vec<Vec<Q>>, mut rhs: Vec<Q>) -> Option<Vec<Q>> {
         for r in 0..n {
             if r != c && !rows[r][c].is_zero() {
                 let f = &rows[r][c] / &rows[c][c];
-                for cc in c..n {
-                    let v = &rows[c][cc] * &f;
-                    rows[r][cc] -= v;
+                let pivot_row = rows[c].clone();
+                for (dst, src) in rows[r].iter_mut().zip(&pivot_row).skip(c) {
+                    *dst -= src * &f;
                 }
                 let v = &rhs[c] * &f;
                 rhs[r] -= v;
@@ -244,7 +244,8 @@ fn the_adversary_is_at_least_as_bad_as_every_fixed_member() {
         let w: i64 = s.iter().sum();
         s.iter().filter(|&&x| s.len() as i64 * x >= w).count() as f64 / s.len() as f64
     };
-    let objectives: [(&str, &dyn Fn(&[i64]) -> f64); 3] = [
+    type Objective<'a> = (&'a str, &'a dyn Fn(&[i64]) -> f64);
+    let objectives: [Objective; 3] = [
         ("gamma(alpha=0.5)", &gamma),
         ("gap", &gap),
         ("overloaded", &overloaded),

@@ -123,7 +123,8 @@ fn one_step_events_against_brute_force() {
     for x in [[2i64, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0], [3, 3, 3, 1]] {
         let xq = qs(&x);
         let law = steps(&xq, 1, two_choice);
-        let cases: [(&str, &dyn Fn(&[Q], &[Q]) -> bool); 5] = [
+        type Event<'a> = (&'a str, &'a dyn Fn(&[Q], &[Q]) -> bool);
+        let cases: [Event; 5] = [
             ("P(gap' > gap)", &|a, b| gap(b) > gap(a)),
             ("P(gap' >= gap + 1/2)", &|a, b| gap(b) >= gap(a) + q(1, 2)),
             ("P(spread' < spread)", &|a, b| spread(b) < spread(a)),

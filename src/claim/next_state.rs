@@ -181,7 +181,6 @@ pub fn law<'c, D: Routes>(
                 expand(Some(p), from)?;
             }
         }
-        drop(expand);
         level = next
             .into_iter()
             .map(|(p, x)| Ok((p, State::exact(st.case, x).map_err(EvalError::from)?)))

@@ -167,18 +167,14 @@ fn cycle(n: usize) -> Vec<BigInt> {
         };
         for _ in 1..n {
             let mut next = [vec![BigInt::zero(); n + 1], vec![BigInt::zero(); n + 1]];
-            for a in 0..2 {
-                for e in 0..n {
-                    if dp[a][e].is_zero() {
+            for (a, row) in dp.iter().enumerate() {
+                for (e, c) in row.iter().enumerate().take(n) {
+                    if c.is_zero() {
                         continue;
                     }
                     for (b, nb) in next.iter_mut().enumerate() {
                         let covered = usize::from(a == 1 || b == 1);
-                        let v = if b == 1 {
-                            -dp[a][e].clone()
-                        } else {
-                            dp[a][e].clone()
-                        };
+                        let v = if b == 1 { -c.clone() } else { c.clone() };
                         nb[e + covered] += v;
                     }
                 }

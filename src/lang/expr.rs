@@ -2432,8 +2432,10 @@ pub(super) fn each_element<D: Domain>(
         }
         Elements::Edges => {
             for e in 0..env.edges()? {
-                let mut fr = Frame::default();
-                fr.edge = Some(e);
+                let mut fr = Frame {
+                    edge: Some(e),
+                    ..Default::default()
+                };
                 nest(&mut fr, outer, bind);
                 visit(&fr, 1)?;
             }

@@ -451,7 +451,7 @@ impl Solver {
                     .collect();
                 parts.sort_by_key(|p| p.0);
                 let s: f64 = parts.iter().map(|p| p.1).sum();
-                if !(s > 0.0) {
+                if !(s.is_finite() && s > 0.0) {
                     return Err(Error::invalid(
                         "adversary",
                         "the simplex optimum has no step vector (numerical failure)",
@@ -732,8 +732,7 @@ impl Aim {
                 Objective::Overloaded => {
                     let nn = n as i128;
                     let x = i128::from(s[i]);
-                    f64::from(u8::from(nn * (x + 1) >= w + 1))
-                        - f64::from(u8::from(nn * x >= w + 1))
+                    f64::from(u8::from(nn * (x + 1) > w)) - f64::from(u8::from(nn * x > w))
                 }
                 Objective::Potential(p) => {
                     let y = s[i] as f64 - mean;

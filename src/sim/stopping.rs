@@ -168,7 +168,7 @@ pub fn hitting_times(
     event: &(dyn Fn(&Observation) -> Result<bool> + Sync),
 ) -> Result<Vec<Hit>> {
     let b = model.batch().max(1);
-    if checks.every == 0 || checks.every % b != 0 {
+    if checks.every == 0 || !checks.every.is_multiple_of(b) {
         return Err(Error::invalid(
             "every",
             format!(
