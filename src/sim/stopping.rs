@@ -151,9 +151,10 @@ pub fn first_hit(
 /// ```
 /// use balloc::sim::{Config, Plan, start::Start, stopping::{hitting_times, Checks, Hit}};
 /// use std::sync::Arc;
-/// // One-Choice on 4 bins from (8, 0, 0, 0): the gap 6 must come down to at most 2, which takes
-/// // at least (6 − 2)·4 = 16 balls (the heavy bin never loses load; the mean rises by 1/4 a ball).
-/// let cfg = Config::parse("one-choice", 4, 1, "unit", "random").unwrap();
+/// // Two-Choice on 4 bins from (8, 0, 0, 0): the gap 6 must come down to at most 2, which takes
+/// // at least (6 − 2)·4 = 16 balls for any process (the heavy bin never loses load; the mean
+/// // rises by 1/4 a ball). Two-Choice gets there (its gap returns to O(1)).
+/// let cfg = Config::parse("two-choice", 4, 1, "unit", "random").unwrap();
 /// let mut plan = Plan::new(1, 20, 3);
 /// plan.start = Some(Arc::new(Start::Loads(vec![8.0, 0.0, 0.0, 0.0]).loads(4).unwrap().unwrap()));
 /// let checks = Checks { every: 1, horizon: 10_000 };
