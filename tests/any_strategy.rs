@@ -205,4 +205,23 @@ fn untouched_bounds_every_strategy_in_statistical_files() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("beta = 1"), "{e}");
+    // untouched bounds the spread from the empty start only.
+    for (extra, field) in [
+        ("burn_in = \"n\"\n", "burn_in"),
+        ("start = \"one-bin(4)\"\n", "start"),
+    ] {
+        let p = common::write(
+            &dir,
+            "start",
+            &file(">= ceil(m / n)", "n * ln(n) / 2")
+                .replace("runs = 400\n", &format!("runs = 400\n{extra}")),
+        );
+        let e = claim::check(&p, &dir, &mut RunContext::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(field) && e.contains("empty start") && !e.contains('\n'),
+            "{e}"
+        );
+    }
 }
