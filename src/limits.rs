@@ -564,6 +564,31 @@ pub const SIM_WORK: Limit = Limit {
     raisable: true,
 };
 
+/// Work of the adaptive adversaries of a statistical file (`[claim] adversary`): runs × decisions
+/// (balls, or batches) × `n^lookahead`, summed over the configurations, checked before the first
+/// run.
+pub const ADVERSARY_WORK: Limit = Limit {
+    name: "ADVERSARY_WORK",
+    max: 1 << 40,
+    unit: "rank operations",
+    applies_to: "`[claim] adversary` with `lookahead` of statistical theorem files (runs × decisions × n^lookahead, summed over the configurations)",
+    reason: "each decision is a linear maximisation over the class, O(n) per continuation value; about 30 minutes at a nanosecond per operation",
+    raisable: true,
+};
+
+/// Work of the exact coupon-collector probability (`graph` item `coupon_collector`, the name
+/// `untouched` of statistical graph files): the signed counts of the vertex sets by their number of
+/// incident edges (`2^n · d` for inclusion–exclusion over every vertex set, `n²` for cycles by a
+/// transfer matrix, `n` for complete graphs) plus `(m + 1)·T` for the exact sum of `(m − e)^T/m^T`.
+pub const COUPON_WORK: Limit = Limit {
+    name: "COUPON_WORK",
+    max: 1 << 30,
+    unit: "operations",
+    applies_to: "the `graph` item `coupon_collector` (graphs × horizons) and the name `untouched` of statistical graph files",
+    reason: "big-integer operations of a few tens of nanoseconds: about a minute at the limit",
+    raisable: true,
+};
+
 /// Effort of `balloc check --effort` (a multiplier of the searches' random states, optimiser
 /// evaluations and statistical runs).
 pub const CHECK_EFFORT: Limit = Limit {
@@ -647,6 +672,8 @@ pub const ALL: &[&Limit] = &[
     &DECIMAL_DIGITS,
     &DECIMAL_EXPONENT,
     &SIM_WORK,
+    &ADVERSARY_WORK,
+    &COUPON_WORK,
     &CHECK_EFFORT,
     &SEARCH_STATES,
     &NEXT_STEPS,

@@ -202,11 +202,14 @@ fn the_tail_item_in_a_theorem_file() {
         let e = err(&file("\"sparse-cut(20,4,2)\"", extra));
         assert!(e.contains(what) && !e.contains('\n'), "{extra}: {e}");
     }
-    // horizons belong to this item only.
+    // horizons belong to this item and coupon_collector only.
     let e = err(&format!(
         "{GRAPH}[claim]\nitem = \"lemma_4_1_mean\"\nhorizons = [0.25]\n[domain]\nn = [6]\n"
     ));
-    assert!(e.contains("`lemma_4_1_tail` only"), "{e}");
+    assert!(
+        e.contains("`lemma_4_1_tail` and `coupon_collector` only"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -324,7 +327,7 @@ fn bad_statistical_graph_input_is_one_line() {
         ),
         (
             "graph = \"sparse-cut(d=24,k=2)\"\nmean = \"<= d\" # d_const",
-            "names d and k",
+            "names d, k and untouched",
         ),
         (
             "graph = [\"sparse-cut(d=24,k=2)\"]\nexponent = \"<= 2\"\nexponent_in = \"d/k\"",

@@ -10,8 +10,10 @@
 
 mod common;
 
+mod any_strategy;
 mod binders;
 mod case_claims;
+mod class_adversary;
 mod cli;
 mod conformance;
 mod enclosure;
@@ -42,6 +44,7 @@ mod sim_values;
 mod soundness;
 mod statistical;
 mod statistical_wrong;
+mod stopping;
 mod theorems;
 mod workflow;
 

@@ -587,6 +587,73 @@ pub fn lemma_4_1_tail(g: &Graph, horizons: &[Q], at_least: &Q) -> Result<CutTail
     Ok(CutTail { finding: f, lines })
 }
 
+/// The horizon `T = ⌈c·n·ln n⌉` of the coupon-collector item (`c > 0` rational); an error when
+/// `c·n·ln n` lies within `10⁻⁹` of an integer (the ceiling would rest on rounding).
+///
+/// ```
+/// use balloc::exact::Q;
+/// // n = 16, c = 1/2: 8·ln 16 = 22.18…: T = 23.
+/// assert_eq!(balloc::graph::checks::coupon_horizon(16, &Q::new(1.into(), 2.into())).unwrap(), 23);
+/// ```
+pub fn coupon_horizon(n: usize, c: &Q) -> Result<u64> {
+    use num_traits::ToPrimitive;
+    let cf = c.to_f64().unwrap_or(f64::NAN);
+    let x = cf * n as f64 * (n as f64).ln();
+    if !(x.is_finite() && x >= 0.0) {
+        return Err(Error::invalid(
+            format!("horizon {c}"),
+            format!("c·n·ln n = {x} at n = {n}"),
+        ));
+    }
+    if n > 1 && (x - x.round()).abs() < 1e-9 {
+        return Err(Error::invalid(
+            format!("horizon {c}"),
+            format!("c·n·ln n = {x} at n = {n} is too close to an integer for its ceiling"),
+        ));
+    }
+    crate::limits::COUPON_WORK.count_from_f64(&format!("horizon {c}: T = ⌈c·n·ln n⌉"), x)
+}
+
+/// C.LB.log n (footnote 2 of §4.1, the Ω(log n) part of Theorem 1.2), on a graph: for each horizon
+/// `c`, `T = ⌈c·n·ln n⌉` steps of uniform edge requests, the exact probability that some vertex
+/// has none of its incident edges requested ([`super::coupon::untouched`], inclusion–exclusion in
+/// rationals), against `at_least`. For **every** strategy, from the empty start, that probability
+/// is a lower bound on `P[max L − min L ≥ ⌈T/n⌉]` (an untouched vertex keeps load 0).
+///
+/// ```
+/// use balloc::graph::{Graph, checks::coupon_collector};
+/// use balloc::exact::Q;
+/// let g = Graph::cycle(16).unwrap();
+/// let r = coupon_collector(&g, &[Q::new(1.into(), 2.into())], &Q::new(1.into(), 2.into())).unwrap();
+/// assert!(r.finding.holds, "{:?}", r.finding.violation);
+/// assert!(r.lines[0].contains("T = 23"), "{}", r.lines[0]);
+/// ```
+pub fn coupon_collector(g: &Graph, horizons: &[Q], at_least: &Q) -> Result<CutTail> {
+    use num_traits::ToPrimitive;
+    let name = g.name();
+    let (n, m) = (g.n(), g.m());
+    let counts = super::coupon::signed_counts(g, false)?;
+    let mut f = Finding::new();
+    let mut lines = Vec::new();
+    for c in horizons {
+        let t = coupon_horizon(n, c)?;
+        crate::limits::COUPON_WORK.check_u128(
+            &format!("graph `{name}`, T = {t}: the exact sum (m + 1)·T"),
+            (m as u128 + 1) * u128::from(t.max(1)),
+        )?;
+        let p = super::coupon::sum(&counts.counts, m, t);
+        let pf = p.to_f64().unwrap_or(f64::NAN);
+        let line = format!(
+            "{name}: n = {n}, m = {m}; c = {c}: T = {t}: P[some vertex untouched] = {pf:.6e} ({}); for every strategy from the empty start, P[max L − min L ≥ {}] ≥ this",
+            counts.route.name(),
+            t.div_ceil(n as u64)
+        );
+        f.test(p >= *at_least, || format!("{line} < {at_least}"));
+        lines.push(line);
+    }
+    Ok(CutTail { finding: f, lines })
+}
+
 /// C.L3.8 (proof, one step), in `f64`: under the printed hypotheses and valid probabilities,
 /// `E[Φ(t+1) | δ] ≤ Φ − αεγ(Φ − 2)/2`, evaluated at every `δ` of `deltas`. Returns the finding and
 /// the smallest slack `rhs − lhs` (relative to `rhs`).

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 pub mod binarise;
 pub mod binomial;
 pub mod checks;
+pub mod coupon;
 pub mod electrical;
 pub mod experiment;
 pub mod flow;

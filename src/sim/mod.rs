@@ -21,6 +21,7 @@
 //! Reference: the experimental protocol of Los–Sauerwald, *Balanced Allocations in Batches*
 //! (SPAA 2022), §8 (read in the authors' code; `docs/derivations.md` §10): gap = max load − W/n, maximum over batch ends.
 
+pub mod adversary;
 pub mod compact;
 pub mod dense;
 pub mod growth;
@@ -30,6 +31,7 @@ pub mod multinomial;
 pub mod rng;
 pub mod start;
 pub mod statistic;
+pub mod stopping;
 pub mod sweep;
 
 use crate::error::{Error, Result};

@@ -22,8 +22,9 @@
 //! deltas = [-100, 100, 0.25]              # two-point items: δ range and step
 //! require_valid = true                    # two-point items: only π₁ ± ε_t ∈ [0, 1]
 //! d_max = 5                               # lemma_4_1_mean: degrees 1..=d_max
-//! horizons = [0.0625]                     # lemma_4_1_tail: the c of T = ⌈c·n²d²/k²⌉
-//! at_least = "1/50"                       # lemma_4_1_tail: "constant probability" read as ≥ this
+//! horizons = [0.0625]                     # lemma_4_1_tail: the c of T = ⌈c·n²d²/k²⌉;
+//!                                         # coupon_collector: the c of T = ⌈c·n·ln n⌉
+//! at_least = "1/50"                       # both: "constant probability" read as ≥ this
 //! ```
 //!
 //! Graphs are the forms of [`parse_graph`] ([`GRAPH_FORMS`]); `file(path)` (an edge list) is read
@@ -33,7 +34,9 @@
 //!
 //! Items: the names in `src/graph/CHECKS.md` (`lemma_3_7_epsilon` split into its four readings),
 //! the two-point items, `lemma_4_1_tail` (the binomial step of Lemma 4.1 on each listed graph's
-//! minimum cut, [`checks::lemma_4_1_tail`]), and `lemma_3_7_concentration`, `main_theorem_gap`
+//! minimum cut, [`checks::lemma_4_1_tail`]), `coupon_collector` (the exact probability that some
+//! vertex is untouched by `T` uniform edge requests, a bound for every strategy:
+//! [`checks::coupon_collector`]), and `lemma_3_7_concentration`, `main_theorem_gap`
 //! (statistical: reported `inconclusive`, never evaluated).
 //!
 //! `[domain] n` lists the graph sizes (each graph's n must be listed), or the n of the items
@@ -99,6 +102,7 @@ const ITEMS: &[(&str, Needs, Trust)] = &[
     ("cycle_drift_limitation", Needs::N, Trust::Exact),
     ("lemma_4_1_mean", Needs::N, Trust::Exact),
     ("lemma_4_1_tail", Needs::Graphs, Trust::Enclosure),
+    ("coupon_collector", Needs::Graphs, Trust::Exact),
     ("two_point_one_step", Needs::TwoPoint, Trust::Float),
     ("two_point_moments", Needs::TwoPoint, Trust::Exact),
     ("two_point_eps_gamma", Needs::TwoPoint, Trust::Exact),
@@ -450,8 +454,8 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }))
 }
 
-/// The `horizons` and `at_least` of `lemma_4_1_tail` (only there): horizons finite and positive,
-/// `at_least` an exact number in `[0, 1]`.
+/// The `horizons` and `at_least` of `lemma_4_1_tail` and `coupon_collector` (only there):
+/// horizons finite and positive, `at_least` an exact number in `[0, 1]`.
 fn tail_parameters(
     t: &Theorem,
     cs: &ClaimSection,
@@ -463,15 +467,20 @@ fn tail_parameters(
         if !cs.horizons.is_empty() || cs.at_least.is_some() {
             return Err(t.error_at(
                 at,
-                "`horizons` and `at_least` are fields of the item `lemma_4_1_tail` only",
+                "`horizons` and `at_least` are fields of the items `lemma_4_1_tail` and `coupon_collector` only",
             ));
         }
         return Ok((Vec::new(), zero));
     }
+    let item = cs.item.get_ref().as_str();
     if cs.horizons.is_empty() {
         return Err(t.error_at(
             at,
-            "item `lemma_4_1_tail` needs `horizons` (the c of T = ⌈c·n²d²/k²⌉), e.g. [0.0625]",
+            if item == "coupon_collector" {
+                "item `coupon_collector` needs `horizons` (the c of T = ⌈c·n·ln n⌉), e.g. [0.5]"
+            } else {
+                "item `lemma_4_1_tail` needs `horizons` (the c of T = ⌈c·n²d²/k²⌉), e.g. [0.0625]"
+            },
         ));
     }
     let mut hs = Vec::new();
@@ -489,7 +498,7 @@ fn tail_parameters(
     let text = cs.at_least.as_deref().ok_or_else(|| {
         t.error_at(
             at,
-            "item `lemma_4_1_tail` needs `at_least` (the constant probability, e.g. \"1/50\")",
+            format!("item `{item}` needs `at_least` (the constant probability, e.g. \"1/50\")"),
         )
     })?;
     let q = crate::spec::parse_ratio(text).map_err(|e| t.error_at(at, format!("at_least: {e}")))?;
@@ -789,8 +798,12 @@ impl Check for GraphCheck {
                     if let Some(pr) = ctx.progress {
                         pr(&format!("{} {name}", self.t.id));
                     }
-                    let r = checks::lemma_4_1_tail(g, &self.horizons, &self.at_least)
-                        .map_err(|e| Error::invalid(self.t.file_name(), e.to_string()))?;
+                    let r = if self.item == "coupon_collector" {
+                        checks::coupon_collector(g, &self.horizons, &self.at_least)
+                    } else {
+                        checks::lemma_4_1_tail(g, &self.horizons, &self.at_least)
+                    }
+                    .map_err(|e| Error::invalid(self.t.file_name(), e.to_string()))?;
                     notes.extend(r.lines);
                     record(
                         r.finding,

@@ -45,6 +45,13 @@
 //! `inconclusive` otherwise. Runs are seeded from (configuration, seed, run index), so the verdict
 //! does not depend on the thread count.
 //!
+//! The papers' quantifiers ([`quantifiers`]): with `[setting.vectors]` the sources are the members
+//! of the class C1(δ, ε) ∩ C2(C) that the inequality kind's quantifier builds, plus the adaptive
+//! adversary of [`crate::sim::adversary`] for each objective of `[claim] adversary` (the claim
+//! must hold at all of them: for the worst); `statistic = "hitting_time"` is the first time the
+//! formula `until` holds ([`crate::sim::stopping`]), with censored runs decided honestly; files
+//! that range over a class or several strategies name the worst source at each grid point.
+//!
 //! The constant finder ([`Check::tighten`]) gives, per n, the tightest value of a constant of
 //! `[tighten]` for which every configuration at that n holds at the file's per-configuration
 //! level (the simulation is run once per n; the bisection only re-evaluates the thresholds).
@@ -62,6 +69,9 @@ use crate::sim::{Config, Model, Plan, RunResult, simulate};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+mod quantifiers;
+use quantifiers::{ClassSource, class_sources, class_spec};
+
 /// The registry entry.
 pub static INFO: KindInfo = KindInfo {
     name: "statistical",
@@ -69,10 +79,15 @@ pub static INFO: KindInfo = KindInfo {
     build,
 };
 
+/// The per-configuration names of graph sources: degree, edge connectivity, and the exact
+/// probability that some vertex is untouched by the `m` edge requests of a run.
+const GRAPH_NAMES: [&str; 3] = ["d", "k", "untouched"];
+
 /// The per-run statistics, by name.
 pub const STATISTICS: &[&str] = &[
     "potential_fraction",
     "recovery_time",
+    "hitting_time",
     "final_gap",
     "max_gap",
     "spread",
@@ -191,6 +206,16 @@ struct ClaimSection {
     beta: Option<Betas>,
     #[serde(default)]
     refresh: Option<NumOrExpr>,
+    #[serde(default)]
+    adversary: Option<Strategies>,
+    #[serde(default)]
+    lookahead: Option<usize>,
+    #[serde(default)]
+    class: Option<String>,
+    #[serde(default)]
+    until: Option<String>,
+    #[serde(default)]
+    every: Option<NumOrExpr>,
 }
 
 /// The start state of a file, with its expressions in `n`.
@@ -252,6 +277,9 @@ enum Stat {
     /// Balls from the start of the window to the first checkpoint with gap at most `level`
     /// (+∞ if none).
     RecoveryTime,
+    /// Balls from the start of the window to the first check (every `every` balls) at which the
+    /// formula `until` holds (+∞ if none by `m`: censored).
+    HittingTime,
 }
 
 /// The thresholds of the trajectory statistics at one configuration, and where its window starts.
@@ -270,6 +298,8 @@ enum Source {
     Md(MdRule, BallLaw),
     /// A graphical strategy (greedy, or Bansal–Feldheim's flow strategy) on a graph family.
     Graph(GraphSource),
+    /// A member of the class of `[setting.vectors]`, or its adversary.
+    Class(ClassSource),
 }
 
 /// One graph source: a family, a strategy and the `beta` of the (1+β) model.
@@ -295,6 +325,7 @@ impl Source {
                 Rule::Flow => format!("Bansal–Feldheim strategy on {}", g.label),
                 Rule::Greedy => format!("greedy on {}", g.label),
             },
+            Source::Class(c) => c.label(),
         }
     }
 }
@@ -351,8 +382,19 @@ pub struct Statistical {
     /// Whether `d`, `k` of the graph sources are read (by a per-configuration field or a fit in
     /// `d/k`): they are then computed per configuration.
     uses_dk: bool,
+    /// Whether `untouched` is read (the coupon-collector probability of a graph source's graph at
+    /// `m` steps): it is then computed per configuration.
+    uses_untouched: bool,
     /// The strategy deciding on set loads refreshed every `refresh` balls (an expression in n).
     refresh: Option<Expr>,
+    /// `hitting_time`: the event (compiled over `n`, `b`, `m`, the constants, three graph slots,
+    /// then `t`, `gap`, `spread`, `quantile`, `potential`) with its text, and the balls between
+    /// checks (default `n`).
+    until: Option<(crate::lang::Formula, String)>,
+    every: Option<Expr>,
+    /// Whether the notes name the worst source per grid point (class sources, several
+    /// strategies, hitting times).
+    report_worst: bool,
     /// Slot names: `n`, `b`, `m`, then the constants.
     names: Vec<String>,
     consts: Vec<f64>,
@@ -412,11 +454,15 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     // subtract) also know `d` and `k`: the degree and edge connectivity of the configuration's
     // graph. Their slots follow the constants (placeholders elsewhere, so slot numbers agree).
     let graph_names = cs.graph.is_some();
-    if graph_names && let Some(c) = names[3..].iter().find(|c| *c == "d" || *c == "k") {
+    if graph_names
+        && let Some(c) = names[3..]
+            .iter()
+            .find(|c| GRAPH_NAMES.contains(&c.as_str()))
+    {
         return Err(t.error_at(
             None,
             format!(
-                "constant `{c}`: with `[claim] graph` the names d and k are the graph's degree and edge connectivity"
+                "constant `{c}`: with `[claim] graph` the names d, k and untouched are the graph's degree, edge connectivity and coupon-collector probability"
             ),
         ));
     }
@@ -439,15 +485,15 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
                 "mean" | "probability" | "q" | "relative_to" | "subtract"
             );
         if per_point {
-            scoped.extend(["d", "k"]);
+            scoped.extend(GRAPH_NAMES);
         } else {
-            scoped.extend(["\u{0}", "\u{0}"]);
+            scoped.extend(["\u{0}"; 3]);
         }
         crate::lang::compile_value(text, &scoped).map_err(|err| {
             let mut known: Vec<&str> = names[..allowed].iter().map(|s| s.as_str()).collect();
             known.extend(names[3..].iter().map(|s| s.as_str()));
             if per_point {
-                known.extend(["d", "k"]);
+                known.extend(GRAPH_NAMES);
             }
             bad(
                 field,
@@ -464,6 +510,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         "potential_mean" => Stat::PotentialMean,
         "potential_fraction" => Stat::PotentialFraction,
         "recovery_time" => Stat::RecoveryTime,
+        "hitting_time" => Stat::HittingTime,
         "mean_quantile_fraction" => {
             let eps = cs.eps.ok_or_else(|| {
                 bad(
@@ -498,10 +545,48 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             "only used with statistic = \"mean_quantile_fraction\"".into(),
         ));
     }
+    // The event of a hitting time, over the names of the per-configuration fields (the three
+    // graph slots are placeholders) and the state's names.
+    let until = match (&cs.until, stat) {
+        (Some(text), Stat::HittingTime) => {
+            let mut scoped: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+            scoped.extend(["\u{0}"; 3]);
+            scoped.extend(quantifiers::STOP_NAMES);
+            let f = crate::lang::compile_str(text, &scoped).map_err(|err| {
+                let mut known: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+                known.extend(quantifiers::STOP_NAMES);
+                bad(
+                    "until",
+                    format!("`{text}`: {} (known: {})", err.message, known.join(", ")),
+                )
+            })?;
+            Some((f, text.clone()))
+        }
+        (None, Stat::HittingTime) => {
+            return Err(bad(
+                "until",
+                "hitting_time needs `until`, a formula over t, gap, spread, quantile, potential, n, b, m and the constants (e.g. \"quantile >= 1/4 && quantile <= 3/4\")".into(),
+            ));
+        }
+        (Some(_), _) => return Err(bad("until", "only used with hitting_time".into())),
+        (None, _) => None,
+    };
+    if cs.every.is_some() && stat != Stat::HittingTime {
+        return Err(bad("every", "only used with hitting_time".into()));
+    }
+    if stat == Stat::HittingTime && cs.steady_state {
+        return Err(bad(
+            "steady_state",
+            "a hitting time is one value per run, not a window statistic".into(),
+        ));
+    }
+    let until_potential = until
+        .as_ref()
+        .is_some_and(|(f, _)| quantifiers::uses_potential(f, names.len() + 3));
     let needs_potential = matches!(
         stat,
         Stat::PotentialFinal | Stat::PotentialMean | Stat::PotentialFraction
-    );
+    ) || until_potential;
     let below = match (&cs.below, stat) {
         (Some(e), Stat::PotentialFraction) => Some(comp(&e.text(), "below", 3)?),
         (None, Stat::PotentialFraction) => {
@@ -932,6 +1017,86 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             sources.push(Source::Process(p.get_ref().clone()));
         }
     }
+    // The class of [setting.vectors]: its members and adversaries.
+    let class = class_spec(t, cs.class.as_deref()).map_err(|e| {
+        t.error_at(
+            t.file
+                .setting
+                .vectors
+                .as_ref()
+                .map(|v| v.span().start)
+                .or(at),
+            e,
+        )
+    })?;
+    let aims: Vec<crate::sim::adversary::Aim> = match &cs.adversary {
+        None => Vec::new(),
+        Some(a) => {
+            let texts = match a {
+                Strategies::One(s) => vec![s.clone()],
+                Strategies::Many(v) => v.clone(),
+            };
+            if texts.is_empty() {
+                return Err(bad("adversary", "lists no objective".into()));
+            }
+            texts
+                .iter()
+                .map(|s| {
+                    crate::sim::adversary::Aim::parse(s)
+                        .map_err(|e| bad("adversary", e.to_string()))
+                })
+                .collect::<std::result::Result<_, _>>()?
+        }
+    };
+    match &class {
+        None => {
+            for (f, given) in [
+                ("adversary", cs.adversary.is_some()),
+                ("lookahead", cs.lookahead.is_some()),
+                ("class", cs.class.is_some()),
+            ] {
+                if given {
+                    return Err(bad(
+                        f,
+                        "needs the class of [setting.vectors] (delta, eps, c2, random)".into(),
+                    ));
+                }
+            }
+        }
+        Some(spec) => {
+            if cs.graph.is_some() || cs.law.is_some() {
+                return Err(bad(
+                    if cs.graph.is_some() { "graph" } else { "law" },
+                    "the class of [setting.vectors] is simulated in the sequential and batched settings, not with graphs or md-balls".into(),
+                ));
+            }
+            if !t
+                .file
+                .setting
+                .weights
+                .get_ref()
+                .trim()
+                .eq_ignore_ascii_case("unit")
+            {
+                return Err(t.error_at(
+                    None,
+                    "[setting] weights: the class members and adversaries run with unit weights",
+                ));
+            }
+            let lookahead = cs.lookahead.unwrap_or(1);
+            if aims.is_empty() && cs.lookahead.is_some() {
+                return Err(bad("lookahead", "only used with `adversary`".into()));
+            }
+            let ns: Vec<usize> = d_ns.iter().chain(&cs.long_n).copied().collect();
+            let extra = class_sources(spec, &ns, &aims, lookahead).map_err(|e| {
+                t.error_at(
+                    t.file.setting.vectors.as_ref().map(|v| v.span().start),
+                    e.to_string(),
+                )
+            })?;
+            sources.extend(extra);
+        }
+    }
     if sources.is_empty() {
         return Err(t.error_at(None, "[setting] processes is empty"));
     }
@@ -1071,12 +1236,51 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         curve,
         curves,
         uses_dk: false,
+        uses_untouched: false,
         refresh,
+        every: match &cs.every {
+            Some(e) => Some(comp(&e.text(), "every", 2)?),
+            None => None,
+        },
+        until,
+        report_worst: false,
         names,
         consts,
     };
     let mut check = check;
+    check.report_worst = matches!(check.test, Test::Mean(_) | Test::Probability(_))
+        && (check.sources.iter().any(|s| matches!(s, Source::Class(_)))
+            || check.stat == Stat::HittingTime
+            || matches!(&cs.strategy, Some(Strategies::Many(v)) if v.len() > 1));
     let dk_slots = [check.names.len(), check.names.len() + 1];
+    let untouched_slot = check.names.len() + 2;
+    check.uses_untouched = [
+        Some(&check.rhs),
+        check.q.as_ref(),
+        check.relative_to.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .chain(check.subtract.as_ref().map(|s| &s.0))
+    .any(|e| e.uses().slots.contains(&untouched_slot));
+    if check.uses_untouched
+        && check
+            .sources
+            .iter()
+            .any(|s| matches!(s, Source::Graph(g) if g.beta != 1.0))
+    {
+        return Err(bad(
+            "beta",
+            "`untouched` assumes an edge request at every step (beta = 1)".into(),
+        ));
+    }
+    if check.uses_untouched && (check.burn_in.is_some() || !matches!(check.start, StartSpec::Empty))
+    {
+        return Err(bad(
+            if check.burn_in.is_some() { "burn_in" } else { "start" },
+            "`untouched` bounds the spread from the empty start only (an untouched vertex then holds 0 balls)".into(),
+        ));
+    }
     check.uses_dk = over == Over::DOverK && cs.exponent.is_some()
         || [
             Some(&check.rhs),
@@ -1109,6 +1313,11 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     Ok(Box::new(check))
 }
 
+/// Hitting times come from their own runs ([`crate::sim::stopping`]), not from a trajectory.
+fn hitting_is_per_run() -> Error {
+    Error::Unsupported("a hitting time is computed by its own runs, not from a trajectory".into())
+}
+
 /// Observable `i` of a model (the strategy's sibling gap; md-balls' per-dimension and sum gaps).
 fn observable(v: &[f64], i: usize) -> Result<f64> {
     v.get(i).copied().ok_or_else(|| {
@@ -1137,11 +1346,14 @@ struct Point {
     mi: usize,
     source: usize,
     values: Vec<f64>,
-    /// The degree and edge connectivity of a graph source's graph at `n` (when read; else 0).
-    dk: (f64, f64),
+    /// The degree, edge connectivity and coupon-collector probability of a graph source's graph
+    /// at `n` and `m` (when read; else 0).
+    dk: (f64, f64, f64),
     /// The statistic on the first and second halves of the observation window, per run (with
     /// `steady_state`).
     halves: Option<(Vec<f64>, Vec<f64>)>,
+    /// A class member's own label at this `n` (its vector's label).
+    detail: Option<String>,
 }
 
 /// A claim on the per-run values of one configuration.
@@ -1236,7 +1448,7 @@ pub fn judge_values(
 
 impl Statistical {
     fn eval(&self, e: &Expr, n: usize, b: u64, m: u64, consts: &[f64], what: &str) -> Result<f64> {
-        self.eval_dk(e, n, b, m, consts, (0.0, 0.0), what)
+        self.eval_dk(e, n, b, m, consts, (0.0, 0.0, 0.0), what)
     }
 
     /// [`Statistical::eval`] with the graph's degree and edge connectivity `(d, k)` (the names
@@ -1249,12 +1461,12 @@ impl Statistical {
         b: u64,
         m: u64,
         consts: &[f64],
-        dk: (f64, f64),
+        dk: (f64, f64, f64),
         what: &str,
     ) -> Result<f64> {
         let mut vals = vec![n as f64, b as f64, m as f64];
         vals.extend_from_slice(consts);
-        vals.extend([dk.0, dk.1]);
+        vals.extend([dk.0, dk.1, dk.2]);
         let slots: Vec<crate::lang::Approx> = vals
             .iter()
             .map(|v| crate::lang::Domain::float(&Float, *v))
@@ -1345,25 +1557,48 @@ impl Statistical {
     }
 
     /// The simulation work of the file at the numbers of bins `ns` and `runs` runs per
-    /// configuration, in ball steps (`runs × (burn_in + balls)` summed over the configurations),
-    /// checked against [`crate::limits::SIM_WORK`] before the first run.
+    /// configuration, in ball steps (`runs × (burn_in + balls)` summed over the configurations,
+    /// plus `n` per check of a hitting time), checked against [`crate::limits::SIM_WORK`] before
+    /// the first run; the adversaries' linear maximisations (`n^lookahead` rank operations per
+    /// decision) against [`crate::limits::ADVERSARY_WORK`].
     fn check_work(&self, ns: &[usize], runs: u64, effort: u32) -> Result<()> {
         crate::limits::CHECK_EFFORT.check("effort", u64::from(effort))?;
         let mut total: u128 = 0;
+        let mut adversary: u128 = 0;
         for &n in ns {
             for be in &self.batch {
                 let b = self.batch_at(n, be)?;
                 let burn = self.burn_in_at(n, b)?;
                 for me in &self.balls {
                     let m = self.balls_at(n, b, me)?;
-                    let per_run = u128::from(burn) + u128::from(m);
+                    let mut per_run = u128::from(burn) + u128::from(m);
+                    if self.stat == Stat::HittingTime {
+                        let every = self.every_at(n, b)?;
+                        per_run += (u128::from(m / every) + 2) * n as u128;
+                    }
                     total += per_run * u128::from(runs) * self.sources.len() as u128;
+                    let decisions = (u128::from(burn) + u128::from(m)).div_ceil(u128::from(b));
+                    for s in &self.sources {
+                        if let Source::Class(ClassSource {
+                            role: quantifiers::ClassRole::Adversary(_, h),
+                            ..
+                        }) = s
+                        {
+                            let per = (n as u128).saturating_pow(*h as u32);
+                            adversary =
+                                adversary.saturating_add(decisions * u128::from(runs) * per);
+                        }
+                    }
                 }
             }
         }
+        crate::limits::ADVERSARY_WORK.check_u128(
+            "[claim] the adversaries' work: runs × decisions × n^lookahead, summed over the configurations",
+            adversary,
+        )?;
         crate::limits::SIM_WORK
             .check_u128(
-                "[claim] runs × (burn_in + balls), summed over the configurations",
+                "[claim] runs × (burn_in + balls + n per check of a hitting time), summed over the configurations",
                 total,
             )
             .map(|_| ())
@@ -1382,8 +1617,8 @@ impl Statistical {
             for (mi, me) in self.balls.iter().enumerate() {
                 let m = self.balls_at(n, b, me)?;
                 for (si, s) in self.sources.iter().enumerate() {
-                    let dk = self.dk_at(s, n)?;
-                    let (mut values, mut halves) = self.simulate_one(s, n, b, m, runs)?;
+                    let dk = self.dk_at(s, n, m)?;
+                    let (mut values, mut halves, detail) = self.simulate_one(s, n, b, m, runs)?;
                     if let Some((e, _)) = &self.subtract {
                         let c = self.eval_dk(e, n, b, m, &self.consts, dk, "subtract")?;
                         values.iter_mut().for_each(|v| *v -= c);
@@ -1401,6 +1636,7 @@ impl Statistical {
                         values,
                         dk,
                         halves,
+                        detail,
                     });
                 }
             }
@@ -1408,14 +1644,24 @@ impl Statistical {
         Ok(out)
     }
 
-    /// `(d, k)` of a graph source's graph at `n` (degree, edge connectivity) when the file reads
-    /// them; `(0, 0)` otherwise.
-    fn dk_at(&self, s: &Source, n: usize) -> Result<(f64, f64)> {
+    /// `(d, k, untouched)` of a graph source's graph at `n` (degree, edge connectivity, and the
+    /// exact probability that `m` uniform edge requests leave some vertex untouched,
+    /// [`crate::graph::coupon::untouched`]) when the file reads them; zeros otherwise.
+    fn dk_at(&self, s: &Source, n: usize, m: u64) -> Result<(f64, f64, f64)> {
         let Source::Graph(g) = s else {
-            return Ok((0.0, 0.0));
+            return Ok((0.0, 0.0, 0.0));
+        };
+        let untouched = if self.uses_untouched {
+            use num_traits::ToPrimitive;
+            let gr = g.kind.build(n)?;
+            crate::graph::coupon::untouched(&gr, m)?
+                .to_f64()
+                .unwrap_or(f64::NAN)
+        } else {
+            0.0
         };
         if !self.uses_dk {
-            return Ok((0.0, 0.0));
+            return Ok((0.0, 0.0, untouched));
         }
         let gr = g.kind.build(n)?;
         let d = gr.regular_degree().ok_or_else(|| {
@@ -1431,7 +1677,7 @@ impl Statistical {
                 format!("`{}` is disconnected (k = 0)", gr.name()),
             ));
         }
-        Ok((d as f64, k as f64))
+        Ok((d as f64, k as f64, untouched))
     }
 
     /// The per-run values of one configuration, with the values on the two halves of the
@@ -1444,9 +1690,10 @@ impl Statistical {
         b: u64,
         m: u64,
         runs: u64,
-    ) -> Result<(Vec<f64>, Option<(Vec<f64>, Vec<f64>)>)> {
+    ) -> Result<(Vec<f64>, Option<(Vec<f64>, Vec<f64>)>, Option<String>)> {
+        let mut detail = None;
         match s {
-            Source::Process(_) | Source::Graph(..) | Source::Md(..) => {
+            Source::Process(_) | Source::Graph(..) | Source::Md(..) | Source::Class(_) => {
                 let model: Box<dyn Model> = match s {
                     Source::Graph(GraphSource {
                         kind, rule, beta, ..
@@ -1505,6 +1752,13 @@ impl Statistical {
                         &self.weights,
                         &self.ties,
                     )?),
+                    Source::Class(c) => {
+                        let (model, label) = c.model(n, b, &self.ties)?;
+                        if matches!(c.role, quantifiers::ClassRole::Member(_)) {
+                            detail = Some(label);
+                        }
+                        Box::new(model)
+                    }
                     Source::Md(rule, law) => {
                         Box::new(crate::multidim::sim::MdModel::new(MdSimConfig {
                             n,
@@ -1556,6 +1810,21 @@ impl Statistical {
                 if self.steady_state {
                     plan.trajectory = self.checkpoints.max(2);
                 }
+                if self.stat == Stat::HittingTime {
+                    let checks = crate::sim::stopping::Checks {
+                        every: self.every_at(n, b)?,
+                        horizon: m,
+                    };
+                    let pot: Option<Arc<dyn crate::potential::Potential>> = match &self.potential {
+                        Some(p) => Some(Arc::from(crate::potential::parse(p)?)),
+                        None => None,
+                    };
+                    let hits =
+                        crate::sim::stopping::hitting_times(cfg, &plan, checks, pot, &|o| {
+                            self.event(o, n, b, m)
+                        })?;
+                    return Ok((hits.iter().map(|h| h.value()).collect(), None, detail));
+                }
                 let out = simulate(cfg, &plan, &|| {})?;
                 let values = out
                     .runs
@@ -1582,7 +1851,7 @@ impl Statistical {
                 } else {
                     None
                 };
-                Ok((values, halves))
+                Ok((values, halves, detail))
             }
         }
     }
@@ -1631,6 +1900,7 @@ impl Statistical {
             Stat::MdSumGap => observable(&last.observables, 1)?,
             Stat::CutGap => observable(&last.observables, last.observables.len().max(1) - 1)?,
             Stat::PotentialFraction | Stat::RecoveryTime => self.trajectory_value(pts, th)?,
+            Stat::HittingTime => return Err(hitting_is_per_run()),
         })
     }
 
@@ -1696,12 +1966,23 @@ impl Statistical {
             Stat::PotentialFraction | Stat::RecoveryTime => {
                 self.trajectory_value(&r.trajectory, th)?
             }
+            Stat::HittingTime => return Err(hitting_is_per_run()),
         })
     }
 
     /// Decides one configuration at per-configuration level `level` with constants `consts`.
     fn judge(&self, p: &Point, level: f64, consts: &[f64]) -> Result<Judgement> {
         let threshold = self.eval_dk(&self.rhs, p.n, p.b, p.m, consts, p.dk, "rhs")?;
+        if self.stat == Stat::HittingTime {
+            return self
+                .judge_time(p, level, consts, threshold)
+                .map(|c| Judgement {
+                    estimate: c.estimate,
+                    target: c.target,
+                    decision: c.decision,
+                    margin: c.margin,
+                });
+        }
         let claim = match self.test {
             Test::Mean(side) => StatClaim::Mean(side),
             Test::Probability(side) => {
@@ -1755,6 +2036,14 @@ impl Statistical {
     /// empirical `(1 − q)`-quantile (`q`-quantile for `>=`) over the threshold (probability
     /// claims).
     fn ratio(&self, p: &Point, threshold: f64) -> Result<f64> {
+        // Censored hitting times count at the horizon (the ratio is then a lower bound).
+        let capped: Vec<f64> = p.values.iter().map(|v| v.min(p.m as f64)).collect();
+        let p = &Point {
+            values: capped,
+            halves: None,
+            detail: None,
+            ..*p
+        };
         let observed = match self.test {
             Test::Probability(side) => {
                 let q = self.eval_dk(
@@ -1796,7 +2085,7 @@ impl Statistical {
             format!(
                 "n = {}, {}, b = {}: steady state: first half {ma:.4}, second half {mb:.4}, difference {:.4} in [{:.4}, {:.4}]: {}",
                 p.n,
-                self.sources[p.source].label(),
+                self.point_label(p),
                 p.b,
                 e.mean,
                 e.ci_low,
@@ -1904,6 +2193,13 @@ impl Statistical {
                 self.potential.as_deref().unwrap_or_default()
             ),
             Stat::RecoveryTime => "balls until the first checkpoint with gap <= level".into(),
+            Stat::HittingTime => format!(
+                "balls until `{}`",
+                self.until
+                    .as_ref()
+                    .map(|u| u.1.as_str())
+                    .unwrap_or_default()
+            ),
         }
     }
 
@@ -1920,12 +2216,7 @@ impl Statistical {
         Witness {
             n: p.n,
             loads: vec![],
-            source: format!(
-                "{}, b = {}, m = {}",
-                self.sources[p.source].label(),
-                p.b,
-                p.m
-            ),
+            source: format!("{}, b = {}, m = {}", self.point_label(p), p.b, p.m),
             constants,
             constants_text: BTreeMap::new(),
             exact: None,
@@ -2002,9 +2293,14 @@ impl Check for Statistical {
         match self.test {
             Test::Mean(_) | Test::Probability(_) => {
                 let mut ratios = Vec::new();
+                let mut margins = Vec::new();
                 for (i, p) in points.iter().enumerate() {
                     let mut j = self.judge(p, level, &self.consts)?;
                     let rhs = self.eval_dk(&self.rhs, p.n, p.b, p.m, &self.consts, p.dk, "rhs")?;
+                    margins.push(j.margin);
+                    if let Some(note) = self.censoring_note(p, rhs) {
+                        notes.push(note);
+                    }
                     let ratio = self.ratio(p, rhs)?;
                     ratios.push(ratio);
                     let lo = p.values.iter().copied().fold(f64::INFINITY, f64::min);
@@ -2015,7 +2311,7 @@ impl Check for Statistical {
                     notes.push(format!(
                         "n = {}, {}, b = {}, m = {}: {} = {:.4} in [{:.4}, {:.4}] vs {:.4}: {} (values {lo:.4} … {hi:.4}, rhs {rhs:.4}, observed/bound {ratio:.3})",
                         p.n,
-                        self.sources[p.source].label(),
+                        self.point_label(p),
                         p.b,
                         p.m,
                         self.lhs_name(),
@@ -2041,6 +2337,9 @@ impl Check for Statistical {
                         self.witness(p, &j, &self.consts, runs),
                     ));
                 }
+                if self.report_worst {
+                    notes.extend(self.worst_notes(&points, &margins));
+                }
                 let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
                 let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 notes.push(format!(
@@ -2063,8 +2362,22 @@ impl Check for Statistical {
                             "the two sources must run on the same n, batch and number of runs",
                         ));
                     }
-                    let d: Vec<f64> = a.values.iter().zip(&b.values).map(|(x, y)| x - y).collect();
+                    let censored = a.values.iter().chain(&b.values).any(|v| v.is_infinite());
+                    let d: Vec<f64> = a
+                        .values
+                        .iter()
+                        .zip(&b.values)
+                        .map(|(x, y)| x.min(a.m as f64) - y.min(b.m as f64))
+                        .collect();
                     let mut j = judge_values(&d, StatClaim::Mean(side), 0.0, level)?;
+                    if censored {
+                        // A censored time has no known value: no paired difference is known.
+                        j.decision = Decision::Inconclusive;
+                        notes.push(format!(
+                            "n = {}, b = {}, m = {}: censored runs (the event did not hold by m balls): the comparison is inconclusive",
+                            a.n, a.b, a.m
+                        ));
+                    }
                     if drifting[2 * i] || drifting[2 * i + 1] {
                         j.decision = Decision::Inconclusive;
                     }
@@ -2075,8 +2388,8 @@ impl Check for Statistical {
                         a.n,
                         a.b,
                         a.m,
-                        self.sources[a.source].label(),
-                        self.sources[b.source].label(),
+                        self.point_label(a),
+                        self.point_label(b),
                         j.estimate.mean,
                         j.estimate.ci_low,
                         j.estimate.ci_high,
@@ -2100,8 +2413,8 @@ impl Check for Statistical {
                     let mut w = self.witness(a, &j, &self.consts, runs);
                     w.source = format!(
                         "{} vs {}, b = {}, m = {}",
-                        self.sources[a.source].label(),
-                        self.sources[b.source].label(),
+                        self.point_label(a),
+                        self.point_label(b),
                         a.b,
                         a.m
                     );
@@ -2132,8 +2445,17 @@ impl Check for Statistical {
                 for idx in groups.values() {
                     let mut grid = Vec::new();
                     let mut raw = Vec::new();
+                    let censored = idx
+                        .iter()
+                        .any(|&i| points[i].values.iter().any(|v| v.is_infinite()));
                     for &i in idx {
                         let p = &points[i];
+                        let p = &Point {
+                            values: p.values.iter().map(|v| v.min(p.m as f64)).collect(),
+                            halves: None,
+                            detail: None,
+                            ..*p
+                        };
                         let rel = match &self.relative_to {
                             Some(e) => {
                                 self.eval_dk(e, p.n, p.b, p.m, &self.consts, p.dk, "relative_to")?
@@ -2201,6 +2523,12 @@ impl Check for Statistical {
                     }
                     if idx.iter().any(|&i| drifting[i]) {
                         decision = Decision::Inconclusive;
+                    }
+                    if censored {
+                        decision = Decision::Inconclusive;
+                        notes.push(
+                            "censored runs (the event did not hold by m balls): the means are restricted to m and the fit is inconclusive; lengthen `balls`".into(),
+                        );
                     }
                     let first = &points[idx[0]];
                     let means: Vec<String> = grid
