@@ -121,6 +121,11 @@ pub fn run(a: Args) -> Result<i32> {
             .unwrap_or_default();
         // The bracket: the value shown to hold and the nearest value shown to fail.
         let bracket = match (t.fails, t.trust_holds, t.trust_fails) {
+            (Some(f), th, _) if t.fails_unproved => format!(
+                "  [holds at {:.6} ({}), not proved at {f:.6} (inconclusive)]",
+                t.value,
+                th.map_or("-", |x| x.name()),
+            ),
             (Some(f), th, tf) => format!(
                 "  [holds at {:.6} ({}), refuted at {f:.6} ({})]",
                 t.value,

@@ -91,6 +91,10 @@ pub struct Tightest {
     pub trust_holds: Option<super::verdict::Trust>,
     /// The trust level of the refutation at `fails`.
     pub trust_fails: Option<super::verdict::Trust>,
+    /// Whether `fails` is a value where the claim was not shown to hold (an `inconclusive`
+    /// verdict: a claim over a range of a constant kept only where proved over the whole range)
+    /// rather than refuted.
+    pub fails_unproved: bool,
     /// The state that pins it (smallest slack at that value).
     pub witness: Option<super::verdict::Witness>,
 }
@@ -125,6 +129,7 @@ pub(crate) fn bisect_constant(
             fails: Some(to_f64(&good)),
             trust_holds: None,
             trust_fails: Some(trust_good),
+            fails_unproved: false,
             witness: None,
         });
     }
@@ -136,6 +141,7 @@ pub(crate) fn bisect_constant(
             fails: None,
             trust_holds: Some(trust_bad),
             trust_fails: None,
+            fails_unproved: false,
             witness: None,
         });
     }
@@ -157,6 +163,7 @@ pub(crate) fn bisect_constant(
         fails: Some(to_f64(&bad)),
         trust_holds: Some(trust_good),
         trust_fails: Some(trust_bad),
+        fails_unproved: false,
         witness: None,
     })
 }

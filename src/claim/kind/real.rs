@@ -1478,6 +1478,7 @@ impl Check for Real {
                     .as_ref()
                     .filter(|v| v.verdict == Status::Refuted)
                     .map(|v| v.trust),
+                fails_unproved: bad.as_ref().is_some_and(|v| v.verdict != Status::Refuted),
                 witness: bad.and_then(|v| v.witness),
             }],
             fits: vec![],

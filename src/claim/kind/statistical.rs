@@ -2701,6 +2701,7 @@ impl Check for Statistical {
                 fails: bracket.fails,
                 trust_holds: None,
                 trust_fails: None,
+                fails_unproved: false,
                 n,
                 value,
                 witness: tight.map(|t| t.1),

@@ -595,6 +595,7 @@ impl Check for Inequality {
                 fails: bracket.fails,
                 trust_holds: good.as_ref().map(|v| v.trust),
                 trust_fails: bad.as_ref().map(|v| v.trust),
+                fails_unproved: bad.as_ref().is_some_and(|v| v.verdict != Status::Refuted),
                 witness,
             });
         }
