@@ -244,15 +244,17 @@ fn midpoint(b: &RangeBox) -> RangePoint {
 /// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
 /// let r = vec![RangeAt { j: 0, name: "e".into(), lo: q(0, 1), hi: q(1, 2),
 ///     lo_open: true, hi_open: false }];
-/// // e(1 − e) ≤ 1/4 on (0, 1/2], by interval arithmetic on each box (decided once the box is
-/// // narrow enough: the hull of e(1 − e) is [lo(1 − hi), hi(1 − lo)]).
+/// // e(1 − e) ≤ 3/10 on (0, 1/2], by interval arithmetic on each box (the hull of e(1 − e) is
+/// // [lo(1 − hi), hi(1 − lo)]; at most 1/4 < 3/10, decided once hi(1 − lo) ≤ 3/10: on [0, 1/2]
+/// // the bound is 1/2, on [0, 1/4] 1/4, on [1/4, 1/2] 3/8, on [1/4, 3/8] 9/32 and on [3/8, 1/2]
+/// // 5/16, on [3/8, 7/16] 63/256, on [7/16, 1/2] 9/32: seven boxes in all).
 /// let holds = |b: &[(usize, Q, Q)]| {
 ///     let (lo, hi) = (&b[0].1, &b[0].2);
 ///     let upper = hi * (Q::from_integer(1.into()) - lo);
-///     if upper <= q(1, 4) { Ok(true) } else { Err(EvalError::Undecided("overlap".into())) }
+///     if upper <= q(3, 10) { Ok(true) } else { Err(EvalError::Undecided("overlap".into())) }
 /// };
-/// let point = |p: &[(usize, Q)]| Some(&p[0].1 * (Q::from_integer(1.into()) - &p[0].1) <= q(1, 4));
-/// assert!(matches!(decide_over(&r, 512, holds, point).unwrap(), BoxOutcome::Proved { .. }));
+/// let point = |p: &[(usize, Q)]| Some(&p[0].1 * (Q::from_integer(1.into()) - &p[0].1) <= q(3, 10));
+/// assert_eq!(decide_over(&r, 512, holds, point).unwrap(), BoxOutcome::Proved { boxes: 7 });
 /// // e ≤ 3/8 fails at the midpoint 1/4 + …: refuted at a certified point of the range.
 /// let b = |bx: &[(usize, Q, Q)]| {
 ///     if bx[0].2 <= q(3, 8) { Ok(true) } else if bx[0].1 > q(3, 8) { Ok(false) }

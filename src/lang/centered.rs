@@ -17,11 +17,13 @@
 //! use balloc::lang::{Centered, Domain, Enclosure};
 //! use std::cmp::Ordering;
 //! let q = |a: i64, b: i64| Q::new(a.into(), b.into());
-//! // eᵃ < eᵃ(1 + a²/8) + 1/100 for a ∈ [0, 1/8]. Naively both sides span about [1, 1.13]
-//! // and overlap; the centred form of the difference at c = 1/16 is
-//! // g(c) ≈ 0.0105 plus ∇g(B)·(B − c) ⊆ [0, 0.0376]·[−1/16, 1/16], so g > 0.0081.
-//! let c = Centered::new(128, &[(q(0, 1), q(1, 8))]);
-//! let a = c.range_var(&q(0, 1), &q(1, 8), 0).unwrap();
+//! // eᵃ < eᵃ(1 + a²/8) + 1/100 for a ∈ [0, 1/64]. Naively the sides span [1, 1.0158] and
+//! // [1.01, 1.0259] and overlap; the difference g = eᵃ − (eᵃ(1 + a²/8) + 1/100) is
+//! // −0.0100 at the centre 1/128, and its gradient, enclosed as eᴮ − eᴮ(1 + B²/8) − eᴮB/4 over
+//! // B = [0, 1/64], lies in [−0.02, 0.016]; times the radius 1/128 that moves g by at most
+//! // 1.6·10⁻⁴, so g < 0 on the whole box.
+//! let c = Centered::new(128, &[(q(0, 1), q(1, 64))]);
+//! let a = c.range_var(&q(0, 1), &q(1, 64), 0).unwrap();
 //! let ea = c.exp(&a).unwrap();
 //! let eighth = c.div(&c.powi(&a, 2).unwrap(), &c.rational(&q(8, 1)).unwrap()).unwrap();
 //! let factor = c.add(&c.one(), &eighth).unwrap();
@@ -29,7 +31,7 @@
 //! assert_eq!(c.cmp(&ea, &rhs).unwrap(), Ordering::Less);
 //! // The naive enclosures over the same box cannot tell.
 //! let e = Enclosure { prec: 128 };
-//! let x = e.hull(&q(0, 1), &q(1, 8)).unwrap();
+//! let x = e.hull(&q(0, 1), &q(1, 64)).unwrap();
 //! let ex = e.exp(&x).unwrap();
 //! let f = e.add(&e.one(), &e.div(&e.powi(&x, 2).unwrap(), &e.rational(&q(8, 1)).unwrap()).unwrap()).unwrap();
 //! let r = e.add(&e.mul(&ex, &f).unwrap(), &e.rational(&q(1, 100)).unwrap()).unwrap();

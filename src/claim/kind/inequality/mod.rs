@@ -594,7 +594,10 @@ impl Check for Inequality {
                 value: bracket.holds,
                 fails: bracket.fails,
                 trust_holds: good.as_ref().map(|v| v.trust),
-                trust_fails: bad.as_ref().map(|v| v.trust),
+                trust_fails: bad
+                    .as_ref()
+                    .filter(|v| v.verdict == Status::Refuted)
+                    .map(|v| v.trust),
                 fails_unproved: bad.as_ref().is_some_and(|v| v.verdict != Status::Refuted),
                 witness,
             });
