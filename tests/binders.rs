@@ -3,13 +3,10 @@
 //! loads, degrees and set membership). Every expected value comes from a second route: a
 //! brute-force computation in rationals written here, or a hand computation in a comment.
 
+use crate::common::{exact_value as exact, q};
 use balloc::claim::{Status, Trust};
 use balloc::exact::Q;
 use num_traits::Zero;
-
-fn q(a: i64, b: i64) -> Q {
-    Q::new(a.into(), b.into())
-}
 
 /// Two-Choice by its definition: two bins sampled uniformly with replacement, the ball to the
 /// less loaded one, a tie broken by a fair coin.
@@ -31,14 +28,6 @@ fn two_choice(x: &[i64]) -> Vec<Q> {
         }
     }
     p
-}
-
-fn exact(frag: &str, expr: &str, loads: &[i64]) -> Q {
-    let x: Vec<f64> = loads.iter().map(|v| *v as f64).collect();
-    balloc::claim::evaluate(frag, expr, &x)
-        .unwrap_or_else(|e| panic!("{expr}: {e}"))
-        .exact
-        .unwrap_or_else(|| panic!("{expr}: no exact value"))
 }
 
 const TWO: &str = "[setting]\nprocesses = [\"two-choice\"]";

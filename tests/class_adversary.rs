@@ -12,14 +12,11 @@
 //!   (it is `q` there), but not for the fraction of overloaded bins.
 
 use crate::common;
-use balloc::exact::{Int, Q};
+use crate::common::q;
+use balloc::exact::Q;
 use balloc::sim::adversary::{Adversary, Aim, Class, Shape};
 use num_traits::{One, ToPrimitive, Zero};
 use std::collections::HashMap;
-
-fn q(a: i64, b: i64) -> Q {
-    Q::new(Int::from(a), Int::from(b))
-}
 
 /// The inequalities `a·p ≤ b` of the class at `n` (rank 0 heaviest), in exact rationals.
 fn inequalities(n: usize, k: usize, eps: &Q, c2: &Q, sorted: bool) -> Vec<(Vec<Q>, Q)> {

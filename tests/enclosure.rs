@@ -14,10 +14,6 @@ use balloc::weights::WeightLaw;
 use balloc::{expectation, potential, process};
 use num_traits::{One, Zero};
 
-fn q(a: i64, b: i64) -> Q {
-    Q::new(a.into(), b.into())
-}
-
 /// `iv` contains the number whose 45-significant-digit decimal is `dec` (to the decimal's
 /// truncation, 1e−43) and is no wider than `width`.
 fn assert_encloses(iv: &Interval, dec: &str, width: &str) {
@@ -410,6 +406,7 @@ fn gamma_at_balance_is_2n() {
 // ---------------------------------------------------------------------------------------------
 // The group potentials of the multidimensional paper and paper B's Λ.
 
+use crate::common::q;
 use balloc::multidim::claims::{self as mdclaims, Constants};
 use balloc::multidim::enclosed::{self, ExactConstants, Item, Outcome, sum_loads};
 use balloc::multidim::group_enclosure::{self as genc, GroupSpec};

@@ -1,6 +1,7 @@
 //! Trust level `exact`: the rational closed forms for Υ and Δ equal an independent rational
 //! enumeration over every outcome, and agree with the `f64` closed forms to 1e-12.
 
+use crate::common::q;
 use balloc::exact::{
     self, ExactOutcome, ExactSetting, ExactStepLaw, ExactWeights, Q, absolute, enumerate, int,
     quadratic,
@@ -25,10 +26,6 @@ const LOADS: &[&[f64]] = &[
     &[0.0, 0.0, 0.0, 0.0],
     &[4.0, 1.0, 1.0, 0.0, 2.0, 2.0],
 ];
-
-fn q(a: i64, b: i64) -> Q {
-    Q::new(a.into(), b.into())
-}
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0)

@@ -2,6 +2,7 @@
 //! order, balance factors as stated), the graph quantities against hand computations on C₄, C₈
 //! and the 2×2 torus, and bad input (tree files, loads of the wrong size) as one-line errors.
 
+use crate::common::q;
 use balloc::cli::run_args;
 use balloc::exact::Q;
 use balloc::graph::binarise::binarised;
@@ -12,10 +13,6 @@ use balloc::graph::tree::Tree;
 use balloc::graph::tree_file;
 use balloc::graph::{Graph, tree_spec::TreeSpec};
 use std::path::PathBuf;
-
-fn q(a: i64, b: i64) -> Q {
-    Q::new(a.into(), b.into())
-}
 
 fn exact(st: &GraphState, name: &str, el: Element) -> Q {
     match st.value(name, el).unwrap() {

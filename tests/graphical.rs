@@ -2,6 +2,7 @@
 //! Expected values come from independent routes (hand computations in comments, enumeration
 //! against closed forms, rationals against f64, max-flow against subset enumeration).
 
+use crate::common::q;
 use balloc::exact::Q;
 use balloc::graph::checks::{self, Finding};
 use balloc::graph::strategy::Strategy;
@@ -9,10 +10,6 @@ use balloc::graph::tree::Tree;
 use balloc::graph::{Graph, greedy, haar, measures};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn q(a: i64, b: i64) -> Q {
-    Q::new(a.into(), b.into())
-}
 
 fn small_graphs() -> Vec<Graph> {
     vec![

@@ -1,15 +1,12 @@
 //! Lower-bound constructions pinned with insta snapshots; every pinned law is first checked
 //! against an independent enumeration of ball (or sample) sequences.
 
+use crate::common::q;
 use balloc::exact::Q;
 use balloc::loads::{Loads, TieRule};
 use balloc::lower_bound::{Law, batched, mean, mean_biased, render, tail};
 use balloc::process;
 use num_traits::{One, ToPrimitive, Zero};
-
-fn q(a: i64, b: i64) -> Q {
-    Q::new(a.into(), b.into())
-}
 
 fn add(law: &mut Law, v: Q, p: Q) {
     *law.entry(v).or_insert_with(Q::zero) += p;

@@ -3,6 +3,7 @@
 //! Υ and Δ, on every integer load vector of a small box (exhaustive), exactly in rationals and to
 //! 1e-12 relative against the spine's f64 closed forms.
 
+use crate::common::q;
 use balloc::bias::{self, Sides, drift, identity, outcome};
 use balloc::exact::Q;
 use balloc::expectation::expect;
@@ -11,10 +12,6 @@ use balloc::potential;
 use balloc::process::{self, ExactStepLaw, Process};
 use balloc::setting::Setting;
 use num_traits::{One, ToPrimitive, Zero};
-
-fn q(a: i64, b: i64) -> Q {
-    Q::new(a.into(), b.into())
-}
 
 /// Every integer load vector in `{0..=max}ⁿ` for the box sizes used below (about 1 900 states).
 fn states() -> Vec<Loads> {

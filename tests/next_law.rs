@@ -6,12 +6,9 @@
 
 use crate::common;
 
+use crate::common::{exact_value as exact, q};
 use balloc::exact::Q;
 use num_traits::{One, Zero};
-
-fn q(a: i64, b: i64) -> Q {
-    Q::new(a.into(), b.into())
-}
 
 fn qs(x: &[i64]) -> Vec<Q> {
     x.iter().map(|v| Q::from_integer((*v).into())).collect()
@@ -107,15 +104,6 @@ fn prob(law: &[(Q, Vec<Q>)], x: &[Q], event: &Event) -> Q {
         .filter(|(_, y)| event(x, y))
         .map(|(p, _)| p.clone())
         .sum()
-}
-
-/// The engine's exact value of `expr` at `loads` in the setting `frag`.
-fn exact(frag: &str, expr: &str, loads: &[i64]) -> Q {
-    let x: Vec<f64> = loads.iter().map(|v| *v as f64).collect();
-    balloc::claim::evaluate(frag, expr, &x)
-        .unwrap_or_else(|e| panic!("{expr}: {e}"))
-        .exact
-        .unwrap_or_else(|| panic!("{expr}: no exact value"))
 }
 
 const TWO: &str = "[setting]\nprocesses = [\"two-choice\"]";

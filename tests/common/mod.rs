@@ -23,3 +23,18 @@ pub fn write(root: &Path, name: &str, text: &str) -> PathBuf {
     std::fs::write(&p, text).unwrap();
     p
 }
+
+/// The rational a/b.
+pub fn q(a: i64, b: i64) -> balloc::exact::Q {
+    balloc::exact::Q::new(a.into(), b.into())
+}
+
+/// The engine's exact value of `expr` at the integer loads `loads` in the setting `frag` (a
+/// `[setting]` fragment); panics when the value is not exact.
+pub fn exact_value(frag: &str, expr: &str, loads: &[i64]) -> balloc::exact::Q {
+    let x: Vec<f64> = loads.iter().map(|v| *v as f64).collect();
+    balloc::claim::evaluate(frag, expr, &x)
+        .unwrap_or_else(|e| panic!("{expr}: {e}"))
+        .exact
+        .unwrap_or_else(|| panic!("{expr}: no exact value"))
+}
