@@ -632,6 +632,17 @@ pub const NEXT_STATES: Limit = Limit {
     raisable: true,
 };
 
+/// Boxes of the range values examined per searched state when a claim over a range of a
+/// constant is decided at that state ([`crate::claim::range::decide_over`]).
+pub const RANGE_BOXES: Limit = Limit {
+    name: "RANGE_BOXES",
+    max: 2048,
+    unit: "boxes per state",
+    applies_to: "constants over a range (`eps = \"(0, 1/2]\"`) in kind `inequality`",
+    reason: "each box is one or two evaluations of the claim in enclosures and in the mean-value form (about a millisecond at n ≤ 8): a few seconds per state at most; a state whose boxes run out is undecided, never held",
+    raisable: true,
+};
+
 /// Every limit, for the README and the tests.
 pub const ALL: &[&Limit] = &[
     &BINS,
@@ -678,6 +689,7 @@ pub const ALL: &[&Limit] = &[
     &SEARCH_STATES,
     &NEXT_STEPS,
     &NEXT_STATES,
+    &RANGE_BOXES,
 ];
 
 /// Largest `k` with `n = 2^k` in `multidim experiment` (`--max-log2-n`).

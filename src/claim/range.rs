@@ -18,8 +18,8 @@ use crate::exact::Q;
 use crate::lang::{Eval, EvalError, Expr};
 use num_traits::{Signed, Zero};
 
-/// The most boxes examined per state and range claim.
-pub const RANGE_BOXES: usize = 2048;
+/// The most boxes examined per state and range claim (`limits::RANGE_BOXES`).
+pub const RANGE_BOXES: usize = crate::limits::RANGE_BOXES.max as usize;
 
 /// Boxes narrower than 2^-`RANGE_DEPTH` of their range are not split further.
 pub const RANGE_DEPTH: u32 = 40;
