@@ -209,3 +209,50 @@ fn deterministic() {
         b.witness.as_ref().map(|w| (&w.loads, &w.constants_text))
     );
 }
+
+/// ∃α₀ ∀α ≤ α₀: the constant finder on the end of the range. For `E_Phi <= Phi*(1 + alpha/2)`
+/// (One-Choice, n = 2: E[Φ'] = Φ·cosh(α/2), see `one_choice_phi`) the claim holds for every
+/// α ∈ (0, α₀] iff cosh(α₀/2) ≤ 1 + α₀/2, so the largest α₀ is 2u* with cosh u* = 1 + u*:
+/// f(u) = cosh u − 1 − u has f(1.616) = 2.61581 − 2.616 < 0 and f(1.617) = 2.61822 − 2.617 > 0,
+/// so α₀ ∈ (3.232, 3.234). Each value is kept only where the claim holds over the whole range at
+/// every state.
+#[test]
+fn the_largest_end_of_a_range_by_the_constant_finder() {
+    let body = r#"[setting]
+processes = ["one-choice"]
+potentials = ["phi"]
+[constants]
+alpha = "(0, alpha0]"
+alpha0 = "1"
+[tighten]
+alpha0 = "largest"
+[claim]
+expr = "E_Phi <= Phi*(1 + alpha/2)"
+[domain]
+n = [2]
+exhaustive = { max_n = 2, max_load = 2 }
+families = ["tied"]
+random = 0
+optimise = 0
+seed = 5
+"#;
+    let root = common::scratch_in("ranges", "alpha0");
+    let p = common::write(&root, "alpha0", &format!("{HEAD}{body}"));
+    let (_, c) = claim::prepare(&p, &root).unwrap();
+    let r = c
+        .tighten("alpha0", None, &mut RunContext::default())
+        .unwrap();
+    let t = &r.per_n[0];
+    assert!(t.value > 3.232 && t.value < 3.234, "alpha0 = {}", t.value);
+    let f = t.fails.expect("a failing value");
+    assert!(f > t.value && f < 3.234, "fails at {f}");
+    assert_eq!(t.trust_holds, Some(Trust::Enclosure));
+    // Past α₀ the claim is refuted (at a certified point), not merely undecided.
+    assert!(!t.fails_unproved, "{t:?}");
+    // The range constant itself cannot be tightened.
+    let e = c
+        .tighten("alpha", None, &mut RunContext::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("is a range"), "{e}");
+}
