@@ -37,10 +37,11 @@ fn constant(v: &Verdict, name: &str) -> f64 {
 /// One-Choice at n = 2: E[Φ'] = Φ·e^{−α/2}(1 + e^α)/2 = Φ·cosh(α/2) at every state (each bin
 /// moves by ±1/2 with probability 1/2). So `E_Phi <= Phi*(1 + alpha/2)` holds iff
 /// cosh(u) ≤ 1 + u with u = α/2, i.e. u ≤ u* where cosh u* = 1 + u*: u* ∈ (1.61, 1.62)
-/// (cosh 1.61 = 2.5956 < 2.61, cosh 1.62 = 2.6248 > 2.62), α* ∈ (3.22, 3.24). On (0, 3] it
-/// holds at every state for every α (at α → 0 both sides tend to Φ, the right side's slope
-/// Φ/2 exceeds the left's Σ E[yᵢ'] e^{αyᵢ'}… = Φ·sinh(α/2)/2 → 0: decided at the closed corner
-/// α = 0 where both sides are exactly Φ); on (0, 4] it fails for α ∈ (α*, 4].
+/// (cosh 1.61 = 2.6013 < 2.61, cosh 1.62 = 2.6255 > 2.62), α* ∈ (3.22, 3.24). On (0, 3] it
+/// holds at every state for every α: the slack is Φ(α)·(1 + u − cosh u) ≥ 0, exactly 0 at
+/// α = 0 (where both sides are Φ(0) = n) and increasing near it (its derivative at 0 is n/2), so
+/// the boxes at the open end are decided by the exact corner value; on (0, 4] it fails for
+/// α ∈ (α*, 4].
 fn one_choice_phi(range: &str) -> String {
     format!(
         r#"[setting]
