@@ -643,6 +643,16 @@ pub const RANGE_BOXES: Limit = Limit {
     raisable: true,
 };
 
+/// Distinct states of one case kept to be decided over the ranges of range constants.
+pub const RANGE_STATES: Limit = Limit {
+    name: "RANGE_STATES",
+    max: 100_000,
+    unit: "states per case",
+    applies_to: "constants over a range (`eps = \"(0, 1/2]\"`) in kind `inequality`",
+    reason: "every state the search evaluates is kept (n numbers each) and decided over the range after the search; beyond the limit the verdict is `inconclusive`, never `holds`",
+    raisable: true,
+};
+
 /// Every limit, for the README and the tests.
 pub const ALL: &[&Limit] = &[
     &BINS,
@@ -690,6 +700,7 @@ pub const ALL: &[&Limit] = &[
     &NEXT_STEPS,
     &NEXT_STATES,
     &RANGE_BOXES,
+    &RANGE_STATES,
 ];
 
 /// Largest `k` with `n = 2^k` in `multidim experiment` (`--max-log2-n`).

@@ -257,3 +257,32 @@ seed = 5
         .to_string();
     assert!(e.contains("is a range"), "{e}");
 }
+
+/// More searched states than `limits::RANGE_STATES` in one case: the range is not decided at
+/// them, and the verdict says so instead of `holds` (the claim, ε ≥ 0 on (0, 1], is true).
+#[test]
+fn too_many_states_for_the_range_is_not_held() {
+    let v = run(
+        "many",
+        r#"[setting]
+processes = ["one-choice"]
+[constants]
+eps = "(0, 1]"
+[claim]
+expr = "eps >= 0*Upsilon"
+[domain]
+n = [8]
+families = []
+integer = false
+random = 110000
+optimise = 0
+seed = 3
+"#,
+    );
+    assert_eq!(v.verdict, Status::Inconclusive, "{v:?}");
+    assert!(
+        v.notes.iter().any(|n| n.contains("limits::RANGE_STATES")),
+        "{:?}",
+        v.notes
+    );
+}

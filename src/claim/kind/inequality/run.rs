@@ -75,7 +75,9 @@ impl Objective for LinkObjective<'_> {
         let file = || self.ineq.t.file_name();
         if let Some(seen) = &self.seen {
             let mut s = seen.borrow_mut();
-            if s.1.insert(key(loads)) {
+            // Beyond the limit a state is not kept (the verdict then cannot be `holds`).
+            let cap = crate::limits::RANGE_STATES.max as usize;
+            if s.1.len() <= cap && s.1.insert(key(loads)) {
                 s.0.push(loads.to_vec());
             }
         }
@@ -566,7 +568,17 @@ impl Inequality {
                         && range_tally.undecided == 0
                     {
                         let states = std::mem::take(&mut seen.borrow_mut().0);
-                        for x in states {
+                        let cap = crate::limits::RANGE_STATES.max as usize;
+                        if states.len() > cap {
+                            range_tally.undecided += 1;
+                            range_tally.first_undecided = Some(format!(
+                                "n = {n}: the search evaluated more than {cap} states (limits::RANGE_STATES); the range is decided at none of them"
+                            ));
+                        }
+                        for x in states
+                            .into_iter()
+                            .take_while(|_| range_tally.undecided == 0)
+                        {
                             let st = State::new(&case, x.clone())?;
                             range_tally.states += 1;
                             match self
@@ -741,7 +753,7 @@ impl Inequality {
                 notes.push(format!(
                     "held at every sample point, but over the ranges ({}) a state was left undecided after {} state(s) were decided (the pass stops there): {}",
                     range_tally.text,
-                    range_tally.states - 1,
+                    range_tally.states.saturating_sub(1),
                     range_tally.first_undecided.clone().unwrap_or_default()
                 ));
             } else {
