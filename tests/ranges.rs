@@ -198,6 +198,15 @@ fn bad_ranges_are_errors() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("is a range") && e.contains("[vars]"), "{e}");
+    // An evaluation at one state needs one value of each constant.
+    let e = balloc::claim::evaluate(
+        "[setting]\nprocesses = [\"one-choice\"]\n[constants]\neps = \"(0, 1]\"",
+        "Upsilon + eps",
+        &[1.0, 0.0],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("constant `eps` is a range"), "{e}");
 }
 
 /// The same seed gives the same verdict and witness.

@@ -675,6 +675,17 @@ impl Evaluator {
             paper: None,
         };
         let ineq = Inequality::new(&t)?;
+        let c = &ineq.setup.constants;
+        if let Some(j) = c.ranges.iter().position(Option::is_some) {
+            // One value is evaluated here: a range has none.
+            return Err(t.error_at(
+                Some(c.at[j]),
+                format!(
+                    "constant `{}` is a range: an evaluation needs one value (write it as a number)",
+                    c.names[j]
+                ),
+            ));
+        }
         let allocs = ineq
             .allocs(n, 0)
             .map_err(|e| t.error_at(None, e.to_string()))?;
