@@ -366,12 +366,7 @@ provenance = "derived"
 "#;
 
 fn err_of(name: &str, body: &str) -> String {
-    let root = common::scratch_in("next-law-bad", name);
-    let p = common::write(&root, name, body);
-    match balloc::claim::prepare(&p, &root) {
-        Ok(_) => panic!("{name}: accepted"),
-        Err(e) => e.to_string(),
-    }
+    common::build_error("next-law-bad", name, body)
 }
 
 #[test]

@@ -27,9 +27,7 @@ provenance = "derived"
 "#;
 
 fn run_text(name: &str, body: &str) -> claim::Verdict {
-    let root = scratch(name);
-    let p = write(&root, name, &format!("{HEAD}{body}"));
-    claim::check(&p, &root, &mut RunContext::default()).unwrap()
+    common::check_scratch("prover", name, &format!("{HEAD}{body}"))
 }
 
 /// The `x` of a refuted verdict's witness point.
@@ -357,11 +355,9 @@ fn the_constant_finder_brackets_alpha0_with_a_proof_and_a_counterexample() {
 
 /// The error of loading and building a file (one line: `file:line:column: message`).
 fn build_error(name: &str, body: &str) -> String {
-    let root = scratch(name);
-    let p = write(&root, name, &format!("{HEAD}{body}"));
-    let e = claim::prepare(&p, &root).err().expect("an error");
-    let s = e.to_string();
+    let s = common::build_error("prover", name, &format!("{HEAD}{body}"));
     assert!(!s.contains('\n'), "one line: {s}");
+    let p = common::scratch_path("prover", name);
     assert!(s.starts_with(&p.display().to_string()), "{s}");
     s
 }

@@ -16,11 +16,10 @@ provenance = "derived"
 "#;
 
 fn run(name: &str, body: &str) -> Verdict {
-    let root = common::scratch_in("ranges", name);
-    let p = common::write(&root, name, &format!("{HEAD}{body}"));
-    claim::check(&p, &root, &mut RunContext::default()).unwrap()
+    common::check_scratch("ranges", name, &format!("{HEAD}{body}"))
 }
 
+/// The error of a file whose ranges are bad: when the file is read, or at the first case.
 fn error(name: &str, body: &str) -> String {
     let root = common::scratch_in("ranges", name);
     let p = common::write(&root, name, &format!("{HEAD}{body}"));

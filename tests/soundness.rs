@@ -26,9 +26,11 @@ provenance = "derived"
 "#;
 
 fn run(name: &str, kind: &str, body: &str) -> Verdict {
-    let root = scratch(name);
-    let p = write(&root, name, &format!("kind = \"{kind}\"\n{HEAD}{body}"));
-    claim::check(&p, &root, &mut RunContext::default()).unwrap()
+    common::check_scratch(
+        "soundness",
+        name,
+        &format!("kind = \"{kind}\"\n{HEAD}{body}"),
+    )
 }
 
 fn real(name: &str, body: &str) -> Verdict {
@@ -568,4 +570,32 @@ fn the_f64_path_escalates_at_tiny_widths_and_huge_values() {
         "[vars]\nx = \"[-1e300, 1e300]\"\n[claim]\nexpr = \"x^2 < 1.0000001e600\"\n",
     );
     assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+}
+
+/// Constants over a range (`src/claim/range.rs`): the exact corner value decides a box only
+/// where the slack is monotone over it. `ε² ≥ ε/1000` on [0, 1] is equal at the corner ε = 0
+/// (slack 0) but false on (0, 1/1000), where the slack ε² − ε/1000 first decreases (derivative
+/// −1/1000 at 0): a box [0, w] must not be decided by its corner. None of the sample points
+/// (0, 1/2, 1) fails, so only the bisection can see it: never `holds`, and a refutation lies in
+/// (0, 1/1000). The true twin `ε² + ε/1000 ≥ 0` (also 0 at the corner, increasing) is never
+/// refuted.
+#[test]
+fn a_range_is_never_held_on_a_corner_it_leaves_downward() {
+    let body = |expr: &str| {
+        format!(
+            "[setting]\nprocesses = [\"one-choice\"]\n[constants]\neps = \"[0, 1]\"\n[claim]\nexpr = \"{expr} + 0*Upsilon\"\n[domain]\nn = [2]\nrandom = 1\nseed = 1\n"
+        )
+    };
+    let v = run("range-corner", "inequality", &body("eps^2 >= eps/1000"));
+    assert_ne!(v.verdict, Status::Holds, "{v:?}");
+    if v.verdict == Status::Refuted {
+        let e = coord(&v, "eps");
+        assert!(e > 0.0 && e < 1e-3, "eps = {e}");
+    }
+    let t = run(
+        "range-corner-true",
+        "inequality",
+        &body("eps^2 + eps/1000 >= 0"),
+    );
+    assert_ne!(t.verdict, Status::Refuted, "{t:?}");
 }

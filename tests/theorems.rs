@@ -385,12 +385,7 @@ fn constant_finder_matches_the_hand_value_at_the_all_equal_vector() {
 }
 
 fn err_of(name: &str, body: &str) -> String {
-    let root = scratch(&format!("bad-{name}"));
-    let p = write(&root, name, body);
-    match claim::prepare(&p, &root) {
-        Ok(_) => panic!("{name}: accepted"),
-        Err(e) => e.to_string(),
-    }
+    common::build_error("theorems-bad", name, body)
 }
 
 #[test]

@@ -38,3 +38,30 @@ pub fn exact_value(frag: &str, expr: &str, loads: &[i64]) -> balloc::exact::Q {
         .exact
         .unwrap_or_else(|| panic!("{expr}: no exact value"))
 }
+
+/// The path of the scratch file `t/<name>.toml` under `scratch_in(prefix, name)`.
+pub fn scratch_path(prefix: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{prefix}-{name}"))
+        .join("t")
+        .join(format!("{name}.toml"))
+}
+
+/// Writes the scratch file `t/<name>.toml` (under `scratch_in(prefix, name)`) and returns the
+/// one-line error that building its check gives; panics when the file is accepted.
+pub fn build_error(prefix: &str, name: &str, text: &str) -> String {
+    let root = scratch_in(prefix, name);
+    let p = write(&root, name, text);
+    match balloc::claim::prepare(&p, &root) {
+        Ok(_) => panic!("{name}: accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Writes the scratch file `t/<name>.toml` (under `scratch_in(prefix, name)`) and checks it.
+pub fn check_scratch(prefix: &str, name: &str, text: &str) -> balloc::claim::Verdict {
+    let root = scratch_in(prefix, name);
+    let p = write(&root, name, text);
+    balloc::claim::check(&p, &root, &mut balloc::claim::RunContext::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
