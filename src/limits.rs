@@ -487,48 +487,8 @@ pub const MD_CLAIM_EXHAUSTIVE: Limit = Limit {
     name: "MD_CLAIM_EXHAUSTIVE",
     max: 100_000,
     unit: "states per n",
-    applies_to: "`multidim` claims with `expr`: `max_load` enumerates (max_load + 1)^(n·D) states",
+    applies_to: "`multidim` claims with `expr`: `max_load` enumerates (max_load + 1)^(n·D) states; with `chain`, `exhaustive = { max_n, max_load }` enumerates C(max_load + n − 1, n − 1) sorted states",
     reason: "every state is decided exactly, with its one-step expectation",
-    raisable: true,
-};
-
-/// Numbers of bins of a `multidim` item (the sum-load chain of D).
-/// ```
-/// assert_eq!(balloc::limits::MD_ITEM_N.max, 20_000);
-/// ```
-pub const MD_ITEM_N: Limit = Limit {
-    name: "MD_ITEM_N",
-    max: 20_000,
-    unit: "bins",
-    applies_to: "kind `multidim` with `item`: `[domain] n` (at least 2)",
-    reason: "the rank-weighted potentials of a state are re-sorted for each of its n outcomes",
-    raisable: true,
-};
-
-/// Dimensions of the md-level re-check of a `multidim` item.
-/// ```
-/// assert!(balloc::limits::MD_ITEM_DIMS.check("dims", 13).is_err());
-/// ```
-pub const MD_ITEM_DIMS: Limit = Limit {
-    name: "MD_ITEM_DIMS",
-    max: 12,
-    unit: "dimensions",
-    applies_to: "kind `multidim` with `item`: `[claim] dims`",
-    reason: "the re-check of a counterexample enumerates the C(D, f) supports of every outcome",
-    raisable: true,
-};
-
-/// States of the exhaustive enumeration of a `multidim` item, per n.
-/// ```
-/// // max_n = 9, max_load = 20: C(28, 8) = 3108105 sorted states at n = 9, above the limit.
-/// assert!(balloc::limits::MD_ITEM_EXHAUSTIVE.check("exhaustive", 3_108_105).is_err());
-/// ```
-pub const MD_ITEM_EXHAUSTIVE: Limit = Limit {
-    name: "MD_ITEM_EXHAUSTIVE",
-    max: 1_000_000,
-    unit: "states per n",
-    applies_to: "kind `multidim` with `item`: `[domain] exhaustive = { max_n, max_load }` (C(max_load + n − 1, n − 1) sorted states per n)",
-    reason: "every state is searched with the one-step expectations of its potentials",
     raisable: true,
 };
 
@@ -687,9 +647,6 @@ pub const ALL: &[&Limit] = &[
     &MD_SUPPORTS,
     &MD_CLAIM_CELLS,
     &MD_CLAIM_EXHAUSTIVE,
-    &MD_ITEM_N,
-    &MD_ITEM_DIMS,
-    &MD_ITEM_EXHAUSTIVE,
     &DECIMAL_DIGITS,
     &DECIMAL_EXPONENT,
     &SIM_WORK,

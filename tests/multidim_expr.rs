@@ -485,21 +485,24 @@ fn other_kinds_reject_md_states_and_max_load_in_domain() {
     let e = e1(graph);
     assert!(e.contains("not by `graph`"), "{e}");
     let item = "title = \"t\"\nkind = \"multidim\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
-                locator = \"x\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n\
-                [constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n\
+                locator = \"x\"\nprovenance = \"derived\"\n[claim]\nitem = \"corollary-1\"\n\
                 [domain]\nn = [8]\nmax_load = 2\n";
     let e = e1(item);
-    assert!(e.contains("not by `multidim` with `item`"), "{e}");
+    assert!(
+        e.contains("[claim] item: the multidim kind has no item list"),
+        "{e}"
+    );
 }
 
 #[test]
-fn multidim_items_check_their_sizes_against_the_limits() {
-    let item = |claim: &str, domain: &str| {
+fn chain_states_check_their_sizes_against_the_limits() {
+    let claim = |domain: &str| {
         format!(
             "title = \"t\"\nkind = \"multidim\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\n\
-             locator = \"x\"\nprovenance = \"derived\"\n[setting]\nprocesses = [\"two-choice\"]\n\
-             [constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n{claim}\
-             [domain]\n{domain}"
+             locator = \"x\"\nprovenance = \"derived\"\n[constants]\neps = \"1/8\"\n\
+             [potentials]\nPhi = \"sum(exp(eps/(2*f)*y)/rank)\"\n\
+             [claim]\nexpr = \"E_Phi <= (1 + (eps/2)^2/n)*Phi\"\nball = \"uniform(dims=1,f=1)\"\n\
+             rules = [\"sum two-choice\"]\nchain = \"fixed-f\"\n[domain]\n{domain}"
         )
     };
     let e1 = |text: &str| {
@@ -507,32 +510,25 @@ fn multidim_items_check_their_sizes_against_the_limits() {
         assert_eq!(e.trim().lines().count(), 1, "{e}");
         e
     };
-    // max_load = 20: C(20 + n − 1, n − 1) sorted states at n: n = 8 gives C(27, 7) = 888030
-    // (within 10⁶), n = 9 gives C(28, 8) = 3108105, the first n above the limit.
-    let e = e1(&item(
-        "",
+    // max_load = 20: C(20 + n − 1, n − 1) sorted states at n: n = 6 gives C(25, 5) = 53130
+    // (within 10⁵), n = 7 gives C(26, 6) = 26·25·24·23·22·21/720 = 230230, the first n above it.
+    let e = e1(&claim(
         "n = [8]\nexhaustive = { max_n = 20, max_load = 20 }\n",
     ));
     assert!(
-        e.contains("at n = 9: 3108105 states is above the limit of 1000000")
-            && e.contains("limits::MD_ITEM_EXHAUSTIVE"),
+        e.contains("at n = 7: C(max_load + n − 1, n − 1) states exceed the limit of 100000")
+            && e.contains("limits::MD_CLAIM_EXHAUSTIVE"),
         "{e}"
     );
-    let e = e1(&item(
-        "",
+    let e = e1(&claim(
         "n = [8]\nexhaustive = { max_n = 30000, max_load = 0 }\n",
     ));
     assert!(
-        e.contains("exhaustive max_n") && e.contains("limits::MD_ITEM_N"),
+        e.contains("exhaustive max_n") && e.contains("MD_CLAIM_CELLS"),
         "{e}"
     );
-    let e = e1(&item("", "n = [20001]\n"));
-    assert!(e.contains("limits::MD_ITEM_N"), "{e}");
-    let e = e1(&item("dims = 13\n", "n = [8]\n"));
-    assert!(e.contains("dims: 13 is above the limit of 12"), "{e}");
-    // Within the limits the item runs (Corollary 1 is refuted at the all-zero state).
-    let v = balloc::check_str(&item(
-        "",
+    // Within the limits the claim runs (Corollary 1 is refuted at the all-zero state).
+    let v = balloc::check_str(&claim(
         "n = [8]\nexhaustive = { max_n = 3, max_load = 2 }\n",
     ))
     .unwrap();

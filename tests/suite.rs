@@ -34,6 +34,7 @@ mod mean_biased;
 mod multidim;
 mod multidim_claims;
 mod multidim_expr;
+mod multidim_shrink;
 mod multidim_snapshots;
 mod next_law;
 mod prover;

@@ -642,8 +642,6 @@ statement = "x"
 [source]
 locator = "test"
 provenance = "derived"
-[setting]
-processes = ["two-choice"]
 "#;
 
 #[test]
@@ -653,7 +651,9 @@ fn multidim_corollary_1_is_refuted_at_the_all_zero_state_with_the_hand_values() 
         &root,
         "cor1",
         &format!(
-            "{MD_HEAD}[constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n\
+            "{MD_HEAD}[constants]\neps = \"1/8\"\n[potentials]\nPhi = \"sum(exp(eps/(2*f)*y)/rank)\"\n\
+             [claim]\nexpr = \"E_Phi <= (1 + (eps/2)^2/n)*Phi\"\nball = \"uniform(dims=1,f=1)\"\n\
+             rules = [\"sum two-choice\"]\nchain = \"fixed-f\"\n\
              [domain]\nn = [8]\nexhaustive = {{ max_n = 3, max_load = 2 }}\nrandom = 4\nseed = 1\n"
         ),
     );
@@ -664,43 +664,51 @@ fn multidim_corollary_1_is_refuted_at_the_all_zero_state_with_the_hand_values() 
     // Hand computation (n = 2, α = 1/16, Two-Choice p = (1/4, 3/4)): Φ(0, 0) = 1 + 1/2; either bin
     // becomes the unique heaviest: E[Φ'] = e^{1/32} + e^{−1/32}/2; RHS = (1 + (1/16)²/2)·3/2.
     let lhs = (1.0f64 / 32.0).exp() + (-1.0f64 / 32.0).exp() / 2.0;
-    let rhs = 1.5 * (1.0 + 1.0 / 512.0);
-    let got_l: f64 = w.lhs.parse().unwrap();
-    let got_r: f64 = w.rhs.parse().unwrap();
-    assert!(
-        (got_l - lhs).abs() < 1e-9 && (got_r - rhs).abs() < 1e-9,
-        "{w:?}"
-    );
-    // Certified with enclosures (exact sum loads and probabilities, enclosed exponentials) at 64
-    // bits, and confirmed by the md-level enumeration.
+    // The right side is rational: (1 + 1/512)·3/2 = 513·3/1024 = 1539/1024, shown exactly.
+    let (l, r) = w.rhs.split_once(" <= ").unwrap();
+    let got_l: f64 = l.parse().unwrap();
+    assert!((got_l - lhs).abs() < 1e-9 && r == "1539/1024", "{w:?}");
+    // Decided by enclosures (the expectation over the md outcomes, enclosed exponentials).
     assert_eq!(v.trust, Trust::Enclosure);
-    assert_eq!(v.searched.precision_bits, Some(64));
-    let r = w.recheck.unwrap();
-    assert!(
-        r.starts_with("certified: enclosures at 64 bits") && r.contains("confirmed by md-level"),
-        "{r}"
-    );
 }
 
 #[test]
-fn multidim_rejects_unknown_items_and_out_of_range_constants() {
+fn multidim_rejects_items_and_bad_chains() {
     let e = err_of(
         "md-item",
-        &format!(
-            "{MD_HEAD}[constants]\nf = 1\neps = \"1/8\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"lemma-9\"\n[domain]\nn = [8]\n"
-        ),
+        &format!("{MD_HEAD}[claim]\nitem = \"lemma-9\"\n[domain]\nn = [8]\n"),
     );
     assert!(
-        e.contains("t/md-item.toml:") && e.contains("lemma-9"),
+        e.contains("t/md-item.toml:")
+            && e.contains(
+                "[claim] item: the multidim kind has no item list; state the claim with `expr`"
+            ),
+        "{e}"
+    );
+    let claim = |extra: &str, domain: &str| {
+        format!(
+            "{MD_HEAD}[claim]\nexpr = \"n >= 2\"\nball = \"uniform(dims=2,f=1)\"\nrules = [\"sum two-choice\"]\n{extra}[domain]\n{domain}"
+        )
+    };
+    let e = err_of("md-chain", &claim("chain = \"reachable\"\n", "n = [8]\n"));
+    assert!(
+        e.contains("chain: unknown `reachable`; accepted: fixed-f, integer"),
         "{e}"
     );
     let e = err_of(
-        "md-eps",
-        &format!(
-            "{MD_HEAD}[constants]\nf = 1\neps = \"1/2\"\ngamma1 = \"1/4\"\n[claim]\nitem = \"corollary-1\"\n[domain]\nn = [8]\n"
-        ),
+        "md-exh",
+        &claim("", "n = [8]\nexhaustive = { max_n = 3, max_load = 2 }\n"),
     );
-    assert!(e.contains("t/md-eps.toml") && e.contains("eps"), "{e}");
+    assert!(e.contains("[domain] exhaustive: only with `chain`"), "{e}");
+    let e = err_of(
+        "md-binomial",
+        &claim("chain = \"fixed-f\"\n", "n = [8]\n")
+            .replace("uniform(dims=2,f=1)", "binomial(dims=2,q=1/2)"),
+    );
+    assert!(
+        e.contains("the sum-load chain needs balls of fixed f"),
+        "{e}"
+    );
 }
 
 const GRAPH_HEAD: &str = r#"title = "seeded"

@@ -584,13 +584,12 @@ pub fn reject_md_states(t: &Theorem) -> Result<(), FileError> {
     Err(t.error_at(
         Some(t.file.domain.span().start),
         format!(
-            "[domain] {}: multidimensional states are read by kind `multidim` with `expr`, not by `{kind}`{}{}",
+            "[domain] {}: multidimensional states are read by kind `multidim` with `expr`, not by `{kind}`{}",
             if d.md_states.is_empty() {
                 "max_load"
             } else {
                 "states (lists of rows)"
             },
-            if kind == "multidim" { " with `item`" } else { "" },
             if d.md_states.is_empty() {
                 " (exhaustive enumeration: `exhaustive = { max_n, max_load }`)"
             } else {

@@ -113,6 +113,44 @@ pub fn bin_probabilities<T: MdNum>(x: &MdLoads, rule: &MdRule, s: Support) -> Re
     Ok(apply_ranks(&keys, &p, rule.ties))
 }
 
+/// The states after one ball lands in bin `b` (0-based): one per support `S` of the ball law,
+/// `x + 𝟙_S e_b` with probability `P(S)` (positive probabilities only). A quantity's change when
+/// the ball is committed to bin `b`, `Δ_b Q = Σ_S P(S) Q(x + 𝟙_S e_b) − Q(x)`, is the step `Δ_i`
+/// of Narang–Dutta–Bhattacherjee (arXiv:1111.0762, §3, "when an md-ball is committed to bin i";
+/// `docs/derivations.md` §9, D.Def.chain); for a ball of fixed `f` the sum loads become
+/// `s − (f/n)𝟙 + f·e_b` whatever `S`.
+///
+/// ```
+/// use balloc::multidim::{BallLaw, MdLoads, expectation::landings};
+/// // n = 2 empty bins, D = 3, uniform f = 2: the supports {1,2}, {1,3}, {2,3} each with
+/// // probability 1/3; in bin 2 the support {1,3} gives the row (1, 0, 1).
+/// let x = MdLoads::new(2, 3).unwrap();
+/// let law = BallLaw::parse("uniform(dims=3,f=2)").unwrap();
+/// let next = landings(&x, &law, 1).unwrap();
+/// assert_eq!(next.len(), 3);
+/// assert!(next.iter().all(|(_, p)| p.to_string() == "1/3"));
+/// assert!(next.iter().any(|(y, _)| y.row(1) == [1, 0, 1] && y.row(0) == [0, 0, 0]));
+/// ```
+pub fn landings(x: &MdLoads, law: &BallLaw, b: usize) -> Result<Vec<(MdLoads, Q)>> {
+    check_dims(x, law)?;
+    if b >= x.n() {
+        return Err(Error::invalid(
+            "bin",
+            format!("{} is outside 1..={}", b + 1, x.n()),
+        ));
+    }
+    Ok(law
+        .supports_exact()?
+        .into_iter()
+        .filter(|(_, p)| *p != Q::from_integer(0.into()))
+        .map(|(s, p)| {
+            let mut y = x.clone();
+            y.add(b, s);
+            (y, p)
+        })
+        .collect())
+}
+
 /// Every outcome `(S, j, P(S)·q_j(S))` of one step with positive probability.
 pub fn outcomes<T: MdNum>(
     x: &MdLoads,

@@ -90,6 +90,22 @@ pub fn sorted_desc(s: &[f64]) -> Vec<f64> {
     v
 }
 
+/// `p₀(b)`: the first (1-based) position of the equi-load group of bin `b` (0-based index into
+/// `s`, any order) when the bins are sorted heaviest first, `p₀(b) = 1 + #{j : s_j > s_b}`
+/// (Narang–Dutta–Bhattacherjee, arXiv:1111.0762, §3: the groups `G_p` of the potentials and the
+/// weight `1/p₀` of the step `Δ_i`; `docs/derivations.md` §9, D.Def.groups).
+///
+/// ```
+/// use balloc::multidim::potential::group_start;
+/// // s = (1, −1, 1, −1, 0): sorted (1, 1, 0, −1, −1); the group of bin 5 (s = 0) starts at
+/// // position 3, those of bins 2 and 4 (s = −1) at position 4, those of bins 1 and 3 at 1.
+/// let s = [1, -1, 1, -1, 0];
+/// assert_eq!((0..5).map(|b| group_start(&s, b)).collect::<Vec<_>>(), vec![1, 4, 1, 4, 3]);
+/// ```
+pub fn group_start<T: PartialOrd>(s: &[T], b: usize) -> usize {
+    1 + s.iter().filter(|v| **v > s[b]).count()
+}
+
 /// The equi-load groups of `s`, heaviest first.
 ///
 /// ```

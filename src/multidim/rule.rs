@@ -124,6 +124,27 @@ impl Choice {
         })
     }
 
+    /// The rank vector `p` of the choice at `n` bins, exactly: `p_k` is the probability that the
+    /// ball goes to the bin of rank `k` (1 = heaviest, no ties): d-choice
+    /// `p_k = (k^d − (k − 1)^d)/n^d`, (1+β) `p_k = (1 − β)/n + β(2k − 1)/n²`
+    /// (Narang–Dutta–Bhattacherjee, arXiv:1111.0762, §3: the allocation vector of the analysis;
+    /// `docs/derivations.md` §9, D.Def.alloc). Entry `k − 1` is `p_k`.
+    ///
+    /// ```
+    /// use balloc::multidim::Choice;
+    /// // Two-Choice, n = 4: p_3 = (3² − 2²)/4² = 5/16.
+    /// let p = Choice::parse("two-choice").unwrap().rank_vector(4).unwrap();
+    /// assert_eq!(p[2].to_string(), "5/16");
+    /// // (1+β), β = 1/2, n = 4: p_1 = (1/2)/4 + (1/2)·1/16 = 1/8 + 1/32 = 5/32.
+    /// let p = Choice::parse("one-plus-beta(beta=1/2)").unwrap().rank_vector(4).unwrap();
+    /// assert_eq!(p[0].to_string(), "5/32");
+    /// ```
+    pub fn rank_vector(&self, n: usize) -> Result<Vec<Q>> {
+        self.process()?
+            .rank_probabilities_exact(n)?
+            .ok_or_else(|| Error::Unsupported(format!("{} has no rank vector", self.spec())))
+    }
+
     /// The spec string.
     pub fn spec(&self) -> String {
         match self {

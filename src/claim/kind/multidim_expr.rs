@@ -76,12 +76,18 @@ use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::{
-    BinVar, BinVars, Domain, Enclosure, Env, EnvFunc, Eval, EvalError, Exact, Expr, Formula, Frame,
-    Resolved, Scope,
+    BinVar, BinVars, Domain, Enclosure, Enclosure64, Env, EnvFunc, Eval, EvalError, Exact, ExpSums,
+    Expr, Formula, Frame, ProcFunc, Resolved, Scope,
 };
 use crate::limits;
-use crate::multidim::expectation::outcomes;
+use crate::multidim::expectation::{landings, outcomes};
+use crate::multidim::potential::group_start;
+use crate::multidim::search::{families, integer_exhaustive, random_states, reachable_exhaustive};
 use crate::multidim::{BallLaw, MdLoads, MdRule};
+use crate::search::shrink::{SHRINK_BUDGET, shrink};
+use crate::search::{Eval as SearchEval, Found, Objective};
+use crate::xfloat::XFloat;
+use num_traits::ToPrimitive;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
@@ -98,8 +104,10 @@ const MAX_LOAD_VALUE: i64 = 1_000_000_000_000_000;
 #[serde(deny_unknown_fields)]
 struct Section {
     expr: Spanned<String>,
-    ball: Spanned<String>,
+    ball: Spanned<Balls>,
     rules: Vec<Spanned<String>>,
+    #[serde(default)]
+    chain: Option<Spanned<String>>,
     #[serde(default)]
     states: Option<Vec<Vec<Vec<i64>>>>,
     #[serde(default)]
@@ -108,8 +116,28 @@ struct Section {
     random: Option<u32>,
 }
 
+/// One ball law or a list of them.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Balls {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// The states of the sum-load chain searched instead of (or besides) md grids (`chain` in
+/// `[claim]`), as md states: the sum loads `s` of the chain embedded as integer loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Chain {
+    /// `chain = "fixed-f"`: `s = f(b − mean b)` for ball counts `b`; bin `i` holds `b_i` balls
+    /// of the support `{1, …, f}` (`l(a, i) = b_i` for `a ≤ f`), a state the md process reaches.
+    FixedF,
+    /// `chain = "integer"`: every integer sum-load vector `s = L − mean L` (the sum chain of
+    /// balls of random `f`); bin `i` holds `L_i` units in dimension 1.
+    Integer,
+}
+
 /// The fields of `[domain]` a multidimensional claim reads; the others are errors.
-const DOMAIN_FIELDS: &[&str] = &["n", "states", "max_load", "random", "seed"];
+const DOMAIN_FIELDS: &[&str] = &["n", "states", "max_load", "random", "seed", "exhaustive"];
 
 /// The keys written in the file's `[domain]` table.
 fn domain_keys(t: &Theorem) -> Vec<String> {
@@ -214,7 +242,17 @@ pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
     ("lmax", &["a"], "max_b l(a, b)"),
     ("lmin", &["a"], "min_b l(a, b)"),
     ("s", &["b"], "the sum load s_b = Σ_a (l(a, b) − avg(a))"),
+    (
+        "p0",
+        &["b"],
+        "p₀(b) = 1 + #{j : s_j > s_b}, the first position of the equi-load group of bin b",
+    ),
 ];
+
+/// The prefix of the functions `Delta_P(b)` of the file's potentials `P`: the change of `P` when
+/// the ball is committed to bin `b`, `Σ_S P(S)·P(x + 𝟙_S e_b) − P(x)`
+/// ([`crate::multidim::expectation::landings`]).
+pub const DELTA_PREFIX: &str = "Delta_";
 
 const SIMPLE: &[(&str, Slot)] = &[
     ("n", Slot::N),
@@ -314,16 +352,25 @@ impl Scope for MdScope<'_> {
         ]
     }
 
+    /// `p(k)`: the rank vector of the rule's choice.
     fn has_process(&self) -> bool {
-        false
+        true
     }
 
     fn functions(&self) -> Vec<EnvFunc> {
-        FUNCTIONS
+        let mut out: Vec<EnvFunc> = FUNCTIONS
             .iter()
             .enumerate()
             .map(|(id, (name, params, _))| EnvFunc::new(id, name, params))
-            .collect()
+            .collect();
+        for (k, name) in self.t.file.potentials.keys().enumerate() {
+            out.push(EnvFunc::new(
+                FUNCTIONS.len() + k,
+                &format!("{DELTA_PREFIX}{name}"),
+                &["b"],
+            ));
+        }
+        out
     }
 
     fn has_dims(&self) -> bool {
@@ -363,6 +410,10 @@ struct MdEnv<'a> {
 /// What every state of one (law, rule, constants) case shares.
 struct MdCheckCase<'a> {
     law: &'a BallLaw,
+    /// The rank vector of the rule's choice at this n (`p(k)`).
+    pvec: &'a [Q],
+    /// For each potential of the file (in name order), its index in `pots` (`Delta_P(b)`).
+    delta_pots: &'a [usize],
     slots: &'a [Slot],
     pots: &'a [Expr],
     constants: &'a Constants,
@@ -371,6 +422,30 @@ struct MdCheckCase<'a> {
 
 fn qi(v: i64) -> Q {
     Q::from_integer(v.into())
+}
+
+impl MdEnv<'_> {
+    /// The value of potential `i` at state `st` in domain `d`.
+    fn potential_at<D: Domain>(&self, d: &D, i: usize, st: &MdState) -> Eval<D::N> {
+        let env = MdEnv {
+            st,
+            c: self.c,
+            next: &[],
+        };
+        self.c.pots[i].eval(d, &env, None)
+    }
+
+    /// `Δ_b P = Σ_S P(S)·P(x + 𝟙_S e_b) − P(x)` for potential `i`.
+    fn delta<D: Domain>(&self, d: &D, i: usize, b: usize) -> Eval<D::N> {
+        let next =
+            landings(&self.st.x, self.c.law, b).map_err(|e| EvalError::Undefined(e.to_string()))?;
+        let mut acc = d.zero();
+        for (y, p) in next {
+            let v = self.potential_at(d, i, &MdState::new(y))?;
+            acc = d.add(&acc, &d.mul(&d.rational(&p)?, &v)?)?;
+        }
+        d.sub(&acc, &self.potential_at(d, i, self.st)?)
+    }
 }
 
 impl<D: Domain> Env<D> for MdEnv<'_> {
@@ -466,6 +541,18 @@ impl<D: Domain> Env<D> for MdEnv<'_> {
             Some("lmax") => qi(x.max_load(dim(0)?)),
             Some("lmin") => qi(x.min_load(dim(0)?)),
             Some("s") => self.st.s[bin(0)?].clone(),
+            Some("p0") => qi(group_start(&self.st.s, bin(0)?) as i64),
+            None if f.id >= FUNCTIONS.len() => {
+                let pot = self
+                    .c
+                    .delta_pots
+                    .get(f.id - FUNCTIONS.len())
+                    .copied()
+                    .ok_or_else(|| {
+                        EvalError::Unavailable(format!("{} is not a function", f.signature()))
+                    })?;
+                return self.delta(d, pot, bin(0)?);
+            }
             _ => {
                 return Err(EvalError::Unavailable(format!(
                     "{} is not a function of md states",
@@ -474,6 +561,29 @@ impl<D: Domain> Env<D> for MdEnv<'_> {
             }
         };
         d.rational(&q)
+    }
+
+    /// `p(k)`: `p_k` of the rule's choice at n bins (rank 1 the heaviest).
+    fn proc(&self, d: &D, f: ProcFunc, arg: &Q) -> Eval<D::N> {
+        let p = self.c.pvec;
+        match f {
+            ProcFunc::P => {
+                let k = arg
+                    .to_integer()
+                    .to_usize()
+                    .filter(|k| arg.is_integer() && *k >= 1 && *k <= p.len())
+                    .ok_or_else(|| {
+                        EvalError::Undefined(format!(
+                            "p({arg}): the rank must be in 1..={}",
+                            p.len()
+                        ))
+                    })?;
+                d.rational(&p[k - 1])
+            }
+            ProcFunc::Eps1 => Err(EvalError::Unavailable(
+                "eps1(δ) is not defined for multidimensional claims".into(),
+            )),
+        }
     }
 
     fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
@@ -506,13 +616,19 @@ pub struct MdExpr {
     slots: Vec<Slot>,
     pots: Vec<Expr>,
     needs_next: bool,
+    /// For each potential of the file (in name order), its index in `pots` (`Delta_P(b)`).
+    delta_pots: Vec<usize>,
     constants: Constants,
-    law: BallLaw,
+    laws: Vec<BallLaw>,
     rules: Vec<(String, MdRule)>,
     explicit: Vec<MdLoads>,
     max_load: Option<u32>,
     random: u32,
-    /// The numbers of bins (`[domain] n`, or those of the explicit states).
+    /// The states of the sum-load chain (`chain`), with `[domain] exhaustive`.
+    chain: Option<Chain>,
+    exhaustive: Option<(usize, u32)>,
+    /// The numbers of bins (`[domain] n`, or those of the explicit states; with `chain` and
+    /// `exhaustive`, also `2..=max_n`).
     ns: Vec<usize>,
 }
 
@@ -548,8 +664,21 @@ impl MdExpr {
         let expr = crate::lang::compile_formula(&ast, &scope, false).map_err(|e| {
             crate::claim::setup::error_in_string(t, at, e.at, format!("expr: {}", e.message))
         })?;
-        let law = BallLaw::parse(cs.ball.get_ref())
-            .map_err(|e| t.error_at(Some(cs.ball.span().start), e.to_string()))?;
+        let ball_at = Some(cs.ball.span().start);
+        let ball_texts = match cs.ball.get_ref() {
+            Balls::One(b) => vec![b.clone()],
+            Balls::Many(v) => v.clone(),
+        };
+        if ball_texts.is_empty() {
+            return Err(t.error_at(
+                ball_at,
+                "`ball` is an empty list: give a ball law, e.g. \"uniform(dims=4,f=2)\"",
+            ));
+        }
+        let mut laws = Vec::new();
+        for b in &ball_texts {
+            laws.push(BallLaw::parse(b).map_err(|e| t.error_at(ball_at, format!("ball: {e}")))?);
+        }
         if cs.rules.is_empty() {
             return Err(t.error_at(
                 Some(c_at),
@@ -569,8 +698,59 @@ impl MdExpr {
                 .map_err(|e| t.error_at(Some(r.span().start), e.to_string()))?;
             rules.push((text.to_string(), rule));
         }
-        let dims = law.dims() as usize;
+        let chain = match cs
+            .chain
+            .as_ref()
+            .map(|c| (c.get_ref().as_str(), c.span().start))
+        {
+            None => None,
+            Some(("fixed-f", _)) => Some(Chain::FixedF),
+            Some(("integer", _)) => Some(Chain::Integer),
+            Some((o, at)) => {
+                return Err(t.error_at(
+                    Some(at),
+                    format!("chain: unknown `{o}`; accepted: fixed-f, integer"),
+                ));
+            }
+        };
+        if chain.is_some()
+            && let Some(l) = laws.iter().find(|l| l.fixed_f().is_none())
+        {
+            return Err(t.error_at(
+                ball_at,
+                format!(
+                    "chain: the sum-load chain needs balls of fixed f; {} has a random f",
+                    l.spec()
+                ),
+            ));
+        }
+        let exhaustive = t
+            .file
+            .domain
+            .get_ref()
+            .exhaustive
+            .as_ref()
+            .map(|e| (e.max_n, e.max_load));
+        if exhaustive.is_some() && chain.is_none() {
+            return Err(t.error_at(
+                Some(t.file.domain.span().start),
+                "[domain] exhaustive: only with `chain` in [claim] (the sorted states of the sum-load chain); md grids are `max_load`",
+            ));
+        }
+        let dims = laws.iter().map(|l| l.dims() as usize).max().unwrap_or(1);
         let fields = state_fields(t, &cs, c_at)?;
+        if !fields.explicit.is_empty()
+            && let Some(l) = laws.iter().find(|l| l.dims() as usize != dims)
+        {
+            return Err(t.error_at(
+                ball_at,
+                format!(
+                    "ball: with explicit states every law needs the same D; {} has D = {}, another D = {dims}",
+                    l.spec(),
+                    l.dims()
+                ),
+            ));
+        }
         let sf = fields.explicit_field;
         let at = if sf.starts_with("[domain]") {
             Some(t.file.domain.span().start)
@@ -619,6 +799,29 @@ impl MdExpr {
                 }
             }
         }
+        if let Some((max_n, max_load)) = exhaustive {
+            limits::MD_CLAIM_CELLS
+                .check("[domain] exhaustive max_n", max_n as u64)
+                .map_err(|e| t.error_at(Some(t.file.domain.span().start), e.to_string()))?;
+            for n in 2..=max_n {
+                // C(max_load + n − 1, n − 1) sorted states with the lightest bin at 0.
+                let count = (1..n as u128).try_fold(1u128, |c, k| {
+                    c.checked_mul(max_load as u128 + k).map(|v| v / k)
+                });
+                if count.is_none_or(|c| c > MAX_EXHAUSTIVE as u128) {
+                    return Err(t.error_at(
+                        Some(t.file.domain.span().start),
+                        format!(
+                            "exhaustive = {{ max_n = {max_n}, max_load = {max_load} }} at n = {n}: C(max_load + n − 1, n − 1) states exceed the limit of {MAX_EXHAUSTIVE} (limits::MD_CLAIM_EXHAUSTIVE)"
+                        ),
+                    ));
+                }
+                if !ns.contains(&n) {
+                    ns.push(n);
+                }
+            }
+            ns.sort_unstable();
+        }
         if ns.is_empty() {
             return Err(t.error_at(
                 Some(t.file.domain.span().start),
@@ -647,11 +850,27 @@ impl MdExpr {
                 }
             }
         }
-        if explicit.is_empty() && fields.max_load.is_none() && fields.random == 0 {
+        if explicit.is_empty() && fields.max_load.is_none() && fields.random == 0 && chain.is_none()
+        {
             return Err(t.error_at(
                 Some(c_at),
                 "no states: give `states`, `max_load` or `random` (in [domain])",
             ));
+        }
+        // Every potential is compiled (a `Delta_P(b)` may name any of them).
+        let mut delta_pots = Vec::new();
+        for (name, def) in &t.file.potentials {
+            if def.get_ref().contains(DELTA_PREFIX) {
+                return Err(t.error_at(
+                    Some(def.span().start),
+                    format!("[potentials] {name}: a potential cannot call the functions {DELTA_PREFIX}P(b)"),
+                ));
+            }
+            let i = scope
+                .potential(name)
+                .map_err(|e| t.error_at(Some(def.span().start), e))?
+                .expect("a potential of the file");
+            delta_pots.push(i);
         }
         let slots = scope.slots.borrow().clone();
         let pots: Vec<Expr> = scope
@@ -669,169 +888,637 @@ impl MdExpr {
             slots,
             pots,
             needs_next,
+            delta_pots,
             constants,
-            law,
+            laws,
             rules,
             explicit,
             max_load: fields.max_load,
             random: fields.random,
+            chain,
+            exhaustive,
             ns,
         })
     }
 
-    /// The states of one n: explicit first, then the exhaustive grid, then the random ones.
-    fn states(&self, n: usize, rule: &MdRule) -> Result<Vec<(String, MdLoads)>> {
-        let dims = self.law.dims() as usize;
-        let mut out: Vec<(String, MdLoads)> = self
+    /// The states of one n for one ball law: explicit first, then the exhaustive grid, the
+    /// random states reached by the rule, and with `chain` the states of the sum-load chain
+    /// (exhaustive for `n ≤ max_n`, then at the n of `[domain]` the families F1–F7 with level
+    /// boundaries at `γ₁ =` the constant `gamma1` (1/4 without one) and the seeded random ones).
+    fn states(
+        &self,
+        n: usize,
+        law: &BallLaw,
+        rule: &MdRule,
+        gamma1: f64,
+        effort: u32,
+    ) -> Result<Vec<(String, Embedding, Vec<i64>)>> {
+        let dims = law.dims() as usize;
+        let cells = Embedding::Cells { dims };
+        let flat =
+            |x: &MdLoads| -> Vec<i64> { (0..x.n()).flat_map(|b| x.row(b).to_vec()).collect() };
+        let mut out: Vec<(String, Embedding, Vec<i64>)> = self
             .explicit
             .iter()
             .filter(|x| x.n() == n)
-            .map(|x| ("listed".to_string(), x.clone()))
+            .map(|x| ("listed".to_string(), cells, flat(x)))
             .collect();
         if let Some(k) = self.max_load {
-            let cells = n * dims;
-            let mut digits = vec![0i64; cells];
+            let cells_n = n * dims;
+            let mut digits = vec![0i64; cells_n];
             loop {
-                let rows: Vec<Vec<i64>> = digits.chunks(dims).map(|c| c.to_vec()).collect();
-                out.push(("exhaustive".into(), MdLoads::from_rows(&rows)?));
+                out.push(("exhaustive".into(), cells, digits.clone()));
                 let mut c = 0;
-                while c < cells && digits[c] == k as i64 {
+                while c < cells_n && digits[c] == k as i64 {
                     digits[c] = 0;
                     c += 1;
                 }
-                if c == cells {
+                if c == cells_n {
                     break;
                 }
                 digits[c] += 1;
             }
         }
-        let seed = self.t.file.domain.get_ref().seed;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (n as u64).rotate_left(17));
+        let d = self.t.file.domain.get_ref();
+        if let Some(chain) = self.chain {
+            let f = law.fixed_f().expect("chain laws have a fixed f");
+            let emb = Embedding::Chain { chain, f, dims };
+            let ff = if chain == Chain::Integer { 1 } else { f };
+            let mut sums: Vec<(&str, Vec<Vec<f64>>)> = Vec::new();
+            if let Some((max_n, max_load)) = self.exhaustive
+                && n <= max_n
+            {
+                sums.push((
+                    "exhaustive",
+                    match chain {
+                        Chain::FixedF => reachable_exhaustive(n, max_load, f),
+                        Chain::Integer => integer_exhaustive(n, max_load),
+                    },
+                ));
+            }
+            if d.n.contains(&n) {
+                sums.push(("families", families(n, ff, gamma1)));
+                if d.random > 0 {
+                    let r = d.random as usize * effort as usize;
+                    sums.push(("random", random_states(n, ff, r, 10, d.seed)));
+                }
+            }
+            for (what, list) in sums {
+                for s in list {
+                    out.push((what.to_string(), emb, emb.coords_of_sums(&s)?));
+                }
+            }
+            return Ok(out);
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(d.seed ^ (n as u64).rotate_left(17));
         for _ in 0..self.random {
             let balls = rng.random_range(1..=4 * n);
             let mut x = MdLoads::new(n, dims)?;
             for _ in 0..balls {
-                let s = self.law.sample(&mut rng);
+                let s = law.sample(&mut rng);
                 let j = rule.choose(&x, s, &mut rng);
                 x.add(j, s);
             }
-            out.push(("random".into(), x));
+            out.push(("random".into(), cells, flat(&x)));
         }
         Ok(out)
     }
 
-    /// Runs the claim with constants overridden (the constant finder): `(status, trust, first
-    /// violation or undecided state, states evaluated)`.
+    /// The constants of one pick at n bins.
+    fn case_values(
+        &self,
+        n: usize,
+        pick: &[usize],
+        overrides: &[(usize, Q)],
+    ) -> Result<CaseValues> {
+        let consts = self
+            .constants
+            .evaluate(&self.t, n, Some(1), pick, overrides)
+            .map_err(|e| Error::invalid(self.t.file_name(), e.to_string()))?;
+        Ok(CaseValues {
+            n,
+            b: 1,
+            pick: pick.to_vec(),
+            consts,
+        })
+    }
+
+    /// Decides the formula at the md state `x`; with `text`, also both sides of its comparisons
+    /// (for a witness).
+    fn decide_state(
+        &self,
+        spot: &Spot<'_>,
+        case: &CaseValues,
+        pvec: &[Q],
+        x: &MdLoads,
+        text: bool,
+    ) -> Result<(Option<(bool, Trust)>, String)> {
+        let cc = MdCheckCase {
+            law: spot.law,
+            pvec,
+            delta_pots: &self.delta_pots,
+            slots: &self.slots,
+            pots: &self.pots,
+            constants: &self.constants,
+            case,
+        };
+        let st = MdState::new(x.clone());
+        let next = if self.needs_next {
+            next_states(x, spot.law, spot.rule)?
+        } else {
+            Vec::new()
+        };
+        let env = MdEnv {
+            st: &st,
+            c: &cc,
+            next: &next,
+        };
+        let verdict = decide(&self.expr, &env).map_err(|e| {
+            Error::invalid(
+                self.t.file_name(),
+                format!(
+                    "n = {}, {}, state {:?}: {e}",
+                    x.n(),
+                    spot.label,
+                    x.sum_loads::<f64>()
+                ),
+            )
+        })?;
+        let shown = if text {
+            show_atoms(&self.expr, &env)
+        } else {
+            String::new()
+        };
+        Ok((verdict, shown))
+    }
+
+    /// The rank vector of the rule's choice at n bins (`p(k)`; empty when the claim does not
+    /// need it and the choice has none).
+    fn pvec(&self, rule: &MdRule, n: usize) -> Result<Vec<Q>> {
+        rule.choice.rank_vector(n)
+    }
+
+    /// Shrinks a violation ([`crate::search::shrink`]): in the state's own coordinates (md cells,
+    /// or the ball counts / loads of the sum-load chain) loads are lowered while the formula is
+    /// still decided false, and a bin is removed where the claim is also stated at n − 1 bins
+    /// (`ns`); the coordinates of the chain are sorted heaviest first at the end when the
+    /// violation survives it. Returns the smallest violation and the evaluations spent.
+    fn shrink(
+        &self,
+        spot: &Spot<'_>,
+        emb: Embedding,
+        coords: Vec<i64>,
+        pick: &[usize],
+        overrides: &[(usize, Q)],
+        ns: &[usize],
+    ) -> Result<(Vec<i64>, u64)> {
+        let mut best = coords;
+        let mut evals = 0u64;
+        loop {
+            let n = emb.bins(&best);
+            let obj = MdObjective {
+                claim: self,
+                spot,
+                emb,
+                case: self.case_values(n, pick, overrides)?,
+                pvec: self.pvec(spot.rule, n)?,
+                len: best.len(),
+            };
+            let start = Found {
+                loads: best.iter().map(|&v| v as f64).collect(),
+                eval: marker(true),
+                phase: String::new(),
+            };
+            let (found, k) = shrink(&obj, start, true)?;
+            evals += k;
+            best = found.loads.iter().map(|&v| v as i64).collect();
+            if emb.is_chain() {
+                let mut sorted = best.clone();
+                sorted.sort_unstable_by(|a, b| b.cmp(a));
+                evals += 1;
+                if sorted != best && obj.violates_at(&sorted)? {
+                    best = sorted;
+                }
+            }
+            // One bin fewer where the claim is stated at n − 1 bins.
+            if n < 2 || !ns.contains(&(n - 1)) || evals >= SHRINK_BUDGET {
+                return Ok((best, evals));
+            }
+            let smaller = MdObjective {
+                case: self.case_values(n - 1, pick, overrides)?,
+                pvec: self.pvec(spot.rule, n - 1)?,
+                len: emb.len_for(n - 1),
+                ..obj
+            };
+            let mut removed = None;
+            for b in 0..n {
+                let cand = emb.without_bin(&best, b);
+                evals += 1;
+                if smaller.violates_at(&cand)? {
+                    removed = Some(cand);
+                    break;
+                }
+            }
+            match removed {
+                Some(c) => best = c,
+                None => return Ok((best, evals)),
+            }
+        }
+    }
+
+    /// Runs the claim with constants overridden (the constant finder): the status, the weakest
+    /// trust of the decisions, the counterexample or the first undecided state, what was
+    /// searched. A violating listed state is the counterexample as written; otherwise at the first
+    /// n with a violation every case of that n is searched and the smallest violation (fewest
+    /// units above the lightest coordinate, the first found among equals) is shrunk.
     fn evaluate(
         &self,
         overrides: &[(usize, Q)],
         ns: &[usize],
         ctx: &mut RunContext,
-    ) -> Result<(Status, Trust, Option<Witness>, Searched)> {
+    ) -> Result<Evaluation> {
         let picks = self.constants.picks();
         let mut searched = Searched {
             n: ns.to_vec(),
-            sources: self.rules.len(),
+            sources: self.rules.len() * self.laws.len(),
             constant_combinations: picks.len(),
             ..Searched::default()
         };
         let mut weakest = Trust::Exact;
         let mut undecided: Option<Witness> = None;
-        let file_err = |m: String| Error::invalid(self.t.file_name(), m);
+        let gamma1 = self.constants.index("gamma1");
         for &n in ns {
-            for (label, rule) in &self.rules {
-                if let Some(pr) = ctx.progress {
-                    pr(&format!("{} n = {n} {label}", self.t.id));
-                }
-                let states = self.states(n, rule)?;
-                for pick in &picks {
-                    let consts = self
-                        .constants
-                        .evaluate(&self.t, n, Some(1), pick, overrides)
-                        .map_err(|e| file_err(e.to_string()))?;
-                    let case = CaseValues {
-                        n,
-                        b: 1,
-                        pick: pick.clone(),
-                        consts,
-                    };
-                    let cc = MdCheckCase {
-                        law: &self.law,
-                        slots: &self.slots,
-                        pots: &self.pots,
-                        constants: &self.constants,
-                        case: &case,
-                    };
-                    let mut count = 0u64;
-                    for (fam, x) in &states {
-                        let st = MdState::new(x.clone());
-                        let next = if self.needs_next {
-                            next_states(x, &self.law, rule)?
-                        } else {
-                            Vec::new()
-                        };
-                        let env = MdEnv {
-                            st: &st,
-                            c: &cc,
-                            next: &next,
-                        };
-                        count += 1;
-                        let witness = |what: &str| Witness {
-                            n,
-                            loads: x.sum_loads::<f64>(),
-                            source: format!("{} / {label}", self.law.spec()),
-                            constants: case.named(&self.constants),
-                            constants_text: case.named_text(&self.constants),
-                            exact: None,
-                            lhs: format!(
-                                "md state (rows = bins) {:?}: {what}",
-                                (0..n).map(|b| x.row(b).to_vec()).collect::<Vec<_>>()
-                            ),
-                            rhs: show_atoms(&self.expr, &env),
-                            slack: "-".into(),
-                            found_by: fam.clone(),
-                            recheck: None,
-                        };
-                        match decide(&self.expr, &env).map_err(|e| {
-                            file_err(format!(
-                                "n = {n}, {label}, state {:?}: {e}",
-                                x.sum_loads::<f64>()
-                            ))
-                        })? {
-                            Some((true, tr)) => {
-                                if tr == Trust::Enclosure {
-                                    weakest = Trust::Enclosure;
+            let mut smallest: Option<Violation> = None;
+            for (li, law) in self.laws.iter().enumerate() {
+                for (ri, (label, rule)) in self.rules.iter().enumerate() {
+                    if let Some(pr) = ctx.progress {
+                        pr(&format!("{} n = {n} {} / {label}", self.t.id, law.spec()));
+                    }
+                    let spot = Spot { law, label, rule };
+                    let pvec = self.pvec(rule, n)?;
+                    for pick in &picks {
+                        let case = self.case_values(n, pick, overrides)?;
+                        let g1 = gamma1.map_or(0.25, |j| case.float(j));
+                        let states = self.states(n, law, rule, g1, ctx.effort.max(1))?;
+                        let mut count = 0u64;
+                        for (fam, emb, coords) in states {
+                            let x = emb.state(&coords)?;
+                            count += 1;
+                            match self.decide_state(&spot, &case, &pvec, &x, false)?.0 {
+                                Some((true, tr)) => {
+                                    if tr == Trust::Enclosure {
+                                        weakest = Trust::Enclosure;
+                                    }
                                 }
-                            }
-                            Some((false, tr)) => {
-                                searched.add(&format!("n={n} {label}"), count);
-                                return Ok((
-                                    Status::Refuted,
-                                    tr,
-                                    Some(witness("the formula is false")),
-                                    searched,
-                                ));
-                            }
-                            None => {
-                                if undecided.is_none() {
-                                    undecided =
-                                        Some(witness("undecided by enclosures up to 4096 bits"));
+                                Some((false, _)) => {
+                                    let v = Violation {
+                                        law: li,
+                                        rule: ri,
+                                        pick: pick.clone(),
+                                        size: emb.size(&coords),
+                                        emb,
+                                        coords,
+                                        fam,
+                                    };
+                                    if v.fam == "listed" {
+                                        searched.add(&format!("n={n} {label}"), count);
+                                        return self.report(v, overrides, ns, searched, false);
+                                    }
+                                    if smallest.as_ref().is_none_or(|s| v.size < s.size) {
+                                        smallest = Some(v);
+                                    }
+                                }
+                                None => {
+                                    if undecided.is_none() {
+                                        let shown =
+                                            self.decide_state(&spot, &case, &pvec, &x, true)?.1;
+                                        undecided = Some(self.witness(
+                                            &spot,
+                                            &case,
+                                            &x,
+                                            emb,
+                                            shown,
+                                            fam.clone(),
+                                            "undecided by enclosures up to 4096 bits",
+                                        ));
+                                    }
                                 }
                             }
                         }
+                        searched.add(&format!("n={n} {label}"), count);
                     }
-                    searched.add(&format!("n={n} {label}"), count);
                 }
+            }
+            if let Some(v) = smallest {
+                return self.report(v, overrides, ns, searched, true);
             }
         }
         if searched.total == 0 {
-            return Err(file_err("no state was evaluated".into()));
+            return Err(Error::invalid(self.t.file_name(), "no state was evaluated"));
         }
-        Ok(match undecided {
-            Some(w) => (Status::Inconclusive, weakest, Some(w), searched),
-            None => (Status::Holds, weakest, None, searched),
+        let (status, witness) = match undecided {
+            Some(w) => (Status::Inconclusive, Some(w)),
+            None => (Status::Holds, None),
+        };
+        Ok(Evaluation {
+            status,
+            trust: weakest,
+            witness,
+            searched,
+            notes: Vec::new(),
         })
     }
+
+    /// The verdict at a violation, shrunk first when `shrink`.
+    fn report(
+        &self,
+        v: Violation,
+        overrides: &[(usize, Q)],
+        ns: &[usize],
+        mut searched: Searched,
+        shrink: bool,
+    ) -> Result<Evaluation> {
+        let law = &self.laws[v.law];
+        let (label, rule) = &self.rules[v.rule];
+        let spot = Spot { law, label, rule };
+        let (small, evals) = if shrink {
+            self.shrink(&spot, v.emb, v.coords.clone(), &v.pick, overrides, ns)?
+        } else {
+            (v.coords.clone(), 0)
+        };
+        if evals > 0 {
+            searched.add("shrink", evals);
+        }
+        let y = v.emb.state(&small)?;
+        let case = self.case_values(y.n(), &v.pick, overrides)?;
+        let pvec = self.pvec(rule, y.n())?;
+        let (d, shown) = self.decide_state(&spot, &case, &pvec, &y, true)?;
+        let Some((false, trust)) = d else {
+            return Err(Error::Unsupported(format!(
+                "{}: the violation is no longer decided false",
+                self.t.id
+            )));
+        };
+        let mut notes = Vec::new();
+        let found_by = if small != v.coords {
+            let x = v.emb.state(&v.coords)?;
+            notes.push(format!(
+                "the smallest violation of the first n with one (found by {}) at n = {}, md state (rows = bins) {}, sum loads {:?}; shrunk in {evals} evaluation(s)",
+                v.fam,
+                x.n(),
+                rows_text(&x),
+                sorted_sums(&x, v.emb.is_chain())
+            ));
+            format!("{}, shrunk", v.fam)
+        } else {
+            v.fam.clone()
+        };
+        let w = self.witness(
+            &spot,
+            &case,
+            &y,
+            v.emb,
+            shown,
+            found_by,
+            "the formula is false",
+        );
+        Ok(Evaluation {
+            status: Status::Refuted,
+            trust,
+            witness: Some(w),
+            searched,
+            notes,
+        })
+    }
+
+    /// The witness at the md state `x`.
+    #[allow(clippy::too_many_arguments)]
+    fn witness(
+        &self,
+        spot: &Spot<'_>,
+        case: &CaseValues,
+        x: &MdLoads,
+        emb: Embedding,
+        shown: String,
+        found_by: String,
+        what: &str,
+    ) -> Witness {
+        Witness {
+            n: x.n(),
+            loads: sorted_sums(x, emb.is_chain()),
+            source: format!("{} / {}", spot.law.spec(), spot.label),
+            constants: case.named(&self.constants),
+            constants_text: case.named_text(&self.constants),
+            exact: None,
+            lhs: format!("md state (rows = bins) {}: {what}", rows_text(x)),
+            rhs: shown,
+            slack: "-".into(),
+            found_by,
+            recheck: None,
+        }
+    }
+}
+
+/// The result of [`MdExpr::evaluate`].
+struct Evaluation {
+    status: Status,
+    trust: Trust,
+    /// The (shrunk) violation, or the first undecided state.
+    witness: Option<Witness>,
+    searched: Searched,
+    notes: Vec<String>,
+}
+
+/// A violating state of the search: which law, rule and constants, its coordinates.
+struct Violation {
+    law: usize,
+    rule: usize,
+    pick: Vec<usize>,
+    emb: Embedding,
+    coords: Vec<i64>,
+    /// How it was found (`listed`, `exhaustive`, `families`, `random`).
+    fam: String,
+    /// Units above the lightest coordinate ([`Embedding::size`]).
+    size: i64,
+}
+
+/// A ball law and a rule of the search.
+struct Spot<'a> {
+    law: &'a BallLaw,
+    label: &'a str,
+    rule: &'a MdRule,
+}
+
+/// How a state's coordinates (what the search enumerates and shrinking lowers) make an md state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Embedding {
+    /// The md cells `l(a, b)`, bin after bin.
+    Cells { dims: usize },
+    /// One coordinate per bin on the sum-load chain ([`Chain`]).
+    Chain { chain: Chain, f: u32, dims: usize },
+}
+
+impl Embedding {
+    /// The size of a state for choosing among violations: the units above the lightest
+    /// coordinate (md cells: `Σ (l(a, b) − min)`; chain: `Σ (s_i − min s)`, units of sum load
+    /// above the lightest bin).
+    fn size(self, coords: &[i64]) -> i64 {
+        let min = coords.iter().copied().min().unwrap_or(0);
+        let units: i64 = coords.iter().map(|c| c - min).sum();
+        match self {
+            Embedding::Chain {
+                chain: Chain::FixedF,
+                f,
+                ..
+            } => units * f as i64,
+            _ => units,
+        }
+    }
+
+    fn is_chain(self) -> bool {
+        matches!(self, Embedding::Chain { .. })
+    }
+
+    /// The coordinates per bin.
+    fn per_bin(self) -> usize {
+        match self {
+            Embedding::Cells { dims } => dims,
+            Embedding::Chain { .. } => 1,
+        }
+    }
+
+    fn bins(self, coords: &[i64]) -> usize {
+        coords.len() / self.per_bin()
+    }
+
+    fn len_for(self, n: usize) -> usize {
+        n * self.per_bin()
+    }
+
+    fn without_bin(self, coords: &[i64], b: usize) -> Vec<i64> {
+        let k = self.per_bin();
+        coords
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i / k != b)
+            .map(|(_, v)| *v)
+            .collect()
+    }
+
+    /// The md state of the coordinates.
+    fn state(self, coords: &[i64]) -> Result<MdLoads> {
+        let rows: Vec<Vec<i64>> = match self {
+            Embedding::Cells { dims } => coords.chunks(dims).map(|c| c.to_vec()).collect(),
+            Embedding::Chain { chain, f, dims } => coords
+                .iter()
+                .map(|&c| {
+                    (0..dims)
+                        .map(|a| match chain {
+                            Chain::FixedF if a < f as usize => c,
+                            Chain::Integer if a == 0 => c,
+                            _ => 0,
+                        })
+                        .collect()
+                })
+                .collect(),
+        };
+        MdLoads::from_rows(&rows)
+    }
+
+    /// The chain coordinates of a sum-load vector `s` of the chain (any order): sorted heaviest
+    /// first, `L = s − min s` (integers), ball counts `L/f` for the fixed-`f` chain.
+    fn coords_of_sums(self, s: &[f64]) -> Result<Vec<i64>> {
+        let Embedding::Chain { chain, f, .. } = self else {
+            return Err(Error::Unsupported("sum loads of md cells".into()));
+        };
+        let mut v = s.to_vec();
+        v.sort_by(|a, b| b.total_cmp(a));
+        let min = v.last().copied().unwrap_or(0.0);
+        let div = if chain == Chain::FixedF {
+            f as f64
+        } else {
+            1.0
+        };
+        v.iter()
+            .map(|x| {
+                let c = (x - min) / div;
+                if (c - c.round()).abs() > 1e-6 || !c.is_finite() || c > MAX_LOAD_VALUE as f64 {
+                    Err(Error::invalid(
+                        "chain state",
+                        format!("{s:?} is not a state of the chain"),
+                    ))
+                } else {
+                    Ok(c.round() as i64)
+                }
+            })
+            .collect()
+    }
+}
+
+/// The shrinker's evaluation of a state: slack −1 where violated, +1 otherwise (the formula is
+/// decided, not measured).
+fn marker(violated: bool) -> SearchEval {
+    SearchEval {
+        lhs: XFloat::ZERO,
+        rhs: XFloat::ZERO,
+        slack: XFloat::from_f64(if violated { -1.0 } else { 1.0 }),
+    }
+}
+
+/// A claim at one (law, rule, constants, n) as the shrinker's objective over the coordinates of
+/// an [`Embedding`]: slack −1 where the formula is decided false, +1 otherwise.
+struct MdObjective<'a> {
+    claim: &'a MdExpr,
+    spot: &'a Spot<'a>,
+    emb: Embedding,
+    case: CaseValues,
+    pvec: Vec<Q>,
+    len: usize,
+}
+
+impl MdObjective<'_> {
+    fn violates_at(&self, coords: &[i64]) -> Result<bool> {
+        if coords.len() != self.len || coords.iter().any(|&c| c < 0) {
+            return Ok(false);
+        }
+        let x = self.emb.state(coords)?;
+        let (v, _) = self
+            .claim
+            .decide_state(self.spot, &self.case, &self.pvec, &x, false)?;
+        Ok(matches!(v, Some((false, _))))
+    }
+}
+
+impl Objective for MdObjective<'_> {
+    fn n(&self) -> usize {
+        self.len
+    }
+
+    fn eval(&self, loads: &[f64]) -> Result<SearchEval> {
+        let coords: Vec<i64> = loads.iter().map(|&v| v.round() as i64).collect();
+        Ok(marker(self.violates_at(&coords)?))
+    }
+
+    fn violates(&self, e: &SearchEval) -> bool {
+        e.slack < XFloat::ZERO
+    }
+}
+
+/// The rows of an md state, `[[l(1, 1), …], …]`.
+fn rows_text(x: &MdLoads) -> String {
+    format!(
+        "{:?}",
+        (0..x.n()).map(|b| x.row(b).to_vec()).collect::<Vec<_>>()
+    )
+}
+
+/// The sum loads of an md state, sorted heaviest first for states of the chain.
+fn sorted_sums(x: &MdLoads, sort: bool) -> Vec<f64> {
+    let mut s = x.sum_loads::<f64>();
+    if sort {
+        s.sort_by(|a, b| b.total_cmp(a));
+    }
+    s
 }
 
 /// Every next state of one step with its probability: one per (support, bin) outcome with
@@ -848,18 +1535,34 @@ fn next_states(x: &MdLoads, law: &BallLaw, rule: &MdRule) -> Result<Vec<(MdState
         .collect())
 }
 
-/// Exact, else enclosures at increasing precision; `None` when undecided.
+/// Exact, else outward-rounded f64 intervals, else enclosures at increasing precision (with exact
+/// exponential sums after 64 bits); `None` when undecided.
 fn decide(f: &Formula, env: &MdEnv) -> std::result::Result<Option<(bool, Trust)>, String> {
     match f.truth(&Exact, env, None, None) {
         Ok(b) => return Ok(Some((b, Trust::Exact))),
         Err(EvalError::Unavailable(_)) | Err(EvalError::Undecided(_)) => {}
         Err(e) => return Err(e.to_string()),
     }
+    // Outward-rounded f64 intervals first (fast); beyond their range, or undecided, the
+    // arbitrary-precision enclosures.
+    if let Ok(b) = f.truth(&Enclosure64, env, None, None) {
+        return Ok(Some((b, Trust::Enclosure)));
+    }
     for prec in [64u64, 128, 256, 512, 1024, 2048, 4096] {
         match f.truth(&Enclosure { prec }, env, None, None) {
             Ok(b) => return Ok(Some((b, Trust::Enclosure))),
-            Err(EvalError::Undecided(_)) => continue,
+            Err(EvalError::Undecided(_)) => {}
             Err(e) => return Err(e.to_string()),
+        }
+        if prec == 64 {
+            // An equality of transcendental values no enclosure separates: exact exponential
+            // sums decide it (zero test by Lindemann–Weierstrass, signs by enclosures).
+            let sums = ExpSums::default();
+            match f.truth(&sums, env, None, None) {
+                Ok(b) => return Ok(Some((b, sums.trust()))),
+                Err(EvalError::Unavailable(_)) | Err(EvalError::Undecided(_)) => {}
+                Err(e) => return Err(e.to_string()),
+            }
         }
     }
     Ok(None)
@@ -887,15 +1590,22 @@ fn show_atoms(f: &Formula, env: &MdEnv) -> String {
 impl Check for MdExpr {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
         let ns = self.ns.clone();
-        let (status, trust, witness, searched) = self.evaluate(&[], &ns, ctx)?;
+        let Evaluation {
+            status,
+            trust,
+            witness,
+            searched,
+            notes: found,
+        } = self.evaluate(&[], &ns, ctx)?;
         let mut notes = vec![match status {
             Status::Holds => format!(
                 "holds at every evaluated md state ({} in all); evidence, not a proof",
                 searched.total
             ),
-            Status::Refuted => "the first violation is the counterexample".into(),
+            Status::Refuted => "the counterexample: a violating listed state as written, else the smallest violation at the first n with one, shrunk (loads lowered, bins removed where the claim is stated at n − 1)".into(),
             _ => "a state could not be decided".into(),
         }];
+        notes.extend(found);
         notes.push(match trust {
             Trust::Exact => "decided in exact rational arithmetic".into(),
             _ => "decided exactly or by enclosures (outward-rounded intervals)".into(),
@@ -953,8 +1663,8 @@ impl Check for MdExpr {
         let mut per_n = Vec::new();
         for &n in &ns {
             let holds = |v: &Q, ctx: &mut RunContext| -> Result<(bool, Trust)> {
-                let (s, tr, _, _) = self.evaluate(&[(j, v.clone())], &[n], ctx)?;
-                Ok((s == Status::Holds, tr))
+                let e = self.evaluate(&[(j, v.clone())], &[n], ctx)?;
+                Ok((e.status == Status::Holds, e.trust))
             };
             per_n.push(bisect_constant(n, &lo0, &hi0, direction, ctx, holds)?);
         }
@@ -1012,15 +1722,18 @@ mod tests {
             pick,
             consts,
         };
+        let pvec = m.rules[0].1.choice.rank_vector(x.n()).unwrap();
         let cc = MdCheckCase {
-            law: &m.law,
+            law: &m.laws[0],
+            pvec: &pvec,
+            delta_pots: &m.delta_pots,
             slots: &m.slots,
             pots: &m.pots,
             constants: &m.constants,
             case: &case,
         };
         let st = MdState::new(x.clone());
-        let next = next_states(&x, &m.law, &m.rules[0].1).unwrap();
+        let next = next_states(&x, &m.laws[0], &m.rules[0].1).unwrap();
         let env = MdEnv {
             st: &st,
             c: &cc,
