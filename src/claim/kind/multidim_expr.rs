@@ -232,7 +232,7 @@ enum Slot {
 /// ```
 /// use balloc::claim::kind::multidim_expr::FUNCTIONS;
 /// let names: Vec<&str> = FUNCTIONS.iter().map(|(n, ..)| *n).collect();
-/// assert_eq!(names, ["l", "avg", "gap", "lmax", "lmin", "s"]);
+/// assert_eq!(names, ["l", "avg", "gap", "lmax", "lmin", "s", "p0"]);
 /// assert_eq!(FUNCTIONS[0].1.len(), 2); // l(a, b)
 /// ```
 pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
