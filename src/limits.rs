@@ -487,7 +487,7 @@ pub const MD_CLAIM_EXHAUSTIVE: Limit = Limit {
     name: "MD_CLAIM_EXHAUSTIVE",
     max: 100_000,
     unit: "states per n",
-    applies_to: "`multidim` claims with `expr`: `max_load` enumerates (max_load + 1)^(n·D) states; with `chain`, `exhaustive = { max_n, max_load }` enumerates C(max_load + n − 1, n − 1) sorted states",
+    applies_to: "`multidim` claims with `expr`: `max_load` enumerates (max_load + 1)^(n·D) states; with `sum_chain`, `exhaustive = { max_n, max_load }` enumerates C(max_load + n − 1, n − 1) sorted states",
     reason: "every state is decided exactly, with its one-step expectation",
     raisable: true,
 };

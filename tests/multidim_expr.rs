@@ -502,7 +502,7 @@ fn chain_states_check_their_sizes_against_the_limits() {
              locator = \"x\"\nprovenance = \"derived\"\n[constants]\neps = \"1/8\"\n\
              [potentials]\nPhi = \"sum(exp(eps/(2*f)*y)/rank)\"\n\
              [claim]\nexpr = \"E_Phi <= (1 + (eps/2)^2/n)*Phi\"\nball = \"uniform(dims=1,f=1)\"\n\
-             rules = [\"sum two-choice\"]\nchain = \"fixed-f\"\n[domain]\n{domain}"
+             rules = [\"sum two-choice\"]\nsum_chain = \"fixed-f\"\n[domain]\n{domain}"
         )
     };
     let e1 = |text: &str| {

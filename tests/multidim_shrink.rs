@@ -20,7 +20,7 @@ fn a_large_md_violation_is_shrunk_to_the_minimal_state() {
     // (4, 0), (0, 0). Its sum loads: avg(1) = 4/2 = 2, avg(2) = 0, s = (4 − 2, 0 − 2) = (2, −2).
     let text = format!(
         "{HEAD}[claim]\nexpr = \"l(1, 1) <= 3\"\nball = \"uniform(dims=2,f=1)\"\nrules = [\"sum two-choice\"]\n\
-         chain = \"integer\"\n[domain]\nn = [3]\nexhaustive = {{ max_n = 2, max_load = 1 }}\n"
+         sum_chain = \"integer\"\n[domain]\nn = [3]\nexhaustive = {{ max_n = 2, max_load = 1 }}\n"
     );
     let v = balloc::check_str(&text).unwrap();
     assert_eq!(v.verdict, Status::Refuted);
@@ -47,7 +47,7 @@ fn without_n_minus_one_the_bins_stay_and_the_loads_shrink() {
     // L = (4, 0, 0): avg(1) = 4/3, so s = (8/3, −4/3, −4/3).
     let text = format!(
         "{HEAD}[claim]\nexpr = \"l(1, 1) <= 3\"\nball = \"uniform(dims=2,f=1)\"\nrules = [\"sum two-choice\"]\n\
-         chain = \"integer\"\n[domain]\nn = [3]\n"
+         sum_chain = \"integer\"\n[domain]\nn = [3]\n"
     );
     let v = balloc::check_str(&text).unwrap();
     let w = v.witness.unwrap();
@@ -93,7 +93,7 @@ fn a_chain_violation_shrinks_along_the_chain() {
     // heaviest to 0 and the heaviest to 4 keeps the violation, and so does removing a bin at 0.
     let text = format!(
         "{HEAD}[claim]\nexpr = \"max_bins(x) - min_bins(x) <= 6\"\nball = \"uniform(dims=2,f=2)\"\n\
-         rules = [\"sum two-choice\"]\nchain = \"fixed-f\"\n\
+         rules = [\"sum two-choice\"]\nsum_chain = \"fixed-f\"\n\
          [domain]\nn = [4]\nexhaustive = {{ max_n = 3, max_load = 1 }}\n"
     );
     let v = balloc::check_str(&text).unwrap();

@@ -653,7 +653,7 @@ fn multidim_corollary_1_is_refuted_at_the_all_zero_state_with_the_hand_values() 
         &format!(
             "{MD_HEAD}[constants]\neps = \"1/8\"\n[potentials]\nPhi = \"sum(exp(eps/(2*f)*y)/rank)\"\n\
              [claim]\nexpr = \"E_Phi <= (1 + (eps/2)^2/n)*Phi\"\nball = \"uniform(dims=1,f=1)\"\n\
-             rules = [\"sum two-choice\"]\nchain = \"fixed-f\"\n\
+             rules = [\"sum two-choice\"]\nsum_chain = \"fixed-f\"\n\
              [domain]\nn = [8]\nexhaustive = {{ max_n = 3, max_load = 2 }}\nrandom = 4\nseed = 1\n"
         ),
     );
@@ -690,19 +690,25 @@ fn multidim_rejects_items_and_bad_chains() {
             "{MD_HEAD}[claim]\nexpr = \"n >= 2\"\nball = \"uniform(dims=2,f=1)\"\nrules = [\"sum two-choice\"]\n{extra}[domain]\n{domain}"
         )
     };
-    let e = err_of("md-chain", &claim("chain = \"reachable\"\n", "n = [8]\n"));
+    let e = err_of(
+        "md-chain",
+        &claim("sum_chain = \"reachable\"\n", "n = [8]\n"),
+    );
     assert!(
-        e.contains("chain: unknown `reachable`; accepted: fixed-f, integer"),
+        e.contains("sum_chain: unknown `reachable`; accepted: fixed-f, integer"),
         "{e}"
     );
     let e = err_of(
         "md-exh",
         &claim("", "n = [8]\nexhaustive = { max_n = 3, max_load = 2 }\n"),
     );
-    assert!(e.contains("[domain] exhaustive: only with `chain`"), "{e}");
+    assert!(
+        e.contains("[domain] exhaustive: only with `sum_chain`"),
+        "{e}"
+    );
     let e = err_of(
         "md-binomial",
-        &claim("chain = \"fixed-f\"\n", "n = [8]\n")
+        &claim("sum_chain = \"fixed-f\"\n", "n = [8]\n")
             .replace("uniform(dims=2,f=1)", "binomial(dims=2,q=1/2)"),
     );
     assert!(

@@ -107,7 +107,7 @@ struct Section {
     ball: Spanned<Balls>,
     rules: Vec<Spanned<String>>,
     #[serde(default)]
-    chain: Option<Spanned<String>>,
+    sum_chain: Option<Spanned<String>>,
     #[serde(default)]
     states: Option<Vec<Vec<Vec<i64>>>>,
     #[serde(default)]
@@ -124,14 +124,14 @@ enum Balls {
     Many(Vec<String>),
 }
 
-/// The states of the sum-load chain searched instead of (or besides) md grids (`chain` in
+/// The states of the sum-load chain searched instead of (or besides) md grids (`sum_chain` in
 /// `[claim]`), as md states: the sum loads `s` of the chain embedded as integer loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Chain {
-    /// `chain = "fixed-f"`: `s = f(b − mean b)` for ball counts `b`; bin `i` holds `b_i` balls
+    /// `sum_chain = "fixed-f"`: `s = f(b − mean b)` for ball counts `b`; bin `i` holds `b_i` balls
     /// of the support `{1, …, f}` (`l(a, i) = b_i` for `a ≤ f`), a state the md process reaches.
     FixedF,
-    /// `chain = "integer"`: every integer sum-load vector `s = L − mean L` (the sum chain of
+    /// `sum_chain = "integer"`: every integer sum-load vector `s = L − mean L` (the sum chain of
     /// balls of random `f`); bin `i` holds `L_i` units in dimension 1.
     Integer,
 }
@@ -624,10 +624,10 @@ pub struct MdExpr {
     explicit: Vec<MdLoads>,
     max_load: Option<u32>,
     random: u32,
-    /// The states of the sum-load chain (`chain`), with `[domain] exhaustive`.
+    /// The states of the sum-load chain (`sum_chain`), with `[domain] exhaustive`.
     chain: Option<Chain>,
     exhaustive: Option<(usize, u32)>,
-    /// The numbers of bins (`[domain] n`, or those of the explicit states; with `chain` and
+    /// The numbers of bins (`[domain] n`, or those of the explicit states; with `sum_chain` and
     /// `exhaustive`, also `2..=max_n`).
     ns: Vec<usize>,
 }
@@ -699,7 +699,7 @@ impl MdExpr {
             rules.push((text.to_string(), rule));
         }
         let chain = match cs
-            .chain
+            .sum_chain
             .as_ref()
             .map(|c| (c.get_ref().as_str(), c.span().start))
         {
@@ -709,7 +709,7 @@ impl MdExpr {
             Some((o, at)) => {
                 return Err(t.error_at(
                     Some(at),
-                    format!("chain: unknown `{o}`; accepted: fixed-f, integer"),
+                    format!("sum_chain: unknown `{o}`; accepted: fixed-f, integer"),
                 ));
             }
         };
@@ -719,7 +719,7 @@ impl MdExpr {
             return Err(t.error_at(
                 ball_at,
                 format!(
-                    "chain: the sum-load chain needs balls of fixed f; {} has a random f",
+                    "sum_chain: the sum-load chain needs balls of fixed f; {} has a random f",
                     l.spec()
                 ),
             ));
@@ -734,7 +734,7 @@ impl MdExpr {
         if exhaustive.is_some() && chain.is_none() {
             return Err(t.error_at(
                 Some(t.file.domain.span().start),
-                "[domain] exhaustive: only with `chain` in [claim] (the sorted states of the sum-load chain); md grids are `max_load`",
+                "[domain] exhaustive: only with `sum_chain` in [claim] (the sorted states of the sum-load chain); md grids are `max_load`",
             ));
         }
         let dims = laws.iter().map(|l| l.dims() as usize).max().unwrap_or(1);
@@ -902,7 +902,7 @@ impl MdExpr {
     }
 
     /// The states of one n for one ball law: explicit first, then the exhaustive grid, the
-    /// random states reached by the rule, and with `chain` the states of the sum-load chain
+    /// random states reached by the rule, and with `sum_chain` the states of the sum-load chain
     /// (exhaustive for `n ≤ max_n`, then at the n of `[domain]` the families F1–F7 with level
     /// boundaries at `γ₁ =` the constant `gamma1` (1/4 without one) and the seeded random ones).
     fn states(
