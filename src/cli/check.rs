@@ -538,22 +538,11 @@ pub fn print_verdicts(vs: &[Verdict], theorems: &[&Theorem], format: Format) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claim::{ExpectedStatus, Searched, Status, Trust};
+    use crate::claim::{ExpectedStatus, Status, Trust};
 
     #[test]
     fn trust_summary_counts_each_level() {
-        let v = |t| Verdict {
-            links: Vec::new(),
-            observations: Vec::new(),
-            id: "x/y".into(),
-            verdict: Status::Holds,
-            expected: ExpectedStatus::Holds,
-            trust: t,
-            slack: None,
-            witness: None,
-            searched: Searched::default(),
-            notes: vec![],
-        };
+        let v = |t| Verdict::new("x/y", ExpectedStatus::Holds, Status::Holds, t);
         let line = trust_summary(&[v(Trust::Exact), v(Trust::Enclosure), v(Trust::Exact)]);
         assert_eq!(line, "trust: exact 2, enclosure 1, float 0, statistical 0");
     }

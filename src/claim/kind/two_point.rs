@@ -563,18 +563,10 @@ impl Check for TwoPointExpr {
             found_by: "grid".into(),
             recheck: None,
         });
-        Ok(Verdict {
-            links: Vec::new(),
-            observations: Vec::new(),
-            id: self.t.id.clone(),
-            verdict: status,
-            expected: self.t.file.expected,
-            trust: weakest,
-            slack: None,
-            witness,
-            searched,
-            notes,
-        })
+        Ok(Verdict::of(&self.t, status, weakest)
+            .with_witness(witness)
+            .with_searched(searched)
+            .with_notes(notes))
     }
 }
 
