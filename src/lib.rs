@@ -57,6 +57,7 @@ pub mod error;
 pub mod exact;
 pub mod expectation;
 pub mod graph;
+pub mod growth;
 pub mod lang;
 pub mod latex;
 pub mod limits;

@@ -18,6 +18,7 @@ pub mod schema;
 pub mod scope;
 pub mod setup;
 pub mod state;
+pub mod tighten;
 pub mod trust;
 pub mod uses;
 mod verdict;

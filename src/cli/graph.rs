@@ -6,7 +6,7 @@ use crate::graph::experiment::{Point, Rule, plot_svg, simulate};
 use crate::graph::flow::{Routing, congestion_lower_bound};
 use crate::graph::tree::Tree;
 use crate::graph::{Graph, GraphKind, measures};
-use crate::sim::growth::{GridMean, power_fit};
+use crate::growth::{GridMean, power_fit};
 use crate::sim::statistic::mean_ci;
 use anyhow::{Context, Result, bail};
 use num_traits::ToPrimitive;

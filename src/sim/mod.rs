@@ -24,7 +24,6 @@
 pub mod adversary;
 pub mod compact;
 pub mod dense;
-pub mod growth;
 pub mod kernel;
 pub mod levels;
 pub mod multinomial;

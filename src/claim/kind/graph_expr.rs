@@ -29,9 +29,10 @@
 //! `refuted`). The first violation is the counterexample, with the values of every comparison.
 
 use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors, parse_graph_in};
-use super::{Check, ConstantReport, RunContext, bisect_constant};
+use super::{Check, ConstantReport, RunContext};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
+use crate::claim::tighten::{Finder, Trial};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
@@ -764,17 +765,8 @@ impl Check for GraphExpr {
         ns: Option<&[usize]>,
         ctx: &mut RunContext,
     ) -> Result<ConstantReport> {
-        let file_err = |m: String| Error::invalid(self.t.file_name(), m);
-        let j = self
-            .constants
-            .index(name)
-            .ok_or_else(|| file_err(format!("`{name}` is not a constant of the file")))?;
-        let direction = *self
-            .t
-            .file
-            .tighten
-            .get(name)
-            .ok_or_else(|| file_err(format!("[tighten] does not list `{name}`")))?;
+        let finder = Finder::new(&self.t, name, &self.constants.names)?;
+        let j = finder.index;
         let mut sizes: Vec<usize> = self
             .strategies
             .iter()
@@ -801,43 +793,33 @@ impl Check for GraphExpr {
                 v.to_vec()
             }
         };
-        let vals: Vec<Q> = self.constants.defs[j]
+        let values: Vec<Q> = self.constants.defs[j]
             .iter()
             .filter_map(|d| d.expr.as_constant())
             .collect();
-        if vals.len() < 2 {
-            return Err(file_err(format!(
-                "constant `{name}`: give a grid of two numbers [low, high] as the bracket of the search"
-            )));
-        }
-        let lo0 = vals.iter().min().cloned().expect("two values");
-        let hi0 = vals.iter().max().cloned().expect("two values");
+        let (lo, hi) = finder.grid_ends(&values)?;
         let mut per_n = Vec::new();
         for &n in &ns {
-            let holds = |v: &Q, ctx: &mut RunContext| -> Result<(bool, Trust)> {
+            per_n.push(finder.within(n, &lo, &hi, |v| {
                 let o = self.evaluate(&[(j, v.clone())], Some(n), ctx)?;
                 if let Some(u) = o.float_violation.or(o.undecided) {
-                    return Err(file_err(format!(
-                        "`{name}` = {v}: {} is not decided exactly or by enclosures",
-                        u.what
-                    )));
+                    return Err(Error::invalid(
+                        self.t.file_name(),
+                        format!(
+                            "`{name}` = {v}: {} is not decided exactly or by enclosures",
+                            u.what
+                        ),
+                    ));
                 }
-                Ok((o.violation.is_none(), o.weakest))
-            };
-            per_n.push(bisect_constant(n, &lo0, &hi0, direction, ctx, holds)?);
+                let kept = o.violation.is_none();
+                Ok(Trial {
+                    kept,
+                    status: if kept { Status::Holds } else { Status::Refuted },
+                    trust: o.weakest,
+                    witness: None,
+                })
+            })?);
         }
-        let points: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
-        let fits = if points.len() >= 2 {
-            crate::search::fit_growth(&points)
-        } else {
-            vec![]
-        };
-        Ok(ConstantReport {
-            id: self.t.id.clone(),
-            name: name.to_string(),
-            direction,
-            per_n,
-            fits,
-        })
+        Ok(finder.report(per_n))
     }
 }

@@ -20,7 +20,7 @@
 //!   `E[X]/relative_to ≈ C·x^a` over the grid of `x ∈ {n, b, m}` or of a source parameter
 //!   (`exponent_in = "beta"`, `"1/beta"`: the processes' or the strategy's β; `"d/k"`: degree over
 //!   edge connectivity of the graph sources; one curve per group of sources that differ only in
-//!   it), with its interval from the runs' standard errors ([`crate::sim::growth::power_fit`]);
+//!   it), with its interval from the runs' standard errors ([`crate::growth::power_fit`]);
 //! * `compare = "<="` (`">="`): `E[X]` of the first source against the second, by paired runs with
 //!   common random numbers (the t interval of the per-run differences against 0).
 //!
@@ -2484,18 +2484,18 @@ impl Check for Statistical {
                             ci_high: e.ci_high / rel,
                             threshold: None,
                         });
-                        raw.push(crate::sim::growth::GridMean {
+                        raw.push(crate::growth::GridMean {
                             x,
                             mean: e.mean,
                             stderr: e.stderr,
                         });
-                        grid.push(crate::sim::growth::GridMean {
+                        grid.push(crate::growth::GridMean {
                             x,
                             mean: e.mean / rel,
                             stderr: e.stderr / rel,
                         });
                     }
-                    let f = crate::sim::growth::power_fit(&grid, level)?;
+                    let f = crate::growth::power_fit(&grid, level)?;
                     let est = Estimate {
                         samples: grid.len(),
                         mean: f.exponent,
@@ -2535,7 +2535,7 @@ impl Check for Statistical {
                         .iter()
                         .map(|g| format!("{} → {:.4}", g.x, g.mean))
                         .collect();
-                    let classes: Vec<String> = crate::sim::growth::class_fits(&raw)
+                    let classes: Vec<String> = crate::growth::class_fits(&raw)
                         .iter()
                         .map(|(c, a, r)| format!("{a:.4}·{c} (rel. RMS {r:.3})"))
                         .collect();
@@ -2713,7 +2713,7 @@ impl Check for Statistical {
             name: name.to_string(),
             direction: dir,
             per_n,
-            fits: crate::search::fit_growth(&pts),
+            fits: crate::growth::fit_growth(&pts),
         })
     }
 }
