@@ -42,6 +42,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod app;
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
 pub mod bias;

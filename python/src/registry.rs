@@ -13,7 +13,6 @@ use balloc::potential::{self, Potential};
 use balloc::process::{self, Process};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use serde_json::json;
 use std::sync::Arc;
 
 /// An allocation process, parsed from its spec string, e.g. `Process("two-choice")`,
@@ -183,43 +182,28 @@ pub fn spec_text(x: &Bound<'_, PyAny>, flag: &str) -> Result<String> {
 /// `reference`.
 #[pyfunction]
 pub fn processes(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    let rows: Vec<serde_json::Value> = process::REGISTRY
-        .iter()
-        .map(|i| {
-            json!({
-                "name": i.name, "aliases": i.aliases,
-                "params": i.params.iter().map(|p| json!({"name": p.name, "default": p.default, "doc": p.doc})).collect::<Vec<_>>(),
-                "rank_based": i.rank_based, "summary": i.summary, "reference": i.reference,
-            })
-        })
-        .collect();
-    convert::json(py, &serde_json::Value::Array(rows))
+    convert::json(
+        py,
+        &serde_json::Value::Array(balloc::app::list::processes()),
+    )
 }
 
 /// The registered potentials, as `balloc list potentials --format json` lists them: a list of
 /// dicts with `name`, `aliases`, `params`, `summary`, `reference`.
 #[pyfunction]
 pub fn potentials(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    let rows: Vec<serde_json::Value> = potential::REGISTRY
-        .iter()
-        .map(|i| {
-            json!({
-                "name": i.name, "aliases": i.aliases,
-                "params": i.params.iter().map(|p| json!({"name": p.name, "default": p.default, "doc": p.doc})).collect::<Vec<_>>(),
-                "summary": i.summary, "reference": i.reference,
-            })
-        })
-        .collect();
-    convert::json(py, &serde_json::Value::Array(rows))
+    convert::json(
+        py,
+        &serde_json::Value::Array(balloc::app::list::potentials()),
+    )
 }
 
 /// The weight laws, as `balloc list weights --format json` lists them: a list of dicts with
 /// `name`, `params`, `summary`.
 #[pyfunction]
 pub fn weight_laws(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    let rows: Vec<serde_json::Value> = balloc::weights::WEIGHT_LAWS
-        .iter()
-        .map(|(name, params, summary)| json!({"name": name, "params": params, "summary": summary}))
-        .collect();
-    convert::json(py, &serde_json::Value::Array(rows))
+    convert::json(
+        py,
+        &serde_json::Value::Array(balloc::app::list::weight_laws()),
+    )
 }
