@@ -254,7 +254,8 @@ mod tests {
     fn theorem(tighten: &str) -> Theorem {
         let text = format!(
             "title = \"t\"\nkind = \"inequality\"\nexpected = \"open\"\nstatement = \"s\"\n\
-             [source]\nlocator = \"x\"\nprovenance = \"derived\"\n[tighten]\n{tighten}\n"
+             [source]\nlocator = \"x\"\nprovenance = \"derived\"\n[claim]\nexpr = \"c >= 0\"\n\
+             [tighten]\n{tighten}\n"
         );
         Theorem {
             id: "t/x".into(),
