@@ -30,20 +30,23 @@ fn a_large_violating_load_vector_is_shrunk_to_a_minimal_one() {
 
 #[test]
 fn a_smaller_member_of_the_family_is_tried_first() {
-    // `m <= 5` at every state of C₁₂ (m = 12 edges): false. The cycles C₃ … C₁₁ are tried from the
-    // smallest: C_k has k edges, so C₆ is the smallest member where it fails (6 > 5).
-    let text =
-        format!("{HEAD}[claim]\nexpr = \"m <= 5\"\ngraphs = [\"cycle(12)\"]\n[domain]\nn = [12]\n");
+    // `m <= 5` at every state of C₁₂ (m = 12 edges): false. The smaller cycles whose n the domain
+    // lists are tried from the smallest: C_k has k edges, so C₄ holds (4 ≤ 5) and C₆ is the
+    // smallest listed member where it fails (6 > 5); C₃ and C₅ are not listed, so not tried.
+    let text = format!(
+        "{HEAD}[claim]\nexpr = \"m <= 5\"\ngraphs = [\"cycle(12)\"]\n[domain]\nn = [4, 6, 9, 12]\n"
+    );
     let v = balloc::check_str(&text).unwrap();
     assert_eq!(v.verdict, Status::Refuted);
     let w = v.witness.unwrap();
     assert_eq!(w.n, 6);
     assert!(w.source.starts_with("cycle(6)"), "{}", w.source);
     // Both at once: `gap <= 2` on C₁₀ with the tied family (gap 0) and one heavy listed vector.
-    // The tied vectors of C₃ … C₉ do not violate it, so the graph stays C₁₀ and the loads shrink to
+    // The tied vectors of the listed C₄ and C₈ do not violate it, so the graph stays C₁₀ and the
+    // loads shrink to
     // 3 balls on the one heavy vertex: gap 3 − 3/10 = 2.7 > 2, while 2 − 2/10 = 1.8 ≤ 2.
     let text = format!(
-        "{HEAD}[claim]\nexpr = \"gap <= 2\"\ngraphs = [\"cycle(10)\"]\nfamilies = [\"tied\"]\nloads = [[0, 0, 0, 0, 0, 0, 0, 0, 0, 12]]\n[domain]\nn = [10]\n"
+        "{HEAD}[claim]\nexpr = \"gap <= 2\"\ngraphs = [\"cycle(10)\"]\nfamilies = [\"tied\"]\nloads = [[0, 0, 0, 0, 0, 0, 0, 0, 0, 12]]\n[domain]\nn = [4, 8, 10]\n"
     );
     let v = balloc::check_str(&text).unwrap();
     let w = v.witness.unwrap();

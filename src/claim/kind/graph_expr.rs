@@ -983,7 +983,8 @@ fn sized_family(spec: &str) -> Option<(&'static str, u64, u64)> {
     Some((fam, size, min))
 }
 
-/// The smaller members of a family tried when a counterexample is shrunk (the smallest first).
+/// The most smaller members of a family (of sizes `[domain] n` lists) tried when a
+/// counterexample is shrunk, the smallest first.
 const SHRINK_MEMBERS: u64 = 24;
 
 /// What the shrinker minimises on one graph: the claim fails (certified, at the verdict's trust
@@ -1071,8 +1072,8 @@ impl GraphExpr {
 
     /// Shrinks a certified counterexample: first the smallest failing member of the graph's
     /// family (`cycle(n)`, `path(n)`, `complete(n)`, `hypercube(dim)`: up to [`SHRINK_MEMBERS`]
-    /// sizes below the listed one, each with the file's tree, routing, constants and load
-    /// families at that size), then the load vector by [`crate::search::shrink::shrink`] (the
+    /// sizes below the listed one whose n `[domain] n` lists, each with the file's tree, routing,
+    /// constants and load families at that size), then the load vector by [`crate::search::shrink::shrink`] (the
     /// minimum load moved to 0, single loads lowered to 0, by half, by one while the claim still
     /// fails). Every kept state is certified at `trust` or stronger. Returns the counterexample
     /// and a note saying what was shrunk, if anything.
@@ -1096,7 +1097,18 @@ impl GraphExpr {
         // The smallest failing member of the family.
         let mut member: Option<(String, Strategy, String, Vec<f64>)> = None;
         if let Some((fam, size, min)) = sized_family(gname) {
-            'sizes: for k in min..size.min(min + SHRINK_MEMBERS) {
+            // Only members whose n the file's `[domain] n` lists: the claim is about those.
+            let listed = &self.t.file.domain.get_ref().n;
+            let n_of = |k: u64| -> Option<usize> {
+                let n = if fam == "hypercube" {
+                    1u64.checked_shl(u32::try_from(k).ok()?)?
+                } else {
+                    k
+                };
+                usize::try_from(n).ok()
+            };
+            let sizes = (min..size).filter(|&k| n_of(k).is_some_and(|n| listed.contains(&n)));
+            'sizes: for k in sizes.take(SHRINK_MEMBERS as usize) {
                 let spec = format!("{fam}({k})");
                 let Ok(g) = parse_graph_in(&spec, self.dir.as_deref()) else {
                     continue;
