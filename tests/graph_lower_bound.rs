@@ -170,44 +170,39 @@ fn the_binomial_step_of_lemma_4_1_against_an_independent_sum() {
 }
 
 #[test]
-fn the_tail_item_in_a_theorem_file() {
-    let file = |graphs: &str, extra: &str| {
+fn the_tail_function_in_a_theorem_file() {
+    let file = |graphs: &str, c: &str| {
         format!(
-            "{GRAPH}[claim]\nitem = \"lemma_4_1_tail\"\ngraphs = [{graphs}]\n{extra}\n[domain]\nn = [20, 128]\n"
+            "{GRAPH}[constants]\nc = {c}\n[claim]\n\
+             expr = \"2*cut_in + k == dmax*cut_S && cut_tail(ceil(c*n^2*dmax^2/k^2)) >= 1/50\"\n\
+             graphs = [{graphs}]\ntrees = [\"halving\"]\nrouting = \"spanning-tree\"\n[domain]\nn = [20, 128]\n"
         )
     };
-    let v = balloc::check_str(&file(
-        "\"sparse-cut(20,4,2)\"",
-        "horizons = [0.0625, 0.25]\nat_least = \"1/50\"",
-    ))
-    .unwrap();
-    assert_eq!(v.verdict, Status::Holds);
+    // sparse-cut(20, 4, 2): |S| = 10, e(S) = (4·10 − 2)/2 = 19 = (d|S| − k)/2; c = 1/16 gives
+    // T = ⌈400·16/4/16⌉ = 100 and P[Y ≥ 58] ≈ 0.0226 ≥ 1/50 (the doc test of lemma_4_1_tail);
+    // c = 1/4 gives T = 400, P ≈ 0.0255 (an independent float computation in the file's notes).
+    let v = balloc::check_str(&file("\"sparse-cut(20,4,2)\"", "[0.0625, 0.25]")).unwrap();
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
     assert_eq!(v.trust, balloc::claim::Trust::Enclosure);
-    // Per horizon: the mean identity, the count identity and the tail (2 + 2 instances).
-    assert_eq!(v.searched.total, 4);
+    // One state per constant.
+    assert_eq!(v.searched.total, 2);
     let v = balloc::check_str(&file(
         "\"sparse-cut(20,4,2)\", \"sparse-cut(128,8,2,9)\"",
-        "horizons = [0.015625]\nat_least = \"1/50\"",
+        "0.015625",
     ))
     .unwrap();
     assert_eq!(v.verdict, Status::Refuted);
+    assert_eq!(v.trust, balloc::claim::Trust::Enclosure);
     assert_eq!(v.witness.unwrap().n, 128);
-    for (extra, what) in [
-        ("at_least = \"1/50\"", "needs `horizons`"),
-        ("horizons = [0.25]", "needs `at_least`"),
-        ("horizons = [-1]\nat_least = \"1/50\"", "horizons"),
-        ("horizons = [0.25]\nat_least = \"3/2\"", "[0, 1]"),
-        ("horizons = [1e9]\nat_least = \"1/50\"", "BINOMIAL_TRIALS"),
-    ] {
-        let e = err(&file("\"sparse-cut(20,4,2)\"", extra));
-        assert!(e.contains(what) && !e.contains('\n'), "{extra}: {e}");
-    }
-    // horizons belong to this item and coupon_collector only.
+    // T beyond the limit: an error naming it, not a verdict.
+    let e = err(&file("\"sparse-cut(20,4,2)\"", "1e9"));
+    assert!(e.contains("BINOMIAL_TRIALS") && !e.contains('\n'), "{e}");
+    // `item` is refused with the field named.
     let e = err(&format!(
-        "{GRAPH}[claim]\nitem = \"lemma_4_1_mean\"\nhorizons = [0.25]\n[domain]\nn = [6]\n"
+        "{GRAPH}[claim]\nitem = \"lemma_4_1_tail\"\ngraphs = [\"cycle(6)\"]\n[domain]\nn = [6]\n"
     ));
     assert!(
-        e.contains("`lemma_4_1_tail` and `coupon_collector` only"),
+        e.contains("item") && e.contains("`expr`") && !e.contains('\n'),
         "{e}"
     );
 }

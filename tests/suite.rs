@@ -24,6 +24,7 @@ mod fuzz;
 mod graph_claims;
 mod graph_info;
 mod graph_lower_bound;
+mod graph_shrink;
 mod graphical;
 mod hardening;
 mod lang;
