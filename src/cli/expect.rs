@@ -44,7 +44,8 @@ pub struct Args {
 
 /// Runs `balloc expect`.
 pub fn run(a: Args) -> Result<i32> {
-    let proc_ = process::parse(&a.process).context("--process")?;
+    let proc_ =
+        process::parse_with(&a.process, &crate::input::Dir::current()).context("--process")?;
     let pot = potential::parse(&a.potential).context("--potential")?;
     let weights = WeightLaw::parse(&a.weights).context("--weights")?;
     let ties = TieRule::parse(&a.ties).context("--ties")?;

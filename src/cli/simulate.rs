@@ -59,7 +59,15 @@ pub struct Args {
 
 /// Runs `balloc simulate`.
 pub fn run(a: Args) -> Result<i32> {
-    let cfg = Config::parse(&a.process, a.n, a.batch, &a.weights, &a.ties).map_err(|e| {
+    let cfg = Config::parse_with(
+        &a.process,
+        &crate::input::Dir::current(),
+        a.n,
+        a.batch,
+        &a.weights,
+        &a.ties,
+    )
+    .map_err(|e| {
         anyhow::anyhow!(
             "{}",
             e.to_string()

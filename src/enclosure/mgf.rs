@@ -8,7 +8,8 @@
 
 use super::Interval;
 use crate::error::{Error, Result};
-use crate::exact::{ExactWeights, Q, int};
+use crate::exact::{Q, int};
+use crate::weights::ExactWeights;
 use num_traits::{One, Zero};
 
 fn domain_error(weights: &ExactWeights, s: &Q) -> Error {

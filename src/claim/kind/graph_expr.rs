@@ -28,13 +28,14 @@
 //! `spectral_gap` in floats (trust `float`; a float violation is reported `inconclusive`, never
 //! `refuted`). The first violation is the counterexample, with the values of every comparison.
 
-use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors, parse_graph_in};
+use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors};
 use super::{Check, ConstantReport, RunContext, bisect_constant};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
+use crate::graph::family::parse_graph;
 use crate::graph::flow::Routing;
 use crate::graph::quantities::{
     Element, GLOBAL, GraphMeasures, GraphState, Over, Value, edge_name_uses_loads, edge_names,
@@ -419,7 +420,7 @@ impl GraphExpr {
         let dir = t.path.parent().map(|p| p.to_path_buf());
         let mut strategies = Vec::new();
         for g in &cs.graphs {
-            let gr = parse_graph_in(g.get_ref(), dir.as_deref())
+            let gr = parse_graph(g.get_ref(), &crate::input::Dir::new(dir.as_deref()))
                 .and_then(|gr| {
                     crate::limits::GRAPH_CLAIM_N
                         .check_usize("a graph of a `graph` claim, n", gr.n())?;

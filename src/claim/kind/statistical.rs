@@ -60,8 +60,8 @@ use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
 use crate::claim::schema::{ConstValue, FileError, Theorem};
 use crate::claim::verdict::{Observation, Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
-use crate::graph::GraphKind;
 use crate::graph::experiment::Rule;
+use crate::graph::family::GraphSpec;
 use crate::lang::{Expr, Float, Slots};
 use crate::multidim::{BallLaw, MdRule, sim::MdSimConfig};
 use crate::sim::statistic::{Decision, Estimate, Side, mean_ci, proportion_ci};
@@ -304,7 +304,7 @@ enum Source {
 
 /// One graph source: a family, a strategy and the `beta` of the (1+β) model.
 struct GraphSource {
-    kind: GraphKind,
+    kind: GraphSpec,
     /// The family as written, with `beta` and `refresh` when given.
     label: String,
     rule: Rule,
@@ -931,32 +931,12 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         }
         let mut kinds = Vec::new();
         for text in &texts {
-            let spec =
-                crate::spec::Spec::parse_in(text, dir).map_err(|e| bad("graph", e.to_string()))?;
-            if !GraphKind::NAMES.contains(&spec.name.as_str()) {
-                return Err(bad(
-                    "graph",
-                    format!(
-                        "unknown graph family `{}`; accepted: cycle, path, torus, hypercube, \
-                         complete, regular(d=…,seed=…), sparse-cut(d=…,k=…[,a=…]), file(PATH)",
-                        crate::error::excerpt(&spec.name)
-                    ),
-                ));
-            }
-            let accepted: &[&str] = match spec.name.as_str() {
-                "regular" => &["d", "seed"],
-                "sparse-cut" => &["d", "k", "a"],
-                "file" => &["", "file"],
-                _ => &[],
-            };
-            spec.check_keys(accepted)
-                .map_err(|e| bad("graph", e.to_string()))?;
-            let kind = GraphKind::from_spec(&spec.name, &spec, "[claim] graph")
+            let kind = GraphSpec::parse(text, &crate::input::Dir::new(dir))
                 .map_err(|e| bad("graph", e.to_string()))?;
             // Every size of the grid builds (an edge-list file of another size, a torus at a
             // non-square n, … are errors here, not during a run).
             for &n in d_ns.iter().chain(&cs.long_n) {
-                kind.build(n)
+                kind.build(Some(n))
                     .map_err(|e| bad("graph", format!("`{}` at n = {n}: {e}", text.trim())))?;
             }
             kinds.push((text.trim().to_string(), kind));
@@ -1007,11 +987,11 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         }
     } else {
         for p in &procs {
-            crate::process::parse_in(p.get_ref(), dir)
+            crate::process::parse_with(p.get_ref(), &crate::input::Dir::new(dir))
                 .map_err(|e| t.error_at(Some(p.span().start), e.to_string()))?;
             // A graphical process's graph at every size of the grid.
             for &n in d_ns.iter().chain(&cs.long_n) {
-                crate::process::graph_at(p.get_ref(), dir, n)
+                crate::process::graph_at(p.get_ref(), &crate::input::Dir::new(dir), n)
                     .map_err(|e| t.error_at(Some(p.span().start), format!("at n = {n}: {e}")))?;
             }
             sources.push(Source::Process(p.get_ref().clone()));
@@ -1653,7 +1633,7 @@ impl Statistical {
         };
         let untouched = if self.uses_untouched {
             use num_traits::ToPrimitive;
-            let gr = g.kind.build(n)?;
+            let gr = g.kind.build(Some(n))?;
             crate::graph::coupon::untouched(&gr, m)?
                 .to_f64()
                 .unwrap_or(f64::NAN)
@@ -1663,7 +1643,7 @@ impl Statistical {
         if !self.uses_dk {
             return Ok((0.0, 0.0, untouched));
         }
-        let gr = g.kind.build(n)?;
+        let gr = g.kind.build(Some(n))?;
         let d = gr.regular_degree().ok_or_else(|| {
             Error::invalid(
                 "[claim] graph",
@@ -1704,7 +1684,7 @@ impl Statistical {
                                 "the graph strategies are simulated sequentially (batch 1)",
                             ));
                         }
-                        let graph = kind.build(n)?;
+                        let graph = kind.build(Some(n))?;
                         let cut = if self.stat == Stat::CutGap {
                             Some(crate::graph::experiment::Cut::minimum(&graph)?)
                         } else {
@@ -1744,9 +1724,9 @@ impl Statistical {
                             }
                         }
                     }
-                    Source::Process(spec) => Box::new(Config::parse_in(
+                    Source::Process(spec) => Box::new(Config::parse_with(
                         spec,
-                        self.t.path.parent(),
+                        &crate::input::Dir::new(self.t.path.parent()),
                         n,
                         b,
                         &self.weights,
