@@ -514,7 +514,7 @@ impl GraphSpec {
             if let Some(n) = n.filter(|&n| n != g.n()) {
                 return Err(Error::invalid(
                     format!("graph `{self}`"),
-                    format!("has {} vertices but the use has n = {n}", g.n()),
+                    format!("has {} vertices, not the {n} bins of its use", g.n()),
                 ));
             }
             return Ok((**g).clone());
@@ -528,7 +528,7 @@ impl GraphSpec {
             (Some(own), Some(n)) if own != n as u64 => {
                 return Err(Error::invalid(
                     format!("graph `{text}`"),
-                    format!("has {own} vertices but the use has n = {n}"),
+                    format!("has {own} vertices, not the {n} bins of its use"),
                 ));
             }
             (Some(own), _) => own,
