@@ -92,7 +92,7 @@ impl ExactWeights {
     /// is rebuilt from its mean. Prefer [`ExactWeights::parse`] on the original spec text.
     ///
     /// ```
-    /// use balloc::{exact::{ExactWeights, Q}, weights::WeightLaw};
+    /// use balloc::{exact::Q, weights::{ExactWeights, WeightLaw}};
     /// let w = ExactWeights::from_law(&WeightLaw::parse("exp(1)").unwrap()).unwrap();
     /// assert_eq!(w, ExactWeights::Exponential { mean: Q::from_integer(1.into()) });
     /// ```

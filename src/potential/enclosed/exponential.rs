@@ -105,7 +105,7 @@ pub struct Enclosed {
 /// An enclosure of `P(x)` for an exponential potential at the (exact) loads `x`.
 ///
 /// ```
-/// use balloc::enclosure::{exponential, ExpSpec};
+/// use balloc::potential::enclosed::{exponential, ExpSpec};
 /// use balloc::exact::int;
 /// // x = (1, 0), y = (½, −½), α = 1: Γ = 2(e^{1/2} + e^{−1/2}) = 4 cosh(1/2) = 4.510522...
 /// let g = exponential::value(&ExpSpec::parse("gamma(1)").unwrap(), &[int(1), int(0)], 64).unwrap();
@@ -130,7 +130,7 @@ pub fn value(spec: &ExpSpec, x: &[Q], prec: u64) -> Result<Interval> {
 /// (unit, finite rational, exponential, geometric), at working precision `prec` bits.
 ///
 /// ```
-/// use balloc::enclosure::{exponential, ExpSpec};
+/// use balloc::potential::enclosed::{exponential, ExpSpec};
 /// use balloc::exact::{int, Q};
 /// use balloc::setting::ExactSetting;
 /// use balloc::process::ExactStepLaw;
@@ -158,7 +158,8 @@ pub fn enclose(
 /// must be certainly positive.
 ///
 /// ```
-/// use balloc::enclosure::{exponential, ExpSpec, Interval};
+/// use balloc::enclosure::Interval;
+/// use balloc::potential::enclosed::{exponential, ExpSpec};
 /// use balloc::exact::{int, Q};
 /// use balloc::setting::ExactSetting;
 /// use balloc::process::ExactStepLaw;
