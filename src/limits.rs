@@ -676,13 +676,6 @@ pub const MD_MAX_LOG2_N: u32 = 24;
 /// The largest n for which `pvec` computes exact rational vectors (above it, `float` only).
 pub const PVEC_EXACT_N: usize = 20_000;
 
-/// Characters of an input quoted in an error message ([`crate::error::excerpt`]).
-pub const EXCERPT_CHARS: usize = 60;
-
-/// Non-blank runs longer than this are shortened to an excerpt in error messages
-/// ([`crate::error::shorten_tokens`]).
-pub const TOKEN_CHARS: usize = 80;
-
 #[cfg(test)]
 mod tests {
     use super::*;

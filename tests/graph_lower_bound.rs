@@ -5,8 +5,8 @@
 //! over `d/k` and `1/beta`, and bad input.
 
 use balloc::claim::Status;
-use balloc::claim::kind::graph::parse_graph;
 use balloc::graph::experiment::{Cut, GreedyModel, StrategyModel};
+use balloc::graph::family::{NoFiles, parse_graph};
 use balloc::graph::measures::{boundary, minimum_cut};
 use balloc::graph::{Graph, greedy};
 use balloc::loads::{Loads, TieRule};
@@ -22,9 +22,11 @@ fn err(text: &str) -> String {
 #[test]
 fn every_route_builds_the_same_sparse_cut_graph() {
     let g = Graph::sparse_cut(20, 4, 2).unwrap();
-    assert_eq!(parse_graph("sparse-cut(20,4,2)").unwrap(), g);
+    assert_eq!(parse_graph("sparse-cut(20,4,2)", &NoFiles).unwrap(), g);
     assert_eq!(
-        parse_graph("sparse-cut(20,4,2,10)").unwrap().edges(),
+        parse_graph("sparse-cut(20,4,2,10)", &NoFiles)
+            .unwrap()
+            .edges(),
         g.edges()
     );
     // The process on the same graph: greedy's law at a load vector equals the closed form on the
@@ -74,7 +76,7 @@ fn minimum_cuts_agree_with_brute_force_and_take_the_larger_side() {
         "torus(3,4)",
         "hypercube(3)",
     ] {
-        let g = parse_graph(spec).unwrap();
+        let g = parse_graph(spec, &NoFiles).unwrap();
         let (k, side) = minimum_cut(&g).unwrap();
         assert_eq!(k, brute_min_cut(&g), "{spec}");
         let mask: u32 = side.iter().enumerate().map(|(v, &s)| (s as u32) << v).sum();
@@ -86,7 +88,7 @@ fn minimum_cuts_agree_with_brute_force_and_take_the_larger_side() {
         assert!(2 * side.iter().filter(|&&s| s).count() >= g.n(), "{spec}");
     }
     // On sparse-cut the minimum cut is the designed one: sides {0..a−1} and the rest.
-    let (k, side) = minimum_cut(&parse_graph("sparse-cut(64,24,2,25)").unwrap()).unwrap();
+    let (k, side) = minimum_cut(&parse_graph("sparse-cut(64,24,2,25)", &NoFiles).unwrap()).unwrap();
     assert_eq!(k, 2);
     assert_eq!(side, (0..64).map(|v| v >= 25).collect::<Vec<_>>());
     let disconnected = Graph::parse_edge_list("0 1\n2 3\n", "two edges").unwrap();
@@ -138,7 +140,7 @@ fn the_binomial_step_of_lemma_4_1_against_an_independent_sum() {
     assert!((lo - want).abs() <= 1e-6 * want, "{lo} vs {want}");
     // An unbalanced minimum cut (a side K_9 minus an edge): p = (119 − 1/4)/128 = 475/512, and the
     // event is 3.9 standard deviations above the mean.
-    let g = parse_graph("sparse-cut(128,8,2,9)").unwrap();
+    let g = parse_graph("sparse-cut(128,8,2,9)", &NoFiles).unwrap();
     let r = lemma_4_1_tail(
         &g,
         &[Q::new(1.into(), 64.into())],

@@ -29,6 +29,7 @@ mod graphical;
 mod hardening;
 mod lang;
 mod laws;
+mod layers;
 mod levels;
 mod lower_bound;
 mod mean_biased;

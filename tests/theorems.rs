@@ -4,6 +4,7 @@
 //! (ten times the random and optimiser budgets of every file).
 
 use balloc::claim::{self, RunContext, Status, Trust};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,12 +29,40 @@ pub struct Catalogue {
     pub site: PathBuf,
 }
 
+/// Every `.toml` file under `root` except `paper.toml`, by a plain recursive directory walk.
+fn toml_files(root: &Path) -> BTreeSet<PathBuf> {
+    let mut out = BTreeSet::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().map(Result::unwrap) {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "toml")
+                && p.file_name().is_some_and(|f| f != "paper.toml")
+            {
+                out.insert(p);
+            }
+        }
+    }
+    out
+}
+
 pub fn catalogue() -> &'static Catalogue {
     static CATALOGUE: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
     CATALOGUE.get_or_init(|| {
         let root = Path::new("theorems");
         let files = claim::discover(root).unwrap();
-        assert!(files.len() >= 9, "theorem files found: {files:?}");
+        // Every theorem file on disk, found by a walk of our own: every `.toml` under
+        // `theorems/` but the papers' bibliographic records (`paper.toml`), which
+        // `claim::discover` skips by design.
+        let on_disk = toml_files(root);
+        let found: BTreeSet<PathBuf> = files.iter().cloned().collect();
+        assert_eq!(
+            found, on_disk,
+            "claim::discover and the directory walk disagree"
+        );
+        assert!(files.len() > 200, "{} theorem files", files.len());
         let site = Path::new(env!("CARGO_TARGET_TMPDIR")).join("catalogue-site");
         let _ = std::fs::remove_dir_all(&site);
         // The files are checked on every core (each verdict depends only on its file, not on
@@ -64,12 +93,19 @@ pub fn catalogue() -> &'static Catalogue {
                 });
             }
         });
-        let (theorems, verdicts) = results
+        let (theorems, verdicts): (Vec<claim::Theorem>, Vec<claim::Verdict>) = results
             .into_inner()
             .unwrap()
             .into_iter()
             .map(|r| r.expect("every file was checked"))
             .unzip();
+        // One verdict per file on disk, for the file itself.
+        assert_eq!(verdicts.len(), on_disk.len());
+        let checked: BTreeSet<PathBuf> = theorems.iter().map(|t| t.path.clone()).collect();
+        assert_eq!(
+            checked, on_disk,
+            "the checked files are not the files on disk"
+        );
         Catalogue {
             theorems,
             verdicts,

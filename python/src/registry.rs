@@ -32,7 +32,7 @@ impl PyProcess {
     #[new]
     fn new(spec: &str) -> PyResult<PyProcess> {
         Ok(PyProcess {
-            inner: Arc::from(process::parse(spec).py_err()?),
+            inner: Arc::from(process::parse_with(spec, &balloc::input::Dir::current()).py_err()?),
         })
     }
 
@@ -142,7 +142,9 @@ pub fn process_arg(x: &Bound<'_, PyAny>, flag: &str) -> Result<Arc<dyn Process>>
         return Ok(p.get().inner.clone());
     }
     let s = spec_text(x, flag)?;
-    Ok(Arc::from(process::parse(&s).context(flag.to_string())?))
+    Ok(Arc::from(
+        process::parse_with(&s, &balloc::input::Dir::current()).context(flag.to_string())?,
+    ))
 }
 
 /// A potential argument: a `Potential` or a spec string, with the spec text (message of `flag`

@@ -78,7 +78,8 @@ impl ExpectRequest {
         batch: u64,
         ties: &str,
     ) -> Result<ExpectRequest> {
-        let proc_ = crate::process::parse(process).context("--process")?;
+        let proc_ = crate::process::parse_with(process, &crate::input::Dir::current())
+            .context("--process")?;
         let pot = crate::potential::parse(potential).context("--potential")?;
         ExpectRequest::new(proc_.into(), pot.into(), potential, weights, batch, ties)
     }

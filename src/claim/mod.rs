@@ -8,6 +8,7 @@
 //! each with a [`Trust`] level.
 
 pub mod case;
+pub mod env;
 pub mod kind;
 pub mod mean_bias;
 pub mod next_state;

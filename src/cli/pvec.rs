@@ -44,7 +44,8 @@ type Evaluated = (usize, Vec<f64>, Option<Vec<Q>>, Option<Vec<f64>>);
 
 /// Runs `balloc pvec`.
 pub fn run(a: Args) -> Result<i32> {
-    let proc_ = process::parse(&a.process).context("--process")?;
+    let proc_ =
+        process::parse_with(&a.process, &crate::input::Dir::current()).context("--process")?;
     let ties = TieRule::parse(&a.ties).context("--ties")?;
     let (n, p, exact, balls): Evaluated = match (&a.n, &a.loads) {
         (Some(n), None) => at_n(proc_.as_ref(), *n)?,

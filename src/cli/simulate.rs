@@ -91,7 +91,15 @@ pub fn run(a: Args) -> Result<i32> {
 
 /// The configuration of the arguments (errors name the flags).
 fn config_of(a: &Args) -> Result<Config> {
-    let cfg = Config::parse(&a.process, a.n, a.batch, &a.weights, &a.ties).map_err(|e| {
+    let cfg = Config::parse_with(
+        &a.process,
+        &crate::input::Dir::current(),
+        a.n,
+        a.batch,
+        &a.weights,
+        &a.ties,
+    )
+    .map_err(|e| {
         anyhow::anyhow!(
             "{}",
             e.to_string()

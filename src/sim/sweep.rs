@@ -232,7 +232,7 @@ impl SweepFile {
             (None, None) => vec![1],
         };
         for &b in &batches {
-            let cfg = Config::parse(p, n, b, w, t).map_err(|e| {
+            let cfg = Config::parse_with(p, &crate::input::Dir::current(), n, b, w, t).map_err(|e| {
                 field(
                     path,
                     "grid",

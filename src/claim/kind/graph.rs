@@ -2,9 +2,9 @@
 //! Choices in Graphical Allocation*, arXiv:2106.06051 v2) written in the claim language. A
 //! `[claim]` with `expr` is a formula over the graph quantities and functions of
 //! [`crate::graph::quantities`] ([`super::graph_expr`]); with `over = "two-point"` a formula over
-//! the two-point process of Lemma 3.8 ([`super::two_point`]). The graph specs and the load
-//! families the graph claims share are here: [`parse_graph`] ([`GRAPH_FORMS`]), [`FAMILIES`]
-//! and [`load_vectors`].
+//! the two-point process of Lemma 3.8 ([`super::two_point`]). The load families the graph
+//! claims share are here: [`FAMILIES`] and [`load_vectors`] (graph specs are
+//! [`crate::graph::family`]'s).
 //!
 //! A `[claim]` with `item` (a name of a built-in check) is refused with a one-line error that
 //! names the field and says to write `expr`.
@@ -13,6 +13,7 @@ use super::{Check, KindInfo};
 use crate::claim::schema::{FileError, Theorem};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
+use crate::graph::family::parse_graph;
 use crate::graph::strategy::Strategy;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -26,133 +27,6 @@ pub static INFO: KindInfo = KindInfo {
 
 /// The load families of the kind.
 pub const FAMILIES: &[&str] = &["tied", "random", "zigzag", "permutations"];
-
-/// The graph specs [`parse_graph`] accepts (for errors and docs).
-pub const GRAPH_FORMS: &str = "cycle(n), path(n), torus(w,h), hypercube(dim), complete(n), \
-     regular(n,d,seed), sparse-cut(n,d,k), sparse-cut(n,d,k,a), edges(a-b c-d …), file(path)";
-
-/// Parses a graph spec: `cycle(n)`, `path(n)`, `torus(w,h)`, `hypercube(dim)`, `complete(n)`,
-/// `regular(n,d,seed)`, `sparse-cut(n,d,k)` (two `d`-regular halves joined by `k` edges,
-/// [`crate::graph::sparse_cut`]), `sparse-cut(n,d,k,a)` (sides of `a` and `n − a` vertices),
-/// `edges(a-b c-d …)`, `file(path)` (an edge-list file read from the current directory; see
-/// [`parse_graph_in`]). Every size is checked against [`crate::limits::GRAPH_N`] before anything
-/// is built.
-///
-/// ```
-/// use balloc::claim::kind::graph::parse_graph;
-/// assert_eq!(parse_graph("torus(3,5)").unwrap().m(), 30);
-/// assert_eq!(parse_graph("edges(0-1 1-2 2-0 2-3)").unwrap().n(), 4);
-/// assert_eq!(parse_graph("sparse-cut(20,4,2)").unwrap().regular_degree(), Some(4));
-/// assert!(parse_graph("star(4)").is_err());
-/// assert!(parse_graph("cycle(4294967296)").unwrap_err().to_string().contains("GRAPH_N"));
-/// ```
-pub fn parse_graph(spec: &str) -> Result<Graph> {
-    parse_graph_in(spec, None)
-}
-
-/// [`parse_graph`] with `file(path)` read from `dir` when `path` is relative (a theorem file's
-/// directory; `None`: the current directory). The graph is named by the path as written.
-///
-/// ```
-/// use balloc::claim::kind::graph::parse_graph_in;
-/// let dir = std::env::temp_dir().join("balloc-doc-parse-graph-in");
-/// std::fs::create_dir_all(&dir).unwrap();
-/// std::fs::write(dir.join("p3.edges"), "0 1\n1 2\n").unwrap();
-/// let g = parse_graph_in("file(p3.edges)", Some(&dir)).unwrap();
-/// assert_eq!((g.n(), g.m(), g.name()), (3, 2, "p3.edges"));
-/// let e = parse_graph_in("file(none.edges)", Some(&dir)).unwrap_err().to_string();
-/// assert!(e.contains("none.edges") && e.contains("cannot read"), "{e}");
-/// ```
-pub fn parse_graph_in(spec: &str, dir: Option<&std::path::Path>) -> Result<Graph> {
-    let s = spec.trim();
-    let bad = |why: &str| Error::invalid(format!("graph `{spec}`"), why.to_string());
-    let (name, rest) = s.split_once('(').ok_or_else(|| {
-        bad(&format!(
-            "expected name(arguments); accepted: {GRAPH_FORMS}"
-        ))
-    })?;
-    let args = rest
-        .strip_suffix(')')
-        .ok_or_else(|| bad("missing closing parenthesis"))?;
-    match name.trim() {
-        "edges" => {
-            // Each edge exactly `u-v` with two vertex numbers (`1--2`, `1-`, `1-2-3` are errors).
-            let mut text = String::new();
-            for e in args.split_whitespace() {
-                let ok = e.split_once('-').filter(|(u, v)| {
-                    let num = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
-                    num(u) && num(v)
-                });
-                let Some((u, v)) = ok else {
-                    return Err(bad(&format!(
-                        "edge `{}` is not of the form u-v with two vertex numbers",
-                        crate::error::excerpt(e)
-                    )));
-                };
-                text.push_str(&format!("{u} {v}\n"));
-            }
-            return Graph::parse_edge_list(&text, spec);
-        }
-        "file" => {
-            let path = args.trim();
-            if path.is_empty() {
-                return Err(bad("write file(path)"));
-            }
-            return Graph::read_edge_list_in(path, dir);
-        }
-        _ => {}
-    }
-    let nums: Vec<u64> = args
-        .split(',')
-        .map(|a| a.trim().parse::<u64>())
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|_| bad("arguments must be non-negative integers"))?;
-    let arity = |k: usize| {
-        if nums.len() == k {
-            Ok(())
-        } else {
-            Err(bad(&format!("takes {k} argument(s)")))
-        }
-    };
-    // Sizes are checked before any allocation (a count above usize is above the limit too).
-    let size = |what: &str, v: u64| -> Result<usize> {
-        crate::limits::GRAPH_N.check(&format!("graph `{spec}` {what}"), v)?;
-        Ok(v as usize)
-    };
-    match name.trim() {
-        "cycle" => arity(1).and_then(|_| Graph::cycle(size("n", nums[0])?)),
-        "path" => arity(1).and_then(|_| Graph::path(size("n", nums[0])?)),
-        "torus" => arity(2).and_then(|_| {
-            let n = crate::limits::checked_mul(&format!("graph `{spec}` w·h"), nums[0], nums[1])?;
-            size("w·h", n)?;
-            Graph::torus(nums[0] as usize, nums[1] as usize)
-        }),
-        "hypercube" => arity(1).and_then(|_| {
-            let d = u32::try_from(nums[0])
-                .ok()
-                .filter(|&d| d < 64)
-                .ok_or_else(|| bad("dimension too large"))?;
-            size("2^dim", 1u64 << d)?;
-            Graph::hypercube(d)
-        }),
-        "complete" => arity(1).and_then(|_| Graph::complete(size("n", nums[0])?)),
-        "regular" => arity(3)
-            .and_then(|_| Graph::random_regular(size("n", nums[0])?, size("d", nums[1])?, nums[2])),
-        "sparse-cut" => {
-            let n = nums.first().map(|&v| size("n", v)).transpose()?;
-            let d = nums.get(1).map(|&v| size("d", v)).transpose()?;
-            let k = nums.get(2).map(|&v| size("k", v)).transpose()?;
-            match (nums.len(), n, d, k) {
-                (3, Some(n), Some(d), Some(k)) => Graph::sparse_cut(n, d, k),
-                (4, Some(n), Some(d), Some(k)) => {
-                    crate::graph::sparse_cut::SparseCut::new(n, size("a", nums[3])?, d, k)?.graph()
-                }
-                _ => Err(bad("write sparse-cut(n,d,k) or sparse-cut(n,d,k,a)")),
-            }
-        }
-        _ => Err(bad(&format!("unknown graph; accepted: {GRAPH_FORMS}"))),
-    }
-}
 
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let claim = t.file.claim.get_ref();

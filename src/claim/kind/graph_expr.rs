@@ -28,7 +28,7 @@
 //! `spectral_gap` in floats (trust `float`; a float violation is reported `inconclusive`, never
 //! `refuted`). The first violation is the counterexample, with the values of every comparison.
 
-use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors, parse_graph_in};
+use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors};
 use super::{Check, ConstantReport, RunContext};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
@@ -36,6 +36,7 @@ use crate::claim::tighten::{Finder, Trial};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
+use crate::graph::family::parse_graph;
 use crate::graph::flow::Routing;
 use crate::graph::quantities::{
     Element, FUNCTIONS, FnValue, GLOBAL, GraphMeasures, GraphState, Over, Value,
@@ -496,7 +497,7 @@ impl GraphExpr {
         let mut strategies = Vec::new();
         let mut specs = Vec::new();
         for g in &cs.graphs {
-            let gr = parse_graph_in(g.get_ref(), dir.as_deref())
+            let gr = parse_graph(g.get_ref(), &crate::input::Dir::new(dir.as_deref()))
                 .and_then(|gr| {
                     crate::limits::GRAPH_CLAIM_N
                         .check_usize("a graph of a `graph` claim, n", gr.n())?;
@@ -1084,7 +1085,7 @@ impl GraphExpr {
             let sizes = (min..size).filter(|&k| n_of(k).is_some_and(|n| listed.contains(&n)));
             'sizes: for k in sizes.take(SHRINK_MEMBERS as usize) {
                 let spec = format!("{fam}({k})");
-                let Ok(g) = parse_graph_in(&spec, self.dir.as_deref()) else {
+                let Ok(g) = parse_graph(&spec, &crate::input::Dir::new(self.dir.as_deref())) else {
                     continue;
                 };
                 let Ok(tree) = self.specs[si].build(&g, self.dir.as_deref()) else {

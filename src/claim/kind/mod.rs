@@ -13,7 +13,6 @@ pub mod condition;
 pub mod graph;
 pub mod graph_expr;
 pub mod inequality;
-pub mod lower_bound;
 pub mod multidim;
 pub mod multidim_expr;
 pub mod real;
@@ -115,7 +114,6 @@ pub static KINDS: &[&KindInfo] = &[
     &multidim::INFO,
     &graph::INFO,
     &statistical::INFO,
-    &lower_bound::INFO,
     &real::INFO,
 ];
 
@@ -135,6 +133,14 @@ pub fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     }
     match KINDS.iter().find(|k| k.name == name) {
         Some(k) => (k.build)(t),
+        None if name == "lower-bound" => Err(t.error_at(
+            Some(t.file.kind.span().start),
+            "the kind `lower-bound` is retired: write the claim with kind = \"inequality\" from the \
+             load vector of the construction, e.g. `[domain] states = [[0, 0, 0]]` with `ties`, \
+             `batch` and `expr = \"sum((rank == n) * (w - b/n)) == b*(n - 1)/n^2\"` (the excess of \
+             the last bin after one batch); laws after k batches are `P{k}(gap' == v)` \
+             (batched-2022/lower-bound-*.toml)",
+        )),
         None => {
             let names: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
             Err(t.error_at(

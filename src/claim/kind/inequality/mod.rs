@@ -129,8 +129,9 @@ impl Inequality {
         let mut sources = Vec::new();
         for s in &f.setting.processes {
             // Relative files (`graphical(graph=file,file=PATH)`) are read from the file's folder.
-            let p = crate::process::parse_in(s.get_ref(), t.path.parent())
-                .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
+            let p =
+                crate::process::parse_with(s.get_ref(), &crate::input::Dir::new(t.path.parent()))
+                    .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
             sources.push(SourceSpec::Process(Arc::from(p)));
         }
         let mut vectors = None;
@@ -415,7 +416,7 @@ impl Inequality {
     fn check_constant_parts(&self, case: &Case) -> std::result::Result<(), FileError> {
         let st = crate::claim::state::State::new(case, vec![0.0; case.n])
             .map_err(|e| self.t.error_at(None, e.to_string()))?;
-        let env = crate::claim::state::StateEnv::new(&st, &crate::lang::Float);
+        let env = crate::claim::env::StateEnv::new(&st, &crate::lang::Float);
         for l in &self.links {
             for (a, _, b) in l.formula.atoms() {
                 for side in [a, b] {
@@ -669,7 +670,7 @@ impl Evaluator {
     pub fn float(&self, loads: &[f64]) -> Result<crate::claim::XFloat> {
         self.with_state(loads, |e, st| {
             let d = crate::lang::Float;
-            let env = crate::claim::state::StateEnv::new(st, &d);
+            let env = crate::claim::env::StateEnv::new(st, &d);
             e.eval(&d, &env, None)
                 .map(|v| v.v)
                 .map_err(|e| Error::invalid("evaluate", e.to_string()))
@@ -680,7 +681,7 @@ impl Evaluator {
     pub fn exact(&self, loads: &[f64]) -> Result<Option<Q>> {
         self.with_state(loads, |e, st| {
             let d = crate::lang::Exact;
-            let env = crate::claim::state::StateEnv::new(st, &d);
+            let env = crate::claim::env::StateEnv::new(st, &d);
             Ok(e.eval(&d, &env, None).ok())
         })
     }
@@ -693,7 +694,7 @@ impl Evaluator {
     ) -> Result<Option<crate::enclosure::Interval>> {
         self.with_state(loads, |e, st| {
             let d = crate::lang::Enclosure { prec };
-            let env = crate::claim::state::StateEnv::new(st, &d);
+            let env = crate::claim::env::StateEnv::new(st, &d);
             Ok(e.eval(&d, &env, None).ok())
         })
     }

@@ -140,9 +140,9 @@ impl Statistical {
         let mut detail = None;
         let model: Box<dyn Model> = match s {
             Source::Graph(g) => self.graph_model(g, n, b)?,
-            Source::Process(spec) => Box::new(Config::parse_in(
+            Source::Process(spec) => Box::new(Config::parse_with(
                 spec,
-                self.t.path.parent(),
+                &crate::input::Dir::new(self.t.path.parent()),
                 n,
                 b,
                 &self.weights,
@@ -175,7 +175,7 @@ impl Statistical {
                 "the graph strategies are simulated sequentially (batch 1)",
             ));
         }
-        let graph = g.kind.build(n)?;
+        let graph = g.kind.build(Some(n))?;
         let cut = if self.stat == Stat::CutGap {
             Some(crate::graph::experiment::Cut::minimum(&graph)?)
         } else {

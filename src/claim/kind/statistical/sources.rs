@@ -10,7 +10,7 @@ use super::quantifiers::{ClassSource, class_sources, class_spec};
 use super::section::{Betas, Graphs, Strategies};
 use super::statistic::Stat;
 use crate::error::{Error, Result};
-use crate::graph::GraphKind;
+use crate::graph::family::GraphSpec;
 use crate::graph::experiment::Rule;
 use crate::lang::Expr;
 use crate::multidim::{BallLaw, MdRule};
@@ -30,7 +30,7 @@ pub(super) enum Source {
 
 /// One graph source: a family, a strategy and the `beta` of the (1+β) model.
 pub(super) struct GraphSource {
-    pub kind: GraphKind,
+    pub kind: GraphSpec,
     /// The family as written, with `beta` and `refresh` when given.
     pub label: String,
     pub rule: Rule,
@@ -235,7 +235,7 @@ impl Builder<'_> {
     /// The graph families of `graph`, as written (trimmed) and parsed; every size of the grid
     /// builds (an edge-list file of another size, a torus at a non-square n, … are errors here,
     /// not during a run).
-    fn graph_kinds(&self, g: &Graphs) -> Built<Vec<(String, GraphKind)>> {
+    fn graph_kinds(&self, g: &Graphs) -> Built<Vec<(String, GraphSpec)>> {
         let dir = self.t.path.parent();
         let texts: Vec<String> = match g {
             Graphs::One(s) => vec![s.clone()],
@@ -246,30 +246,10 @@ impl Builder<'_> {
         }
         let mut kinds = Vec::new();
         for text in &texts {
-            let spec = crate::spec::Spec::parse_in(text, dir)
-                .map_err(|e| self.bad("graph", e.to_string()))?;
-            if !GraphKind::NAMES.contains(&spec.name.as_str()) {
-                return Err(self.bad(
-                    "graph",
-                    format!(
-                        "unknown graph family `{}`; accepted: cycle, path, torus, hypercube, \
-                         complete, regular(d=…,seed=…), sparse-cut(d=…,k=…[,a=…]), file(PATH)",
-                        crate::error::excerpt(&spec.name)
-                    ),
-                ));
-            }
-            let accepted: &[&str] = match spec.name.as_str() {
-                "regular" => &["d", "seed"],
-                "sparse-cut" => &["d", "k", "a"],
-                "file" => &["", "file"],
-                _ => &[],
-            };
-            spec.check_keys(accepted)
-                .map_err(|e| self.bad("graph", e.to_string()))?;
-            let kind = GraphKind::from_spec(&spec.name, &spec, "[claim] graph")
+            let kind = GraphSpec::parse(text, &crate::input::Dir::new(dir))
                 .map_err(|e| self.bad("graph", e.to_string()))?;
             for n in self.all_ns() {
-                kind.build(n)
+                kind.build(Some(n))
                     .map_err(|e| self.bad("graph", format!("`{}` at n = {n}: {e}", text.trim())))?;
             }
             kinds.push((text.trim().to_string(), kind));
@@ -284,10 +264,10 @@ impl Builder<'_> {
         let dir = t.path.parent();
         let mut sources = Vec::new();
         for p in procs {
-            crate::process::parse_in(p.get_ref(), dir)
+            crate::process::parse_with(p.get_ref(), &crate::input::Dir::new(dir))
                 .map_err(|e| t.error_at(Some(p.span().start), e.to_string()))?;
             for n in self.all_ns() {
-                crate::process::graph_at(p.get_ref(), dir, n)
+                crate::process::graph_at(p.get_ref(), &crate::input::Dir::new(dir), n)
                     .map_err(|e| t.error_at(Some(p.span().start), format!("at n = {n}: {e}")))?;
             }
             sources.push(Source::Process(p.get_ref().clone()));
@@ -416,7 +396,7 @@ impl Statistical {
         };
         let untouched = if self.uses_untouched {
             use num_traits::ToPrimitive;
-            let gr = g.kind.build(n)?;
+            let gr = g.kind.build(Some(n))?;
             crate::graph::coupon::untouched(&gr, m)?
                 .to_f64()
                 .unwrap_or(f64::NAN)
@@ -426,7 +406,7 @@ impl Statistical {
         if !self.uses_dk {
             return Ok((0.0, 0.0, untouched));
         }
-        let gr = g.kind.build(n)?;
+        let gr = g.kind.build(Some(n))?;
         let d = gr.regular_degree().ok_or_else(|| {
             Error::invalid(
                 "[claim] graph",
