@@ -36,10 +36,11 @@ mod substitute;
 mod vars;
 mod verdict;
 
-use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
+use super::{Check, ConstantReport, KindInfo, RunContext};
+use crate::claim::tighten::{Finder, Trial};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::Constants;
-use crate::claim::verdict::{Searched, Status, Verdict};
+use crate::claim::verdict::{Searched, Status, Trust, Verdict};
 use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::prover::{self, Options, Problem};
@@ -354,21 +355,8 @@ impl Check for Real {
         ctx: &mut RunContext,
     ) -> Result<ConstantReport> {
         let c = &self.constants;
-        let idx = c.index(name).ok_or_else(|| {
-            Error::unknown(
-                "constant",
-                name,
-                &c.names.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-            )
-        })?;
-        let dir = *self.t.file.tighten.get(name).ok_or_else(|| {
-            Error::invalid(
-                "--name",
-                format!(
-                    "`{name}` has no direction in the file's [tighten] table (smallest or largest)"
-                ),
-            )
-        })?;
+        let finder = Finder::new(&self.t, name, &c.names)?;
+        let idx = finder.index;
         if ns.is_some() {
             return Err(Error::invalid(
                 "--n",
@@ -382,49 +370,25 @@ impl Check for Real {
             .float
             .v
             .to_f64();
-        let mut verdicts: Vec<(f64, Verdict)> = Vec::new();
-        let mut holds = |v: f64| -> Result<bool> {
-            let q = crate::spec::parse_ratio(&format!("{v:e}"))
-                .map_err(|e| Error::invalid("constant", e))?;
-            let verdict = match self.prove_all(ctx, &[(idx, q)]) {
-                Ok(v) => v,
-                // A value outside what the file allows (e.g. an empty range) does not hold.
-                Err(Error::Invalid { .. }) => return Ok(false),
-                Err(e) => return Err(e),
-            };
-            let ok = verdict.verdict == Status::Proved;
-            verdicts.push((v, verdict));
-            Ok(ok)
-        };
-        let bracket = crate::search::bisect_bracket(dir, start, 1e-4, &mut holds)?;
-        let at = |v: f64| {
-            verdicts
-                .iter()
-                .find(|(x, _)| *x == v)
-                .map(|(_, w)| w.clone())
-        };
-        let good = at(bracket.holds);
-        let bad = bracket.fails.and_then(at);
-        Ok(ConstantReport {
-            id: self.t.id.clone(),
-            name: name.to_string(),
-            direction: dir,
-            per_n: vec![Tightest {
-                n: 0,
-                value: bracket.holds,
-                fails: bracket.fails,
-                trust_holds: good
-                    .as_ref()
-                    .filter(|v| v.verdict == Status::Proved)
-                    .map(|v| v.trust),
-                trust_fails: bad
-                    .as_ref()
-                    .filter(|v| v.verdict == Status::Refuted)
-                    .map(|v| v.trust),
-                fails_unproved: bad.as_ref().is_some_and(|v| v.verdict != Status::Refuted),
-                witness: bad.and_then(|v| v.witness),
-            }],
-            fits: vec![],
-        })
+        // A value is kept where the claim is proved; the witness is the certified counterexample
+        // just past the tightest value.
+        let t = finder.starting_at(0, start, 1e-4, |q| {
+            match self.prove_all(ctx, &[(idx, q.clone())]) {
+                Ok(v) => {
+                    let kept = v.verdict == Status::Proved;
+                    Ok(Trial::of(v, kept))
+                }
+                // A value outside what the file allows (e.g. an empty range) is not shown to
+                // hold.
+                Err(Error::Invalid { .. }) => Ok(Trial {
+                    kept: false,
+                    status: Status::Inconclusive,
+                    trust: Trust::Exact,
+                    witness: None,
+                }),
+                Err(e) => Err(e),
+            }
+        })?;
+        Ok(finder.report(vec![t]))
     }
 }

@@ -1,15 +1,15 @@
 //! The constant finder of statistical files: per `n`, the tightest value of a constant of
 //! `[tighten]` for which every configuration at that `n` holds at the file's per-configuration
-//! level. The simulation is run once per `n`; the bisection
-//! ([`crate::search::bisect_bracket`]) only re-evaluates the thresholds, and the growth of the
-//! values in `n` is fitted by [`crate::growth::fit_growth`].
+//! level. The simulation is run once per `n`; the bisection of the constant finder
+//! ([`crate::claim::tighten::Finder`]) only re-evaluates the thresholds.
 
 use super::Statistical;
 use super::simulate::Point;
 use crate::claim::kind::{ConstantReport, RunContext, Tightest};
-use crate::claim::verdict::Witness;
-use crate::error::{Error, Result};
-use crate::search::Direction;
+use crate::claim::tighten::{Finder, Trial};
+use crate::claim::verdict::{Status, Trust, Witness};
+use crate::error::Result;
+use crate::exact::to_f64;
 use crate::sim::statistic::Decision;
 
 impl Statistical {
@@ -20,16 +20,7 @@ impl Statistical {
         ns: Option<&[usize]>,
         ctx: &mut RunContext,
     ) -> Result<ConstantReport> {
-        let dir = *self.t.file.tighten.get(name).ok_or_else(|| {
-            Error::invalid(
-                "--name",
-                format!("`{name}` is not declared in the file's [tighten] table"),
-            )
-        })?;
-        let slot = self.names[3..]
-            .iter()
-            .position(|s| s == name)
-            .ok_or_else(|| Error::invalid("--name", format!("`{name}` is not a constant")))?;
+        let finder = Finder::new(&self.t, name, &self.names[3..])?;
         let effort = ctx.effort.max(1);
         let runs = self.runs.saturating_mul(effort as u64);
         let level = self.level(effort);
@@ -43,44 +34,43 @@ impl Statistical {
                 pr(&format!("{} n={n}", self.t.id));
             }
             let points = self.simulate_n(n, runs)?;
-            per_n.push(self.tightest_at(n, &points, dir, slot, level, runs)?);
+            per_n.push(self.tightest_at(&finder, n, &points, level, runs)?);
         }
-        let pts: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
-        Ok(ConstantReport {
-            id: self.t.id.clone(),
-            name: name.to_string(),
-            direction: dir,
-            per_n,
-            fits: crate::growth::fit_growth(&pts),
-        })
+        Ok(finder.report(per_n))
     }
 
-    /// The tightest value at one `n` of the constant in `slot`, by bisection from its value in
-    /// the file, with the witness of the configuration of smallest margin at that value.
+    /// The tightest value at one `n` of the finder's constant, by bisection from its value in the
+    /// file (a value is kept when every configuration holds at the level), with the witness of
+    /// the configuration of smallest margin at that value.
     fn tightest_at(
         &self,
+        finder: &Finder,
         n: usize,
         points: &[Point],
-        dir: Direction,
-        slot: usize,
         level: f64,
         runs: u64,
     ) -> Result<Tightest> {
+        let slot = finder.index;
         let mut consts = self.consts.clone();
         let start = consts[slot];
-        let mut holds = |v: f64| -> Result<bool> {
-            consts[slot] = v;
+        let mut t = finder.starting_at(n, start, 1e-6, |q| {
+            consts[slot] = to_f64(q);
+            let mut kept = true;
             for p in points {
                 if self.judge(p, level, &consts)?.decision != Decision::Holds {
-                    return Ok(false);
+                    kept = false;
+                    break;
                 }
             }
-            Ok(true)
-        };
-        let bracket = crate::search::bisect_bracket(dir, start, 1e-6, &mut holds)?;
-        let value = bracket.holds;
+            Ok(Trial {
+                kept,
+                status: if kept { Status::Holds } else { Status::Refuted },
+                trust: Trust::Statistical,
+                witness: None,
+            })
+        })?;
         let mut consts = self.consts.clone();
-        consts[slot] = value;
+        consts[slot] = t.value;
         let mut tight: Option<(f64, Witness)> = None;
         for p in points {
             let j = self.judge(p, level, &consts)?;
@@ -88,14 +78,7 @@ impl Statistical {
                 tight = Some((j.margin, self.witness(p, &j, &consts, runs)));
             }
         }
-        Ok(Tightest {
-            fails: bracket.fails,
-            trust_holds: None,
-            trust_fails: None,
-            fails_unproved: false,
-            n,
-            value,
-            witness: tight.map(|t| t.1),
-        })
+        t.witness = tight.map(|t| t.1);
+        Ok(t)
     }
 }
