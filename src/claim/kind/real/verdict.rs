@@ -121,18 +121,11 @@ impl Real {
         notes: Vec<String>,
         searched: Searched,
     ) -> Verdict {
-        Verdict {
-            id: self.t.id.clone(),
-            verdict: status,
-            expected: self.t.file.expected,
-            trust: Trust::Enclosure,
-            slack,
-            witness,
-            searched,
-            notes,
-            links: Vec::new(),
-            observations: Vec::new(),
-        }
+        Verdict::of(&self.t, status, Trust::Enclosure)
+            .with_slack(slack)
+            .with_witness(witness)
+            .with_searched(searched)
+            .with_notes(notes)
     }
 
     /// A proved case: its certificate re-checked by the independent checker at [`CHECK_PREC`]

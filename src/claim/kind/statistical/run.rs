@@ -315,17 +315,11 @@ impl Statistical {
                 "{undecided} interval(s) contain their threshold: more runs could decide them"
             ));
         }
-        Ok(Verdict {
-            links: Vec::new(),
-            observations: found.observations,
-            id: self.t.id.clone(),
-            verdict: status,
-            expected: self.t.file.expected,
-            trust: Trust::Statistical,
-            slack: Some(slack),
-            witness: Some(w),
-            searched,
-            notes: found.notes,
-        })
+        Ok(Verdict::of(&self.t, status, Trust::Statistical)
+            .with_slack(Some(slack))
+            .with_witness(Some(w))
+            .with_searched(searched)
+            .with_notes(found.notes)
+            .with_observations(found.observations))
     }
 }
