@@ -432,6 +432,7 @@ const LAYERS: &[&[&str]] = &[
         "setting",
         "enclosure",
         "plot",
+        "growth",
     ],
     &[
         "lang",
@@ -445,7 +446,7 @@ const LAYERS: &[&[&str]] = &[
     ],
     &["sim", "search", "prover", "strategy", "arbitrary", "input"],
     &["claim"],
-    &["blueprint", "report", "cli"],
+    &["app", "blueprint", "report", "cli"],
 ];
 
 /// The imports between top-level modules that go up a layer, each with the reason it remains.

@@ -12,8 +12,6 @@
 use super::{Check, KindInfo};
 use crate::claim::schema::{FileError, Theorem};
 use crate::error::{Error, Result};
-use crate::graph::Graph;
-use crate::graph::family::parse_graph;
 use crate::graph::strategy::Strategy;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
