@@ -8,7 +8,7 @@ use super::Statistical;
 use super::build::{Builder, Built};
 use super::claim::Over;
 use super::judge::decision_name;
-use super::run::{Findings, Outcome};
+use super::run::{Findings, Outcome, Sampled};
 use super::simulate::Point;
 use super::sources::Source;
 use crate::claim::verdict::{Observation, Witness};
@@ -143,19 +143,33 @@ fn decide_exponent(
     (decision, margin, target)
 }
 
+/// One fitted curve of a growth claim: its first point (where its note and witness are
+/// placed), its means over `relative_to` and raw, the fit, and its decision against the target.
+struct CurveFit<'a> {
+    first: &'a Point,
+    grid: Vec<GridMean>,
+    raw: Vec<GridMean>,
+    fit: PowerFit,
+    target: String,
+    decision: Decision,
+    margin: f64,
+}
+
 impl Statistical {
     /// Fits and decides every curve of a growth claim.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn fit_exponents(
         &self,
         side: Side,
         over: Over,
-        points: &[Point],
-        drifting: &[bool],
-        level: f64,
-        runs: u64,
+        sampled: &Sampled,
         found: &mut Findings,
     ) -> Result<()> {
+        let Sampled {
+            points,
+            drifting,
+            level,
+            runs,
+        } = sampled;
         let rhs = self.eval(&self.rhs, 0, 0, 0, &self.consts, "exponent")?;
         let hi = match &self.exponent_hi {
             Some(e) => Some(self.eval(e, 0, 0, 0, &self.consts, "exponent")?),
@@ -165,10 +179,10 @@ impl Statistical {
             let censored = idx
                 .iter()
                 .any(|&i| points[i].values.iter().any(|v| v.is_infinite()));
-            let (grid, raw) = self.curve_means(over, points, idx, level, found)?;
-            let f = crate::growth::power_fit(&grid, level)?;
+            let (grid, raw) = self.curve_means(over, points, idx, *level, found)?;
+            let fit = crate::growth::power_fit(&grid, *level)?;
             let (mut decision, margin, target) =
-                decide_exponent(&f, grid.len(), level, side, rhs, hi);
+                decide_exponent(&fit, grid.len(), *level, side, rhs, hi);
             if idx.iter().any(|&i| drifting[i]) {
                 decision = Decision::Inconclusive;
             }
@@ -178,16 +192,20 @@ impl Statistical {
                     "censored runs (the event did not hold by m balls): the means are restricted to m and the fit is inconclusive; lengthen `balls`".into(),
                 );
             }
-            let first = &points[idx[0]];
-            found
-                .notes
-                .push(self.exponent_note(over, first, &grid, &raw, &f, &target, decision));
-            let witness =
-                self.exponent_witness(over, first, &grid, &f, &target, margin, runs, level);
+            let curve = CurveFit {
+                first: &points[idx[0]],
+                grid,
+                raw,
+                fit,
+                target,
+                decision,
+                margin,
+            };
+            found.notes.push(self.exponent_note(over, &curve));
             found.outcomes.push(Outcome {
                 decision,
                 margin,
-                witness,
+                witness: self.exponent_witness(over, &curve, *runs, *level),
             });
         }
         Ok(())
@@ -278,17 +296,16 @@ impl Statistical {
 
     /// The note of one fitted curve: its means, the exponent with its interval against the
     /// target, the decision, and the class fits of the raw means.
-    #[allow(clippy::too_many_arguments)]
-    fn exponent_note(
-        &self,
-        over: Over,
-        first: &Point,
-        grid: &[GridMean],
-        raw: &[GridMean],
-        f: &PowerFit,
-        target: &str,
-        decision: Decision,
-    ) -> String {
+    fn exponent_note(&self, over: Over, c: &CurveFit) -> String {
+        let CurveFit {
+            first,
+            grid,
+            raw,
+            fit: f,
+            target,
+            decision,
+            ..
+        } = c;
         let means: Vec<String> = grid
             .iter()
             .map(|g| format!("{} → {:.4}", g.x, g.mean))
@@ -320,24 +337,21 @@ impl Statistical {
             f.ci_low,
             f.ci_high,
             f.coefficient,
-            decision_name(decision),
+            decision_name(*decision),
             classes.join(", ")
         )
     }
 
     /// The witness of one fitted curve.
-    #[allow(clippy::too_many_arguments)]
-    fn exponent_witness(
-        &self,
-        over: Over,
-        first: &Point,
-        grid: &[GridMean],
-        f: &PowerFit,
-        target: &str,
-        margin: f64,
-        runs: u64,
-        level: f64,
-    ) -> Witness {
+    fn exponent_witness(&self, over: Over, c: &CurveFit, runs: u64, level: f64) -> Witness {
+        let CurveFit {
+            first,
+            grid,
+            fit: f,
+            target,
+            margin,
+            ..
+        } = c;
         let constants: BTreeMap<String, f64> = self.names[3..]
             .iter()
             .cloned()

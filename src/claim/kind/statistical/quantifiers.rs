@@ -281,11 +281,7 @@ impl Statistical {
 
     /// Notes naming the worst source at each `(n, b, m)` of the grid (the smallest margin), for
     /// files whose sources a quantifier ranges over (a class, several strategies).
-    pub(super) fn worst_notes(
-        &self,
-        points: &[Point],
-        margins: &[f64],
-    ) -> Vec<String> {
+    pub(super) fn worst_notes(&self, points: &[Point], margins: &[f64]) -> Vec<String> {
         let mut groups: BTreeMap<(usize, u64, u64), Vec<usize>> = BTreeMap::new();
         for (i, p) in points.iter().enumerate() {
             groups.entry((p.n, p.b, p.m)).or_default().push(i);
@@ -346,11 +342,7 @@ impl Statistical {
     }
 
     /// The censoring note of a hitting-time configuration (`None` when no run is censored).
-    pub(super) fn censoring_note(
-        &self,
-        p: &Point,
-        threshold: f64,
-    ) -> Option<String> {
+    pub(super) fn censoring_note(&self, p: &Point, threshold: f64) -> Option<String> {
         let censored = p.values.iter().filter(|v| v.is_infinite()).count();
         if self.stat != super::Stat::HittingTime || censored == 0 {
             return None;

@@ -21,6 +21,18 @@ pub(super) struct Outcome {
     pub witness: Witness,
 }
 
+/// The simulated grid of a file at one effort, as its decisions read it.
+pub(super) struct Sampled {
+    /// Every configuration with its per-run values.
+    pub points: Vec<Point>,
+    /// Whether each configuration failed its steady-state check.
+    pub drifting: Vec<bool>,
+    /// The per-configuration (Bonferroni) level.
+    pub level: f64,
+    /// The runs per configuration.
+    pub runs: u64,
+}
+
 /// What deciding a file collects: its notes, the observations of its plots and the outcome of
 /// every interval.
 #[derive(Default)]
@@ -63,18 +75,20 @@ impl Statistical {
             }
         }
         let drifting = self.steady_checks(&points, level, &mut found.notes)?;
+        let sampled = Sampled {
+            points,
+            drifting,
+            level,
+            runs,
+        };
         match self.test {
             Test::Mean(_) | Test::Probability(_) => {
-                self.judge_configurations(&points, &drifting, level, runs, &mut found)?;
+                self.judge_configurations(&sampled, &mut found)?;
             }
-            Test::Compare(side) => {
-                self.compare_pairs(side, &points, &drifting, level, runs, &mut found)?;
-            }
-            Test::Exponent(side, over) => {
-                self.fit_exponents(side, over, &points, &drifting, level, runs, &mut found)?;
-            }
+            Test::Compare(side) => self.compare_pairs(side, &sampled, &mut found)?,
+            Test::Exponent(side, over) => self.fit_exponents(side, over, &sampled, &mut found)?,
         }
-        self.verdict(found, &drifting, searched)
+        self.verdict(found, &sampled.drifting, searched)
     }
 
     /// The steady-state check of every configuration (with `steady_state`): its notes, and
@@ -117,14 +131,14 @@ impl Statistical {
 
     /// Decides a mean or probability claim at every configuration, with its note, observation
     /// and the observed/bound ratios (and the worst source per grid point when reported).
-    fn judge_configurations(
-        &self,
-        points: &[Point],
-        drifting: &[bool],
-        level: f64,
-        runs: u64,
-        found: &mut Findings,
-    ) -> Result<()> {
+    fn judge_configurations(&self, sampled: &Sampled, found: &mut Findings) -> Result<()> {
+        let Sampled {
+            points,
+            drifting,
+            level,
+            runs,
+        } = sampled;
+        let (level, runs) = (*level, *runs);
         let curves = self.curve_names(points);
         let mut ratios = Vec::new();
         let mut margins = Vec::new();
@@ -189,15 +203,14 @@ impl Statistical {
 
     /// Decides a comparison at every pair of configurations (the two sources at the same
     /// `(n, b, m)`): the t interval of the per-run differences of paired runs against 0.
-    fn compare_pairs(
-        &self,
-        side: Side,
-        points: &[Point],
-        drifting: &[bool],
-        level: f64,
-        runs: u64,
-        found: &mut Findings,
-    ) -> Result<()> {
+    fn compare_pairs(&self, side: Side, sampled: &Sampled, found: &mut Findings) -> Result<()> {
+        let Sampled {
+            points,
+            drifting,
+            level,
+            runs,
+        } = sampled;
+        let (level, runs) = (*level, *runs);
         for (i, pair) in points.chunks(2).enumerate() {
             let [a, b] = pair else {
                 return Err(Error::Unsupported("a comparison needs two sources".into()));
