@@ -72,13 +72,13 @@ fn strip(src: &str) -> String {
             let end = (j + 1).min(rest.len());
             blank(&rest[..end], &mut out);
             i += end;
-        } else if rest.starts_with('\'') {
+        } else if let Some(body) = rest.strip_prefix('\'') {
             // A character literal ('a', '\n', '\u{1F600}', '\''); a lifetime ('a) stays.
-            let end = if rest[1..].starts_with('\\') {
-                rest[3..].find('\'').map(|k| k + 4)
+            let end = if let Some(esc) = body.strip_prefix('\\') {
+                esc[1..].find('\'').map(|k| k + 4)
             } else {
-                let c = rest[1..].chars().next().map_or(1, char::len_utf8);
-                rest[1 + c..].starts_with('\'').then_some(2 + c)
+                let c = body.chars().next().map_or(1, char::len_utf8);
+                body[c..].starts_with('\'').then_some(2 + c)
             };
             match end {
                 Some(end) => {
@@ -107,7 +107,7 @@ fn without_tests(src: &str) -> String {
         let at = from + k;
         let rest = out[at + 12..].trim_start();
         let start = out.len() - rest.len();
-        if !rest.starts_with("mod ") || !rest.split('{').next().is_some_and(|h| !h.contains(';')) {
+        if !rest.starts_with("mod ") || rest.split('{').next().is_none_or(|h| h.contains(';')) {
             from = at + 12;
             continue;
         }
@@ -297,12 +297,11 @@ fn arrows(
                     break;
                 }
             }
-            if segs.len() > 1 {
-                if let Some(a) = absolute(&segs, &aliases) {
-                    if let Some(f) = resolve(&a) {
-                        to.insert(f);
-                    }
-                }
+            if segs.len() > 1
+                && let Some(a) = absolute(&segs, &aliases)
+                && let Some(f) = resolve(&a)
+            {
+                to.insert(f);
             }
             i = j.max(i + 1);
         }
