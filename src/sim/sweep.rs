@@ -232,13 +232,16 @@ impl SweepFile {
             (None, None) => vec![1],
         };
         for &b in &batches {
-            let cfg = Config::parse_with(p, &crate::input::Dir::current(), n, b, w, t).map_err(|e| {
-                field(
-                    path,
-                    "grid",
-                    format!("process `{p}`, n = {n}, batch = {b}, weights `{w}`, ties `{t}`: {e}"),
-                )
-            })?;
+            let cfg =
+                Config::parse_with(p, &crate::input::Dir::current(), n, b, w, t).map_err(|e| {
+                    field(
+                        path,
+                        "grid",
+                        format!(
+                            "process `{p}`, n = {n}, batch = {b}, weights `{w}`, ties `{t}`: {e}"
+                        ),
+                    )
+                })?;
             let balls: Vec<u64> = if let Some(m) = self.balls {
                 vec![m]
             } else if let Some(m) = &g.balls {

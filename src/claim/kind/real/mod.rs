@@ -37,9 +37,9 @@ mod vars;
 mod verdict;
 
 use super::{Check, ConstantReport, KindInfo, RunContext};
-use crate::claim::tighten::{Finder, Trial};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::Constants;
+use crate::claim::tighten::{Finder, Trial};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict};
 use crate::error::{Error, Result};
 use crate::exact::Q;
