@@ -71,10 +71,12 @@ use crate::error::Result;
 use crate::lang::Expr;
 
 mod build;
+mod builder;
 mod claim;
 mod grid;
 mod growth;
 mod judge;
+mod point;
 mod quantifiers;
 mod run;
 mod section;

@@ -7,6 +7,7 @@
 //! The statistic's fields are compiled in [`super::statistic`], the claim's in [`super::claim`],
 //! the sources in [`super::sources`], the curves of a growth fit in [`super::growth`].
 
+use super::builder::{Builder, Built};
 use super::claim::{Over, Test};
 use super::section::{ClaimSection, NumOrExpr, OneOrMany, Strategies};
 use super::sources::Source;
@@ -16,23 +17,6 @@ use crate::claim::kind::Check;
 use crate::claim::schema::{ConstValue, FileError, Theorem};
 
 use crate::lang::Expr;
-
-/// The result of a compiling step: a problem names the file, its line and the field.
-pub(super) type Built<T> = std::result::Result<T, FileError>;
-
-/// A `[claim]` section being compiled, with the names its expressions may use.
-pub(super) struct Builder<'a> {
-    pub t: &'a Theorem,
-    pub cs: ClaimSection,
-    /// The section's byte range in the file (to point at a field).
-    span: std::ops::Range<usize>,
-    /// The section's start.
-    pub at: Option<usize>,
-    /// Slot names: `n`, `b`, `m`, then the constants.
-    pub names: Vec<String>,
-    /// The constants' values, in the order of `names[3..]`.
-    pub consts: Vec<f64>,
-}
 
 impl<'a> Builder<'a> {
     /// Reads the section and the file's constants (single values only; every constant of

@@ -3,7 +3,7 @@
 //! of the estimated quantity in notes and witnesses.
 
 use super::Statistical;
-use super::build::{Builder, Built};
+use super::builder::{Builder, Built};
 use super::section::parse_side;
 use crate::lang::Expr;
 use crate::sim::statistic::Side;

@@ -5,7 +5,7 @@
 //! `"in [lo, hi]"`.
 
 use super::Statistical;
-use super::build::{Builder, Built};
+use super::builder::{Builder, Built};
 use super::claim::Over;
 use super::judge::decision_name;
 use super::run::{Findings, Outcome, Sampled};

@@ -13,7 +13,7 @@
 //!   first check (every `every` balls, default `n` rounded up to a batch) at which it holds, or
 //!   censored when it does not hold by `m` balls ([`crate::sim::stopping`]).
 
-use super::simulate::Point;
+use super::point::Point;
 use super::{Source, Statistical};
 use crate::claim::schema::Theorem;
 use crate::error::{Error, Result};

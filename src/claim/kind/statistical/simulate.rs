@@ -6,6 +6,7 @@
 
 use super::Statistical;
 use super::claim::{Over, Test};
+pub(super) use super::point::Point;
 use super::quantifiers;
 use super::sources::{GraphSource, Source};
 use super::statistic::{Stat, Th};
@@ -14,26 +15,6 @@ use crate::graph::experiment::Rule;
 use crate::multidim::sim::MdSimConfig;
 use crate::sim::{Config, Model, Plan, RunResult, simulate};
 use std::sync::Arc;
-
-/// One configuration of the grid with its per-run values.
-pub(super) struct Point {
-    pub n: usize,
-    pub b: u64,
-    pub m: u64,
-    /// The indices of the batch and ball-count expressions.
-    pub bi: usize,
-    pub mi: usize,
-    pub source: usize,
-    pub values: Vec<f64>,
-    /// The degree, edge connectivity and coupon-collector probability of a graph source's graph
-    /// at `n` and `m` (when read; else 0).
-    pub dk: (f64, f64, f64),
-    /// The statistic on the first and second halves of the observation window, per run (with
-    /// `steady_state`).
-    pub halves: Option<(Vec<f64>, Vec<f64>)>,
-    /// A class member's own label at this `n` (its vector's label).
-    pub detail: Option<String>,
-}
 
 /// The per-run values of one configuration, with the values on the two halves of the
 /// observation window (steady-state check) and a class member's own label at this `n`.

@@ -4,7 +4,7 @@
 //! ([`super::quantifiers`]); and the graph names `d`, `k`, `untouched` of a configuration.
 
 use super::Statistical;
-use super::build::{Builder, Built};
+use super::builder::{Builder, Built};
 use super::claim::Test;
 use super::quantifiers::{ClassSource, class_sources, class_spec};
 use super::section::{Betas, Graphs, Strategies};

@@ -3,7 +3,7 @@
 //! part of its trajectory (the halves of the observation window of the steady-state check).
 
 use super::Statistical;
-use super::build::{Builder, Built};
+use super::builder::{Builder, Built};
 use super::quantifiers;
 use crate::error::{Error, Result};
 use crate::lang::{Expr, Formula};
