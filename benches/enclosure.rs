@@ -3,7 +3,7 @@
 //! E[Γ'] and Γ and decides the comparison, starting at 64 bits.
 
 use balloc::enclosure::{Decision, Precisions, decide_escalating};
-use balloc::exact::{self, Q, int};
+use balloc::exact::{Q, int};
 use balloc::loads::{Loads, TieRule};
 use balloc::potential::enclosed::{ExpSpec, exponential};
 use balloc::process;
