@@ -25,6 +25,13 @@ impl Statistical {
         self.eval_dk(e, n, b, m, consts, (0.0, 0.0, 0.0), what)
     }
 
+    /// The quantile level `q` of a probability claim at configuration `p` (an expression in `n`,
+    /// `b`, `m`, the constants and the graph's `d`, `k`, `untouched`).
+    pub(super) fn q_at(&self, p: &super::point::Point, consts: &[f64]) -> Result<f64> {
+        let q = self.q.as_ref().expect("probability claims have q");
+        self.eval_dk(q, p.n, p.b, p.m, consts, p.dk, "q")
+    }
+
     /// [`Statistical::eval`] with the graph's degree and edge connectivity `(d, k)` (the names
     /// `d`, `k` of the per-configuration fields).
     #[allow(clippy::too_many_arguments)]

@@ -128,15 +128,7 @@ impl Statistical {
         let claim = match self.test {
             Test::Mean(side) => StatClaim::Mean(side),
             Test::Probability(side) => {
-                let q = self.eval_dk(
-                    self.q.as_ref().expect("probability claims have q"),
-                    p.n,
-                    p.b,
-                    p.m,
-                    consts,
-                    p.dk,
-                    "q",
-                )?;
+                let q = self.q_at(p, consts)?;
                 StatClaim::Probability { side, q }
             }
             Test::Exponent(..) | Test::Compare(_) => {

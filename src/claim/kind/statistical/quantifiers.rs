@@ -321,15 +321,7 @@ impl Statistical {
         let claim = match self.test {
             super::Test::Mean(side) => TimeClaim::Mean(side),
             super::Test::Probability(side) => {
-                let q = self.eval_dk(
-                    self.q.as_ref().expect("probability claims have q"),
-                    p.n,
-                    p.b,
-                    p.m,
-                    consts,
-                    p.dk,
-                    "q",
-                )?;
+                let q = self.q_at(p, consts)?;
                 TimeClaim::Probability { side, q }
             }
             _ => {
