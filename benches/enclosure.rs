@@ -2,10 +2,13 @@
 //! The claim `E[Γ'] ≤ Γ·(1 − 1/(8n))` is refuted there (Γ grows near balance); the bench encloses
 //! E[Γ'] and Γ and decides the comparison, starting at 64 bits.
 
-use balloc::enclosure::{Decision, ExpSpec, Precisions, decide_escalating, exponential};
-use balloc::exact::{self, ExactSetting, ExactStepLaw, Q, int};
+use balloc::enclosure::{Decision, Precisions, decide_escalating};
+use balloc::exact::{Q, int};
 use balloc::loads::{Loads, TieRule};
+use balloc::potential::enclosed::{ExpSpec, exponential};
 use balloc::process;
+use balloc::process::ExactStepLaw;
+use balloc::setting::ExactSetting;
 use criterion::{Criterion, criterion_group, criterion_main};
 use num_traits::One;
 
@@ -13,7 +16,7 @@ fn certify(n: usize) -> (Decision, u64) {
     let loads = Loads::new((0..n).map(|i| (i % 7) as f64).collect()).unwrap();
     let p = process::parse("two-choice").unwrap();
     let law = ExactStepLaw::from_process(p.as_ref(), &loads, TieRule::Random).unwrap();
-    let x = exact::loads(&loads).unwrap();
+    let x = loads.exact();
     let spec = ExpSpec::parse("gamma(alpha=1/2)").unwrap();
     let factor = Q::one() - Q::one() / int(8 * n as i64);
     let d = decide_escalating(Precisions::default(), |prec| {

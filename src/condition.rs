@@ -13,47 +13,7 @@
 //! and the smallest C is `C* = n·max pᵢ`.
 
 use crate::error::{Error, Result};
-use crate::exact::{Int, Q};
-use num_traits::Num;
-
-/// A number type the conditions can be evaluated in (`f64` or `Q`).
-pub trait Field: Clone + PartialOrd + Num + FromMachineInt + std::fmt::Debug {}
-impl<T: Clone + PartialOrd + Num + FromMachineInt + std::fmt::Debug> Field for T {}
-
-/// Machine integers (counts, loads) as values of a [`Field`]: the part of
-/// `num_traits::FromPrimitive` the generic code uses, for `f64` (rounded to nearest) and `Q`
-/// (exact).
-///
-/// ```
-/// use balloc::condition::FromMachineInt;
-/// use balloc::exact::Q;
-/// assert_eq!(<f64 as FromMachineInt>::from_usize(12), Some(12.0));
-/// assert_eq!(<Q as FromMachineInt>::from_i64(-3).unwrap().to_string(), "-3");
-/// ```
-pub trait FromMachineInt: Sized {
-    /// The value `v`.
-    fn from_i64(v: i64) -> Option<Self>;
-    /// The value `v`.
-    fn from_usize(v: usize) -> Option<Self>;
-}
-
-impl FromMachineInt for f64 {
-    fn from_i64(v: i64) -> Option<f64> {
-        Some(v as f64)
-    }
-    fn from_usize(v: usize) -> Option<f64> {
-        Some(v as f64)
-    }
-}
-
-impl FromMachineInt for Q {
-    fn from_i64(v: i64) -> Option<Q> {
-        Some(Q::from_integer(Int::from(v)))
-    }
-    fn from_usize(v: usize) -> Option<Q> {
-        Some(Q::from_integer(Int::from(v)))
-    }
-}
+use crate::exact::{Field, Int, Q};
 
 /// The best ε of C1 at a quantile, with the index attaining it.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,9 +12,16 @@
 use std::borrow::Cow;
 use thiserror::Error;
 
+/// Characters of an input quoted in an error message ([`excerpt`]).
+pub const EXCERPT_CHARS: usize = 60;
+
+/// Non-blank runs longer than this are shortened to an excerpt in error messages
+/// ([`shorten_tokens`]).
+pub const TOKEN_CHARS: usize = 80;
+
 /// The error type of every fallible operation in `balloc`.
 ///
-/// Rendering shortens every run of more than [`crate::limits::TOKEN_CHARS`] non-blank
+/// Rendering shortens every run of more than [`TOKEN_CHARS`] non-blank
 /// characters to an [`excerpt`], so a message stays short whatever it quotes.
 ///
 /// ```
@@ -188,7 +195,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// The accepted name closest to `name` by [`edit_distance`], if it is close: at most one edit per
 /// four characters of the longer name (at least one edit; none below three characters, where only
 /// a difference of case counts), and never `name` itself. The first of equally close names wins.
-/// Names longer than [`crate::limits::TOKEN_CHARS`] get no suggestion.
+/// Names longer than [`TOKEN_CHARS`] get no suggestion.
 ///
 /// ```
 /// use balloc::error::did_you_mean;
@@ -203,7 +210,7 @@ pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    if name.chars().count() > crate::limits::TOKEN_CHARS {
+    if name.chars().count() > TOKEN_CHARS {
         return None;
     }
     let mut best: Option<(usize, &'a str)> = None;
@@ -223,7 +230,7 @@ pub fn did_you_mean<'a>(
     best.map(|(_, c)| c)
 }
 
-/// At most [`crate::limits::EXCERPT_CHARS`] characters of `s`: the text itself when it is short,
+/// At most [`EXCERPT_CHARS`] characters of `s`: the text itself when it is short,
 /// else its beginning and end around `…` with the total length.
 ///
 /// ```
@@ -233,7 +240,6 @@ pub fn did_you_mean<'a>(
 /// assert_eq!(excerpt(&long), format!("{}…{}x (1000 characters)", "1".repeat(40), "1".repeat(11)));
 /// ```
 pub fn excerpt(s: &str) -> Cow<'_, str> {
-    use crate::limits::EXCERPT_CHARS;
     let head = EXCERPT_CHARS * 2 / 3;
     let tail = EXCERPT_CHARS - head - 8;
     // Count only as far as needed: a 100 MB string is not walked twice.
@@ -246,7 +252,7 @@ pub fn excerpt(s: &str) -> Cow<'_, str> {
     Cow::Owned(format!("{start}…{end} ({total} characters)"))
 }
 
-/// Replaces every run of more than [`crate::limits::TOKEN_CHARS`] non-blank characters of `s` by
+/// Replaces every run of more than [`TOKEN_CHARS`] non-blank characters of `s` by
 /// its [`excerpt`] (so an error message that quotes a huge input stays one short line).
 ///
 /// ```
@@ -258,7 +264,7 @@ pub fn excerpt(s: &str) -> Cow<'_, str> {
 /// assert!(short.contains("(5002 characters)")); // the token with its two backquotes
 /// ```
 pub fn shorten_tokens(s: &str) -> Cow<'_, str> {
-    let limit = crate::limits::TOKEN_CHARS;
+    let limit = TOKEN_CHARS;
     let long = s
         .split(char::is_whitespace)
         .any(|t| t.len() > limit && t.chars().nth(limit).is_some());
@@ -359,7 +365,7 @@ mod tests {
     fn excerpts_keep_multibyte_characters_whole() {
         let s = "Ψ".repeat(500);
         let e = excerpt(&s);
-        assert!(e.chars().count() < crate::limits::EXCERPT_CHARS + 20);
+        assert!(e.chars().count() < EXCERPT_CHARS + 20);
         assert!(e.ends_with("(500 characters)"));
         let msg = format!("a {s} b");
         assert_eq!(shorten_tokens(&msg), format!("a {e} b"));

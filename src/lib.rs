@@ -42,6 +42,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod app;
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
 pub mod bias;
@@ -57,6 +58,8 @@ pub mod error;
 pub mod exact;
 pub mod expectation;
 pub mod graph;
+pub mod growth;
+pub mod input;
 pub mod lang;
 pub mod latex;
 pub mod limits;
@@ -203,7 +206,9 @@ pub fn certify_expectation(
     loads: &loads::Loads,
     setting: &setting::Setting,
 ) -> Result<Option<Certified>> {
-    use exact::{ExactSetting, ExactStepLaw};
+    use potential::exact::{absolute, quadratic};
+    use process::ExactStepLaw;
+    use setting::ExactSetting;
     let pot = potential::parse(potential)?;
     let law = match ExactStepLaw::from_process(process, loads, setting.ties) {
         Ok(l) => l,
@@ -213,22 +218,22 @@ pub fn certify_expectation(
     let Ok(es) = ExactSetting::from_setting(setting) else {
         return Ok(None);
     };
-    let x = exact::loads(loads)?;
+    let x = loads.exact();
     Ok(match pot.info().name {
         "quadratic" => {
-            let v = exact::quadratic::value(&x);
-            let next = exact::quadratic::expected_next(&law, &x, &es)?;
+            let v = quadratic::value(&x);
+            let next = quadratic::expected_next(&law, &x, &es)?;
             Some(Certified::Exact([v.clone(), next.clone(), next - v]))
         }
         "absolute" => {
-            let v = exact::absolute::value(&x);
-            let next = exact::absolute::expected_next(&law, &x, &es)?;
+            let v = absolute::value(&x);
+            let next = absolute::expected_next(&law, &x, &es)?;
             Some(Certified::Exact([v.clone(), next.clone(), next - v]))
         }
         "phi" | "psi" | "gamma" => {
-            let spec = enclosure::ExpSpec::parse(potential)?;
+            let spec = potential::enclosed::ExpSpec::parse(potential)?;
             let prec = 128;
-            match enclosure::exponential::enclose(&law, &spec, &x, &es, prec) {
+            match potential::enclosed::exponential::enclose(&law, &spec, &x, &es, prec) {
                 Ok(e) => Some(Certified::Enclosure(
                     [e.value, e.expected_next, e.expected_change],
                     prec,
@@ -246,7 +251,7 @@ pub fn certify_expectation(
                     / exact::Q::from_integer((x.len() as i64).into())
             };
             let prec = 128;
-            match enclosure::lambda::enclose(&law, &alpha, &x, &es, prec) {
+            match potential::enclosed::lambda::enclose(&law, &alpha, &x, &es, prec) {
                 Ok(e) => Some(Certified::Enclosure(
                     [e.value, e.expected_next, e.expected_change],
                     prec,

@@ -266,7 +266,7 @@ pub const GRAPH_CONNECTIVITY_WORK: Limit = Limit {
     name: "GRAPH_CONNECTIVITY_WORK",
     max: 50_000_000,
     unit: "for n·m",
-    applies_to: "edge connectivity (`graph info`, `d`/`k` and `d/k` of statistical files, `lemma_4_1_tail`) of graphs outside the standard families",
+    applies_to: "edge connectivity (`graph info`, `d`/`k` and `d/k` of statistical files, `k` and the minimum cut of `graph` claims) of graphs outside the standard families",
     reason: "n − 1 max-flows of O(δ·m) each: about a second at the limit",
     raisable: true,
 };
@@ -286,7 +286,7 @@ pub const GRAPH_EXHAUSTIVE_N: Limit = Limit {
     name: "GRAPH_EXHAUSTIVE_N",
     max: 20,
     unit: "vertices",
-    applies_to: "`edge_expansion`, `greedy_eps_vs_expansion`, `cycle_drift_limitation` (2ⁿ vertex sets)",
+    applies_to: "`edge_expansion` (`expansion` of `graph` claims), `drift_max` of `graph` claims (2ⁿ vertex sets)",
     reason: "every one of the 2ⁿ vertex sets is visited",
     raisable: true,
 };
@@ -311,26 +311,6 @@ pub const TREE_BINARISED_K: Limit = Limit {
     raisable: true,
 };
 
-/// Steps per axis of the two-point grid of the `graph` items (`grid = [a, b, c]`).
-pub const TWO_POINT_STEPS: Limit = Limit {
-    name: "TWO_POINT_STEPS",
-    max: 10_000,
-    unit: "steps per axis",
-    applies_to: "`grid` of the two-point `graph` items (π₁, ε, ε_t)",
-    reason: "the configurations are the product of the three axes, each exact",
-    raisable: true,
-};
-
-/// Values of δ of the two-point `graph` items (`deltas = [low, high, step]`).
-pub const TWO_POINT_DELTAS: Limit = Limit {
-    name: "TWO_POINT_DELTAS",
-    max: 1_000_000,
-    unit: "values of δ",
-    applies_to: "`deltas` of the two-point `graph` items",
-    reason: "every configuration is evaluated at every δ",
-    raisable: true,
-};
-
 /// Steps per axis of the two-point grid of formulas (`over = "two-point"`).
 pub const TWO_POINT_EXPR_STEPS: Limit = Limit {
     name: "TWO_POINT_EXPR_STEPS",
@@ -351,22 +331,12 @@ pub const TWO_POINT_EXPR_DELTAS: Limit = Limit {
     raisable: true,
 };
 
-/// The largest degree `d_max` of the `graph` item `lemma_4_1_mean`.
-pub const LEMMA_4_1_D_MAX: Limit = Limit {
-    name: "LEMMA_4_1_D_MAX",
-    max: 256,
-    unit: "for d_max",
-    applies_to: "`d_max` of the `graph` item `lemma_4_1_mean`",
-    reason: "the item visits every d ≤ d_max, k ≤ d and |S| ≥ n/2 for each n: O(d_max²·n)",
-    raisable: true,
-};
-
-/// Trials `T` of the binomial tail of Lemma 4.1 (`graph` item `lemma_4_1_tail`).
+/// Trials `T` of the binomial tail of Lemma 4.1 (`cut_tail(T)` of `graph` claims).
 pub const BINOMIAL_TRIALS: Limit = Limit {
     name: "BINOMIAL_TRIALS",
     max: 1 << 24,
     unit: "trials",
-    applies_to: "`[claim] horizons` of the `graph` item `lemma_4_1_tail` (T = ⌈c·n²d²/k²⌉)",
+    applies_to: "`cut_tail(T)` of `graph` claims (Lemma 4.1: T = ⌈c·n²d²/k²⌉)",
     reason: "the enclosed tail costs O(T) interval operations, about a microsecond each",
     raisable: true,
 };
@@ -536,7 +506,7 @@ pub const ADVERSARY_WORK: Limit = Limit {
     raisable: true,
 };
 
-/// Work of the exact coupon-collector probability (`graph` item `coupon_collector`, the name
+/// Work of the exact coupon-collector probability (`untouched(T)` of `graph` claims, the name
 /// `untouched` of statistical graph files): the signed counts of the vertex sets by their number of
 /// incident edges (`2^n · d` for inclusion–exclusion over every vertex set, `n²` for cycles by a
 /// transfer matrix, `n` for complete graphs) plus `(m + 1)·T` for the exact sum of `(m − e)^T/m^T`.
@@ -544,7 +514,7 @@ pub const COUPON_WORK: Limit = Limit {
     name: "COUPON_WORK",
     max: 1 << 30,
     unit: "operations",
-    applies_to: "the `graph` item `coupon_collector` (graphs × horizons) and the name `untouched` of statistical graph files",
+    applies_to: "`untouched(T)` of `graph` claims and the name `untouched` of statistical graph files",
     reason: "big-integer operations of a few tens of nanoseconds: about a minute at the limit",
     raisable: true,
 };
@@ -631,11 +601,8 @@ pub const ALL: &[&Limit] = &[
     &GRAPH_EXHAUSTIVE_N,
     &GRAPH_PERMUTATIONS_N,
     &TREE_BINARISED_K,
-    &TWO_POINT_STEPS,
-    &TWO_POINT_DELTAS,
     &TWO_POINT_EXPR_STEPS,
     &TWO_POINT_EXPR_DELTAS,
-    &LEMMA_4_1_D_MAX,
     &BINOMIAL_TRIALS,
     &CLAIM_N,
     &CONSTANT_NS,
@@ -665,13 +632,6 @@ pub const MD_MAX_LOG2_N: u32 = 24;
 
 /// The largest n for which `pvec` computes exact rational vectors (above it, `float` only).
 pub const PVEC_EXACT_N: usize = 20_000;
-
-/// Characters of an input quoted in an error message ([`crate::error::excerpt`]).
-pub const EXCERPT_CHARS: usize = 60;
-
-/// Non-blank runs longer than this are shortened to an excerpt in error messages
-/// ([`crate::error::shorten_tokens`]).
-pub const TOKEN_CHARS: usize = 80;
 
 #[cfg(test)]
 mod tests {

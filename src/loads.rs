@@ -235,6 +235,11 @@ impl Loads {
     }
 
     /// The loads as exact rationals (every finite `f64` is a dyadic rational, converted exactly).
+    ///
+    /// ```
+    /// let x = balloc::loads::Loads::new(vec![2.0, 0.5]).unwrap();
+    /// assert_eq!(x.exact()[1].to_string(), "1/2");
+    /// ```
     pub fn exact(&self) -> Vec<crate::exact::Q> {
         self.x
             .iter()
@@ -875,7 +880,7 @@ impl Ranking {
     /// ```
     pub fn per_bin<T>(&self, p: &[T], ties: TieRule) -> Vec<T>
     where
-        T: Clone + num_traits::Zero + std::ops::Div<Output = T> + crate::condition::FromMachineInt,
+        T: Clone + num_traits::Zero + std::ops::Div<Output = T> + crate::exact::FromMachineInt,
     {
         let n = self.order.len();
         let mut out = vec![T::zero(); n];

@@ -390,6 +390,42 @@ pub fn log_ticks(lo: f64, hi: f64) -> Ticks {
     }
 }
 
+/// The layout of an SVG plot: the picture's size, the plotting area `[left, right] × [top,
+/// bottom]` (pixels, y downward), the ticks of both axes and the caption's lines.
+struct SvgFrame {
+    w: f64,
+    h: f64,
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+    xt: Ticks,
+    yt: Ticks,
+    x_scale: Scale,
+    y_scale: Scale,
+    caption_lines: Vec<String>,
+}
+
+impl SvgFrame {
+    /// `v` on the axis with ticks `t` mapped linearly (in `log10` on a log axis) from the ticks'
+    /// range to `[a, b]`.
+    fn map(v: f64, t: &Ticks, scale: Scale, a: f64, b: f64) -> f64 {
+        let f = |u: f64| if scale == Scale::Log { u.log10() } else { u };
+        let (r0, r1) = (f(t.range.0), f(t.range.1));
+        a + (f(v) - r0) / (r1 - r0) * (b - a)
+    }
+
+    /// The horizontal pixel of `x`.
+    fn px(&self, x: f64) -> f64 {
+        Self::map(x, &self.xt, self.x_scale, self.left, self.right)
+    }
+
+    /// The vertical pixel of `y`.
+    fn py(&self, y: f64) -> f64 {
+        Self::map(y, &self.yt, self.y_scale, self.bottom, self.top)
+    }
+}
+
 impl Plot {
     /// An empty plot (720 × 480 pixels).
     pub fn new(title: &str, x: Axis, y: Axis) -> Plot {
@@ -458,6 +494,40 @@ impl Plot {
 
     /// The plot as a standalone SVG document.
     pub fn svg(&self) -> Result<String> {
+        let f = self.svg_frame()?;
+        let (w, h) = (f.w, f.h);
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="Helvetica, Arial, sans-serif">"#
+        );
+        let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+        if !self.title.is_empty() {
+            let _ = writeln!(
+                s,
+                r#"<text class="title" x="{}" y="26" font-size="15" text-anchor="middle">{}</text>"#,
+                (f.left + f.right) / 2.0,
+                xml(&self.title)
+            );
+        }
+        self.svg_axes(&mut s, &f);
+        self.svg_series(&mut s, &f);
+        self.svg_legend(&mut s, &f);
+        for (k, line) in f.caption_lines.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r##"<text class="caption" x="10" y="{}" font-size="11" fill="#333">{}</text>"##,
+                f.bottom + 60.0 + 15.0 * k as f64,
+                xml(line)
+            );
+        }
+        s.push_str("</svg>\n");
+        Ok(s)
+    }
+
+    /// The layout of the SVG picture: the plotting area between the tick labels on the left, the
+    /// legend on the right, the title above and the axis label and caption below.
+    fn svg_frame(&self) -> Result<SvgFrame> {
         let xt = self.ticks(true)?;
         let yt = self.ticks(false)?;
         let (w, h) = (self.size.0 as f64, self.size.1 as f64);
@@ -488,30 +558,26 @@ impl Plot {
                 "the picture is too small for its labels and legend",
             ));
         }
-        let map = |v: f64, t: &Ticks, scale: Scale, a: f64, b: f64| -> f64 {
-            let f = |u: f64| if scale == Scale::Log { u.log10() } else { u };
-            let (r0, r1) = (f(t.range.0), f(t.range.1));
-            a + (f(v) - r0) / (r1 - r0) * (b - a)
-        };
-        let px = |v: f64| map(v, &xt, self.x.scale, left, right);
-        let py = |v: f64| map(v, &yt, self.y.scale, bottom, top);
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="Helvetica, Arial, sans-serif">"#
-        );
-        let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
-        if !self.title.is_empty() {
-            let _ = writeln!(
-                s,
-                r#"<text class="title" x="{}" y="26" font-size="15" text-anchor="middle">{}</text>"#,
-                (left + right) / 2.0,
-                xml(&self.title)
-            );
-        }
-        // Grid and ticks.
-        for (v, label, _) in &xt.major {
-            let x = px(*v);
+        Ok(SvgFrame {
+            w,
+            h,
+            left,
+            right,
+            top,
+            bottom,
+            xt,
+            yt,
+            x_scale: self.x.scale,
+            y_scale: self.y.scale,
+            caption_lines,
+        })
+    }
+
+    /// The grid, the ticks and their labels, the frame and the axis labels.
+    fn svg_axes(&self, s: &mut String, f: &SvgFrame) {
+        let (left, right, top, bottom) = (f.left, f.right, f.top, f.bottom);
+        for (v, label, _) in &f.xt.major {
+            let x = f.px(*v);
             let _ = writeln!(
                 s,
                 r##"<line x1="{x:.2}" y1="{top}" x2="{x:.2}" y2="{bottom}" stroke="#e4e4e4"/><line x1="{x:.2}" y1="{bottom}" x2="{x:.2}" y2="{}" stroke="black"/><text class="xtick" x="{x:.2}" y="{}" font-size="12" text-anchor="middle">{}</text>"##,
@@ -520,16 +586,16 @@ impl Plot {
                 xml(label)
             );
         }
-        for v in &xt.minor {
-            let x = px(*v);
+        for v in &f.xt.minor {
+            let x = f.px(*v);
             let _ = writeln!(
                 s,
                 r#"<line x1="{x:.2}" y1="{bottom}" x2="{x:.2}" y2="{}" stroke="black"/>"#,
                 bottom + 3.0
             );
         }
-        for (v, label, _) in &yt.major {
-            let y = py(*v);
+        for (v, label, _) in &f.yt.major {
+            let y = f.py(*v);
             let _ = writeln!(
                 s,
                 r##"<line x1="{left}" y1="{y:.2}" x2="{right}" y2="{y:.2}" stroke="#e4e4e4"/><line x1="{}" y1="{y:.2}" x2="{left}" y2="{y:.2}" stroke="black"/><text class="ytick" x="{}" y="{:.2}" font-size="12" text-anchor="end">{}</text>"##,
@@ -539,8 +605,8 @@ impl Plot {
                 xml(label)
             );
         }
-        for v in &yt.minor {
-            let y = py(*v);
+        for v in &f.yt.minor {
+            let y = f.py(*v);
             let _ = writeln!(
                 s,
                 r#"<line x1="{}" y1="{y:.2}" x2="{left}" y2="{y:.2}" stroke="black"/>"#,
@@ -566,15 +632,18 @@ impl Plot {
             (top + bottom) / 2.0,
             xml(&self.y.label)
         );
-        // Series (the range holds every point and bar, so nothing is clipped; markers on the
-        // frame stay whole).
+    }
+
+    /// The series: a polyline each (dashed for references), with markers and error bars (the
+    /// range holds every point and bar, so nothing is clipped; markers on the frame stay whole).
+    fn svg_series(&self, s: &mut String, f: &SvgFrame) {
         let _ = writeln!(s, r#"<g class="data">"#);
         for (i, ser) in self.series.iter().enumerate() {
             let c = COLOURS[i % COLOURS.len()];
             let pts: Vec<String> = ser
                 .points
                 .iter()
-                .map(|p| format!("{:.2},{:.2}", px(p.x), py(p.y)))
+                .map(|p| format!("{:.2},{:.2}", f.px(p.x), f.py(p.y)))
                 .collect();
             let dash = if ser.reference {
                 r#" stroke-dasharray="6,4""#
@@ -591,9 +660,9 @@ impl Plot {
                 continue;
             }
             for p in &ser.points {
-                let (x, y) = (px(p.x), py(p.y));
+                let (x, y) = (f.px(p.x), f.py(p.y));
                 if let Some((lo, hi)) = p.bar {
-                    let (y0, y1) = (py(lo), py(hi));
+                    let (y0, y1) = (f.py(lo), f.py(hi));
                     let _ = writeln!(
                         s,
                         r#"<path d="M{x:.2},{y0:.2}V{y1:.2}M{:.2},{y0:.2}h8M{:.2},{y1:.2}h8" stroke="{c}" stroke-width="1.2" fill="none"/>"#,
@@ -605,11 +674,14 @@ impl Plot {
             }
         }
         let _ = writeln!(s, "</g>");
-        // Legend, right of the plotting area.
-        let lx = right + 16.0;
+    }
+
+    /// The legend, right of the plotting area.
+    fn svg_legend(&self, s: &mut String, f: &SvgFrame) {
+        let lx = f.right + 16.0;
         for (i, ser) in self.series.iter().enumerate() {
             let c = COLOURS[i % COLOURS.len()];
-            let y = top + 12.0 + 20.0 * i as f64;
+            let y = f.top + 12.0 + 20.0 * i as f64;
             let dash = if ser.reference {
                 r#" stroke-dasharray="6,4""#
             } else {
@@ -631,16 +703,6 @@ impl Plot {
                 xml(&ser.label)
             );
         }
-        for (k, line) in caption_lines.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                r##"<text class="caption" x="10" y="{}" font-size="11" fill="#333">{}</text>"##,
-                bottom + 60.0 + 15.0 * k as f64,
-                xml(line)
-            );
-        }
-        s.push_str("</svg>\n");
-        Ok(s)
     }
 
     /// The plot as a `pgfplots` axis in a `tikzpicture` (needs `\usepackage{pgfplots}`), with

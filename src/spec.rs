@@ -16,10 +16,6 @@ pub struct Spec {
     pub name: String,
     /// The parameters, in order.
     pub params: Vec<(String, String)>,
-    /// The directory that relative file parameters (`graphical(graph=file,file=PATH)`) are read
-    /// from: a theorem file's directory for the specs of a theorem file ([`Spec::parse_in`]),
-    /// `None` (the current directory) on the command line.
-    pub base: Option<std::path::PathBuf>,
 }
 
 impl Spec {
@@ -79,21 +75,7 @@ impl Spec {
         Ok(Spec {
             name: name.to_ascii_lowercase(),
             params,
-            base: None,
         })
-    }
-
-    /// [`Spec::parse`] with relative file parameters read from `base` (a theorem file's
-    /// directory).
-    ///
-    /// ```
-    /// let s = balloc::spec::Spec::parse_in("graphical(graph=file,file=g.edges)", Some(std::path::Path::new("t"))).unwrap();
-    /// assert_eq!((s.get("file"), s.base.as_deref()), (Some("g.edges"), Some(std::path::Path::new("t"))));
-    /// ```
-    pub fn parse_in(text: &str, base: Option<&std::path::Path>) -> Result<Spec> {
-        let mut s = Spec::parse(text)?;
-        s.base = base.map(|b| b.to_path_buf());
-        Ok(s)
     }
 
     /// The raw value of parameter `key`, if given.

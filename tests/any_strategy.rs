@@ -130,32 +130,42 @@ fn check(dir: &std::path::Path, name: &str, text: &str) -> claim::Verdict {
 }
 
 #[test]
-fn the_coupon_item_holds_and_is_refuted_where_derived() {
+fn the_coupon_function_holds_and_is_refuted_where_derived() {
     let dir = common::scratch_in("any_strategy", "item");
     let file = |c: &str, at_least: &str| {
         format!(
-            "title = \"coupon\"\nkind = \"graph\"\nexpected = \"open\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n\n[claim]\nitem = \"coupon_collector\"\n\
-             graphs = [\"cycle(8)\", \"complete(8)\", \"hypercube(3)\"]\nhorizons = [{c}]\nat_least = \"{at_least}\"\n\n[domain]\nn = [8]\n"
+            "title = \"coupon\"\nkind = \"graph\"\nexpected = \"open\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n\n\
+             [constants]\nc = \"{c}\"\nT = \"ceil(c*n*ln(n))\"\n\n[claim]\nexpr = \"untouched(T) >= {at_least}\"\n\
+             graphs = [\"cycle(8)\", \"complete(8)\", \"hypercube(3)\"]\n\n[domain]\nn = [8]\n"
         )
     };
-    // T = ⌈8 ln 8 / 2⌉ = 9: on a 2- or 3-regular graph of 8 vertices one vertex alone is untouched
-    // with probability (1 − d/m)^9 ≥ (1 − 3/12)^9 = 0.075; P ≥ 1/20 holds.
-    let v = check(&dir, "holds", &file("0.5", "1/20"));
+    // T = ⌈8 ln 8 / 2⌉ = ⌈8.32⌉ = 9: on a 2- or 3-regular graph of 8 vertices one vertex alone is
+    // untouched with probability (1 − d/m)^9 ≥ (1 − 3/12)^9 = 0.075; P ≥ 1/20 holds, exactly (T is
+    // exact: its enclosure is the single integer 9).
+    let v = check(&dir, "holds", &file("1/2", "1/20"));
     assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert_eq!(v.trust, balloc::claim::Trust::Exact, "{:?}", v.notes);
     assert!(v.notes.iter().any(|n| n.contains("T = 9")), "{:?}", v.notes);
-    // T = ⌈2·8 ln 8⌉ = 34: by the union bound P ≤ n(1 − d/m)^T ≤ 8·(3/4)^34 < 5.7·10⁻⁴ < 1/50.
+    // T = ⌈2·8 ln 8⌉ = ⌈33.27⌉ = 34: by the union bound P ≤ n(1 − d/m)^T ≤ 8·(3/4)^34 < 5.7·10⁻⁴
+    // < 1/50.
     let v = check(&dir, "refuted", &file("2", "1/50"));
     assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
-    // Bad input: horizons belong to this item and lemma_4_1_tail only.
+    assert_eq!(v.trust, balloc::claim::Trust::Exact, "{:?}", v.notes);
+    // Bad input: a function of the state takes its arguments.
     let p = common::write(
         &dir,
         "bad",
-        "title = \"x\"\nkind = \"graph\"\nexpected = \"open\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n\n[claim]\nitem = \"coupon_collector\"\ngraphs = [\"cycle(8)\"]\nat_least = \"1/2\"\n\n[domain]\nn = [8]\n",
+        "title = \"x\"\nkind = \"graph\"\nexpected = \"open\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n\n[claim]\nexpr = \"untouched() >= 1/2\"\ngraphs = [\"cycle(8)\"]\n\n[domain]\nn = [8]\n",
     );
     let e = claim::check(&p, &dir, &mut RunContext::default())
         .unwrap_err()
         .to_string();
-    assert!(e.contains("needs `horizons`"), "{e}");
+    assert!(
+        e.contains("bad.toml:10:")
+            && e.contains("`untouched()` needs an argument")
+            && !e.contains('\n'),
+        "{e}"
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Set sums over the bin classes of Los–Sauerwald SPAA 2022 §3 (G₊, B₊, G₋, B₋, B₁, B₂),
-//! hypotheses (`given`), the exponential-sum certification route and the `lower-bound` kind, on
+//! hypotheses (`given`), the exponential-sum certification route and the lower-bound constructions of A §7, on
 //! seeded theorem files.
 
 use balloc::claim::{self, RunContext, Status, Trust};
@@ -197,7 +197,7 @@ fn set_sums_reject_missing_constants() {
 }
 
 const LB_HEAD: &str = r#"title = "seeded"
-kind = "lower-bound"
+kind = "inequality"
 expected = "open"
 statement = "x"
 [source]
@@ -205,70 +205,55 @@ locator = "test"
 provenance = "derived"
 "#;
 
+/// The batched lower-bound constructions of A §7 as claims in the language, from x = 0: a wrong
+/// value is refuted at the first case, the right one holds exactly.
 #[test]
-fn lower_bound_kind_refutes_wrong_values_and_laws() {
-    // Fixed ties, Two-Choice: E[excess] = b(n − 1)/n², not b/n.
+fn lower_bound_constructions_refute_wrong_values_and_laws() {
+    // Fixed ties, Two-Choice, n = 2, b = 2: the last bin has p₂ = 1 − (1/2)² = 3/4 (hand), so
+    // its expected excess is 2·3/4 − 2/2 = 1/2, not b/n = 1.
     let root = scratch("lb-fixed");
-    let body = format!(
-        "{LB_HEAD}[setting]\nprocesses = [\"two-choice\"]\nties = \"fixed\"\n\
-         [claim]\nitem = \"fixed-ties-excess\"\nb = [2]\nvalue = \"b / n\"\n[domain]\nn = [2]\n"
-    );
-    let v = run(&root, &write(&root, "f", &body));
+    let body = |value: &str| {
+        format!(
+            "{LB_HEAD}[setting]\nprocesses = [\"two-choice\"]\nties = \"fixed\"\nbatch = 2\n\
+             [claim]\nexpr = \"E(sum((rank == n) * (x' - x))) - b/n == {value}\"\n\
+             [domain]\nstates = [[0, 0]]\nfamilies = []\nrandom = 0\noptimise = 0\n"
+        )
+    };
+    let v = run(&root, &write(&root, "f", &body("b / n")));
     assert_eq!(v.verdict, Status::Refuted);
-    // n = 2, b = 2: p₂ = 3/4, 2(3/4 − 1/2) = 1/2 (hand).
-    assert!(v.witness.unwrap().lhs.contains("b(p − 1/n) = 1/2"));
-    // The right value holds.
-    let body = body.replace("value = \"b / n\"", "value = \"b * (n - 1) / n^2\"");
-    let v = run(&root, &write(&root, "g", &body));
-    assert_eq!(v.verdict, Status::Holds);
-    // Random ties, n = 2, b = 2, one batch: heaviest excess 0 or 1 with probability 1/2 each
-    // (hand); a law with 1/4, 3/4 is refuted.
+    let w = v.witness.unwrap();
+    assert_eq!((w.n, w.loads.clone()), (2, vec![0.0, 0.0]));
+    let v = run(&root, &write(&root, "g", &body("b * (n - 1) / n^2")));
+    assert_eq!((v.verdict, v.trust), (Status::Holds, Trust::Exact));
+    // Random ties, n = 2, b = 2, one batch: the first batch is One-Choice, the heaviest excess is
+    // 0 or 1 with probability 1/2 each (hand: (1, 1) w.p. 1/2); 1/4 and 3/4 are refuted.
     let law = |p0: &str, p1: &str| {
         format!(
-            "{LB_HEAD}[setting]\nprocesses = [\"two-choice\"]\nties = \"random\"\n[claim]\n\
-             item = \"random-ties-extremes\"\nlaws = [{{ n = 2, b = 2, batches = 1, heaviest = {{ \"0\" = \"{p0}\", \"1\" = \"{p1}\" }}, \
-             lightest = {{ \"0\" = \"1/2\", \"1\" = \"1/2\" }} }}]\n[domain]\nn = [2]\n"
+            "{LB_HEAD}[setting]\nprocesses = [\"two-choice\"]\nties = \"random\"\nbatch = 2\n[claim]\n\
+             expr = \"P(gap' == 0) == {p0} && P(gap' == 1) == {p1}\"\n\
+             [domain]\nstates = [[0, 0]]\nfamilies = []\nrandom = 0\noptimise = 0\n"
         )
     };
     let v = run(&root, &write(&root, "r1", &law("1/4", "3/4")));
     assert_eq!(v.verdict, Status::Refuted);
     let v = run(&root, &write(&root, "r2", &law("1/2", "1/2")));
-    assert_eq!(v.verdict, Status::Holds);
-    assert_eq!(v.trust, Trust::Exact);
+    assert_eq!((v.verdict, v.trust), (Status::Holds, Trust::Exact));
 }
 
+/// The retired kind `lower-bound` is an error that says what to write instead.
 #[test]
-fn lower_bound_kind_rejects_bad_files() {
+fn the_lower_bound_kind_is_retired_with_a_pointer() {
     let e = err_of(
-        "lbitem",
+        "lbkind",
         &format!(
-            "{LB_HEAD}[setting]\nprocesses = [\"two-choice\"]\nties = \"fixed\"\n[claim]\nitem = \"gap\"\nb = [2]\nvalue = \"b\"\n[domain]\nn = [2]\n"
+            "{}[claim]\nitem = \"fixed-ties-excess\"\n[domain]\nn = [2]\n",
+            LB_HEAD.replace("inequality", "lower-bound")
         ),
     );
     assert!(
-        e.contains("unknown item `gap`") && e.contains("fixed-ties-excess"),
+        e.contains("`lower-bound` is retired")
+            && e.contains("kind = \"inequality\"")
+            && !e.contains('\n'),
         "{e}"
     );
-    let e = err_of(
-        "lbties",
-        &format!(
-            "{LB_HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nitem = \"fixed-ties-excess\"\nb = [2]\nvalue = \"b\"\n[domain]\nn = [2]\n"
-        ),
-    );
-    assert!(e.contains("ties"), "{e}");
-    let e = err_of(
-        "lbprob",
-        &format!(
-            "{LB_HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nitem = \"random-ties-extremes\"\n\
-             laws = [{{ n = 2, b = 2, batches = 1, heaviest = {{ \"0\" = \"3/2\" }}, lightest = {{ \"0\" = \"1\" }} }}]\n[domain]\nn = [2]\n"
-        ),
-    );
-    assert!(e.contains("not in (0, 1]"), "{e}");
-    let e = err_of(
-        "lbproc",
-        &format!(
-            "{LB_HEAD}[setting]\nprocesses = [\"mean-thinning\"]\nties = \"fixed\"\n[claim]\nitem = \"fixed-ties-excess\"\nb = [2]\nvalue = \"b\"\n[domain]\nn = [2]\n"
-        ),
-    );
-    assert!(e.contains("not rank-based"), "{e}");
 }

@@ -3,13 +3,16 @@
 //! overlap an independent interval enumeration, and decide near-tie comparisons that f64 cannot.
 
 use balloc::enclosure::{
-    self, Decision, ExpSpec, Interval, Precisions, decide, decide_escalating, decide_f64,
-    exponential, to_malachite,
+    self, Decision, Interval, Precisions, decide, decide_escalating, decide_f64, to_malachite,
 };
-use balloc::exact::{self, ExactSetting, ExactStepLaw, ExactWeights, Q, int, normalized};
+use balloc::exact::{self, Q, int, normalized};
 use balloc::loads::{Loads, TieRule};
+use balloc::potential::enclosed::{ExpSpec, exponential};
+use balloc::process::ExactStepLaw;
+use balloc::setting::ExactSetting;
 use balloc::setting::Setting;
 use balloc::spec::parse_ratio;
+use balloc::weights::ExactWeights;
 use balloc::weights::WeightLaw;
 use balloc::{expectation, potential, process};
 use num_traits::{One, Zero};
@@ -164,7 +167,7 @@ fn closed_form_enclosures_agree_with_enumeration_and_f64() {
         let p = process::parse(pname).unwrap();
         for &xs in loads {
             let l = Loads::new(xs.to_vec()).unwrap();
-            let xq = exact::loads(&l).unwrap();
+            let xq = l.exact();
             for ties in [TieRule::Random, TieRule::Fixed] {
                 let law = ExactStepLaw::from_process(p.as_ref(), &l, ties).unwrap();
                 for pot in pots {
@@ -211,7 +214,7 @@ fn closed_form_enclosures_agree_with_enumeration_and_f64() {
 fn continuous_weight_laws_agree_with_f64() {
     let p = process::parse("two-choice").unwrap();
     let l = Loads::new(vec![4.0, 0.0, 1.0, 3.0, 0.0, 2.0]).unwrap();
-    let xq = exact::loads(&l).unwrap();
+    let xq = l.exact();
     let law = ExactStepLaw::from_process(p.as_ref(), &l, TieRule::Random).unwrap();
     for w in ["exp(1)", "geometric(mean=1)", "geometric(mean=2,start=1)"] {
         for b in [1, 6] {
@@ -248,7 +251,7 @@ fn near_tie_state() -> (Box<dyn process::Process>, Loads, ExactStepLaw, Vec<Q>) 
     ])
     .unwrap();
     let law = ExactStepLaw::from_process(p.as_ref(), &l, TieRule::Random).unwrap();
-    let xq = exact::loads(&l).unwrap();
+    let xq = l.exact();
     (p, l, law, xq)
 }
 
@@ -369,7 +372,7 @@ fn huge_exponents() {
     use malachite::base::num::conversion::traits::RoundingFrom;
     use malachite::base::rounding_modes::RoundingMode::Nearest;
     let l = Loads::new(vec![1e8, 0.0, 0.0, 0.0]).unwrap();
-    let xq = exact::loads(&l).unwrap();
+    let xq = l.exact();
     let spec = ExpSpec::parse("phi(1)").unwrap();
     let v = exponential::value(&spec, &xq, 64).unwrap();
     assert!(v.is_finite());
@@ -387,7 +390,7 @@ fn huge_exponents() {
     assert_eq!(decide(&e.expected_next, &e.value), Decision::Less); // the heavy bin drains
     // y = (10⁹, −10⁹): e^{10⁹} is beyond 2^{2^30} ≈ e^{7.44·10⁸}.
     let big = Loads::new(vec![2e9, 0.0]).unwrap();
-    assert!(exponential::value(&spec, &exact::loads(&big).unwrap(), 64).is_err());
+    assert!(exponential::value(&spec, &big.exact(), 64).is_err());
 }
 
 /// `enclosure` re-exports are what the verdict engine uses; a sanity check of Γ at balance.
@@ -557,7 +560,7 @@ fn multidim_near_tie_undecided_in_f64_decided_by_enclosure() {
 /// balance.
 #[test]
 fn lambda_enclosures() {
-    use balloc::enclosure::lambda;
+    use balloc::potential::enclosed::lambda;
     // n = 2, x = 0, one ball to either bin: Λ' = 2e^{1/2} surely (α = 1); mpmath 45 digits.
     let law = ExactStepLaw::unit_checked(vec![q(1, 2), q(1, 2)]).unwrap();
     let e = lambda::enclose(
@@ -589,7 +592,7 @@ fn lambda_enclosures() {
             vec![1.0, 1.0],
         ] {
             let loads = Loads::new(x.clone()).unwrap();
-            let xs = exact::loads(&loads).unwrap();
+            let xs = loads.exact();
             let law_f = p.step_law(&loads, TieRule::Random).unwrap();
             let law_q = p
                 .step_law_exact(&loads, TieRule::Random)

@@ -2,12 +2,16 @@
 //! enumeration over every outcome, and agree with the `f64` closed forms to 1e-12.
 
 use crate::common::q;
-use balloc::exact::{
-    self, ExactOutcome, ExactSetting, ExactStepLaw, ExactWeights, Q, absolute, enumerate, int,
-    quadratic,
-};
+use balloc::exact::{self, Q, int};
 use balloc::loads::{Loads, TieRule};
+use balloc::potential::exact::absolute;
+use balloc::potential::exact::enumerate;
+use balloc::potential::exact::quadratic;
+use balloc::process::ExactOutcome;
+use balloc::process::ExactStepLaw;
+use balloc::setting::ExactSetting;
 use balloc::setting::Setting;
+use balloc::weights::ExactWeights;
 use balloc::weights::WeightLaw;
 use balloc::{condition, expectation, potential, process};
 
@@ -50,7 +54,7 @@ fn quadratic_and_absolute_equal_exact_enumeration() {
             if name.starts_with("quantile") && loads.n() % 2 == 1 {
                 continue;
             }
-            let xq = exact::loads(&loads).unwrap();
+            let xq = loads.exact();
             for ties in [TieRule::Random, TieRule::Fixed] {
                 let law = ExactStepLaw::from_process(p.as_ref(), &loads, ties).unwrap();
                 for (w, b) in &settings {
@@ -104,7 +108,7 @@ fn quadratic_and_absolute_equal_exact_enumeration() {
 fn quadratic_with_exponential_weights_matches_a_moment_equivalent_finite_law() {
     let p = process::parse("two-choice").unwrap();
     let loads = Loads::new(vec![3.0, 0.0, 1.0, 0.0]).unwrap();
-    let xq = exact::loads(&loads).unwrap();
+    let xq = loads.exact();
     let law = ExactStepLaw::from_process(p.as_ref(), &loads, TieRule::Random).unwrap();
     for b in [1, 2, 3] {
         let expo = ExactSetting::new(b, ExactWeights::parse("exp(1)").unwrap()).unwrap();
@@ -160,7 +164,7 @@ fn multi_ball_outcomes_equal_enumeration() {
 fn tie_rule_matters_only_in_batches() {
     let p = process::parse("two-choice").unwrap();
     let loads = Loads::new(vec![1.0, 1.0, 0.0, 0.0]).unwrap();
-    let xq = exact::loads(&loads).unwrap();
+    let xq = loads.exact();
     let r = ExactStepLaw::from_process(p.as_ref(), &loads, TieRule::Random).unwrap();
     let f = ExactStepLaw::from_process(p.as_ref(), &loads, TieRule::Fixed).unwrap();
     let s1 = ExactSetting::sequential();
@@ -199,7 +203,7 @@ fn conditions_exactly() {
 fn batched_absolute_binomial_sums() {
     let p = process::parse("d-choice(d=3)").unwrap();
     let loads = Loads::new(vec![9.0, 0.0, 3.0, 1.0]).unwrap();
-    let xq = exact::loads(&loads).unwrap();
+    let xq = loads.exact();
     let law = ExactStepLaw::from_process(p.as_ref(), &loads, TieRule::Random).unwrap();
     let s = ExactSetting::new(40, ExactWeights::Unit).unwrap();
     let cf = absolute::expected_next(&law, &xq, &s).unwrap();

@@ -179,7 +179,11 @@ fn c8_by_hand() {
 /// The simple 2×2 torus: vertex (x, y) is 2y + x; the neighbours (x ± 1, y) coincide, so the
 /// edges are 0–1, 2–3 (rows) and 0–2, 1–3 (columns): the 4-cycle 0–1–3–2–0.
 fn torus_2x2() -> (Graph, Tree) {
-    let g = balloc::claim::kind::graph::parse_graph("edges(0-1 2-3 0-2 1-3)").unwrap();
+    let g = balloc::graph::family::parse_graph(
+        "edges(0-1 2-3 0-2 1-3)",
+        &balloc::graph::family::NoFiles,
+    )
+    .unwrap();
     // The rectangle tree: columns x = 0 ({0, 2}) and x = 1 ({1, 3}), then single vertices.
     let t = tree_file::parse("0 2 | 1 3\n0 | 2\n1 | 3\n", 4, "torus2x2.tree").unwrap();
     (g, t)
@@ -580,7 +584,7 @@ fn bad_files_named_in_theorem_files_are_one_line_errors() {
 /// built, with one-line errors naming the limit.
 #[test]
 fn graph_sizes_are_checked_against_their_limits() {
-    use balloc::claim::kind::graph::parse_graph;
+    use balloc::graph::family::{NoFiles, parse_graph};
     for (spec, limit) in [
         ("cycle(2097152)", "GRAPH_N"),
         ("path(18446744073709551615)", "GRAPH_N"),
@@ -593,7 +597,7 @@ fn graph_sizes_are_checked_against_their_limits() {
         ("regular(4194304,3,1)", "GRAPH_N"),
         ("sparse-cut(4194304,4,2)", "GRAPH_N"),
     ] {
-        let e = parse_graph(spec).unwrap_err().to_string();
+        let e = parse_graph(spec, &NoFiles).unwrap_err().to_string();
         assert!(e.contains(limit) && !e.contains('\n'), "{spec}: {e}");
     }
     let run = |claim: &str, n: &str| {
@@ -622,24 +626,9 @@ fn graph_sizes_are_checked_against_their_limits() {
             "TREE_BINARISED_K",
         ),
         (
-            "item = \"gap_vs_deviation\"\ngraphs = [\"cycle(9)\"]\nfamilies = [\"permutations\"]",
+            "expr = \"gap >= 0\"\ngraphs = [\"cycle(9)\"]\nfamilies = [\"permutations\"]",
             "9",
             "GRAPH_PERMUTATIONS_N",
-        ),
-        (
-            "item = \"lemma_4_1_mean\"\nd_max = 1000",
-            "6",
-            "LEMMA_4_1_D_MAX",
-        ),
-        (
-            "item = \"two_point_moments\"\ngrid = [10001, 2, 2]",
-            "2",
-            "TWO_POINT_STEPS",
-        ),
-        (
-            "item = \"two_point_moments\"\ndeltas = [-1000000, 1000000, 0.5]",
-            "2",
-            "TWO_POINT_DELTAS",
         ),
         (
             "over = \"two-point\"\nexpr = \"pi1 > 0\"\ngrid = [1001, 2, 2]\ndeltas = [-2, 2, 0.5]",

@@ -5,8 +5,8 @@
 //! over `d/k` and `1/beta`, and bad input.
 
 use balloc::claim::Status;
-use balloc::claim::kind::graph::parse_graph;
 use balloc::graph::experiment::{Cut, GreedyModel, StrategyModel};
+use balloc::graph::family::{NoFiles, parse_graph};
 use balloc::graph::measures::{boundary, minimum_cut};
 use balloc::graph::{Graph, greedy};
 use balloc::loads::{Loads, TieRule};
@@ -22,9 +22,11 @@ fn err(text: &str) -> String {
 #[test]
 fn every_route_builds_the_same_sparse_cut_graph() {
     let g = Graph::sparse_cut(20, 4, 2).unwrap();
-    assert_eq!(parse_graph("sparse-cut(20,4,2)").unwrap(), g);
+    assert_eq!(parse_graph("sparse-cut(20,4,2)", &NoFiles).unwrap(), g);
     assert_eq!(
-        parse_graph("sparse-cut(20,4,2,10)").unwrap().edges(),
+        parse_graph("sparse-cut(20,4,2,10)", &NoFiles)
+            .unwrap()
+            .edges(),
         g.edges()
     );
     // The process on the same graph: greedy's law at a load vector equals the closed form on the
@@ -74,7 +76,7 @@ fn minimum_cuts_agree_with_brute_force_and_take_the_larger_side() {
         "torus(3,4)",
         "hypercube(3)",
     ] {
-        let g = parse_graph(spec).unwrap();
+        let g = parse_graph(spec, &NoFiles).unwrap();
         let (k, side) = minimum_cut(&g).unwrap();
         assert_eq!(k, brute_min_cut(&g), "{spec}");
         let mask: u32 = side.iter().enumerate().map(|(v, &s)| (s as u32) << v).sum();
@@ -86,7 +88,7 @@ fn minimum_cuts_agree_with_brute_force_and_take_the_larger_side() {
         assert!(2 * side.iter().filter(|&&s| s).count() >= g.n(), "{spec}");
     }
     // On sparse-cut the minimum cut is the designed one: sides {0..a−1} and the rest.
-    let (k, side) = minimum_cut(&parse_graph("sparse-cut(64,24,2,25)").unwrap()).unwrap();
+    let (k, side) = minimum_cut(&parse_graph("sparse-cut(64,24,2,25)", &NoFiles).unwrap()).unwrap();
     assert_eq!(k, 2);
     assert_eq!(side, (0..64).map(|v| v >= 25).collect::<Vec<_>>());
     let disconnected = Graph::parse_edge_list("0 1\n2 3\n", "two edges").unwrap();
@@ -138,7 +140,7 @@ fn the_binomial_step_of_lemma_4_1_against_an_independent_sum() {
     assert!((lo - want).abs() <= 1e-6 * want, "{lo} vs {want}");
     // An unbalanced minimum cut (a side K_9 minus an edge): p = (119 − 1/4)/128 = 475/512, and the
     // event is 3.9 standard deviations above the mean.
-    let g = parse_graph("sparse-cut(128,8,2,9)").unwrap();
+    let g = parse_graph("sparse-cut(128,8,2,9)", &NoFiles).unwrap();
     let r = lemma_4_1_tail(
         &g,
         &[Q::new(1.into(), 64.into())],
@@ -170,44 +172,39 @@ fn the_binomial_step_of_lemma_4_1_against_an_independent_sum() {
 }
 
 #[test]
-fn the_tail_item_in_a_theorem_file() {
-    let file = |graphs: &str, extra: &str| {
+fn the_tail_function_in_a_theorem_file() {
+    let file = |graphs: &str, c: &str| {
         format!(
-            "{GRAPH}[claim]\nitem = \"lemma_4_1_tail\"\ngraphs = [{graphs}]\n{extra}\n[domain]\nn = [20, 128]\n"
+            "{GRAPH}[constants]\nc = {c}\n[claim]\n\
+             expr = \"2*cut_in + k == dmax*cut_S && cut_tail(ceil(c*n^2*dmax^2/k^2)) >= 1/50\"\n\
+             graphs = [{graphs}]\ntrees = [\"halving\"]\nrouting = \"spanning-tree\"\n[domain]\nn = [20, 128]\n"
         )
     };
-    let v = balloc::check_str(&file(
-        "\"sparse-cut(20,4,2)\"",
-        "horizons = [0.0625, 0.25]\nat_least = \"1/50\"",
-    ))
-    .unwrap();
-    assert_eq!(v.verdict, Status::Holds);
+    // sparse-cut(20, 4, 2): |S| = 10, e(S) = (4·10 − 2)/2 = 19 = (d|S| − k)/2; c = 1/16 gives
+    // T = ⌈400·16/4/16⌉ = 100 and P[Y ≥ 58] ≈ 0.0226 ≥ 1/50 (the doc test of lemma_4_1_tail);
+    // c = 1/4 gives T = 400, P ≈ 0.0255 (an independent float computation in the file's notes).
+    let v = balloc::check_str(&file("\"sparse-cut(20,4,2)\"", "[0.0625, 0.25]")).unwrap();
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
     assert_eq!(v.trust, balloc::claim::Trust::Enclosure);
-    // Per horizon: the mean identity, the count identity and the tail (2 + 2 instances).
-    assert_eq!(v.searched.total, 4);
+    // One state per constant.
+    assert_eq!(v.searched.total, 2);
     let v = balloc::check_str(&file(
         "\"sparse-cut(20,4,2)\", \"sparse-cut(128,8,2,9)\"",
-        "horizons = [0.015625]\nat_least = \"1/50\"",
+        "0.015625",
     ))
     .unwrap();
     assert_eq!(v.verdict, Status::Refuted);
+    assert_eq!(v.trust, balloc::claim::Trust::Enclosure);
     assert_eq!(v.witness.unwrap().n, 128);
-    for (extra, what) in [
-        ("at_least = \"1/50\"", "needs `horizons`"),
-        ("horizons = [0.25]", "needs `at_least`"),
-        ("horizons = [-1]\nat_least = \"1/50\"", "horizons"),
-        ("horizons = [0.25]\nat_least = \"3/2\"", "[0, 1]"),
-        ("horizons = [1e9]\nat_least = \"1/50\"", "BINOMIAL_TRIALS"),
-    ] {
-        let e = err(&file("\"sparse-cut(20,4,2)\"", extra));
-        assert!(e.contains(what) && !e.contains('\n'), "{extra}: {e}");
-    }
-    // horizons belong to this item and coupon_collector only.
+    // T beyond the limit: an error naming it, not a verdict.
+    let e = err(&file("\"sparse-cut(20,4,2)\"", "1e9"));
+    assert!(e.contains("BINOMIAL_TRIALS") && !e.contains('\n'), "{e}");
+    // `item` is refused with the field named.
     let e = err(&format!(
-        "{GRAPH}[claim]\nitem = \"lemma_4_1_mean\"\nhorizons = [0.25]\n[domain]\nn = [6]\n"
+        "{GRAPH}[claim]\nitem = \"lemma_4_1_tail\"\ngraphs = [\"cycle(6)\"]\n[domain]\nn = [6]\n"
     ));
     assert!(
-        e.contains("`lemma_4_1_tail` and `coupon_collector` only"),
+        e.contains("item") && e.contains("`expr`") && !e.contains('\n'),
         "{e}"
     );
 }

@@ -115,16 +115,14 @@ fn greedy_edge_sum_equals_closed_form_and_brute_force() {
         ("graphical(graph=regular,d=3,seed=2)", 10),
     ] {
         let p = process::parse(spec).unwrap();
-        let g = balloc::graph::GraphKind::build(
-            &match spec {
-                s if s.contains("cycle") => balloc::graph::GraphKind::Cycle,
-                s if s.contains("torus") => balloc::graph::GraphKind::Torus,
-                s if s.contains("hypercube") => balloc::graph::GraphKind::Hypercube,
-                s if s.contains("complete") => balloc::graph::GraphKind::Complete,
-                _ => balloc::graph::GraphKind::Regular { d: 3, seed: 2 },
-            },
-            n,
-        )
+        // The same graph by the direct constructors (n = 9 is the 3×3 torus, 8 the cube Q₃).
+        let g = match spec {
+            s if s.contains("cycle") => Graph::cycle(n),
+            s if s.contains("torus") => Graph::torus(3, 3),
+            s if s.contains("hypercube") => Graph::hypercube(3),
+            s if s.contains("complete") => Graph::complete(n),
+            _ => Graph::random_regular(n, 3, 2),
+        }
         .unwrap();
         for _ in 0..5 {
             let x = Loads::new((0..n).map(|_| rng.random_range(0..4) as f64).collect()).unwrap();
@@ -255,7 +253,7 @@ fn edge_list_errors_name_the_line() {
         );
     }
     assert!(
-        Graph::read_edge_list("/nonexistent/g.txt")
+        balloc::input::read_edge_list("/nonexistent/g.txt")
             .unwrap_err()
             .to_string()
             .contains("/nonexistent/g.txt")

@@ -14,6 +14,7 @@ use crate::convert;
 use crate::error::{IntoPy, to_py};
 use crate::progress::{self, Progress};
 use anyhow::{Context, Result};
+use balloc::app::constant::ConstantAnswer;
 use balloc::claim::{self, Check, RunContext, Status, Theorem};
 use balloc::limits;
 use pyo3::prelude::*;
@@ -335,11 +336,11 @@ impl ConstantReport {
     }
     /// The JSON document of `balloc constant --format json` as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut v = serde_json::to_value(&self.inner).map_err(|e| to_py(e.into()))?;
-        if let (Some(note), Some(o)) = (&self.fits_note, v.as_object_mut()) {
-            o.insert("fits_note".into(), json!(note));
-        }
-        convert::json(py, &v)
+        let answer = ConstantAnswer {
+            report: self.inner.clone(),
+            fits_note: self.fits_note.clone(),
+        };
+        convert::json(py, &answer.to_json())
     }
     fn __repr__(&self) -> String {
         let per: Vec<String> = self
@@ -499,30 +500,14 @@ impl Claim {
         p: &Progress,
     ) -> Result<ConstantReport> {
         let tick = |m: &str| p.note(m);
-        let mut r = self
+        let r = self
             .check
             .tighten(name, ns, &mut self.context(1, &tick))
             .context("--name")?;
-        if let Some(t) = r.per_n.iter().find(|t| !t.value.is_finite()) {
-            anyhow::bail!(
-                "the constant finder returned {} for `{}` at n = {}; no finite tightest value",
-                t.value,
-                r.name,
-                t.n
-            );
-        }
-        let fits_note = if r.per_n.len() < 2 {
-            Some("a growth fit needs at least two values of n".to_string())
-        } else if r.per_n.iter().all(|t| t.value == 0.0) {
-            Some("every tightest value is 0, so the relative residuals are undefined".to_string())
-        } else {
-            None
-        };
-        r.fits
-            .retain(|f| f.coefficient.is_finite() && f.rel_rms.is_finite());
+        let answer = ConstantAnswer::of(r)?;
         Ok(ConstantReport {
-            inner: r,
-            fits_note,
+            inner: answer.report,
+            fits_note: answer.fits_note,
         })
     }
 }

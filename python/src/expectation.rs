@@ -9,15 +9,13 @@
 use crate::convert;
 use crate::error::{IntoPy, to_py};
 use crate::registry::{potential_arg, process_arg};
-use anyhow::{Context, Result};
-use balloc::expectation::{CERTIFY_LIMIT, Method};
-use balloc::loads::{Levels, Loads, TieRule};
-use balloc::setting::Setting;
-use balloc::weights::WeightLaw;
+use anyhow::Result;
+use balloc::app::expect::{ExpectReport, ExpectRequest};
+use balloc::expectation::CERTIFY_LIMIT;
+use balloc::limits;
+use balloc::loads::{Levels, Loads};
 use balloc::xfloat::XFloat;
-use balloc::{Certified, limits};
 use pyo3::prelude::*;
-use serde_json::{Map, Value, json};
 
 /// The expectation of a potential P after one step (or one batch) at a load vector x.
 ///
@@ -32,115 +30,19 @@ use serde_json::{Map, Value, json};
 /// `to_dict()` is the JSON document of `balloc expect --format json`.
 #[pyclass(frozen, module = "balloc")]
 pub struct Expectation {
-    n: usize,
-    process: String,
-    potential: String,
-    weights: String,
-    batch: u64,
-    ties: &'static str,
-    method: &'static str,
-    /// value, expected_next, expected_change (f64 route)
-    floats: [XFloat; 3],
-    cert: Option<Certified>,
+    report: ExpectReport,
 }
 
-const NAMES: [&str; 3] = ["value", "expected_next", "expected_change"];
-
 impl Expectation {
-    fn trust_name(&self) -> &'static str {
-        match &self.cert {
-            Some(Certified::Exact(_)) => "exact",
-            Some(Certified::Enclosure(..)) => "enclosure",
-            None => "float",
-        }
-    }
-
-    /// Quantity `i` as reported: the nearest f64 of the exact value when there is one, the
-    /// midpoint of the enclosure when there is one (so the number lies inside it).
     fn reported(&self, i: usize) -> XFloat {
-        match &self.cert {
-            Some(Certified::Exact(q)) => balloc::exact::to_xfloat(&q[i]),
-            Some(Certified::Enclosure(iv, _)) => iv[i].mid_x(),
-            None => self.floats[i],
-        }
+        self.report.reported(i)
     }
 
     fn exact<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match &self.cert {
-            Some(Certified::Exact(q)) => Ok(Some(convert::fraction(py, &q[i])?)),
-            _ => Ok(None),
-        }
-    }
-
-    fn enclosure(&self, i: usize) -> Option<(f64, f64)> {
-        match &self.cert {
-            Some(Certified::Enclosure(iv, _)) => Some((iv[i].lo_f64(), iv[i].hi_f64())),
-            _ => None,
-        }
-    }
-
-    /// The JSON document of `balloc expect --format json`.
-    fn json(&self) -> Value {
-        let mut o = Map::new();
-        o.insert("n".into(), json!(self.n));
-        o.insert("process".into(), json!(self.process));
-        o.insert("potential".into(), json!(self.potential));
-        o.insert("weights".into(), json!(self.weights));
-        o.insert("batch".into(), json!(self.batch));
-        o.insert("ties".into(), json!(self.ties));
-        o.insert("method".into(), json!(self.method));
-        o.insert("trust".into(), json!(self.trust_name()));
-        for (i, name) in NAMES.iter().enumerate() {
-            put_scaled(&mut o, name, &self.reported(i), i == 2);
-        }
-        match &self.cert {
-            Some(Certified::Exact(q)) => {
-                for (i, name) in NAMES.iter().enumerate() {
-                    o.insert(format!("{name}_exact"), json!(q[i].to_string()));
-                }
-            }
-            Some(Certified::Enclosure(iv, prec)) => {
-                let mut m = Map::new();
-                m.insert("precision_bits".into(), json!(prec));
-                for (i, name) in NAMES.iter().enumerate() {
-                    m.insert(
-                        (*name).into(),
-                        json!([json_f64(iv[i].lo_f64()), json_f64(iv[i].hi_f64())]),
-                    );
-                    m.insert(
-                        format!("{name}_text"),
-                        json!([
-                            balloc::enclosure::sci(iv[i].lo(), false),
-                            balloc::enclosure::sci(iv[i].hi(), true)
-                        ]),
-                    );
-                }
-                o.insert("enclosure".into(), Value::Object(m));
-            }
-            None => {}
-        }
-        Value::Object(o)
-    }
-}
-
-/// A float as JSON: a number, or null when not finite.
-pub fn json_f64(x: f64) -> Value {
-    if x.is_finite() { json!(x) } else { Value::Null }
-}
-
-/// `key` as a number (null beyond f64) with its logarithm (`log_key`, or `log_abs_key` and
-/// `key_sign` for a signed quantity), as `balloc expect --format json` writes it.
-fn put_scaled(o: &mut Map<String, Value>, key: &str, v: &XFloat, signed: bool) {
-    o.insert(
-        key.into(),
-        v.to_f64_checked().map_or(Value::Null, |x| json!(x)),
-    );
-    let ln = v.ln_abs();
-    if signed {
-        o.insert(format!("log_abs_{key}"), json_f64(ln));
-        o.insert(format!("{key}_sign"), json!(v.signum()));
-    } else {
-        o.insert(format!("log_{key}"), json_f64(ln));
+        self.report
+            .exact(i)
+            .map(|q| convert::fraction(py, q))
+            .transpose()
     }
 }
 
@@ -149,42 +51,42 @@ impl Expectation {
     /// The number of bins n.
     #[getter]
     fn n(&self) -> usize {
-        self.n
+        self.report.n
     }
     /// The process's canonical spec.
     #[getter]
     fn process(&self) -> &str {
-        &self.process
+        &self.report.process
     }
     /// The potential's canonical spec.
     #[getter]
     fn potential(&self) -> &str {
-        &self.potential
+        &self.report.potential
     }
     /// The weight law's spec.
     #[getter]
     fn weights(&self) -> &str {
-        &self.weights
+        &self.report.weights
     }
     /// The batch size b.
     #[getter]
     fn batch(&self) -> u64 {
-        self.batch
+        self.report.batch
     }
     /// The tie rule (`random` or `fixed`).
     #[getter]
     fn ties(&self) -> &'static str {
-        self.ties
+        self.report.ties
     }
     /// The f64 route: `closed-form` or `enumeration`.
     #[getter]
     fn method(&self) -> &'static str {
-        self.method
+        self.report.method
     }
     /// The trust level: `exact`, `enclosure` or `float`.
     #[getter]
     fn trust(&self) -> &'static str {
-        self.trust_name()
+        self.report.trust()
     }
     /// P(x) (`None` beyond the range of f64).
     #[getter]
@@ -239,47 +141,44 @@ impl Expectation {
     /// `(lo, hi)` with lo ≤ P(x) ≤ hi when the trust level is `enclosure`, else `None`.
     #[getter]
     fn value_enclosure(&self) -> Option<(f64, f64)> {
-        self.enclosure(0)
+        self.report.enclosure(0)
     }
     /// `(lo, hi)` around E[P(next) | x] when the trust level is `enclosure`, else `None`.
     #[getter]
     fn expected_next_enclosure(&self) -> Option<(f64, f64)> {
-        self.enclosure(1)
+        self.report.enclosure(1)
     }
     /// `(lo, hi)` around E[P(next) − P(x) | x] when the trust level is `enclosure`, else `None`.
     #[getter]
     fn expected_change_enclosure(&self) -> Option<(f64, f64)> {
-        self.enclosure(2)
+        self.report.enclosure(2)
     }
     /// The working precision of the enclosures in bits (`None` unless `enclosure`).
     #[getter]
     fn precision_bits(&self) -> Option<u64> {
-        match &self.cert {
-            Some(Certified::Enclosure(_, p)) => Some(*p),
-            _ => None,
-        }
+        self.report.precision_bits()
     }
     /// The JSON document of `balloc expect --format json` as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::json(py, &self.json())
+        convert::json(py, &self.report.to_json())
     }
     fn __repr__(&self) -> String {
-        let show = |i: usize| match &self.cert {
-            Some(Certified::Exact(q)) => q[i].to_string(),
-            _ => match self.reported(i).to_f64_checked() {
+        let show = |i: usize| match self.report.exact(i) {
+            Some(q) => q.to_string(),
+            None => match self.reported(i).to_f64_checked() {
                 Some(x) => format!("{x:e}"),
                 None => format!("exp({})", self.reported(i).ln_abs()),
             },
         };
         format!(
             "Expectation(n={}, process={:?}, potential={:?}, value={}, expected_next={}, expected_change={}, trust={:?})",
-            self.n,
-            self.process,
-            self.potential,
+            self.report.n,
+            self.report.process,
+            self.report.potential,
             show(0),
             show(1),
             show(2),
-            self.trust_name()
+            self.report.trust()
         )
     }
 }
@@ -295,48 +194,18 @@ pub fn batch_arg(x: &Bound<'_, PyAny>, flag: &str) -> Result<u64> {
     })
 }
 
-/// The validated arguments of `expect`.
-struct Args {
-    process: std::sync::Arc<dyn balloc::process::Process>,
-    potential: std::sync::Arc<dyn balloc::potential::Potential>,
-    potential_text: String,
-    setting: Setting,
-}
-
+/// The validated request of `expect`.
 fn args(
     process: &Bound<'_, PyAny>,
     potential: &Bound<'_, PyAny>,
     weights: &str,
     batch: &Bound<'_, PyAny>,
     ties: &str,
-) -> Result<Args> {
+) -> Result<ExpectRequest> {
     let batch = batch_arg(batch, "--batch")?;
     let process = process_arg(process, "--process")?;
     let (potential, potential_text) = potential_arg(potential, "--potential")?;
-    let weights = WeightLaw::parse(weights).context("--weights")?;
-    let ties = TieRule::parse(ties).context("--ties")?;
-    limits::EXPECT_BATCH.check("--batch", batch)?;
-    let setting = Setting::new(batch, weights, ties).context("--batch")?;
-    Ok(Args {
-        process,
-        potential,
-        potential_text,
-        setting,
-    })
-}
-
-/// The computation of `balloc expect` (without the GIL).
-fn compute(a: &Args, loads: &Loads, certify: bool) -> Result<Expectation> {
-    let e =
-        balloc::expectation::expect(a.process.as_ref(), a.potential.as_ref(), loads, &a.setting)?;
-    let cert = if certify && loads.n() <= CERTIFY_LIMIT {
-        balloc::certify_expectation(a.process.as_ref(), &a.potential_text, loads, &a.setting)
-            .ok()
-            .flatten()
-    } else {
-        None
-    };
-    finish(a, e, cert)
+    ExpectRequest::new(process, potential, &potential_text, weights, batch, ties)
 }
 
 /// The loads of an integer-valued array (int64, or float64 with integer entries) counted by
@@ -364,34 +233,6 @@ fn counted(x: &Bound<'_, PyAny>, certify: bool) -> Option<Levels> {
         return None;
     }
     Levels::of_integral(cells.iter().map(|c| c.get()))
-}
-
-/// The result of an expectation: the finiteness check and the Python object.
-fn finish(
-    a: &Args,
-    e: balloc::expectation::Expectation,
-    cert: Option<Certified>,
-) -> Result<Expectation> {
-    // An exact value is kept whatever its size, as by `balloc expect`.
-    if !matches!(cert, Some(Certified::Exact(_)))
-        && let Some(why) = e.not_finite(&a.potential.spec())
-    {
-        anyhow::bail!(why);
-    }
-    Ok(Expectation {
-        n: e.n,
-        process: a.process.spec(),
-        potential: a.potential.spec(),
-        weights: a.setting.weights.spec(),
-        batch: a.setting.batch,
-        ties: a.setting.ties.name(),
-        method: match e.method {
-            Method::ClosedForm => "closed-form",
-            Method::Enumeration => "enumeration",
-        },
-        floats: [e.value, e.expected_next, e.expected_change],
-        cert,
-    })
 }
 
 /// The expectation of potential P after one step (or one batch of `batch` balls) of `process`
@@ -426,24 +267,16 @@ pub fn expect(
     let one = 1u64.into_pyobject(py)?.into_any();
     let a = args(process, potential, weights, batch.unwrap_or(&one), ties).py_err()?;
     if let Some(levels) = counted(loads, certify) {
-        let e = py
-            .detach(|| {
-                balloc::expectation::expect_counted(
-                    a.process.as_ref(),
-                    a.potential.as_ref(),
-                    &levels,
-                    &a.setting,
-                )
-            })
-            .map_err(anyhow::Error::from)
-            .py_err()?;
+        let e = py.detach(|| a.expectation_at_levels(&levels)).py_err()?;
         if let Some(e) = e {
-            return finish(&a, e, None).map_err(to_py);
+            let report = a.report(e, None).map_err(to_py)?;
+            return Ok(Expectation { report });
         }
     }
     let x = crate::loads::arg(loads).py_err()?;
     let x: &Loads = x.get();
-    py.detach(|| compute(&a, x, certify)).map_err(to_py)
+    let report = py.detach(|| a.at(x, certify)).map_err(to_py)?;
+    Ok(Expectation { report })
 }
 
 /// Times the library call `balloc::expectation::expect` inside Rust (unit weights, b = 1, random

@@ -145,18 +145,10 @@ pub fn owned(x: &Bound<'_, PyAny>) -> Result<Loads> {
     Ok(loads)
 }
 
-/// The command line's `--loads` text: numbers separated by commas or white space, or `@FILE`.
+/// The command line's `--loads` text: numbers separated by commas or white space, or `@FILE`
+/// ([`balloc::app::loads::read_loads`]).
 fn read_text(arg: &str) -> Result<Loads> {
-    Ok(if let Some(path) = arg.strip_prefix('@') {
-        let meta = std::fs::metadata(path)
-            .with_context(|| format!("--loads: cannot read file `{path}`"))?;
-        limits::INPUT_FILE_BYTES.check(&format!("--loads file `{path}`"), meta.len())?;
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("--loads: cannot read file `{path}`"))?;
-        Loads::parse(&text).with_context(|| format!("--loads file `{path}`"))?
-    } else {
-        Loads::parse(arg).context("--loads")?
-    })
+    balloc::app::loads::read_loads(arg)
 }
 
 /// A one-dimensional vector of `f64` from a numpy array (any dtype numpy can cast to `float64`,

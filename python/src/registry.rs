@@ -13,7 +13,6 @@ use balloc::potential::{self, Potential};
 use balloc::process::{self, Process};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use serde_json::json;
 use std::sync::Arc;
 
 /// An allocation process, parsed from its spec string, e.g. `Process("two-choice")`,
@@ -33,7 +32,7 @@ impl PyProcess {
     #[new]
     fn new(spec: &str) -> PyResult<PyProcess> {
         Ok(PyProcess {
-            inner: Arc::from(process::parse(spec).py_err()?),
+            inner: Arc::from(process::parse_with(spec, &balloc::input::Dir::current()).py_err()?),
         })
     }
 
@@ -143,7 +142,9 @@ pub fn process_arg(x: &Bound<'_, PyAny>, flag: &str) -> Result<Arc<dyn Process>>
         return Ok(p.get().inner.clone());
     }
     let s = spec_text(x, flag)?;
-    Ok(Arc::from(process::parse(&s).context(flag.to_string())?))
+    Ok(Arc::from(
+        process::parse_with(&s, &balloc::input::Dir::current()).context(flag.to_string())?,
+    ))
 }
 
 /// A potential argument: a `Potential` or a spec string, with the spec text (message of `flag`
@@ -183,43 +184,28 @@ pub fn spec_text(x: &Bound<'_, PyAny>, flag: &str) -> Result<String> {
 /// `reference`.
 #[pyfunction]
 pub fn processes(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    let rows: Vec<serde_json::Value> = process::REGISTRY
-        .iter()
-        .map(|i| {
-            json!({
-                "name": i.name, "aliases": i.aliases,
-                "params": i.params.iter().map(|p| json!({"name": p.name, "default": p.default, "doc": p.doc})).collect::<Vec<_>>(),
-                "rank_based": i.rank_based, "summary": i.summary, "reference": i.reference,
-            })
-        })
-        .collect();
-    convert::json(py, &serde_json::Value::Array(rows))
+    convert::json(
+        py,
+        &serde_json::Value::Array(balloc::app::list::processes()),
+    )
 }
 
 /// The registered potentials, as `balloc list potentials --format json` lists them: a list of
 /// dicts with `name`, `aliases`, `params`, `summary`, `reference`.
 #[pyfunction]
 pub fn potentials(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    let rows: Vec<serde_json::Value> = potential::REGISTRY
-        .iter()
-        .map(|i| {
-            json!({
-                "name": i.name, "aliases": i.aliases,
-                "params": i.params.iter().map(|p| json!({"name": p.name, "default": p.default, "doc": p.doc})).collect::<Vec<_>>(),
-                "summary": i.summary, "reference": i.reference,
-            })
-        })
-        .collect();
-    convert::json(py, &serde_json::Value::Array(rows))
+    convert::json(
+        py,
+        &serde_json::Value::Array(balloc::app::list::potentials()),
+    )
 }
 
 /// The weight laws, as `balloc list weights --format json` lists them: a list of dicts with
 /// `name`, `params`, `summary`.
 #[pyfunction]
 pub fn weight_laws(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    let rows: Vec<serde_json::Value> = balloc::weights::WEIGHT_LAWS
-        .iter()
-        .map(|(name, params, summary)| json!({"name": name, "params": params, "summary": summary}))
-        .collect();
-    convert::json(py, &serde_json::Value::Array(rows))
+    convert::json(
+        py,
+        &serde_json::Value::Array(balloc::app::list::weight_laws()),
+    )
 }

@@ -363,7 +363,8 @@ pub fn simulate(
             .map_err(flags)?,
             Err(_) => {
                 let s = crate::registry::spec_text(process, "--process")?;
-                Config::parse(&s, n, batch, weights, ties).map_err(flags)?
+                Config::parse_with(&s, &balloc::input::Dir::current(), n, batch, weights, ties)
+                    .map_err(flags)?
             }
         };
         if runs == 0 {

@@ -32,8 +32,8 @@
 //! integers) it is false (see the tests).
 
 use super::ratio;
-use crate::condition::Field;
 use crate::error::{Error, Result};
+use crate::exact::Field;
 use crate::exact::Q;
 use crate::process::ExactStepLaw;
 use num_traits::{Signed, Zero};

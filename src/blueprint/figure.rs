@@ -10,12 +10,11 @@ use std::collections::BTreeMap;
 /// The size axis is logarithmic when every size is positive and they span a factor of 8 or more.
 ///
 /// ```
-/// use balloc::claim::{Observation, Verdict, Status, Trust, ExpectedStatus, Searched};
+/// use balloc::claim::{Observation, Verdict, Status, Trust, ExpectedStatus};
 /// let o = |x: f64, m: f64| Observation { curve: "two-choice".into(), x, x_name: "n".into(),
 ///     y_name: "E[max_gap]".into(), mean: m, ci_low: m - 0.1, ci_high: m + 0.1, threshold: Some(5.0) };
-/// let v = Verdict { id: "x/y".into(), verdict: Status::Holds, expected: ExpectedStatus::Holds,
-///     trust: Trust::Statistical, slack: None, witness: None, searched: Searched::default(),
-///     notes: vec![], links: vec![], observations: vec![o(16.0, 2.0), o(256.0, 3.0)] };
+/// let v = Verdict::new("x/y", ExpectedStatus::Holds, Status::Holds, Trust::Statistical)
+///     .with_observations(vec![o(16.0, 2.0), o(256.0, 3.0)]);
 /// let p = balloc::blueprint::figure::plot(&v).unwrap();
 /// assert_eq!(p.series.len(), 2); // the estimates and the threshold
 /// assert!(p.svg().unwrap().contains("E[max_gap]"));

@@ -73,7 +73,48 @@ pub fn layered(widths: &[f64], edges: &[(usize, usize)]) -> Layout {
         linked[a] = true;
         linked[b] = true;
     }
-    // 1. Longest-path layers (at most n rounds; a cycle would only stop growing there).
+    let layer = longest_path_layers(&uses);
+    let g = Cells::new(widths, &edges, &linked, &layer);
+    let rows = g.ordered_rows();
+    let lines = g.wrap(&rows);
+    let total = lines.iter().map(|l| g.line_w(l)).fold(0.0f64, f64::max);
+    let (x, line_of) = g.coordinates(&lines, total);
+    let mut width = MARGIN + total + MARGIN;
+    let y_of = |c: usize| MARGIN + line_of[c] as f64 * LAYER_H;
+    let mut pos = vec![(0.0, 0.0); n];
+    for v in 0..n {
+        if linked[v] {
+            let c = g.cell_of[v];
+            pos[v] = (x[c], y_of(c));
+        }
+    }
+    let edge_points = g.edge_points(&x, &y_of);
+    let mut height = if lines.is_empty() {
+        MARGIN
+    } else {
+        MARGIN + (lines.len() - 1) as f64 * LAYER_H + NODE_H + MARGIN
+    };
+    // The grid of unlinked items.
+    let unlinked: Vec<usize> = (0..n).filter(|&v| !linked[v]).collect();
+    let mut grid_caption_y = None;
+    if !unlinked.is_empty() {
+        let caption = height + if lines.is_empty() { 0.0 } else { 10.0 };
+        grid_caption_y = Some(caption);
+        (width, height) = place_grid(widths, &unlinked, caption, width, &mut pos);
+    }
+    Layout {
+        pos,
+        edges: edge_points,
+        grid_caption_y,
+        width,
+        height,
+    }
+}
+
+/// 1. Longest-path layers of the items using `uses[a]` (at most n rounds; a cycle would only
+///    stop growing there).
+fn longest_path_layers(uses: &[Vec<usize>]) -> Vec<usize> {
+    let n = uses.len();
     let mut layer = vec![0usize; n];
     for _ in 0..n {
         let mut changed = false;
@@ -89,206 +130,239 @@ pub fn layered(widths: &[f64], edges: &[(usize, usize)]) -> Layout {
             break;
         }
     }
-    // 2. Nodes of the layered part: the linked items, then dummies.
-    struct Cell {
-        width: f64,
-        layer: usize,
-    }
-    let mut cells: Vec<Cell> = Vec::new();
-    let mut cell_of = vec![usize::MAX; n];
-    for v in 0..n {
-        if linked[v] {
-            cell_of[v] = cells.len();
-            cells.push(Cell {
-                width: widths[v],
-                layer: layer[v],
-            });
+    layer
+}
+
+/// Places the `unlinked` items in rows below the layers (the caption at `caption`), wrapping at
+/// the drawing's width `width` (at least [`GRID_W`]); returns the new width and height.
+fn place_grid(
+    widths: &[f64],
+    unlinked: &[usize],
+    caption: f64,
+    width: f64,
+    pos: &mut [(f64, f64)],
+) -> (f64, f64) {
+    let wrap = width.max(GRID_W);
+    let mut width = width;
+    let mut cx = MARGIN;
+    let mut cy = caption + GRID_CAPTION;
+    for &v in unlinked {
+        if cx > MARGIN && cx + widths[v] > wrap - MARGIN {
+            cx = MARGIN;
+            cy += NODE_H + 14.0;
         }
+        pos[v] = (cx, cy);
+        cx += widths[v] + 14.0;
+        width = width.max(cx - 14.0 + MARGIN);
     }
-    // Each edge as a chain of cells from the upper item down to the lower one.
-    let mut chains: Vec<Vec<usize>> = Vec::with_capacity(edges.len());
-    for &(a, b) in &edges {
-        let mut chain = vec![cell_of[b]];
-        for l in layer[b] + 1..layer[a] {
-            chain.push(cells.len());
-            cells.push(Cell {
-                width: DUMMY_W,
-                layer: l,
-            });
-        }
-        chain.push(cell_of[a]);
-        chains.push(chain);
-    }
-    let layers = cells.iter().map(|c| c.layer + 1).max().unwrap_or(0);
-    let mut up: Vec<Vec<usize>> = vec![Vec::new(); cells.len()];
-    let mut down: Vec<Vec<usize>> = vec![Vec::new(); cells.len()];
-    for ch in &chains {
-        for w in ch.windows(2) {
-            down[w[0]].push(w[1]);
-            up[w[1]].push(w[0]);
-        }
-    }
-    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layers];
-    for (i, c) in cells.iter().enumerate() {
-        rows[c.layer].push(i);
-    }
-    // 3. Barycentre ordering, four sweeps down and up.
-    let mut index = vec![0usize; cells.len()];
-    let reindex = |rows: &Vec<Vec<usize>>, index: &mut Vec<usize>| {
-        for r in rows {
-            for (k, &c) in r.iter().enumerate() {
-                index[c] = k;
+    (width, cy + NODE_H + MARGIN)
+}
+
+/// A node of the layered part: a linked item or a dummy node.
+struct Cell {
+    width: f64,
+    layer: usize,
+}
+
+/// 2. The layered part of the drawing: a cell per linked item, then the dummy nodes; each edge
+///    as a chain of cells from the upper item down to the lower one; each cell's neighbours
+///    above and below.
+struct Cells {
+    cells: Vec<Cell>,
+    /// The cell of each item (`usize::MAX` when unlinked).
+    cell_of: Vec<usize>,
+    chains: Vec<Vec<usize>>,
+    up: Vec<Vec<usize>>,
+    down: Vec<Vec<usize>>,
+    layers: usize,
+}
+
+impl Cells {
+    fn new(widths: &[f64], edges: &[(usize, usize)], linked: &[bool], layer: &[usize]) -> Cells {
+        let n = widths.len();
+        let mut cells: Vec<Cell> = Vec::new();
+        let mut cell_of = vec![usize::MAX; n];
+        for v in 0..n {
+            if linked[v] {
+                cell_of[v] = cells.len();
+                cells.push(Cell {
+                    width: widths[v],
+                    layer: layer[v],
+                });
             }
         }
-    };
-    reindex(&rows, &mut index);
-    for _ in 0..4 {
-        for pass in [true, false] {
-            let order: Vec<usize> = if pass {
-                (1..layers).collect()
-            } else {
-                (0..layers.saturating_sub(1)).rev().collect()
-            };
-            for l in order {
-                let nb = if pass { &up } else { &down };
-                let mut keyed: Vec<(f64, usize, usize)> = rows[l]
-                    .iter()
-                    .map(|&c| {
-                        let ns = &nb[c];
-                        let key = if ns.is_empty() {
-                            index[c] as f64
-                        } else {
-                            ns.iter().map(|&m| index[m] as f64).sum::<f64>() / ns.len() as f64
-                        };
-                        (key, index[c], c)
-                    })
-                    .collect();
-                keyed.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-                rows[l] = keyed.into_iter().map(|k| k.2).collect();
-                reindex(&rows, &mut index);
+        let mut chains: Vec<Vec<usize>> = Vec::with_capacity(edges.len());
+        for &(a, b) in edges {
+            let mut chain = vec![cell_of[b]];
+            for l in layer[b] + 1..layer[a] {
+                chain.push(cells.len());
+                cells.push(Cell {
+                    width: DUMMY_W,
+                    layer: l,
+                });
+            }
+            chain.push(cell_of[a]);
+            chains.push(chain);
+        }
+        let layers = cells.iter().map(|c| c.layer + 1).max().unwrap_or(0);
+        let mut up: Vec<Vec<usize>> = vec![Vec::new(); cells.len()];
+        let mut down: Vec<Vec<usize>> = vec![Vec::new(); cells.len()];
+        for ch in &chains {
+            for w in ch.windows(2) {
+                down[w[0]].push(w[1]);
+                up[w[1]].push(w[0]);
             }
         }
-    }
-    // 4. Rows: a layer wider than ROW_W is wrapped into several rows (in its order), so that a
-    // wide layer of foundations does not make the drawing wider than a page.
-    let mut lines: Vec<Vec<usize>> = Vec::new();
-    for row in &rows {
-        let mut cur: Vec<usize> = Vec::new();
-        let mut w = 0.0;
-        for &c in row {
-            if !cur.is_empty() && w + cells[c].width > ROW_W {
-                lines.push(std::mem::take(&mut cur));
-                w = 0.0;
-            }
-            w += cells[c].width + GAP;
-            cur.push(c);
-        }
-        if !cur.is_empty() {
-            lines.push(cur);
+        Cells {
+            cells,
+            cell_of,
+            chains,
+            up,
+            down,
+            layers,
         }
     }
-    let line_w = |line: &[usize]| {
-        line.iter().map(|&c| cells[c].width).sum::<f64>()
-            + GAP * line.len().saturating_sub(1) as f64
-    };
-    let total = lines.iter().map(|l| line_w(l)).fold(0.0f64, f64::max);
-    // 5. Coordinates: each line centred, then each box moved towards the mean centre of its
-    // neighbours above as far as the order, the spacing and the drawing's width allow.
-    let mut x = vec![0.0f64; cells.len()];
-    let mut line_of = vec![0usize; cells.len()];
-    for (k, line) in lines.iter().enumerate() {
-        let mut at = MARGIN + (total - line_w(line)) / 2.0;
-        for &c in line {
-            line_of[c] = k;
-            x[c] = at;
-            at += cells[c].width + GAP;
+
+    /// 3. The cells of each layer in barycentre order: four sweeps down and up, each layer
+    ///    sorted by the mean position of its neighbours on the layer before (ties by position).
+    fn ordered_rows(&self) -> Vec<Vec<usize>> {
+        let layers = self.layers;
+        let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layers];
+        for (i, c) in self.cells.iter().enumerate() {
+            rows[c.layer].push(i);
         }
-    }
-    for line in &lines {
-        let want: Vec<f64> = line
-            .iter()
-            .map(|&c| {
-                if up[c].is_empty() {
-                    x[c]
-                } else {
-                    up[c]
-                        .iter()
-                        .map(|&m| x[m] + cells[m].width / 2.0)
-                        .sum::<f64>()
-                        / up[c].len() as f64
-                        - cells[c].width / 2.0
+        let mut index = vec![0usize; self.cells.len()];
+        let reindex = |rows: &Vec<Vec<usize>>, index: &mut Vec<usize>| {
+            for r in rows {
+                for (k, &c) in r.iter().enumerate() {
+                    index[c] = k;
                 }
-            })
-            .collect();
-        // Left to right: as wanted, never overlapping the box before.
-        let mut right = MARGIN - GAP;
-        for (k, &c) in line.iter().enumerate() {
-            x[c] = want[k].max(right + GAP);
-            right = x[c] + cells[c].width;
-        }
-        // Right to left: within the drawing's width, never overlapping the box after.
-        let mut left = MARGIN + total + GAP;
-        for &c in line.iter().rev() {
-            x[c] = x[c].min(left - GAP - cells[c].width);
-            left = x[c];
-        }
-    }
-    let mut width = MARGIN + total + MARGIN;
-    let y_of = |c: usize| MARGIN + line_of[c] as f64 * LAYER_H;
-    let mut pos = vec![(0.0, 0.0); n];
-    for v in 0..n {
-        if linked[v] {
-            let c = cell_of[v];
-            pos[v] = (x[c], y_of(c));
-        }
-    }
-    let mut edge_points = Vec::with_capacity(chains.len());
-    for ch in &chains {
-        let mut pts = Vec::with_capacity(ch.len());
-        for (k, &c) in ch.iter().enumerate() {
-            let cx = x[c] + cells[c].width / 2.0;
-            let top = y_of(c);
-            if k == 0 {
-                pts.push((cx, top + NODE_H));
-            } else if k + 1 == ch.len() {
-                pts.push((cx, top));
-            } else {
-                pts.push((cx, top + NODE_H / 2.0));
+            }
+        };
+        reindex(&rows, &mut index);
+        for _ in 0..4 {
+            for pass in [true, false] {
+                let order: Vec<usize> = if pass {
+                    (1..layers).collect()
+                } else {
+                    (0..layers.saturating_sub(1)).rev().collect()
+                };
+                for l in order {
+                    let nb = if pass { &self.up } else { &self.down };
+                    let mut keyed: Vec<(f64, usize, usize)> = rows[l]
+                        .iter()
+                        .map(|&c| {
+                            let ns = &nb[c];
+                            let key = if ns.is_empty() {
+                                index[c] as f64
+                            } else {
+                                ns.iter().map(|&m| index[m] as f64).sum::<f64>() / ns.len() as f64
+                            };
+                            (key, index[c], c)
+                        })
+                        .collect();
+                    keyed.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+                    rows[l] = keyed.into_iter().map(|k| k.2).collect();
+                    reindex(&rows, &mut index);
+                }
             }
         }
-        edge_points.push(pts);
+        rows
     }
-    let mut height = if lines.is_empty() {
-        MARGIN
-    } else {
-        MARGIN + (lines.len() - 1) as f64 * LAYER_H + NODE_H + MARGIN
-    };
-    // The grid of unlinked items.
-    let unlinked: Vec<usize> = (0..n).filter(|&v| !linked[v]).collect();
-    let mut grid_caption_y = None;
-    if !unlinked.is_empty() {
-        let wrap = width.max(GRID_W);
-        let caption = height + if lines.is_empty() { 0.0 } else { 10.0 };
-        grid_caption_y = Some(caption);
-        let mut cx = MARGIN;
-        let mut cy = caption + GRID_CAPTION;
-        for v in unlinked {
-            if cx > MARGIN && cx + widths[v] > wrap - MARGIN {
-                cx = MARGIN;
-                cy += NODE_H + 14.0;
+
+    /// 4. Lines: a layer wider than [`ROW_W`] is wrapped into several rows (in its order), so
+    ///    that a wide layer of foundations does not make the drawing wider than a page.
+    fn wrap(&self, rows: &[Vec<usize>]) -> Vec<Vec<usize>> {
+        let mut lines: Vec<Vec<usize>> = Vec::new();
+        for row in rows {
+            let mut cur: Vec<usize> = Vec::new();
+            let mut w = 0.0;
+            for &c in row {
+                if !cur.is_empty() && w + self.cells[c].width > ROW_W {
+                    lines.push(std::mem::take(&mut cur));
+                    w = 0.0;
+                }
+                w += self.cells[c].width + GAP;
+                cur.push(c);
             }
-            pos[v] = (cx, cy);
-            cx += widths[v] + 14.0;
-            width = width.max(cx - 14.0 + MARGIN);
+            if !cur.is_empty() {
+                lines.push(cur);
+            }
         }
-        height = cy + NODE_H + MARGIN;
+        lines
     }
-    Layout {
-        pos,
-        edges: edge_points,
-        grid_caption_y,
-        width,
-        height,
+
+    /// The width of a line of cells with their gaps.
+    fn line_w(&self, line: &[usize]) -> f64 {
+        line.iter().map(|&c| self.cells[c].width).sum::<f64>()
+            + GAP * line.len().saturating_sub(1) as f64
+    }
+
+    /// 5. The x of each cell and its line: each line centred in the width `total`, then each box
+    ///    moved towards the mean centre of its neighbours above as far as the order, the spacing
+    ///    and the drawing's width allow.
+    fn coordinates(&self, lines: &[Vec<usize>], total: f64) -> (Vec<f64>, Vec<usize>) {
+        let cells = &self.cells;
+        let mut x = vec![0.0f64; cells.len()];
+        let mut line_of = vec![0usize; cells.len()];
+        for (k, line) in lines.iter().enumerate() {
+            let mut at = MARGIN + (total - self.line_w(line)) / 2.0;
+            for &c in line {
+                line_of[c] = k;
+                x[c] = at;
+                at += cells[c].width + GAP;
+            }
+        }
+        for line in lines {
+            let want: Vec<f64> = line
+                .iter()
+                .map(|&c| {
+                    let up = &self.up[c];
+                    if up.is_empty() {
+                        x[c]
+                    } else {
+                        up.iter().map(|&m| x[m] + cells[m].width / 2.0).sum::<f64>()
+                            / up.len() as f64
+                            - cells[c].width / 2.0
+                    }
+                })
+                .collect();
+            // Left to right: as wanted, never overlapping the box before.
+            let mut right = MARGIN - GAP;
+            for (k, &c) in line.iter().enumerate() {
+                x[c] = want[k].max(right + GAP);
+                right = x[c] + cells[c].width;
+            }
+            // Right to left: within the drawing's width, never overlapping the box after.
+            let mut left = MARGIN + total + GAP;
+            for &c in line.iter().rev() {
+                x[c] = x[c].min(left - GAP - cells[c].width);
+                left = x[c];
+            }
+        }
+        (x, line_of)
+    }
+
+    /// The polyline of each edge: from the bottom centre of the item used, through the centres
+    /// of its dummy nodes, to the top centre of the item using it.
+    fn edge_points(&self, x: &[f64], y_of: &dyn Fn(usize) -> f64) -> Vec<Vec<(f64, f64)>> {
+        let mut edge_points = Vec::with_capacity(self.chains.len());
+        for ch in &self.chains {
+            let mut pts = Vec::with_capacity(ch.len());
+            for (k, &c) in ch.iter().enumerate() {
+                let cx = x[c] + self.cells[c].width / 2.0;
+                let top = y_of(c);
+                if k == 0 {
+                    pts.push((cx, top + NODE_H));
+                } else if k + 1 == ch.len() {
+                    pts.push((cx, top));
+                } else {
+                    pts.push((cx, top + NODE_H / 2.0));
+                }
+            }
+            edge_points.push(pts);
+        }
+        edge_points
     }
 }
 

@@ -120,7 +120,42 @@ pub fn build(items: &[Item], papers: &BTreeMap<String, PaperFile>) -> Site {
     }
     let mut site = Site::default();
     site.files.push(("style.css".into(), style().into_bytes()));
-    // The index.
+    site.files.push((
+        "index.html".into(),
+        page("Blueprint", "", &[], &index_body(&by_paper, papers)).into_bytes(),
+    ));
+    // The papers.
+    for (paper, its) in &by_paper {
+        let here = format!("{}/index.html", segment(paper));
+        let body = paper_body(paper, its, papers, &here, &paths, &by_id);
+        let title = papers
+            .get(paper)
+            .map_or(paper.as_str(), |p| p.title.as_str());
+        site.files.push((
+            here.clone(),
+            page(
+                title,
+                "../",
+                &[("Blueprint".into(), "../index.html".into())],
+                &body,
+            )
+            .into_bytes(),
+        ));
+    }
+    // The items.
+    for it in items {
+        let here = paths[&it.theorem.id].clone();
+        let html = item_page(it, &here, &paths, &by_id, &used_by, papers, &mut site);
+        site.files.push((here.clone(), html.into_bytes()));
+    }
+    site
+}
+
+/// The body of the index: the legend and a row per paper with its items' statuses counted.
+fn index_body(
+    by_paper: &BTreeMap<String, Vec<&Item>>,
+    papers: &BTreeMap<String, PaperFile>,
+) -> String {
     let mut body = String::from(
         "<h1>Blueprint</h1>\n<p>Every lemma of the catalogue with its machine-checked status. <code>holds</code> is evidence on a searched space, not a proof; <code>proved</code> is a proof over a real domain whose certificate an independent checker re-verified.</p>\n",
     );
@@ -128,7 +163,7 @@ pub fn build(items: &[Item], papers: &BTreeMap<String, PaperFile>) -> Site {
     body.push_str(
         "<table class=\"papers\">\n<tr><th>paper</th><th>items</th><th>status</th></tr>\n",
     );
-    for (paper, its) in &by_paper {
+    for (paper, its) in by_paper {
         let title = papers.get(paper).map_or_else(
             || paper.clone(),
             |p| {
@@ -160,125 +195,123 @@ pub fn build(items: &[Item], papers: &BTreeMap<String, PaperFile>) -> Site {
         );
     }
     body.push_str("</table>\n");
-    site.files.push((
-        "index.html".into(),
-        page("Blueprint", "", &[], &body).into_bytes(),
-    ));
-    // The papers.
-    for (paper, its) in &by_paper {
-        let here = format!("{}/index.html", segment(paper));
-        let mut nodes = Vec::new();
-        let mut index_of: BTreeMap<&str, usize> = BTreeMap::new();
-        let node_of = |it: &Item, external: bool| super::graph::Node {
-            id: it.theorem.id.clone(),
-            label: if external {
-                it.theorem.id.clone()
-            } else {
-                short_name(&it.theorem.id).to_string()
-            },
-            tooltip: format!(
-                "{} — {}",
-                it.theorem.file.title,
-                it.verdict
-                    .map_or("not checked in this run".to_string(), |v| format!(
-                        "{} ({}), expected {}",
-                        v.verdict.name(),
-                        v.trust.name(),
-                        v.expected.name()
-                    ))
-            ),
-            status: it.status(),
-            href: rel(&here, &paths[&it.theorem.id]),
-            contradicts: it.contradicts(),
-            external,
-        };
-        for it in its {
-            index_of.insert(&it.theorem.id, nodes.len());
-            nodes.push(node_of(it, false));
-        }
-        let mut edges = Vec::new();
-        for it in its {
-            let a = index_of[it.theorem.id.as_str()];
-            for u in &it.theorem.file.uses {
-                let Some(target) = by_id.get(u.get_ref().as_str()) else {
-                    continue;
-                };
-                let b = match index_of.get(u.get_ref().as_str()) {
-                    Some(&b) => b,
-                    None => {
-                        index_of.insert(&target.theorem.id, nodes.len());
-                        nodes.push(node_of(target, true));
-                        nodes.len() - 1
-                    }
-                };
-                edges.push((a, b));
-            }
-        }
-        let mut body = String::new();
-        match papers.get(paper) {
-            Some(p) => {
-                let _ = writeln!(
-                    body,
-                    "<h1>{}</h1>\n<p>{} — {} {}{}</p>",
-                    escape(&p.title),
-                    escape(&p.authors.join(", ")),
-                    escape(&p.venue),
-                    p.year,
-                    p.arxiv
-                        .as_ref()
-                        .map(|a| format!(", arXiv:{}", escape(a)))
-                        .unwrap_or_default()
-                );
-                if !p.notes.trim().is_empty() {
-                    let _ = writeln!(body, "<p>{}</p>", escape(p.notes.trim()));
+    body
+}
+
+/// The dependency graph of a paper's items `its` (page `here`): a node per item, then a node
+/// per item of another paper that one of them uses (marked external), and an edge per use.
+fn paper_graph(
+    its: &[&Item],
+    here: &str,
+    paths: &BTreeMap<String, String>,
+    by_id: &BTreeMap<&str, &Item>,
+) -> (Vec<super::graph::Node>, Vec<(usize, usize)>) {
+    let mut nodes = Vec::new();
+    let mut index_of: BTreeMap<&str, usize> = BTreeMap::new();
+    let node_of = |it: &Item, external: bool| super::graph::Node {
+        id: it.theorem.id.clone(),
+        label: if external {
+            it.theorem.id.clone()
+        } else {
+            short_name(&it.theorem.id).to_string()
+        },
+        tooltip: format!(
+            "{} — {}",
+            it.theorem.file.title,
+            it.verdict
+                .map_or("not checked in this run".to_string(), |v| format!(
+                    "{} ({}), expected {}",
+                    v.verdict.name(),
+                    v.trust.name(),
+                    v.expected.name()
+                ))
+        ),
+        status: it.status(),
+        href: rel(here, &paths[&it.theorem.id]),
+        contradicts: it.contradicts(),
+        external,
+    };
+    for it in its {
+        index_of.insert(&it.theorem.id, nodes.len());
+        nodes.push(node_of(it, false));
+    }
+    let mut edges = Vec::new();
+    for it in its {
+        let a = index_of[it.theorem.id.as_str()];
+        for u in &it.theorem.file.uses {
+            let Some(target) = by_id.get(u.get_ref().as_str()) else {
+                continue;
+            };
+            let b = match index_of.get(u.get_ref().as_str()) {
+                Some(&b) => b,
+                None => {
+                    index_of.insert(&target.theorem.id, nodes.len());
+                    nodes.push(node_of(target, true));
+                    nodes.len() - 1
                 }
-            }
-            None => {
-                let _ = writeln!(body, "<h1>{}</h1>", escape(paper));
-            }
+            };
+            edges.push((a, b));
         }
-        body.push_str(&legend());
-        let _ = writeln!(
-            body,
-            "<h2>Dependency graph</h2>\n<div class=\"graph\">{}</div>",
-            super::graph::svg(&nodes, &edges)
-        );
-        body.push_str("<h2>Items</h2>\n<table class=\"items\">\n<tr><th>item</th><th>kind</th><th>status</th><th>expected</th><th>uses</th></tr>\n");
-        for it in its {
+    }
+    (nodes, edges)
+}
+
+/// The body of a paper's page (`here`): its heading, the legend, the dependency graph and the
+/// table of its items.
+fn paper_body(
+    paper: &str,
+    its: &[&Item],
+    papers: &BTreeMap<String, PaperFile>,
+    here: &str,
+    paths: &BTreeMap<String, String>,
+    by_id: &BTreeMap<&str, &Item>,
+) -> String {
+    let (nodes, edges) = paper_graph(its, here, paths, by_id);
+    let mut body = String::new();
+    match papers.get(paper) {
+        Some(p) => {
             let _ = writeln!(
                 body,
-                "<tr><td><a href=\"{}\">{}</a><br><span class=\"id\">{}</span></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                rel(&here, &paths[&it.theorem.id]),
-                escape(&it.theorem.file.title),
-                escape(&it.theorem.id),
-                escape(it.theorem.file.kind.get_ref()),
-                status_badge(it),
-                it.theorem.file.expected.name(),
-                it.theorem.file.uses.len()
+                "<h1>{}</h1>\n<p>{} — {} {}{}</p>",
+                escape(&p.title),
+                escape(&p.authors.join(", ")),
+                escape(&p.venue),
+                p.year,
+                p.arxiv
+                    .as_ref()
+                    .map(|a| format!(", arXiv:{}", escape(a)))
+                    .unwrap_or_default()
             );
+            if !p.notes.trim().is_empty() {
+                let _ = writeln!(body, "<p>{}</p>", escape(p.notes.trim()));
+            }
         }
-        body.push_str("</table>\n");
-        let title = papers
-            .get(paper)
-            .map_or(paper.as_str(), |p| p.title.as_str());
-        site.files.push((
-            here.clone(),
-            page(
-                title,
-                "../",
-                &[("Blueprint".into(), "../index.html".into())],
-                &body,
-            )
-            .into_bytes(),
-        ));
+        None => {
+            let _ = writeln!(body, "<h1>{}</h1>", escape(paper));
+        }
     }
-    // The items.
-    for it in items {
-        let here = paths[&it.theorem.id].clone();
-        let html = item_page(it, &here, &paths, &by_id, &used_by, papers, &mut site);
-        site.files.push((here.clone(), html.into_bytes()));
+    body.push_str(&legend());
+    let _ = writeln!(
+        body,
+        "<h2>Dependency graph</h2>\n<div class=\"graph\">{}</div>",
+        super::graph::svg(&nodes, &edges)
+    );
+    body.push_str("<h2>Items</h2>\n<table class=\"items\">\n<tr><th>item</th><th>kind</th><th>status</th><th>expected</th><th>uses</th></tr>\n");
+    for it in its {
+        let _ = writeln!(
+            body,
+            "<tr><td><a href=\"{}\">{}</a><br><span class=\"id\">{}</span></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            rel(here, &paths[&it.theorem.id]),
+            escape(&it.theorem.file.title),
+            escape(&it.theorem.id),
+            escape(it.theorem.file.kind.get_ref()),
+            status_badge(it),
+            it.theorem.file.expected.name(),
+            it.theorem.file.uses.len()
+        );
     }
-    site
+    body.push_str("</table>\n");
+    body
 }
 
 /// A witness as a definition list.

@@ -5,10 +5,11 @@
 use super::quantity::{ParamSource, PotDef, Quantity};
 use super::setup::{CaseValues, Constants};
 use crate::error::{Error, Result};
-use crate::exact::{ExactSetting, Q};
+use crate::exact::Q;
 use crate::lang::{BinVar, Domain, Exact, Expr, Float, Resolved, Scope};
 use crate::potential::Potential;
 use crate::process::Process;
+use crate::setting::ExactSetting;
 use crate::setting::Setting;
 use crate::weights::WeightLaw;
 use std::sync::Arc;

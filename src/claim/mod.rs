@@ -8,6 +8,7 @@
 //! each with a [`Trust`] level.
 
 pub mod case;
+pub mod env;
 pub mod kind;
 pub mod mean_bias;
 pub mod next_state;
@@ -18,6 +19,7 @@ pub mod schema;
 pub mod scope;
 pub mod setup;
 pub mod state;
+pub mod tighten;
 pub mod trust;
 pub mod uses;
 mod verdict;

@@ -13,10 +13,10 @@
 //!   coefficients that do not depend on the state.
 //! * **Anything else**: enumeration of the outcome states (one step; the multisets of a batch),
 //!   with at most [`MAX_OUTCOMES`] states; `E{k}_X` composes `k` steps by enumerating the first
-//!   `k − 1` (a tree of outcome states, for `k ≤` [`TREE_STEPS`]) or, beyond, by the law of the
-//!   state after `k − 1` steps ([`law`]).
+//!   `k − 1` (a tree of outcome states, for `k ≤` [`super::env::TREE_STEPS`]) or, beyond, by the law of the
+//!   state after `k − 1` steps ([`super::env::law`]).
 //!
-//! **The law after `k` steps** ([`law`]): a dynamic programme over the states. Step by step,
+//! **The law after `k` steps** ([`super::env::law`]): a dynamic programme over the states. Step by step,
 //! every state of positive probability is expanded into its one-step outcomes, and outcomes that
 //! are the same load vector are merged (their probabilities added); when the allocation is
 //! symmetric (a process that looks only at loads, ties broken uniformly at random:
@@ -27,48 +27,19 @@
 //! [`crate::limits::NEXT_STATES`] distinct states a step. `P{k}(event)` and `E{k}(value)` of the
 //! claim language are sums over this law ([`crate::lang::Expr::eval`]); loads are exact in every
 //! domain (the probabilities are in the domain), so a float evaluation at a state can be
-//! certified at the same state ([`decide_pair`]).
+//! certified at the same state ([`super::env::decide_pair`]).
 
 use super::case::PotInst;
 use super::quantity::{PotDef, Quantity};
-use super::routes::Routes;
-use super::state::{State, StateEnv};
+use super::state::{State, times};
 use crate::exact::{Q, int};
-use crate::lang::{BinOp, BinVar, BinVars, Domain, Elements, Env, Eval, EvalError, Expr, Formula};
+use crate::lang::{BinVar, BinVars, Domain, Env, Eval, EvalError, Expr, Formula};
 use num_traits::{One, Zero};
 
 /// The most outcome states an enumeration may visit.
 pub const MAX_OUTCOMES: usize = 200_000;
 /// The most per-bin evaluations a separable batch expectation may make.
 pub const MAX_TERMS: usize = 20_000_000;
-
-/// The most steps `E{k}_X` takes by the tree of outcome states (beyond, by [`law`], whose
-/// merged states cost less than the tree's `(outcomes)^{k−1}` leaves: BENCHMARKS.md).
-pub const TREE_STEPS: u32 = 2;
-
-/// `(E[X'], E[X' − X])` after `k` steps (or batches) for potential `j` of the case.
-pub fn expected<D: Routes>(d: &D, st: &State, j: usize, k: u32) -> Eval<(D::N, D::N)> {
-    if k <= 1 {
-        return one_step(d, st, j);
-    }
-    let next = if k <= TREE_STEPS {
-        let mut budget = MAX_OUTCOMES;
-        k_steps(d, st, j, k, &mut budget)?
-    } else {
-        // E[X_k] = Σ over the law after k − 1 steps of P(x)·E[X' | x].
-        let canon = symmetric(st) && pot_invariant(st, j, &mut Vec::new());
-        let mut acc = d.zero();
-        for (p, x) in law(d, st, k - 1, canon)? {
-            let v = one_step(d, &x, j)?.0;
-            acc = d.add(&acc, &d.mul(&p, &v)?)?;
-        }
-        acc
-    };
-    let env = StateEnv::new(st, d);
-    let v = st.pot_value(d, &env, j)?;
-    let change = d.sub(&next, &v)?;
-    Ok((next, change))
-}
 
 /// Whether relabelling the bins relabels the law of the next state: a process that looks only
 /// at the loads (or an allocation vector by rank) with ties broken uniformly at random.
@@ -121,76 +92,8 @@ pub fn may_merge(st: &State, reads: &crate::lang::Uses) -> bool {
         && slots_invariant(st, &reads.slots, &mut Vec::new())
 }
 
-/// A load vector as a key of the merged law (sorted, heaviest first, when `canon`).
-fn key_of(mut x: Vec<Q>, canon: bool) -> Vec<Q> {
-    if canon {
-        x.sort_unstable_by(|a, b| b.cmp(a));
-    }
-    x
-}
-
-/// The law of the state after `steps` steps (or batches) from `st`: (probability, state) for
-/// every state of positive probability, in the domain `d` (loads exact). States equal as load
-/// vectors are merged; with `canon` (see [`may_merge`]), states equal up to a permutation of the
-/// bins, each kept sorted heaviest first (module documentation). At most
-/// [`crate::limits::NEXT_STATES`] distinct states a step, else an error naming the limit.
-///
-/// The probabilities of the states sum to 1, exactly in the exact domains (tested).
-pub fn law<'c, D: Routes>(
-    d: &D,
-    st: &State<'c>,
-    steps: u32,
-    canon: bool,
-) -> Eval<Vec<(D::N, State<'c>)>> {
-    let limit = crate::limits::NEXT_STATES;
-    let mut level: Vec<(D::N, State<'c>)> = Vec::new();
-    for step in 0..steps {
-        let mut keys: std::collections::BTreeMap<Vec<Q>, usize> = Default::default();
-        let mut next: Vec<(D::N, Vec<Q>)> = Vec::new();
-        let mut expand = |p: Option<&D::N>, from: &State<'c>| -> Eval<()> {
-            for (q, x) in outcome_states_exact(d, from)? {
-                let pq = match p {
-                    Some(p) => d.mul(p, &q)?,
-                    None => q,
-                };
-                let x = key_of(x, canon);
-                match keys.get(&x) {
-                    Some(&k) => next[k].0 = d.add(&next[k].0, &pq)?,
-                    None => {
-                        if next.len() as u64 >= limit.max {
-                            return Err(EvalError::Error(Box::new(limit.exceeded(
-                                &format!(
-                                    "the law of the state after {} step(s) from n = {}",
-                                    step + 1,
-                                    from.n()
-                                ),
-                                &format!("more than {}", limit.max),
-                            ))));
-                        }
-                        keys.insert(x.clone(), next.len());
-                        next.push((pq, x));
-                    }
-                }
-            }
-            Ok(())
-        };
-        if step == 0 {
-            expand(None, st)?;
-        } else {
-            for (p, from) in &level {
-                expand(Some(p), from)?;
-            }
-        }
-        level = next
-            .into_iter()
-            .map(|(p, x)| Ok((p, State::exact(st.case, x).map_err(EvalError::from)?)))
-            .collect::<Eval<_>>()?;
-    }
-    Ok(level)
-}
-
 /// The outcome states of one step or batch with exact loads, the probabilities in `d`.
-fn outcome_states_exact<D: Domain>(d: &D, st: &State) -> Eval<Vec<(D::N, Vec<Q>)>> {
+pub(super) fn outcome_states_exact<D: Domain>(d: &D, st: &State) -> Eval<Vec<(D::N, Vec<Q>)>> {
     Ok(outcome_states_with(d, st, true)?
         .into_iter()
         .map(|(p, x)| match x {
@@ -203,181 +106,6 @@ fn outcome_states_exact<D: Domain>(d: &D, st: &State) -> Eval<Vec<(D::N, Vec<Q>)
             ),
         })
         .collect())
-}
-
-/// Whether `event` holds at the pair (state `cur`, next state `next`), decided in the certified
-/// domains: exact rationals, exact exponential sums, enclosures of 64…4096 bits; `None` when
-/// none decides it. A float evaluation of `P(...)` asks this for the events it finds within
-/// rounding ([`crate::lang::Domain::fragile`]).
-pub fn decide_pair(cur: &State, next: &State, event: &Formula) -> Option<bool> {
-    fn at<D: Routes>(d: &D, cur: &State, next: &State, event: &Formula) -> Eval<bool> {
-        let (c, n) = (StateEnv::new(cur, d), StateEnv::new(next, d));
-        event.truth(d, &crate::lang::NextEnv { cur: &c, next: &n }, None, None)
-    }
-    match at(&crate::lang::Exact, cur, next, event) {
-        Ok(t) => return Some(t),
-        Err(EvalError::Unavailable(_)) => {}
-        Err(_) => return None,
-    }
-    match at(&crate::lang::ExpSums::default(), cur, next, event) {
-        Ok(t) => return Some(t),
-        Err(EvalError::Unavailable(_)) | Err(EvalError::Undecided(_)) => {}
-        Err(_) => return None,
-    }
-    for prec in crate::enclosure::Precisions::default().steps() {
-        match at(&crate::lang::Enclosure { prec }, cur, next, event) {
-            Ok(t) => return Some(t),
-            Err(EvalError::Undecided(_)) => {}
-            Err(_) => return None,
-        }
-    }
-    None
-}
-
-fn k_steps<D: Routes>(d: &D, st: &State, j: usize, k: u32, budget: &mut usize) -> Eval<D::N> {
-    if k == 1 {
-        return Ok(one_step(d, st, j)?.0);
-    }
-    let outcomes = outcome_states(d, st)?;
-    if outcomes.len() > *budget {
-        return Err(EvalError::Unavailable(format!(
-            "E{k}_ needs more than {MAX_OUTCOMES} outcome states"
-        )));
-    }
-    *budget -= outcomes.len();
-    let mut acc = d.zero();
-    for (p, x) in outcomes {
-        let next = next_state(st, x)?;
-        let v = k_steps(d, &next, j, k - 1, budget)?;
-        acc = d.add(&acc, &d.mul(&p, &v)?)?;
-    }
-    Ok(acc)
-}
-
-/// `(E[X'], E[X' − X])` after one step (or batch) for potential `j`.
-pub fn one_step<D: Routes>(d: &D, st: &State, j: usize) -> Eval<(D::N, D::N)> {
-    match &st.case.pots[j] {
-        PotInst::Registered { .. } => d.reg_expected(st, j),
-        PotInst::Defined(i) => {
-            let PotDef::Defined { expr, .. } = &st.case.tables.pots[*i] else {
-                unreachable!("a defined instance has a definition");
-            };
-            let env = StateEnv::new(st, d);
-            let value = expr.eval(d, &env, None)?;
-            let next = match linear(d, st, &env, expr)? {
-                Some(v) => v,
-                None => enumerate(d, st, expr)?,
-            };
-            let change = d.sub(&next, &value)?;
-            Ok((next, change))
-        }
-    }
-}
-
-/// Whether `e` does not depend on the state (numbers, `n`, `b`, constants).
-fn state_free(st: &State, e: &Expr) -> bool {
-    let u = e.uses();
-    !u.binders
-        && !u.next_law
-        && !u.primed
-        && !u.proc_funcs
-        && u.bin_vars.is_empty()
-        && u.slots.iter().all(|s| {
-            matches!(
-                st.case.tables.slots[*s],
-                Quantity::N | Quantity::B | Quantity::Const(_)
-            )
-        })
-}
-
-/// `E[e(x')]` by linearity, when `e` is a linear combination (state-free coefficients) of
-/// separable sums, potentials and state-free terms; `None` otherwise.
-fn linear<D: Routes>(d: &D, st: &State, env: &StateEnv<'_, '_, D>, e: &Expr) -> Eval<Option<D::N>> {
-    if state_free(st, e) {
-        return e.eval(d, env, None).map(Some);
-    }
-    Ok(match e {
-        Expr::Slot(s) => match st.case.tables.slots[*s] {
-            Quantity::Pot(i, super::quantity::Stat::Value) => Some(one_step(d, st, i)?.0),
-            _ => None,
-        },
-        Expr::Neg(a) => match linear(d, st, env, a)? {
-            Some(v) => Some(d.neg(&v)?),
-            None => None,
-        },
-        Expr::Op(op @ (BinOp::Add | BinOp::Sub), a, b) => {
-            match (linear(d, st, env, a)?, linear(d, st, env, b)?) {
-                (Some(x), Some(y)) => Some(if *op == BinOp::Add {
-                    d.add(&x, &y)?
-                } else {
-                    d.sub(&x, &y)?
-                }),
-                _ => None,
-            }
-        }
-        Expr::Op(BinOp::Mul, a, b) if state_free(st, a) => match linear(d, st, env, b)? {
-            Some(v) => Some(d.mul(&a.eval(d, env, None)?, &v)?),
-            None => None,
-        },
-        Expr::Op(BinOp::Mul, a, b) if state_free(st, b) => match linear(d, st, env, a)? {
-            Some(v) => Some(d.mul(&v, &b.eval(d, env, None)?)?),
-            None => None,
-        },
-        Expr::Op(BinOp::Div, a, b) if state_free(st, b) => match linear(d, st, env, a)? {
-            Some(v) => Some(d.div(&v, &b.eval(d, env, None)?)?),
-            None => None,
-        },
-        Expr::Over(Elements::Bins, crate::lang::Agg::Sum, f, pred, ..) => {
-            separable_if(d, st, env, f, pred.as_deref())?
-        }
-        Expr::Count(Elements::Bins, pred, ..) => {
-            separable_if(d, st, env, &crate::lang::expr::one(), Some(pred))?
-        }
-        _ => None,
-    })
-}
-
-fn separable_if<D: Routes>(
-    d: &D,
-    st: &State,
-    env: &StateEnv<'_, '_, D>,
-    f: &Expr,
-    pred: Option<&Formula>,
-) -> Eval<Option<D::N>> {
-    let mut u = f.uses();
-    if let Some(p) = pred {
-        let pu = p.uses();
-        u.slots.extend(pu.slots);
-        u.bin_vars = u.bin_vars.union(pu.bin_vars);
-        u.proc_funcs |= pu.proc_funcs;
-        u.binders |= pu.binders;
-        u.next_law |= pu.next_law;
-        u.outer.extend(pu.outer);
-        u.dim_binders |= pu.dim_binders;
-    }
-    // A term that reads other bins (a nested binder) or the next state is not a function of
-    // its own bin's load.
-    if u.binders || u.next_law || u.dim_binders || !u.outer.is_empty() {
-        return Ok(None);
-    }
-    let load_only = !u.bin_vars.has(BinVar::P)
-        && !u.bin_vars.has(BinVar::W)
-        && !u.bin_vars.has(BinVar::Rank)
-        && !u.bin_vars.has(BinVar::Index);
-    let slots_free = u.slots.iter().all(|s| {
-        matches!(
-            st.case.tables.slots[*s],
-            Quantity::N | Quantity::B | Quantity::Const(_)
-        )
-    });
-    if !load_only || !slots_free || u.proc_funcs {
-        return Ok(None);
-    }
-    match separable(d, st, env, f, pred) {
-        Ok(v) => Ok(Some(v)),
-        Err(EvalError::Unavailable(_)) => Ok(None),
-        Err(e) => Err(e),
-    }
 }
 
 /// The per-bin term `f·[pred]` at normalised load `y` and load `x`.
@@ -656,7 +384,7 @@ pub fn separable<D: Domain>(
                         &shift_q.clone().map(|v| -v),
                     )?;
                     let v = term(d, env, f, pred, &ys, &c.x)?;
-                    t = d.add(&t, &super::state::times(d, &v, c.count)?)?;
+                    t = d.add(&t, &times(d, &v, c.count)?)?;
                     stay.push(v);
                 }
                 let mut acc = d.mul(&pk_total, &t)?;
@@ -723,7 +451,7 @@ pub fn separable<D: Domain>(
             let v = term(d, env, f, pred, &yv, &xv)?;
             acc = d.add(&acc, &d.mul(&w, &v)?)?;
         }
-        total = d.add(&total, &super::state::times(d, &acc, c.count)?)?;
+        total = d.add(&total, &times(d, &acc, c.count)?)?;
     }
     Ok(total)
 }
@@ -884,18 +612,6 @@ pub fn next_state<'c>(st: &State<'c>, x: NextLoads) -> Eval<State<'c>> {
     }
 }
 
-/// `E[e(x')]` by enumerating the outcome states of one step (or batch).
-fn enumerate<D: Routes>(d: &D, st: &State, e: &Expr) -> Eval<D::N> {
-    let mut acc = d.zero();
-    for (p, x) in outcome_states(d, st)? {
-        let next = next_state(st, x)?;
-        let env = StateEnv::new(&next, d);
-        let v = e.eval(d, &env, None)?;
-        acc = d.add(&acc, &d.mul(&p, &v)?)?;
-    }
-    Ok(acc)
-}
-
 /// `Σᵢ f(yᵢ)` of a per-bin term at the state (the value of a sum-over-bins potential), grouping
 /// tied bins.
 pub fn per_bin_sum<D: Domain>(d: &D, st: &State, env: &dyn Env<D>, f: &Expr) -> Eval<D::N> {
@@ -911,7 +627,7 @@ pub fn per_bin_sum<D: Domain>(d: &D, st: &State, env: &dyn Env<D>, f: &Expr) -> 
         let bin = r.order[g.start];
         let fr = st.frame(d, bin, vars, None, None)?;
         let v = f.eval(d, env, Some(&fr))?;
-        acc = d.add(&acc, &super::state::times(d, &v, g.len())?)?;
+        acc = d.add(&acc, &times(d, &v, g.len())?)?;
     }
     Ok(acc)
 }

@@ -169,6 +169,33 @@ impl crate::lang::Env<Exact> for Partial<'_> {
     }
 }
 
+impl crate::lang::Env<crate::lang::Enclosure> for Partial<'_> {
+    fn slot(&self, d: &crate::lang::Enclosure, slot: usize) -> Eval<crate::enclosure::Interval> {
+        match slot {
+            0 => d.float(self.n as f64),
+            1 => match self.b {
+                Some(b) => d.float(b as f64),
+                None => Err(EvalError::Undefined("b is not known yet".into())),
+            },
+            j => match &self.exact[j - 2] {
+                Some(Some(q)) => d.rational(q),
+                Some(None) => Err(EvalError::Unavailable("an irrational constant".into())),
+                None => Err(EvalError::Undefined("a constant not yet evaluated".into())),
+            },
+        }
+    }
+}
+
+/// The exact value of a constant that exact arithmetic cannot reach but whose enclosure is a
+/// single point (a floor or ceiling of an irrational, `ceil(n*ln(n)/2)`), at 128, 1024 or 4096
+/// bits: the enclosure contains the value, so a point enclosure is the value.
+fn point_value(e: &crate::lang::Expr, env: &Partial) -> Option<Q> {
+    [128u64, 1024, 4096].into_iter().find_map(|prec| {
+        let d = crate::lang::Enclosure { prec };
+        e.eval(&d, env, None).ok().and_then(|v| d.to_rational(&v))
+    })
+}
+
 impl crate::lang::Env<Float> for Partial<'_> {
     fn slot(&self, d: &Float, slot: usize) -> Eval<Approx> {
         match slot {
@@ -532,7 +559,12 @@ impl Constants {
                 exact: &exact,
                 float: &float,
             };
-            let e = def.expr.eval(&Exact, &env, None);
+            let e = match def.expr.eval(&Exact, &env, None) {
+                Err(EvalError::Unavailable(w)) => {
+                    point_value(&def.expr, &env).ok_or(EvalError::Unavailable(w))
+                }
+                other => other,
+            };
             let f = def.expr.eval(&Float, &env, None);
             let bad = |why: String| {
                 t.error_at(

@@ -2,18 +2,14 @@
 //! domain. Everything a quantity needs (normalised loads, the ranking, the step law in floats or
 //! rationals, the grouped law, the mean-bias sides) is built on first use and kept.
 
-use super::case::{Alloc, Case, PotInst};
+use super::case::{Alloc, Case};
 use super::mean_bias::BiasState;
-use super::quantity::{PotDef, Quantity, Stat};
-use super::routes::Routes;
 use crate::error::{Error, Result};
-use crate::exact::{ExactStepLaw, Q, int};
-use crate::lang::{
-    BinVar, BinVars, Domain, Env, Eval, EvalError, Formula, Frame, NextVisit, ProcFunc, Uses,
-};
+use crate::exact::{Q, int};
+use crate::lang::{BinVar, BinVars, Domain, Eval, EvalError, Frame};
 use crate::loads::{Levels, Loads, Ranking};
+use crate::process::ExactStepLaw;
 use crate::process::{LevelLaw, StepLaw};
-use num_traits::{Signed, ToPrimitive};
 use std::cell::{OnceCell, RefCell};
 
 /// The per-bin law of a state in a domain: each bin's probability of receiving the next ball
@@ -262,7 +258,7 @@ impl<'c> State<'c> {
     }
 
     /// The per-bin probability and expected increase (one step or batch) of every bin.
-    fn per_bin_law<D: Domain>(&self, d: &D) -> Eval<BinLaw<D::N>> {
+    pub(super) fn per_bin_law<D: Domain>(&self, d: &D) -> Eval<BinLaw<D::N>> {
         let b = self.case.setting.batch as f64;
         if d.exact_inputs() {
             let law = self.law_q_required()?;
@@ -317,7 +313,7 @@ impl<'c> State<'c> {
 
     /// The best ε of C1 at δ for the allocation vector by rank (cached in the case when the
     /// allocation has a rank vector, so that it does not depend on the state).
-    fn eps1<D: Domain>(&self, d: &D, delta: &Q) -> Eval<D::N> {
+    pub(super) fn eps1<D: Domain>(&self, d: &D, delta: &Q) -> Eval<D::N> {
         let exact = d.exact_inputs();
         let fixed = if exact {
             self.case.alloc.rank_vector_exact().is_some()
@@ -411,100 +407,6 @@ impl<'c> State<'c> {
             .param_values_with(d, j, &|d: &D, k: usize| self.constant(d, k))
     }
 
-    /// The value of a quantity in the domain `d` (uncached; see [`StateEnv`]).
-    pub fn quantity<D: Routes>(&self, d: &D, env: &StateEnv<'_, '_, D>, q: Quantity) -> Eval<D::N> {
-        let n = self.n();
-        let exact = d.exact_inputs();
-        match q {
-            Quantity::N => d.float(n as f64),
-            Quantity::B => d.float(self.case.setting.batch as f64),
-            Quantity::Const(j) => self.constant(d, j),
-            Quantity::Total => {
-                if exact {
-                    d.rational(&self.xq().iter().sum::<Q>())
-                } else {
-                    d.float(self.loads().total())
-                }
-            }
-            Quantity::Gap | Quantity::YMax => {
-                if exact {
-                    d.rational(self.yq().iter().max().expect("n ≥ 1"))
-                } else {
-                    d.float(self.y().iter().copied().fold(f64::NEG_INFINITY, f64::max))
-                }
-            }
-            Quantity::YMin => {
-                if exact {
-                    d.rational(self.yq().iter().min().expect("n ≥ 1"))
-                } else {
-                    d.float(self.y().iter().copied().fold(f64::INFINITY, f64::min))
-                }
-            }
-            Quantity::Spread => {
-                if exact {
-                    let y = self.yq();
-                    d.rational(&(y.iter().max().expect("n ≥ 1") - y.iter().min().expect("n ≥ 1")))
-                } else {
-                    d.float(self.loads().spread())
-                }
-            }
-            Quantity::FracOver => {
-                let k = if exact {
-                    self.yq().iter().filter(|v| !v.is_negative()).count()
-                } else {
-                    self.y().iter().filter(|v| **v >= 0.0).count()
-                };
-                d.rational(&Q::new((k as i64).into(), (n as i64).into()))
-            }
-            Quantity::C2 => {
-                let p = self.p_by_rank(d)?;
-                let mut m = p[0].clone();
-                for v in &p[1..] {
-                    m = d.max(&m, v)?;
-                }
-                d.mul(&d.float(n as f64)?, &m)
-            }
-            Quantity::Bias(b) => {
-                let v = self
-                    .bias()?
-                    .value(b, self.case.k().as_ref())
-                    .map_err(EvalError::from)?;
-                d.rational(&v)
-            }
-            Quantity::Pot(j, stat) => self.potential(d, env, j, stat),
-        }
-    }
-
-    fn potential<D: Routes>(
-        &self,
-        d: &D,
-        env: &StateEnv<'_, '_, D>,
-        j: usize,
-        stat: Stat,
-    ) -> Eval<D::N> {
-        match stat {
-            Stat::Value => self.pot_value(d, env, j),
-            Stat::Expected(k) => Ok(super::next_state::expected(d, self, j, k)?.0),
-            Stat::Change(k) => Ok(super::next_state::expected(d, self, j, k)?.1),
-            Stat::Ratio(k) => {
-                let (next, _) = super::next_state::expected(d, self, j, k)?;
-                let v = self.pot_value(d, env, j)?;
-                d.div(&next, &v)
-            }
-        }
-    }
-
-    /// The value of potential `j` of the case at this state.
-    pub fn pot_value<D: Routes>(&self, d: &D, env: &StateEnv<'_, '_, D>, j: usize) -> Eval<D::N> {
-        match &self.case.pots[j] {
-            PotInst::Registered { .. } => d.reg_value(self, j),
-            PotInst::Defined(i) => match &self.case.tables.pots[*i] {
-                PotDef::Defined { expr, .. } => expr.eval(d, env, None),
-                PotDef::Registered { .. } => unreachable!("a defined instance has a definition"),
-            },
-        }
-    }
-
     /// The per-bin values `vars` of bin `bin` in the domain `d`, with the probabilities and
     /// expected increases `pw` when they are needed.
     pub fn frame<D: Domain>(
@@ -554,141 +456,6 @@ impl<'c> State<'c> {
             f.set(BinVar::Index, d.float((bin + 1) as f64)?);
         }
         Ok(f)
-    }
-}
-
-/// The evaluation environment of a state in one domain: slot values are computed once.
-pub struct StateEnv<'s, 'c, D: Domain> {
-    /// The state.
-    pub st: &'s State<'c>,
-    d: &'s D,
-    cache: RefCell<Vec<Option<D::N>>>,
-    pw: OnceCell<Eval<BinLaw<D::N>>>,
-    ranks: OnceCell<Vec<usize>>,
-}
-
-impl<'s, 'c, D: Routes> StateEnv<'s, 'c, D> {
-    /// The value of `slot`, computed and kept (the first read of a slot; out of line, so that
-    /// the reads of kept values stay short).
-    #[inline(never)]
-    fn compute_slot(&self, d: &D, slot: usize) -> Eval<D::N> {
-        let q = self.st.case.tables.slots[slot];
-        let v = self.st.quantity(d, self, q)?;
-        if let Some(c) = self.cache.borrow_mut().get_mut(slot) {
-            *c = Some(v.clone());
-        }
-        Ok(v)
-    }
-
-    /// The environment of `st` in `d`.
-    pub fn new(st: &'s State<'c>, d: &'s D) -> StateEnv<'s, 'c, D> {
-        StateEnv {
-            st,
-            d,
-            cache: RefCell::new(vec![None; st.case.tables.slots.len()]),
-            pw: OnceCell::new(),
-            ranks: OnceCell::new(),
-        }
-    }
-
-    fn ranks(&self) -> &[usize] {
-        self.ranks.get_or_init(|| {
-            let mut r = vec![0; self.st.n()];
-            for (k, &bin) in self.st.ranking().order.iter().enumerate() {
-                r[bin] = k;
-            }
-            r
-        })
-    }
-}
-
-impl<D: Routes> Env<D> for StateEnv<'_, '_, D> {
-    fn slot(&self, d: &D, slot: usize) -> Eval<D::N> {
-        if let Some(Some(v)) = self.cache.borrow().get(slot) {
-            return Ok(v.clone());
-        }
-        self.compute_slot(d, slot)
-    }
-
-    fn proc(&self, d: &D, f: ProcFunc, arg: &Q) -> Eval<D::N> {
-        match f {
-            ProcFunc::P => {
-                let p = self.st.p_by_rank(d)?;
-                let i = arg
-                    .to_integer()
-                    .to_usize()
-                    .filter(|i| arg.is_integer() && *i >= 1 && *i <= p.len())
-                    .ok_or_else(|| {
-                        EvalError::Undefined(format!(
-                            "p({arg}): the rank must be in 1..={}",
-                            p.len()
-                        ))
-                    })?;
-                Ok(p[i - 1].clone())
-            }
-            ProcFunc::Eps1 => self.st.eps1(d, arg),
-        }
-    }
-
-    fn bins(&self) -> usize {
-        self.st.n()
-    }
-
-    fn frame(&self, d: &D, bin: usize, vars: BinVars) -> Eval<Frame<D::N>> {
-        let pw = if vars.has(BinVar::P) || vars.has(BinVar::W) {
-            match self.pw.get_or_init(|| self.st.per_bin_law(self.d)) {
-                Ok(v) => Some(v),
-                Err(e) => return Err(e.clone()),
-            }
-        } else {
-            None
-        };
-        let ranks = vars.has(BinVar::Rank).then(|| self.ranks());
-        self.st.frame(d, bin, vars, pw, ranks)
-    }
-
-    /// The law of the state after `steps` steps ([`super::next_state::law`]), merged up to
-    /// permutations where what is read allows it ([`super::next_state::may_merge`]); in the float
-    /// domains an event is re-decided at a state by the certified domains on request
-    /// ([`super::next_state::decide_pair`]).
-    fn next_law(&self, d: &D, steps: u32, reads: &Uses, visit: &mut NextVisit<'_, D>) -> Eval<()> {
-        let canon = super::next_state::may_merge(self.st, reads);
-        for (p, next) in super::next_state::law(d, self.st, steps, canon)? {
-            let env = StateEnv::new(&next, d);
-            let certified = d.exact_inputs();
-            let recheck = |f: &Formula| -> Option<bool> {
-                if certified {
-                    None
-                } else {
-                    super::next_state::decide_pair(self.st, &next, f)
-                }
-            };
-            visit(&p, &env, &recheck)?;
-        }
-        Ok(())
-    }
-
-    fn classes(&self, vars: BinVars) -> Option<Vec<(usize, usize)>> {
-        // Bins of equal load share y and x; they share p and w when the allocation is symmetric.
-        let only_load = !vars.has(BinVar::Rank) && !vars.has(BinVar::Index);
-        let law_vars = vars.has(BinVar::P) || vars.has(BinVar::W);
-        if !only_load || (law_vars && !self.st.case.alloc.symmetric(&self.st.case.setting)) {
-            return None;
-        }
-        if !law_vars {
-            // Loads only: the groups of equal load, without ranking the bins.
-            return self.st.load_classes().map(<[_]>::to_vec);
-        }
-        let r = self.st.ranking();
-        if r.groups.len() == r.order.len() {
-            return None;
-        }
-        Some(
-            r.groups
-                .iter()
-                .map(|g| (r.order[g.start], g.len()))
-                .collect(),
-        )
     }
 }
 

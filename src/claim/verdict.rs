@@ -151,16 +151,88 @@ pub struct LinkVerdict {
 }
 
 impl Verdict {
+    /// The verdict `status` at trust `trust` on the theorem with id `id` that expects `expected`:
+    /// the one place a verdict is made. The rest starts empty (no slack, witness, notes, links or
+    /// observations; nothing searched) and is added with the `with_*` methods.
+    ///
+    /// ```
+    /// use balloc::claim::{Verdict, Status, Trust, ExpectedStatus, Searched};
+    /// let v = Verdict::new("x/y", ExpectedStatus::Holds, Status::Refuted, Trust::Exact)
+    ///     .with_slack(Some(-0.25))
+    ///     .with_notes(vec!["exact rationals".into()]);
+    /// assert_eq!((v.slack, v.notes.len(), v.witness.is_none()), (Some(-0.25), 1, true));
+    /// assert!(v.contradicts()); // expected holds, refuted
+    /// ```
+    pub fn new(
+        id: impl Into<String>,
+        expected: ExpectedStatus,
+        verdict: Status,
+        trust: Trust,
+    ) -> Verdict {
+        Verdict {
+            id: id.into(),
+            verdict,
+            expected,
+            trust,
+            slack: None,
+            witness: None,
+            searched: Searched::default(),
+            notes: Vec::new(),
+            links: Vec::new(),
+            observations: Vec::new(),
+        }
+    }
+
+    /// [`Verdict::new`] for the theorem file `t` (its id and expected status).
+    pub fn of(t: &super::schema::Theorem, verdict: Status, trust: Trust) -> Verdict {
+        Verdict::new(t.id.clone(), t.file.expected, verdict, trust)
+    }
+
+    /// With the smallest slack found.
+    pub fn with_slack(mut self, slack: Option<f64>) -> Verdict {
+        self.slack = slack;
+        self
+    }
+
+    /// With the worst state or the counterexample.
+    pub fn with_witness(mut self, witness: Option<Witness>) -> Verdict {
+        self.witness = witness;
+        self
+    }
+
+    /// With what was searched.
+    pub fn with_searched(mut self, searched: Searched) -> Verdict {
+        self.searched = searched;
+        self
+    }
+
+    /// With remarks.
+    pub fn with_notes(mut self, notes: Vec<String>) -> Verdict {
+        self.notes = notes;
+        self
+    }
+
+    /// With the verdicts of a chain's links.
+    pub fn with_links(mut self, links: Vec<LinkVerdict>) -> Verdict {
+        self.links = links;
+        self
+    }
+
+    /// With the estimates of a statistical verdict.
+    pub fn with_observations(mut self, observations: Vec<Observation>) -> Verdict {
+        self.observations = observations;
+        self
+    }
+
     /// Whether the verdict contradicts the expected status: an expected `holds`, `proved` or
     /// `refuted` that is not obtained (an `inconclusive` verdict also contradicts it; `proved`
     /// meets an expected `holds`); `open` never does.
     ///
     /// ```
-    /// use balloc::claim::{Verdict, Status, Trust, ExpectedStatus, Searched};
-    /// let v = Verdict { id: "x/y".into(), verdict: Status::Holds, expected: ExpectedStatus::Refuted,
-    ///     trust: Trust::Float, slack: Some(0.5), witness: None, searched: Searched::default(), notes: vec![],
-    ///     links: vec![], observations: vec![] };
+    /// use balloc::claim::{Verdict, Status, Trust, ExpectedStatus};
+    /// let v = Verdict::new("x/y", ExpectedStatus::Refuted, Status::Holds, Trust::Float);
     /// assert!(v.contradicts());
+    /// assert!(!Verdict::new("x/y", ExpectedStatus::Holds, Status::Proved, Trust::Exact).contradicts());
     /// ```
     pub fn contradicts(&self) -> bool {
         match self.expected {

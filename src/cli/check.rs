@@ -19,11 +19,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 pub struct Args {
     /// Theorem files, directories or ids (`<paper>/<name>`); all of `theorems/` when omitted.
     /// A file outside the theorem directory (a draft) needs no `paper.toml`.
-    paths: Vec<String>,
+    pub(super) paths: Vec<String>,
     /// Output format: text (streamed), json, markdown, csv, or latex (a verdict table with the
     /// statements rendered).
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    pub(super) format: Format,
     /// The theorem directory that defines ids (default: the nearest `theorems/` in the current
     /// directory or a parent).
     #[arg(long)]
@@ -39,7 +39,7 @@ pub struct Args {
     /// Files checked at once (default: the number of cores). The verdicts and the output do not
     /// depend on it.
     #[arg(long)]
-    jobs: Option<usize>,
+    pub(super) jobs: Option<usize>,
     /// Write the proof certificate of every proved claim of kind `real` under this directory
     /// (`<DIR>/<id>.json`; re-checked by the independent checker in any case).
     #[arg(long)]
@@ -47,7 +47,7 @@ pub struct Args {
     /// Keep running: check the files, then check them again each time one is saved and print
     /// only the verdicts that changed (Ctrl-C stops).
     #[arg(long)]
-    watch: bool,
+    pub(super) watch: bool,
 }
 
 /// How the files of a run are checked: the effort, the theorem directory (ids, regression
@@ -151,32 +151,33 @@ pub fn spinner() -> indicatif::ProgressBar {
     pb
 }
 
-/// Runs `balloc check`.
-pub fn run(a: Args) -> Result<i32> {
-    let root = super::root::theorems(a.theorems.as_deref());
-    let opts = RunOptions {
+/// The options of a run of `balloc check` from its arguments (the theorem directory found from
+/// `--theorems` or upwards from the current directory).
+pub(super) fn run_options(a: &Args) -> RunOptions {
+    RunOptions {
         effort: a.effort.max(1),
-        root: root.clone(),
+        root: super::root::theorems(a.theorems.as_deref()),
         certificates: a.certificates.clone(),
-    };
-    let jobs = jobs(a.jobs)?;
-    let options = || -> Result<()> {
-        crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
-        if let Some(dir) = &a.certificates {
-            super::output::writable_dir(dir, "--certificates")?;
-        }
-        Ok(())
-    };
-    if a.watch {
-        if a.format != Format::Text {
-            anyhow::bail!("invalid --format with --watch: the watch prints text only");
-        }
-        options()?;
-        return super::watch::run(&a.paths, &opts, jobs);
     }
+}
+
+/// Checks `--effort` against its limit and that the `--certificates` folder is writable.
+pub(super) fn check_options(a: &Args) -> Result<()> {
+    crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
+    if let Some(dir) = &a.certificates {
+        super::output::writable_dir(dir, "--certificates")?;
+    }
+    Ok(())
+}
+
+/// Runs `balloc check` (without `--watch`: [`super::watch::run`]).
+pub fn run(a: Args) -> Result<i32> {
+    let opts = run_options(&a);
+    let root = opts.root.clone();
+    let jobs = jobs(a.jobs)?;
     // Validate every file first: a malformed file is an error, never skipped.
     let checks = prepare_all(&a.paths, &root)?;
-    options()?;
+    check_options(&a)?;
     let bar = super::progress(checks.len() as u64, "files");
     let stream = a.format == Format::Text;
     let outcome = run_all(&checks, &opts, jobs, &bar, |v| {
@@ -538,22 +539,11 @@ pub fn print_verdicts(vs: &[Verdict], theorems: &[&Theorem], format: Format) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claim::{ExpectedStatus, Searched, Status, Trust};
+    use crate::claim::{ExpectedStatus, Status, Trust};
 
     #[test]
     fn trust_summary_counts_each_level() {
-        let v = |t| Verdict {
-            links: Vec::new(),
-            observations: Vec::new(),
-            id: "x/y".into(),
-            verdict: Status::Holds,
-            expected: ExpectedStatus::Holds,
-            trust: t,
-            slack: None,
-            witness: None,
-            searched: Searched::default(),
-            notes: vec![],
-        };
+        let v = |t| Verdict::new("x/y", ExpectedStatus::Holds, Status::Holds, t);
         let line = trust_summary(&[v(Trust::Exact), v(Trust::Enclosure), v(Trust::Exact)]);
         assert_eq!(line, "trust: exact 2, enclosure 1, float 0, statistical 0");
     }

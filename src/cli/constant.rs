@@ -3,6 +3,7 @@
 
 use super::check::{one_check, regressions_for, spinner};
 use super::output::{Cell, Format, Table};
+use crate::app::constant::ConstantAnswer;
 use crate::claim::{self, RunContext};
 use crate::limits;
 use anyhow::{Context, Result};
@@ -40,34 +41,20 @@ pub fn run(a: Args) -> Result<i32> {
         progress: Some(&tick),
         ..RunContext::default()
     };
-    let mut r = c
+    let r = c
         .tighten(&a.name, ns.as_deref(), &mut ctx)
         .context("--name")?;
     pb.finish_and_clear();
-    if let Some(t) = r.per_n.iter().find(|t| !t.value.is_finite()) {
-        anyhow::bail!(
-            "the constant finder returned {} for `{}` at n = {}; no finite tightest value",
-            t.value,
-            r.name,
-            t.n
-        );
-    }
-    // A relative fit is undefined when every tightest value is 0 (the residuals divide by it).
-    let fits_note = fits_note(&r);
-    r.fits
-        .retain(|f| f.coefficient.is_finite() && f.rel_rms.is_finite());
+    let answer = ConstantAnswer::of(r)?;
+    let (r, fits_note) = (&answer.report, &answer.fits_note);
     match a.format {
         Format::Json => {
-            let mut v = serde_json::to_value(&r)?;
-            if let (Some(note), Some(o)) = (&fits_note, v.as_object_mut()) {
-                o.insert("fits_note".into(), serde_json::json!(note));
-            }
-            crate::outln!("{}", serde_json::to_string_pretty(&v)?);
+            crate::outln!("{}", serde_json::to_string_pretty(&answer.to_json())?);
             return Ok(0);
         }
         Format::Text => {}
         f => {
-            let (per_n, fits) = tables(&r);
+            let (per_n, fits) = tables(r);
             match f {
                 Format::Csv => {
                     // One CSV document: the per-n values (the fits are in the other formats).
@@ -187,17 +174,6 @@ fn parse_ns(s: &str) -> Result<Vec<usize>> {
         ns.push(n);
     }
     Ok(ns)
-}
-
-/// Why the report has no growth fit, if it has none: a single n, or every tightest value 0.
-fn fits_note(r: &claim::ConstantReport) -> Option<String> {
-    if r.per_n.len() < 2 {
-        Some("a growth fit needs at least two values of n".into())
-    } else if r.per_n.iter().all(|t| t.value == 0.0) {
-        Some("every tightest value is 0, so the relative residuals are undefined".into())
-    } else {
-        None
-    }
 }
 
 /// The per-n tightest values and the growth fits as tables.

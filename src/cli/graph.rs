@@ -3,10 +3,11 @@
 
 use super::output::{Cell, Format, Table};
 use crate::graph::experiment::{Point, Rule, plot_svg, simulate};
+use crate::graph::family::GraphSpec;
 use crate::graph::flow::{Routing, congestion_lower_bound};
 use crate::graph::tree::Tree;
-use crate::graph::{Graph, GraphKind, measures};
-use crate::sim::growth::{GridMean, power_fit};
+use crate::graph::{Graph, measures};
+use crate::growth::{GridMean, power_fit};
 use crate::sim::statistic::mean_ci;
 use anyhow::{Context, Result, bail};
 use num_traits::ToPrimitive;
@@ -77,48 +78,29 @@ pub enum Action {
     },
 }
 
+/// The graph of `--graph`: a spec of the one grammar ([`crate::graph::family`]: `cycle` sized by
+/// `--n`, or a sized spec such as `torus(4,8)`, `sparse-cut(64,24,4)`, `edges(…)`, `file(PATH)`),
+/// or `@FILE` for `file(FILE)`; `--d` and `--seed` are the arguments of a bare `regular`.
 fn build(graph: &str, n: Option<usize>, d: usize, seed: u64) -> Result<Graph> {
-    if let Some(p) = graph.strip_prefix('@') {
-        return Ok(Graph::read_edge_list(p)?);
-    }
-    if graph.contains('(') {
-        // A sized spec as in theorem files (`sparse-cut(64,24,4)`, `torus(4,8)`, `edges(…)`):
-        // the size is part of it.
-        if let Some(n) = n {
-            bail!(
-                "`{graph}` carries its own size; --n {n} does not apply (give the family name \
-                 alone to size it with --n)"
-            );
-        }
-        return Ok(crate::claim::kind::graph::parse_graph(graph)?);
-    }
-    let kind = match graph {
-        "cycle" => GraphKind::Cycle,
-        "path" => GraphKind::Path,
-        "torus" => GraphKind::Torus,
-        "hypercube" => GraphKind::Hypercube,
-        "complete" => GraphKind::Complete,
-        "regular" => GraphKind::Regular { d, seed },
-        other => {
-            return Err(crate::Error::unknown(
-                "graph",
-                other,
-                &[
-                    "cycle",
-                    "path",
-                    "torus",
-                    "hypercube",
-                    "complete",
-                    "regular",
-                    "@FILE",
-                    "a sized spec such as sparse-cut(64,24,4)",
-                ],
-            )
-            .into());
-        }
+    let files = crate::input::Dir::current();
+    let text = match graph.strip_prefix('@') {
+        Some(path) => format!("file({path})"),
+        None if graph.trim() == "regular" => format!("regular(d={d},seed={seed})"),
+        None => graph.to_string(),
     };
-    let n = n.context("--n is required for a graph family")?;
-    Ok(kind.build(n)?)
+    let spec = GraphSpec::parse(&text, &files)?;
+    if let (Some(own), Some(n)) = (spec.size(), n)
+        && (graph.contains('(') || own != n as u64)
+    {
+        bail!(
+            "`{graph}` carries its own size; --n {n} does not apply (give the family name \
+             alone to size it with --n)"
+        );
+    }
+    if spec.size().is_none() && n.is_none() {
+        bail!("--n is required for a graph family");
+    }
+    Ok(spec.build(n)?)
 }
 
 /// The facts `graph info` prints. Each measure is computed within its stated cost

@@ -1,7 +1,6 @@
 //! `balloc list processes|potentials|weights`.
 
 use super::output::{Cell, Format, Table};
-use crate::{potential, process, weights};
 use anyhow::Result;
 use serde_json::json;
 
@@ -33,26 +32,8 @@ pub struct Args {
 /// Runs `balloc list`.
 pub fn run(a: Args) -> Result<i32> {
     let rows: Vec<serde_json::Value> = match a.what {
-        What::Processes => process::REGISTRY
-            .iter()
-            .map(|i| {
-                json!({
-                    "name": i.name, "aliases": i.aliases,
-                    "params": i.params.iter().map(|p| json!({"name": p.name, "default": p.default, "doc": p.doc})).collect::<Vec<_>>(),
-                    "rank_based": i.rank_based, "summary": i.summary, "reference": i.reference,
-                })
-            })
-            .collect(),
-        What::Potentials => potential::REGISTRY
-            .iter()
-            .map(|i| {
-                json!({
-                    "name": i.name, "aliases": i.aliases,
-                    "params": i.params.iter().map(|p| json!({"name": p.name, "default": p.default, "doc": p.doc})).collect::<Vec<_>>(),
-                    "summary": i.summary, "reference": i.reference,
-                })
-            })
-            .collect(),
+        What::Processes => crate::app::list::processes(),
+        What::Potentials => crate::app::list::potentials(),
         What::Theorems => {
             let root = super::root::theorems(None);
             let mut rows = Vec::new();
@@ -65,10 +46,7 @@ pub fn run(a: Args) -> Result<i32> {
             }
             rows
         }
-        What::Weights => weights::WEIGHT_LAWS
-            .iter()
-            .map(|(name, params, summary)| json!({"name": name, "params": params, "summary": summary}))
-            .collect(),
+        What::Weights => crate::app::list::weight_laws(),
     };
     match a.format {
         Format::Json => {

@@ -134,6 +134,7 @@ fn execute(argv: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::List(a) => list::run(a),
         Command::Graph(a) => graph::run(a),
         Command::Multidim(a) => multidim::run(a),
+        Command::Check(a) if a.watch => watch::run(&a),
         Command::Check(a) => check::run(a),
         Command::Search(a) => search::run(a),
         Command::Constant(a) => constant::run(a),

@@ -4,11 +4,8 @@
 //! Every subcommand with `--format` accepts all of [`Format`]: JSON is each command's own
 //! document (the stable contract), and the tabular formats render the same [`Table`]s.
 
-use crate::limits;
-use crate::loads::Loads;
 use crate::xfloat::XFloat;
 use anyhow::{Context, Result};
-use serde_json::{Value, json};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -188,6 +185,7 @@ impl Table {
     }
 }
 
+pub use crate::app::loads::read_loads;
 pub use crate::latex::{escape as tex_escape, rational as tex_rational};
 
 /// The decimal digits that every number of the interval `[lo, hi]` rounds to (up to 17
@@ -210,48 +208,6 @@ pub fn common_digits(lo: f64, hi: f64) -> Option<String> {
         let (a, b) = (format!("{lo:.p$e}"), format!("{hi:.p$e}"));
         (a == b).then_some(a)
     })
-}
-
-/// Reads `--loads`: a literal list or `@FILE`, within [`limits::INPUT_FILE_BYTES`] (checked
-/// before reading) and [`limits::BINS`].
-pub fn read_loads(arg: &str) -> Result<Loads> {
-    let loads = if let Some(path) = arg.strip_prefix('@') {
-        let meta = std::fs::metadata(path)
-            .with_context(|| format!("--loads: cannot read file `{path}`"))?;
-        limits::INPUT_FILE_BYTES.check(&format!("--loads file `{path}`"), meta.len())?;
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("--loads: cannot read file `{path}`"))?;
-        Loads::parse(&text).with_context(|| format!("--loads file `{path}`"))?
-    } else {
-        Loads::parse(arg).context("--loads")?
-    };
-    limits::BINS.check_usize("--loads", loads.n())?;
-    Ok(loads)
-}
-
-/// Inserts `key` (the value if representable, else null) and `log_key` (ln |value|) and, for
-/// signed quantities, `key_sign`.
-pub fn put_scaled(obj: &mut serde_json::Map<String, Value>, key: &str, v: &XFloat, signed: bool) {
-    match v.to_f64_checked() {
-        Some(x) => {
-            obj.insert(key.into(), json!(x));
-        }
-        None => {
-            obj.insert(key.into(), Value::Null);
-        }
-    }
-    let ln = v.ln_abs();
-    if signed {
-        obj.insert(format!("log_abs_{key}"), json_f64(ln));
-        obj.insert(format!("{key}_sign"), json!(v.signum()));
-    } else {
-        obj.insert(format!("log_{key}"), json_f64(ln));
-    }
-}
-
-/// A JSON number, or null when it is not finite (−∞ for ln 0).
-pub fn json_f64(x: f64) -> Value {
-    if x.is_finite() { json!(x) } else { Value::Null }
 }
 
 /// Formats a scaled value for text output.

@@ -99,18 +99,9 @@ mod tests {
     fn v(status: Status, slack: Option<f64>, evals: u64) -> Verdict {
         let mut searched = Searched::default();
         searched.add("random", evals);
-        Verdict {
-            id: "x/y".into(),
-            verdict: status,
-            expected: ExpectedStatus::Holds,
-            trust: Trust::Float,
-            slack,
-            witness: None,
-            searched,
-            notes: vec![],
-            links: vec![],
-            observations: vec![],
-        }
+        Verdict::new("x/y", ExpectedStatus::Holds, status, Trust::Float)
+            .with_slack(slack)
+            .with_searched(searched)
     }
 
     #[test]

@@ -59,7 +59,47 @@ pub struct Args {
 
 /// Runs `balloc simulate`.
 pub fn run(a: Args) -> Result<i32> {
-    let cfg = Config::parse(&a.process, a.n, a.batch, &a.weights, &a.ties).map_err(|e| {
+    let cfg = config_of(&a)?;
+    let plan = plan_of(&a)?;
+    let bar = super::progress(a.runs, "runs");
+    let out = sim::simulate(&cfg, &plan, &|| bar.inc(1)).map_err(|e| {
+        anyhow::anyhow!(
+            "{}",
+            e.to_string()
+                .replace("invalid runs:", "invalid --runs:")
+                .replace("invalid balls × runs:", "invalid --balls × --runs:")
+                .replace("invalid trajectory:", "invalid --trajectory:")
+        )
+    })?;
+    bar.finish_and_clear();
+    if let Some(path) = &a.plot {
+        write_plots(std::path::Path::new(path), &out, &plan)?;
+    }
+    match a.format {
+        Format::Json => {
+            crate::outln!(
+                "{}",
+                serde_json::to_string_pretty(&sim::to_json(&out, &plan))?
+            )
+        }
+        Format::Csv => print_csv(&out)?,
+        Format::Markdown | Format::Latex => print_table(&a, &out),
+        Format::Text => print_text(&a, &out),
+    }
+    Ok(0)
+}
+
+/// The configuration of the arguments (errors name the flags).
+fn config_of(a: &Args) -> Result<Config> {
+    let cfg = Config::parse_with(
+        &a.process,
+        &crate::input::Dir::current(),
+        a.n,
+        a.batch,
+        &a.weights,
+        &a.ties,
+    )
+    .map_err(|e| {
         anyhow::anyhow!(
             "{}",
             e.to_string()
@@ -79,6 +119,12 @@ pub fn run(a: Args) -> Result<i32> {
             a.confidence
         );
     }
+    Ok(cfg)
+}
+
+/// The plan of the arguments: balls, runs, seed, what to record (a trajectory of 50
+/// checkpoints at least when plotting); a `--plot` path is checked before any run.
+fn plan_of(a: &Args) -> Result<Plan> {
     let mut plan = Plan::new(a.balls, a.runs, a.seed);
     plan.confidence = a.confidence;
     plan.histogram = a.histogram;
@@ -96,146 +142,137 @@ pub fn run(a: Args) -> Result<i32> {
             plan.trajectory = 50;
         }
     }
-    let bar = super::progress(a.runs, "runs");
-    let out = sim::simulate(&cfg, &plan, &|| bar.inc(1)).map_err(|e| {
-        anyhow::anyhow!(
-            "{}",
-            e.to_string()
-                .replace("invalid runs:", "invalid --runs:")
-                .replace("invalid balls × runs:", "invalid --balls × --runs:")
-                .replace("invalid trajectory:", "invalid --trajectory:")
-        )
-    })?;
-    bar.finish_and_clear();
-    if let Some(path) = &a.plot {
-        let path = std::path::Path::new(path);
-        plot_gap(&out, &plan)?.write(path).context("--plot")?;
-        for (k, name) in out.potential_names.iter().enumerate() {
-            let file = potential_path(path, name);
-            plot_potential(&out, &plan, k)?
-                .write(&file)
-                .with_context(|| format!("--plot (potential `{name}`)"))?;
-            crate::errln!("--plot: {name} written to {}", file.display());
-        }
+    Ok(plan)
+}
+
+/// Writes the gap plot to `path` and one plot per potential next to it.
+fn write_plots(path: &std::path::Path, out: &sim::SimOutput, plan: &Plan) -> Result<()> {
+    plot_gap(out, plan)?.write(path).context("--plot")?;
+    for (k, name) in out.potential_names.iter().enumerate() {
+        let file = potential_path(path, name);
+        plot_potential(out, plan, k)?
+            .write(&file)
+            .with_context(|| format!("--plot (potential `{name}`)"))?;
+        crate::errln!("--plot: {name} written to {}", file.display());
     }
-    match a.format {
-        Format::Json => {
-            crate::outln!(
-                "{}",
-                serde_json::to_string_pretty(&sim::to_json(&out, &plan))?
-            )
-        }
-        Format::Csv => {
-            let mut w = csv::Writer::from_writer(Vec::new());
-            let mut head = vec![
-                "run",
-                "seed",
-                "final_gap",
-                "max_gap",
-                "spread",
-                "balls",
-                "steps",
-                "mean_quantile",
-            ]
-            .into_iter()
-            .map(String::from)
-            .collect::<Vec<_>>();
-            head.extend(out.potential_names.iter().cloned());
-            w.write_record(&head)?;
-            for r in &out.runs {
-                let mut row = vec![
-                    r.run.to_string(),
-                    r.seed.to_string(),
-                    r.final_gap.to_string(),
-                    r.max_gap.to_string(),
-                    r.spread.to_string(),
-                    r.balls.to_string(),
-                    r.steps.to_string(),
-                    r.mean_quantile.to_string(),
-                ];
-                row.extend(
-                    r.potentials
-                        .iter()
-                        .map(|v| v.map(|x| x.to_string()).unwrap_or_default()),
-                );
-                w.write_record(&row)?;
-            }
-            let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
-            crate::outln!("{}", String::from_utf8_lossy(&bytes).trim_end());
-        }
-        Format::Markdown | Format::Latex => {
-            let mut t = Table::new(&["quantity", "mean", "stderr", "ci_low", "ci_high"]);
-            for (k, e) in &out.summary {
-                let name = match k.strip_prefix("potential_") {
-                    Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
-                    None => k.clone(),
-                };
-                t.push(vec![
-                    Cell::text(name),
-                    Cell::float(e.mean),
-                    Cell::float(e.stderr),
-                    Cell::float(e.ci_low),
-                    Cell::float(e.ci_high),
-                ]);
-            }
-            let config: Vec<String> = out
-                .config
+    Ok(())
+}
+
+/// The name of the summary quantity `k` (a potential's own name for `potential_<i>`).
+fn quantity_name(out: &sim::SimOutput, k: &str) -> String {
+    match k.strip_prefix("potential_") {
+        Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
+        None => k.to_string(),
+    }
+}
+
+/// `--format csv`: one row per run.
+fn print_csv(out: &sim::SimOutput) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut head = vec![
+        "run",
+        "seed",
+        "final_gap",
+        "max_gap",
+        "spread",
+        "balls",
+        "steps",
+        "mean_quantile",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect::<Vec<_>>();
+    head.extend(out.potential_names.iter().cloned());
+    w.write_record(&head)?;
+    for r in &out.runs {
+        let mut row = vec![
+            r.run.to_string(),
+            r.seed.to_string(),
+            r.final_gap.to_string(),
+            r.max_gap.to_string(),
+            r.spread.to_string(),
+            r.balls.to_string(),
+            r.steps.to_string(),
+            r.mean_quantile.to_string(),
+        ];
+        row.extend(
+            r.potentials
                 .iter()
-                .map(|(k, v)| format!("{k} = {}", v.to_string().trim_matches('"')))
-                .collect();
-            let head = format!(
-                "{}, balls = {}, runs = {} (seed {}); {}% Student-t intervals; gap = max x − W/n",
-                config.join(", "),
-                a.balls,
-                a.runs,
-                a.seed,
-                a.confidence * 100.0
-            );
-            if a.format == Format::Latex {
-                crate::outln!("% {head}\n{}", t.latex(Some("lrrrr")));
-            } else {
-                crate::outln!("{head}\n\n{}", t.markdown());
-            }
-        }
-        Format::Text => {
-            for (k, v) in &out.config {
-                crate::outln!("{k:<16} {}", v.to_string().trim_matches('"'));
-            }
-            crate::outln!("balls            {}", a.balls);
-            crate::outln!("runs             {}  (seed {})", a.runs, a.seed);
+                .map(|v| v.map(|x| x.to_string()).unwrap_or_default()),
+        );
+        w.write_record(&row)?;
+    }
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?;
+    crate::outln!("{}", String::from_utf8_lossy(&bytes).trim_end());
+    Ok(())
+}
+
+/// `--format markdown` or `latex`: the summary table under a line naming the configuration.
+fn print_table(a: &Args, out: &sim::SimOutput) {
+    let mut t = Table::new(&["quantity", "mean", "stderr", "ci_low", "ci_high"]);
+    for (k, e) in &out.summary {
+        t.push(vec![
+            Cell::text(quantity_name(out, k)),
+            Cell::float(e.mean),
+            Cell::float(e.stderr),
+            Cell::float(e.ci_low),
+            Cell::float(e.ci_high),
+        ]);
+    }
+    let config: Vec<String> = out
+        .config
+        .iter()
+        .map(|(k, v)| format!("{k} = {}", v.to_string().trim_matches('"')))
+        .collect();
+    let head = format!(
+        "{}, balls = {}, runs = {} (seed {}); {}% Student-t intervals; gap = max x − W/n",
+        config.join(", "),
+        a.balls,
+        a.runs,
+        a.seed,
+        a.confidence * 100.0
+    );
+    if a.format == Format::Latex {
+        crate::outln!("% {head}\n{}", t.latex(Some("lrrrr")));
+    } else {
+        crate::outln!("{head}\n\n{}", t.markdown());
+    }
+}
+
+/// `--format text`: the configuration, then one line per summary quantity.
+fn print_text(a: &Args, out: &sim::SimOutput) {
+    for (k, v) in &out.config {
+        crate::outln!("{k:<16} {}", v.to_string().trim_matches('"'));
+    }
+    crate::outln!("balls            {}", a.balls);
+    crate::outln!("runs             {}  (seed {})", a.runs, a.seed);
+    crate::outln!(
+        "{:<16} {:>12} {:>12} {:>12} {:>12}   ({}% t-interval; gap = max x − W/n)",
+        "quantity",
+        "mean",
+        "stderr",
+        "ci_low",
+        "ci_high",
+        a.confidence * 100.0
+    );
+    for (k, e) in &out.summary {
+        let name = quantity_name(out, k);
+        if e.samples < 2 {
             crate::outln!(
-                "{:<16} {:>12} {:>12} {:>12} {:>12}   ({}% t-interval; gap = max x − W/n)",
-                "quantity",
-                "mean",
-                "stderr",
-                "ci_low",
-                "ci_high",
-                a.confidence * 100.0
+                "{name:<16} {:>12.4}   (stderr and interval {})",
+                e.mean,
+                sim::statistic::UNDEFINED_FOR_ONE_RUN
             );
-            for (k, e) in &out.summary {
-                let name = match k.strip_prefix("potential_") {
-                    Some(i) => out.potential_names[i.parse::<usize>().unwrap_or(0)].clone(),
-                    None => k.clone(),
-                };
-                if e.samples < 2 {
-                    crate::outln!(
-                        "{name:<16} {:>12.4}   (stderr and interval {})",
-                        e.mean,
-                        sim::statistic::UNDEFINED_FOR_ONE_RUN
-                    );
-                } else {
-                    crate::outln!(
-                        "{name:<16} {:>12.4} {:>12.4} {:>12.4} {:>12.4}",
-                        e.mean,
-                        e.stderr,
-                        e.ci_low,
-                        e.ci_high
-                    );
-                }
-            }
+        } else {
+            crate::outln!(
+                "{name:<16} {:>12.4} {:>12.4} {:>12.4} {:>12.4}",
+                e.mean,
+                e.stderr,
+                e.ci_low,
+                e.ci_high
+            );
         }
     }
-    Ok(0)
 }
 
 /// The mean gap over runs at each checkpoint, with its confidence interval, and the mean of the

@@ -6,7 +6,8 @@
 //! `notify` crate) on the files' folders, so editors that save by renaming a temporary file are
 //! seen too; the events of one save are gathered for a short moment and the file checked once.
 
-use super::check::{RunOptions, print_text, regressions_for};
+use super::check::{Args, RunOptions, check_options, print_text, regressions_for, run_options};
+use super::output::Format;
 use crate::claim::{self, RunContext, Verdict};
 use anyhow::{Context, Result};
 use notify::Watcher;
@@ -64,9 +65,15 @@ fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// Runs the watch until interrupted (or until the file events stop); `jobs` is unused beyond the
-/// first round, where the files are checked one after the other in the order given.
-pub fn run(paths: &[String], opts: &RunOptions, _jobs: usize) -> Result<i32> {
+/// Runs `balloc check --watch` until interrupted (or until the file events stop); the first round
+/// checks the files one after the other in the order given.
+pub fn run(a: &Args) -> Result<i32> {
+    let opts = &run_options(a);
+    if a.format != Format::Text {
+        anyhow::bail!("invalid --format with --watch: the watch prints text only");
+    }
+    check_options(a)?;
+    let paths = &a.paths;
     if paths.is_empty() {
         anyhow::bail!(
             "invalid --watch: name the files to watch (e.g. `balloc check --watch draft.toml`)"

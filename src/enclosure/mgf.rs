@@ -8,7 +8,8 @@
 
 use super::Interval;
 use crate::error::{Error, Result};
-use crate::exact::{ExactWeights, Q, int};
+use crate::exact::{Q, int};
+use crate::weights::ExactWeights;
 use num_traits::{One, Zero};
 
 fn domain_error(weights: &ExactWeights, s: &Q) -> Error {
@@ -21,7 +22,7 @@ fn domain_error(weights: &ExactWeights, s: &Q) -> Error {
 /// An enclosure of `M(s) = E[e^{sW}]`.
 ///
 /// ```
-/// use balloc::{enclosure::mgf, exact::{ExactWeights, Q}};
+/// use balloc::{enclosure::mgf, exact::Q, weights::ExactWeights};
 /// let half = Q::new(1.into(), 2.into());
 /// // Exp(1): M(1/2) = 2 exactly; Geometric(mean 1): M(s) = 1/(2 − eˢ), M(1) is infinite.
 /// let e = mgf::mgf(&ExactWeights::parse("exp(1)").unwrap(), &half, 64).unwrap();
@@ -76,7 +77,7 @@ pub fn mgf(weights: &ExactWeights, s: &Q, prec: u64) -> Result<Interval> {
 /// lies inside).
 ///
 /// ```
-/// use balloc::{enclosure::{mgf, Interval}, exact::{ExactWeights, Q}};
+/// use balloc::{enclosure::{mgf, Interval}, exact::Q, weights::ExactWeights};
 /// // Exp(1) at s = 1/2 (a point interval): M = 1/(1 − 1/2) = 2.
 /// let s = Interval::from_rational(&Q::new(1.into(), 2.into()), 64);
 /// let e = mgf::mgf_at(&ExactWeights::parse("exp(1)").unwrap(), &s, 64).unwrap();

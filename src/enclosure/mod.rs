@@ -10,37 +10,25 @@
 //! is `Undecided` at the limit. Exponents up to about `e^{7.4·10⁸}` are represented directly
 //! (malachite floats have 30-bit exponents), so `Φ` at huge loads does not overflow.
 //!
-//! Covered: `Φ`, `Ψ`, `Γ` at a state ([`exponential::value`]) and their expectations after one
-//! step or one batch ([`exponential::enclose`]) for any exact step law (rank-based processes
-//! with ties applied, or an explicit law with ball counts), with unit, finite rational,
-//! exponential or geometric weights (their MGFs are rational functions of `eˢ` or `s`, [`mgf`]).
-//! Also: the rank-weighted group potentials of the multidimensional paper and their one-step
-//! expectations on the sum-load chain ([`group`]), and paper B's `Λ = Σ e^{α|yᵢ|}` (and the
-//! recovery potential of the same shape) with its one-step expectation ([`lambda`]).
+//! What is enclosed lives with its object: the exponential potentials and their expectations in
+//! [`crate::potential::enclosed`], the group potentials of the multidimensional paper in
+//! `crate::multidim`; here are the numbers ([`Interval`], [`Interval64`]), the weight MGFs
+//! ([`mgf`]) and the certified comparisons.
 //!
 //! ```
-//! use balloc::enclosure::{self, decide, Decision, ExpSpec, Interval};
-//! use balloc::exact::{self, ExactSetting, ExactStepLaw};
-//! use balloc::{loads::{Loads, TieRule}, process};
-//! // Two-Choice at x = 0 (n = 8), Γ with α = 1/2: Γ = 16 and E[Γ'] > Γ (Γ grows at balance).
-//! let x = Loads::zeros(8).unwrap();
-//! let law = ExactStepLaw::from_process(process::parse("two-choice").unwrap().as_ref(), &x, TieRule::Random).unwrap();
-//! let e = enclosure::exponential::enclose(&law, &ExpSpec::parse("gamma(0.5)").unwrap(),
-//!                                         &exact::loads(&x).unwrap(), &ExactSetting::sequential(), 64).unwrap();
-//! assert_eq!(decide(&e.expected_next, &e.value), Decision::Greater);
-//! assert!(e.value.contains_f64(16.0));
+//! use balloc::enclosure::{decide, Decision, Interval};
+//! // e = 2.71828… is enclosed at 64 bits tightly enough to compare as greater than 2.718.
+//! let e = Interval::from_f64(1.0).unwrap().exp(64).unwrap();
+//! assert_eq!(decide(&e, &Interval::from_f64(2.718).unwrap()), Decision::Greater);
 //! ```
 
 mod decide;
 mod exp_cache;
-pub mod exponential;
 mod interval;
 pub mod interval64;
-pub mod lambda;
 pub mod mgf;
 
 pub use decide::{Decided, Decision, Precisions, decide, decide_escalating, decide_f64};
 pub use exp_cache::ExpCache;
-pub use exponential::{Enclosed, ExpSpec};
 pub use interval::{Interval, sci, to_malachite};
 pub use interval64::Interval64;

@@ -1,51 +1,37 @@
-//! Trust level **`exact`**: rational evaluation of every quantity that is rational.
+//! Trust level **`exact`**: the exact numbers.
 //!
-//! docs/conventions.md §3 names four trust levels for a verdict; this module is the strongest one. It evaluates,
-//! in exact rationals ([`Q`] = `Ratio<Int>`: numerator and denominator are [`Int`]s, machine
-//! integers while they fit in `i64` and `BigInt`s beyond, see [`int`]):
-//!
-//! * the per-bin allocation vectors of rank-based processes with the tie rule applied
-//!   ([`ExactStepLaw::from_process`]; random ties give every bin of a tied group the group
-//!   average, fixed ties keep the rank order, docs/conventions.md §1);
-//! * C1/C2 (already generic: call [`crate::condition`] with `Q`);
-//! * the quadratic potential `Υ = Σ yᵢ²` and the absolute-value potential `Δ = Σ |yᵢ|`, and
-//!   their expectations after one step and one batch ([`quadratic`], [`absolute`]), by the same
-//!   closed forms as the `f64` code in `crate::potential` (docs/derivations.md §4);
-//! * an independent brute-force enumerator over every outcome ([`enumerate::brute_force`]).
-//!
-//! Loads given as `f64` are converted exactly ([`from_float`]), so integer loads and
-//! dyadic loads are represented without error. Weight laws carry rational parameters
-//! ([`ExactWeights`]).
+//! docs/conventions.md §3 names four trust levels for a verdict; this module holds the numbers of
+//! the strongest one: exact rationals [`Q`] = `Ratio<Int>` (numerator and denominator are
+//! [`Int`]s, machine integers while they fit in `i64` and `BigInt`s beyond, see [`int`]), sums of
+//! many rationals over a few denominators ([`sum::QSum`]), the exact value of an `f64`
+//! ([`from_float`]: integer and dyadic loads are represented without error), and the number
+//! types the generic code runs in ([`Field`]: `f64` or `Q`). It depends on nothing else of the
+//! crate but its error type and [`crate::xfloat`]; what is computed in these numbers lives with
+//! its object: the exact step laws in [`crate::process`] (`ExactStepLaw`), C1/C2 in
+//! [`crate::condition`] (generic over [`Field`]), the exact expectations of Υ and Δ and the
+//! brute-force enumerator in [`crate::potential::exact`], rational weight laws in
+//! [`crate::weights`] (`ExactWeights`).
 //!
 //! ```
-//! use balloc::exact::{self, ExactSetting, ExactStepLaw, Q};
-//! use balloc::{loads::{Loads, TieRule}, process};
-//! // Two-Choice, n = 2, x = (1, 0): p = (1/4, 3/4) by rank; Υ' is 2 (heavy bin, prob. 1/4) or
-//! // 0 (light bin, prob. 3/4), so E[Υ'] = 1/2 exactly.
-//! let x = Loads::new(vec![1.0, 0.0]).unwrap();
-//! let law = ExactStepLaw::from_process(process::parse("two-choice").unwrap().as_ref(),
-//!                                      &x, TieRule::Random).unwrap();
-//! let e = exact::quadratic::expected_next(&law, &exact::loads(&x).unwrap(),
-//!                                         &ExactSetting::sequential()).unwrap();
-//! assert_eq!(e, Q::new(1.into(), 2.into()));
+//! use balloc::exact::{from_float, normalized, Q};
+//! // 0.1 is not 1/10 in binary: its exact value has the denominator 2⁵⁵.
+//! assert_eq!(from_float(0.1).unwrap().denom().to_string(), (1u64 << 55).to_string());
+//! // y = x − W/n exactly: (1, 0, 0) ↦ (2/3, −1/3, −1/3).
+//! let y = normalized(&[Q::from_integer(1.into()), Q::from_integer(0.into()), Q::from_integer(0.into())]);
+//! assert_eq!(y[0], Q::new(2.into(), 3.into()));
 //! ```
 
 use crate::error::{Error, Result};
-use crate::loads::Loads;
 use num_bigint::BigInt;
 use num_rational::Ratio;
 use num_traits::{ToPrimitive, Zero};
 
-pub mod absolute;
-pub mod enumerate;
+mod field;
 pub mod int;
-pub mod quadratic;
 pub mod sum;
-mod weights;
 
-pub use crate::process::{ExactOutcome, ExactStepLaw};
+pub use field::{Field, FromMachineInt};
 pub use int::{Int, OutOfRange};
-pub use weights::ExactWeights;
 
 /// Exact rationals `a/b` in lowest terms with `b > 0`, over the integers [`Int`]. The same
 /// values, order, text and `to_f64` as `BigRational` (checked against it in the tests).
@@ -176,20 +162,6 @@ pub fn to_xfloat(q: &Q) -> crate::xfloat::XFloat {
     XFloat::from_parts(sign * a / b, (ka - kb) as f64 * std::f64::consts::LN_2)
 }
 
-/// The loads as exact rationals (every finite `f64` is a rational).
-///
-/// ```
-/// let x = balloc::loads::Loads::new(vec![2.0, 0.5]).unwrap();
-/// assert_eq!(balloc::exact::loads(&x).unwrap()[1].to_string(), "1/2");
-/// ```
-pub fn loads(x: &Loads) -> Result<Vec<Q>> {
-    x.as_slice()
-        .iter()
-        .enumerate()
-        .map(|(i, v)| from_f64(*v, &format!("load {}", i + 1)))
-        .collect()
-}
-
 /// The normalised loads `yᵢ = xᵢ − W/n` in exact arithmetic (so `Σ yᵢ = 0` exactly).
 ///
 /// ```
@@ -200,52 +172,6 @@ pub fn loads(x: &Loads) -> Result<Vec<Q>> {
 pub fn normalized(x: &[Q]) -> Vec<Q> {
     let mean = x.iter().fold(Q::zero(), |a, b| a + b) / int(x.len() as i64);
     x.iter().map(|v| v - &mean).collect()
-}
-
-/// The setting of an exact evaluation: batch size `b ≥ 1` and a rational weight law. (The tie
-/// rule is already applied in the [`ExactStepLaw`].)
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExactSetting {
-    /// The batch size (1 = sequential).
-    pub batch: u64,
-    /// The weight law.
-    pub weights: ExactWeights,
-}
-
-impl ExactSetting {
-    /// A validated setting.
-    ///
-    /// ```
-    /// use balloc::exact::{ExactSetting, ExactWeights};
-    /// assert!(ExactSetting::new(0, ExactWeights::Unit).is_err());
-    /// assert_eq!(ExactSetting::new(4, ExactWeights::Unit).unwrap().batch, 4);
-    /// ```
-    pub fn new(batch: u64, weights: ExactWeights) -> Result<ExactSetting> {
-        if batch == 0 {
-            return Err(Error::invalid("batch", "must be at least 1, got 0"));
-        }
-        Ok(ExactSetting { batch, weights })
-    }
-
-    /// One unit ball.
-    pub fn sequential() -> ExactSetting {
-        ExactSetting {
-            batch: 1,
-            weights: ExactWeights::Unit,
-        }
-    }
-
-    /// The exact counterpart of a float [`crate::setting::Setting`] (weights via
-    /// [`ExactWeights::from_law`]; the tie rule belongs to the step law).
-    ///
-    /// ```
-    /// use balloc::{exact::ExactSetting, setting::Setting};
-    /// let s = ExactSetting::from_setting(&Setting::batched(3).unwrap()).unwrap();
-    /// assert_eq!(s.batch, 3);
-    /// ```
-    pub fn from_setting(s: &crate::setting::Setting) -> Result<ExactSetting> {
-        ExactSetting::new(s.batch, ExactWeights::from_law(&s.weights)?)
-    }
 }
 
 #[cfg(test)]

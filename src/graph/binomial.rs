@@ -126,6 +126,29 @@ fn negligible(term: &Interval, sum: &Interval, prec: u64) -> bool {
     term.hi() <= bound.lo()
 }
 
+/// The event of Lemma 4.1's proof (Bansal–Feldheim arXiv:2106.06051 v2, §4.1): `P[Y ≥ E[Y] + √T]`
+/// for `Y ~ Binomial(T, p)`, i.e. [`upper_tail`] from `j₀ = ⌈Tp + √T⌉` ([`mean_plus_sqrt`]),
+/// enclosed at `prec` bits; `T ≥ 1`.
+///
+/// ```
+/// use balloc::graph::binomial::lemma_4_1_tail;
+/// use balloc::exact::Q;
+/// // T = 4, p = 1/2: E[Y] + √T = 2 + 2 = 4, so P[Y ≥ 4] = (1/2)⁴ = 1/16.
+/// let p = lemma_4_1_tail(4, &Q::new(1.into(), 2.into()), 64).unwrap();
+/// assert!(p.contains(&Q::new(1.into(), 16.into())));
+/// // T = 9, p = 1/3: 3 + 3 = 6, P[Y ≥ 6] = (84·8 + 36·4 + 9·2 + 1)/3⁹ = 835/19683.
+/// let p = lemma_4_1_tail(9, &Q::new(1.into(), 3.into()), 64).unwrap();
+/// assert!(p.contains(&Q::new(835.into(), 19683.into())) && p.rel_width() < 1e-15);
+/// assert!(lemma_4_1_tail(0, &Q::new(1.into(), 2.into()), 64).is_err());
+/// ```
+pub fn lemma_4_1_tail(t: u64, p: &Q, prec: u64) -> Result<Interval> {
+    if t == 0 {
+        return Err(Error::invalid("T", "must be at least 1"));
+    }
+    crate::limits::BINOMIAL_TRIALS.check("binomial tail T", t)?;
+    upper_tail(t, p, mean_plus_sqrt(t, p), prec)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 //! so the runs, their seeds, start states, burn-in and checkpoints are those of
 //! [`crate::sim::simulate`] (run `r` seeded from (model key, seed, `r`): the results do not depend
 //! on the thread count), the intervals are [`crate::sim::statistic::mean_ci`] and the growth
-//! exponent is [`crate::sim::growth::power_fit`]; plots go through [`crate::plot`].
+//! exponent is [`crate::growth::power_fit`]; plots go through [`crate::plot`].
 //!
 //! Observables (`docs/conventions.md` §1: every output says which gap): `gap = max_v L(v) − t/n` and `spread = max − min`
 //! (C's `gap_G`); each run reports both at the end, and the time average of `gap` over the

@@ -69,3 +69,74 @@ pub fn orthogonality_defect(t: &Tree) -> f64 {
         - nalgebra::DMatrix::<f64>::identity(internal.len() + 1, internal.len() + 1);
     g.iter().fold(0.0, |a, x| a.max(x.abs()))
 }
+
+/// `⟨h_i, h_j⟩ = Σ_v h_i(v)·h_j(v)`, summed over the vertices (not the closed form): `0` for
+/// `i ≠ j`, `‖h_i‖² = 1/|S_ℓ(i)| + 1/|S_r(i)|` for `i = j` (derived; Bansal–Feldheim
+/// arXiv:2106.06051 v2 §1.2, eq. (2)).
+///
+/// ```
+/// use balloc::graph::{Graph, tree::Tree, haar::dot};
+/// use balloc::exact::Q;
+/// let t = Tree::standard(&Graph::cycle(6).unwrap()).unwrap();
+/// let (l, _) = t.nodes[0].children.unwrap();
+/// // h_root = (−1/3, −1/3, −1/3, 1/3, 1/3, 1/3): ‖h‖² = 6/9 = 2/3 = 1/3 + 1/3. Node {0, 1, 2}
+/// // splits into {0} | {1, 2} (or {0, 1} | {2}): its vector lives on the left half, where h_root
+/// // is constant, and sums to zero there, so the dot product is 0.
+/// assert_eq!(dot(&t, 0, 0), Q::new(2.into(), 3.into()));
+/// assert_eq!(dot(&t, 0, l), Q::from_integer(0.into()));
+/// ```
+pub fn dot(t: &Tree, i: usize, j: usize) -> Q {
+    (0..t.pos.len())
+        .map(|v| value(t, i, v) * value(t, j, v))
+        .sum()
+}
+
+/// `⟨h_i, L⟩ = Σ_v h_i(v)·L(v)`, summed over the vertices; equals `L̄(S_r(i)) − L̄(S_ℓ(i))`
+/// (derived, Bansal–Feldheim §1.2).
+///
+/// ```
+/// use balloc::graph::{Graph, tree::Tree, haar::dot_loads};
+/// use balloc::exact::Q;
+/// let t = Tree::standard(&Graph::cycle(4).unwrap()).unwrap();
+/// // Root {0, 1} | {2, 3}, loads (3, 1, 0, 0): −(3 + 1)/2 + (0 + 0)/2 = −2 = L̄(S_r) − L̄(S_ℓ).
+/// let x: Vec<Q> = [3, 1, 0, 0].iter().map(|&v| Q::from_integer(v.into())).collect();
+/// assert_eq!(dot_loads(&t, 0, &x), Q::from_integer((-2).into()));
+/// ```
+pub fn dot_loads(t: &Tree, i: usize, x: &[Q]) -> Q {
+    x.iter()
+        .enumerate()
+        .map(|(v, xv)| value(t, i, v) * xv)
+        .sum()
+}
+
+/// The residual of the Haar expansion of a load vector,
+/// `Σ_v |L(v) − t/n − Σ_i (⟨L, h_i⟩/‖h_i‖²)·h_i(v)|` over the internal nodes `i`, with
+/// `t = Σ L` and the dot products summed over the vertices ([`dot`], [`dot_loads`]): `0` exactly
+/// when `L − (t/n)𝟙 = Σ_i (⟨L, h_i⟩/‖h_i‖²)h_i` (the vectors `h_i` with `𝟙` are an orthogonal
+/// basis; derived, Bansal–Feldheim §1.2). `O(n²)` for a tree of `n` leaves.
+///
+/// ```
+/// use balloc::graph::{Graph, tree::Tree, haar::expansion_residual};
+/// use balloc::exact::Q;
+/// let t = Tree::standard(&Graph::cycle(4).unwrap()).unwrap();
+/// // Loads (3, 1, 0, 0), t/n = 1: root coefficient −2/(1/2 + 1/2) = −2 times (−1/2, −1/2, 1/2,
+/// // 1/2) gives (1, 1, −1, −1); node {0, 1}: ⟨h, L⟩ = −3 + 1 = −2 over ‖h‖² = 2 gives
+/// // −1·(−1, 1, 0, 0) = (1, −1, 0, 0); node {2, 3}: 0. Sum + 1 = (3, 1, 0, 0): residual 0.
+/// let x: Vec<Q> = [3, 1, 0, 0].iter().map(|&v| Q::from_integer(v.into())).collect();
+/// assert_eq!(expansion_residual(&t, &x), Q::from_integer(0.into()));
+/// ```
+pub fn expansion_residual(t: &Tree, x: &[Q]) -> Q {
+    use num_traits::Signed;
+    let n = x.len();
+    let total: Q = x.iter().sum();
+    let mut recon = vec![total / Q::from_integer(Int::from(n)); n];
+    for i in t.internal() {
+        let h = vector(t, i);
+        let norm2: Q = h.iter().map(|v| v * v).sum();
+        let c: Q = h.iter().zip(x).map(|(a, b)| a * b).sum::<Q>() / norm2;
+        for (r, hv) in recon.iter_mut().zip(&h) {
+            *r += &c * hv;
+        }
+    }
+    recon.iter().zip(x).map(|(r, xv)| (r - xv).abs()).sum()
+}

@@ -22,6 +22,7 @@ pub mod checks;
 pub mod coupon;
 pub mod electrical;
 pub mod experiment;
+pub mod family;
 pub mod flow;
 pub mod greedy;
 pub mod haar;
@@ -343,36 +344,11 @@ impl Graph {
         Graph::from_edges(n, edges, source)
     }
 
-    /// Reads an edge-list file whose relative `path` lies in `dir` (a theorem file's directory;
-    /// `None`: the current directory). Errors name the file as read; the graph is named by `path`
-    /// as written, so that names (and the run seeds derived from them) do not depend on `dir`.
-    ///
-    /// ```
-    /// let dir = std::env::temp_dir().join("balloc-doc-read-edge-list-in");
-    /// std::fs::create_dir_all(&dir).unwrap();
-    /// std::fs::write(dir.join("tri.edges"), "0 1\n1 2\n2 0\n").unwrap();
-    /// let g = balloc::graph::Graph::read_edge_list_in("tri.edges", Some(&dir)).unwrap();
-    /// assert_eq!((g.n(), g.name()), (3, "tri.edges"));
-    /// let e = balloc::graph::Graph::read_edge_list_in("none.edges", Some(&dir)).unwrap_err();
-    /// assert!(e.to_string().contains("none.edges") && e.to_string().contains("cannot read"));
-    /// ```
-    pub fn read_edge_list_in(path: &str, dir: Option<&std::path::Path>) -> Result<Graph> {
-        let full = resolve(path, dir);
-        let mut g = Graph::read_edge_list(&full.display().to_string())?;
-        g.name = path.to_string();
-        Ok(g)
-    }
-
-    /// Reads an edge-list file (see [`Graph::parse_edge_list`]).
-    pub fn read_edge_list(path: &str) -> Result<Graph> {
-        let meta = std::fs::metadata(path).map_err(|e| {
-            Error::invalid(format!("graph file `{path}`"), format!("cannot read: {e}"))
-        })?;
-        crate::limits::INPUT_FILE_BYTES.check(&format!("graph file `{path}`"), meta.len())?;
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::invalid(format!("graph file `{path}`"), format!("cannot read: {e}"))
-        })?;
-        Graph::parse_edge_list(&text, path)
+    /// The same graph named `name` (an edge-list file is named by its path as written, so that
+    /// names, and the run seeds derived from them, do not depend on where it lies).
+    pub fn with_name(mut self, name: &str) -> Graph {
+        self.name = name.to_string();
+        self
     }
 
     /// The number of vertices `n`.
@@ -419,205 +395,5 @@ impl Graph {
     /// A short name such as `cycle(8)`.
     pub fn name(&self) -> &str {
         &self.name
-    }
-}
-
-/// A graph description that can be instantiated at any admissible `n` (used by the process
-/// spec, where `n` comes from the load vector): `cycle`, `path`, `torus` (square, side ≥ 3),
-/// `hypercube` (`n` a power of two), `complete`, `regular` (with `d`, `seed`), `file` (with a path).
-#[derive(Debug, Clone, PartialEq)]
-pub enum GraphKind {
-    /// `C_n`.
-    Cycle,
-    /// `P_n`.
-    Path,
-    /// The square torus `√n × √n`.
-    Torus,
-    /// `Q_{log₂ n}`.
-    Hypercube,
-    /// `K_n`.
-    Complete,
-    /// A random `d`-regular graph.
-    Regular {
-        /// The degree.
-        d: usize,
-        /// The ChaCha seed.
-        seed: u64,
-    },
-    /// Two `d`-regular sides joined by `k` edges ([`sparse_cut::SparseCut`]).
-    SparseCut {
-        /// The degree (even).
-        d: usize,
-        /// The cut (even, `3k ≤ 2d`).
-        k: usize,
-        /// The size of the first side (`None`: `n/2`).
-        a: Option<usize>,
-    },
-    /// An edge-list file (its `n` must match).
-    File {
-        /// The path as written (it names the graph, so run seeds do not depend on where the
-        /// file lies).
-        path: String,
-        /// The directory a relative `path` is read from (a theorem file's directory); `None`:
-        /// the current directory.
-        dir: Option<std::path::PathBuf>,
-    },
-}
-
-impl GraphKind {
-    /// The accepted names.
-    pub const NAMES: &'static [&'static str] = &[
-        "cycle",
-        "path",
-        "torus",
-        "hypercube",
-        "complete",
-        "regular",
-        "sparse-cut",
-        "file",
-    ];
-
-    /// The family `family` (one of [`GraphKind::NAMES`]) with its parameters read from `spec`:
-    /// `d` (default 3) and `seed` (default 1) for `regular`, `d` (default 3), `k` (required) and
-    /// `a` (the first side, default `n/2`) for `sparse-cut`, `file` (required; or the bare value,
-    /// `file(PATH)`) for `file`, read from
-    /// `spec.base` when relative. A parameter the family does not use is an error; `what` names
-    /// the spec in errors.
-    ///
-    /// ```
-    /// use balloc::{graph::GraphKind, spec::Spec};
-    /// let s = Spec::parse("sparse-cut(d=24,k=2)").unwrap();
-    /// assert_eq!(GraphKind::from_spec("sparse-cut", &s, "graph").unwrap(), GraphKind::SparseCut { d: 24, k: 2, a: None });
-    /// let s = Spec::parse("cycle(d=4)").unwrap();
-    /// assert!(GraphKind::from_spec("cycle", &s, "graph").unwrap_err().to_string().contains("`d`"));
-    /// ```
-    pub fn from_spec(family: &str, spec: &crate::spec::Spec, what: &str) -> Result<GraphKind> {
-        let param = |k: &str| format!("parameter `{k}` of `{what}`");
-        let file = spec.get("file").or_else(|| spec.get(""));
-        let kind = match family {
-            "cycle" => GraphKind::Cycle,
-            "path" => GraphKind::Path,
-            "torus" => GraphKind::Torus,
-            "hypercube" => GraphKind::Hypercube,
-            "complete" => GraphKind::Complete,
-            "regular" => GraphKind::Regular {
-                d: spec.get_u64("d", 3)? as usize,
-                seed: spec.get_u64("seed", 1)?,
-            },
-            "sparse-cut" => {
-                if spec.get("k").is_none() {
-                    return Err(Error::invalid(
-                        param("k"),
-                        "is required with graph=sparse-cut (the number of edges across the cut)",
-                    ));
-                }
-                GraphKind::SparseCut {
-                    d: spec.get_u64("d", 3)? as usize,
-                    k: spec.get_u64("k", 0)? as usize,
-                    a: match spec.get("a") {
-                        Some(_) => Some(spec.get_u64("a", 0)? as usize),
-                        None => None,
-                    },
-                }
-            }
-            "file" => GraphKind::File {
-                path: file
-                    .ok_or_else(|| Error::invalid(param("file"), "is required with graph=file"))?
-                    .to_string(),
-                dir: spec.base.clone(),
-            },
-            other => return Err(Error::unknown("graph", other, GraphKind::NAMES)),
-        };
-        let uses = |k: &str| match k {
-            "d" => matches!(
-                kind,
-                GraphKind::Regular { .. } | GraphKind::SparseCut { .. }
-            ),
-            "seed" => matches!(kind, GraphKind::Regular { .. }),
-            "k" | "a" => matches!(kind, GraphKind::SparseCut { .. }),
-            _ => matches!(kind, GraphKind::File { .. }),
-        };
-        for (k, used_by) in [
-            ("file", "graph=file"),
-            ("seed", "graph=regular"),
-            ("d", "graph=regular and graph=sparse-cut"),
-            ("k", "graph=sparse-cut"),
-            ("a", "graph=sparse-cut"),
-        ] {
-            if spec.get(k).is_some() && !uses(k) {
-                return Err(Error::invalid(
-                    param(k),
-                    format!("is only used with {used_by}"),
-                ));
-            }
-        }
-        Ok(kind)
-    }
-
-    /// Instantiates the graph on `n` vertices.
-    ///
-    /// ```
-    /// use balloc::graph::GraphKind;
-    /// assert_eq!(GraphKind::Torus.build(16).unwrap().regular_degree(), Some(4));
-    /// assert!(GraphKind::Hypercube.build(12).is_err());
-    /// ```
-    pub fn build(&self, n: usize) -> Result<Graph> {
-        crate::limits::GRAPH_N.check_usize("graph size n", n)?;
-        match self {
-            GraphKind::Cycle => Graph::cycle(n),
-            GraphKind::Path => Graph::path(n),
-            GraphKind::Torus => {
-                let s = (n as f64).sqrt().round() as usize;
-                if s * s != n {
-                    return Err(Error::invalid(
-                        "torus",
-                        format!("n = {n} is not a perfect square"),
-                    ));
-                }
-                Graph::torus(s, s)
-            }
-            GraphKind::Hypercube => {
-                if !n.is_power_of_two() || n < 2 {
-                    return Err(Error::invalid(
-                        "hypercube",
-                        format!("n = {n} is not a power of two ≥ 2"),
-                    ));
-                }
-                Graph::hypercube(n.trailing_zeros())
-            }
-            GraphKind::Complete => Graph::complete(n),
-            GraphKind::Regular { d, seed } => Graph::random_regular(n, *d, *seed),
-            GraphKind::SparseCut { d, k, a: None } => Graph::sparse_cut(n, *d, *k),
-            GraphKind::SparseCut { d, k, a: Some(a) } => {
-                sparse_cut::SparseCut::new(n, *a, *d, *k)?.graph()
-            }
-            GraphKind::File { path, dir } => {
-                let g = Graph::read_edge_list_in(path, dir.as_deref())?;
-                if g.n() != n {
-                    return Err(Error::invalid(
-                        format!("graph file `{}`", resolve(path, dir.as_deref()).display()),
-                        format!("has {} vertices but the load vector has {n} bins", g.n()),
-                    ));
-                }
-                Ok(g)
-            }
-        }
-    }
-}
-
-/// `path` read from `dir` when it is relative and `dir` is given; `path` itself otherwise.
-///
-/// ```
-/// use std::path::Path;
-/// let p = balloc::graph::resolve("g.edges", Some(Path::new("theorems/x")));
-/// assert_eq!(p, Path::new("theorems/x/g.edges"));
-/// assert_eq!(balloc::graph::resolve("/abs/g.edges", Some(Path::new("x"))), Path::new("/abs/g.edges"));
-/// assert_eq!(balloc::graph::resolve("g.edges", None), Path::new("g.edges"));
-/// ```
-pub fn resolve(path: &str, dir: Option<&std::path::Path>) -> std::path::PathBuf {
-    let p = std::path::Path::new(path);
-    match dir {
-        Some(d) if p.is_relative() => d.join(p),
-        _ => p.to_path_buf(),
     }
 }

@@ -131,13 +131,53 @@ pub const GLOBAL: &[&str] = &[
     "support_max",
     "W",
     "gap",
+    "haar_residual",
+    "cut_S",
+    "cut_in",
+    "drift_max",
 ];
+
+/// The functions of the state (integer arguments; [`GraphState::call`]): `untouched(T)`, the
+/// exact probability that some vertex has none of its incident edges requested in `T` uniform
+/// edge requests ([`super::coupon::untouched`], footnote 2 of §4.1); `cut_tail(T)`, Lemma 4.1's
+/// `P[Y ≥ E[Y] + √T]` with `Y ~ Binomial(T, e(S)/m)` on the larger side `S` of a minimum cut
+/// ([`super::binomial::lemma_4_1_tail`], enclosed); `eps1_greedy(k)`, the best ε of C1 at
+/// `δ = k/n` of greedy's allocation vector by rank at the loads ([`greedy::conditions`]);
+/// `drift_feasible(a, b)`, 1 when the uniform drift `δ = a/b` of the loads' sign pattern is
+/// realisable by a flow of at most 1 per edge (max-flow, [`measures::drift_feasible`]), else 0.
+pub const FUNCTIONS: &[(&str, &[&str])] = &[
+    ("untouched", &["T"]),
+    ("cut_tail", &["T"]),
+    ("eps1_greedy", &["k"]),
+    ("drift_feasible", &["a", "b"]),
+];
+
+/// Whether a function of the state ([`FUNCTIONS`]) depends on the load vector.
+///
+/// ```
+/// use balloc::graph::quantities::function_uses_loads;
+/// assert!(function_uses_loads("eps1_greedy") && !function_uses_loads("untouched"));
+/// ```
+pub fn function_uses_loads(name: &str) -> bool {
+    matches!(name, "eps1_greedy" | "drift_feasible")
+}
+
+/// The value of a function of the state: exact, or an enclosure `[lo, hi]` with rational ends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FnValue {
+    /// An exact rational.
+    Exact(Q),
+    /// A certified enclosure.
+    Enclosed(Q, Q),
+}
 
 /// The names of one quantifier (besides [`GLOBAL`]).
 pub fn local_names(over: Over) -> &'static [&'static str] {
     match over {
         Over::State => &[],
-        Over::Vertices => &["v", "x", "y", "deg", "depth", "p", "q", "drift"],
+        Over::Vertices => &[
+            "v", "x", "y", "deg", "depth", "p", "q", "drift", "path_sum", "path_abs",
+        ],
         Over::Nodes | Over::Internal => &[
             "node",
             "size",
@@ -167,9 +207,23 @@ pub fn local_names(over: Over) -> &'static [&'static str] {
             "Lbar_parent",
             "size_sib",
             "Lbar_sib",
+            "h_one",
+            "h_norm2",
+            "h_L",
+            "h_orth",
+            "flow_residual",
         ],
         Over::Edges => &[
-            "e", "a", "b", "x_a", "x_b", "support", "p_sum", "flow", "bias",
+            "e",
+            "a",
+            "b",
+            "x_a",
+            "x_b",
+            "support",
+            "p_sum",
+            "flow",
+            "bias",
+            "flow_bias",
         ],
         Over::Pairs => &["same", "anc", "dl", "dr", "size_l", "size_r"],
         Over::Ancestors => &["size_a", "size_b", "dist"],
@@ -180,12 +234,30 @@ pub fn local_names(over: Over) -> &'static [&'static str] {
 /// `min_edges`, `count_edges(pred)`) of `graph` claims, at an edge `{a, b}` (stored orientation):
 /// `e` its index (0-based), `a`, `b` its endpoints (0-based), `x_a`, `x_b` their loads, `y_a`,
 /// `y_b` their loads minus `W/n`, `deg_a`, `deg_b` their degrees, `p_a`, `p_b` greedy's and `q_a`,
-/// `q_b` the strategy's probabilities of the endpoints; with `over = "nodes"` or `"internal"`,
+/// `q_b` the strategy's probabilities of the endpoints, `bias` the realised bias towards `b` (C eq.
+/// (8)), `flow_bias` = `Σ_i g_i(e)Q_L(i)/C*` (C.L3.5), `support` = `|supp p_e|`, `p_sum` =
+/// `Σ_i p_e(i)`; with `over = "nodes"` or `"internal"`,
 /// `in_a`, `in_b` (1 when the endpoint is in the node's set `S_j`, else 0), so that
 /// `count_edges(in_a != in_b)` is `|∂S_j|`.
 pub fn edge_names(over: Over) -> Vec<&'static str> {
     let mut v = vec![
-        "e", "a", "b", "x_a", "x_b", "y_a", "y_b", "deg_a", "deg_b", "p_a", "p_b", "q_a", "q_b",
+        "e",
+        "a",
+        "b",
+        "x_a",
+        "x_b",
+        "y_a",
+        "y_b",
+        "deg_a",
+        "deg_b",
+        "p_a",
+        "p_b",
+        "q_a",
+        "q_b",
+        "bias",
+        "flow_bias",
+        "support",
+        "p_sum",
     ];
     if matches!(over, Over::Nodes | Over::Internal) {
         v.extend(["in_a", "in_b"]);
@@ -203,7 +275,7 @@ pub fn edge_names(over: Over) -> Vec<&'static str> {
 pub fn edge_name_uses_loads(name: &str) -> bool {
     matches!(
         name,
-        "x_a" | "x_b" | "y_a" | "y_b" | "p_a" | "p_b" | "q_a" | "q_b"
+        "x_a" | "x_b" | "y_a" | "y_b" | "p_a" | "p_b" | "q_a" | "q_b" | "bias" | "flow_bias"
     )
 }
 
@@ -238,6 +310,12 @@ pub fn uses_loads(name: &str) -> bool {
             | "x_a"
             | "x_b"
             | "bias"
+            | "flow_bias"
+            | "path_sum"
+            | "path_abs"
+            | "h_L"
+            | "haar_residual"
+            | "drift_max"
     )
 }
 
@@ -282,6 +360,8 @@ pub struct GraphState<'a> {
     biases: OnceCell<Vec<Q>>,
     edge_loads: OnceCell<Vec<Q>>,
     flow_index: OnceCell<Vec<Option<usize>>>,
+    flow_biases: OnceCell<Vec<Q>>,
+    tails: std::cell::RefCell<Vec<(u64, Q, Q)>>,
     measures: &'a GraphMeasures,
 }
 
@@ -289,6 +369,8 @@ pub struct GraphState<'a> {
 #[derive(Default)]
 pub struct GraphMeasures {
     connectivity: OnceCell<std::result::Result<usize, String>>,
+    min_cut: OnceCell<std::result::Result<(usize, Vec<bool>), String>>,
+    coupon: OnceCell<std::result::Result<super::coupon::SignedCounts, String>>,
     expansion: OnceCell<std::result::Result<Q, String>>,
     spectral: OnceCell<std::result::Result<f64, String>>,
 }
@@ -344,6 +426,8 @@ impl<'a> GraphState<'a> {
             biases: OnceCell::new(),
             edge_loads: OnceCell::new(),
             flow_index: OnceCell::new(),
+            flow_biases: OnceCell::new(),
+            tails: std::cell::RefCell::new(Vec::new()),
             measures,
         })
     }
@@ -417,6 +501,158 @@ impl<'a> GraphState<'a> {
                 t.nodes[a].size(),
                 t.nodes[b].size()
             ),
+        }
+    }
+
+    /// A minimum cut `(k, side)` with its larger side marked (computed once per graph).
+    fn min_cut(&self) -> Result<&(usize, Vec<bool>)> {
+        self.measures
+            .min_cut
+            .get_or_init(|| measures::minimum_cut(&self.s.graph).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| undefined(format!("the minimum cut: {e}")))
+    }
+
+    /// The sign pattern of the loads for the uniform drift of C.Heur.first-attempt: `−1` at an
+    /// overloaded vertex (`y > 0`), `+1` at an underloaded one (`y < 0`); an error at `y = 0`.
+    fn load_signs(&self, what: &str) -> Result<Vec<i32>> {
+        let n = qi(self.s.graph.n());
+        let w: Q = self.x.iter().sum();
+        let mean = w / n;
+        self.x
+            .iter()
+            .enumerate()
+            .map(|(v, xv)| match xv.cmp(&mean) {
+                std::cmp::Ordering::Greater => Ok(-1),
+                std::cmp::Ordering::Less => Ok(1),
+                std::cmp::Ordering::Equal => Err(undefined(format!(
+                    "`{what}` needs every vertex over- or underloaded; vertex {v} is at the mean"
+                ))),
+            })
+            .collect()
+    }
+
+    /// `Σ_i g_i(e)Q_L(i)/C*` for every edge (C eq. (8) read through the flows, C.L3.5).
+    fn flow_biases(&self) -> Result<&Vec<Q>> {
+        if let Some(v) = self.flow_biases.get() {
+            return Ok(v);
+        }
+        let signs = self.signs()?;
+        let mut b = vec![Q::zero(); self.s.graph.m()];
+        for (j, &i) in self.s.flows.nodes.iter().enumerate() {
+            if signs[i] == 0 {
+                continue;
+            }
+            let sign = Q::from_integer(Int::from(signs[i]));
+            for (e, v) in &self.s.flows.flows[j] {
+                b[*e] += v * &sign / &self.s.congestion;
+            }
+        }
+        Ok(self.flow_biases.get_or_init(|| b))
+    }
+
+    /// A function of the state ([`FUNCTIONS`]) at integer arguments.
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, strategy::Strategy, quantities::{FnValue, GraphMeasures, GraphState}};
+    /// use balloc::exact::Q;
+    /// // C₄, T = 1: one request touches two of the four vertices, so some vertex is untouched
+    /// // with probability 1; T = 2: untouched unless the two edges are disjoint ({0–1, 2–3} or
+    /// // {1–2, 3–0} in either order: 4 of the 4·4 ordered pairs): 1 − 4/16 = 3/4.
+    /// let s = Strategy::new(&Graph::cycle(4).unwrap()).unwrap();
+    /// let m = GraphMeasures::new();
+    /// let st = GraphState::new(&s, &[1.0, 1.0, 0.0, 0.0], &m).unwrap();
+    /// assert_eq!(st.call("untouched", &[1]).unwrap(), FnValue::Exact(Q::from_integer(1.into())));
+    /// assert_eq!(st.call("untouched", &[2]).unwrap(), FnValue::Exact(Q::new(3.into(), 4.into())));
+    /// // Greedy at (1, 1, 0, 0): the heavy pair {0, 1} receives only through its edge 0–1 (tied,
+    /// // 1/4), so k = 2 gives p₁ + p₂ = 1/4 = (1 − ε)·2/4: ε*(1/2) = 1/2 (= β(C₄)).
+    /// assert_eq!(st.call("eps1_greedy", &[2]).unwrap(), FnValue::Exact(Q::new(1.into(), 2.into())));
+    /// // The halves of C₄ can exchange at most 2 units over the two cut edges: δ·d·2 ≤ 2 with
+    /// // d = 2, so δ* = 1/2: feasible at 1/2, not at 3/4.
+    /// assert_eq!(st.call("drift_feasible", &[1, 2]).unwrap(), FnValue::Exact(Q::from_integer(1.into())));
+    /// assert_eq!(st.call("drift_feasible", &[3, 4]).unwrap(), FnValue::Exact(Q::from_integer(0.into())));
+    /// assert!(st.call("untouched", &[-1]).is_err());
+    /// ```
+    pub fn call(&self, name: &str, args: &[i64]) -> Result<FnValue> {
+        let g = &self.s.graph;
+        let arg = |k: usize| -> Result<u64> {
+            args.get(k)
+                .and_then(|&a| u64::try_from(a).ok())
+                .ok_or_else(|| undefined(format!("`{name}`: argument {} must be ≥ 0", k + 1)))
+        };
+        match name {
+            "untouched" => {
+                let t = arg(0)?;
+                crate::limits::COUPON_WORK.check_u128(
+                    &format!(
+                        "`untouched`: graph `{}`, T = {t}: the exact sum (m + 1)·T",
+                        g.name()
+                    ),
+                    (g.m() as u128 + 1) * u128::from(t.max(1)),
+                )?;
+                let counts = self
+                    .measures
+                    .coupon
+                    .get_or_init(|| {
+                        super::coupon::signed_counts(g, false).map_err(|e| e.to_string())
+                    })
+                    .as_ref()
+                    .map_err(|e| undefined(format!("`untouched`: {e}")))?;
+                Ok(FnValue::Exact(super::coupon::sum(&counts.counts, g.m(), t)))
+            }
+            "cut_tail" => {
+                let t = arg(0)?;
+                if let Some((_, lo, hi)) = self.tails.borrow().iter().find(|(k, _, _)| *k == t) {
+                    return Ok(FnValue::Enclosed(lo.clone(), hi.clone()));
+                }
+                let (_, side) = self.min_cut()?;
+                let inside = g
+                    .edges()
+                    .iter()
+                    .filter(|&&(a, b)| side[a] && side[b])
+                    .count();
+                let p = qi(inside) / qi(g.m());
+                let iv = super::binomial::lemma_4_1_tail(t, &p, 256)
+                    .map_err(|e| undefined(format!("`cut_tail({t})`: {e}")))?;
+                let end = |f: &malachite::Float| {
+                    crate::lang::domain::float_to_rational(f)
+                        .ok_or_else(|| undefined(format!("`cut_tail({t})`: an infinite end")))
+                };
+                let (lo, hi) = (end(iv.lo())?, end(iv.hi())?);
+                self.tails.borrow_mut().push((t, lo.clone(), hi.clone()));
+                Ok(FnValue::Enclosed(lo, hi))
+            }
+            "eps1_greedy" => {
+                let k = usize::try_from(arg(0)?).unwrap_or(usize::MAX);
+                if k == 0 || k >= g.n() {
+                    return Err(undefined(format!(
+                        "`eps1_greedy({k})`: k = δn must be in 1..{}",
+                        g.n()
+                    )));
+                }
+                let loads = crate::loads::Loads::new(self.xf.clone())?;
+                let (e, _) = greedy::conditions(g, &loads, k)?;
+                Ok(FnValue::Exact(e.eps))
+            }
+            "drift_feasible" => {
+                let (a, b) = (arg(0)?, arg(1)?);
+                let (a, b) = (
+                    i64::try_from(a).unwrap_or(i64::MAX),
+                    i64::try_from(b).unwrap_or(i64::MAX),
+                );
+                if b == 0 {
+                    return Err(undefined(
+                        "`drift_feasible(a, b)`: b must be positive".into(),
+                    ));
+                }
+                let signs = self.load_signs("drift_feasible")?;
+                let ok = measures::drift_feasible(g, &signs, a, b)
+                    .map_err(|e| undefined(format!("`drift_feasible`: {e}")))?;
+                Ok(FnValue::Exact(qi(usize::from(ok))))
+            }
+            _ => Err(undefined(format!(
+                "`{name}` is not a function of graph states"
+            ))),
         }
     }
 
@@ -618,6 +854,24 @@ impl<'a> GraphState<'a> {
                 let max = self.x.iter().max().cloned().unwrap_or_else(Q::zero);
                 ex(max - w / qi(g.n()))
             }
+            "haar_residual" => ex(super::haar::expansion_residual(self.t(), &self.x)),
+            "cut_S" | "cut_in" => {
+                let (_, side) = self.min_cut()?;
+                ex(qi(if name == "cut_S" {
+                    side.iter().filter(|&&v| v).count()
+                } else {
+                    g.edges()
+                        .iter()
+                        .filter(|&&(a, b)| side[a] && side[b])
+                        .count()
+                }))
+            }
+            "drift_max" => {
+                let signs = self.load_signs("drift_max")?;
+                let (d, _) = measures::max_uniform_drift(g, &signs)
+                    .map_err(|e| undefined(format!("`drift_max`: {e}")))?;
+                ex(d)
+            }
             _ => Ok(None),
         }
     }
@@ -646,7 +900,9 @@ impl<'a> GraphState<'a> {
         let ex = |q: Q| Ok(Value::Exact(q));
         let end = |suffix: &str| if suffix == "a" { a } else { b };
         match name {
-            "e" | "a" | "b" | "x_a" | "x_b" => self.value(name, Element::Edge(e)),
+            "e" | "a" | "b" | "x_a" | "x_b" | "bias" | "flow_bias" | "support" | "p_sum" => {
+                self.value(name, Element::Edge(e))
+            }
             "y_a" | "y_b" => {
                 let w: Q = self.x.iter().sum();
                 ex(&self.x[end(&name[2..])] - w / qi(g.n()))
@@ -693,6 +949,17 @@ impl<'a> GraphState<'a> {
                 "depth" => return ex(qi(t.nodes[t.leaf[v]].depth)),
                 "p" => return ex(self.greedy()?[v].clone()),
                 "q" => return ex(self.q()?[v].clone()),
+                "path_sum" | "path_abs" => {
+                    // The telescoping terms L̄(S_{i_{j−1}}) − L̄(S_{i_j}) along the leaf-to-root
+                    // path (C.Id.telescope), summed, or their absolute values summed.
+                    let p = t.path_to_root(v);
+                    let terms = p.windows(2).map(|w| self.lbar(w[0]) - self.lbar(w[1]));
+                    return ex(if name == "path_sum" {
+                        terms.sum()
+                    } else {
+                        terms.map(|d| d.abs()).sum()
+                    });
+                }
                 "drift" => {
                     let signs = self.signs()?;
                     let mut s = Q::zero();
@@ -721,7 +988,8 @@ impl<'a> GraphState<'a> {
                     "p_S" => return ex(self.mass(self.greedy()?, i)),
                     "q_S" => return ex(self.mass(self.q()?, i)),
                     "size_l" | "size_r" | "Lbar_l" | "Lbar_r" | "sib_gap" | "QL" | "q_l"
-                    | "q_r" | "pi1" | "eps_t" | "flow_max" | "hnorm2" => {
+                    | "q_r" | "pi1" | "eps_t" | "flow_max" | "hnorm2" | "h_one" | "h_norm2"
+                    | "h_L" | "h_orth" | "flow_residual" => {
                         let (l, r) = self.children(i, name)?;
                         let (sl, sr) = (qi(t.nodes[l].size()), qi(t.nodes[r].size()));
                         return match name {
@@ -749,6 +1017,27 @@ impl<'a> GraphState<'a> {
                                     self.s.flows.flows[j].iter().map(|(_, v)| v.abs()).max()
                                 })
                                 .unwrap_or_else(Q::zero)),
+                            "h_one" => ex(super::haar::vector(t, i).into_iter().sum()),
+                            "h_norm2" => ex(super::haar::dot(t, i, i)),
+                            "h_L" => ex(super::haar::dot_loads(t, i, &self.x)),
+                            "h_orth" => ex(t
+                                .internal()
+                                .into_iter()
+                                .filter(|&j| j != i)
+                                .map(|j| super::haar::dot(t, i, j).abs())
+                                .max()
+                                .unwrap_or_else(Q::zero)),
+                            "flow_residual" => {
+                                let j = self.flow_of(i).ok_or_else(|| {
+                                    undefined(format!("`flow_residual` at node {i}: no unit flow"))
+                                })?;
+                                let inflow = self.s.flows.inflow(g, j);
+                                ex(inflow
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(v, d)| (d - super::haar::value(t, i, v)).abs())
+                                    .sum())
+                            }
                             _ => ex(sl.recip() + sr.recip()),
                         };
                     }
@@ -777,6 +1066,7 @@ impl<'a> GraphState<'a> {
                     "p_sum" => return ex(ch.iter().map(|c| c.prob.clone()).sum()),
                     "flow" => return ex(self.edge_loads()[e].clone()),
                     "bias" => return ex(self.biases()?[e].clone()),
+                    "flow_bias" => return ex(self.flow_biases()?[e].clone()),
                     _ => {}
                 }
             }

@@ -40,9 +40,9 @@
 
 use super::domain::{Domain, Enclosure, Eval, EvalError, Exact};
 use super::dual::{Dual, DualNum, Seed};
-use crate::claim::Trust;
 use crate::enclosure::Interval;
 use crate::exact::Q;
+use crate::trust::Trust;
 use std::cmp::Ordering;
 
 /// The centred form over a box: the centre's enclosure and the box's value and gradient.

@@ -775,7 +775,14 @@ impl Enclosure {
 }
 
 /// The exact rational value of a finite malachite float.
-fn float_to_rational(f: &malachite::Float) -> Option<Q> {
+/// The exact rational value of a finite binary float (`None` for an infinity or NaN), e.g. an end
+/// of an enclosure.
+///
+/// ```
+/// let f = malachite::Float::from(0.375f64);
+/// assert_eq!(balloc::lang::domain::float_to_rational(&f).unwrap().to_string(), "3/8");
+/// ```
+pub fn float_to_rational(f: &malachite::Float) -> Option<Q> {
     use malachite::base::num::conversion::traits::ExactFrom;
     if !f.is_finite() {
         return None;

@@ -30,9 +30,9 @@
 //! ```
 
 use super::domain::{Domain, Enclosure, Eval, EvalError};
-use crate::claim::Trust;
 use crate::enclosure::Interval;
 use crate::exact::Q;
+use crate::trust::Trust;
 use std::cmp::Ordering;
 
 /// Forward-mode differentiation over the inner domain `D` with respect to `vars` variables, or
@@ -186,7 +186,7 @@ impl<D: Domain> Domain for Dual<D> {
     fn float(&self, v: f64) -> Eval<Self::N> {
         Ok(DualNum::constant(self.inner.float(v)?))
     }
-    fn xfloat(&self, v: crate::claim::XFloat) -> Eval<Self::N> {
+    fn xfloat(&self, v: crate::xfloat::XFloat) -> Eval<Self::N> {
         Ok(DualNum::constant(self.inner.xfloat(v)?))
     }
     fn add(&self, a: &Self::N, b: &Self::N) -> Eval<Self::N> {

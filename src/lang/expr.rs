@@ -66,10 +66,12 @@
 //! which makes every bin its own class.
 
 use super::domain::{Domain, Eval, EvalError};
-use super::postfix::Postfix;
+pub mod postfix;
+
 use super::syntax::{Ast, BinOp, Cmp, Node};
 use crate::exact::Q;
 use num_traits::{One, Zero};
+use postfix::Postfix;
 use std::cmp::Ordering;
 use std::ops::Range;
 

@@ -458,7 +458,7 @@ impl<D: Domain> Domain for Jet<D> {
     fn float(&self, v: f64) -> Eval<Self::N> {
         Ok(JetNum::constant(self.inner.float(v)?))
     }
-    fn xfloat(&self, v: crate::claim::XFloat) -> Eval<Self::N> {
+    fn xfloat(&self, v: crate::xfloat::XFloat) -> Eval<Self::N> {
         Ok(JetNum::constant(self.inner.xfloat(v)?))
     }
     fn add(&self, a: &Self::N, b: &Self::N) -> Eval<Self::N> {

@@ -14,7 +14,9 @@
 //!   exponential sums, signs by Lindemann–Weierstrass and enclosures);
 //! * [`float64`]: the float domain on plain `f64` ([`Float64`]), the same numbers as [`Float`]
 //!   while they stay normal `f64` values, and [`eval_float`], which falls back to [`Float`];
-//! * [`postfix`]: the bodies of binders over the bins flattened once, with the subtrees that
+//! * [`expr::postfix`] (a part of [`expr`]: an expression holds the flattened form of each of
+//!   its binders over the bins, whose constants are expressions again): the bodies of binders
+//!   over the bins flattened once, with the subtrees that
 //!   read no per-bin name evaluated once per binder rather than once per bin;
 //! * [`expsum`]: the exponential sums themselves;
 //! * [`dual`]: forward-mode derivatives as a domain ([`Dual`] over any domain, nested for
@@ -43,7 +45,6 @@ pub mod expr;
 pub mod expsum;
 pub mod float64;
 pub mod jet;
-pub mod postfix;
 pub mod syntax;
 
 pub use centered::{Centered, CenteredNum};

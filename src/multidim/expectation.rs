@@ -18,8 +18,8 @@
 use super::ball::{BallLaw, Support};
 use super::rule::{Choice, Criterion, MdRule};
 use super::state::MdLoads;
-use crate::condition::Field;
 use crate::error::{Error, Result};
+use crate::exact::Field;
 use crate::exact::Q;
 use crate::loads::TieRule;
 use crate::xfloat::XFloat;

@@ -7,8 +7,8 @@
 //! `s_i(t) = Σ_{d=1}^{D} x_i^d(t)` with `Σ_i x_i^d = 0` for every `d`.
 
 use super::ball::Support;
-use crate::condition::Field;
 use crate::error::{Error, Result};
+use crate::exact::Field;
 
 /// The loads of `n` md-bins in `D` dimensions (integers: one unit per populated dimension of each
 /// ball), with the per-dimension totals, the per-bin sums and the per-dimension maxima.

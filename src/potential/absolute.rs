@@ -104,11 +104,11 @@ impl Potential for Absolute {
 
     fn exact_expected(
         &self,
-        law: &crate::exact::ExactStepLaw,
+        law: &crate::process::ExactStepLaw,
         x: &[crate::exact::Q],
-        setting: &crate::exact::ExactSetting,
+        setting: &crate::setting::ExactSetting,
     ) -> Result<Option<crate::exact::Q>> {
-        match crate::exact::absolute::expected_next(law, x, setting) {
+        match crate::potential::exact::absolute::expected_next(law, x, setting) {
             Ok(v) => Ok(Some(v)),
             Err(crate::Error::Unsupported(_)) => Ok(None),
             Err(e) => Err(e),

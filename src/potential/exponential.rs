@@ -410,26 +410,27 @@ impl Potential for Exponential {
     fn enclosed_expected_at(
         &self,
         params: &[crate::enclosure::Interval],
-        law: &crate::exact::ExactStepLaw,
+        law: &crate::process::ExactStepLaw,
         x: &[crate::exact::Q],
-        setting: &crate::exact::ExactSetting,
+        setting: &crate::setting::ExactSetting,
         prec: u64,
-    ) -> Result<Option<crate::enclosure::Enclosed>> {
+    ) -> Result<Option<crate::potential::enclosed::Enclosed>> {
         let [alpha] = params else {
             return Ok(None);
         };
-        crate::enclosure::exponential::enclose_at(law, self.side, alpha, x, setting, prec).map(Some)
+        crate::potential::enclosed::exponential::enclose_at(law, self.side, alpha, x, setting, prec)
+            .map(Some)
     }
 
     fn enclosed_expected(
         &self,
-        law: &crate::exact::ExactStepLaw,
+        law: &crate::process::ExactStepLaw,
         x: &[crate::exact::Q],
-        setting: &crate::exact::ExactSetting,
+        setting: &crate::setting::ExactSetting,
         prec: u64,
-    ) -> Result<Option<crate::enclosure::Enclosed>> {
-        let spec = crate::enclosure::ExpSpec::new(self.side, self.alpha_exact.clone())?;
-        crate::enclosure::exponential::enclose(law, &spec, x, setting, prec).map(Some)
+    ) -> Result<Option<crate::potential::enclosed::Enclosed>> {
+        let spec = crate::potential::enclosed::ExpSpec::new(self.side, self.alpha_exact.clone())?;
+        crate::potential::enclosed::exponential::enclose(law, &spec, x, setting, prec).map(Some)
     }
 
     fn value(&self, loads: &Loads) -> XFloat {

@@ -16,7 +16,7 @@
 //! small changes keep their relative precision. Batches and non-unit weights: `Ok(None)` (the
 //! enumerator handles finite weight laws).
 
-use super::{Expected, Potential, PotentialInfo, recovery};
+use super::{Expected, Potential, PotentialInfo};
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::process::{Param, StepLaw};
@@ -53,6 +53,8 @@ fn exact_of(v: f64) -> crate::exact::Q {
 #[derive(Debug, Clone)]
 pub struct AbsExponential {
     pub(super) smoothing: Smoothing,
+    /// The registry entry: `lambda`, or `recovery` for `V` (`super::recovery`).
+    pub(super) info: &'static PotentialInfo,
 }
 
 pub(super) static INFO: PotentialInfo = PotentialInfo {
@@ -98,13 +100,7 @@ impl AbsExponential {
     pub fn lambda(alpha: f64) -> Result<AbsExponential> {
         Ok(AbsExponential {
             smoothing: Smoothing::Constant(positive("alpha", alpha)?),
-        })
-    }
-
-    /// `V` with `α = kappa/n` (finite, `> 0`).
-    pub fn recovery(kappa: f64) -> Result<AbsExponential> {
-        Ok(AbsExponential {
-            smoothing: Smoothing::PerBin(positive("kappa", kappa)?),
+            info: &INFO,
         })
     }
 
@@ -124,10 +120,7 @@ fn diff(alpha: f64, z: f64, z_next: f64) -> XFloat {
 
 impl Potential for AbsExponential {
     fn info(&self) -> &'static PotentialInfo {
-        match self.smoothing {
-            Smoothing::Constant(_) => &INFO,
-            Smoothing::PerBin(_) => &recovery::INFO,
-        }
+        self.info
     }
 
     fn spec(&self) -> String {

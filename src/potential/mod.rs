@@ -19,6 +19,8 @@ use crate::spec::Spec;
 use crate::xfloat::XFloat;
 
 mod absolute;
+pub mod enclosed;
+pub mod exact;
 mod exponential;
 mod lambda;
 mod mean_quantile;
@@ -117,11 +119,11 @@ pub trait Potential: Send + Sync + std::fmt::Debug {
     fn enclosed_expected_at(
         &self,
         _params: &[crate::enclosure::Interval],
-        _law: &crate::exact::ExactStepLaw,
+        _law: &crate::process::ExactStepLaw,
         _x: &[crate::exact::Q],
-        _setting: &crate::exact::ExactSetting,
+        _setting: &crate::setting::ExactSetting,
         _prec: u64,
-    ) -> Result<Option<crate::enclosure::Enclosed>> {
+    ) -> Result<Option<crate::potential::enclosed::Enclosed>> {
         Ok(None)
     }
 
@@ -129,9 +131,9 @@ pub trait Potential: Send + Sync + std::fmt::Debug {
     /// route does not (e.g. continuous weight laws through their moments); `Ok(None)` when none.
     fn exact_expected(
         &self,
-        _law: &crate::exact::ExactStepLaw,
+        _law: &crate::process::ExactStepLaw,
         _x: &[crate::exact::Q],
-        _setting: &crate::exact::ExactSetting,
+        _setting: &crate::setting::ExactSetting,
     ) -> Result<Option<crate::exact::Q>> {
         Ok(None)
     }
@@ -141,11 +143,11 @@ pub trait Potential: Send + Sync + std::fmt::Debug {
     /// moment generating functions); `Ok(None)` when none.
     fn enclosed_expected(
         &self,
-        _law: &crate::exact::ExactStepLaw,
+        _law: &crate::process::ExactStepLaw,
         _x: &[crate::exact::Q],
-        _setting: &crate::exact::ExactSetting,
+        _setting: &crate::setting::ExactSetting,
         _prec: u64,
-    ) -> Result<Option<crate::enclosure::Enclosed>> {
+    ) -> Result<Option<crate::potential::enclosed::Enclosed>> {
         Ok(None)
     }
 

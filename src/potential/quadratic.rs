@@ -50,11 +50,11 @@ impl Potential for Quadratic {
 
     fn exact_expected(
         &self,
-        law: &crate::exact::ExactStepLaw,
+        law: &crate::process::ExactStepLaw,
         x: &[crate::exact::Q],
-        setting: &crate::exact::ExactSetting,
+        setting: &crate::setting::ExactSetting,
     ) -> Result<Option<crate::exact::Q>> {
-        crate::exact::quadratic::expected_next(law, x, setting).map(Some)
+        crate::potential::exact::quadratic::expected_next(law, x, setting).map(Some)
     }
 
     fn value(&self, loads: &Loads) -> XFloat {

@@ -7,7 +7,7 @@
 //! consistent with the caption: `V ≤ n^c` gives `max|yᵢ| ≤ (n/κ)·c·ln n = O(n log n)`.
 //! Expectations: the closed form of `Λ` with `α = κ/n`.
 
-use super::lambda::{AbsExponential, positive};
+use super::lambda::{AbsExponential, Smoothing, positive};
 use super::{Potential, PotentialInfo};
 use crate::error::Result;
 use crate::process::Param;
@@ -38,4 +38,14 @@ pub(super) static INFO: PotentialInfo = PotentialInfo {
 pub fn build(spec: &crate::spec::Spec) -> Result<Box<dyn Potential>> {
     let kappa = positive("kappa", spec.get_f64("kappa", 1.0)?)?;
     Ok(Box::new(AbsExponential::recovery(kappa)?))
+}
+
+impl AbsExponential {
+    /// `V` with `α = kappa/n` (finite, `> 0`).
+    pub fn recovery(kappa: f64) -> Result<AbsExponential> {
+        Ok(AbsExponential {
+            smoothing: Smoothing::PerBin(positive("kappa", kappa)?),
+            info: &INFO,
+        })
+    }
 }

@@ -54,7 +54,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     build,
 };
 
-fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+fn build(spec: &Spec, _files: &dyn crate::graph::family::GraphFiles) -> Result<Box<dyn Process>> {
     let d = spec.get_f64("d", 2.0)?;
     if d.fract() != 0.0 || d < 1.0 {
         return Err(Error::invalid(
@@ -133,8 +133,8 @@ impl Process for DChoice {
     fn spec(&self) -> String {
         format!("d-choice(d={})", self.d)
     }
-    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
-        Ok(crate::sim::kernel::Kernel::DChoice { d: self.d })
+    fn rule(&self, _n: usize) -> Result<super::Rule> {
+        Ok(super::Rule::DChoice { d: self.d })
     }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         Ok(Some(probabilities(n, self.d)))

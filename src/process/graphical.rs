@@ -15,8 +15,9 @@
 
 use super::{ExactStepLaw, Param, Process, ProcessInfo, StepLaw};
 use crate::error::{Error, Result};
+use crate::graph::family::{GraphFiles, GraphSpec};
 use crate::graph::strategy::Strategy;
-use crate::graph::{Graph, GraphKind, greedy};
+use crate::graph::{Graph, greedy};
 use crate::loads::{Loads, Ranking, TieRule};
 use crate::spec::Spec;
 use rand::{Rng, RngExt};
@@ -89,7 +90,7 @@ type Cached = (usize, Arc<Graph>, Option<Arc<Strategy>>);
 /// ```
 #[derive(Debug)]
 pub struct Graphical {
-    kind: GraphKind,
+    graph: GraphSpec,
     flow: bool,
     /// The probability that an edge is requested (1: the plain graphical process).
     beta: f64,
@@ -97,8 +98,8 @@ pub struct Graphical {
     cache: Mutex<Option<Cached>>,
 }
 
-fn build(spec: &Spec) -> Result<Box<dyn Process>> {
-    let kind = graph_kind(spec)?;
+fn build(spec: &Spec, files: &dyn GraphFiles) -> Result<Box<dyn Process>> {
+    let graph = graph_spec(spec, files)?;
     let flow = spec.get_choice("strategy", &["greedy", "flow"], "greedy")? == "flow";
     let (beta, beta_exact) = spec.get_ratio("beta", "1")?;
     let zero = crate::exact::Q::from_integer(0.into());
@@ -110,7 +111,7 @@ fn build(spec: &Spec) -> Result<Box<dyn Process>> {
         ));
     }
     Ok(Box::new(Graphical {
-        kind,
+        graph,
         flow,
         beta,
         beta_exact,
@@ -127,7 +128,7 @@ impl Graphical {
         {
             return Ok((g.clone(), s.clone()));
         }
-        let g = Arc::new(self.kind.build(n)?);
+        let g = Arc::new(self.graph.build(Some(n))?);
         let s = if self.flow {
             Some(Arc::new(Strategy::new(&g)?))
         } else {
@@ -143,16 +144,11 @@ impl Process for Graphical {
         &INFO
     }
     fn spec(&self) -> String {
-        let g = match &self.kind {
-            GraphKind::Cycle => "cycle".to_string(),
-            GraphKind::Path => "path".into(),
-            GraphKind::Torus => "torus".into(),
-            GraphKind::Hypercube => "hypercube".into(),
-            GraphKind::Complete => "complete".into(),
-            GraphKind::Regular { d, seed } => format!("regular,d={d},seed={seed}"),
-            GraphKind::SparseCut { d, k, a: None } => format!("sparse-cut,d={d},k={k}"),
-            GraphKind::SparseCut { d, k, a: Some(a) } => format!("sparse-cut,d={d},k={k},a={a}"),
-            GraphKind::File { path, .. } => format!("file,file={path}"),
+        let args = self.graph.flat_args();
+        let g = if args.is_empty() {
+            self.graph.family().name.to_string()
+        } else {
+            format!("{},{args}", self.graph.family().name)
         };
         let beta = if self.beta_exact == crate::exact::Q::from_integer(1.into()) {
             String::new()
@@ -220,25 +216,26 @@ impl Process for Graphical {
                 .collect(),
         )))
     }
-    /// Greedy runs in the simulator as [`crate::sim::kernel::GraphStep`] (a uniform edge, the
-    /// lighter endpoint: O(1) per ball); the flow strategy decides from set averages and takes
-    /// its step law.
+    /// Greedy's rule is a uniform edge and its lighter endpoint ([`super::Rule::Graph`]: O(1)
+    /// per ball in the simulator); the flow strategy decides from set averages and takes its step
+    /// law.
     ///
     /// ```
-    /// use balloc::sim::kernel::Kernel;
+    /// use balloc::process::Rule;
     /// let p = balloc::process::parse("graphical(graph=cycle)").unwrap();
-    /// assert!(matches!(p.kernel(8).unwrap(), Kernel::Graph(_)));
+    /// assert!(matches!(p.rule(8).unwrap(), Rule::Graph { ref graph, .. } if graph.m() == 8));
     /// let s = balloc::process::parse("graphical(graph=cycle,strategy=flow)").unwrap();
-    /// assert!(matches!(s.kernel(8).unwrap(), Kernel::Generic));
+    /// assert!(matches!(s.rule(8).unwrap(), Rule::StepLaw));
     /// ```
-    fn kernel(&self, n: usize) -> Result<crate::sim::kernel::Kernel> {
-        let (g, s) = self.at(n)?;
+    fn rule(&self, n: usize) -> Result<super::Rule> {
+        let (graph, s) = self.at(n)?;
         if s.is_some() {
-            return Ok(crate::sim::kernel::Kernel::Generic);
+            return Ok(super::Rule::StepLaw);
         }
-        Ok(crate::sim::kernel::Kernel::Graph(
-            crate::sim::kernel::GraphStep::new(&g, self.beta)?,
-        ))
+        Ok(super::Rule::Graph {
+            graph,
+            beta: self.beta,
+        })
     }
     fn sample(&self, loads: &Loads, _r: &Ranking, _t: TieRule, rng: &mut dyn Rng) -> (usize, u32) {
         let (g, s) = self
@@ -258,8 +255,8 @@ impl Process for Graphical {
     }
 }
 
-/// The graph family of a `graphical` spec (`graph`, with `d`, `seed`, `k`, `file`).
-pub(super) fn graph_kind(spec: &Spec) -> Result<GraphKind> {
-    let g = spec.get_choice("graph", GraphKind::NAMES, "cycle")?;
-    GraphKind::from_spec(&g, spec, "graphical")
+/// The graph family of a `graphical` spec (`graph`, with `d`, `seed`, `k`, `a`, `file`: the flat
+/// form of [`GraphSpec::from_flat`]).
+pub(super) fn graph_spec(spec: &Spec, files: &dyn GraphFiles) -> Result<GraphSpec> {
+    GraphSpec::from_flat(spec.get("graph").unwrap_or("cycle"), spec, files)
 }

@@ -36,11 +36,27 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
 /// let r = p.step_law(&x, TieRule::Random).unwrap().per_bin_probability();
 /// assert_eq!(r, vec![1.75 / 4.0, 0.75 / 4.0, 0.75 / 4.0, 0.75 / 4.0]);
 /// ```
-pub fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+pub fn build(
+    spec: &Spec,
+    _files: &dyn crate::graph::family::GraphFiles,
+) -> Result<Box<dyn Process>> {
     let boundary = Boundary::parse(&spec.get_choice("boundary", &["over", "under"], "over")?)?;
-    Ok(Box::new(RelativeThreshold {
-        f: 0.0,
-        boundary,
-        info: &INFO,
-    }))
+    Ok(Box::new(RelativeThreshold::mean_thinning(boundary)))
+}
+
+impl RelativeThreshold {
+    /// Mean-Thinning: Relative-Threshold with `f = 0` under its own name.
+    ///
+    /// ```
+    /// use balloc::process::{Process, RelativeThreshold};
+    /// let p = RelativeThreshold::mean_thinning(Default::default());
+    /// assert_eq!(p.spec(), balloc::process::parse("mean-thinning").unwrap().spec());
+    /// ```
+    pub fn mean_thinning(boundary: Boundary) -> RelativeThreshold {
+        RelativeThreshold {
+            f: 0.0,
+            boundary,
+            info: &INFO,
+        }
+    }
 }

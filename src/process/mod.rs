@@ -11,6 +11,7 @@
 
 use crate::error::{Error, Result};
 use crate::exact::Q;
+use crate::graph::family::{GraphFiles, NoFiles};
 use crate::loads::{Loads, Ranking, TieRule};
 use crate::spec::Spec;
 use rand::Rng;
@@ -24,6 +25,7 @@ mod one_plus_beta;
 mod packing;
 mod quantile;
 mod relative_threshold;
+mod rule;
 mod step_law;
 mod twinning;
 mod two_choice;
@@ -36,6 +38,7 @@ pub use one_plus_beta::OnePlusBeta;
 pub use packing::Packing;
 pub use quantile::Quantile;
 pub use relative_threshold::RelativeThreshold;
+pub use rule::{Accept, Rule};
 pub use step_law::{ExactOutcome, ExactStepLaw, Outcome, StepLaw};
 pub use twinning::Twinning;
 pub use two_thinning::TwoThinning;
@@ -72,8 +75,9 @@ pub struct ProcessInfo {
     pub monotone: bool,
     /// An example spec used by conformance tests.
     pub example: &'static str,
-    /// Builds the process from a parsed spec (parameters validated).
-    pub build: fn(&Spec) -> Result<Box<dyn Process>>,
+    /// Builds the process from a parsed spec (parameters validated); the edge-list files the
+    /// spec names come from the caller's [`GraphFiles`].
+    pub build: fn(&Spec, &dyn GraphFiles) -> Result<Box<dyn Process>>,
 }
 
 /// An allocation process.
@@ -113,27 +117,27 @@ pub trait Process: Send + Sync + std::fmt::Debug {
         Ok(self.rank_probabilities(n)?.map(|p| range_sums(&p, bounds)))
     }
 
-    /// The simulator's kernel at `n` bins: what one step does, as data the hot loops run
-    /// (see [`crate::sim::kernel`]). Processes with a sampling rule on loads override it; the
-    /// default gives rank-based processes an alias table over [`Process::rank_probabilities`]
-    /// and every other process [`Kernel::Generic`](crate::sim::kernel::Kernel::Generic) (the
-    /// simulator then asks for the step law). Errors where the process is undefined at `n`.
+    /// How one step picks its destination at `n` bins ([`Rule`]; the simulator compiles it,
+    /// `sim::kernel`). Processes with a sampling rule on loads override it; the default gives
+    /// rank-based processes a rank drawn from [`Process::rank_probabilities`] and every other
+    /// process [`Rule::StepLaw`] (a destination drawn from the step law). Errors where the
+    /// process is undefined at `n`.
     ///
     /// ```
-    /// use balloc::sim::kernel::Kernel;
+    /// use balloc::process::Rule;
     /// let p = balloc::process::parse("d-choice(d=3)").unwrap();
-    /// assert!(matches!(p.kernel(10).unwrap(), Kernel::DChoice { d: 3 }));
+    /// assert!(matches!(p.rule(10).unwrap(), Rule::DChoice { d: 3 }));
+    /// let q = balloc::process::parse("quantile(delta=0.25)").unwrap();
+    /// assert!(matches!(q.rule(8).unwrap(), Rule::Quantile { k: 2 }));
     /// ```
-    fn kernel(&self, n: usize) -> Result<crate::sim::kernel::Kernel> {
+    fn rule(&self, n: usize) -> Result<Rule> {
         if !self.info().rank_based {
-            return Ok(crate::sim::kernel::Kernel::Generic);
+            return Ok(Rule::StepLaw);
         }
         let p = self.rank_probabilities(n)?.ok_or_else(|| {
             Error::Unsupported(format!("{} gives no allocation vector", self.spec()))
         })?;
-        Ok(crate::sim::kernel::Kernel::Ranks(
-            crate::sim::kernel::Alias::new(&p)?,
-        ))
+        Ok(Rule::Ranks(p))
     }
 
     /// The natural sampler of a rank-based process: a 0-based rank (0 = heaviest).
@@ -280,24 +284,30 @@ pub fn lookup(name: &str) -> Result<&'static ProcessInfo> {
 /// assert!(balloc::process::parse("three-choice-ish").is_err());
 /// ```
 pub fn parse(text: &str) -> Result<Box<dyn Process>> {
-    parse_in(text, None)
+    parse_with(text, &NoFiles)
 }
 
-/// [`parse`] with relative file parameters (`graphical(graph=file,file=PATH)`) read from `base`,
-/// a theorem file's directory; `None` reads them from the current directory.
+/// [`parse`] with the edge-list files the spec names (`graphical(graph=file,file=PATH)`) read by
+/// `files` (the caller's: a theorem file's directory, the current directory; the mathematics
+/// reads no file).
 ///
 /// ```
-/// let dir = std::env::temp_dir().join("balloc-doc-process-parse-in");
-/// std::fs::create_dir_all(&dir).unwrap();
-/// std::fs::write(dir.join("c4.edges"), "0 1\n1 2\n2 3\n3 0\n").unwrap();
-/// let p = balloc::process::parse_in("graphical(graph=file,file=c4.edges)", Some(&dir)).unwrap();
+/// use balloc::graph::{Graph, family::GraphFiles};
+/// struct C4;
+/// impl GraphFiles for C4 {
+///     fn edge_list(&self, path: &str) -> balloc::Result<Graph> {
+///         Ok(Graph::parse_edge_list("0 1\n1 2\n2 3\n3 0\n", path)?.with_name(path))
+///     }
+/// }
+/// let p = balloc::process::parse_with("graphical(graph=file,file=c4.edges)", &C4).unwrap();
 /// // The spec names the file as written (run seeds derive from it), wherever it lies.
 /// assert_eq!(p.spec(), "graphical(graph=file,file=c4.edges,strategy=greedy)");
 /// let x = balloc::loads::Loads::new(vec![1.0, 0.0, 0.0, 0.0]).unwrap();
 /// assert!(p.step_law(&x, balloc::loads::TieRule::Random).is_ok());
+/// assert!(balloc::process::parse("graphical(graph=file,file=c4.edges)").is_err());
 /// ```
-pub fn parse_in(text: &str, base: Option<&std::path::Path>) -> Result<Box<dyn Process>> {
-    let spec = Spec::parse_in(text, base)?;
+pub fn parse_with(text: &str, files: &dyn GraphFiles) -> Result<Box<dyn Process>> {
+    let spec = Spec::parse(text)?;
     let info = lookup(&spec.name)?;
     let keys: Vec<&str> = info.params.iter().map(|p| p.name).collect();
     let spec = if keys.len() == 1 {
@@ -306,30 +316,33 @@ pub fn parse_in(text: &str, base: Option<&std::path::Path>) -> Result<Box<dyn Pr
         spec
     };
     spec.check_keys(&keys)?;
-    (info.build)(&spec)
+    (info.build)(&spec, files)
 }
 
-/// The graph a `graphical` spec runs on at `n` bins, with relative files read from `base`
-/// (`None` for every other process): validates a theorem file's graphical processes at each `n`
-/// of its domain (an edge-list file of another size is an error there, not during a run).
+/// The graph a `graphical` spec runs on at `n` bins, with its files read by `files` (`None` for
+/// every other process): validates a theorem file's graphical processes at each `n` of its
+/// domain (an edge-list file of another size is an error there, not during a run).
 ///
 /// ```
-/// let g = balloc::process::graph_at("graphical(graph=sparse-cut,d=4,k=2)", None, 20).unwrap();
+/// use balloc::graph::family::NoFiles;
+/// let g = balloc::process::graph_at("graphical(graph=sparse-cut,d=4,k=2)", &NoFiles, 20).unwrap();
 /// assert_eq!(g.unwrap().regular_degree(), Some(4));
-/// assert!(balloc::process::graph_at("two-choice", None, 20).unwrap().is_none());
-/// assert!(balloc::process::graph_at("graphical(graph=hypercube)", None, 12).is_err());
+/// assert!(balloc::process::graph_at("two-choice", &NoFiles, 20).unwrap().is_none());
+/// assert!(balloc::process::graph_at("graphical(graph=hypercube)", &NoFiles, 12).is_err());
 /// ```
 pub fn graph_at(
     text: &str,
-    base: Option<&std::path::Path>,
+    files: &dyn GraphFiles,
     n: usize,
 ) -> Result<Option<crate::graph::Graph>> {
-    let spec = Spec::parse_in(text, base)?;
+    let spec = Spec::parse(text)?;
     let info = lookup(&spec.name)?;
     if info.name != graphical::INFO.name {
         return Ok(None);
     }
-    graphical::graph_kind(&spec)?.build(n).map(Some)
+    graphical::graph_spec(&spec, files)?
+        .build(Some(n))
+        .map(Some)
 }
 
 /// A uniform 0-based rank in `0..n`.

@@ -24,7 +24,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     rank_based: true,
     monotone: true,
     example: "one-choice",
-    build: |_| Ok(Box::new(OneChoice)),
+    build: |_, _| Ok(Box::new(OneChoice)),
 };
 
 impl Process for OneChoice {
@@ -34,8 +34,8 @@ impl Process for OneChoice {
     fn spec(&self) -> String {
         "one-choice".into()
     }
-    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
-        Ok(crate::sim::kernel::Kernel::OneChoice)
+    fn rule(&self, _n: usize) -> Result<super::Rule> {
+        Ok(super::Rule::OneChoice)
     }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         Ok(Some(vec![1.0 / n as f64; n]))

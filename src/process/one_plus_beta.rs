@@ -83,7 +83,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     build,
 };
 
-fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+fn build(spec: &Spec, _files: &dyn crate::graph::family::GraphFiles) -> Result<Box<dyn Process>> {
     let (_, r) = spec.get_ratio("beta", "0.5")?;
     Ok(Box::new(OnePlusBeta::new(r)?))
 }
@@ -98,8 +98,8 @@ impl Process for OnePlusBeta {
             super::ratio_text(&self.beta_exact)
         )
     }
-    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
-        Ok(crate::sim::kernel::Kernel::one_plus_beta(self.beta))
+    fn rule(&self, _n: usize) -> Result<super::Rule> {
+        Ok(super::Rule::OnePlusBeta { beta: self.beta })
     }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         let nf = n as f64;

@@ -48,7 +48,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     rank_based: false,
     monotone: true,
     example: "packing",
-    build: |spec| {
+    build: |spec, _| {
         Ok(Box::new(Packing {
             boundary: Boundary::parse(&spec.get_choice("boundary", &["over", "under"], "over")?)?,
         }))
@@ -95,8 +95,8 @@ impl Process for Packing {
     fn spec(&self) -> String {
         format!("packing(boundary={})", self.boundary.name())
     }
-    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
-        Ok(crate::sim::kernel::Kernel::Packing {
+    fn rule(&self, _n: usize) -> Result<super::Rule> {
+        Ok(super::Rule::Packing {
             boundary: self.boundary,
         })
     }

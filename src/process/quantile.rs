@@ -95,7 +95,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     build,
 };
 
-fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+fn build(spec: &Spec, _files: &dyn crate::graph::family::GraphFiles) -> Result<Box<dyn Process>> {
     let (_, r) = spec.get_ratio("delta", "0.5")?;
     Ok(Box::new(Quantile::new(r)?))
 }
@@ -107,8 +107,8 @@ impl Process for Quantile {
     fn spec(&self) -> String {
         format!("quantile(delta={})", super::ratio_text(&self.delta_exact))
     }
-    fn kernel(&self, n: usize) -> Result<crate::sim::kernel::Kernel> {
-        Ok(crate::sim::kernel::Kernel::Quantile {
+    fn rule(&self, n: usize) -> Result<super::Rule> {
+        Ok(super::Rule::Quantile {
             k: self.k(n)? as u64,
         })
     }

@@ -52,20 +52,6 @@ impl RelativeThreshold {
         })
     }
 
-    /// Mean-Thinning: Relative-Threshold with `f = 0` under its own name.
-    ///
-    /// ```
-    /// use balloc::process::{Process, RelativeThreshold};
-    /// let p = RelativeThreshold::mean_thinning(Default::default());
-    /// assert_eq!(p.spec(), balloc::process::parse("mean-thinning").unwrap().spec());
-    /// ```
-    pub fn mean_thinning(boundary: Boundary) -> RelativeThreshold {
-        RelativeThreshold {
-            f: 0.0,
-            boundary,
-            info: &super::mean_thinning::INFO,
-        }
-    }
     /// Whether bin `i` passes (counts as below the threshold `W/n + f`). Compares
     /// `n·xᵢ − W` with `n·f`, exact for integer loads.
     pub(super) fn accepts(&self, loads: &Loads) -> Vec<bool> {
@@ -102,7 +88,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     build,
 };
 
-fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+fn build(spec: &Spec, _files: &dyn crate::graph::family::GraphFiles) -> Result<Box<dyn Process>> {
     let f = spec.get_f64("f", 0.0)?;
     let boundary = Boundary::parse(&spec.get_choice("boundary", &["over", "under"], "under")?)?;
     Ok(Box::new(RelativeThreshold {
@@ -127,13 +113,11 @@ impl Process for RelativeThreshold {
             )
         }
     }
-    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
-        Ok(crate::sim::kernel::Kernel::Thinning(
-            crate::sim::kernel::Accept::Relative {
-                f: self.f,
-                boundary: self.boundary,
-            },
-        ))
+    fn rule(&self, _n: usize) -> Result<super::Rule> {
+        Ok(super::Rule::Thinning(super::Accept::Relative {
+            f: self.f,
+            boundary: self.boundary,
+        }))
     }
     fn step_law(&self, loads: &Loads, _ties: TieRule) -> Result<StepLaw> {
         Ok(two_thinning::thinning_law(&self.accepts(loads)))

@@ -49,7 +49,8 @@ pub struct StepLaw<P = f64> {
 /// probabilities, `Fixed` gives the bin of rank `r` the entry `p_r`.
 ///
 /// ```
-/// use balloc::exact::{ExactStepLaw, Q};
+/// use balloc::exact::Q;
+/// use balloc::process::ExactStepLaw;
 /// use balloc::{loads::{Loads, TieRule}, process};
 /// let two = process::parse("two-choice").unwrap();
 /// // n = 3, p = (1, 3, 5)/9 by rank; loads (0, 1, 0): bin 1 is rank 1, bins 0 and 2 tie.
@@ -161,7 +162,8 @@ impl StepLaw<Q> {
     /// One ball; bin `j` receives it with probability `r[j]`, validated.
     ///
     /// ```
-    /// use balloc::exact::{ExactStepLaw, Q};
+    /// use balloc::exact::Q;
+    /// use balloc::process::ExactStepLaw;
     /// let h = Q::new(1.into(), 2.into());
     /// assert!(ExactStepLaw::unit_checked(vec![h.clone(), h.clone()]).is_ok());
     /// assert!(ExactStepLaw::unit_checked(vec![h.clone(), h.clone(), h]).is_err()); // sums to 3/2
@@ -188,7 +190,8 @@ impl StepLaw<Q> {
     /// [`Error::Unsupported`] for processes without rational probabilities.
     ///
     /// ```
-    /// use balloc::exact::{ExactStepLaw, Q};
+    /// use balloc::exact::Q;
+    /// use balloc::process::ExactStepLaw;
     /// use balloc::{loads::{Loads, TieRule}, process};
     /// // Mean-Thinning at y = (−1, 0, 1), θ = 2/3: bin 0 gets (1 + θ)/n = 5/9.
     /// let p = process::parse("mean-thinning").unwrap();
@@ -235,7 +238,8 @@ impl StepLaw<Q> {
     /// The nearest `f64` law (for the float routes).
     ///
     /// ```
-    /// use balloc::exact::{ExactStepLaw, Q};
+    /// use balloc::exact::Q;
+    /// use balloc::process::ExactStepLaw;
     /// let l = ExactStepLaw::unit_checked(vec![Q::new(1.into(), 4.into()), Q::new(3.into(), 4.into())]).unwrap();
     /// assert_eq!(l.to_f64().per_bin_probability(), vec![0.25, 0.75]);
     /// ```

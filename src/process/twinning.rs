@@ -64,7 +64,7 @@ fn count(spec: &Spec, key: &str, default: u64) -> Result<u32> {
     Ok(v as u32)
 }
 
-fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+fn build(spec: &Spec, _files: &dyn crate::graph::family::GraphFiles) -> Result<Box<dyn Process>> {
     Ok(Box::new(Twinning::new(
         count(spec, "w_minus", 2)?,
         count(spec, "w_plus", 1)?,
@@ -129,8 +129,8 @@ impl Process for Twinning {
             self.boundary.name()
         )
     }
-    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
-        Ok(crate::sim::kernel::Kernel::Twinning {
+    fn rule(&self, _n: usize) -> Result<super::Rule> {
+        Ok(super::Rule::Twinning {
             w_minus: self.w_minus,
             w_plus: self.w_plus,
             boundary: self.boundary,

@@ -26,7 +26,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     rank_based: true,
     monotone: true,
     example: "two-choice",
-    build: |_| Ok(Box::new(TwoChoice)),
+    build: |_, _| Ok(Box::new(TwoChoice)),
 };
 
 impl Process for TwoChoice {
@@ -36,8 +36,8 @@ impl Process for TwoChoice {
     fn spec(&self) -> String {
         "two-choice".into()
     }
-    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
-        Ok(crate::sim::kernel::Kernel::DChoice { d: 2 })
+    fn rule(&self, _n: usize) -> Result<super::Rule> {
+        Ok(super::Rule::DChoice { d: 2 })
     }
     fn rank_probabilities(&self, n: usize) -> Result<Option<Vec<f64>>> {
         let n2 = (n as f64) * (n as f64);

@@ -60,7 +60,7 @@ pub(super) static INFO: ProcessInfo = ProcessInfo {
     build,
 };
 
-fn build(spec: &Spec) -> Result<Box<dyn Process>> {
+fn build(spec: &Spec, _files: &dyn crate::graph::family::GraphFiles) -> Result<Box<dyn Process>> {
     if spec.get("threshold").is_none() {
         return Err(Error::invalid(
             "parameter `threshold` of `two-thinning`",
@@ -113,10 +113,10 @@ impl Process for TwoThinning {
     fn spec(&self) -> String {
         format!("two-thinning(threshold={})", self.threshold)
     }
-    fn kernel(&self, _n: usize) -> Result<crate::sim::kernel::Kernel> {
-        Ok(crate::sim::kernel::Kernel::Thinning(
-            crate::sim::kernel::Accept::Absolute(self.threshold),
-        ))
+    fn rule(&self, _n: usize) -> Result<super::Rule> {
+        Ok(super::Rule::Thinning(super::Accept::Absolute(
+            self.threshold,
+        )))
     }
     fn step_law(&self, loads: &Loads, _ties: TieRule) -> Result<StepLaw> {
         let acc: Vec<bool> = loads

@@ -370,43 +370,6 @@ pub enum RewriteRecord {
     },
 }
 
-impl RewriteRecord {
-    /// The record of a rewrite.
-    pub fn of(r: &super::rewrite::Rewrite) -> RewriteRecord {
-        use super::rewrite::Rewrite;
-        match r {
-            Rewrite::CommonExp { text, .. } => RewriteRecord::CommonExp {
-                exponent: text.clone(),
-            },
-            Rewrite::Denominator {
-                index,
-                text,
-                power,
-                proof,
-                ..
-            } => RewriteRecord::Denominator {
-                index: *index,
-                factor: text.clone(),
-                power: *power,
-                proof: proof.tokens(),
-            },
-            Rewrite::Range {
-                slot,
-                vars,
-                lo,
-                hi,
-                name,
-            } => RewriteRecord::Range {
-                slot: *slot,
-                vars: vars.clone(),
-                lo: q_text(lo),
-                hi: q_text(hi),
-                name: name.clone(),
-            },
-        }
-    }
-}
-
 /// A proof certificate (see the module documentation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Certificate {

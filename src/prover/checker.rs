@@ -208,26 +208,16 @@ fn walk(p: &Problem, root: &Node, prec: u64) -> Result<Tally, String> {
     let mut stack: Vec<(&Node, G, Bx)> = vec![(root, g0, b0)];
     let mut k = 0usize;
     while let Some((node, g, b)) = stack.pop() {
-        let fail = |why: String| {
-            let bx: Vec<String> = (0..b.dim())
-                .map(|i| format!("{} ∈ [{}, {}]", p.vars[i].name, b.lo[i], b.hi[i]))
-                .collect();
-            let names: Vec<&str> = g.path.iter().map(|&i| p.vars[i].name.as_str()).collect();
-            format!(
-                "node {k} (goal {}∂[{}]g ≥ 0 on {}): {why}",
-                if g.positive { "" } else { "−" },
-                names.join(", "),
-                bx.join(", ")
-            )
+        let here = At {
+            p,
+            g: &g,
+            b: &b,
+            k,
+            prec,
         };
-        let x = b.intervals(prec);
         match node {
             Node::Split { var, at, lo, hi } => {
-                if *var >= b.dim() || !(b.lo[*var] < *at && *at < b.hi[*var]) {
-                    return Err(fail(format!(
-                        "split point {at} is not inside coordinate {var}"
-                    )));
-                }
+                here.split(*var, at)?;
                 tally.splits += 1;
                 let mut bl = b.clone();
                 bl.hi[*var] = at.clone();
@@ -237,47 +227,11 @@ fn walk(p: &Problem, root: &Node, prec: u64) -> Result<Tally, String> {
                 stack.push((lo, g, bl));
             }
             Node::Direct => {
-                let (f, _) = p
-                    .goal_value(&g.path, g.positive, &x, prec, false)
-                    .map_err(|e| fail(format!("cannot evaluate: {e}")))?;
-                if !lower_ok(f.lo(), strict_needed(p, &g, &b)) {
-                    return Err(fail(format!("direct bound {f} does not decide the goal")));
-                }
+                here.direct()?;
                 tally.direct += 1;
             }
             Node::MeanValue { at } => {
-                if !b.contains(at) {
-                    return Err(fail("the expansion point is outside the box".into()));
-                }
-                let (_, gr) = p
-                    .goal_value(&g.path, g.positive, &x, prec, true)
-                    .map_err(|e| fail(format!("cannot evaluate the gradient: {e}")))?;
-                let gr = gr.ok_or_else(|| format!("node {k}: no gradient"))?;
-                // f(c): its enclosure, or [0, ·] where the exact value at c is ≥ 0.
-                let (mut fc, _) = p
-                    .goal_value(&g.path, g.positive, &point_intervals(at, prec), prec, false)
-                    .map_err(|e| fail(format!("cannot evaluate at the point: {e}")))?;
-                if *fc.lo() < 0u32
-                    && *fc.hi() >= 0u32
-                    && matches!(
-                        p.exact_sign(&g.path, g.positive, at),
-                        Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
-                    )
-                {
-                    fc = Interval::new(malachite::Float::from(0u32), fc.hi().clone())
-                        .map_err(|e| fail(e.to_string()))?;
-                }
-                let mut sum = fc;
-                for i in 0..b.dim() {
-                    let lo = Interval::from_rational(&(&b.lo[i] - &at[i]), prec);
-                    let hi = Interval::from_rational(&(&b.hi[i] - &at[i]), prec);
-                    sum = sum.add(&gr[i].mul(&lo.hull(&hi), prec), prec);
-                }
-                if !lower_ok(sum.lo(), strict_needed(p, &g, &b)) {
-                    return Err(fail(format!(
-                        "mean-value bound {sum} does not decide the goal"
-                    )));
-                }
+                here.mean_value(at)?;
                 tally.mean_value += 1;
             }
             Node::Monotone {
@@ -286,75 +240,198 @@ fn walk(p: &Problem, root: &Node, prec: u64) -> Result<Tally, String> {
                 derivative,
                 face,
             } => {
-                let i = *var;
-                if i >= b.dim() || b.lo[i] == b.hi[i] {
-                    return Err(fail(format!("monotone step in a fixed coordinate {i}")));
-                }
-                if g.hyps && !p.hypotheses(&x, prec).iter().all(|h| matches!(h, Ok(true))) {
-                    return Err(fail(
-                        "monotone step where a hypothesis is not certain".into(),
-                    ));
-                }
-                let at = match side {
-                    Side::Lo => b.lo[i].clone(),
-                    Side::Hi => b.hi[i].clone(),
-                };
-                let mut fb = b.clone();
-                fb.lo[i] = at.clone();
-                fb.hi[i] = at.clone();
-                let here = strict_needed(p, &g, &b);
-                let on_face = strict_needed(p, &g, &fb);
-                let mut exempt = g.exempt.clone();
-                exempt.push((i, at));
-                let mut path = g.path.clone();
-                path.push(i);
-                let dg = G {
-                    path,
-                    positive: g.positive == (*side == Side::Lo),
-                    strict: here && !on_face,
-                    exempt,
-                    hyps: false,
-                };
-                let fg = G { hyps: false, ..g };
+                here.monotone(*var)?;
+                let ((fg, fb), (dg, db)) = monotone_goals(p, g, b, *var, *side);
                 tally.monotone += 1;
                 stack.push((face, fg, fb));
-                stack.push((derivative, dg, b));
+                stack.push((derivative, dg, db));
             }
             Node::Exact => {
-                if !(0..b.dim()).all(|i| b.lo[i] == b.hi[i]) {
-                    return Err(fail(
-                        "an exact decision on a box that is not a point".into(),
-                    ));
-                }
-                let ok = match p.exact_sign(&g.path, g.positive, &b.lo) {
-                    Some(std::cmp::Ordering::Greater) => true,
-                    Some(std::cmp::Ordering::Equal) => !strict_needed(p, &g, &b),
-                    _ => false,
-                };
-                if !ok {
-                    return Err(fail(
-                        "the exact value at the point does not decide the goal".into(),
-                    ));
-                }
+                here.exact()?;
                 tally.exact += 1;
             }
             Node::Taylor(m) => {
-                check_model(p, &g, &b, m, prec).map_err(fail)?;
+                check_model(p, &g, &b, m, prec).map_err(|why| here.fail(why))?;
                 tally.taylor += 1;
             }
             Node::Outside { hyp } => {
-                if !g.hyps {
-                    return Err(fail("`outside` in a goal without hypotheses".into()));
-                }
-                match p.hypotheses(&x, prec).get(*hyp) {
-                    Some(Ok(false)) => tally.outside += 1,
-                    _ => return Err(fail(format!("hypothesis {hyp} is not false on the box"))),
-                }
+                here.outside(*hyp)?;
+                tally.outside += 1;
             }
         }
         k += 1;
     }
     Ok(tally)
+}
+
+/// The goals of a monotone step in coordinate `i` toward `side` on the box `b` (checked by
+/// [`At::monotone`]): `(goal on the face, the face)` and `(derivative goal, b)`. The derivative
+/// goal is `±∂ᵢ` of the goal (`+` toward the lower face), exempt on the face's hyperplane, strict
+/// iff the goal is strict on `b` but not on the face; neither keeps the hypotheses.
+fn monotone_goals(p: &Problem, g: G, b: Bx, i: usize, side: Side) -> ((G, Bx), (G, Bx)) {
+    let at = match side {
+        Side::Lo => b.lo[i].clone(),
+        Side::Hi => b.hi[i].clone(),
+    };
+    let mut fb = b.clone();
+    fb.lo[i] = at.clone();
+    fb.hi[i] = at.clone();
+    let here = strict_needed(p, &g, &b);
+    let on_face = strict_needed(p, &g, &fb);
+    let mut exempt = g.exempt.clone();
+    exempt.push((i, at));
+    let mut path = g.path.clone();
+    path.push(i);
+    let dg = G {
+        path,
+        positive: g.positive == (side == Side::Lo),
+        strict: here && !on_face,
+        exempt,
+        hyps: false,
+    };
+    let fg = G { hyps: false, ..g };
+    ((fg, fb), (dg, b))
+}
+
+/// A node of the tree being checked: the `k`-th in preorder, with its goal `g` on the box `b`.
+struct At<'a> {
+    p: &'a Problem,
+    g: &'a G,
+    b: &'a Bx,
+    k: usize,
+    prec: u64,
+}
+
+impl At<'_> {
+    /// The error `why` at this node, with its goal and box.
+    fn fail(&self, why: String) -> String {
+        let (p, g, b) = (self.p, self.g, self.b);
+        let bx: Vec<String> = (0..b.dim())
+            .map(|i| format!("{} ∈ [{}, {}]", p.vars[i].name, b.lo[i], b.hi[i]))
+            .collect();
+        let names: Vec<&str> = g.path.iter().map(|&i| p.vars[i].name.as_str()).collect();
+        format!(
+            "node {} (goal {}∂[{}]g ≥ 0 on {}): {why}",
+            self.k,
+            if g.positive { "" } else { "−" },
+            names.join(", "),
+            bx.join(", ")
+        )
+    }
+
+    /// Whether strictness is needed on the box.
+    fn strict(&self) -> bool {
+        strict_needed(self.p, self.g, self.b)
+    }
+
+    /// A split at `at` in coordinate `var`: the point lies strictly inside the box.
+    fn split(&self, var: usize, at: &Q) -> Result<(), String> {
+        let b = self.b;
+        if var >= b.dim() || !(b.lo[var] < *at && *at < b.hi[var]) {
+            return Err(self.fail(format!("split point {at} is not inside coordinate {var}")));
+        }
+        Ok(())
+    }
+
+    /// A direct leaf: the enclosure of the goal on the box decides it.
+    fn direct(&self) -> Result<(), String> {
+        let (p, g) = (self.p, self.g);
+        let x = self.b.intervals(self.prec);
+        let (f, _) = p
+            .goal_value(&g.path, g.positive, &x, self.prec, false)
+            .map_err(|e| self.fail(format!("cannot evaluate: {e}")))?;
+        if !lower_ok(f.lo(), self.strict()) {
+            return Err(self.fail(format!("direct bound {f} does not decide the goal")));
+        }
+        Ok(())
+    }
+
+    /// A mean-value leaf at `at`: `f(c) + Σᵢ ∂ᵢf(B)·(Bᵢ − cᵢ)` decides the goal.
+    fn mean_value(&self, at: &[Q]) -> Result<(), String> {
+        let (p, g, b, prec) = (self.p, self.g, self.b, self.prec);
+        if !b.contains(at) {
+            return Err(self.fail("the expansion point is outside the box".into()));
+        }
+        let x = b.intervals(prec);
+        let (_, gr) = p
+            .goal_value(&g.path, g.positive, &x, prec, true)
+            .map_err(|e| self.fail(format!("cannot evaluate the gradient: {e}")))?;
+        let gr = gr.ok_or_else(|| format!("node {}: no gradient", self.k))?;
+        // f(c): its enclosure, or [0, ·] where the exact value at c is ≥ 0.
+        let (mut fc, _) = p
+            .goal_value(&g.path, g.positive, &point_intervals(at, prec), prec, false)
+            .map_err(|e| self.fail(format!("cannot evaluate at the point: {e}")))?;
+        if *fc.lo() < 0u32
+            && *fc.hi() >= 0u32
+            && matches!(
+                p.exact_sign(&g.path, g.positive, at),
+                Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)
+            )
+        {
+            fc = Interval::new(malachite::Float::from(0u32), fc.hi().clone())
+                .map_err(|e| self.fail(e.to_string()))?;
+        }
+        let mut sum = fc;
+        for i in 0..b.dim() {
+            let lo = Interval::from_rational(&(&b.lo[i] - &at[i]), prec);
+            let hi = Interval::from_rational(&(&b.hi[i] - &at[i]), prec);
+            sum = sum.add(&gr[i].mul(&lo.hull(&hi), prec), prec);
+        }
+        if !lower_ok(sum.lo(), self.strict()) {
+            return Err(self.fail(format!("mean-value bound {sum} does not decide the goal")));
+        }
+        Ok(())
+    }
+
+    /// A monotone step in coordinate `i`: the coordinate is free, and every hypothesis holds on
+    /// the box when the goal has hypotheses.
+    fn monotone(&self, i: usize) -> Result<(), String> {
+        let (p, b) = (self.p, self.b);
+        if i >= b.dim() || b.lo[i] == b.hi[i] {
+            return Err(self.fail(format!("monotone step in a fixed coordinate {i}")));
+        }
+        if self.g.hyps
+            && !p
+                .hypotheses(&b.intervals(self.prec), self.prec)
+                .iter()
+                .all(|h| matches!(h, Ok(true)))
+        {
+            return Err(self.fail("monotone step where a hypothesis is not certain".into()));
+        }
+        Ok(())
+    }
+
+    /// An exact leaf: the box is a point and the exact sign of the goal there decides it.
+    fn exact(&self) -> Result<(), String> {
+        let (p, g, b) = (self.p, self.g, self.b);
+        if !(0..b.dim()).all(|i| b.lo[i] == b.hi[i]) {
+            return Err(self.fail("an exact decision on a box that is not a point".into()));
+        }
+        let ok = match p.exact_sign(&g.path, g.positive, &b.lo) {
+            Some(std::cmp::Ordering::Greater) => true,
+            Some(std::cmp::Ordering::Equal) => !self.strict(),
+            _ => false,
+        };
+        if !ok {
+            return Err(self.fail("the exact value at the point does not decide the goal".into()));
+        }
+        Ok(())
+    }
+
+    /// An `outside` leaf: the goal has hypotheses and hypothesis `hyp` is false on the box.
+    fn outside(&self, hyp: usize) -> Result<(), String> {
+        if !self.g.hyps {
+            return Err(self.fail("`outside` in a goal without hypotheses".into()));
+        }
+        match self
+            .p
+            .hypotheses(&self.b.intervals(self.prec), self.prec)
+            .get(hyp)
+        {
+            Some(Ok(false)) => Ok(()),
+            _ => Err(self.fail(format!("hypothesis {hyp} is not false on the box"))),
+        }
+    }
 }
 
 /// Exact rational intervals `[lo, hi]` (the checker's own arithmetic for Taylor models).
@@ -432,7 +509,22 @@ fn check_model(
     m: &super::taylor::Model,
     prec: u64,
 ) -> Result<(), String> {
-    use crate::lang::jet::MultiIndex;
+    let free = model_shape(g, b, m)?;
+    let beta = super::problem::multi_index(b.dim(), &g.path)
+        .ok_or_else(|| "a derivative beyond the highest order".to_string())?;
+    model_coefficients(p, g, b, m, &beta, prec)?;
+    model_decides(p, g, b, m, &free)
+}
+
+/// The degree of a multi-index.
+fn degree(a: &crate::lang::jet::MultiIndex) -> usize {
+    a.iter().map(|&v| v as usize).sum::<usize>()
+}
+
+/// The shape of a Taylor model on the box: its order, its expansion point in the box, and its
+/// coefficients every multi-index over the free coordinates of degree ≤ the order, once. Returns
+/// the free coordinates.
+fn model_shape(g: &G, b: &Bx, m: &super::taylor::Model) -> Result<Vec<usize>, String> {
     let k = b.dim();
     let free: Vec<usize> = (0..k).filter(|&i| b.lo[i] != b.hi[i]).collect();
     let order = m.order;
@@ -446,10 +538,9 @@ fn check_model(
         return Err("the expansion point is outside the box".into());
     }
     // The coefficient set: every multi-index over the free coordinates of degree ≤ K, once.
-    let deg = |a: &MultiIndex| a.iter().map(|&v| v as usize).sum::<usize>();
     let mut seen = std::collections::HashSet::new();
     for (a, lo, hi) in &m.coeffs {
-        if (0..a.len()).any(|i| a[i] > 0 && !free.contains(&i)) || deg(a) > order {
+        if (0..a.len()).any(|i| a[i] > 0 && !free.contains(&i)) || degree(a) > order {
             return Err(format!("coefficient {a:?} is not a monomial of the model"));
         }
         if lo > hi {
@@ -471,11 +562,24 @@ fn check_model(
             free.len()
         ));
     }
-    let beta = super::problem::multi_index(k, &g.path)
-        .ok_or_else(|| "a derivative beyond the highest order".to_string())?;
-    // The checker's own enclosures.
-    let low: Vec<&(MultiIndex, Q, Q)> = m.coeffs.iter().filter(|c| deg(&c.0) < order).collect();
-    let top: Vec<&(MultiIndex, Q, Q)> = m.coeffs.iter().filter(|c| deg(&c.0) == order).collect();
+    Ok(free)
+}
+
+/// The recorded coefficients against the checker's own enclosures of the goal's (`∂^β`)
+/// Taylor coefficients: below the order at the expansion point (a recorded `[0, 0]` the
+/// enclosure does not prove must be exactly 0 there), at the order over the box.
+fn model_coefficients(
+    p: &Problem,
+    g: &G,
+    b: &Bx,
+    m: &super::taylor::Model,
+    beta: &crate::lang::jet::MultiIndex,
+    prec: u64,
+) -> Result<(), String> {
+    use crate::lang::jet::MultiIndex;
+    let order = m.order;
+    let low: Vec<&(MultiIndex, Q, Q)> = m.coeffs.iter().filter(|c| degree(&c.0) < order).collect();
+    let top: Vec<&(MultiIndex, Q, Q)> = m.coeffs.iter().filter(|c| degree(&c.0) == order).collect();
     let at = Bx {
         lo: m.at.clone(),
         hi: m.at.clone(),
@@ -483,7 +587,7 @@ fn check_model(
     let arith = super::problem::Arith::Bits(prec);
     let alphas: Vec<MultiIndex> = low.iter().map(|c| c.0).collect();
     let own = p
-        .goal_coefficients(arith, &beta, g.positive, &at, &alphas)
+        .goal_coefficients(arith, beta, g.positive, &at, &alphas)
         .map_err(|e| format!("cannot evaluate the coefficients at the point: {e}"))?;
     let mut unproved_zeros = Vec::new();
     for ((a, lo, hi), (e, _)) in low.iter().map(|c| (&c.0, &c.1, &c.2)).zip(&own) {
@@ -500,7 +604,7 @@ fn check_model(
     }
     if !unproved_zeros.is_empty() {
         let signs = p
-            .exact_signs(&beta, g.positive, &m.at, &unproved_zeros)
+            .exact_signs(beta, g.positive, &m.at, &unproved_zeros)
             .ok_or_else(|| {
                 "the recorded zero coefficients cannot be decided exactly".to_string()
             })?;
@@ -516,7 +620,7 @@ fn check_model(
     }
     let alphas: Vec<MultiIndex> = top.iter().map(|c| c.0).collect();
     let own = p
-        .goal_coefficients(arith, &beta, g.positive, b, &alphas)
+        .goal_coefficients(arith, beta, g.positive, b, &alphas)
         .map_err(|e| format!("cannot evaluate the remainder over the box: {e}"))?;
     for ((a, lo, hi), (e, _)) in top.iter().map(|c| (&c.0, &c.1, &c.2)).zip(&own) {
         if !inside(e, lo, hi) {
@@ -525,7 +629,19 @@ fn check_model(
             ));
         }
     }
-    // Decide the recorded model exactly.
+    Ok(())
+}
+
+/// Decides the recorded model exactly: by the range of the polynomial over the box, or with one
+/// free coordinate by the factor `hᵐ` of its lowest nonzero coefficient.
+fn model_decides(
+    p: &Problem,
+    g: &G,
+    b: &Bx,
+    m: &super::taylor::Model,
+    free: &[usize],
+) -> Result<(), String> {
+    let k = b.dim();
     let strict = strict_needed(p, g, b);
     let exempt_at_c = (0..k).any(|j| {
         let v = &m.at[j];
@@ -548,7 +664,7 @@ fn check_model(
             lo: lo.clone(),
             hi: hi.clone(),
         };
-        for &i in &free {
+        for &i in free {
             t = t.mul(&h[i].pow(a[i] as u32));
         }
         acc = acc.add(&t);
@@ -556,57 +672,68 @@ fn check_model(
     if (strict && acc.lo > zero) || (!strict && acc.lo >= zero) {
         return Ok(());
     }
-    // The factor hᵐ (one free coordinate).
-    if free.len() == 1 {
-        let i = free[0];
-        let mut cs: Vec<(u32, Qi)> = m
-            .coeffs
-            .iter()
-            .map(|(a, lo, hi)| {
-                (
-                    a[i] as u32,
-                    Qi {
-                        lo: lo.clone(),
-                        hi: hi.clone(),
-                    },
-                )
-            })
-            .collect();
-        cs.sort_by_key(|c| c.0);
-        let nonzero = cs.iter().find(|(_, c)| !(c.lo.is_zero() && c.hi.is_zero()));
-        let Some(&(mm, _)) = nonzero else {
-            // The polynomial is 0: f = 0 on the box.
-            return if strict {
-                Err("the model is identically 0 where the goal is strict".into())
-            } else {
-                Ok(())
-            };
-        };
-        if mm > 0 && (!strict || exempt_at_c) {
-            let hh = &h[i];
-            let sign = if hh.lo >= zero {
-                Some(1)
-            } else if hh.hi <= zero {
-                Some(if mm % 2 == 0 { 1 } else { -1 })
-            } else if mm % 2 == 0 {
-                Some(1)
-            } else {
-                None
-            };
-            if let Some(sign) = sign {
-                let mut s = Qi::point(zero.clone());
-                for (j, c) in cs.iter().filter(|(j, _)| *j >= mm) {
-                    s = s.add(&c.mul(&hh.pow(j - mm)));
-                }
-                let bound = if sign > 0 { s.lo } else { -s.hi };
-                if (strict && bound > zero) || (!strict && bound >= zero) {
-                    return Ok(());
-                }
-            }
-        }
+    if free.len() == 1
+        && let Some(decided) = factor_decides(m, free[0], &h[free[0]], strict, exempt_at_c)
+    {
+        return decided;
     }
     Err(format!(
-        "the Taylor model of order {order} does not decide the goal (its range reaches {})",
+        "the Taylor model of order {} does not decide the goal (its range reaches {})",
+        m.order,
         q_show(&acc.lo)
     ))
+}
+
+/// With one free coordinate `i` (`hh` = `Bᵢ − cᵢ`): the model as `hᵐ·Σⱼ cⱼ h^(j−m)` with `m`
+/// the degree of its lowest nonzero coefficient, decided when the sign of `hᵐ` is fixed on the
+/// box and the sum's bound has the right sign (`None`: not decided this way).
+fn factor_decides(
+    m: &super::taylor::Model,
+    i: usize,
+    hh: &Qi,
+    strict: bool,
+    exempt_at_c: bool,
+) -> Option<Result<(), String>> {
+    let zero = Q::from_integer(0.into());
+    let mut cs: Vec<(u32, Qi)> = m
+        .coeffs
+        .iter()
+        .map(|(a, lo, hi)| {
+            (
+                a[i] as u32,
+                Qi {
+                    lo: lo.clone(),
+                    hi: hi.clone(),
+                },
+            )
+        })
+        .collect();
+    cs.sort_by_key(|c| c.0);
+    let nonzero = cs.iter().find(|(_, c)| !(c.lo.is_zero() && c.hi.is_zero()));
+    let Some(&(mm, _)) = nonzero else {
+        // The polynomial is 0: f = 0 on the box.
+        return Some(if strict {
+            Err("the model is identically 0 where the goal is strict".into())
+        } else {
+            Ok(())
+        });
+    };
+    if mm == 0 || (strict && !exempt_at_c) {
+        return None;
+    }
+    let sign = if hh.lo >= zero {
+        1
+    } else if hh.hi <= zero {
+        if mm % 2 == 0 { 1 } else { -1 }
+    } else if mm % 2 == 0 {
+        1
+    } else {
+        return None;
+    };
+    let mut s = Qi::point(zero.clone());
+    for (j, c) in cs.iter().filter(|(j, _)| *j >= mm) {
+        s = s.add(&c.mul(&hh.pow(j - mm)));
+    }
+    let bound = if sign > 0 { s.lo } else { -s.hi };
+    ((strict && bound > zero) || (!strict && bound >= zero)).then_some(Ok(()))
 }

@@ -92,10 +92,7 @@ pub fn certificate_with(
             })
             .collect(),
         prec,
-        rewrites: rewrites
-            .iter()
-            .map(certificate::RewriteRecord::of)
-            .collect(),
+        rewrites: rewrites.iter().map(rewrite::Rewrite::record).collect(),
         tally: tree.tally(),
         tree: tree.tokens(),
     }

@@ -29,6 +29,7 @@
 //! rewrote itself.
 
 use super::boxes::q_text;
+use super::certificate::{Node, RewriteRecord};
 use super::problem::{Problem, SlotDef, Var};
 use crate::exact::Q;
 use crate::lang::{BinOp, Expr, Func};
@@ -366,7 +367,7 @@ pub enum Rewrite {
         /// `D` as text (for reports).
         text: String,
         /// The proof tree of `D > 0` on the domain.
-        proof: super::certificate::Node,
+        proof: Node,
     },
     /// The variables `vars` replaced by a new variable for the slot `slot` over `[lo, hi]`.
     Range {
@@ -690,6 +691,42 @@ pub fn slot_range(p: &Problem, slot: usize, prec: u64) -> Option<(Q, Q)> {
     }
     let to_q = |f: f64| crate::exact::from_float(f);
     Some((to_q(v.lo_f64())?, to_q(v.hi_f64())?))
+}
+
+impl Rewrite {
+    /// The record of a rewrite.
+    pub fn record(&self) -> RewriteRecord {
+        match self {
+            Rewrite::CommonExp { text, .. } => RewriteRecord::CommonExp {
+                exponent: text.clone(),
+            },
+            Rewrite::Denominator {
+                index,
+                text,
+                power,
+                proof,
+                ..
+            } => RewriteRecord::Denominator {
+                index: *index,
+                factor: text.clone(),
+                power: *power,
+                proof: proof.tokens(),
+            },
+            Rewrite::Range {
+                slot,
+                vars,
+                lo,
+                hi,
+                name,
+            } => RewriteRecord::Range {
+                slot: *slot,
+                vars: vars.clone(),
+                lo: q_text(lo),
+                hi: q_text(hi),
+                name: name.clone(),
+            },
+        }
+    }
 }
 
 #[cfg(test)]

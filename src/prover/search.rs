@@ -1117,303 +1117,373 @@ fn bisect(
     used: u64,
     rewrites: Vec<super::rewrite::Rewrite>,
 ) -> Outcome {
-    let (p, o) = (pr.p, pr.o);
-    let root = p.root();
-    let mut arena: Vec<Slot> = vec![Slot::Pending];
-    let mut commits: Vec<Commit> = Vec::new();
-    let mut frontier: VecDeque<Item> = VecDeque::from([Item {
-        goal: Goal::claim(p),
-        b: root.clone(),
-        id: 0,
-        depth: 0,
-        under: Vec::new(),
-        banned: Vec::new(),
-    }]);
-    let mut stuck: Vec<(Bx, String)> = Vec::new();
-    let mut stats = Stats {
-        boxes: used,
-        ..Stats::default()
-    };
+    let mut s = Bisection::new(pr, start, used);
     let chunk = 64 * rayon::current_num_threads().max(1);
-    let alive = |commits: &[Commit], it: &Item| it.under.iter().all(|&c| commits[c].alive);
-    // Gives up commit `c`: its box is split for its goal (or, when it cannot be, the enclosing
-    // commit is given up, or the box is stuck).
-    #[allow(clippy::too_many_arguments)]
-    fn give_up(
-        c: usize,
-        why: &str,
-        at: Option<Vec<Q>>,
-        pr: &Prover,
-        arena: &mut Vec<Slot>,
-        commits: &mut [Commit],
-        frontier: &mut VecDeque<Item>,
-        stuck: &mut Vec<(Bx, String)>,
-    ) {
-        let mut c = c;
-        loop {
-            commits[c].alive = false;
-            let cm = &commits[c];
-            if cm.depth < pr.o.max_depth
-                && let Some((i, split_at)) = pr.choose(&cm.b, None)
-            {
-                let (l, h) = cm.b.split(i, &split_at);
-                let (li, hi) = (arena.len(), arena.len() + 1);
-                arena.push(Slot::Pending);
-                arena.push(Slot::Pending);
-                arena[cm.id] = Slot::Split(i, split_at, li, hi);
-                let mut banned = cm.banned.clone();
-                if let Some(x) = &at {
-                    banned.push((cm.var, cm.side, x.clone()));
-                }
-                for (bb, id) in [(l, li), (h, hi)] {
-                    let banned = banned
-                        .iter()
-                        .filter(|e| bb.contains(&e.2))
-                        .cloned()
-                        .collect();
-                    frontier.push_back(Item {
-                        goal: cm.goal.clone(),
-                        b: bb,
-                        id,
-                        depth: cm.depth + 1,
-                        under: cm.under.clone(),
-                        banned,
-                    });
-                }
-                return;
-            }
-            match cm.under.last() {
-                Some(&outer) => c = outer,
-                None => {
-                    stuck.push((cm.b.clone(), why.to_string()));
-                    return;
-                }
-            }
-        }
-    }
     let reason = loop {
-        if frontier.is_empty() {
+        if s.frontier.is_empty() {
             break None;
         }
-        if stats.boxes >= o.max_boxes {
-            break Some(format!(
-                "the box budget ({} evaluations) ran out",
-                o.max_boxes
-            ));
+        if let Some(why) = s.out_of_budget() {
+            break Some(why);
         }
-        if start.elapsed().as_secs_f64() > o.max_seconds {
-            break Some(format!(
-                "the time budget ({} s) ran out (where the search stopped depends on the machine)",
-                o.max_seconds
-            ));
-        }
-        let left = (o.max_boxes - stats.boxes).max(1) as usize;
-        let mut batch: Vec<Item> = Vec::new();
-        while batch.len() < chunk.min(left) {
-            let Some(it) = frontier.pop_front() else {
-                break;
-            };
-            if alive(&commits, &it) {
-                batch.push(it);
-            }
-        }
+        let batch = s.next_batch(chunk);
         let results: Vec<TopResult> = batch
             .par_iter()
             .map(|it| pr.top(&it.goal, &it.b, &it.banned))
             .collect();
         for (it, r) in batch.into_iter().zip(results) {
-            stats.boxes += 1;
-            stats.top_boxes += 1;
-            stats.generations = stats.generations.max(it.depth);
-            if !alive(&commits, &it) {
-                continue;
-            }
-            if let Some((point, lhs, rhs, g)) = r.counterexample {
-                stats.seconds = start.elapsed().as_secs_f64();
-                stats.escalated = pr.escalated.load(std::sync::atomic::Ordering::Relaxed);
-                return Outcome::Refuted {
-                    point,
-                    lhs,
-                    rhs,
-                    g,
-                    found_by: "the center of a box of the bisection",
-                    stats,
-                };
-            }
-            // Charge the commits this box serves; give up the outermost one over budget.
-            for &c in &it.under {
-                commits[c].used += 1;
-            }
-            if let Some(&c) = it
-                .under
-                .iter()
-                .find(|&&c| commits[c].used > o.commit_budget)
-            {
-                give_up(
-                    c,
-                    "a monotone step over its budget",
-                    None,
-                    pr,
-                    &mut arena,
-                    &mut commits,
-                    &mut frontier,
-                    &mut stuck,
-                );
-                continue;
-            }
-            if r.violated && !it.under.is_empty() {
-                // The goal is false at a point: give up the monotone step that made it (the
-                // innermost one whose goal has fewer derivative directions; a face keeps them).
-                let n = it.goal.path.len();
-                let c = it
-                    .under
-                    .iter()
-                    .rev()
-                    .copied()
-                    .find(|&c| commits[c].goal.path.len() < n)
-                    .or(it.under.last().copied())
-                    .expect("under a commit");
-                give_up(
-                    c,
-                    "a goal violated at a point",
-                    Some(it.b.center()),
-                    pr,
-                    &mut arena,
-                    &mut commits,
-                    &mut frontier,
-                    &mut stuck,
-                );
-                continue;
-            }
-            let failed = match r.step {
-                Step::Leaf(n) => {
-                    arena[it.id] = Slot::Leaf(n);
-                    None
-                }
-                Step::Split(i, at) if it.depth < o.max_depth => {
-                    let (l, h) = it.b.split(i, &at);
-                    let (li, hi) = (arena.len(), arena.len() + 1);
-                    arena.push(Slot::Pending);
-                    arena.push(Slot::Pending);
-                    arena[it.id] = Slot::Split(i, at, li, hi);
-                    for (bb, id) in [(l, li), (h, hi)] {
-                        let banned = it
-                            .banned
-                            .iter()
-                            .filter(|e| bb.contains(&e.2))
-                            .cloned()
-                            .collect();
-                        frontier.push_back(Item {
-                            goal: it.goal.clone(),
-                            b: bb,
-                            id,
-                            depth: it.depth + 1,
-                            under: it.under.clone(),
-                            banned,
-                        });
-                    }
-                    None
-                }
-                Step::Split(..) => Some(format!("depth limit {}", o.max_depth)),
-                Step::Commit {
-                    var,
-                    side,
-                    derivative,
-                    face,
-                } => {
-                    let (di, fi) = (arena.len(), arena.len() + 1);
-                    arena.push(Slot::Pending);
-                    arena.push(Slot::Pending);
-                    arena[it.id] = Slot::Mono(var, side, di, fi);
-                    let c = commits.len();
-                    let mut under = it.under.clone();
-                    under.push(c);
-                    commits.push(Commit {
-                        alive: true,
-                        goal: it.goal.clone(),
-                        b: it.b.clone(),
-                        id: it.id,
-                        depth: it.depth,
-                        under: it.under.clone(),
-                        used: 0,
-                        var,
-                        side,
-                        banned: it.banned.clone(),
-                    });
-                    match derivative {
-                        None => arena[di] = Slot::Leaf(Node::Direct),
-                        Some(dg) => frontier.push_back(Item {
-                            goal: dg,
-                            b: it.b.clone(),
-                            id: di,
-                            depth: it.depth + 1,
-                            under: under.clone(),
-                            banned: Vec::new(),
-                        }),
-                    }
-                    frontier.push_back(Item {
-                        goal: face,
-                        b: it.b.face(var, side),
-                        id: fi,
-                        depth: it.depth + 1,
-                        under,
-                        banned: Vec::new(),
-                    });
-                    None
-                }
-                Step::Fail(why) => Some(why),
-            };
-            if let Some(why) = failed {
-                match it.under.last() {
-                    Some(&c) => give_up(
-                        c,
-                        &why,
-                        None,
-                        pr,
-                        &mut arena,
-                        &mut commits,
-                        &mut frontier,
-                        &mut stuck,
-                    ),
-                    None => stuck.push((it.b.clone(), why)),
-                }
+            if let Some(refuted) = s.apply(it, r) {
+                return refuted;
             }
         }
     };
-    stats.seconds = start.elapsed().as_secs_f64();
-    stats.escalated = pr.escalated.load(std::sync::atomic::Ordering::Relaxed);
-    if reason.is_none() && stuck.is_empty() {
-        return Outcome::Proved {
-            tree: assemble(&mut arena),
-            rewrites,
-            stats,
-        };
-    }
-    let reason = reason.unwrap_or_else(|| {
-        format!(
-            "{} box(es) cannot be decided at {} bits (first: {})",
-            stuck.len(),
-            o.prec,
-            stuck[0].1
-        )
-    });
-    // What is left of the claim: the boxes of the claim's own goal, and for a box under monotone
-    // steps the box of the outermost one (the part of the claim it was to decide).
-    let mut remaining: Vec<Bx> = stuck.into_iter().map(|(b, _)| b).collect();
-    let mut seen = std::collections::BTreeSet::new();
-    for it in frontier {
-        if !alive(&commits, &it) {
-            continue;
+    s.finish(reason, rewrites)
+}
+
+/// The state of a bisection: the proof tree being built (an arena of slots, the root at 0), the
+/// monotone steps committed, the boxes still to decide in order, and those that cannot be
+/// decided (with why).
+struct Bisection<'b, 'a> {
+    pr: &'b Prover<'a>,
+    arena: Vec<Slot>,
+    commits: Vec<Commit>,
+    frontier: VecDeque<Item>,
+    stuck: Vec<(Bx, String)>,
+    stats: Stats,
+    start: Instant,
+}
+
+impl<'b, 'a> Bisection<'b, 'a> {
+    /// The bisection of the whole domain for the claim's own goal.
+    fn new(pr: &'b Prover<'a>, start: Instant, used: u64) -> Self {
+        let p = pr.p;
+        Bisection {
+            pr,
+            arena: vec![Slot::Pending],
+            commits: Vec::new(),
+            frontier: VecDeque::from([Item {
+                goal: Goal::claim(p),
+                b: p.root(),
+                id: 0,
+                depth: 0,
+                under: Vec::new(),
+                banned: Vec::new(),
+            }]),
+            stuck: Vec::new(),
+            stats: Stats {
+                boxes: used,
+                ..Stats::default()
+            },
+            start,
         }
-        match it.under.first() {
-            None => remaining.push(it.b),
+    }
+
+    /// Whether every monotone step the box serves is still committed to.
+    fn alive(&self, it: &Item) -> bool {
+        it.under.iter().all(|&c| self.commits[c].alive)
+    }
+
+    /// Why the search stops here: the box budget or the time budget spent.
+    fn out_of_budget(&self) -> Option<String> {
+        let o = self.pr.o;
+        if self.stats.boxes >= o.max_boxes {
+            return Some(format!(
+                "the box budget ({} evaluations) ran out",
+                o.max_boxes
+            ));
+        }
+        if self.start.elapsed().as_secs_f64() > o.max_seconds {
+            return Some(format!(
+                "the time budget ({} s) ran out (where the search stopped depends on the machine)",
+                o.max_seconds
+            ));
+        }
+        None
+    }
+
+    /// The next boxes to evaluate in parallel: at most `chunk` and at most the budget left,
+    /// skipping boxes of given-up steps.
+    fn next_batch(&mut self, chunk: usize) -> Vec<Item> {
+        let left = (self.pr.o.max_boxes - self.stats.boxes).max(1) as usize;
+        let mut batch: Vec<Item> = Vec::new();
+        while batch.len() < chunk.min(left) {
+            let Some(it) = self.frontier.pop_front() else {
+                break;
+            };
+            if self.alive(&it) {
+                batch.push(it);
+            }
+        }
+        batch
+    }
+
+    /// Applies the evaluation `r` of the box `it`; the outcome when it is a counterexample.
+    fn apply(&mut self, it: Item, r: TopResult) -> Option<Outcome> {
+        self.stats.boxes += 1;
+        self.stats.top_boxes += 1;
+        self.stats.generations = self.stats.generations.max(it.depth);
+        if !self.alive(&it) {
+            return None;
+        }
+        if let Some((point, lhs, rhs, g)) = r.counterexample {
+            self.stamp();
+            return Some(Outcome::Refuted {
+                point,
+                lhs,
+                rhs,
+                g,
+                found_by: "the center of a box of the bisection",
+                stats: std::mem::take(&mut self.stats),
+            });
+        }
+        if self.charge(&it) {
+            return None;
+        }
+        if r.violated && !it.under.is_empty() {
+            self.give_up_violated(&it);
+            return None;
+        }
+        self.take_step(&it, r.step);
+        None
+    }
+
+    /// Records the time spent and the escalations in the statistics.
+    fn stamp(&mut self) {
+        self.stats.seconds = self.start.elapsed().as_secs_f64();
+        self.stats.escalated = self.pr.escalated.load(std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Charges the box to the commits it serves; gives up the outermost one over its budget
+    /// (`true`: the box is dropped with it).
+    fn charge(&mut self, it: &Item) -> bool {
+        for &c in &it.under {
+            self.commits[c].used += 1;
+        }
+        let budget = self.pr.o.commit_budget;
+        match it.under.iter().find(|&&c| self.commits[c].used > budget) {
             Some(&c) => {
-                if seen.insert(c) {
-                    remaining.push(commits[c].b.clone());
+                self.give_up(c, "a monotone step over its budget", None);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The goal of `it` is false at a point: gives up the monotone step that made it (the
+    /// innermost one whose goal has fewer derivative directions; a face keeps them).
+    fn give_up_violated(&mut self, it: &Item) {
+        let n = it.goal.path.len();
+        let c = it
+            .under
+            .iter()
+            .rev()
+            .copied()
+            .find(|&c| self.commits[c].goal.path.len() < n)
+            .or(it.under.last().copied())
+            .expect("under a commit");
+        self.give_up(c, "a goal violated at a point", Some(it.b.center()));
+    }
+
+    /// Takes the step chosen for the box `it`: a leaf, a split, a monotone step; a box that
+    /// cannot be decided gives up the innermost step it serves (or is stuck).
+    fn take_step(&mut self, it: &Item, step: Step) {
+        let o = self.pr.o;
+        let failed = match step {
+            Step::Leaf(n) => {
+                self.arena[it.id] = Slot::Leaf(n);
+                None
+            }
+            Step::Split(i, at) if it.depth < o.max_depth => {
+                self.push_split(it, i, at);
+                None
+            }
+            Step::Split(..) => Some(format!("depth limit {}", o.max_depth)),
+            Step::Commit {
+                var,
+                side,
+                derivative,
+                face,
+            } => {
+                self.push_commit(it, var, side, derivative, face);
+                None
+            }
+            Step::Fail(why) => Some(why),
+        };
+        if let Some(why) = failed {
+            match it.under.last() {
+                Some(&c) => self.give_up(c, &why, None),
+                None => self.stuck.push((it.b.clone(), why)),
+            }
+        }
+    }
+
+    /// Splits the box of `of` at `at` in coordinate `i`: its slot becomes a split with two new
+    /// slots, whose boxes keep the goal, the commits served and the banned steps whose point
+    /// they contain.
+    fn push_split(&mut self, of: &Item, i: usize, at: Q) {
+        let (l, h) = of.b.split(i, &at);
+        let (li, hi) = (self.arena.len(), self.arena.len() + 1);
+        self.arena.push(Slot::Pending);
+        self.arena.push(Slot::Pending);
+        self.arena[of.id] = Slot::Split(i, at, li, hi);
+        for (bb, id) in [(l, li), (h, hi)] {
+            let banned = of
+                .banned
+                .iter()
+                .filter(|e| bb.contains(&e.2))
+                .cloned()
+                .collect();
+            self.frontier.push_back(Item {
+                goal: of.goal.clone(),
+                b: bb,
+                id,
+                depth: of.depth + 1,
+                under: of.under.clone(),
+                banned,
+            });
+        }
+    }
+
+    /// Commits to a monotone step on the box `it` toward the face `side` of `var`: two new
+    /// slots, the derivative's goal on the box (a direct leaf when `None`) and `face` on the
+    /// face, both serving the new commit.
+    fn push_commit(
+        &mut self,
+        it: &Item,
+        var: usize,
+        side: Side,
+        derivative: Option<Goal>,
+        face: Goal,
+    ) {
+        let (di, fi) = (self.arena.len(), self.arena.len() + 1);
+        self.arena.push(Slot::Pending);
+        self.arena.push(Slot::Pending);
+        self.arena[it.id] = Slot::Mono(var, side, di, fi);
+        let c = self.commits.len();
+        let mut under = it.under.clone();
+        under.push(c);
+        self.commits.push(Commit {
+            alive: true,
+            goal: it.goal.clone(),
+            b: it.b.clone(),
+            id: it.id,
+            depth: it.depth,
+            under: it.under.clone(),
+            used: 0,
+            var,
+            side,
+            banned: it.banned.clone(),
+        });
+        match derivative {
+            None => self.arena[di] = Slot::Leaf(Node::Direct),
+            Some(dg) => self.frontier.push_back(Item {
+                goal: dg,
+                b: it.b.clone(),
+                id: di,
+                depth: it.depth + 1,
+                under: under.clone(),
+                banned: Vec::new(),
+            }),
+        }
+        self.frontier.push_back(Item {
+            goal: face,
+            b: it.b.face(var, side),
+            id: fi,
+            depth: it.depth + 1,
+            under,
+            banned: Vec::new(),
+        });
+    }
+
+    /// Gives up commit `c`: its box is split for its goal (banning its step at the point `at`
+    /// where the step's goal was violated), or, when it cannot be, the enclosing commit is given
+    /// up, or the box is stuck.
+    fn give_up(&mut self, c: usize, why: &str, at: Option<Vec<Q>>) {
+        let mut c = c;
+        loop {
+            self.commits[c].alive = false;
+            let cm = &self.commits[c];
+            if cm.depth < self.pr.o.max_depth
+                && let Some((i, split_at)) = self.pr.choose(&cm.b, None)
+            {
+                let mut banned = cm.banned.clone();
+                if let Some(x) = &at {
+                    banned.push((cm.var, cm.side, x.clone()));
+                }
+                let of = Item {
+                    goal: cm.goal.clone(),
+                    b: cm.b.clone(),
+                    id: cm.id,
+                    depth: cm.depth,
+                    under: cm.under.clone(),
+                    banned,
+                };
+                self.push_split(&of, i, split_at);
+                return;
+            }
+            match cm.under.last() {
+                Some(&outer) => c = outer,
+                None => {
+                    self.stuck.push((cm.b.clone(), why.to_string()));
+                    return;
                 }
             }
         }
     }
+
+    /// The outcome when the loop stopped (`reason`: why it stopped early): proved when every
+    /// box is decided, else inconclusive with what is left.
+    fn finish(mut self, reason: Option<String>, rewrites: Vec<super::rewrite::Rewrite>) -> Outcome {
+        self.stamp();
+        if reason.is_none() && self.stuck.is_empty() {
+            return Outcome::Proved {
+                tree: assemble(&mut self.arena),
+                rewrites,
+                stats: self.stats,
+            };
+        }
+        let o = self.pr.o;
+        let reason = reason.unwrap_or_else(|| {
+            format!(
+                "{} box(es) cannot be decided at {} bits (first: {})",
+                self.stuck.len(),
+                o.prec,
+                self.stuck[0].1
+            )
+        });
+        let remaining = self.remaining();
+        inconclusive(self.pr.p, reason, remaining, self.stats)
+    }
+
+    /// What is left of the claim: the boxes of the claim's own goal, and for a box under
+    /// monotone steps the box of the outermost one (the part of the claim it was to decide).
+    fn remaining(&mut self) -> Vec<Bx> {
+        let mut remaining: Vec<Bx> = std::mem::take(&mut self.stuck)
+            .into_iter()
+            .map(|(b, _)| b)
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for it in std::mem::take(&mut self.frontier) {
+            if !self.alive(&it) {
+                continue;
+            }
+            match it.under.first() {
+                None => remaining.push(it.b),
+                Some(&c) => {
+                    if seen.insert(c) {
+                        remaining.push(self.commits[c].b.clone());
+                    }
+                }
+            }
+        }
+        remaining
+    }
+}
+
+/// The inconclusive outcome with the boxes `remaining`: the fraction of the domain's volume they
+/// cover, the first [`REPORTED_BOXES`] of them, and the tightest (least `g` at its center).
+fn inconclusive(p: &Problem, reason: String, mut remaining: Vec<Bx>, stats: Stats) -> Outcome {
+    let root = p.root();
     let total = root.volume_in(&root);
     let vol: f64 = remaining.iter().map(|b| b.volume_in(&root)).sum();
     let volume_fraction = if total > 0.0 {

@@ -29,7 +29,7 @@ pub mod random;
 mod searched;
 pub mod shrink;
 
-pub use constant::{Bracket, Direction, Growth, GrowthFit, bisect, bisect_bracket, fit_growth};
+pub use constant::{Bracket, Direction, bisect, bisect_bracket};
 pub use enumerate::{enumerate_sorted, enumeration_size};
 pub use families::{FAMILIES, Family, near_ties};
 pub use searched::Searched;

@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::loads::TieRule;
-use crate::weights::WeightLaw;
+use crate::weights::{ExactWeights, WeightLaw};
 
 /// The setting of one step: batch size, weights, ties.
 ///
@@ -56,5 +56,51 @@ impl Setting {
     /// ```
     pub fn batched(b: u64) -> Result<Setting> {
         Setting::new(b, WeightLaw::Unit, TieRule::Random)
+    }
+}
+
+/// The setting of an exact evaluation: batch size `b ≥ 1` and a rational weight law. (The tie
+/// rule is already applied in the [`crate::process::ExactStepLaw`].)
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactSetting {
+    /// The batch size (1 = sequential).
+    pub batch: u64,
+    /// The weight law.
+    pub weights: ExactWeights,
+}
+
+impl ExactSetting {
+    /// A validated setting.
+    ///
+    /// ```
+    /// use balloc::{setting::ExactSetting, weights::ExactWeights};
+    /// assert!(ExactSetting::new(0, ExactWeights::Unit).is_err());
+    /// assert_eq!(ExactSetting::new(4, ExactWeights::Unit).unwrap().batch, 4);
+    /// ```
+    pub fn new(batch: u64, weights: ExactWeights) -> Result<ExactSetting> {
+        if batch == 0 {
+            return Err(Error::invalid("batch", "must be at least 1, got 0"));
+        }
+        Ok(ExactSetting { batch, weights })
+    }
+
+    /// One unit ball.
+    pub fn sequential() -> ExactSetting {
+        ExactSetting {
+            batch: 1,
+            weights: ExactWeights::Unit,
+        }
+    }
+
+    /// The exact counterpart of a float [`Setting`] (weights via
+    /// [`ExactWeights::from_law`]; the tie rule belongs to the step law).
+    ///
+    /// ```
+    /// use balloc::setting::{ExactSetting, Setting};
+    /// let s = ExactSetting::from_setting(&Setting::batched(3).unwrap()).unwrap();
+    /// assert_eq!(s.batch, 3);
+    /// ```
+    pub fn from_setting(s: &Setting) -> Result<ExactSetting> {
+        ExactSetting::new(s.batch, ExactWeights::from_law(&s.weights)?)
     }
 }

@@ -1,8 +1,8 @@
 //! Simulation kernels: what one step of a registered process does, in a form the hot loops run
 //! without dynamic dispatch or per-step allocation.
 //!
-//! Every process says which kernel it has through [`Process::kernel`] (no lookup by name): a
-//! [`Kernel`] is plain data (the sample count `d`, the threshold of a Bernoulli draw, the cut
+//! Every process states its sampling rule ([`Process::rule`], a [`Rule`]: no lookup by name) and
+//! [`Kernel::for_process`] compiles it: a [`Kernel`] is plain data (the sample count `d`, the threshold of a Bernoulli draw, the cut
 //! `k = δn`, an acceptance rule, ...). An engine matches on it once per run (or per batch) and then
 //! runs a loop specialised to one [`Step`] type, with the state of the run in locals.
 //!
@@ -47,9 +47,10 @@
 use super::rng::{SimRng, below, below_pair32, bernoulli, bernoulli_threshold, unit_f64};
 use crate::error::{Error, Result};
 use crate::loads::{Boundary, TieRule};
-use crate::process::Process;
+use crate::process::{Accept, Process, Rule};
 
-/// What one step of a process does, as data (chosen by [`Process::kernel`]).
+/// What one step of a process does, as data (compiled from [`Process::rule`] by
+/// [`Kernel::for_process`]).
 #[derive(Debug, Clone)]
 pub enum Kernel {
     /// One-Choice: a uniform bin.
@@ -97,8 +98,9 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    /// The kernel of a process at `n` bins ([`Process::kernel`]); for processes without one,
-    /// [`Process::validate`] is checked so that an undefined size fails here.
+    /// The kernel of a process at `n` bins, compiled from its sampling rule ([`Process::rule`]);
+    /// for processes without one ([`Rule::StepLaw`]), [`Process::validate`] is checked so that an
+    /// undefined size fails here.
     ///
     /// ```
     /// use balloc::sim::kernel::Kernel;
@@ -107,16 +109,38 @@ impl Kernel {
     /// let q = balloc::process::parse("quantile(delta=0.25)").unwrap();
     /// assert!(matches!(Kernel::for_process(q.as_ref(), 8).unwrap(), Kernel::Quantile { k: 2 }));
     /// assert!(Kernel::for_process(q.as_ref(), 6).is_err()); // δn = 1.5
+    /// let g = balloc::process::parse("graphical(graph=cycle)").unwrap();
+    /// assert!(matches!(Kernel::for_process(g.as_ref(), 8).unwrap(), Kernel::Graph(_)));
+    /// let f = balloc::process::parse("graphical(graph=cycle,strategy=flow)").unwrap();
+    /// assert!(matches!(Kernel::for_process(f.as_ref(), 8).unwrap(), Kernel::Generic));
     /// ```
     pub fn for_process(p: &dyn Process, n: usize) -> Result<Kernel> {
         if n == 0 {
             return Err(Error::invalid("n", "must be at least 1, got 0"));
         }
-        let k = p.kernel(n)?;
-        if matches!(k, Kernel::Generic) {
-            p.validate(n)?;
-        }
-        Ok(k)
+        Ok(match p.rule(n)? {
+            Rule::OneChoice => Kernel::OneChoice,
+            Rule::DChoice { d } => Kernel::DChoice { d },
+            Rule::OnePlusBeta { beta } => Kernel::one_plus_beta(beta),
+            Rule::Quantile { k } => Kernel::Quantile { k },
+            Rule::Ranks(prob) => Kernel::Ranks(Alias::new(&prob)?),
+            Rule::Thinning(accept) => Kernel::Thinning(accept),
+            Rule::Twinning {
+                w_minus,
+                w_plus,
+                boundary,
+            } => Kernel::Twinning {
+                w_minus,
+                w_plus,
+                boundary,
+            },
+            Rule::Packing { boundary } => Kernel::Packing { boundary },
+            Rule::Graph { graph, beta } => Kernel::Graph(GraphStep::new(&graph, beta)?),
+            Rule::StepLaw => {
+                p.validate(n)?;
+                Kernel::Generic
+            }
+        })
     }
 
     /// Whether the step depends on ranks only (its batch can also be drawn as a multinomial over
@@ -302,41 +326,6 @@ impl Alias {
             i
         } else {
             self.alias[i] as usize
-        }
-    }
-}
-
-/// The acceptance rule of a thinning process for its first sample.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Accept {
-    /// Two-Thinning: accept iff `x ≤ ℓ`.
-    Absolute(f64),
-    /// Relative-Threshold(f) and Mean-Thinning: accept iff `n·x − W` is under `n·f` by the
-    /// boundary rule (the formula of `process::relative_threshold`, so decisions agree bit for bit).
-    Relative {
-        /// The offset `f`.
-        f: f64,
-        /// Where `y = f` counts.
-        boundary: Boundary,
-    },
-}
-
-impl Accept {
-    /// Whether a first sample with load `x` is kept when the total weight is `w` and there are
-    /// `n` bins.
-    ///
-    /// ```
-    /// use balloc::{loads::Boundary, sim::kernel::Accept};
-    /// // Mean-Thinning at n = 4, W = 4: y = x − 1; y = 0 counts as overloaded by default.
-    /// let a = Accept::Relative { f: 0.0, boundary: Boundary::Over };
-    /// assert!(a.accepts(0.0, 4.0, 4.0) && !a.accepts(1.0, 4.0, 4.0));
-    /// assert!(Accept::Absolute(2.0).accepts(2.0, 0.0, 1.0));
-    /// ```
-    #[inline(always)]
-    pub fn accepts(&self, x: f64, w: f64, n: f64) -> bool {
-        match *self {
-            Accept::Absolute(l) => x <= l,
-            Accept::Relative { f, boundary } => boundary.is_under(n * x - w, n * f),
         }
     }
 }

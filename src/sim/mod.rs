@@ -11,8 +11,8 @@
 //!   fewer than 256 levels; sequential, and batches drawn ball by ball on the frozen loads),
 //!   [`levels::Levels`] (sequential, unit weights, O(levels) memory: the processes that sample a
 //!   rank, and very large `n`) and [`dense::Dense`] (weights, large batches as one multinomial,
-//!   processes without a kernel). Each process gives its kernel through
-//!   [`Process::kernel`](crate::process::Process::kernel).
+//!   processes without a kernel). Each process states its sampling rule through
+//!   [`Process::rule`](crate::process::Process::rule) (compiled by `kernel::Kernel::for_process`).
 //! * Observers per run: final gap `max xᵢ − W/n`, max gap over the observation points (every step
 //!   when unbatched, every batch end when batched), spread `max − min`, the mean quantile (fraction
 //!   of bins with `y ≥ 0`), final values of chosen potentials, an optional trajectory at
@@ -24,7 +24,6 @@
 pub mod adversary;
 pub mod compact;
 pub mod dense;
-pub mod growth;
 pub mod kernel;
 pub mod levels;
 pub mod multinomial;
@@ -131,31 +130,39 @@ impl Config {
     /// assert!(balloc::sim::Config::parse("two-choice", 4, 0, "unit", "random").is_err());
     /// ```
     pub fn parse(process: &str, n: usize, batch: u64, weights: &str, ties: &str) -> Result<Config> {
-        Config::parse_in(process, None, n, batch, weights, ties)
+        Config::parse_with(
+            process,
+            &crate::graph::family::NoFiles,
+            n,
+            batch,
+            weights,
+            ties,
+        )
     }
 
-    /// [`Config::parse`] with relative file parameters of the process spec
-    /// (`graphical(graph=file,file=PATH)`) read from `base`, a theorem file's directory.
+    /// [`Config::parse`] with the edge-list files of the process spec
+    /// (`graphical(graph=file,file=PATH)`) read by `files`, the caller's.
     ///
     /// ```
     /// use balloc::sim::{Config, Model};
-    /// let dir = std::env::temp_dir().join("balloc-doc-config-parse-in");
+    /// let dir = std::env::temp_dir().join("balloc-doc-config-parse-with");
     /// std::fs::create_dir_all(&dir).unwrap();
     /// std::fs::write(dir.join("c5.edges"), "0 1\n1 2\n2 3\n3 4\n4 0\n").unwrap();
-    /// let c = Config::parse_in("graphical(graph=file,file=c5.edges)", Some(&dir), 5, 1, "unit", "random").unwrap();
+    /// let files = balloc::input::Dir::new(Some(&dir));
+    /// let c = Config::parse_with("graphical(graph=file,file=c5.edges)", &files, 5, 1, "unit", "random").unwrap();
     /// assert_eq!(c.n(), 5);
     /// // The key names the file as written: seeds do not depend on where it lies.
     /// assert!(c.key().contains("file=c5.edges,"), "{}", c.key());
     /// ```
-    pub fn parse_in(
+    pub fn parse_with(
         process: &str,
-        base: Option<&std::path::Path>,
+        files: &dyn crate::graph::family::GraphFiles,
         n: usize,
         batch: u64,
         weights: &str,
         ties: &str,
     ) -> Result<Config> {
-        let process: Arc<dyn Process> = Arc::from(crate::process::parse_in(process, base)?);
+        let process: Arc<dyn Process> = Arc::from(crate::process::parse_with(process, files)?);
         let weights = WeightLaw::parse(weights)?;
         let ties = TieRule::parse(ties)?;
         Config::new(process, n, batch, weights, ties)
@@ -231,7 +238,7 @@ impl Config {
     /// assert_eq!(e("two-choice", 1000, 1, "exp(1)"), Engine::Dense);
     /// ```
     pub fn engine(&self) -> Engine {
-        let Ok(k) = self.process.kernel(self.n) else {
+        let Ok(k) = kernel::Kernel::for_process(self.process.as_ref(), self.n) else {
             return Engine::Dense;
         };
         if !self.weights.is_unit() || matches!(k, kernel::Kernel::Generic) {
@@ -273,7 +280,7 @@ pub const MAX_STORED_BINS: usize = 1 << 28;
 /// numbers a configuration gives for a seed (the law stays the same). Sweep fingerprints include
 /// it, so shards and partial files of another stream version are refused.
 ///
-/// Version 2: kernels chosen by [`Process::kernel`](crate::process::Process::kernel), the compact
+/// Version 2: kernels chosen by [`Process::rule`](crate::process::Process::rule) (compiled by `kernel::Kernel::for_process`), the compact
 /// engine, batches below the multinomial crossover drawn ball by ball on the frozen loads.
 /// Version 3: greedy on a graph (`graphical(…)` without the flow strategy) runs as a kernel
 /// ([`kernel::GraphStep`]: a uniform edge, the lighter endpoint) instead of its step law per ball.

@@ -159,6 +159,189 @@ fn field(path: &Path, f: &str, why: impl std::fmt::Display) -> Error {
     )
 }
 
+impl SweepFile {
+    /// Checks `runs`, `output` and `confidence`; returns the confidence (0.95 by default).
+    fn check_settings(&self, path: &Path) -> Result<f64> {
+        if self.runs == 0 {
+            return Err(field(path, "runs", "must be at least 1"));
+        }
+        // The output is a file prefix: `grid` writes grid.csv and grid.summary.csv.
+        let prefix = Path::new(&self.output);
+        if self.output.trim().is_empty()
+            || self.output.ends_with('/')
+            || prefix.file_name().is_none_or(|n| n == "." || n == "..")
+        {
+            return Err(field(
+                path,
+                "output",
+                format!(
+                    "must name a file prefix such as \"out/grid\" (it writes PREFIX.csv and PREFIX.summary.csv), got {:?}",
+                    self.output
+                ),
+            ));
+        }
+        let confidence = self.confidence.unwrap_or(0.95);
+        if !(confidence > 0.0 && confidence < 1.0) {
+            return Err(field(
+                path,
+                "confidence",
+                format!("must lie in (0, 1), got {confidence}"),
+            ));
+        }
+        Ok(confidence)
+    }
+
+    /// The configurations of the grid in order (process outermost, then weights, ties, n,
+    /// batch), each with its balls per run.
+    fn entries(&self, path: &Path) -> Result<Vec<Entry>> {
+        let g = &self.grid;
+        let weights = g.weights.clone().unwrap_or_else(|| vec!["unit".into()]);
+        let ties = g.ties.clone().unwrap_or_else(|| vec!["random".into()]);
+        let mut entries = Vec::new();
+        for p in &g.process {
+            for w in &weights {
+                for t in &ties {
+                    for &n in &g.n {
+                        self.push_entries(path, (p, w, t, n), &mut entries)?;
+                    }
+                }
+            }
+        }
+        Ok(entries)
+    }
+
+    /// The entries of process `p`, weights `w`, ties `t` on `n` bins: one per batch size and
+    /// balls per run.
+    fn push_entries(
+        &self,
+        path: &Path,
+        (p, w, t, n): (&str, &str, &str, usize),
+        entries: &mut Vec<Entry>,
+    ) -> Result<()> {
+        let g = &self.grid;
+        let times = |what: &str, a: u64, b: u64| -> Result<u64> {
+            a.checked_mul(b)
+                .ok_or_else(|| field(path, what, format!("{a} × {b} overflows 64 bits (n = {n})")))
+        };
+        let batches: Vec<u64> = match (&g.batch, &g.batch_per_n) {
+            (Some(b), _) => b.clone(),
+            (None, Some(k)) => k
+                .iter()
+                .map(|&k| times("grid.batch_per_n", k, n as u64))
+                .collect::<Result<_>>()?,
+            (None, None) => vec![1],
+        };
+        for &b in &batches {
+            let cfg =
+                Config::parse_with(p, &crate::input::Dir::current(), n, b, w, t).map_err(|e| {
+                    field(
+                        path,
+                        "grid",
+                        format!(
+                            "process `{p}`, n = {n}, batch = {b}, weights `{w}`, ties `{t}`: {e}"
+                        ),
+                    )
+                })?;
+            let balls: Vec<u64> = if let Some(m) = self.balls {
+                vec![m]
+            } else if let Some(m) = &g.balls {
+                m.clone()
+            } else if let Some(k) = &g.balls_per_n {
+                k.iter()
+                    .map(|&k| times("grid.balls_per_n", k, n as u64))
+                    .collect::<Result<_>>()?
+            } else {
+                g.batches
+                    .as_ref()
+                    .map(|r| {
+                        r.iter()
+                            .map(|&r| times("grid.batches", r, b))
+                            .collect::<Result<_>>()
+                    })
+                    .transpose()?
+                    .unwrap_or_default()
+            };
+            for m in balls {
+                if m == 0 {
+                    return Err(field(path, "balls", "must be at least 1"));
+                }
+                entries.push(Entry {
+                    config: cfg.clone(),
+                    balls: m,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Grid {
+    /// Checks that no list is empty (an empty optional list would silently make the grid
+    /// empty), at most one of `batch` and `batch_per_n`, and exactly one way of giving the
+    /// balls (`top_balls`: the file's own `balls`).
+    fn check_lists(&self, path: &Path, top_balls: bool) -> Result<()> {
+        let nonempty = |name: &str, len: usize| -> Result<()> {
+            if len == 0 {
+                Err(field(path, &format!("grid.{name}"), "must not be empty"))
+            } else {
+                Ok(())
+            }
+        };
+        nonempty("process", self.process.len())?;
+        nonempty("n", self.n.len())?;
+        for (name, list) in [
+            ("weights", self.weights.as_ref().map(Vec::len)),
+            ("ties", self.ties.as_ref().map(Vec::len)),
+            ("batch", self.batch.as_ref().map(Vec::len)),
+            ("batch_per_n", self.batch_per_n.as_ref().map(Vec::len)),
+            ("balls", self.balls.as_ref().map(Vec::len)),
+            ("balls_per_n", self.balls_per_n.as_ref().map(Vec::len)),
+            ("batches", self.batches.as_ref().map(Vec::len)),
+        ] {
+            nonempty(name, list.unwrap_or(1))?;
+        }
+        if self.batch.is_some() && self.batch_per_n.is_some() {
+            return Err(field(
+                path,
+                "grid.batch",
+                "give batch or batch_per_n, not both",
+            ));
+        }
+        let ball_fields = [
+            top_balls,
+            self.balls.is_some(),
+            self.balls_per_n.is_some(),
+            self.batches.is_some(),
+        ];
+        if ball_fields.iter().filter(|b| **b).count() != 1 {
+            return Err(field(
+                path,
+                "balls",
+                "give exactly one of balls, grid.balls, grid.balls_per_n, grid.batches",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The fingerprint of a sweep: a hash of every configuration's canonical key and balls, the
+/// runs, seed, confidence, the crate version and [`super::STREAM_VERSION`].
+fn fingerprint(entries: &[Entry], f: &SweepFile, confidence: f64) -> u64 {
+    let keys: Vec<String> = entries
+        .iter()
+        .map(|e| format!("{}#{}", e.config.key(), e.balls))
+        .collect();
+    super::rng::fnv1a64(&format!(
+        "{}|{}|{}|{}|balloc {}|stream {}",
+        keys.join("|"),
+        f.runs,
+        f.seed,
+        confidence,
+        env!("CARGO_PKG_VERSION"),
+        super::STREAM_VERSION
+    ))
+}
+
 impl Sweep {
     /// Reads and validates a sweep file.
     pub fn load(path: &Path) -> Result<Sweep> {
@@ -176,131 +359,9 @@ impl Sweep {
                 e.to_string().replace('\n', " "),
             )
         })?;
-        if f.runs == 0 {
-            return Err(field(path, "runs", "must be at least 1"));
-        }
-        // The output is a file prefix: `grid` writes grid.csv and grid.summary.csv.
-        let prefix = Path::new(&f.output);
-        if f.output.trim().is_empty()
-            || f.output.ends_with('/')
-            || prefix.file_name().is_none_or(|n| n == "." || n == "..")
-        {
-            return Err(field(
-                path,
-                "output",
-                format!(
-                    "must name a file prefix such as \"out/grid\" (it writes PREFIX.csv and PREFIX.summary.csv), got {:?}",
-                    f.output
-                ),
-            ));
-        }
-        let confidence = f.confidence.unwrap_or(0.95);
-        if !(confidence > 0.0 && confidence < 1.0) {
-            return Err(field(
-                path,
-                "confidence",
-                format!("must lie in (0, 1), got {confidence}"),
-            ));
-        }
-        let g = &f.grid;
-        let nonempty = |name: &str, len: usize| -> Result<()> {
-            if len == 0 {
-                Err(field(path, &format!("grid.{name}"), "must not be empty"))
-            } else {
-                Ok(())
-            }
-        };
-        nonempty("process", g.process.len())?;
-        nonempty("n", g.n.len())?;
-        // An empty optional list would silently make the grid empty.
-        for (name, list) in [
-            ("weights", g.weights.as_ref().map(Vec::len)),
-            ("ties", g.ties.as_ref().map(Vec::len)),
-            ("batch", g.batch.as_ref().map(Vec::len)),
-            ("batch_per_n", g.batch_per_n.as_ref().map(Vec::len)),
-            ("balls", g.balls.as_ref().map(Vec::len)),
-            ("balls_per_n", g.balls_per_n.as_ref().map(Vec::len)),
-            ("batches", g.batches.as_ref().map(Vec::len)),
-        ] {
-            nonempty(name, list.unwrap_or(1))?;
-        }
-        if g.batch.is_some() && g.batch_per_n.is_some() {
-            return Err(field(
-                path,
-                "grid.batch",
-                "give batch or batch_per_n, not both",
-            ));
-        }
-        let ball_fields = [
-            f.balls.is_some(),
-            g.balls.is_some(),
-            g.balls_per_n.is_some(),
-            g.batches.is_some(),
-        ];
-        if ball_fields.iter().filter(|b| **b).count() != 1 {
-            return Err(field(
-                path,
-                "balls",
-                "give exactly one of balls, grid.balls, grid.balls_per_n, grid.batches",
-            ));
-        }
-        let weights = g.weights.clone().unwrap_or_else(|| vec!["unit".into()]);
-        let ties = g.ties.clone().unwrap_or_else(|| vec!["random".into()]);
-        let mut entries = Vec::new();
-        for p in &g.process {
-            for w in &weights {
-                for t in &ties {
-                    for &n in &g.n {
-                        let times = |what: &str, a: u64, b: u64| -> Result<u64> {
-                            a.checked_mul(b).ok_or_else(|| {
-                                field(path, what, format!("{a} × {b} overflows 64 bits (n = {n})"))
-                            })
-                        };
-                        let batches: Vec<u64> = match (&g.batch, &g.batch_per_n) {
-                            (Some(b), _) => b.clone(),
-                            (None, Some(k)) => k
-                                .iter()
-                                .map(|&k| times("grid.batch_per_n", k, n as u64))
-                                .collect::<Result<_>>()?,
-                            (None, None) => vec![1],
-                        };
-                        for &b in &batches {
-                            let cfg = Config::parse(p, n, b, w, t).map_err(|e| {
-                                field(path, "grid", format!("process `{p}`, n = {n}, batch = {b}, weights `{w}`, ties `{t}`: {e}"))
-                            })?;
-                            let balls: Vec<u64> = if let Some(m) = f.balls {
-                                vec![m]
-                            } else if let Some(m) = &g.balls {
-                                m.clone()
-                            } else if let Some(k) = &g.balls_per_n {
-                                k.iter()
-                                    .map(|&k| times("grid.balls_per_n", k, n as u64))
-                                    .collect::<Result<_>>()?
-                            } else {
-                                g.batches
-                                    .as_ref()
-                                    .map(|r| {
-                                        r.iter()
-                                            .map(|&r| times("grid.batches", r, b))
-                                            .collect::<Result<_>>()
-                                    })
-                                    .transpose()?
-                                    .unwrap_or_default()
-                            };
-                            for m in balls {
-                                if m == 0 {
-                                    return Err(field(path, "balls", "must be at least 1"));
-                                }
-                                entries.push(Entry {
-                                    config: cfg.clone(),
-                                    balls: m,
-                                });
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let confidence = f.check_settings(path)?;
+        f.grid.check_lists(path, f.balls.is_some())?;
+        let entries = f.entries(path)?;
         let rows = (entries.len() as u64).checked_mul(f.runs);
         if rows.is_none_or(|r| r > MAX_ROWS) {
             return Err(field(
@@ -315,19 +376,7 @@ impl Sweep {
             ));
         }
         let dir = path.parent().unwrap_or(Path::new("."));
-        let keys: Vec<String> = entries
-            .iter()
-            .map(|e| format!("{}#{}", e.config.key(), e.balls))
-            .collect();
-        let fingerprint = super::rng::fnv1a64(&format!(
-            "{}|{}|{}|{}|balloc {}|stream {}",
-            keys.join("|"),
-            f.runs,
-            f.seed,
-            confidence,
-            env!("CARGO_PKG_VERSION"),
-            super::STREAM_VERSION
-        ));
+        let fingerprint = fingerprint(&entries, &f, confidence);
         Ok(Sweep {
             entries,
             runs: f.runs,

@@ -200,17 +200,12 @@ impl Check for Condition {
         } else {
             Status::Refuted
         };
-        Ok(Verdict {
-            links: Vec::new(),
-            observations: Vec::new(),
-            id: self.t.id.clone(),
-            verdict: status,
-            expected: self.t.file.expected,
-            trust: Trust::Exact,
-            slack: slack.to_f64(),
-            witness: Some(w),
-            searched,
-            notes: vec!["exact rational arithmetic for every listed n and process".into()],
-        })
+        Ok(Verdict::of(&self.t, status, Trust::Exact)
+            .with_slack(slack.to_f64())
+            .with_witness(Some(w))
+            .with_searched(searched)
+            .with_notes(vec![
+                "exact rational arithmetic for every listed n and process".into(),
+            ]))
     }
 }

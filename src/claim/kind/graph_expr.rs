@@ -28,23 +28,25 @@
 //! `spectral_gap` in floats (trust `float`; a float violation is reported `inconclusive`, never
 //! `refuted`). The first violation is the counterexample, with the values of every comparison.
 
-use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors, parse_graph_in};
-use super::{Check, ConstantReport, RunContext, bisect_constant};
+use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors};
+use super::{Check, ConstantReport, RunContext};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
+use crate::claim::tighten::{Finder, Trial};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
+use crate::graph::family::parse_graph;
 use crate::graph::flow::Routing;
 use crate::graph::quantities::{
-    Element, GLOBAL, GraphMeasures, GraphState, Over, Value, edge_name_uses_loads, edge_names,
-    element_count, local_names, uses_loads,
+    Element, FUNCTIONS, FnValue, GLOBAL, GraphMeasures, GraphState, Over, Value,
+    edge_name_uses_loads, edge_names, element_count, function_uses_loads, local_names, uses_loads,
 };
 use crate::graph::strategy::Strategy;
 use crate::graph::tree_spec::TreeSpec;
 use crate::lang::{
-    BinVar, BinVars, Domain, Enclosure, Env, Eval, EvalError, Exact, Float, Formula, Frame,
-    Resolved, Scope,
+    BinVar, BinVars, Domain, Enclosure, Env, EnvFunc, Eval, EvalError, Exact, Expr, Float, Formula,
+    Frame, Resolved, Scope,
 };
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -169,6 +171,52 @@ impl Scope for GraphScope<'_> {
     fn edge_names(&self) -> Vec<&'static str> {
         edge_names(self.over)
     }
+
+    fn functions(&self) -> Vec<EnvFunc> {
+        FUNCTIONS
+            .iter()
+            .enumerate()
+            .map(|(id, (name, params))| EnvFunc::new(id, name, params))
+            .collect()
+    }
+}
+
+/// The names of the functions of the state a formula calls (to know whether it reads the loads).
+fn env_calls(f: &Formula, out: &mut Vec<String>) {
+    match f {
+        Formula::Cmp(a, _, b) => {
+            expr_calls(a, out);
+            expr_calls(b, out);
+        }
+        Formula::And(a, b) | Formula::Or(a, b) => {
+            env_calls(a, out);
+            env_calls(b, out);
+        }
+        Formula::Not(a) => env_calls(a, out),
+    }
+}
+
+fn expr_calls(e: &Expr, out: &mut Vec<String>) {
+    match e {
+        Expr::EnvCall(f, args) => {
+            out.push(f.name.clone());
+            args.iter().for_each(|a| expr_calls(a, out));
+        }
+        Expr::Neg(a) | Expr::Proc(_, a) | Expr::Mean(_, a, _) => expr_calls(a, out),
+        Expr::Op(_, a, b) => {
+            expr_calls(a, out);
+            expr_calls(b, out);
+        }
+        Expr::Call(_, args) => args.iter().for_each(|a| expr_calls(a, out)),
+        Expr::Ind(f) | Expr::Count(_, f, _, _) | Expr::Prob(_, f, _) => env_calls(f, out),
+        Expr::Over(_, _, body, pred, _, _, _) => {
+            expr_calls(body, out);
+            if let Some(p) = pred {
+                env_calls(p, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The evaluation environment at one element.
@@ -209,6 +257,14 @@ impl<D: Domain> Env<D> for ElementEnv<'_> {
 
     fn edges(&self) -> Eval<usize> {
         Ok(self.st.s.graph.m())
+    }
+
+    fn call(&self, d: &D, f: &EnvFunc, args: &[i64]) -> Eval<D::N> {
+        match self.st.call(&f.name, args) {
+            Ok(FnValue::Exact(q)) => d.rational(&q),
+            Ok(FnValue::Enclosed(lo, hi)) => d.hull(&lo, &hi),
+            Err(e) => Err(EvalError::Undefined(e.to_string())),
+        }
     }
 
     fn edge_value(&self, d: &D, edge: usize, k: u16) -> Eval<D::N> {
@@ -294,10 +350,19 @@ fn show_atoms(f: &Formula, env: &ElementEnv) -> String {
         .map(|(a, c, b)| {
             let show = |e: &crate::lang::Expr| -> String {
                 match e.eval(&Exact, env, None) {
-                    Ok(q) => q.to_string(),
+                    // A long exact rational is shown by its nearest f64 (marked exact).
+                    Ok(q) => match q.to_string() {
+                        t if t.len() > 40 => {
+                            format!("{:.6e} (exact)", crate::exact::to_f64(&q))
+                        }
+                        t => t,
+                    },
                     Err(_) => match e.eval(&Float, env, None) {
                         Ok(v) => format!("{:.12e}", v.v.to_f64()),
-                        Err(err) => format!("({err})"),
+                        Err(err) => match e.eval(&Enclosure { prec: 128 }, env, None) {
+                            Ok(v) => format!("{:.12e}", Enclosure { prec: 128 }.to_f64(&v)),
+                            Err(_) => format!("({err})"),
+                        },
                     },
                 }
             };
@@ -317,6 +382,11 @@ pub struct GraphExpr {
     constants: Constants,
     /// (graph label, tree label, strategy).
     strategies: Vec<(String, String, Strategy)>,
+    /// The tree of each strategy (to build it again on a smaller member of a graph family).
+    specs: Vec<TreeSpec>,
+    routing: Routing,
+    /// The theorem file's folder (graph and tree files are read from it).
+    dir: Option<std::path::PathBuf>,
     families: Vec<String>,
     loads: Vec<Vec<f64>>,
     reads_loads: bool,
@@ -362,6 +432,7 @@ impl GraphExpr {
         let constants = Constants::parse(t)?;
         for (j, name) in constants.names.iter().enumerate() {
             let clash = GLOBAL.contains(&name.as_str())
+                || FUNCTIONS.iter().any(|(f, _)| f == name)
                 || Over::ALL
                     .iter()
                     .any(|(o, _)| local_names(*o).contains(&name.as_str()));
@@ -394,7 +465,13 @@ impl GraphExpr {
                     .any(|(k, n)| u.edge_vars & (1u64 << k) != 0 && edge_name_uses_loads(n))
         };
         let binders = reads(expr.uses()) || given.as_ref().is_some_and(|g| reads(g.uses()));
-        let reads_loads = scope.reads_loads.get() || binders;
+        let mut calls = Vec::new();
+        env_calls(&expr, &mut calls);
+        if let Some(g) = &given {
+            env_calls(g, &mut calls);
+        }
+        let funcs = calls.iter().any(|c| function_uses_loads(c));
+        let reads_loads = scope.reads_loads.get() || binders || funcs;
         let routing = match &cs.routing {
             None => Routing::Auto,
             Some(r) => Routing::parse(r.get_ref())
@@ -418,8 +495,9 @@ impl GraphExpr {
         let domain = t.file.domain.get_ref();
         let dir = t.path.parent().map(|p| p.to_path_buf());
         let mut strategies = Vec::new();
+        let mut specs = Vec::new();
         for g in &cs.graphs {
-            let gr = parse_graph_in(g.get_ref(), dir.as_deref())
+            let gr = parse_graph(g.get_ref(), &crate::input::Dir::new(dir.as_deref()))
                 .and_then(|gr| {
                     crate::limits::GRAPH_CLAIM_N
                         .check_usize("a graph of a `graph` claim, n", gr.n())?;
@@ -443,6 +521,7 @@ impl GraphExpr {
                 let s = Strategy::with_routing(&gr, tree, routing)
                     .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
                 strategies.push((g.get_ref().trim().to_string(), label.clone(), s));
+                specs.push(spec.clone());
             }
         }
         let mut families = Vec::new();
@@ -508,6 +587,9 @@ impl GraphExpr {
             slots,
             constants,
             strategies,
+            specs,
+            routing,
+            dir,
             families,
             loads: cs.loads,
             reads_loads,
@@ -518,6 +600,8 @@ impl GraphExpr {
 
 /// The first violation (or undecided element).
 struct Found {
+    /// The index of the strategy (graph and tree) and of the constant combination.
+    at: (usize, usize),
     n: usize,
     loads: Vec<f64>,
     source: String,
@@ -534,7 +618,12 @@ struct Outcome {
     undecided: Option<Found>,
     weakest: Trust,
     searched: Searched,
+    /// The values of the comparisons at the first elements evaluated (shown when there are few).
+    shown: Vec<String>,
 }
+
+/// At most this many elements have their values printed in the notes of a verdict.
+const SHOWN_ELEMENTS: usize = 16;
 
 impl GraphExpr {
     /// Decides the claim at every element, with constants overridden (the constant finder) and
@@ -560,13 +649,14 @@ impl GraphExpr {
         let mut undecided: Option<Found> = None;
         let mut float_violation: Option<Found> = None;
         let mut weakest = Trust::Exact;
+        let mut shown = Vec::new();
         let rank_of = |t: Trust| match t {
             Trust::Exact => 3,
             Trust::Enclosure => 2,
             _ => 1,
         };
         let file_err = |msg: String| Error::invalid(self.t.file_name(), msg);
-        for (gname, tname, s) in &self.strategies {
+        for (si, (gname, tname, s)) in self.strategies.iter().enumerate() {
             let n = s.graph.n();
             if only_n.is_some_and(|m| m != n) {
                 continue;
@@ -580,7 +670,7 @@ impl GraphExpr {
             } else {
                 vec![("-".to_string(), vec![0.0; n])]
             };
-            for pick in &picks {
+            for (pi, pick) in picks.iter().enumerate() {
                 let consts = self
                     .constants
                     .evaluate(&self.t, n, Some(1), pick, overrides)
@@ -592,6 +682,7 @@ impl GraphExpr {
                     consts,
                 };
                 let named = case.named(&self.constants);
+                let named_text = case.named_text(&self.constants);
                 for (fam, x) in &vectors {
                     let st = GraphState::new(s, x, &measures)
                         .map_err(|e| file_err(format!("{gname}: {e}")))?;
@@ -631,7 +722,19 @@ impl GraphExpr {
                             }
                         }
                         count += 1;
+                        if shown.len() <= SHOWN_ELEMENTS {
+                            let mut line = format!("{}: {}", at(), show_atoms(&self.expr, &env));
+                            if !named_text.is_empty() {
+                                let cs: Vec<String> = named_text
+                                    .iter()
+                                    .map(|(k, v)| format!("{k} = {v}"))
+                                    .collect();
+                                line = format!("{} ({line})", cs.join(", "));
+                            }
+                            shown.push(line);
+                        }
                         let found = |what: String| Found {
+                            at: (si, pi),
                             n,
                             loads: if self.reads_loads { x.clone() } else { vec![] },
                             source: format!("{gname}, tree {tname}"),
@@ -684,6 +787,7 @@ impl GraphExpr {
             undecided,
             weakest,
             searched,
+            shown,
         })
     }
 }
@@ -696,10 +800,16 @@ impl Check for GraphExpr {
             undecided,
             weakest,
             searched,
+            shown,
         } = self.evaluate(&[], None, ctx)?;
         let mut notes = Vec::new();
+        if shown.len() <= SHOWN_ELEMENTS {
+            notes.extend(shown);
+        }
         let (status, shown) = if let Some(v) = violation {
-            notes.push("the first violation is the counterexample".into());
+            notes.push("the first violation is the counterexample, shrunk".into());
+            let (v, shrunk) = self.shrink(v, weakest)?;
+            notes.extend(shrunk);
             (Status::Refuted, Some(v))
         } else if let Some(v) = float_violation {
             notes.push(
@@ -739,18 +849,10 @@ impl Check for GraphExpr {
             found_by: v.family,
             recheck: Some(v.values),
         });
-        Ok(Verdict {
-            links: Vec::new(),
-            observations: Vec::new(),
-            id: self.t.id.clone(),
-            verdict: status,
-            expected: self.t.file.expected,
-            trust: weakest,
-            slack: None,
-            witness,
-            searched,
-            notes,
-        })
+        Ok(Verdict::of(&self.t, status, weakest)
+            .with_witness(witness)
+            .with_searched(searched)
+            .with_notes(notes))
     }
 
     /// The tightest value of a constant per n (the sizes of the listed graphs, or `ns`) by
@@ -764,17 +866,8 @@ impl Check for GraphExpr {
         ns: Option<&[usize]>,
         ctx: &mut RunContext,
     ) -> Result<ConstantReport> {
-        let file_err = |m: String| Error::invalid(self.t.file_name(), m);
-        let j = self
-            .constants
-            .index(name)
-            .ok_or_else(|| file_err(format!("`{name}` is not a constant of the file")))?;
-        let direction = *self
-            .t
-            .file
-            .tighten
-            .get(name)
-            .ok_or_else(|| file_err(format!("[tighten] does not list `{name}`")))?;
+        let finder = Finder::new(&self.t, name, &self.constants.names)?;
+        let j = finder.index;
         let mut sizes: Vec<usize> = self
             .strategies
             .iter()
@@ -801,43 +894,311 @@ impl Check for GraphExpr {
                 v.to_vec()
             }
         };
-        let vals: Vec<Q> = self.constants.defs[j]
+        let values: Vec<Q> = self.constants.defs[j]
             .iter()
             .filter_map(|d| d.expr.as_constant())
             .collect();
-        if vals.len() < 2 {
-            return Err(file_err(format!(
-                "constant `{name}`: give a grid of two numbers [low, high] as the bracket of the search"
-            )));
-        }
-        let lo0 = vals.iter().min().cloned().expect("two values");
-        let hi0 = vals.iter().max().cloned().expect("two values");
+        let (lo, hi) = finder.grid_ends(&values)?;
         let mut per_n = Vec::new();
         for &n in &ns {
-            let holds = |v: &Q, ctx: &mut RunContext| -> Result<(bool, Trust)> {
+            per_n.push(finder.within(n, &lo, &hi, |v| {
                 let o = self.evaluate(&[(j, v.clone())], Some(n), ctx)?;
                 if let Some(u) = o.float_violation.or(o.undecided) {
-                    return Err(file_err(format!(
-                        "`{name}` = {v}: {} is not decided exactly or by enclosures",
-                        u.what
-                    )));
+                    return Err(Error::invalid(
+                        self.t.file_name(),
+                        format!(
+                            "`{name}` = {v}: {} is not decided exactly or by enclosures",
+                            u.what
+                        ),
+                    ));
                 }
-                Ok((o.violation.is_none(), o.weakest))
-            };
-            per_n.push(bisect_constant(n, &lo0, &hi0, direction, ctx, holds)?);
+                let kept = o.violation.is_none();
+                Ok(Trial {
+                    kept,
+                    status: if kept { Status::Holds } else { Status::Refuted },
+                    trust: o.weakest,
+                    witness: None,
+                })
+            })?);
         }
-        let points: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
-        let fits = if points.len() >= 2 {
-            crate::search::fit_growth(&points)
-        } else {
-            vec![]
-        };
-        Ok(ConstantReport {
-            id: self.t.id.clone(),
-            name: name.to_string(),
-            direction,
-            per_n,
-            fits,
+        Ok(finder.report(per_n))
+    }
+}
+
+/// A certified violation at one state.
+struct StateViolation {
+    what: String,
+    values: String,
+    trust: Trust,
+}
+
+/// How strong a trust level is (a shrunk counterexample is kept only at the trust of the verdict
+/// or stronger).
+fn trust_rank(t: Trust) -> u8 {
+    match t {
+        Trust::Exact => 3,
+        Trust::Enclosure => 2,
+        _ => 1,
+    }
+}
+
+/// The graph families with one size parameter, with their smallest member: `cycle(n)` from 3,
+/// `path(n)` and `complete(n)` from 2, `hypercube(dim)` from 1. Returns the family, the size
+/// written in `spec` and the smallest size.
+fn sized_family(spec: &str) -> Option<(&'static str, u64, u64)> {
+    let (name, rest) = spec.trim().split_once('(')?;
+    let size: u64 = rest.strip_suffix(')')?.trim().parse().ok()?;
+    let (fam, min) = match name.trim() {
+        "cycle" => ("cycle", 3),
+        "path" => ("path", 2),
+        "complete" => ("complete", 2),
+        "hypercube" => ("hypercube", 1),
+        _ => return None,
+    };
+    Some((fam, size, min))
+}
+
+/// The most smaller members of a family (of sizes `[domain] n` lists) tried when a
+/// counterexample is shrunk, the smallest first.
+const SHRINK_MEMBERS: u64 = 24;
+
+/// What the shrinker minimises on one graph: the claim fails (certified, at the verdict's trust
+/// or stronger) at a load vector, or it does not.
+struct ShrinkObjective<'a> {
+    claim: &'a GraphExpr,
+    s: &'a Strategy,
+    label: &'a str,
+    case: &'a CaseValues,
+    measures: &'a GraphMeasures,
+    min_rank: u8,
+}
+
+impl crate::search::Objective for ShrinkObjective<'_> {
+    fn n(&self) -> usize {
+        self.s.graph.n()
+    }
+
+    fn eval(&self, x: &[f64]) -> Result<crate::search::Eval> {
+        let bad = self
+            .claim
+            .violation_at(self.s, self.label, x, self.case, self.measures)
+            .is_some_and(|v| trust_rank(v.trust) >= self.min_rank);
+        let v = |f: f64| crate::xfloat::XFloat::from_f64(f);
+        Ok(crate::search::Eval {
+            lhs: v(f64::from(u8::from(bad))),
+            rhs: v(0.0),
+            slack: v(if bad { -1.0 } else { 1.0 }),
         })
+    }
+
+    fn violates(&self, e: &crate::search::Eval) -> bool {
+        e.slack < crate::xfloat::XFloat::ZERO
+    }
+}
+
+impl GraphExpr {
+    /// The first certified violation of the claim at loads `x` on strategy `s` with the constants
+    /// of `case`: elements where `given` is not decided true are skipped; undecided or float-only
+    /// elements and evaluation errors are not violations.
+    fn violation_at(
+        &self,
+        s: &Strategy,
+        label: &str,
+        x: &[f64],
+        case: &CaseValues,
+        measures: &GraphMeasures,
+    ) -> Option<StateViolation> {
+        let st = GraphState::new(s, x, measures).ok()?;
+        let n = s.graph.n();
+        let mut ranks: Vec<usize> = (0..n).collect();
+        ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+        for el in st.elements(self.over) {
+            let env = ElementEnv {
+                st: &st,
+                el,
+                over: self.over,
+                slots: &self.slots,
+                constants: &self.constants,
+                case,
+                ranks: &ranks,
+            };
+            if let Some(g) = &self.given
+                && !matches!(decide(g, &env, &self.tol), Ok(Decision::Decided(true, _)))
+            {
+                continue;
+            }
+            if let Ok(Decision::Decided(false, tr)) = decide(&self.expr, &env, &self.tol)
+                && tr != Trust::Float
+            {
+                let loads = if self.reads_loads {
+                    format!("{x:?}")
+                } else {
+                    "-".into()
+                };
+                return Some(StateViolation {
+                    what: format!("{label}, loads {loads}: {}", st.describe(el)),
+                    values: show_atoms(&self.expr, &env),
+                    trust: tr,
+                });
+            }
+        }
+        None
+    }
+
+    /// Shrinks a certified counterexample: first the smallest failing member of the graph's
+    /// family (`cycle(n)`, `path(n)`, `complete(n)`, `hypercube(dim)`: up to [`SHRINK_MEMBERS`]
+    /// sizes below the listed one whose n `[domain] n` lists, each with the file's tree, routing,
+    /// constants and load families at that size), then the load vector by [`crate::search::shrink::shrink`] (the
+    /// minimum load moved to 0, single loads lowered to 0, by half, by one while the claim still
+    /// fails). Every kept state is certified at `trust` or stronger. Returns the counterexample
+    /// and a note saying what was shrunk, if anything.
+    fn shrink(&self, v: Found, trust: Trust) -> Result<(Found, Option<String>)> {
+        let (si, pi) = v.at;
+        let (gname, tname, s0) = &self.strategies[si];
+        let pick = &self.constants.picks()[pi];
+        let min_rank = trust_rank(trust);
+        let case_at = |n: usize| -> Option<CaseValues> {
+            let consts = self
+                .constants
+                .evaluate(&self.t, n, Some(1), pick, &[])
+                .ok()?;
+            Some(CaseValues {
+                n,
+                b: 1,
+                pick: pick.clone(),
+                consts,
+            })
+        };
+        // The smallest failing member of the family.
+        let mut member: Option<(String, Strategy, String, Vec<f64>)> = None;
+        if let Some((fam, size, min)) = sized_family(gname) {
+            // Only members whose n the file's `[domain] n` lists: the claim is about those.
+            let listed = &self.t.file.domain.get_ref().n;
+            let n_of = |k: u64| -> Option<usize> {
+                let n = if fam == "hypercube" {
+                    1u64.checked_shl(u32::try_from(k).ok()?)?
+                } else {
+                    k
+                };
+                usize::try_from(n).ok()
+            };
+            let sizes = (min..size).filter(|&k| n_of(k).is_some_and(|n| listed.contains(&n)));
+            'sizes: for k in sizes.take(SHRINK_MEMBERS as usize) {
+                let spec = format!("{fam}({k})");
+                let Ok(g) = parse_graph(&spec, &crate::input::Dir::new(self.dir.as_deref())) else {
+                    continue;
+                };
+                let Ok(tree) = self.specs[si].build(&g, self.dir.as_deref()) else {
+                    continue;
+                };
+                let Ok(strat) = Strategy::with_routing(&g, tree, self.routing) else {
+                    continue;
+                };
+                let Some(case) = case_at(g.n()) else {
+                    continue;
+                };
+                let vectors = if self.reads_loads {
+                    load_vectors(&self.t, &self.families, &self.loads, &strat).unwrap_or_default()
+                } else {
+                    vec![("-".to_string(), vec![0.0; g.n()])]
+                };
+                let measures = GraphMeasures::new();
+                let label = format!("{spec}, tree {tname}");
+                for (fam_name, x) in vectors {
+                    if self
+                        .violation_at(&strat, &label, &x, &case, &measures)
+                        .is_some_and(|w| trust_rank(w.trust) >= min_rank)
+                    {
+                        member = Some((spec, strat, fam_name, x));
+                        break 'sizes;
+                    }
+                }
+            }
+        }
+        let (spec, strat, family, x0) = match member {
+            Some((spec, strat, fam, x)) => (spec, std::borrow::Cow::Owned(strat), fam, x),
+            None => (
+                gname.clone(),
+                std::borrow::Cow::Borrowed(s0),
+                v.family.clone(),
+                if self.reads_loads {
+                    v.loads.clone()
+                } else {
+                    vec![0.0; s0.graph.n()]
+                },
+            ),
+        };
+        let n = strat.graph.n();
+        let Some(case) = case_at(n) else {
+            return Ok((v, None));
+        };
+        let measures = GraphMeasures::new();
+        let label = format!("{spec}, tree {tname}");
+        let mut x = x0;
+        let mut evals = 0;
+        if self.reads_loads {
+            let obj = ShrinkObjective {
+                claim: self,
+                s: &strat,
+                label: &label,
+                case: &case,
+                measures: &measures,
+                min_rank,
+            };
+            use crate::search::Objective;
+            let start = crate::search::Found {
+                eval: obj.eval(&x)?,
+                loads: x.clone(),
+                phase: family.clone(),
+            };
+            if obj.violates(&start.eval) {
+                let integer = x.iter().all(|v| v.fract() == 0.0);
+                let (small, e) = crate::search::shrink::shrink(&obj, start, integer)?;
+                x = small.loads;
+                evals = e;
+            }
+        }
+        let Some(w) = self.violation_at(&strat, &label, &x, &case, &measures) else {
+            return Ok((v, None));
+        };
+        let same_graph = spec == *gname;
+        let same_loads = !self.reads_loads || x == v.loads;
+        if same_graph && same_loads {
+            return Ok((v, None));
+        }
+        let note = format!(
+            "shrunk from {}{} ({}) to {}{}{}",
+            v.source,
+            if self.reads_loads {
+                format!(" at loads {:?}", v.loads)
+            } else {
+                String::new()
+            },
+            v.values,
+            label,
+            if self.reads_loads {
+                format!(" at loads {x:?}")
+            } else {
+                String::new()
+            },
+            if evals > 0 {
+                format!(" ({evals} evaluations)")
+            } else {
+                String::new()
+            }
+        );
+        Ok((
+            Found {
+                at: v.at,
+                n,
+                loads: if self.reads_loads { x } else { vec![] },
+                source: label,
+                family,
+                constants: case.named(&self.constants),
+                what: w.what,
+                values: w.values,
+            },
+            Some(note),
+        ))
     }
 }

@@ -68,10 +68,11 @@
 //! assert_eq!(v.searched.total, 1);
 //! ```
 
-use super::{Check, ConstantReport, RunContext, bisect_constant};
+use super::{Check, ConstantReport, RunContext};
 use crate::claim::quantity::{Stat, split_prefix};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
+use crate::claim::tighten::{Finder, Trial};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
@@ -1610,18 +1611,10 @@ impl Check for MdExpr {
             Trust::Exact => "decided in exact rational arithmetic".into(),
             _ => "decided exactly or by enclosures (outward-rounded intervals)".into(),
         });
-        Ok(Verdict {
-            links: Vec::new(),
-            observations: Vec::new(),
-            id: self.t.id.clone(),
-            verdict: status,
-            expected: self.t.file.expected,
-            trust,
-            slack: None,
-            witness,
-            searched,
-            notes,
-        })
+        Ok(Verdict::of(&self.t, status, trust)
+            .with_witness(witness)
+            .with_searched(searched)
+            .with_notes(notes))
     }
 
     /// The tightest value of a constant per n by bisection between the values the file gives
@@ -1632,55 +1625,28 @@ impl Check for MdExpr {
         ns: Option<&[usize]>,
         ctx: &mut RunContext,
     ) -> Result<ConstantReport> {
-        let j = self.constants.index(name).ok_or_else(|| {
-            Error::invalid(
-                self.t.file_name(),
-                format!("`{name}` is not a constant of the file"),
-            )
-        })?;
-        let direction = *self.t.file.tighten.get(name).ok_or_else(|| {
-            Error::invalid(
-                self.t.file_name(),
-                format!("[tighten] does not list `{name}` (min or max)"),
-            )
-        })?;
+        let finder = Finder::new(&self.t, name, &self.constants.names)?;
+        let j = finder.index;
         let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or_else(|| self.ns.clone());
-        // The bracket: the file's value(s) of the constant (the extremes of its grid).
-        let vals: Vec<Q> = self.constants.defs[j]
+        // The bracket: the extremes of the file's grid of the constant.
+        let values: Vec<Q> = self.constants.defs[j]
             .iter()
             .filter_map(|d| d.expr.as_constant())
             .collect();
-        if vals.len() < 2 {
-            return Err(Error::invalid(
-                self.t.file_name(),
-                format!(
-                    "constant `{name}`: give a grid of two numbers [low, high] as the bracket of the search"
-                ),
-            ));
-        }
-        let lo0 = vals.iter().min().cloned().expect("two values");
-        let hi0 = vals.iter().max().cloned().expect("two values");
+        let (lo, hi) = finder.grid_ends(&values)?;
         let mut per_n = Vec::new();
         for &n in &ns {
-            let holds = |v: &Q, ctx: &mut RunContext| -> Result<(bool, Trust)> {
+            per_n.push(finder.within(n, &lo, &hi, |v| {
                 let e = self.evaluate(&[(j, v.clone())], &[n], ctx)?;
-                Ok((e.status == Status::Holds, e.trust))
-            };
-            per_n.push(bisect_constant(n, &lo0, &hi0, direction, ctx, holds)?);
+                Ok(Trial {
+                    kept: e.status == Status::Holds,
+                    status: e.status,
+                    trust: e.trust,
+                    witness: e.witness,
+                })
+            })?);
         }
-        let points: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
-        let fits = if points.len() >= 2 {
-            crate::search::fit_growth(&points)
-        } else {
-            vec![]
-        };
-        Ok(ConstantReport {
-            id: self.t.id.clone(),
-            name: name.to_string(),
-            direction,
-            per_n,
-            fits,
-        })
+        Ok(finder.report(per_n))
     }
 }
 

@@ -45,7 +45,9 @@ use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::{Int, Q};
-use crate::lang::{Domain, Enclosure, Env, Eval, EvalError, Exact, Expr, Formula, Resolved, Scope};
+use crate::lang::{
+    Cmp, Domain, Enclosure, Env, Eval, EvalError, Exact, Expr, Float, Formula, Resolved, Scope,
+};
 use num_traits::Signed;
 use std::cell::RefCell;
 use toml::Spanned;
@@ -465,6 +467,14 @@ impl Check for TwoPointExpr {
         let mut weakest = Trust::Exact;
         let mut found: Option<(Status, String)> = None;
         let mut witness_consts = Default::default();
+        // A claim that is one comparison `a <= b` (or `b >= a`) reports its smallest relative
+        // slack (b − a)/max(|b|, 1) over the elements where it holds, evaluated in floats.
+        let sides = match &self.expr {
+            Formula::Cmp(a, Cmp::Le | Cmp::Lt, b) => Some((a, b)),
+            Formula::Cmp(b, Cmp::Ge | Cmp::Gt, a) => Some((a, b)),
+            _ => None,
+        };
+        let mut slack: Option<f64> = None;
         if let Some(pr) = ctx.progress {
             pr(&format!("{} two-point", self.t.id));
         }
@@ -507,6 +517,16 @@ impl Check for TwoPointExpr {
                         Some((true, tr)) => {
                             if tr == Trust::Enclosure {
                                 weakest = Trust::Enclosure;
+                            }
+                            if let Some((a, b)) = sides
+                                && let (Ok(l), Ok(r)) =
+                                    (a.eval(&Float, &env, None), b.eval(&Float, &env, None))
+                            {
+                                let (l, r) = (l.v.to_f64(), r.v.to_f64());
+                                let s = (r - l) / r.abs().max(1.0);
+                                if s.is_finite() && slack.is_none_or(|w| s < w) {
+                                    slack = Some(s);
+                                }
                             }
                         }
                         Some((false, tr)) => {
@@ -563,18 +583,11 @@ impl Check for TwoPointExpr {
             found_by: "grid".into(),
             recheck: None,
         });
-        Ok(Verdict {
-            links: Vec::new(),
-            observations: Vec::new(),
-            id: self.t.id.clone(),
-            verdict: status,
-            expected: self.t.file.expected,
-            trust: weakest,
-            slack: None,
-            witness,
-            searched,
-            notes,
-        })
+        Ok(Verdict::of(&self.t, status, weakest)
+            .with_slack(if status == Status::Holds { slack } else { None })
+            .with_witness(witness)
+            .with_searched(searched)
+            .with_notes(notes))
     }
 }
 

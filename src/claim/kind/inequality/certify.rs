@@ -4,9 +4,10 @@
 
 use super::Inequality;
 use crate::claim::XFloat;
+use crate::claim::env::StateEnv;
 use crate::claim::range::{BoxOutcome, RANGE_BOXES, RangeAt, decide_over};
 use crate::claim::routes::Routes;
-use crate::claim::state::{State, StateEnv};
+use crate::claim::state::State;
 use crate::claim::trust::Certification;
 use crate::claim::verdict::Trust;
 use crate::enclosure::Precisions;

@@ -20,12 +20,13 @@ mod certify;
 mod run;
 pub mod vectors;
 
-use super::{Check, ConstantReport, KindInfo, RunContext, Tightest};
+use super::{Check, ConstantReport, KindInfo, RunContext};
 use crate::claim::case::{Alloc, Case, Tables};
 use crate::claim::quantity::{PotDef, Quantity};
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::scope::ClaimScope;
 use crate::claim::setup::{Setup, error_in_string};
+use crate::claim::tighten::{Finder, Trial};
 use crate::claim::verdict::{Status, Verdict};
 use crate::error::{Error, Result};
 use crate::exact::Q;
@@ -128,8 +129,9 @@ impl Inequality {
         let mut sources = Vec::new();
         for s in &f.setting.processes {
             // Relative files (`graphical(graph=file,file=PATH)`) are read from the file's folder.
-            let p = crate::process::parse_in(s.get_ref(), t.path.parent())
-                .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
+            let p =
+                crate::process::parse_with(s.get_ref(), &crate::input::Dir::new(t.path.parent()))
+                    .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
             sources.push(SourceSpec::Process(Arc::from(p)));
         }
         let mut vectors = None;
@@ -414,7 +416,7 @@ impl Inequality {
     fn check_constant_parts(&self, case: &Case) -> std::result::Result<(), FileError> {
         let st = crate::claim::state::State::new(case, vec![0.0; case.n])
             .map_err(|e| self.t.error_at(None, e.to_string()))?;
-        let env = crate::claim::state::StateEnv::new(&st, &crate::lang::Float);
+        let env = crate::claim::env::StateEnv::new(&st, &crate::lang::Float);
         for l in &self.links {
             for (a, _, b) in l.formula.atoms() {
                 for side in [a, b] {
@@ -517,14 +519,7 @@ impl Check for Inequality {
         ctx: &mut RunContext,
     ) -> Result<ConstantReport> {
         let c = &self.setup.constants;
-        let idx = c.index(name).ok_or_else(|| {
-            Error::unknown(
-                "constant",
-                name,
-                &c.names.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
-            )
-        })?;
-        if c.is_range(idx) {
+        if c.index(name).is_some_and(|i| c.is_range(i)) {
             return Err(Error::invalid(
                 "--name",
                 format!(
@@ -532,15 +527,9 @@ impl Check for Inequality {
                 ),
             ));
         }
+        let finder = Finder::new(&self.t, name, &c.names)?;
+        let idx = finder.index;
         let has_ranges = c.ranges.iter().any(Option::is_some);
-        let dir = *self.t.file.tighten.get(name).ok_or_else(|| {
-            Error::invalid(
-                "--name",
-                format!(
-                    "`{name}` has no direction in the file's [tighten] table (smallest or largest)"
-                ),
-            )
-        })?;
         let ns: Vec<usize> = ns
             .map(|v| v.to_vec())
             .unwrap_or_else(|| self.setup.ns.clone());
@@ -560,66 +549,20 @@ impl Check for Inequality {
                 .first()
                 .map(|v| v.float(idx))
                 .unwrap_or(1.0);
-            let mut verdicts: Vec<(f64, Verdict)> = Vec::new();
-            let mut holds = |v: f64| -> Result<bool> {
-                let q = crate::spec::parse_ratio(&format!("{v:e}"))
-                    .map_err(|e| Error::invalid("constant", e))?;
-                let verdict = self.run_links(ctx, &[n], &[(idx, q)])?;
-                // With ranges, the kept side is proved over the range at every searched state.
-                let ok = if has_ranges {
+            // With ranges, the kept side is proved over the range at every searched state; the
+            // witness is the counterexample just past the tightest value (for a chain, that of the
+            // first link that fails), else the tightest state where it holds.
+            per_n.push(finder.starting_at(n, start, 1e-6, |q| {
+                let verdict = self.run_links(ctx, &[n], &[(idx, q.clone())])?;
+                let kept = if has_ranges {
                     verdict.verdict == Status::Holds
                 } else {
                     verdict.verdict != Status::Refuted
                 };
-                verdicts.push((v, verdict));
-                Ok(ok)
-            };
-            let bracket = crate::search::bisect_bracket(dir, start, 1e-6, &mut holds)?;
-            let at = |v: f64| {
-                verdicts
-                    .iter()
-                    .find(|(x, _)| *x == v)
-                    .map(|(_, w)| w.clone())
-            };
-            let good = at(bracket.holds);
-            let bad = bracket.fails.and_then(at);
-            // The state that pins the constant: the counterexample just past it (for a chain, that
-            // of the first link that fails), else the tightest state where it holds.
-            let witness = bad
-                .as_ref()
-                .and_then(|v| v.witness.clone())
-                .or_else(|| good.as_ref().and_then(|v| v.witness.clone()));
-            per_n.push(Tightest {
-                n,
-                value: bracket.holds,
-                fails: bracket.fails,
-                trust_holds: good.as_ref().map(|v| v.trust),
-                trust_fails: bad
-                    .as_ref()
-                    .filter(|v| v.verdict == Status::Refuted)
-                    .map(|v| v.trust),
-                fails_unproved: bad.as_ref().is_some_and(|v| v.verdict != Status::Refuted),
-                witness,
-            });
+                Ok(Trial::of(verdict, kept))
+            })?);
         }
-        let pts: Vec<(f64, f64)> = per_n.iter().map(|t| (t.n as f64, t.value)).collect();
-        let distinct = {
-            let mut v: Vec<usize> = per_n.iter().map(|t| t.n).collect();
-            v.dedup();
-            v.len()
-        };
-        let fits = if distinct >= 2 {
-            crate::search::fit_growth(&pts)
-        } else {
-            vec![]
-        };
-        Ok(ConstantReport {
-            id: self.t.id.clone(),
-            name: name.to_string(),
-            direction: dir,
-            per_n,
-            fits,
-        })
+        Ok(finder.report(per_n))
     }
 }
 
@@ -727,7 +670,7 @@ impl Evaluator {
     pub fn float(&self, loads: &[f64]) -> Result<crate::claim::XFloat> {
         self.with_state(loads, |e, st| {
             let d = crate::lang::Float;
-            let env = crate::claim::state::StateEnv::new(st, &d);
+            let env = crate::claim::env::StateEnv::new(st, &d);
             e.eval(&d, &env, None)
                 .map(|v| v.v)
                 .map_err(|e| Error::invalid("evaluate", e.to_string()))
@@ -738,7 +681,7 @@ impl Evaluator {
     pub fn exact(&self, loads: &[f64]) -> Result<Option<Q>> {
         self.with_state(loads, |e, st| {
             let d = crate::lang::Exact;
-            let env = crate::claim::state::StateEnv::new(st, &d);
+            let env = crate::claim::env::StateEnv::new(st, &d);
             Ok(e.eval(&d, &env, None).ok())
         })
     }
@@ -751,7 +694,7 @@ impl Evaluator {
     ) -> Result<Option<crate::enclosure::Interval>> {
         self.with_state(loads, |e, st| {
             let d = crate::lang::Enclosure { prec };
-            let env = crate::claim::state::StateEnv::new(st, &d);
+            let env = crate::claim::env::StateEnv::new(st, &d);
             Ok(e.eval(&d, &env, None).ok())
         })
     }

@@ -250,21 +250,13 @@ impl Inequality {
         ns: &[usize],
         overrides: &[(usize, Q)],
     ) -> Result<Verdict> {
-        let f = &self.t.file;
         if !self.chain {
             let o = self.run_link(ctx, 0, ns, overrides)?;
-            return Ok(Verdict {
-                id: self.t.id.clone(),
-                verdict: o.status,
-                expected: f.expected,
-                trust: o.trust,
-                slack: o.slack,
-                witness: o.witness,
-                searched: o.searched,
-                notes: o.notes,
-                links: Vec::new(),
-                observations: Vec::new(),
-            });
+            return Ok(Verdict::of(&self.t, o.status, o.trust)
+                .with_slack(o.slack)
+                .with_witness(o.witness)
+                .with_searched(o.searched)
+                .with_notes(o.notes));
         }
         let mut outcomes = Vec::new();
         for k in 0..self.links.len() {
@@ -356,18 +348,12 @@ impl Inequality {
                 .unwrap_or(Trust::Float),
             _ => outcomes[k].trust,
         };
-        Ok(Verdict {
-            id: self.t.id.clone(),
-            verdict: status,
-            expected: f.expected,
-            trust,
-            slack: outcomes[k].slack,
-            witness: outcomes[k].witness.clone(),
-            searched,
-            notes,
-            links,
-            observations: Vec::new(),
-        })
+        Ok(Verdict::of(&self.t, status, trust)
+            .with_slack(outcomes[k].slack)
+            .with_witness(outcomes[k].witness.clone())
+            .with_searched(searched)
+            .with_notes(notes)
+            .with_links(links))
     }
 
     fn witness(&self, case: &Case, f: &Found) -> Witness {

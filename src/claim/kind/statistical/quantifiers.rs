@@ -13,6 +13,7 @@
 //!   first check (every `every` balls, default `n` rounded up to a batch) at which it holds, or
 //!   censored when it does not hold by `m` balls ([`crate::sim::stopping`]).
 
+use super::point::Point;
 use super::{Source, Statistical};
 use crate::claim::schema::Theorem;
 use crate::error::{Error, Result};
@@ -271,7 +272,7 @@ impl Statistical {
     }
 
     /// The label of a point: a class member's own label at its `n` when it has one.
-    pub(super) fn point_label(&self, p: &super::Point) -> String {
+    pub(super) fn point_label(&self, p: &Point) -> String {
         match &p.detail {
             Some(d) => d.clone(),
             None => self.sources[p.source].label(),
@@ -280,7 +281,7 @@ impl Statistical {
 
     /// Notes naming the worst source at each `(n, b, m)` of the grid (the smallest margin), for
     /// files whose sources a quantifier ranges over (a class, several strategies).
-    pub(super) fn worst_notes(&self, points: &[super::Point], margins: &[f64]) -> Vec<String> {
+    pub(super) fn worst_notes(&self, points: &[Point], margins: &[f64]) -> Vec<String> {
         let mut groups: BTreeMap<(usize, u64, u64), Vec<usize>> = BTreeMap::new();
         for (i, p) in points.iter().enumerate() {
             groups.entry((p.n, p.b, p.m)).or_default().push(i);
@@ -311,7 +312,7 @@ impl Statistical {
     /// Decides a hitting-time claim at one configuration with censoring at `m` balls.
     pub(super) fn judge_time(
         &self,
-        p: &super::Point,
+        p: &Point,
         level: f64,
         consts: &[f64],
         threshold: f64,
@@ -320,15 +321,7 @@ impl Statistical {
         let claim = match self.test {
             super::Test::Mean(side) => TimeClaim::Mean(side),
             super::Test::Probability(side) => {
-                let q = self.eval_dk(
-                    self.q.as_ref().expect("probability claims have q"),
-                    p.n,
-                    p.b,
-                    p.m,
-                    consts,
-                    p.dk,
-                    "q",
-                )?;
+                let q = self.q_at(p, consts)?;
                 TimeClaim::Probability { side, q }
             }
             _ => {
@@ -341,7 +334,7 @@ impl Statistical {
     }
 
     /// The censoring note of a hitting-time configuration (`None` when no run is censored).
-    pub(super) fn censoring_note(&self, p: &super::Point, threshold: f64) -> Option<String> {
+    pub(super) fn censoring_note(&self, p: &Point, threshold: f64) -> Option<String> {
         let censored = p.values.iter().filter(|v| v.is_infinite()).count();
         if self.stat != super::Stat::HittingTime || censored == 0 {
             return None;

@@ -13,11 +13,14 @@
 //! each `e^{α|z|}` is a correctly rounded enclosure, everything else is rounded outward, so the
 //! result contains the true value. At `y ≡ 0` the value `Λ = n` is a point (every `e⁰ = 1`).
 
-use super::ExpCache;
-use super::Interval;
 use super::exponential::Enclosed;
+use crate::enclosure::ExpCache;
+use crate::enclosure::Interval;
 use crate::error::{Error, Result};
-use crate::exact::{ExactSetting, ExactStepLaw, ExactWeights, Q, int, normalized};
+use crate::exact::{Q, int, normalized};
+use crate::process::ExactStepLaw;
+use crate::setting::ExactSetting;
+use crate::weights::ExactWeights;
 use num_traits::{Signed, Zero};
 use std::collections::BTreeMap;
 
@@ -28,7 +31,7 @@ fn phi(alpha: &Q, z: &Q, cache: &ExpCache) -> Result<Interval> {
 /// An enclosure of `Λ(x) = Σᵢ e^{α|yᵢ|}` at the exact loads `x` (`y = x − mean`).
 ///
 /// ```
-/// use balloc::enclosure::lambda;
+/// use balloc::potential::enclosed::lambda;
 /// use balloc::exact::int;
 /// // x = (2, 0): y = (1, −1), α = 1: Λ = 2e.
 /// let v = lambda::value(&int(1), &[int(2), int(0)], 64).unwrap();
@@ -58,8 +61,10 @@ fn check_alpha(alpha: &Q) -> Result<()> {
 /// (sequential, unit balls; other settings are `Unsupported`).
 ///
 /// ```
-/// use balloc::enclosure::lambda;
-/// use balloc::exact::{int, ExactSetting, ExactStepLaw, Q};
+/// use balloc::potential::enclosed::lambda;
+/// use balloc::exact::{int, Q};
+/// use balloc::setting::ExactSetting;
+/// use balloc::process::ExactStepLaw;
 /// // n = 2, x = (0, 0), one ball to either bin with prob. 1/2: y' = ±(1/2, −1/2), so
 /// // Λ' = 2e^{α/2} surely; α = 1: E[Λ'] = 2e^{1/2} = 3.2974425414002563 (hand value).
 /// let law = ExactStepLaw::unit_checked(vec![Q::new(1.into(), 2.into()), Q::new(1.into(), 2.into())]).unwrap();

@@ -10,6 +10,10 @@ use crate::error::{Error, Result};
 use crate::spec::{Spec, parse_f64};
 use rand::{Rng, RngExt};
 
+mod exact;
+
+pub use exact::ExactWeights;
+
 /// A law of ball weights.
 ///
 /// ```

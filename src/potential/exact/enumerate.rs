@@ -2,8 +2,10 @@
 //! of a batch and every weight of a finite weight law, in rationals. It is the independent route
 //! against which the exact closed forms are tested (docs/derivations.md §4, "enumeration form").
 
-use super::{ExactSetting, ExactStepLaw, Q};
 use crate::error::{Error, Result};
+use crate::exact::Q;
+use crate::process::ExactStepLaw;
+use crate::setting::ExactSetting;
 use num_traits::{One, Zero};
 
 /// The largest number of leaves the enumerator visits.
@@ -13,7 +15,11 @@ pub const LIMIT: u64 = 2_000_000;
 /// `x`), each sample adding the weights of its balls (finite weight laws only) to its bin.
 ///
 /// ```
-/// use balloc::exact::{enumerate, int, quadratic, ExactSetting, ExactStepLaw};
+/// use balloc::exact::int;
+/// use balloc::potential::exact::enumerate;
+/// use balloc::potential::exact::quadratic;
+/// use balloc::setting::ExactSetting;
+/// use balloc::process::ExactStepLaw;
 /// // One-Choice, n = 2, from (0, 0): one ball gives Υ' = 1/2 whichever bin it hits.
 /// let e = enumerate::brute_force(&ExactStepLaw::uniform(2).unwrap(), &[int(0), int(0)],
 ///                                &ExactSetting::sequential(), &quadratic::value).unwrap();

@@ -7,14 +7,17 @@
 //! i.i.d. samples on the frozen vector,
 //! `E[Υ'] = Σᵢ [yᵢ² + 2b yᵢ μᵢ + b νᵢ + b(b − 1) μᵢ²]`.
 
-use super::{ExactSetting, ExactStepLaw, Q, int, normalized};
 use crate::error::{Error, Result};
+use crate::exact::{Q, int, normalized};
+use crate::process::ExactStepLaw;
+use crate::setting::ExactSetting;
 use num_traits::{One, Zero};
 
 /// `Υ = Σ yᵢ²` at the loads `x`.
 ///
 /// ```
-/// use balloc::exact::{int, quadratic};
+/// use balloc::exact::int;
+/// use balloc::potential::exact::quadratic;
 /// // x = (3, 0, 0): y = (2, −1, −1), Υ = 6.
 /// assert_eq!(quadratic::value(&[int(3), int(0), int(0)]), int(6));
 /// ```
@@ -29,10 +32,13 @@ pub fn value(x: &[Q]) -> Q {
 /// weight law of `setting` (only `E[W]`, `E[W²]` enter).
 ///
 /// ```
-/// use balloc::exact::{int, quadratic, ExactSetting, ExactStepLaw, Q};
+/// use balloc::exact::{int, Q};
+/// use balloc::potential::exact::quadratic;
+/// use balloc::setting::ExactSetting;
+/// use balloc::process::ExactStepLaw;
 /// // One-Choice, n = 2, x = (0, 0), batch 2: Υ' = 2 (both balls in one bin, prob. 1/2) or 0.
 /// let law = ExactStepLaw::uniform(2).unwrap();
-/// let s = ExactSetting::new(2, balloc::exact::ExactWeights::Unit).unwrap();
+/// let s = ExactSetting::new(2, balloc::weights::ExactWeights::Unit).unwrap();
 /// assert_eq!(quadratic::expected_next(&law, &[int(0), int(0)], &s).unwrap(), int(1));
 /// ```
 pub fn expected_next(law: &ExactStepLaw, x: &[Q], setting: &ExactSetting) -> Result<Q> {

@@ -43,12 +43,12 @@
 //! assert_eq!((flat.len(), flat.constants()), (3, 1));
 //! ```
 
-use super::domain::{Domain, Eval, EvalError};
-use super::expr::{
+use super::{
     Agg, BinVar, BinVars, Bind, Elements, Env, Expr, Formula, Frame, Func, accumulate, apply_fold,
     apply_func, apply_op, cmp_tol, each_element,
 };
-use super::syntax::{BinOp, Cmp};
+use crate::lang::domain::{Domain, Eval, EvalError};
+use crate::lang::syntax::{BinOp, Cmp};
 
 /// One operation of a [`Postfix`] program.
 #[derive(Debug, Clone, Copy, PartialEq)]

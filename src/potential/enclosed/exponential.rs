@@ -13,11 +13,13 @@
 //! frozen vector gives `e^{σα yᵢ}·Fᵢᵇ`. Every quantity is evaluated as an [`Interval`] with
 //! outward rounding; `α` and the loads are exact rationals.
 
-use super::mgf::mgf;
-use super::{ExpCache, Interval};
+use crate::enclosure::mgf::mgf;
+use crate::enclosure::{ExpCache, Interval};
 use crate::error::{Error, Result};
-use crate::exact::{ExactSetting, ExactStepLaw, Q, from_f64, int, normalized};
+use crate::exact::{Q, from_f64, int, normalized};
 use crate::potential::{Exponential, Side};
+use crate::process::ExactStepLaw;
+use crate::setting::ExactSetting;
 use crate::spec::Spec;
 use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
@@ -25,7 +27,7 @@ use std::collections::BTreeMap;
 /// An exponential potential with an exact smoothing parameter `α > 0`.
 ///
 /// ```
-/// use balloc::enclosure::ExpSpec;
+/// use balloc::potential::enclosed::ExpSpec;
 /// use balloc::potential::Side;
 /// let g = ExpSpec::parse("gamma(alpha=0.1)").unwrap();
 /// assert_eq!(g.side, Side::Gamma);
@@ -103,7 +105,7 @@ pub struct Enclosed {
 /// An enclosure of `P(x)` for an exponential potential at the (exact) loads `x`.
 ///
 /// ```
-/// use balloc::enclosure::{exponential, ExpSpec};
+/// use balloc::potential::enclosed::{exponential, ExpSpec};
 /// use balloc::exact::int;
 /// // x = (1, 0), y = (½, −½), α = 1: Γ = 2(e^{1/2} + e^{−1/2}) = 4 cosh(1/2) = 4.510522...
 /// let g = exponential::value(&ExpSpec::parse("gamma(1)").unwrap(), &[int(1), int(0)], 64).unwrap();
@@ -128,8 +130,10 @@ pub fn value(spec: &ExpSpec, x: &[Q], prec: u64) -> Result<Interval> {
 /// (unit, finite rational, exponential, geometric), at working precision `prec` bits.
 ///
 /// ```
-/// use balloc::enclosure::{exponential, ExpSpec};
-/// use balloc::exact::{int, ExactSetting, ExactStepLaw, Q};
+/// use balloc::potential::enclosed::{exponential, ExpSpec};
+/// use balloc::exact::{int, Q};
+/// use balloc::setting::ExactSetting;
+/// use balloc::process::ExactStepLaw;
 /// // Two-Choice, n = 2, x = (1, 0), α = 1 (worked case): the heavy bin (prob. 1/4) gives
 /// // y' = (1, −1), Φ' = e + e⁻¹; the light bin (prob. 3/4) gives y' = 0, Φ' = 2.
 /// // E[Φ'] = (e + e⁻¹)/4 + 3/2 = cosh(1)/2 + 3/2 = 2.2715403174076218892...
@@ -154,8 +158,11 @@ pub fn enclose(
 /// must be certainly positive.
 ///
 /// ```
-/// use balloc::enclosure::{exponential, ExpSpec, Interval};
-/// use balloc::exact::{int, ExactSetting, ExactStepLaw, Q};
+/// use balloc::enclosure::Interval;
+/// use balloc::potential::enclosed::{exponential, ExpSpec};
+/// use balloc::exact::{int, Q};
+/// use balloc::setting::ExactSetting;
+/// use balloc::process::ExactStepLaw;
 /// use balloc::potential::Side;
 /// // The worked case of `enclose` (E[Φ'] = cosh(1)/2 + 3/2 at α = 1), with α as the
 /// // enclosure of ln(e) = 1: the same value, within the width of the enclosure of α.
@@ -203,7 +210,7 @@ impl Rate<'_> {
     fn mgf_times(&self, sigma: i64, q: &Q, setting: &ExactSetting, prec: u64) -> Result<Interval> {
         match self {
             Rate::Exact(a) => mgf(&setting.weights, &(*a * int(sigma) * q), prec),
-            Rate::Enclosed(a) => super::mgf::mgf_at(
+            Rate::Enclosed(a) => crate::enclosure::mgf::mgf_at(
                 &setting.weights,
                 &a.mul_rational(&(int(sigma) * q), prec),
                 prec,

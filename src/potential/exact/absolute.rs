@@ -8,15 +8,18 @@
 //! `E[Δ'] = Σᵢ E|cᵢ + K|` with `cᵢ = yᵢ − b/n`, where
 //! `E|c + K| = c + b·r + 2·Σ_{0 ≤ k < −c} (−c − k)·C(b,k) rᵏ (1 − r)^{b−k}`.
 
-use super::{ExactSetting, ExactStepLaw, Q, int, normalized};
 use crate::error::{Error, Result};
+use crate::exact::{Q, int, normalized};
+use crate::process::ExactStepLaw;
+use crate::setting::ExactSetting;
 use num_traits::{One, Signed, Zero};
 use std::collections::BTreeMap;
 
 /// `Δ = Σ |yᵢ|` at the loads `x`.
 ///
 /// ```
-/// use balloc::exact::{absolute, int};
+/// use balloc::exact::int;
+/// use balloc::potential::exact::absolute;
 /// // x = (4, 1, 1): y = (2, −1, −1), Δ = 4.
 /// assert_eq!(absolute::value(&[int(4), int(1), int(1)]), int(4));
 /// ```
@@ -72,7 +75,8 @@ fn sum_law(support: &[(Q, Q)], k: u32) -> Vec<(Q, Q)> {
 /// `E|c + K|` for `K ~ Bin(b, r)`, exactly.
 ///
 /// ```
-/// use balloc::exact::{absolute::binomial_abs, int, Q};
+/// use balloc::exact::{int, Q};
+/// use balloc::potential::exact::absolute::binomial_abs;
 /// // K ~ Bin(2, 1/2), c = −1: |−1|·1/4 + |0|·1/2 + |1|·1/4 = 1/2.
 /// assert_eq!(binomial_abs(&int(-1), 2, &Q::new(1.into(), 2.into())), Q::new(1.into(), 2.into()));
 /// ```
@@ -109,7 +113,10 @@ pub fn binomial_abs(c: &Q, b: u64, r: &Q) -> Q {
 /// [`super::enumerate::brute_force`] on small cases).
 ///
 /// ```
-/// use balloc::exact::{absolute, int, ExactSetting, ExactStepLaw, Q};
+/// use balloc::exact::{int, Q};
+/// use balloc::potential::exact::absolute;
+/// use balloc::setting::ExactSetting;
+/// use balloc::process::ExactStepLaw;
 /// // Two-Choice, n = 2, x = (1, 0), y = (½, −½), Δ = 1: the heavy bin (prob. 1/4) gives
 /// // loads (2, 0), Δ' = 2; the light bin (prob. 3/4) gives (1, 1), Δ' = 0. E[Δ'] = 1/2.
 /// let q = |a: i64, b: i64| Q::new(a.into(), b.into());

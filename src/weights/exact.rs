@@ -1,9 +1,9 @@
 //! Weight laws with rational parameters (the exact counterpart of [`crate::weights::WeightLaw`]).
 
-use super::{Q, int};
+use super::WeightLaw;
 use crate::error::{Error, Result};
+use crate::exact::{Q, int};
 use crate::spec::{Spec, parse_ratio};
-use crate::weights::WeightLaw;
 use num_traits::{One, Signed, Zero};
 
 /// A law of i.i.d. ball weights with rational parameters.
@@ -14,7 +14,8 @@ use num_traits::{One, Signed, Zero};
 /// `r eˢ < 1` (Los–Sauerwald, *Balanced Allocations in Batches*, §2; docs/derivations.md §3).
 ///
 /// ```
-/// use balloc::exact::{ExactWeights, Q};
+/// use balloc::exact::Q;
+/// use balloc::weights::ExactWeights;
 /// let g = ExactWeights::parse("geometric(mean=1)").unwrap(); // q = 1/2 on {0, 1, ...}
 /// assert_eq!(g.mean(), Q::from_integer(1.into()));
 /// assert_eq!(g.second_moment(), Q::from_integer(3.into())); // 2 + 1
@@ -91,7 +92,7 @@ impl ExactWeights {
     /// is rebuilt from its mean. Prefer [`ExactWeights::parse`] on the original spec text.
     ///
     /// ```
-    /// use balloc::{exact::{ExactWeights, Q}, weights::WeightLaw};
+    /// use balloc::{exact::Q, weights::{ExactWeights, WeightLaw}};
     /// let w = ExactWeights::from_law(&WeightLaw::parse("exp(1)").unwrap()).unwrap();
     /// assert_eq!(w, ExactWeights::Exponential { mean: Q::from_integer(1.into()) });
     /// ```

@@ -1,0 +1,84 @@
+//! The constant finder of statistical files: per `n`, the tightest value of a constant of
+//! `[tighten]` for which every configuration at that `n` holds at the file's per-configuration
+//! level. The simulation is run once per `n`; the bisection of the constant finder
+//! ([`crate::claim::tighten::Finder`]) only re-evaluates the thresholds.
+
+use super::Statistical;
+use super::simulate::Point;
+use crate::claim::kind::{ConstantReport, RunContext, Tightest};
+use crate::claim::tighten::{Finder, Trial};
+use crate::claim::verdict::{Status, Trust, Witness};
+use crate::error::Result;
+use crate::exact::to_f64;
+use crate::sim::statistic::Decision;
+
+impl Statistical {
+    /// The tightest value of constant `name` per `n` of `ns` (the file's grid by default).
+    pub(super) fn tighten_constant(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
+        let finder = Finder::new(&self.t, name, &self.names[3..])?;
+        let effort = ctx.effort.max(1);
+        let runs = self.runs.saturating_mul(effort as u64);
+        let level = self.level(effort);
+        let grid = ns
+            .map(|v| v.to_vec())
+            .unwrap_or_else(|| self.grid_n(effort));
+        self.check_work(&grid, runs, effort)?;
+        let mut per_n = Vec::new();
+        for &n in &grid {
+            if let Some(pr) = ctx.progress {
+                pr(&format!("{} n={n}", self.t.id));
+            }
+            let points = self.simulate_n(n, runs)?;
+            per_n.push(self.tightest_at(&finder, n, &points, level, runs)?);
+        }
+        Ok(finder.report(per_n))
+    }
+
+    /// The tightest value at one `n` of the finder's constant, by bisection from its value in the
+    /// file (a value is kept when every configuration holds at the level), with the witness of
+    /// the configuration of smallest margin at that value.
+    fn tightest_at(
+        &self,
+        finder: &Finder,
+        n: usize,
+        points: &[Point],
+        level: f64,
+        runs: u64,
+    ) -> Result<Tightest> {
+        let slot = finder.index;
+        let mut consts = self.consts.clone();
+        let start = consts[slot];
+        let mut t = finder.starting_at(n, start, 1e-6, |q| {
+            consts[slot] = to_f64(q);
+            let mut kept = true;
+            for p in points {
+                if self.judge(p, level, &consts)?.decision != Decision::Holds {
+                    kept = false;
+                    break;
+                }
+            }
+            Ok(Trial {
+                kept,
+                status: if kept { Status::Holds } else { Status::Refuted },
+                trust: Trust::Statistical,
+                witness: None,
+            })
+        })?;
+        let mut consts = self.consts.clone();
+        consts[slot] = t.value;
+        let mut tight: Option<(f64, Witness)> = None;
+        for p in points {
+            let j = self.judge(p, level, &consts)?;
+            if tight.as_ref().is_none_or(|(m, _)| j.margin < *m) {
+                tight = Some((j.margin, self.witness(p, &j, &consts, runs)));
+            }
+        }
+        t.witness = tight.map(|t| t.1);
+        Ok(t)
+    }
+}
