@@ -8,6 +8,7 @@
 //! each with a [`Trust`] level.
 
 pub mod case;
+pub mod engine;
 pub mod env;
 pub mod kind;
 pub mod mean_bias;

@@ -2075,14 +2075,30 @@ impl Expr {
                 over(d, env, frame, (*on, *vars, *bind), *agg, f, pred.as_deref())
             }
             Expr::Count(on, pred, vars, bind) => {
-                let mut k = 0usize;
+                // In the float domains an element whose predicate is decided within rounding
+                // blurs the count (Domain::blur), so that a verdict resting on it is left to the
+                // certified domains.
+                let (mut k, mut blurred) = (0usize, 0usize);
                 each_element(d, env, frame, *on, *vars, *bind, |fr, size| {
-                    if pred.truth(d, env, Some(fr), None)? {
+                    let (holds, fragile) = if d.exact_inputs() {
+                        (pred.truth(d, env, Some(fr), None)?, false)
+                    } else {
+                        truth_fragile(d, pred, env, Some(fr))?
+                    };
+                    if holds {
                         k += size;
+                    }
+                    if fragile {
+                        blurred += size;
                     }
                     Ok(())
                 })?;
-                d.float(k as f64)
+                let v = d.float(k as f64)?;
+                if blurred == 0 {
+                    Ok(v)
+                } else {
+                    d.blur(&v, &d.float(blurred as f64)?)
+                }
             }
             Expr::EnvCall(f, args) => {
                 let mut ks = Vec::with_capacity(args.len());

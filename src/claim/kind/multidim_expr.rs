@@ -69,7 +69,12 @@
 //! ```
 
 use super::{Check, ConstantReport, RunContext};
+use crate::claim::engine::float::{Atom, float_atom};
+use crate::claim::engine::ladder;
+use crate::claim::engine::sweep::{Seen, Setting, Spot as SweepSpot, Sweep};
 use crate::claim::quantity::{Stat, split_prefix};
+use crate::claim::routes::Routes;
+use crate::claim::trust::Certification;
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::tighten::{Finder, Trial};
@@ -77,7 +82,7 @@ use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::{
-    BinVar, BinVars, Domain, Enclosure, Enclosure64, Env, EnvFunc, Eval, EvalError, Exact, ExpSums,
+    BinVar, BinVars, Domain, Env, EnvFunc, Eval, EvalError, Exact,
     Expr, Formula, Frame, ProcFunc, Resolved, Scope,
 };
 use crate::limits;
@@ -1034,17 +1039,21 @@ impl MdExpr {
             c: &cc,
             next: &next,
         };
-        let verdict = decide(&self.expr, &env).map_err(|e| {
-            Error::invalid(
-                self.t.file_name(),
-                format!(
-                    "n = {}, {}, state {:?}: {e}",
-                    x.n(),
-                    spot.label,
-                    x.sum_loads::<f64>()
-                ),
-            )
-        })?;
+        let verdict = match ladder::certify(&MdAt(&self.expr, &env), false) {
+            Certification::Decided { holds, trust, .. } => Some((holds, trust)),
+            Certification::Undecided { .. } => None,
+            Certification::NoRoute(e) => {
+                return Err(Error::invalid(
+                    self.t.file_name(),
+                    format!(
+                        "n = {}, {}, state {:?}: {e}",
+                        x.n(),
+                        spot.label,
+                        x.sum_loads::<f64>()
+                    ),
+                ));
+            }
+        };
         let shown = if text {
             show_atoms(&self.expr, &env)
         } else {
@@ -1145,11 +1154,9 @@ impl MdExpr {
             constant_combinations: picks.len(),
             ..Searched::default()
         };
-        let mut weakest = Trust::Exact;
-        let mut undecided: Option<Witness> = None;
+        let mut sweep: Sweep<Violation> = Sweep::new(0.0);
         let gamma1 = self.constants.index("gamma1");
         for &n in ns {
-            let mut smallest: Option<Violation> = None;
             for (li, law) in self.laws.iter().enumerate() {
                 for (ri, (label, rule)) in self.rules.iter().enumerate() {
                     if let Some(pr) = ctx.progress {
@@ -1161,73 +1168,133 @@ impl MdExpr {
                         let case = self.case_values(n, pick, overrides)?;
                         let g1 = gamma1.map_or(0.25, |j| case.float(j));
                         let states = self.states(n, law, rule, g1, ctx.effort.max(1))?;
+                        let setting = MdSetting {
+                            claim: self,
+                            spot: &spot,
+                            case: &case,
+                            pvec: &pvec,
+                        };
                         let mut count = 0u64;
                         for (fam, emb, coords) in states {
                             let x = emb.state(&coords)?;
                             count += 1;
-                            match self.decide_state(&spot, &case, &pvec, &x, false)?.0 {
-                                Some((true, tr)) => {
-                                    if tr == Trust::Enclosure {
-                                        weakest = Trust::Enclosure;
-                                    }
-                                }
-                                Some((false, _)) => {
-                                    let v = Violation {
-                                        law: li,
-                                        rule: ri,
-                                        pick: pick.clone(),
-                                        size: emb.size(&coords),
-                                        emb,
-                                        coords,
-                                        fam,
-                                    };
-                                    if v.fam == "listed" {
-                                        searched.add(&format!("n={n} {label}"), count);
-                                        return self.report(v, overrides, ns, searched, false);
-                                    }
-                                    if smallest.as_ref().is_none_or(|s| v.size < s.size) {
-                                        smallest = Some(v);
-                                    }
-                                }
-                                None => {
-                                    if undecided.is_none() {
-                                        let shown =
-                                            self.decide_state(&spot, &case, &pvec, &x, true)?.1;
-                                        undecided = Some(self.witness(
-                                            &spot,
-                                            &case,
-                                            &x,
-                                            emb,
-                                            shown,
-                                            fam.clone(),
-                                            "undecided by enclosures up to 4096 bits",
-                                        ));
-                                    }
-                                }
+                            let v = || Violation {
+                                law: li,
+                                rule: ri,
+                                pick: pick.clone(),
+                                emb,
+                                coords: coords.clone(),
+                                fam: fam.clone(),
+                            };
+                            let seen = sweep.visit(&setting, &x, emb.size(&coords) as f64, &v)?;
+                            if seen == Seen::Violation && fam == "listed" {
+                                searched.add(&format!("n={n} {label}"), count);
+                                return self.report(v(), overrides, ns, searched, false);
                             }
                         }
                         searched.add(&format!("n={n} {label}"), count);
                     }
                 }
             }
-            if let Some(v) = smallest {
-                return self.report(v, overrides, ns, searched, true);
+            sweep.end_group(|v| self.certify_at(v, overrides))?;
+            if sweep.refuted() {
+                break;
             }
         }
         if searched.total == 0 {
             return Err(Error::invalid(self.t.file_name(), "no state was evaluated"));
         }
-        let (status, witness) = match undecided {
-            Some(w) => (Status::Inconclusive, Some(w)),
-            None => (Status::Holds, None),
-        };
-        Ok(Evaluation {
-            status,
-            trust: weakest,
-            witness,
-            searched,
-            notes: Vec::new(),
-        })
+        let tally = sweep.tally();
+        let out = sweep.finish();
+        let mut notes = tally.notes();
+        match (out.status, out.spot) {
+            (Status::Refuted, Some(spot)) => {
+                let mut e = self.report(spot.at, overrides, ns, searched, true)?;
+                notes.append(&mut e.notes);
+                e.notes = notes;
+                Ok(e)
+            }
+            (Status::Inconclusive, Some(spot)) => {
+                let v = spot.at;
+                let (law, (label, rule)) = (&self.laws[v.law], &self.rules[v.rule]);
+                let spot_ = Spot { law, label, rule };
+                let x = v.emb.state(&v.coords)?;
+                let case = self.case_values(x.n(), &v.pick, overrides)?;
+                let pvec = self.pvec(rule, x.n())?;
+                let shown = self.decide_state(&spot_, &case, &pvec, &x, true)?.1;
+                let what = match spot.cert {
+                    None => "a float violation past the budget of certified states",
+                    Some(_) => "undecided by enclosures up to 4096 bits",
+                };
+                let w = self.witness(&spot_, &case, &x, v.emb, shown, v.fam.clone(), what);
+                Ok(Evaluation {
+                    status: Status::Inconclusive,
+                    slack: None,
+                    trust: out.trust,
+                    witness: Some(w),
+                    searched,
+                    notes,
+                })
+            }
+            (status, spot) => {
+                // Holds: the witness is the tightest state (the smallest float slack).
+                let spot_slack = spot
+                    .as_ref()
+                    .filter(|s| s.atom.holds)
+                    .map(|s| s.atom.slack.v.to_f64() + 0.0);
+                let witness = match spot {
+                    Some(spot) => Some(self.tightest_witness(&spot, overrides)?),
+                    None => None,
+                };
+                Ok(Evaluation {
+                    status,
+                    slack: spot_slack,
+                    trust: out.trust,
+                    witness,
+                    searched,
+                    notes,
+                })
+            }
+        }
+    }
+
+    /// The witness of a claim that holds: its tightest state, both sides of the deciding
+    /// comparison in floats and the float slack.
+    fn tightest_witness(&self, spot: &SweepSpot<Violation>, overrides: &[(usize, Q)]) -> Result<Witness> {
+        let v = &spot.at;
+        let (law, (label, rule)) = (&self.laws[v.law], &self.rules[v.rule]);
+        let spot_ = Spot { law, label, rule };
+        let x = v.emb.state(&v.coords)?;
+        let case = self.case_values(x.n(), &v.pick, overrides)?;
+        let pvec = self.pvec(rule, x.n())?;
+        let shown = self.decide_state(&spot_, &case, &pvec, &x, true)?.1;
+        let mut w = self.witness(
+            &spot_,
+            &case,
+            &x,
+            v.emb,
+            shown,
+            v.fam.clone(),
+            "the tightest state (the smallest float slack of the deciding comparison)",
+        );
+        w.slack = format!("{:e}", spot.atom.slack.v.to_f64());
+        Ok(w)
+    }
+
+    /// The certified evaluation at a state the search kept.
+    fn certify_at(&self, v: &Violation, overrides: &[(usize, Q)]) -> Result<Certification> {
+        let (law, (label, rule)) = (&self.laws[v.law], &self.rules[v.rule]);
+        let spot = Spot { law, label, rule };
+        let x = v.emb.state(&v.coords)?;
+        let case = self.case_values(x.n(), &v.pick, overrides)?;
+        let pvec = self.pvec(rule, x.n())?;
+        MdSetting {
+            claim: self,
+            spot: &spot,
+            case: &case,
+            pvec: &pvec,
+        }
+        .certify(&x)
     }
 
     /// The verdict at a violation, shrunk first when `shrink`.
@@ -1285,6 +1352,7 @@ impl MdExpr {
         );
         Ok(Evaluation {
             status: Status::Refuted,
+            slack: None,
             trust,
             witness: Some(w),
             searched,
@@ -1323,6 +1391,8 @@ impl MdExpr {
 /// The result of [`MdExpr::evaluate`].
 struct Evaluation {
     status: Status,
+    /// The float slack of the tightest state of a claim that holds.
+    slack: Option<f64>,
     trust: Trust,
     /// The (shrunk) violation, or the first undecided state.
     witness: Option<Witness>,
@@ -1339,8 +1409,6 @@ struct Violation {
     coords: Vec<i64>,
     /// How it was found (`listed`, `exhaustive`, `families`, `random`).
     fam: String,
-    /// Units above the lightest coordinate ([`Embedding::size`]).
-    size: i64,
 }
 
 /// A ball law and a rule of the search.
@@ -1538,35 +1606,87 @@ fn next_states(x: &MdLoads, law: &BallLaw, rule: &MdRule) -> Result<Vec<(MdState
 
 /// Exact, else outward-rounded f64 intervals, else enclosures at increasing precision (with exact
 /// exponential sums after 64 bits); `None` when undecided.
-fn decide(f: &Formula, env: &MdEnv) -> std::result::Result<Option<(bool, Trust)>, String> {
-    match f.truth(&Exact, env, None, None) {
-        Ok(b) => return Ok(Some((b, Trust::Exact))),
-        Err(EvalError::Unavailable(_)) | Err(EvalError::Undecided(_)) => {}
-        Err(e) => return Err(e.to_string()),
+/// The claim at one md state, for the certification ladder.
+struct MdAt<'a>(&'a Formula, &'a MdEnv<'a>);
+
+impl ladder::AtState for MdAt<'_> {
+    fn truth<D: Routes>(&self, d: &D) -> Eval<bool> {
+        self.0.truth(d, self.1, None, None)
     }
-    // Outward-rounded f64 intervals first (fast); beyond their range, or undecided, the
-    // arbitrary-precision enclosures.
-    if let Ok(b) = f.truth(&Enclosure64, env, None, None) {
-        return Ok(Some((b, Trust::Enclosure)));
+    fn sides<D: Routes>(&self, _: &D) -> String {
+        show_atoms(self.0, self.1)
     }
-    for prec in [64u64, 128, 256, 512, 1024, 2048, 4096] {
-        match f.truth(&Enclosure { prec }, env, None, None) {
-            Ok(b) => return Ok(Some((b, Trust::Enclosure))),
-            Err(EvalError::Undecided(_)) => {}
-            Err(e) => return Err(e.to_string()),
-        }
-        if prec == 64 {
-            // An equality of transcendental values no enclosure separates: exact exponential
-            // sums decide it (zero test by Lindemann–Weierstrass, signs by enclosures).
-            let sums = ExpSums::default();
-            match f.truth(&sums, env, None, None) {
-                Ok(b) => return Ok(Some((b, sums.trust()))),
-                Err(EvalError::Unavailable(_)) | Err(EvalError::Undecided(_)) => {}
-                Err(e) => return Err(e.to_string()),
-            }
-        }
+}
+
+/// One (law, rule, constants) case of an md claim as a setting of the engine: its states are
+/// md states.
+struct MdSetting<'a> {
+    claim: &'a MdExpr,
+    spot: &'a Spot<'a>,
+    case: &'a CaseValues,
+    pvec: &'a [Q],
+}
+
+impl MdSetting<'_> {
+    fn with_env<T>(&self, x: &MdLoads, f: impl FnOnce(&MdEnv) -> Result<T>) -> Result<T> {
+        let m = self.claim;
+        let cc = MdCheckCase {
+            law: self.spot.law,
+            pvec: self.pvec,
+            delta_pots: &m.delta_pots,
+            slots: &m.slots,
+            pots: &m.pots,
+            constants: &m.constants,
+            case: self.case,
+        };
+        let st = MdState::new(x.clone());
+        let next = if m.needs_next {
+            next_states(x, self.spot.law, self.spot.rule)?
+        } else {
+            Vec::new()
+        };
+        f(&MdEnv {
+            st: &st,
+            c: &cc,
+            next: &next,
+        })
     }
-    Ok(None)
+}
+
+impl Setting for MdSetting<'_> {
+    type State = MdLoads;
+    fn float(&self, x: &MdLoads) -> Result<Atom> {
+        self.with_env(x, |env| {
+            float_atom(&self.claim.expr, env, &qi(0)).map_err(|e| {
+                Error::invalid(
+                    self.claim.t.file_name(),
+                    format!(
+                        "n = {}, {}, state {:?}: {e}",
+                        x.n(),
+                        self.spot.label,
+                        x.sum_loads::<f64>()
+                    ),
+                )
+            })
+        })
+    }
+    fn certify(&self, x: &MdLoads) -> Result<Certification> {
+        let (d, _) = self
+            .claim
+            .decide_state(self.spot, self.case, self.pvec, x, false)?;
+        Ok(match d {
+            Some((holds, trust)) => Certification::Decided {
+                holds,
+                trust,
+                bits: None,
+                text: String::new(),
+            },
+            None => Certification::Undecided {
+                bits: 4096,
+                text: String::new(),
+            },
+        })
+    }
 }
 
 fn show_atoms(f: &Formula, env: &MdEnv) -> String {
@@ -1593,6 +1713,7 @@ impl Check for MdExpr {
         let ns = self.ns.clone();
         let Evaluation {
             status,
+            slack,
             trust,
             witness,
             searched,
@@ -1608,10 +1729,11 @@ impl Check for MdExpr {
         }];
         notes.extend(found);
         notes.push(match trust {
-            Trust::Exact => "decided in exact rational arithmetic".into(),
-            _ => "decided exactly or by enclosures (outward-rounded intervals)".into(),
+            Trust::Exact => "the certified states were decided in exact arithmetic (rationals, or exact exponential sums)".into(),
+            _ => "the certified states were decided exactly or by enclosures (outward-rounded intervals)".into(),
         });
         Ok(Verdict::of(&self.t, status, trust)
+            .with_slack(slack)
             .with_witness(witness)
             .with_searched(searched)
             .with_notes(notes))

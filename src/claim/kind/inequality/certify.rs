@@ -3,43 +3,18 @@
 //! enclosures at 64, 128, …, 4096 bits).
 
 use super::Inequality;
-use crate::claim::XFloat;
 use crate::claim::env::StateEnv;
 use crate::claim::range::{BoxOutcome, RANGE_BOXES, RangeAt, decide_over};
 use crate::claim::routes::Routes;
 use crate::claim::state::State;
+use crate::claim::engine::float::{Atom, float_formula};
 use crate::claim::trust::Certification;
-use crate::claim::verdict::Trust;
-use crate::enclosure::Precisions;
 use crate::exact::Q;
 use crate::lang::{
-    Approx, Centered, CenteredNum, Cmp, Domain, Enclosure, Env, Eval, EvalError, Exact, ExpSums,
+    Centered, CenteredNum, Cmp, Domain, Enclosure, Env, Eval, EvalError, Exact,
     Float, Formula, Frame, ToApprox, eval_float,
 };
 use num_traits::Zero;
-
-/// The comparison that decides a formula in floats, with its sides and slack.
-#[derive(Debug, Clone, Copy)]
-pub struct Atom {
-    /// Whether the formula holds (as floats say).
-    pub holds: bool,
-    /// The slack of the deciding comparison, tolerance included: `b + tol − a` for `a <= b`,
-    /// `tol − |a − b|` for `a == b`, ...; `holds` iff it is ≥ 0 (> 0 for strict comparisons).
-    pub slack: Approx,
-    /// The left side of the deciding comparison.
-    pub lhs: Approx,
-    /// The right side.
-    pub rhs: Approx,
-}
-
-impl Atom {
-    /// The numerical resolution: the tolerance plus 10⁻¹¹ of the magnitude of the terms the two
-    /// sides were computed from.
-    pub fn resolution(&self, tol: f64) -> XFloat {
-        let m = self.lhs.m.max(self.rhs.m).max(self.slack.m);
-        XFloat::from_f64(tol).add(XFloat::from_f64(1e-11).mul(m))
-    }
-}
 
 /// How a formula is decided at a frame with a tolerance, in a domain.
 type FormulaTruth<'a, D> =
@@ -106,88 +81,6 @@ fn centered_truth(
         }
         Formula::Not(a) => centered_truth(d, a, env, fr, tol).map(|t| !t),
     }
-}
-
-fn atom_of(c: Cmp, a: Approx, b: Approx, tol: &Q) -> Eval<Atom> {
-    let d = Float;
-    let t = d.rational(tol)?;
-    let slack = match c {
-        Cmp::Le | Cmp::Lt => d.add(&d.sub(&b, &a)?, &t)?,
-        Cmp::Ge | Cmp::Gt => d.add(&d.sub(&a, &b)?, &t)?,
-        Cmp::Eq => d.sub(&t, &d.abs(&d.sub(&a, &b)?)?)?,
-        Cmp::Ne => d.sub(&d.abs(&d.sub(&a, &b)?)?, &t)?,
-    };
-    let strict = matches!(c, Cmp::Lt | Cmp::Gt | Cmp::Ne);
-    let holds = if strict {
-        slack.v > XFloat::ZERO
-    } else {
-        slack.v >= XFloat::ZERO
-    };
-    Ok(Atom {
-        holds,
-        slack,
-        lhs: a,
-        rhs: b,
-    })
-}
-
-fn float_formula<D: ToApprox>(
-    d: &D,
-    f: &Formula,
-    env: &dyn Env<D>,
-    frame: Option<&Frame<D::N>>,
-    tol: &Q,
-) -> Eval<Atom> {
-    Ok(match f {
-        Formula::Cmp(a, c, b) => {
-            let x = a.eval(d, env, frame)?;
-            let y = b.eval(d, env, frame)?;
-            atom_of(*c, d.approx(&x), d.approx(&y), tol)?
-        }
-        Formula::And(a, b) => {
-            let (x, y) = (
-                float_formula(d, a, env, frame, tol)?,
-                float_formula(d, b, env, frame, tol)?,
-            );
-            let pick = match (x.holds, y.holds) {
-                (true, false) => y,
-                (false, true) => x,
-                _ if y.slack.v < x.slack.v => y,
-                _ => x,
-            };
-            Atom {
-                holds: x.holds && y.holds,
-                ..pick
-            }
-        }
-        Formula::Or(a, b) => {
-            let (x, y) = (
-                float_formula(d, a, env, frame, tol)?,
-                float_formula(d, b, env, frame, tol)?,
-            );
-            let pick = match (x.holds, y.holds) {
-                (true, false) => x,
-                (false, true) => y,
-                _ if y.slack.v > x.slack.v => y,
-                _ => x,
-            };
-            Atom {
-                holds: x.holds || y.holds,
-                ..pick
-            }
-        }
-        Formula::Not(a) => {
-            let x = float_formula(d, a, env, frame, tol)?;
-            Atom {
-                holds: !x.holds,
-                slack: Approx {
-                    v: x.slack.v.neg(),
-                    m: x.slack.m,
-                },
-                ..x
-            }
-        }
-    })
 }
 
 impl Inequality {
@@ -419,68 +312,23 @@ impl Inequality {
     /// [`Inequality::certify`]; `text`: whether to render both sides for the report (the
     /// search certifies many states and needs only the decision).
     pub(super) fn certify_with(&self, link: usize, st: &State, text: bool) -> Certification {
-        let sides = |d: &dyn Fn() -> String| if text { d() } else { String::new() };
-        match self.truth_in(link, st, &Exact) {
-            Ok(holds) => {
-                return Certification::Decided {
-                    holds,
-                    trust: Trust::Exact,
-                    bits: None,
-                    text: format!(
-                        "exact rationals: {}",
-                        sides(&|| self.sides_in(link, st, &Exact))
-                    ),
-                };
-            }
-            Err(EvalError::Error(e)) => return Certification::NoRoute(e.to_string()),
-            Err(_) => {}
-        }
-        let sums = ExpSums::default();
-        match self.truth_in(link, st, &sums) {
-            Ok(holds) => {
-                let bits = sums.enclosure_bits();
-                let how = match bits {
-                    None => "decided exactly".to_string(),
-                    Some(b) => format!(
-                        "a non-zero sum (Lindemann–Weierstrass) whose sign enclosures decided at {b} bits"
-                    ),
-                };
-                return Certification::Decided {
-                    holds,
-                    trust: sums.trust(),
-                    bits,
-                    text: format!(
-                        "exact exponential sums, {how}: {}",
-                        sides(&|| self.sides_in(link, st, &ExpSums::default()))
-                    ),
-                };
-            }
-            Err(EvalError::Error(e)) => return Certification::NoRoute(e.to_string()),
-            Err(_) => {}
-        }
-        let mut last: Option<(u64, String)> = None;
-        for prec in Precisions::default().steps() {
-            let d = Enclosure { prec };
-            match self.truth_in(link, st, &d) {
-                Ok(holds) => {
-                    return Certification::Decided {
-                        holds,
-                        trust: Trust::Enclosure,
-                        bits: Some(prec),
-                        text: format!(
-                            "enclosures at {prec} bits (outward rounding): {}",
-                            sides(&|| self.sides_in(link, st, &d))
-                        ),
-                    };
-                }
-                Err(EvalError::Undecided(why)) => last = Some((prec, why)),
-                Err(e) => {
-                    return Certification::NoRoute(format!("no certified route: {e}"));
-                }
-            }
-        }
-        let (bits, text) = last.unwrap_or((0, String::new()));
-        Certification::Undecided { bits, text }
+        crate::claim::engine::ladder::certify(&LinkAt { ineq: self, link, st }, text)
+    }
+}
+
+/// Link `link` of the claim at one state, for the certification ladder.
+struct LinkAt<'a> {
+    ineq: &'a Inequality,
+    link: usize,
+    st: &'a State<'a>,
+}
+
+impl crate::claim::engine::ladder::AtState for LinkAt<'_> {
+    fn truth<D: Routes>(&self, d: &D) -> Eval<bool> {
+        self.ineq.truth_in(self.link, self.st, d)
+    }
+    fn sides<D: Routes>(&self, d: &D) -> String {
+        self.ineq.sides_in(self.link, self.st, d)
     }
 }
 

@@ -1,0 +1,377 @@
+//! The search policy of the engine over the states of a setting: every state is evaluated in
+//! floats; a *flagged* state (a float violation, or a margin within the float resolution) goes
+//! up the certification ladder while the budget lasts; the tightest state of every group (a
+//! size, a graph) is certified at the group's end. The verdict:
+//!
+//! | found | verdict, trust |
+//! |---|---|
+//! | a state certified false | `refuted`, the trust of its certification (the smallest such state) |
+//! | a flagged state no certified domain decides (undecided, or no route) | `inconclusive` |
+//! | otherwise | `holds`, the weakest trust of the certified states (the tightest of every group among them) |
+//!
+//! A float violation beyond the resolution is always certified. States within the resolution
+//! past the budget are counted and named in the notes: they are evidence only (the tightest of
+//! their group is certified at its end). This is the policy of the trust table ([`crate::claim::trust`]) applied
+//! to a whole search.
+
+use super::float::Atom;
+use crate::claim::trust::{Certification, Evidence, decide};
+use crate::claim::verdict::{Status, Trust};
+use crate::error::Result;
+
+/// The most flagged states certified in one search of a claim (the tightest state of each group
+/// is certified in any case).
+pub const CERTIFIED_STATES: u64 = 2000;
+
+/// What a setting offers the search at one of its states.
+pub trait Setting {
+    /// A state of the setting.
+    type State;
+    /// The float evaluation of the claim at the state.
+    fn float(&self, st: &Self::State) -> Result<Atom>;
+    /// The certified evaluation of the claim at the state ([`super::ladder::certify`]).
+    fn certify(&self, st: &Self::State) -> Result<Certification>;
+}
+
+/// A state the search keeps (the counterexample, the tightest, an undecided one): what the
+/// caller needs to name and rebuild it (`at`), its size, its float evaluation and its
+/// certification when it has one.
+#[derive(Debug, Clone)]
+pub struct Spot<W> {
+    /// The caller's description of the state.
+    pub at: W,
+    /// The state's size (a smaller counterexample is preferred).
+    pub size: f64,
+    /// The float evaluation.
+    pub atom: Atom,
+    /// The certification, when the state was certified.
+    pub cert: Option<Certification>,
+}
+
+/// Counts of a search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// States evaluated.
+    pub evaluated: u64,
+    /// States certified.
+    pub certified: u64,
+    /// Float violations the certification cleared (the claim holds there).
+    pub cleared: u64,
+    /// Flagged states left uncertified (past the budget).
+    pub uncertified: u64,
+}
+
+impl Tally {
+    /// The notes a verdict carries about the certification.
+    pub fn notes(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "{} of {} evaluated state(s) certified (the flagged states — float violations and margins within the float resolution — up to {CERTIFIED_STATES}, and the tightest state of every group); the others were evaluated in floats only",
+            self.certified, self.evaluated
+        )];
+        if self.cleared > 0 {
+            out.push(format!(
+                "{} state(s) the floats flagged as violations were certified to hold",
+                self.cleared
+            ));
+        }
+        if self.uncertified > 0 {
+            out.push(format!(
+                "{} state(s) within the float resolution past the budget of {CERTIFIED_STATES} certified states were not certified: evidence only",
+                self.uncertified
+            ));
+        }
+        out
+    }
+}
+
+/// What the search concluded ([module documentation](self)).
+#[derive(Debug, Clone)]
+pub struct Outcome<W> {
+    /// The verdict.
+    pub status: Status,
+    /// Its trust.
+    pub trust: Trust,
+    /// The state the verdict rests on: the counterexample, the undecided state, or the tightest.
+    pub spot: Option<Spot<W>>,
+    /// The counts.
+    pub tally: Tally,
+}
+
+/// How one state was judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seen {
+    /// Holds in floats with a margin beyond rounding.
+    Clear,
+    /// Certified to hold.
+    Holds,
+    /// Certified false.
+    Violation,
+    /// Flagged and neither certified false nor to hold.
+    Open,
+}
+
+/// A search in progress ([module documentation](self)).
+#[derive(Debug)]
+pub struct Sweep<W> {
+    tol: f64,
+    budget: u64,
+    tally: Tally,
+    violation: Option<Spot<W>>,
+    open: Option<Spot<W>>,
+    group: Option<Spot<W>>,
+    tightest: Option<Spot<W>>,
+    weakest: Option<Trust>,
+}
+
+fn weaker(a: Option<Trust>, b: Trust) -> Option<Trust> {
+    let rank = |t: Trust| match t {
+        Trust::Exact => 3,
+        Trust::Enclosure => 2,
+        _ => 1,
+    };
+    Some(match a {
+        Some(a) if rank(a) <= rank(b) => a,
+        _ => b,
+    })
+}
+
+impl<W> Sweep<W> {
+    /// A search whose comparisons have the absolute tolerance `tol`.
+    ///
+    /// ```
+    /// use balloc::claim::engine::float::Atom;
+    /// use balloc::claim::engine::sweep::{Seen, Setting, Sweep};
+    /// use balloc::claim::trust::Certification;
+    /// use balloc::claim::{Status, Trust, XFloat};
+    /// use balloc::lang::Approx;
+    /// // The states are integers k; the claim k² ≤ 10 is decided exactly.
+    /// struct Squares;
+    /// impl Setting for Squares {
+    ///     type State = i64;
+    ///     fn float(&self, k: &i64) -> balloc::Result<Atom> {
+    ///         let (l, r) = ((k * k) as f64, 10.0);
+    ///         let a = |v: f64| Approx::exact(XFloat::from_f64(v));
+    ///         Ok(Atom { holds: l <= r, slack: a(r - l), lhs: a(l), rhs: a(r) })
+    ///     }
+    ///     fn certify(&self, k: &i64) -> balloc::Result<Certification> {
+    ///         Ok(Certification::Decided { holds: k * k <= 10, trust: Trust::Exact, bits: None,
+    ///             text: String::new() })
+    ///     }
+    /// }
+    /// let mut s = Sweep::new(0.0);
+    /// for k in [1i64, 2, 3, 5, 4] {
+    ///     s.visit(&Squares, &k, k as f64, || k).unwrap();
+    /// }
+    /// let out = s.finish();
+    /// // 4² = 16 and 5² = 25 exceed 10; the smaller counterexample is kept.
+    /// assert_eq!((out.status, out.trust), (Status::Refuted, Trust::Exact));
+    /// assert_eq!(out.spot.unwrap().at, 4);
+    /// ```
+    pub fn new(tol: f64) -> Sweep<W> {
+        Sweep {
+            tol,
+            budget: CERTIFIED_STATES,
+            tally: Tally::default(),
+            violation: None,
+            open: None,
+            group: None,
+            tightest: None,
+            weakest: None,
+        }
+    }
+
+    /// Evaluates the claim at one state of size `size`; `at` describes it (called only when the
+    /// state is kept).
+    pub fn visit<S: Setting>(
+        &mut self,
+        s: &S,
+        st: &S::State,
+        size: f64,
+        at: impl FnOnce() -> W,
+    ) -> Result<Seen> {
+        self.tally.evaluated += 1;
+        let atom = s.float(st)?;
+        let resolution = atom.resolution(self.tol);
+        let clear = atom.holds && atom.slack.v > resolution;
+        let tighter = |g: &Option<Spot<W>>| g.as_ref().is_none_or(|g| atom.slack.v < g.atom.slack.v);
+        if clear {
+            if tighter(&self.group) {
+                self.group = Some(Spot {
+                    at: at(),
+                    size,
+                    atom,
+                    cert: None,
+                });
+            }
+            return Ok(Seen::Clear);
+        }
+        // A float violation beyond the resolution is always certified (it may be a
+        // counterexample); a margin within rounding only while the budget lasts.
+        let within = atom.slack.v.abs() <= resolution;
+        if within && self.tally.certified >= self.budget {
+            self.tally.uncertified += 1;
+            if tighter(&self.group) {
+                self.group = Some(Spot {
+                    at: at(),
+                    size,
+                    atom,
+                    cert: None,
+                });
+            }
+            return Ok(Seen::Open);
+        }
+        let cert = s.certify(st)?;
+        self.tally.certified += 1;
+        Ok(self.judge(atom, resolution, cert, size, at))
+    }
+
+    fn judge(
+        &mut self,
+        atom: Atom,
+        resolution: crate::claim::XFloat,
+        cert: Certification,
+        size: f64,
+        at: impl FnOnce() -> W,
+    ) -> Seen {
+        match &cert {
+            Certification::Decided {
+                holds: true, trust, ..
+            } => {
+                if !atom.holds {
+                    self.tally.cleared += 1;
+                }
+                self.weakest = weaker(self.weakest, *trust);
+                let slack = atom.slack.v.abs();
+                if self
+                    .group
+                    .as_ref()
+                    .is_none_or(|g| slack < g.atom.slack.v || g.cert.is_none() && slack <= g.atom.slack.v)
+                {
+                    let mut atom = atom;
+                    atom.slack.v = slack;
+                    self.group = Some(Spot {
+                        at: at(),
+                        size,
+                        atom,
+                        cert: Some(cert),
+                    });
+                }
+                Seen::Holds
+            }
+            Certification::Decided { holds: false, .. } => {
+                if self.violation.as_ref().is_none_or(|v| size < v.size) {
+                    self.violation = Some(Spot {
+                        at: at(),
+                        size,
+                        atom,
+                        cert: Some(cert),
+                    });
+                }
+                Seen::Violation
+            }
+            _ => {
+                let evidence = Evidence {
+                    float_holds: atom.holds,
+                    margin: atom.slack.v.abs(),
+                    resolution,
+                    error_bound: None,
+                    certified: cert.clone(),
+                };
+                if decide(&evidence).0 != Status::Holds && self.open.is_none() {
+                    self.open = Some(Spot {
+                        at: at(),
+                        size,
+                        atom,
+                        cert: Some(cert),
+                    });
+                }
+                Seen::Open
+            }
+        }
+    }
+
+    /// Ends a group of states (a size, a graph): its tightest state is certified (by
+    /// `certify`, from its description) unless it already was, and kept if it is the tightest
+    /// so far.
+    pub fn end_group(&mut self, certify: impl FnOnce(&W) -> Result<Certification>) -> Result<()> {
+        let Some(mut g) = self.group.take() else {
+            return Ok(());
+        };
+        if g.cert.is_none() {
+            let cert = certify(&g.at)?;
+            self.tally.certified += 1;
+            match &cert {
+                Certification::Decided {
+                    holds: true, trust, ..
+                } => self.weakest = weaker(self.weakest, *trust),
+                Certification::Decided { holds: false, .. } => {
+                    // Floats saw a margin beyond rounding the certified domains contradict: a
+                    // certified counterexample all the same.
+                    if self.violation.as_ref().is_none_or(|v| g.size < v.size) {
+                        self.violation = Some(Spot {
+                            cert: Some(cert),
+                            ..g
+                        });
+                    }
+                    return Ok(());
+                }
+                _ => self.weakest = weaker(self.weakest, Trust::Float),
+            }
+            g.cert = Some(cert);
+        }
+        if self
+            .tightest
+            .as_ref()
+            .is_none_or(|t| g.atom.slack.v < t.atom.slack.v)
+        {
+            self.tightest = Some(g);
+        }
+        Ok(())
+    }
+
+    /// Whether a state was certified false.
+    pub fn refuted(&self) -> bool {
+        self.violation.is_some()
+    }
+
+    /// The counts so far.
+    pub fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    /// The verdict ([module documentation](self)); call [`Sweep::end_group`] for the last
+    /// group first.
+    pub fn finish(self) -> Outcome<W> {
+        if let Some(v) = self.violation {
+            let trust = match &v.cert {
+                Some(Certification::Decided { trust, .. }) => *trust,
+                _ => Trust::Float,
+            };
+            return Outcome {
+                status: Status::Refuted,
+                trust,
+                spot: Some(v),
+                tally: self.tally,
+            };
+        }
+        if let Some(o) = self.open {
+            let trust = match &o.cert {
+                Some(Certification::Undecided { .. }) => Trust::Enclosure,
+                _ => Trust::Float,
+            };
+            return Outcome {
+                status: Status::Inconclusive,
+                trust,
+                spot: Some(o),
+                tally: self.tally,
+            };
+        }
+        let tightest = self.tightest.or(self.group);
+        Outcome {
+            status: Status::Holds,
+            trust: self.weakest.unwrap_or(Trust::Float),
+            spot: tightest,
+            tally: self.tally,
+        }
+    }
+}
