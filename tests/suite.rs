@@ -13,6 +13,7 @@ mod common;
 mod any_strategy;
 mod binders;
 mod case_claims;
+mod checks_map;
 mod class_adversary;
 mod cli;
 mod conformance;
