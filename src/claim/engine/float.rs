@@ -7,7 +7,8 @@
 use crate::claim::XFloat;
 use crate::exact::Q;
 use crate::lang::{
-    Approx, Cmp, Domain, Env, Eval, Float, Float64, Formula, Frame, ToApprox, eval_float,
+    Approx, Cmp, Domain, Env, Eval, EvalError, Float, Float64, Formula, Frame, ToApprox,
+    eval_float,
 };
 
 /// The comparison that decides a formula in floats, with its sides and slack.
@@ -22,9 +23,24 @@ pub struct Atom {
     pub lhs: Approx,
     /// The right side.
     pub rhs: Approx,
+    /// Whether floats gave the values (false: a placeholder for a state only the certified
+    /// domains could evaluate, [`Atom::unknown`]).
+    pub known: bool,
 }
 
 impl Atom {
+    /// A placeholder for a state floats cannot evaluate: `holds` as certified, every value 0.
+    pub fn unknown(holds: bool) -> Atom {
+        let zero = Approx::exact(XFloat::ZERO);
+        Atom {
+            holds,
+            slack: zero,
+            lhs: zero,
+            rhs: zero,
+            known: false,
+        }
+    }
+
     /// The numerical resolution: the tolerance plus 10⁻¹¹ of the magnitude of the terms the two
     /// sides were computed from.
     pub fn resolution(&self, tol: f64) -> XFloat {
@@ -56,6 +72,7 @@ pub fn atom_of(c: Cmp, a: Approx, b: Approx, tol: &Q) -> Eval<Atom> {
         slack,
         lhs: a,
         rhs: b,
+        known: true,
     })
 }
 
@@ -148,4 +165,21 @@ pub fn float_atom<E: Env<Float64> + Env<Float>>(
         |d| float_formula(d, f, env, None, tol),
         |d| float_formula(d, f, env, None, tol),
     )
+}
+
+/// A float evaluation with "no float value here" ([`EvalError::Unavailable`]: a quantity that
+/// only the certified domains hold, such as a range) as `None`.
+///
+/// ```
+/// use balloc::claim::engine::float::float_available;
+/// use balloc::lang::EvalError;
+/// assert_eq!(float_available::<u8>(Err(EvalError::Unavailable("a range".into()))), Ok(None));
+/// assert_eq!(float_available(Ok(3u8)), Ok(Some(3)));
+/// ```
+pub fn float_available<T>(r: Eval<T>) -> Eval<Option<T>> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(EvalError::Unavailable(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }

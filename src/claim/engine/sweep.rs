@@ -27,8 +27,9 @@ pub const CERTIFIED_STATES: u64 = 2000;
 pub trait Setting {
     /// A state of the setting.
     type State;
-    /// The float evaluation of the claim at the state.
-    fn float(&self, st: &Self::State) -> Result<Atom>;
+    /// The float evaluation of the claim at the state (None: a quantity has no float value
+    /// there, only a certified one; the state is then certified).
+    fn float(&self, st: &Self::State) -> Result<Option<Atom>>;
     /// The certified evaluation of the claim at the state ([`super::ladder::certify`]).
     fn certify(&self, st: &Self::State) -> Result<Certification>;
 }
@@ -148,10 +149,10 @@ impl<W> Sweep<W> {
     /// struct Squares;
     /// impl Setting for Squares {
     ///     type State = i64;
-    ///     fn float(&self, k: &i64) -> balloc::Result<Atom> {
+    ///     fn float(&self, k: &i64) -> balloc::Result<Option<Atom>> {
     ///         let (l, r) = ((k * k) as f64, 10.0);
     ///         let a = |v: f64| Approx::exact(XFloat::from_f64(v));
-    ///         Ok(Atom { holds: l <= r, slack: a(r - l), lhs: a(l), rhs: a(r) })
+    ///         Ok(Some(Atom { holds: l <= r, slack: a(r - l), lhs: a(l), rhs: a(r), known: true }))
     ///     }
     ///     fn certify(&self, k: &i64) -> balloc::Result<Certification> {
     ///         Ok(Certification::Decided { holds: k * k <= 10, trust: Trust::Exact, bits: None,
@@ -190,7 +191,20 @@ impl<W> Sweep<W> {
         at: impl FnOnce() -> W,
     ) -> Result<Seen> {
         self.tally.evaluated += 1;
-        let atom = s.float(st)?;
+        // An error in floats (an integer argument that floats cannot know exactly, …) is
+        // reported as the certified domains see it, when they see one.
+        let atom = match s.float(st) {
+            Ok(Some(a)) => a,
+            Ok(None) => {
+                // No float value: the certified domains decide alone.
+                let cert = s.certify(st)?;
+                self.tally.certified += 1;
+                let holds = matches!(cert, Certification::Decided { holds: true, .. });
+                let atom = Atom::unknown(holds);
+                return Ok(self.judge(atom, atom.resolution(self.tol), cert, size, at));
+            }
+            Err(e) => return Err(s.certify(st).err().unwrap_or(e)),
+        };
         let resolution = atom.resolution(self.tol);
         let clear = atom.holds && atom.slack.v > resolution;
         let tighter = |g: &Option<Spot<W>>| g.as_ref().is_none_or(|g| atom.slack.v < g.atom.slack.v);
@@ -242,7 +256,8 @@ impl<W> Sweep<W> {
                 }
                 self.weakest = weaker(self.weakest, *trust);
                 let slack = atom.slack.v.abs();
-                if self
+                if atom.known
+                    && self
                     .group
                     .as_ref()
                     .is_none_or(|g| slack < g.atom.slack.v || g.cert.is_none() && slack <= g.atom.slack.v)

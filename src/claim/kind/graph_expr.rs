@@ -30,7 +30,12 @@
 
 use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors};
 use super::{Check, ConstantReport, RunContext};
+use crate::claim::engine::float::{Atom, float_atom, float_available};
+use crate::claim::engine::ladder;
+use crate::claim::engine::sweep::{Setting, Sweep};
+use crate::claim::routes::Routes;
 use crate::claim::schema::{FileError, Theorem};
+use crate::claim::trust::Certification;
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::tighten::{Finder, Trial};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
@@ -314,32 +319,81 @@ enum Decision {
 }
 
 fn decide(f: &Formula, env: &ElementEnv, tol: &Q) -> std::result::Result<Decision, String> {
-    match f.truth(&Exact, env, None, None) {
-        Ok(b) => return Ok(Decision::Decided(b, Trust::Exact)),
-        Err(EvalError::Unavailable(_)) | Err(EvalError::Undecided(_)) => {}
-        Err(e) => return Err(e.to_string()),
+    match ladder::certify(&GraphAt(f, env), false) {
+        Certification::Decided { holds, trust, .. } => Ok(Decision::Decided(holds, trust)),
+        Certification::Undecided { bits, text } => Ok(Decision::Undecided(format!(
+            "undecided by enclosures up to {bits} bits: {text}"
+        ))),
+        // A quantity without a certified value (`spectral_gap`): floats decide, trust `float`.
+        Certification::NoRoute(_) => match f.truth(&Float, env, None, Some(tol)) {
+            Ok(b) => Ok(Decision::Decided(b, Trust::Float)),
+            Err(EvalError::Undecided(w)) => Ok(Decision::Undecided(w)),
+            Err(e) => Err(e.to_string()),
+        },
     }
-    let mut last = String::new();
-    for prec in [64u64, 128, 256, 512, 1024, 2048, 4096] {
-        match f.truth(&Enclosure { prec }, env, None, None) {
-            Ok(b) => return Ok(Decision::Decided(b, Trust::Enclosure)),
-            Err(EvalError::Undecided(w)) => last = w,
-            Err(EvalError::Unavailable(_)) => {
-                last.clear();
-                break;
-            }
-            Err(e) => return Err(e.to_string()),
+}
+
+/// A formula at one element, for the certification ladder.
+struct GraphAt<'a>(&'a Formula, &'a ElementEnv<'a>);
+
+impl ladder::AtState for GraphAt<'_> {
+    fn truth<D: Routes>(&self, d: &D) -> Eval<bool> {
+        self.0.truth(d, self.1, None, None)
+    }
+    fn sides<D: Routes>(&self, _: &D) -> String {
+        show_atoms(self.0, self.1)
+    }
+}
+
+/// One graph, loads and constant combination of a graph claim as a setting of the engine: its
+/// states are the elements of the quantifier (bins, edges, pairs, …).
+struct GraphSetting<'a> {
+    claim: &'a GraphExpr,
+    st: &'a GraphState<'a>,
+    case: &'a CaseValues,
+    ranks: &'a [usize],
+}
+
+impl GraphSetting<'_> {
+    fn env(&self, el: Element) -> ElementEnv<'_> {
+        ElementEnv {
+            st: self.st,
+            el,
+            over: self.claim.over,
+            slots: &self.claim.slots,
+            constants: &self.claim.constants,
+            case: self.case,
+            ranks: self.ranks,
         }
     }
-    if !last.is_empty() {
-        return Ok(Decision::Undecided(format!(
-            "undecided by enclosures up to 4096 bits: {last}"
-        )));
+}
+
+impl Setting for GraphSetting<'_> {
+    type State = Element;
+    fn float(&self, el: &Element) -> Result<Option<Atom>> {
+        float_available(float_atom(&self.claim.expr, &self.env(*el), &self.claim.tol)).map_err(|e| {
+            Error::invalid(
+                self.claim.t.file_name(),
+                format!("expr at {}: {e}", self.st.describe(*el)),
+            )
+        })
     }
-    match f.truth(&Float, env, None, Some(tol)) {
-        Ok(b) => Ok(Decision::Decided(b, Trust::Float)),
-        Err(EvalError::Undecided(w)) => Ok(Decision::Undecided(w)),
-        Err(e) => Err(e.to_string()),
+    fn certify(&self, el: &Element) -> Result<Certification> {
+        let env = self.env(*el);
+        Ok(match ladder::certify(&GraphAt(&self.claim.expr, &env), false) {
+            // Where no certified value exists, floats may show that the claim holds (trust
+            // `float`); a float violation is never certified.
+            Certification::NoRoute(why) => match decide(&self.claim.expr, &env, &self.claim.tol) {
+                Ok(Decision::Decided(true, Trust::Float)) => Certification::Decided {
+                    holds: true,
+                    trust: Trust::Float,
+                    bits: None,
+                    text: why,
+                },
+                _ => Certification::NoRoute(why),
+            },
+            c => c,
+        })
     }
 }
 
@@ -609,6 +663,8 @@ struct Found {
     constants: BTreeMap<String, f64>,
     what: String,
     values: String,
+    /// The element.
+    el: Element,
 }
 
 /// What one evaluation of the claim found.
@@ -645,16 +701,8 @@ impl GraphExpr {
         };
         let picks = self.constants.picks();
         searched.constant_combinations = picks.len();
-        let mut violation: Option<Found> = None;
-        let mut undecided: Option<Found> = None;
-        let mut float_violation: Option<Found> = None;
-        let mut weakest = Trust::Exact;
+        let mut sweep: Sweep<Found> = Sweep::new(self.t.file.tolerance);
         let mut shown = Vec::new();
-        let rank_of = |t: Trust| match t {
-            Trust::Exact => 3,
-            Trust::Enclosure => 2,
-            _ => 1,
-        };
         let file_err = |msg: String| Error::invalid(self.t.file_name(), msg);
         for (si, (gname, tname, s)) in self.strategies.iter().enumerate() {
             let n = s.graph.n();
@@ -742,38 +790,36 @@ impl GraphExpr {
                             constants: named.clone(),
                             what,
                             values: show_atoms(&self.expr, &env),
+                            el,
                         };
-                        match decide(&self.expr, &env, &self.tol)
-                            .map_err(|e| file_err(format!("expr at {}: {e}", at())))?
-                        {
-                            Decision::Decided(true, tr) => {
-                                if rank_of(tr) < rank_of(weakest) {
-                                    weakest = tr;
-                                }
-                            }
-                            Decision::Decided(false, Trust::Float) => {
-                                if float_violation.is_none() {
-                                    float_violation = Some(found(at()));
-                                }
-                                weakest = Trust::Float;
-                            }
-                            Decision::Decided(false, tr) => {
-                                if violation.is_none() {
-                                    violation = Some(found(at()));
-                                    if rank_of(tr) < rank_of(weakest) {
-                                        weakest = tr;
-                                    }
-                                }
-                            }
-                            Decision::Undecided(w) => {
-                                if undecided.is_none() {
-                                    undecided = Some(found(format!("{}: {w}", at())));
-                                }
-                            }
-                        }
+                        let setting = GraphSetting {
+                            claim: self,
+                            st: &st,
+                            case: &case,
+                            ranks: &ranks,
+                        };
+                        sweep.visit(&setting, &el, 0.0, || found(at()))?;
                     }
                     searched.add(&format!("{gname} {tname} {fam}"), count);
                 }
+            }
+            sweep.end_group(|f| self.certify_found(f, overrides))?;
+        }
+        let out = sweep.finish();
+        let weakest = out.trust;
+        let (mut violation, mut float_violation, mut undecided) = (None, None, None);
+        if let Some(spot) = out.spot {
+            match out.status {
+                Status::Refuted => violation = Some(spot.at),
+                Status::Inconclusive => match spot.cert {
+                    Some(Certification::Undecided { bits, text }) => {
+                        let mut f = spot.at;
+                        f.what = format!("{}: undecided by enclosures up to {bits} bits: {text}", f.what);
+                        undecided = Some(f);
+                    }
+                    _ => float_violation = Some(spot.at),
+                },
+                _ => {}
             }
         }
         if searched.total == 0 {
@@ -789,6 +835,41 @@ impl GraphExpr {
             searched,
             shown,
         })
+    }
+}
+
+impl GraphExpr {
+    /// The certified evaluation at an element the search kept (rebuilt from its record).
+    fn certify_found(&self, f: &Found, overrides: &[(usize, Q)]) -> Result<Certification> {
+        let file_err = |msg: String| Error::invalid(self.t.file_name(), msg);
+        let (gname, _, s) = &self.strategies[f.at.0];
+        let x = if self.reads_loads {
+            f.loads.clone()
+        } else {
+            vec![0.0; f.n]
+        };
+        let measures = GraphMeasures::new();
+        let st = GraphState::new(s, &x, &measures).map_err(|e| file_err(format!("{gname}: {e}")))?;
+        let mut ranks: Vec<usize> = (0..f.n).collect();
+        ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+        let pick = &self.constants.picks()[f.at.1];
+        let consts = self
+            .constants
+            .evaluate(&self.t, f.n, Some(1), pick, overrides)
+            .map_err(|e| file_err(e.to_string()))?;
+        let case = CaseValues {
+            n: f.n,
+            b: 1,
+            pick: pick.clone(),
+            consts,
+        };
+        GraphSetting {
+            claim: self,
+            st: &st,
+            case: &case,
+            ranks: &ranks,
+        }
+        .certify(&f.el)
     }
 }
 
@@ -1197,6 +1278,7 @@ impl GraphExpr {
                 constants: case.named(&self.constants),
                 what: w.what,
                 values: w.values,
+                el: v.el,
             },
             Some(note),
         ))

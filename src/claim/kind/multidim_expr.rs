@@ -69,7 +69,7 @@
 //! ```
 
 use super::{Check, ConstantReport, RunContext};
-use crate::claim::engine::float::{Atom, float_atom};
+use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Seen, Setting, Spot as SweepSpot, Sweep};
 use crate::claim::quantity::{Stat, split_prefix};
@@ -1655,9 +1655,9 @@ impl MdSetting<'_> {
 
 impl Setting for MdSetting<'_> {
     type State = MdLoads;
-    fn float(&self, x: &MdLoads) -> Result<Atom> {
+    fn float(&self, x: &MdLoads) -> Result<Option<Atom>> {
         self.with_env(x, |env| {
-            float_atom(&self.claim.expr, env, &qi(0)).map_err(|e| {
+            float_available(float_atom(&self.claim.expr, env, &qi(0))).map_err(|e| {
                 Error::invalid(
                     self.claim.t.file_name(),
                     format!(
@@ -1775,6 +1775,7 @@ impl Check for MdExpr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::Enclosure;
     use crate::lang::{ExpSums, Float};
 
     const HEAD: &str = "title = \"t\"\nkind = \"multidim\"\nexpected = \"open\"\nstatement = \"s\"\n\

@@ -45,9 +45,12 @@ use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::{Int, Q};
-use crate::lang::{
-    Cmp, Domain, Enclosure, Env, Eval, EvalError, Exact, Expr, Float, Formula, Resolved, Scope,
-};
+use crate::claim::engine::float::{Atom, float_atom, float_available};
+use crate::claim::engine::ladder;
+use crate::claim::engine::sweep::{Seen, Setting, Sweep};
+use crate::claim::routes::Routes;
+use crate::claim::trust::Certification;
+use crate::lang::{Cmp, Domain, Env, Eval, EvalError, Exact, Expr, Float, Formula, Resolved, Scope};
 use num_traits::Signed;
 use std::cell::RefCell;
 use toml::Spanned;
@@ -248,6 +251,14 @@ fn q(a: usize, b: usize) -> Q {
 }
 
 impl Element {
+    /// The element as the grid names it.
+    fn describe(&self) -> String {
+        format!(
+            "π₁ = {}, ε = {}, ε_t = {}, δ = {}",
+            self.base[0], self.base[2], self.base[3], self.base[4]
+        )
+    }
+
     fn new(pi1: &Q, eps: &Q, eps_t: &Q, delta: &Q) -> Element {
         let one = Q::from_integer(1.into());
         let zero = Q::from_integer(0.into());
@@ -329,20 +340,60 @@ impl<D: Domain> Env<D> for TpEnv<'_> {
     }
 }
 
-fn decide(f: &Formula, env: &TpEnv) -> std::result::Result<Option<(bool, Trust)>, String> {
-    match f.truth(&Exact, env, None, None) {
-        Ok(b) => return Ok(Some((b, Trust::Exact))),
-        Err(EvalError::Unavailable(_)) | Err(EvalError::Undecided(_)) => {}
-        Err(e) => return Err(e.to_string()),
+/// A formula at one element, for the certification ladder.
+struct TpAt<'a>(&'a Formula, &'a TpEnv<'a>);
+
+impl ladder::AtState for TpAt<'_> {
+    fn truth<D: Routes>(&self, d: &D) -> Eval<bool> {
+        self.0.truth(d, self.1, None, None)
     }
-    for prec in [64u64, 128, 256, 512, 1024, 2048, 4096] {
-        match f.truth(&Enclosure { prec }, env, None, None) {
-            Ok(b) => return Ok(Some((b, Trust::Enclosure))),
-            Err(EvalError::Undecided(_)) => continue,
-            Err(e) => return Err(e.to_string()),
+    fn sides<D: Routes>(&self, _: &D) -> String {
+        String::new()
+    }
+}
+
+/// `f` at one element decided by the certification ladder (None: undecided; an error when a
+/// quantity has no certified value).
+fn decide(f: &Formula, env: &TpEnv) -> std::result::Result<Option<(bool, Trust)>, String> {
+    match ladder::certify(&TpAt(f, env), false) {
+        Certification::Decided { holds, trust, .. } => Ok(Some((holds, trust))),
+        Certification::Undecided { .. } => Ok(None),
+        Certification::NoRoute(e) => Err(e),
+    }
+}
+
+/// One constant combination of a two-point claim as a setting of the engine: its states are
+/// the elements (π₁, ε, ε_t, δ) of the grid.
+struct TpSetting<'a> {
+    claim: &'a TwoPointExpr,
+    case: &'a CaseValues,
+}
+
+impl TpSetting<'_> {
+    fn env<'b>(&'b self, el: &'b Element) -> TpEnv<'b> {
+        TpEnv {
+            el,
+            slots: &self.claim.slots,
+            derived: &self.claim.derived,
+            constants: &self.claim.constants,
+            case: self.case,
         }
     }
-    Ok(None)
+}
+
+impl Setting for TpSetting<'_> {
+    type State = Element;
+    fn float(&self, el: &Element) -> Result<Option<Atom>> {
+        float_available(float_atom(&self.claim.expr, &self.env(el), &Q::from_integer(0.into()))).map_err(|e| {
+            Error::invalid(
+                self.claim.t.file_name(),
+                format!("expr at {}: {e}", el.describe()),
+            )
+        })
+    }
+    fn certify(&self, el: &Element) -> Result<Certification> {
+        Ok(ladder::certify(&TpAt(&self.claim.expr, &self.env(el)), false))
+    }
 }
 
 /// A built two-point claim.
@@ -464,9 +515,7 @@ impl Check for TwoPointExpr {
         };
         let file_err = |m: String| Error::invalid(self.t.file_name(), m);
         let configs = self.configs();
-        let mut weakest = Trust::Exact;
-        let mut found: Option<(Status, String)> = None;
-        let mut witness_consts = Default::default();
+        let mut sweep: Sweep<(usize, Element)> = Sweep::new(0.0);
         // A claim that is one comparison `a <= b` (or `b >= a`) reports its smallest relative
         // slack (b − a)/max(|b|, 1) over the elements where it holds, evaluated in floats.
         let sides = match &self.expr {
@@ -478,78 +527,91 @@ impl Check for TwoPointExpr {
         if let Some(pr) = ctx.progress {
             pr(&format!("{} two-point", self.t.id));
         }
-        'outer: for pick in &picks {
-            let consts = self
-                .constants
-                .evaluate(&self.t, 2, Some(1), pick, &[])
-                .map_err(|e| file_err(e.to_string()))?;
-            let case = CaseValues {
-                n: 2,
-                b: 1,
-                pick: pick.clone(),
-                consts,
-            };
+        let cases = picks
+            .iter()
+            .map(|pick| {
+                let consts = self
+                    .constants
+                    .evaluate(&self.t, 2, Some(1), pick, &[])
+                    .map_err(|e| file_err(e.to_string()))?;
+                Ok(CaseValues {
+                    n: 2,
+                    b: 1,
+                    pick: pick.clone(),
+                    consts,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        'outer: for (ci, case) in cases.iter().enumerate() {
+            let setting = TpSetting { claim: self, case };
             let mut count = 0u64;
             for (pi1, eps, eps_t) in &configs {
                 for delta in &self.deltas {
                     let el = Element::new(pi1, eps, eps_t, delta);
-                    let env = TpEnv {
-                        el: &el,
-                        slots: &self.slots,
-                        derived: &self.derived,
-                        constants: &self.constants,
-                        case: &case,
-                    };
-                    let at = || format!("π₁ = {pi1}, ε = {eps}, ε_t = {eps_t}, δ = {delta}");
+                    let env = setting.env(&el);
                     if let Some(g) = &self.given {
                         match decide(g, &env)
-                            .map_err(|e| file_err(format!("given at {}: {e}", at())))?
+                            .map_err(|e| file_err(format!("given at {}: {e}", el.describe())))?
                         {
                             Some((true, _)) => {}
                             Some((false, _)) => continue,
-                            None => return Err(file_err(format!("given at {}: undecided", at()))),
+                            None => {
+                                return Err(file_err(format!(
+                                    "given at {}: undecided",
+                                    el.describe()
+                                )));
+                            }
                         }
                     }
                     count += 1;
-                    match decide(&self.expr, &env)
-                        .map_err(|e| file_err(format!("expr at {}: {e}", at())))?
+                    let seen = sweep.visit(&setting, &el, 0.0, || {
+                        (ci, Element::new(pi1, eps, eps_t, delta))
+                    })?;
+                    if seen == Seen::Violation {
+                        searched.add("two-point", count);
+                        break 'outer;
+                    }
+                    if let Some((a, b)) = sides
+                        && let (Ok(l), Ok(r)) =
+                            (a.eval(&Float, &env, None), b.eval(&Float, &env, None))
                     {
-                        Some((true, tr)) => {
-                            if tr == Trust::Enclosure {
-                                weakest = Trust::Enclosure;
-                            }
-                            if let Some((a, b)) = sides
-                                && let (Ok(l), Ok(r)) =
-                                    (a.eval(&Float, &env, None), b.eval(&Float, &env, None))
-                            {
-                                let (l, r) = (l.v.to_f64(), r.v.to_f64());
-                                let s = (r - l) / r.abs().max(1.0);
-                                if s.is_finite() && slack.is_none_or(|w| s < w) {
-                                    slack = Some(s);
-                                }
-                            }
-                        }
-                        Some((false, tr)) => {
-                            weakest = tr;
-                            found = Some((Status::Refuted, at()));
-                            witness_consts = case.named(&self.constants);
-                            searched.add("two-point", count);
-                            break 'outer;
-                        }
-                        None => {
-                            if found.is_none() {
-                                found = Some((
-                                    Status::Inconclusive,
-                                    format!("{}: undecided by enclosures up to 4096 bits", at()),
-                                ));
-                                witness_consts = case.named(&self.constants);
-                            }
+                        let (l, r) = (l.v.to_f64(), r.v.to_f64());
+                        let s = (r - l) / r.abs().max(1.0);
+                        if s.is_finite() && slack.is_none_or(|w| s < w) {
+                            slack = Some(s);
                         }
                     }
                 }
             }
             searched.add("two-point", count);
         }
+        sweep.end_group(|(ci, el)| {
+            TpSetting {
+                claim: self,
+                case: &cases[*ci],
+            }
+            .certify(el)
+        })?;
+        let tally = sweep.tally();
+        let out = sweep.finish();
+        let weakest = out.trust;
+        let (found, witness_consts) = match (out.status, &out.spot) {
+            (Status::Holds, _) | (_, None) => (None, Default::default()),
+            (st, Some(spot)) => {
+                let what = if st == Status::Refuted {
+                    spot.at.1.describe()
+                } else {
+                    format!(
+                        "{}: undecided by enclosures up to 4096 bits",
+                        spot.at.1.describe()
+                    )
+                };
+                (
+                    Some((st, what)),
+                    cases[spot.at.0].named(&self.constants),
+                )
+            }
+        };
         if searched.total == 0 {
             return Err(file_err(
                 "nothing was evaluated (no configuration and δ passes `given`)".into(),
@@ -570,6 +632,7 @@ impl Check for TwoPointExpr {
             Status::Refuted => "the first violation is the counterexample".into(),
             _ => "an element could not be decided".into(),
         });
+        notes.extend(tally.notes());
         let witness = found.map(|(_, what)| Witness {
             n: 2,
             loads: vec![],
@@ -594,6 +657,7 @@ impl Check for TwoPointExpr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::Enclosure;
 
     fn q(a: i64, b: i64) -> Q {
         Q::new(a.into(), b.into())
