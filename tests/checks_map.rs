@@ -65,10 +65,10 @@ fn theorem_ids(theorems: &Path) -> BTreeSet<String> {
         for e in std::fs::read_dir(theorems.join(&paper)).unwrap() {
             let p = e.unwrap().path();
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if let Some(stem) = name.strip_suffix(".toml") {
-                if stem != "paper" {
-                    ids.insert(format!("{paper}/{stem}"));
-                }
+            if let Some(stem) = name.strip_suffix(".toml")
+                && stem != "paper"
+            {
+                ids.insert(format!("{paper}/{stem}"));
             }
         }
     }

@@ -42,6 +42,7 @@ mod multidim_snapshots;
 mod next_law;
 mod prover;
 mod ranges;
+mod ring_setting;
 mod sim;
 mod sim_cli;
 mod sim_values;

@@ -55,7 +55,7 @@ pub struct ConstantReport {
 
 /// A kind's decision at one value of the constant.
 #[derive(Debug, Clone)]
-pub(crate) struct Trial {
+pub struct Trial {
     /// Whether the claim is kept at the value (it holds, or is proved where the kind keeps only
     /// proofs).
     pub kept: bool,
@@ -81,7 +81,7 @@ impl Trial {
 }
 
 /// The constant finder of one constant of one file.
-pub(crate) struct Finder<'t> {
+pub struct Finder<'t> {
     t: &'t Theorem,
     /// The constant's name.
     pub name: String,

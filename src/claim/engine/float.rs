@@ -7,8 +7,7 @@
 use crate::claim::XFloat;
 use crate::exact::Q;
 use crate::lang::{
-    Approx, Cmp, Domain, Env, Eval, EvalError, Float, Float64, Formula, Frame, ToApprox,
-    eval_float,
+    Approx, Cmp, Domain, Env, Eval, EvalError, Float, Float64, Formula, Frame, ToApprox, eval_float,
 };
 
 /// The comparison that decides a formula in floats, with its sides and slack.
@@ -48,7 +47,6 @@ impl Atom {
         XFloat::from_f64(tol).add(XFloat::from_f64(1e-11).mul(m))
     }
 }
-
 
 /// The float comparison `a c b` with the absolute tolerance `tol`: its slack (`b + tol − a` for
 /// `<=`, `tol − |a − b|` for `==`, …) and whether it holds (`slack ≥ 0`, `> 0` when strict).
@@ -137,7 +135,6 @@ pub fn float_formula<D: ToApprox>(
     })
 }
 
-
 /// The float evaluation of `f` at an environment that offers both float domains: in plain
 /// `f64` first, in extended range where a value leaves it ([`eval_float`]).
 ///
@@ -156,11 +153,7 @@ pub fn float_formula<D: ToApprox>(
 /// assert!(!at.holds);
 /// assert_eq!(at.slack.v.to_f64(), -0.25);
 /// ```
-pub fn float_atom<E: Env<Float64> + Env<Float>>(
-    f: &Formula,
-    env: &E,
-    tol: &Q,
-) -> Eval<Atom> {
+pub fn float_atom<E: Env<Float64> + Env<Float>>(f: &Formula, env: &E, tol: &Q) -> Eval<Atom> {
     eval_float(
         |d| float_formula(d, f, env, None, tol),
         |d| float_formula(d, f, env, None, tol),

@@ -32,6 +32,61 @@ pub trait Setting {
     fn float(&self, st: &Self::State) -> Result<Option<Atom>>;
     /// The certified evaluation of the claim at the state ([`super::ladder::certify`]).
     fn certify(&self, st: &Self::State) -> Result<Certification>;
+    /// Smaller states to try when shrinking a counterexample (loads lowered, a bin removed, …),
+    /// most promising first; none by default.
+    fn smaller(&self, st: &Self::State) -> Vec<Self::State> {
+        let _ = st;
+        Vec::new()
+    }
+}
+
+/// The most certified evaluations one shrinking spends.
+pub const SHRINK_EVALUATIONS: u64 = 2000;
+
+/// Shrinks a certified counterexample of a setting: while one of [`Setting::smaller`]'s states
+/// is still certified false, move to it (the first such, greedily); at most
+/// [`SHRINK_EVALUATIONS`] certified evaluations. Returns the smallest state reached and the
+/// evaluations spent.
+///
+/// ```
+/// use balloc::claim::engine::float::Atom;
+/// use balloc::claim::engine::sweep::{shrink, Setting};
+/// use balloc::claim::trust::Certification;
+/// use balloc::claim::Trust;
+/// // The claim k² < 10 over integers k ≥ 0; smaller states are k − 1.
+/// struct Squares;
+/// impl Setting for Squares {
+///     type State = i64;
+///     fn float(&self, _: &i64) -> balloc::Result<Option<Atom>> { Ok(None) }
+///     fn certify(&self, k: &i64) -> balloc::Result<Certification> {
+///         Ok(Certification::Decided { holds: k * k < 10, trust: Trust::Exact, bits: None,
+///             text: String::new() })
+///     }
+///     fn smaller(&self, k: &i64) -> Vec<i64> { if *k > 0 { vec![k - 1] } else { vec![] } }
+/// }
+/// // From 9 down to 4, the smallest k with k² ≥ 10: five steps and the failed try at 3.
+/// assert_eq!(shrink(&Squares, 9).unwrap(), (4, 6));
+/// ```
+pub fn shrink<S: Setting>(s: &S, start: S::State) -> Result<(S::State, u64)> {
+    let mut best = start;
+    let mut evals = 0u64;
+    'outer: loop {
+        for cand in s.smaller(&best) {
+            if evals >= SHRINK_EVALUATIONS {
+                break 'outer;
+            }
+            evals += 1;
+            if matches!(
+                s.certify(&cand)?,
+                Certification::Decided { holds: false, .. }
+            ) {
+                best = cand;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    Ok((best, evals))
 }
 
 /// A state the search keeps (the counterexample, the tightest, an undecided one): what the
@@ -207,7 +262,8 @@ impl<W> Sweep<W> {
         };
         let resolution = atom.resolution(self.tol);
         let clear = atom.holds && atom.slack.v > resolution;
-        let tighter = |g: &Option<Spot<W>>| g.as_ref().is_none_or(|g| atom.slack.v < g.atom.slack.v);
+        let tighter =
+            |g: &Option<Spot<W>>| g.as_ref().is_none_or(|g| atom.slack.v < g.atom.slack.v);
         if clear {
             if tighter(&self.group) {
                 self.group = Some(Spot {
@@ -257,10 +313,9 @@ impl<W> Sweep<W> {
                 self.weakest = weaker(self.weakest, *trust);
                 let slack = atom.slack.v.abs();
                 if atom.known
-                    && self
-                    .group
-                    .as_ref()
-                    .is_none_or(|g| slack < g.atom.slack.v || g.cert.is_none() && slack <= g.atom.slack.v)
+                    && self.group.as_ref().is_none_or(|g| {
+                        slack < g.atom.slack.v || g.cert.is_none() && slack <= g.atom.slack.v
+                    })
                 {
                     let mut atom = atom;
                     atom.slack.v = slack;

@@ -28,16 +28,16 @@
 //! `spectral_gap` in floats (trust `float`; a float violation is reported `inconclusive`, never
 //! `refuted`). The first violation is the counterexample, with the values of every comparison.
 
-use super::graph::{FAMILIES, check_elements, load_vector_count, load_vectors};
+use super::graph_loads::{FAMILIES, check_elements, load_vector_count, load_vectors};
 use super::{Check, ConstantReport, RunContext};
 use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Setting, Sweep};
 use crate::claim::routes::Routes;
 use crate::claim::schema::{FileError, Theorem};
-use crate::claim::trust::Certification;
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::tighten::{Finder, Trial};
+use crate::claim::trust::Certification;
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
@@ -371,7 +371,12 @@ impl GraphSetting<'_> {
 impl Setting for GraphSetting<'_> {
     type State = Element;
     fn float(&self, el: &Element) -> Result<Option<Atom>> {
-        float_available(float_atom(&self.claim.expr, &self.env(*el), &self.claim.tol)).map_err(|e| {
+        float_available(float_atom(
+            &self.claim.expr,
+            &self.env(*el),
+            &self.claim.tol,
+        ))
+        .map_err(|e| {
             Error::invalid(
                 self.claim.t.file_name(),
                 format!("expr at {}: {e}", self.st.describe(*el)),
@@ -380,20 +385,24 @@ impl Setting for GraphSetting<'_> {
     }
     fn certify(&self, el: &Element) -> Result<Certification> {
         let env = self.env(*el);
-        Ok(match ladder::certify(&GraphAt(&self.claim.expr, &env), false) {
-            // Where no certified value exists, floats may show that the claim holds (trust
-            // `float`); a float violation is never certified.
-            Certification::NoRoute(why) => match decide(&self.claim.expr, &env, &self.claim.tol) {
-                Ok(Decision::Decided(true, Trust::Float)) => Certification::Decided {
-                    holds: true,
-                    trust: Trust::Float,
-                    bits: None,
-                    text: why,
-                },
-                _ => Certification::NoRoute(why),
+        Ok(
+            match ladder::certify(&GraphAt(&self.claim.expr, &env), false) {
+                // Where no certified value exists, floats may show that the claim holds (trust
+                // `float`); a float violation is never certified.
+                Certification::NoRoute(why) => {
+                    match decide(&self.claim.expr, &env, &self.claim.tol) {
+                        Ok(Decision::Decided(true, Trust::Float)) => Certification::Decided {
+                            holds: true,
+                            trust: Trust::Float,
+                            bits: None,
+                            text: why,
+                        },
+                        _ => Certification::NoRoute(why),
+                    }
+                }
+                c => c,
             },
-            c => c,
-        })
+        )
     }
 }
 
@@ -814,7 +823,10 @@ impl GraphExpr {
                 Status::Inconclusive => match spot.cert {
                     Some(Certification::Undecided { bits, text }) => {
                         let mut f = spot.at;
-                        f.what = format!("{}: undecided by enclosures up to {bits} bits: {text}", f.what);
+                        f.what = format!(
+                            "{}: undecided by enclosures up to {bits} bits: {text}",
+                            f.what
+                        );
                         undecided = Some(f);
                     }
                     _ => float_violation = Some(spot.at),
@@ -849,7 +861,8 @@ impl GraphExpr {
             vec![0.0; f.n]
         };
         let measures = GraphMeasures::new();
-        let st = GraphState::new(s, &x, &measures).map_err(|e| file_err(format!("{gname}: {e}")))?;
+        let st =
+            GraphState::new(s, &x, &measures).map_err(|e| file_err(format!("{gname}: {e}")))?;
         let mut ranks: Vec<usize> = (0..f.n).collect();
         ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
         let pick = &self.constants.picks()[f.at.1];

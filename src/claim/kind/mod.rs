@@ -12,6 +12,7 @@ use std::time::Instant;
 pub mod condition;
 pub mod graph;
 pub mod graph_expr;
+pub mod graph_loads;
 pub mod inequality;
 pub mod multidim;
 pub mod multidim_expr;

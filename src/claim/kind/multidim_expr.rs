@@ -74,16 +74,16 @@ use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Seen, Setting, Spot as SweepSpot, Sweep};
 use crate::claim::quantity::{Stat, split_prefix};
 use crate::claim::routes::Routes;
-use crate::claim::trust::Certification;
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::tighten::{Finder, Trial};
+use crate::claim::trust::Certification;
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::{
-    BinVar, BinVars, Domain, Env, EnvFunc, Eval, EvalError, Exact,
-    Expr, Formula, Frame, ProcFunc, Resolved, Scope,
+    BinVar, BinVars, Domain, Env, EnvFunc, Eval, EvalError, Exact, Expr, Formula, Frame, ProcFunc,
+    Resolved, Scope,
 };
 use crate::limits;
 use crate::multidim::expectation::{landings, outcomes};
@@ -1260,7 +1260,11 @@ impl MdExpr {
 
     /// The witness of a claim that holds: its tightest state, both sides of the deciding
     /// comparison in floats and the float slack.
-    fn tightest_witness(&self, spot: &SweepSpot<Violation>, overrides: &[(usize, Q)]) -> Result<Witness> {
+    fn tightest_witness(
+        &self,
+        spot: &SweepSpot<Violation>,
+        overrides: &[(usize, Q)],
+    ) -> Result<Witness> {
         let v = &spot.at;
         let (law, (label, rule)) = (&self.laws[v.law], &self.rules[v.rule]);
         let spot_ = Spot { law, label, rule };

@@ -40,17 +40,19 @@
 //! ```
 
 use super::{Check, RunContext};
-use crate::claim::schema::{FileError, Theorem};
-use crate::claim::setup::{CaseValues, Constants};
-use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
-use crate::error::{Error, Result};
-use crate::exact::{Int, Q};
 use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Seen, Setting, Sweep};
 use crate::claim::routes::Routes;
+use crate::claim::schema::{FileError, Theorem};
+use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::trust::Certification;
-use crate::lang::{Cmp, Domain, Env, Eval, EvalError, Exact, Expr, Float, Formula, Resolved, Scope};
+use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
+use crate::error::{Error, Result};
+use crate::exact::{Int, Q};
+use crate::lang::{
+    Cmp, Domain, Env, Eval, EvalError, Exact, Expr, Float, Formula, Resolved, Scope,
+};
 use num_traits::Signed;
 use std::cell::RefCell;
 use toml::Spanned;
@@ -384,7 +386,12 @@ impl TpSetting<'_> {
 impl Setting for TpSetting<'_> {
     type State = Element;
     fn float(&self, el: &Element) -> Result<Option<Atom>> {
-        float_available(float_atom(&self.claim.expr, &self.env(el), &Q::from_integer(0.into()))).map_err(|e| {
+        float_available(float_atom(
+            &self.claim.expr,
+            &self.env(el),
+            &Q::from_integer(0.into()),
+        ))
+        .map_err(|e| {
             Error::invalid(
                 self.claim.t.file_name(),
                 format!("expr at {}: {e}", el.describe()),
@@ -392,7 +399,10 @@ impl Setting for TpSetting<'_> {
         })
     }
     fn certify(&self, el: &Element) -> Result<Certification> {
-        Ok(ladder::certify(&TpAt(&self.claim.expr, &self.env(el)), false))
+        Ok(ladder::certify(
+            &TpAt(&self.claim.expr, &self.env(el)),
+            false,
+        ))
     }
 }
 
@@ -606,10 +616,7 @@ impl Check for TwoPointExpr {
                         spot.at.1.describe()
                     )
                 };
-                (
-                    Some((st, what)),
-                    cases[spot.at.0].named(&self.constants),
-                )
+                (Some((st, what)), cases[spot.at.0].named(&self.constants))
             }
         };
         if searched.total == 0 {

@@ -3,16 +3,16 @@
 //! enclosures at 64, 128, …, 4096 bits).
 
 use super::Inequality;
+use crate::claim::engine::float::{Atom, float_formula};
 use crate::claim::env::StateEnv;
 use crate::claim::range::{BoxOutcome, RANGE_BOXES, RangeAt, decide_over};
 use crate::claim::routes::Routes;
 use crate::claim::state::State;
-use crate::claim::engine::float::{Atom, float_formula};
 use crate::claim::trust::Certification;
 use crate::exact::Q;
 use crate::lang::{
-    Centered, CenteredNum, Cmp, Domain, Enclosure, Env, Eval, EvalError, Exact,
-    Float, Formula, Frame, ToApprox, eval_float,
+    Centered, CenteredNum, Cmp, Domain, Enclosure, Env, Eval, EvalError, Exact, Float, Formula,
+    Frame, ToApprox, eval_float,
 };
 use num_traits::Zero;
 
@@ -312,7 +312,14 @@ impl Inequality {
     /// [`Inequality::certify`]; `text`: whether to render both sides for the report (the
     /// search certifies many states and needs only the decision).
     pub(super) fn certify_with(&self, link: usize, st: &State, text: bool) -> Certification {
-        crate::claim::engine::ladder::certify(&LinkAt { ineq: self, link, st }, text)
+        crate::claim::engine::ladder::certify(
+            &LinkAt {
+                ineq: self,
+                link,
+                st,
+            },
+            text,
+        )
     }
 }
 
