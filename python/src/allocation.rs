@@ -15,11 +15,10 @@ use crate::convert;
 use crate::error::IntoPy;
 use crate::registry::process_arg;
 use anyhow::{Context, Result, bail};
-use balloc::condition::{BestC, BestEps, best_c, best_eps, delta_n};
+use balloc::app::pvec::{C1Report, C2Report, PvecAt, PvecReport, Vector};
 use balloc::exact::Q;
 use balloc::limits;
-use balloc::loads::{Ranking, TieRule};
-use balloc::spec::{parse_f64, parse_ratio};
+use balloc::loads::TieRule;
 use num_traits::{One, Signed, ToPrimitive};
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyInt, PyString};
@@ -34,11 +33,7 @@ use serde_json::{Map, Value, json};
 /// vector is exact, else `None`), `witness_k` (the 1-based k attaining the minimum), `trust`.
 #[pyclass(frozen, module = "balloc")]
 pub struct C1 {
-    delta: f64,
-    delta_exact: Q,
-    eps: f64,
-    eps_exact: Option<Q>,
-    witness_k: usize,
+    r: C1Report,
 }
 
 #[pymethods]
@@ -46,22 +41,23 @@ impl C1 {
     /// The quantile δ (float).
     #[getter]
     fn delta(&self) -> f64 {
-        self.delta
+        self.r.delta
     }
     /// The quantile δ as a `Fraction` (read exactly from its text).
     #[getter]
     fn delta_exact<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::fraction(py, &self.delta_exact)
+        convert::fraction(py, &self.r.delta_exact)
     }
     /// ε*(δ) (float; the nearest f64 of `eps_exact` when exact).
     #[getter]
     fn eps(&self) -> f64 {
-        self.eps
+        self.r.eps
     }
     /// ε*(δ) as a `Fraction` when the vector is exact, else `None`.
     #[getter]
     fn eps_exact<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.eps_exact
+        self.r
+            .eps_exact
             .as_ref()
             .map(|q| convert::fraction(py, q))
             .transpose()
@@ -69,12 +65,12 @@ impl C1 {
     /// The 1-based prefix/suffix index k attaining the minimum.
     #[getter]
     fn witness_k(&self) -> usize {
-        self.witness_k
+        self.r.witness_k
     }
     /// `exact` or `float`.
     #[getter]
     fn trust(&self) -> &'static str {
-        if self.eps_exact.is_some() {
+        if self.r.eps_exact.is_some() {
             "exact"
         } else {
             "float"
@@ -85,29 +81,16 @@ impl C1 {
         convert::json(py, &self.json())
     }
     fn __repr__(&self) -> String {
-        match &self.eps_exact {
+        match &self.r.eps_exact {
             Some(q) => format!(
                 "C1(delta={}, eps={q}, witness_k={}, trust='exact')",
-                self.delta_exact, self.witness_k
+                self.r.delta_exact, self.r.witness_k
             ),
             None => format!(
                 "C1(delta={}, eps={}, witness_k={}, trust='float')",
-                self.delta_exact, self.eps, self.witness_k
+                self.r.delta_exact, self.r.eps, self.r.witness_k
             ),
         }
-    }
-}
-
-impl C1 {
-    fn json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("delta".into(), json!(self.delta));
-        m.insert("eps".into(), json!(self.eps));
-        if let Some(x) = &self.eps_exact {
-            m.insert("eps_exact".into(), json!(x.to_string()));
-        }
-        m.insert("witness_k".into(), json!(self.witness_k));
-        Value::Object(m)
     }
 }
 
@@ -117,9 +100,7 @@ impl C1 {
 /// 1-based rank of the largest entry, the first if several), `trust`.
 #[pyclass(frozen, module = "balloc")]
 pub struct C2 {
-    c: f64,
-    c_exact: Option<Q>,
-    witness_i: usize,
+    r: C2Report,
 }
 
 #[pymethods]
@@ -127,12 +108,13 @@ impl C2 {
     /// C* = n·max pᵢ (float).
     #[getter]
     fn c(&self) -> f64 {
-        self.c
+        self.r.c
     }
     /// C* as a `Fraction` when the vector is exact, else `None`.
     #[getter]
     fn c_exact<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.c_exact
+        self.r
+            .c_exact
             .as_ref()
             .map(|q| convert::fraction(py, q))
             .transpose()
@@ -140,12 +122,12 @@ impl C2 {
     /// The 1-based rank of the largest entry.
     #[getter]
     fn witness_i(&self) -> usize {
-        self.witness_i
+        self.r.witness_i
     }
     /// `exact` or `float`.
     #[getter]
     fn trust(&self) -> &'static str {
-        if self.c_exact.is_some() {
+        if self.r.c_exact.is_some() {
             "exact"
         } else {
             "float"
@@ -156,83 +138,12 @@ impl C2 {
         convert::json(py, &self.json())
     }
     fn __repr__(&self) -> String {
-        match &self.c_exact {
-            Some(q) => format!("C2(c={q}, witness_i={}, trust='exact')", self.witness_i),
+        match &self.r.c_exact {
+            Some(q) => format!("C2(c={q}, witness_i={}, trust='exact')", self.r.witness_i),
             None => format!(
                 "C2(c={}, witness_i={}, trust='float')",
-                self.c, self.witness_i
+                self.r.c, self.r.witness_i
             ),
-        }
-    }
-}
-
-impl C2 {
-    fn json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("c".into(), json!(self.c));
-        if let Some(x) = &self.c_exact {
-            m.insert("c_exact".into(), json!(x.to_string()));
-        }
-        m.insert("witness_i".into(), json!(self.witness_i));
-        Value::Object(m)
-    }
-}
-
-fn to_f(q: &Q) -> f64 {
-    q.to_f64().unwrap_or(f64::NAN)
-}
-
-/// C1 from an exact or float vector.
-enum Vector {
-    Exact(Vec<Q>),
-    Float(Vec<f64>),
-}
-
-fn c1_of(p: &Vector, n: usize, delta_text: &str) -> Result<C1> {
-    let dr = parse_ratio(delta_text).map_err(|e| anyhow::anyhow!("invalid --delta: {e}"))?;
-    let k = delta_n(n, &dr).context("--delta")?;
-    let delta = parse_f64(delta_text).unwrap_or(f64::NAN);
-    Ok(match p {
-        Vector::Exact(pe) => {
-            let BestEps { eps, witness_k, .. } = best_eps(pe, k)?;
-            C1 {
-                delta,
-                delta_exact: dr,
-                eps: to_f(&eps),
-                eps_exact: Some(eps),
-                witness_k,
-            }
-        }
-        Vector::Float(pf) => {
-            let BestEps { eps, witness_k, .. } = best_eps(pf, k)?;
-            C1 {
-                delta,
-                delta_exact: dr,
-                eps,
-                eps_exact: None,
-                witness_k,
-            }
-        }
-    })
-}
-
-fn c2_of(p: &Vector) -> C2 {
-    match p {
-        Vector::Exact(pe) => {
-            let BestC { c, witness_i } = best_c(pe);
-            C2 {
-                c: to_f(&c),
-                c_exact: Some(c),
-                witness_i,
-            }
-        }
-        Vector::Float(pf) => {
-            let BestC { c, witness_i } = best_c(pf);
-            C2 {
-                c,
-                c_exact: None,
-                witness_i,
-            }
         }
     }
 }
@@ -268,11 +179,7 @@ fn delta_text(d: &Bound<'_, PyAny>) -> Result<String> {
 /// `to_dict()` is the JSON document of `balloc pvec --format json`.
 #[pyclass(frozen, module = "balloc")]
 pub struct AllocationVector {
-    n: usize,
-    process: String,
-    p: Vec<f64>,
-    p_exact: Option<Vec<Q>>,
-    expected_balls: Option<Vec<f64>>,
+    r: PvecReport,
     c1: Option<Py<C1>>,
     c2: Py<C2>,
 }
@@ -282,22 +189,23 @@ impl AllocationVector {
     /// The number of bins n.
     #[getter]
     fn n(&self) -> usize {
-        self.n
+        self.r.n
     }
     /// The process's canonical spec.
     #[getter]
     fn process(&self) -> &str {
-        &self.process
+        &self.r.process
     }
     /// pᵢ by rank, heaviest first (read-only numpy array).
     #[getter]
     fn p<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::frozen(py, &self.p)
+        convert::frozen(py, &self.r.p)
     }
     /// pᵢ as a list of `Fraction` when exact, else `None`.
     #[getter]
     fn p_exact<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.p_exact
+        self.r
+            .p_exact
             .as_ref()
             .map(|q| convert::fractions(py, q))
             .transpose()
@@ -305,7 +213,8 @@ impl AllocationVector {
     /// Expected balls by rank (processes placing several balls a step), else `None`.
     #[getter]
     fn expected_balls<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.expected_balls
+        self.r
+            .expected_balls
             .as_ref()
             .map(|b| convert::frozen(py, b))
             .transpose()
@@ -323,61 +232,24 @@ impl AllocationVector {
     /// `exact` or `float`.
     #[getter]
     fn trust(&self) -> &'static str {
-        if self.p_exact.is_some() {
-            "exact"
-        } else {
-            "float"
-        }
+        self.r.trust()
     }
     fn __len__(&self) -> usize {
-        self.n
+        self.r.n
     }
     /// The JSON document of `balloc pvec --format json` as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut o = Map::new();
-        o.insert("n".into(), json!(self.n));
-        o.insert("process".into(), json!(self.process));
-        o.insert("p".into(), json!(self.p));
-        if let Some(pe) = &self.p_exact {
-            let s: Vec<String> = pe.iter().map(|r| r.to_string()).collect();
-            o.insert("p_exact".into(), json!(s));
-        }
-        if let Some(b) = &self.expected_balls {
-            o.insert("expected_balls".into(), json!(b));
-        }
-        if let Some(c1) = &self.c1 {
-            o.insert("c1".into(), c1.get().json());
-        }
-        o.insert("c2".into(), self.c2.get().json());
-        o.insert("trust".into(), json!(self.trust()));
-        convert::json(py, &Value::Object(o))
+        convert::json(py, &self.r.to_json())
     }
     fn __repr__(&self) -> String {
         format!(
             "AllocationVector(process={:?}, n={}, trust={:?})",
-            self.process,
-            self.n,
+            self.r.process,
+            self.r.n,
             self.trust()
         )
     }
 }
-
-/// Per-bin values in rank order; under random tie-breaking every tied group's entries are
-/// replaced by their average (ranks inside a tied group are uniform).
-fn by_rank_with_ties(r: &Ranking, per_bin: &[Q], ties: TieRule) -> Vec<Q> {
-    let mut p = r.by_rank(per_bin);
-    if ties == TieRule::Random {
-        for grp in &r.groups {
-            let s: Q = p[grp.clone()].iter().sum();
-            let avg = s / Q::from_integer(grp.len().into());
-            p[grp.clone()].iter_mut().for_each(|v| *v = avg.clone());
-        }
-    }
-    p
-}
-
-/// n, the vector by rank, its exact form, the expected balls by rank.
-type Evaluated = (usize, Vec<f64>, Option<Vec<Q>>, Option<Vec<f64>>);
 
 /// The allocation vector of `process` by rank (heaviest first): at `n` bins for a rank-based
 /// process, or at the loads `loads` (the per-bin probabilities sorted by rank, for any process);
@@ -429,67 +301,20 @@ pub fn pvec(
     .py_err()?;
     let (n, delta, proc_, ties, loads) = inputs;
     let x = loads.as_ref().map(|l| l.get());
-    let (n, p, exact, balls, c1, c2) = py
+    let r = py
         .detach(|| -> Result<_> {
-            let (n, p, exact, balls): Evaluated = match (n, x) {
-                (Some(n), None) => {
-                    if n == 0 {
-                        bail!("invalid --n: must be at least 1");
-                    }
-                    limits::BINS.check_usize("--n", n)?;
-                    let Some(p) = proc_.rank_probabilities(n)? else {
-                        bail!(
-                            "invalid --n: {} is not rank-based; give --loads to evaluate it at a load vector",
-                            proc_.spec()
-                        );
-                    };
-                    let exact = if n <= limits::PVEC_EXACT_N {
-                        proc_.rank_probabilities_exact(n)?
-                    } else {
-                        None
-                    };
-                    (n, p, exact, None)
-                }
-                (None, Some(loads)) => {
-                    let law = proc_.step_law(loads, ties)?;
-                    let r = loads.ranking();
-                    let mut p = r.by_rank(&law.per_bin_probability());
-                    let balls = (!law.is_unit()).then(|| r.by_rank(&law.per_bin_expected_balls()));
-                    let exact = if loads.n() > limits::PVEC_EXACT_N {
-                        None
-                    } else if let Some(pe) = proc_.rank_probabilities_exact(loads.n())? {
-                        Some(r.by_rank(&r.per_bin(&pe, ties)))
-                    } else {
-                        match proc_.step_law_exact(loads, ties)? {
-                            Some(ex) if ex.is_unit() => {
-                                let pe = by_rank_with_ties(&r, &ex.per_bin_probability(), ties);
-                                p = pe.iter().map(to_f).collect();
-                                Some(pe)
-                            }
-                            _ => None,
-                        }
-                    };
-                    (loads.n(), p, exact, balls)
-                }
+            let at = match (n, x) {
+                (Some(n), None) => PvecAt::Bins(n),
+                (None, Some(loads)) => PvecAt::Loads(loads),
                 _ => unreachable!("checked above"),
             };
-            let v = match &exact {
-                Some(pe) => Vector::Exact(pe.clone()),
-                None => Vector::Float(p.clone()),
-            };
-            let c1 = delta.as_deref().map(|d| c1_of(&v, n, d)).transpose()?;
-            let c2 = c2_of(&v);
-            Ok((n, p, exact, balls, c1, c2))
+            PvecReport::new(proc_.as_ref(), at, ties, delta.as_deref())
         })
         .py_err()?;
     Ok(AllocationVector {
-        n,
-        process: proc_.spec(),
-        p,
-        p_exact: exact,
-        expected_balls: balls,
-        c1: c1.map(|c| Py::new(py, c)).transpose()?,
-        c2: Py::new(py, c2)?,
+        c1: r.c1.clone().map(|c| Py::new(py, C1 { r: c })).transpose()?,
+        c2: Py::new(py, C2 { r: r.c2.clone() })?,
+        r,
     })
 }
 
@@ -552,11 +377,7 @@ fn vector_arg(p: &Bound<'_, PyAny>) -> Result<Vector> {
             Vector::Float(f)
         }
     };
-    let n = match &v {
-        Vector::Exact(q) => q.len(),
-        Vector::Float(f) => f.len(),
-    };
-    limits::BINS.check_usize("p", n)?;
+    limits::BINS.check_usize("p", v.len())?;
     Ok(v)
 }
 
@@ -575,11 +396,9 @@ pub fn c1(p: &Bound<'_, PyAny>, delta: &Bound<'_, PyAny>) -> PyResult<C1> {
     (|| {
         let d = delta_text(delta)?;
         let v = vector_arg(p)?;
-        let n = match &v {
-            Vector::Exact(q) => q.len(),
-            Vector::Float(f) => f.len(),
-        };
-        c1_of(&v, n, &d)
+        Ok(C1 {
+            r: C1Report::of(&v, &d)?,
+        })
     })()
     .py_err()
 }
@@ -590,5 +409,9 @@ pub fn c1(p: &Bound<'_, PyAny>, delta: &Bound<'_, PyAny>) -> PyResult<C1> {
 /// Example: `c2([0.25, 0.75])` has C* = 2·0.75 = 1.5 at rank 2.
 #[pyfunction]
 pub fn c2(p: &Bound<'_, PyAny>) -> PyResult<C2> {
-    vector_arg(p).map(|v| c2_of(&v)).py_err()
+    vector_arg(p)
+        .map(|v| C2 {
+            r: C2Report::of(&v),
+        })
+        .py_err()
 }

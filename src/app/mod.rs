@@ -14,9 +14,11 @@
 //! | [`list`] | `balloc list` | the registries as rows |
 //! | [`loads`] | every `--loads` argument | the text `X1,X2,...` or `@FILE` → [`crate::loads::Loads`] |
 //! | [`json`] | every `--format json` | numbers beyond f64 as null with their logarithm |
+//! | [`pvec`] | `balloc pvec` | the process and n or loads → [`pvec::PvecReport`] (with [`pvec::C1Report`], [`pvec::C2Report`]) |
 
 pub mod constant;
 pub mod expect;
 pub mod json;
 pub mod list;
 pub mod loads;
+pub mod pvec;

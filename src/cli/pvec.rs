@@ -5,15 +5,12 @@
 //! greedy and flow graphical allocation, Mean-Thinning, ...); `float` otherwise.
 
 use super::output::{Cell, Format, Table, read_loads};
-use crate::condition::{BestC, BestEps, best_c, best_eps, delta_n};
+use crate::app::pvec::{PvecAt, PvecReport};
 use crate::exact::Q;
-use crate::limits;
-use crate::loads::{Loads, Ranking, TieRule};
+use crate::loads::{Loads, TieRule};
 use crate::process;
-use crate::spec::parse_ratio;
 use anyhow::{Context, Result, bail};
-use num_traits::ToPrimitive;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 /// Arguments of `balloc pvec`.
 #[derive(Debug, clap::Args)]
@@ -39,43 +36,20 @@ pub struct Args {
     format: Format,
 }
 
-/// n, the vector by rank, its exact form, the expected balls by rank.
-type Evaluated = (usize, Vec<f64>, Option<Vec<Q>>, Option<Vec<f64>>);
-
 /// Runs `balloc pvec`.
 pub fn run(a: Args) -> Result<i32> {
     let proc_ =
         process::parse_with(&a.process, &crate::input::Dir::current()).context("--process")?;
     let ties = TieRule::parse(&a.ties).context("--ties")?;
-    let (n, p, exact, balls): Evaluated = match (&a.n, &a.loads) {
-        (Some(n), None) => at_n(proc_.as_ref(), *n)?,
-        (None, Some(l)) => at_loads(proc_.as_ref(), l, ties)?,
+    let loads: Option<Loads> = a.loads.as_deref().map(read_loads).transpose()?;
+    let at = match (&a.n, &loads) {
+        (Some(n), None) => PvecAt::Bins(*n),
+        (None, Some(l)) => PvecAt::Loads(l),
         _ => bail!("invalid arguments: give exactly one of --n N or --loads X1,..."),
     };
-    let c1 = match &a.delta {
-        None => None,
-        Some(d) => {
-            let dr = parse_ratio(d).map_err(|e| anyhow::anyhow!("invalid --delta: {e}"))?;
-            let k = delta_n(n, &dr).context("--delta")?;
-            Some(match &exact {
-                Some(pe) => Either::Exact(best_eps(pe, k)?),
-                None => Either::Float(best_eps(&p, k)?),
-            })
-        }
-    };
-    let c2 = match &exact {
-        Some(pe) => Either::Exact(best_c(pe)),
-        None => Either::Float(best_c(&p)),
-    };
     let r = Report {
-        spec: proc_.spec(),
-        n,
-        p,
-        exact,
-        balls,
+        r: PvecReport::new(proc_.as_ref(), at, ties, a.delta.as_deref())?,
         delta: a.delta.clone(),
-        c1,
-        c2,
     };
     match a.format {
         Format::Json => crate::outln!("{}", serde_json::to_string_pretty(&r.json())?),
@@ -86,92 +60,30 @@ pub fn run(a: Args) -> Result<i32> {
     Ok(0)
 }
 
-/// The vector of a rank-based process on `n` bins (exact up to [`limits::PVEC_EXACT_N`] bins
-/// when the process has an exact one).
-fn at_n(proc_: &dyn process::Process, n: usize) -> Result<Evaluated> {
-    if n == 0 {
-        bail!("invalid --n: must be at least 1");
-    }
-    limits::BINS.check_usize("--n", n)?;
-    let Some(p) = proc_.rank_probabilities(n)? else {
-        bail!(
-            "invalid --n: {} is not rank-based; give --loads to evaluate it at a load vector",
-            proc_.spec()
-        );
-    };
-    let exact = if n <= limits::PVEC_EXACT_N {
-        proc_.rank_probabilities_exact(n)?
-    } else {
-        None
-    };
-    Ok((n, p, exact, None))
-}
-
-/// The per-bin probabilities at the loads `l` (text or `@FILE`) by rank, with the expected balls
-/// per bin when a step allocates more than one ball.
-fn at_loads(proc_: &dyn process::Process, l: &str, ties: TieRule) -> Result<Evaluated> {
-    let loads: Loads = read_loads(l)?;
-    let law = proc_.step_law(&loads, ties)?;
-    let r = loads.ranking();
-    let mut p = r.by_rank(&law.per_bin_probability());
-    let balls = (!law.is_unit()).then(|| r.by_rank(&law.per_bin_expected_balls()));
-    let exact = if loads.n() > limits::PVEC_EXACT_N {
-        None
-    } else if let Some(pe) = proc_.rank_probabilities_exact(loads.n())? {
-        Some(r.by_rank(&r.per_bin(&pe, ties)))
-    } else {
-        // Load-dependent processes with an exact one-ball law (greedy graphical, ...):
-        // the per-bin probabilities by rank; under random tie-breaking a tied group's
-        // ranks are assigned uniformly, so each rank of the group gets its average.
-        match proc_.step_law_exact(&loads, ties)? {
-            Some(ex) if ex.is_unit() => {
-                let pe = by_rank_with_ties(&r, &ex.per_bin_probability(), ties);
-                p = pe.iter().map(to_f).collect();
-                Some(pe)
-            }
-            _ => None,
-        }
-    };
-    Ok((loads.n(), p, exact, balls))
-}
-
-/// What `balloc pvec` reports: the vector by rank (exact when known), the expected balls by
-/// rank, and the constants of C1 (with `--delta`) and C2.
+/// The report with the δ as given, for the text and table renderings.
 struct Report {
-    spec: String,
-    n: usize,
-    p: Vec<f64>,
-    exact: Option<Vec<Q>>,
-    balls: Option<Vec<f64>>,
+    r: PvecReport,
     delta: Option<String>,
-    c1: Option<Either<BestEps<Q>, BestEps<f64>>>,
-    c2: Either<BestC<Q>, BestC<f64>>,
 }
 
 impl Report {
     /// `exact` when the vector is exact, else `float`.
     fn trust(&self) -> &'static str {
-        if self.exact.is_some() {
-            "exact"
-        } else {
-            "float"
-        }
+        self.r.trust()
     }
 
     /// C1's best ε: its float value, its exact value when known, its witness k.
     fn c1_values(&self) -> Option<(f64, Option<Q>, usize)> {
-        self.c1.as_ref().map(|c1| match c1 {
-            Either::Exact(b) => (to_f(&b.eps), Some(b.eps.clone()), b.witness_k),
-            Either::Float(b) => (b.eps, None, b.witness_k),
-        })
+        self.r
+            .c1
+            .as_ref()
+            .map(|c| (c.eps, c.eps_exact.clone(), c.witness_k))
     }
 
     /// C2's C: its float value, its exact value when known, its witness i.
     fn c2_values(&self) -> (f64, Option<Q>, usize) {
-        match &self.c2 {
-            Either::Exact(BestC { c, witness_i }) => (to_f(c), Some(c.clone()), *witness_i),
-            Either::Float(BestC { c, witness_i }) => (*c, None, *witness_i),
-        }
+        let c = &self.r.c2;
+        (c.c, c.c_exact.clone(), c.witness_i)
     }
 
     /// The delta as given (empty without `--delta`).
@@ -181,46 +93,16 @@ impl Report {
 
     /// `--format json`.
     fn json(&self) -> Value {
-        let mut o = Map::new();
-        o.insert("n".into(), json!(self.n));
-        o.insert("process".into(), json!(self.spec));
-        o.insert("p".into(), json!(self.p));
-        if let Some(pe) = &self.exact {
-            let s: Vec<String> = pe.iter().map(|r| r.to_string()).collect();
-            o.insert("p_exact".into(), json!(s));
-        }
-        if let Some(b) = &self.balls {
-            o.insert("expected_balls".into(), json!(b));
-        }
-        if let Some((eps, epsx, k)) = self.c1_values() {
-            let mut m = Map::new();
-            m.insert("delta".into(), json!(self.delta.as_deref().map(parse_f)));
-            m.insert("eps".into(), json!(eps));
-            if let Some(x) = epsx {
-                m.insert("eps_exact".into(), json!(x.to_string()));
-            }
-            m.insert("witness_k".into(), json!(k));
-            o.insert("c1".into(), Value::Object(m));
-        }
-        let (c2v, c2x, c2w) = self.c2_values();
-        let mut m = Map::new();
-        m.insert("c".into(), json!(c2v));
-        if let Some(x) = c2x {
-            m.insert("c_exact".into(), json!(x.to_string()));
-        }
-        m.insert("witness_i".into(), json!(c2w));
-        o.insert("c2".into(), Value::Object(m));
-        o.insert("trust".into(), json!(self.trust()));
-        Value::Object(o)
+        self.r.to_json()
     }
 
     /// `--format text`: the first 40 ranks, then C1 and C2.
     fn print_text(&self) {
-        let (n, p, trust) = (self.n, &self.p, self.trust());
-        crate::outln!("process  {}   n = {n}   (trust {trust})", self.spec);
+        let (n, p, trust) = (self.r.n, &self.r.p, self.trust());
+        crate::outln!("process  {}   n = {n}   (trust {trust})", self.r.process);
         crate::outln!(
             "rank  p_i{}",
-            if self.exact.is_some() {
+            if self.r.p_exact.is_some() {
                 "  (exact; float)"
             } else {
                 ""
@@ -229,11 +111,12 @@ impl Report {
         let show = n.min(40);
         for i in 0..show {
             let b = self
-                .balls
+                .r
+                .expected_balls
                 .as_ref()
                 .map(|b| format!("  E[balls] = {}", b[i]))
                 .unwrap_or_default();
-            match &self.exact {
+            match &self.r.p_exact {
                 Some(e) => crate::outln!("{:>4}  {}  ({}){b}", i + 1, e[i], p[i]),
                 None => crate::outln!("{:>4}  {}{b}", i + 1, p[i]),
             }
@@ -271,17 +154,17 @@ impl Report {
         let trust = self.trust();
         let mut t = Table::new(&["quantity", "index", "value", "exact", "trust"]);
         let exact_text = |q: Option<&Q>| Cell::text(q.map(|q| q.to_string()).unwrap_or_default());
-        for i in 0..self.n {
-            let q = self.exact.as_ref().map(|e| &e[i]);
+        for i in 0..self.r.n {
+            let q = self.r.p_exact.as_ref().map(|e| &e[i]);
             t.push(vec![
                 Cell::text("p"),
                 Cell::text((i + 1).to_string()),
-                Cell::float(self.p[i]),
+                Cell::float(self.r.p[i]),
                 exact_text(q),
                 Cell::text(trust),
             ]);
         }
-        if let Some(b) = &self.balls {
+        if let Some(b) = &self.r.expected_balls {
             for (i, v) in b.iter().enumerate() {
                 t.push(vec![
                     Cell::text("expected_balls"),
@@ -296,7 +179,7 @@ impl Report {
             t.push(vec![
                 Cell::text("c1_delta"),
                 Cell::text(""),
-                Cell::float(self.delta.as_deref().map(parse_f).unwrap_or(f64::NAN)),
+                Cell::float(self.r.c1.as_ref().map_or(f64::NAN, |c| c.delta)),
                 Cell::text(self.delta.clone().unwrap_or_default()),
                 Cell::text("exact"),
             ]);
@@ -321,22 +204,22 @@ impl Report {
 
     /// `--format markdown` or `latex`: the vector by rank and the constants, as two tables.
     fn print_tables(&self, f: Format) {
-        let (n, trust) = (self.n, self.trust());
+        let (n, trust) = (self.r.n, self.trust());
         let value_cell = |x: f64, q: Option<&Q>| match q {
             Some(q) => Cell::rational(q),
             None => Cell::float(x),
         };
         let mut cols = vec!["rank", "p_i"];
-        if self.balls.is_some() {
+        if self.r.expected_balls.is_some() {
             cols.push("E[balls]");
         }
         let mut t = Table::new(&cols);
         for i in 0..n {
             let mut row = vec![
                 Cell::text((i + 1).to_string()),
-                value_cell(self.p[i], self.exact.as_ref().map(|e| &e[i])),
+                value_cell(self.r.p[i], self.r.p_exact.as_ref().map(|e| &e[i])),
             ];
-            if let Some(b) = &self.balls {
+            if let Some(b) = &self.r.expected_balls {
                 row.push(Cell::float(b[i]));
             }
             t.push(row);
@@ -363,13 +246,17 @@ impl Report {
             Cell::text(format!("i = {c2w}")),
             Cell::text(trust),
         ]);
-        let head = format!("{}, n = {n} (trust {trust})", self.spec);
+        let head = format!("{}, n = {n} (trust {trust})", self.r.process);
         match f {
             Format::Latex => {
                 crate::outln!("% {}", head);
                 crate::outln!(
                     "{}\n\n{}",
-                    t.latex(Some(if self.balls.is_some() { "rll" } else { "rl" })),
+                    t.latex(Some(if self.r.expected_balls.is_some() {
+                        "rll"
+                    } else {
+                        "rl"
+                    })),
                     k.latex(Some("llll"))
                 );
             }
@@ -378,31 +265,4 @@ impl Report {
             }
         }
     }
-}
-
-/// Per-bin values in rank order (heaviest first); with random tie-breaking every tied group's
-/// entries are replaced by their average (`docs/conventions.md` §1: ranks inside a tied group are uniform).
-fn by_rank_with_ties(r: &Ranking, per_bin: &[Q], ties: TieRule) -> Vec<Q> {
-    let mut p = r.by_rank(per_bin);
-    if ties == TieRule::Random {
-        for grp in &r.groups {
-            let s: Q = p[grp.clone()].iter().sum();
-            let avg = s / Q::from_integer(grp.len().into());
-            p[grp.clone()].iter_mut().for_each(|v| *v = avg.clone());
-        }
-    }
-    p
-}
-
-enum Either<A, B> {
-    Exact(A),
-    Float(B),
-}
-
-fn to_f(r: &Q) -> f64 {
-    r.to_f64().unwrap_or(f64::NAN)
-}
-
-fn parse_f(d: &str) -> f64 {
-    crate::spec::parse_f64(d).unwrap_or(f64::NAN)
 }

@@ -262,17 +262,8 @@ impl<W> Sweep<W> {
         };
         let resolution = atom.resolution(self.tol);
         let clear = atom.holds && atom.slack.v > resolution;
-        let tighter =
-            |g: &Option<Spot<W>>| g.as_ref().is_none_or(|g| atom.slack.v < g.atom.slack.v);
         if clear {
-            if tighter(&self.group) {
-                self.group = Some(Spot {
-                    at: at(),
-                    size,
-                    atom,
-                    cert: None,
-                });
-            }
+            self.offer_group(atom, size, at);
             return Ok(Seen::Clear);
         }
         // A float violation beyond the resolution is always certified (it may be a
@@ -280,19 +271,29 @@ impl<W> Sweep<W> {
         let within = atom.slack.v.abs() <= resolution;
         if within && self.tally.certified >= self.budget {
             self.tally.uncertified += 1;
-            if tighter(&self.group) {
-                self.group = Some(Spot {
-                    at: at(),
-                    size,
-                    atom,
-                    cert: None,
-                });
-            }
+            self.offer_group(atom, size, at);
             return Ok(Seen::Open);
         }
         let cert = s.certify(st)?;
         self.tally.certified += 1;
         Ok(self.judge(atom, resolution, cert, size, at))
+    }
+
+    /// Keeps an uncertified state as its group's tightest when its float slack is the smallest
+    /// so far.
+    fn offer_group(&mut self, atom: Atom, size: f64, at: impl FnOnce() -> W) {
+        if self
+            .group
+            .as_ref()
+            .is_none_or(|g| atom.slack.v < g.atom.slack.v)
+        {
+            self.group = Some(Spot {
+                at: at(),
+                size,
+                atom,
+                cert: None,
+            });
+        }
     }
 
     fn judge(

@@ -1215,18 +1215,11 @@ impl MdExpr {
                 Ok(e)
             }
             (Status::Inconclusive, Some(spot)) => {
-                let v = spot.at;
-                let (law, (label, rule)) = (&self.laws[v.law], &self.rules[v.rule]);
-                let spot_ = Spot { law, label, rule };
-                let x = v.emb.state(&v.coords)?;
-                let case = self.case_values(x.n(), &v.pick, overrides)?;
-                let pvec = self.pvec(rule, x.n())?;
-                let shown = self.decide_state(&spot_, &case, &pvec, &x, true)?.1;
                 let what = match spot.cert {
                     None => "a float violation past the budget of certified states",
                     Some(_) => "undecided by enclosures up to 4096 bits",
                 };
-                let w = self.witness(&spot_, &case, &x, v.emb, shown, v.fam.clone(), what);
+                let w = self.kept_witness(&spot.at, overrides, what)?;
                 Ok(Evaluation {
                     status: Status::Inconclusive,
                     slack: None,
@@ -1258,6 +1251,18 @@ impl MdExpr {
         }
     }
 
+    /// The witness at a state the search kept: the md state, `what` it shows, the values of
+    /// the comparisons there.
+    fn kept_witness(&self, v: &Violation, overrides: &[(usize, Q)], what: &str) -> Result<Witness> {
+        let (law, (label, rule)) = (&self.laws[v.law], &self.rules[v.rule]);
+        let spot = Spot { law, label, rule };
+        let x = v.emb.state(&v.coords)?;
+        let case = self.case_values(x.n(), &v.pick, overrides)?;
+        let pvec = self.pvec(rule, x.n())?;
+        let shown = self.decide_state(&spot, &case, &pvec, &x, true)?.1;
+        Ok(self.witness(&spot, &case, &x, v.emb, shown, v.fam.clone(), what))
+    }
+
     /// The witness of a claim that holds: its tightest state, both sides of the deciding
     /// comparison in floats and the float slack.
     fn tightest_witness(
@@ -1265,22 +1270,11 @@ impl MdExpr {
         spot: &SweepSpot<Violation>,
         overrides: &[(usize, Q)],
     ) -> Result<Witness> {
-        let v = &spot.at;
-        let (law, (label, rule)) = (&self.laws[v.law], &self.rules[v.rule]);
-        let spot_ = Spot { law, label, rule };
-        let x = v.emb.state(&v.coords)?;
-        let case = self.case_values(x.n(), &v.pick, overrides)?;
-        let pvec = self.pvec(rule, x.n())?;
-        let shown = self.decide_state(&spot_, &case, &pvec, &x, true)?.1;
-        let mut w = self.witness(
-            &spot_,
-            &case,
-            &x,
-            v.emb,
-            shown,
-            v.fam.clone(),
+        let mut w = self.kept_witness(
+            &spot.at,
+            overrides,
             "the tightest state (the smallest float slack of the deciding comparison)",
-        );
+        )?;
         w.slack = format!("{:e}", spot.atom.slack.v.to_f64());
         Ok(w)
     }
