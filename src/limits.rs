@@ -257,7 +257,7 @@ pub const GRAPH_CLAIM_ELEMENTS: Limit = Limit {
     max: 10_000_000,
     unit: "elements",
     applies_to: "`graph` theorem files: graphs × trees × load vectors × constant combinations × elements of `over` (pairs: (n − 1)², ancestors: Σ depth), counted before evaluating",
-    reason: "each element is decided in exact rationals, microseconds to milliseconds each",
+    reason: "each element is evaluated in floats, the flagged ones certified in exact rationals or enclosures: microseconds to milliseconds each",
     raisable: true,
 };
 
@@ -443,7 +443,7 @@ pub const MD_CLAIM_CELLS: Limit = Limit {
     max: 4096,
     unit: "cells",
     applies_to: "`multidim` claims with `expr`: n·D for every `[domain] n` and every explicit md state",
-    reason: "every state is decided exactly, an expectation over supports × n outcomes of n·D cells each",
+    reason: "every state is evaluated with its expectation over supports × n outcomes of n·D cells each (in floats; exactly where certified)",
     raisable: true,
 };
 
@@ -458,7 +458,7 @@ pub const MD_CLAIM_EXHAUSTIVE: Limit = Limit {
     max: 100_000,
     unit: "states per n",
     applies_to: "`multidim` claims with `expr`: `max_load` enumerates (max_load + 1)^(n·D) states; with `sum_chain`, `exhaustive = { max_n, max_load }` enumerates C(max_load + n − 1, n − 1) sorted states",
-    reason: "every state is decided exactly, with its one-step expectation",
+    reason: "every state is evaluated with its one-step expectation (in floats; the flagged ones certified)",
     raisable: true,
 };
 
