@@ -19,10 +19,9 @@ use balloc::app::pvec::{C1Report, C2Report, PvecAt, PvecReport, Vector};
 use balloc::exact::Q;
 use balloc::limits;
 use balloc::loads::TieRule;
-use num_traits::{One, Signed, ToPrimitive};
+use num_traits::{One, Signed};
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyInt, PyString};
-use serde_json::{Map, Value, json};
 
 /// The best ε of condition C1(δ, ε) for an allocation vector p by rank (heaviest first):
 /// `ε*(δ) = min( min_{k≤δn} (1 − n·P_k/k), min_{k>δn} (n·S_k/(n−k+1) − 1)·(1 − δ)/δ )`,
@@ -78,7 +77,7 @@ impl C1 {
     }
     /// The `c1` object of `balloc pvec --format json`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::json(py, &self.json())
+        convert::json(py, &self.r.to_json())
     }
     fn __repr__(&self) -> String {
         match &self.r.eps_exact {
@@ -135,7 +134,7 @@ impl C2 {
     }
     /// The `c2` object of `balloc pvec --format json`.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        convert::json(py, &self.json())
+        convert::json(py, &self.r.to_json())
     }
     fn __repr__(&self) -> String {
         match &self.r.c_exact {
@@ -393,7 +392,7 @@ fn vector_arg(p: &Bound<'_, PyAny>) -> Result<Vector> {
 /// has ε* = 1/2 at k = 2 (see `pvec`).
 #[pyfunction]
 pub fn c1(p: &Bound<'_, PyAny>, delta: &Bound<'_, PyAny>) -> PyResult<C1> {
-    (|| {
+    (|| -> Result<C1> {
         let d = delta_text(delta)?;
         let v = vector_arg(p)?;
         Ok(C1 {
