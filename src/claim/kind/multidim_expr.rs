@@ -1602,8 +1602,6 @@ fn next_states(x: &MdLoads, law: &BallLaw, rule: &MdRule) -> Result<Vec<(MdState
         .collect())
 }
 
-/// Exact, else outward-rounded f64 intervals, else enclosures at increasing precision (with exact
-/// exponential sums after 64 bits); `None` when undecided.
 /// The claim at one md state, for the certification ladder.
 struct MdAt<'a>(&'a Formula, &'a MdEnv<'a>);
 
