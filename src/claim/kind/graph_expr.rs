@@ -473,25 +473,15 @@ fn compile_formula_in(
 }
 
 impl GraphExpr {
+    /// Validates the file and compiles the claim: the quantifier, the formula and hypothesis,
+    /// whether they read the loads, the strategies (graphs × trees), the load families and
+    /// vectors, and the work counted before it is done.
     fn build(t: &Theorem) -> std::result::Result<GraphExpr, FileError> {
         let c: Spanned<Section> = t.claim_section()?;
         let c_start = c.span().start;
         let at = Some(c_start);
         let cs = c.into_inner();
-        let over = match &cs.over {
-            None => Over::State,
-            Some(o) => Over::parse(o.get_ref()).ok_or_else(|| {
-                let names: Vec<&str> = Over::ALL.iter().map(|(_, n)| *n).collect();
-                t.error_at(
-                    Some(o.span().start),
-                    format!(
-                        "unknown quantifier `{}`; accepted: {}",
-                        crate::lang::syntax::excerpt(o.get_ref(), 30),
-                        names.join(", ")
-                    ),
-                )
-            })?,
-        };
+        let over = parse_over(t, &cs)?;
         let constants = Constants::parse(t)?;
         for (j, name) in constants.names.iter().enumerate() {
             let clash = GLOBAL.contains(&name.as_str())
@@ -517,108 +507,15 @@ impl GraphExpr {
             Some(g) => Some(compile_formula_in(t, "given", g, &scope)?),
             None => None,
         };
-        // Binders over the vertices read the loads; binders over the edges when they read a
-        // load of an endpoint.
-        let names = edge_names(over);
-        let reads = |u: crate::lang::Uses| {
-            u.binders
-                || names
-                    .iter()
-                    .enumerate()
-                    .any(|(k, n)| u.edge_vars & (1u64 << k) != 0 && edge_name_uses_loads(n))
-        };
-        let binders = reads(expr.uses()) || given.as_ref().is_some_and(|g| reads(g.uses()));
-        let mut calls = Vec::new();
-        env_calls(&expr, &mut calls);
-        if let Some(g) = &given {
-            env_calls(g, &mut calls);
-        }
-        let funcs = calls.iter().any(|c| function_uses_loads(c));
-        let reads_loads = scope.reads_loads.get() || binders || funcs;
+        let reads_loads = scope.reads_loads.get() || formulas_read_loads(over, &expr, &given);
         let routing = match &cs.routing {
             None => Routing::Auto,
             Some(r) => Routing::parse(r.get_ref())
                 .map_err(|e| t.error_at(Some(r.span().start), e.to_string()))?,
         };
-        let trees: Vec<(String, TreeSpec, usize)> = if cs.trees.is_empty() {
-            vec![("standard".into(), TreeSpec::Standard, c_start)]
-        } else {
-            cs.trees
-                .iter()
-                .map(|s| {
-                    TreeSpec::parse(s.get_ref())
-                        .map(|spec| (s.get_ref().trim().to_string(), spec, s.span().start))
-                        .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))
-                })
-                .collect::<std::result::Result<_, _>>()?
-        };
-        if cs.graphs.is_empty() {
-            return Err(t.error_at(at, "`graphs` is empty: list at least one graph"));
-        }
-        let domain = t.file.domain.get_ref();
         let dir = t.path.parent().map(|p| p.to_path_buf());
-        let mut strategies = Vec::new();
-        let mut specs = Vec::new();
-        for g in &cs.graphs {
-            let gr = parse_graph(g.get_ref(), &crate::input::Dir::new(dir.as_deref()))
-                .and_then(|gr| {
-                    crate::limits::GRAPH_CLAIM_N
-                        .check_usize("a graph of a `graph` claim, n", gr.n())?;
-                    Ok(gr)
-                })
-                .map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
-            if !domain.n.contains(&gr.n()) {
-                return Err(t.error_at(
-                    Some(g.span().start),
-                    format!(
-                        "graph `{}` has n = {}, which [domain] n does not list",
-                        g.get_ref(),
-                        gr.n()
-                    ),
-                ));
-            }
-            for (label, spec, tat) in &trees {
-                let tree = spec
-                    .build(&gr, dir.as_deref())
-                    .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
-                let s = Strategy::with_routing(&gr, tree, routing)
-                    .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
-                strategies.push((g.get_ref().trim().to_string(), label.clone(), s));
-                specs.push(spec.clone());
-            }
-        }
-        let mut families = Vec::new();
-        for f in &cs.families {
-            if !FAMILIES.contains(&f.get_ref().as_str()) {
-                return Err(t.error_at(
-                    Some(f.span().start),
-                    format!(
-                        "unknown load family `{}`; accepted: {}",
-                        crate::lang::syntax::excerpt(f.get_ref(), 30),
-                        FAMILIES.join(", ")
-                    ),
-                ));
-            }
-            families.push(f.get_ref().clone());
-        }
-        for (k, l) in cs.loads.iter().enumerate() {
-            if l.iter().any(|v| !v.is_finite()) {
-                return Err(t.error_at(
-                    at,
-                    format!("loads[{k}]: every load must be a finite number"),
-                ));
-            }
-            if !strategies.iter().any(|(_, _, s)| s.graph.n() == l.len()) {
-                return Err(t.error_at(
-                    at,
-                    format!(
-                        "loads[{k}] has {} entries but no listed graph has n = {}",
-                        l.len(),
-                        l.len()
-                    ),
-                ));
-            }
-        }
+        let (strategies, specs) = build_strategies(t, &cs, c_start, routing, dir.as_deref())?;
+        let families = check_loads(t, &cs, at, &strategies)?;
         if reads_loads && families.is_empty() && cs.loads.is_empty() {
             return Err(t.error_at(
                 at,
@@ -659,6 +556,148 @@ impl GraphExpr {
             tol,
         })
     }
+}
+
+/// The quantifier of `over` (the state when omitted).
+fn parse_over(t: &Theorem, cs: &Section) -> std::result::Result<Over, FileError> {
+    Ok(match &cs.over {
+        None => Over::State,
+        Some(o) => Over::parse(o.get_ref()).ok_or_else(|| {
+            let names: Vec<&str> = Over::ALL.iter().map(|(_, n)| *n).collect();
+            t.error_at(
+                Some(o.span().start),
+                format!(
+                    "unknown quantifier `{}`; accepted: {}",
+                    crate::lang::syntax::excerpt(o.get_ref(), 30),
+                    names.join(", ")
+                ),
+            )
+        })?,
+    })
+}
+
+/// Whether the formula or hypothesis reads the loads through a binder or a function: binders
+/// over the vertices read the loads; binders over the edges when they read a load of an
+/// endpoint.
+fn formulas_read_loads(over: Over, expr: &Formula, given: &Option<Formula>) -> bool {
+    let names = edge_names(over);
+    let reads = |u: crate::lang::Uses| {
+        u.binders
+            || names
+                .iter()
+                .enumerate()
+                .any(|(k, n)| u.edge_vars & (1u64 << k) != 0 && edge_name_uses_loads(n))
+    };
+    let binders = reads(expr.uses()) || given.as_ref().is_some_and(|g| reads(g.uses()));
+    let mut calls = Vec::new();
+    env_calls(expr, &mut calls);
+    if let Some(g) = given {
+        env_calls(g, &mut calls);
+    }
+    let funcs = calls.iter().any(|c| function_uses_loads(c));
+    binders || funcs
+}
+
+/// The strategies of the claim, one per graph of `graphs` (each with its n listed by
+/// `[domain] n`) and tree of `trees` (the standard tree when omitted), with the tree specs.
+#[allow(clippy::type_complexity)]
+fn build_strategies(
+    t: &Theorem,
+    cs: &Section,
+    c_start: usize,
+    routing: Routing,
+    dir: Option<&std::path::Path>,
+) -> std::result::Result<(Vec<(String, String, Strategy)>, Vec<TreeSpec>), FileError> {
+    let trees: Vec<(String, TreeSpec, usize)> = if cs.trees.is_empty() {
+        vec![("standard".into(), TreeSpec::Standard, c_start)]
+    } else {
+        cs.trees
+            .iter()
+            .map(|s| {
+                TreeSpec::parse(s.get_ref())
+                    .map(|spec| (s.get_ref().trim().to_string(), spec, s.span().start))
+                    .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))
+            })
+            .collect::<std::result::Result<_, _>>()?
+    };
+    if cs.graphs.is_empty() {
+        return Err(t.error_at(Some(c_start), "`graphs` is empty: list at least one graph"));
+    }
+    let domain = t.file.domain.get_ref();
+    let mut strategies = Vec::new();
+    let mut specs = Vec::new();
+    for g in &cs.graphs {
+        let gr = parse_graph(g.get_ref(), &crate::input::Dir::new(dir))
+            .and_then(|gr| {
+                crate::limits::GRAPH_CLAIM_N
+                    .check_usize("a graph of a `graph` claim, n", gr.n())?;
+                Ok(gr)
+            })
+            .map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
+        if !domain.n.contains(&gr.n()) {
+            return Err(t.error_at(
+                Some(g.span().start),
+                format!(
+                    "graph `{}` has n = {}, which [domain] n does not list",
+                    g.get_ref(),
+                    gr.n()
+                ),
+            ));
+        }
+        for (label, spec, tat) in &trees {
+            let tree = spec
+                .build(&gr, dir)
+                .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
+            let s = Strategy::with_routing(&gr, tree, routing)
+                .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
+            strategies.push((g.get_ref().trim().to_string(), label.clone(), s));
+            specs.push(spec.clone());
+        }
+    }
+    Ok((strategies, specs))
+}
+
+/// The load families of `families` (known names), after checking the explicit `loads`: finite,
+/// each of the n of a listed graph.
+fn check_loads(
+    t: &Theorem,
+    cs: &Section,
+    at: Option<usize>,
+    strategies: &[(String, String, Strategy)],
+) -> std::result::Result<Vec<String>, FileError> {
+    let mut families = Vec::new();
+    for f in &cs.families {
+        if !FAMILIES.contains(&f.get_ref().as_str()) {
+            return Err(t.error_at(
+                Some(f.span().start),
+                format!(
+                    "unknown load family `{}`; accepted: {}",
+                    crate::lang::syntax::excerpt(f.get_ref(), 30),
+                    FAMILIES.join(", ")
+                ),
+            ));
+        }
+        families.push(f.get_ref().clone());
+    }
+    for (k, l) in cs.loads.iter().enumerate() {
+        if l.iter().any(|v| !v.is_finite()) {
+            return Err(t.error_at(
+                at,
+                format!("loads[{k}]: every load must be a finite number"),
+            ));
+        }
+        if !strategies.iter().any(|(_, _, s)| s.graph.n() == l.len()) {
+            return Err(t.error_at(
+                at,
+                format!(
+                    "loads[{k}] has {} entries but no listed graph has n = {}",
+                    l.len(),
+                    l.len()
+                ),
+            ));
+        }
+    }
+    Ok(families)
 }
 
 /// The first violation (or undecided element).
