@@ -729,6 +729,24 @@ struct Outcome {
 /// At most this many elements have their values printed in the notes of a verdict.
 const SHOWN_ELEMENTS: usize = 16;
 
+/// One load vector of one strategy at one combination of the constants: what the sweep over
+/// its elements needs.
+struct VectorCase<'a> {
+    /// The index of the strategy (graph and tree) and of the constant combination.
+    at: (usize, usize),
+    /// The graph's and the tree's names, and the strategy.
+    gname: &'a str,
+    tname: &'a str,
+    s: &'a Strategy,
+    /// The load family and the loads.
+    fam: &'a str,
+    x: &'a [f64],
+    /// The constants' values, by name as numbers and as written.
+    case: &'a CaseValues,
+    named: &'a BTreeMap<String, f64>,
+    named_text: &'a BTreeMap<String, String>,
+}
+
 impl GraphExpr {
     /// Decides the claim at every element, with constants overridden (the constant finder) and
     /// optionally only on the graphs of one size `only_n`.
@@ -780,74 +798,18 @@ impl GraphExpr {
                 let named = case.named(&self.constants);
                 let named_text = case.named_text(&self.constants);
                 for (fam, x) in &vectors {
-                    let st = GraphState::new(s, x, &measures)
-                        .map_err(|e| file_err(format!("{gname}: {e}")))?;
-                    let mut ranks: Vec<usize> = (0..n).collect();
-                    ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
-                    let mut count = 0u64;
-                    for el in st.elements(self.over) {
-                        let env = ElementEnv {
-                            st: &st,
-                            el,
-                            over: self.over,
-                            slots: &self.slots,
-                            constants: &self.constants,
-                            case: &case,
-                            ranks: &ranks,
-                        };
-                        let at = || {
-                            format!(
-                                "{gname}, tree {tname}, loads {}: {}",
-                                if self.reads_loads {
-                                    format!("{x:?}")
-                                } else {
-                                    "-".into()
-                                },
-                                st.describe(el)
-                            )
-                        };
-                        if let Some(g) = &self.given {
-                            match decide(g, &env, &self.tol)
-                                .map_err(|e| file_err(format!("given at {}: {e}", at())))?
-                            {
-                                Decision::Decided(false, _) => continue,
-                                Decision::Decided(true, _) => {}
-                                Decision::Undecided(w) => {
-                                    return Err(file_err(format!("given at {}: {w}", at())));
-                                }
-                            }
-                        }
-                        count += 1;
-                        if shown.len() <= SHOWN_ELEMENTS {
-                            let mut line = format!("{}: {}", at(), show_atoms(&self.expr, &env));
-                            if !named_text.is_empty() {
-                                let cs: Vec<String> = named_text
-                                    .iter()
-                                    .map(|(k, v)| format!("{k} = {v}"))
-                                    .collect();
-                                line = format!("{} ({line})", cs.join(", "));
-                            }
-                            shown.push(line);
-                        }
-                        let found = |what: String| Found {
-                            at: (si, pi),
-                            n,
-                            loads: if self.reads_loads { x.clone() } else { vec![] },
-                            source: format!("{gname}, tree {tname}"),
-                            family: fam.clone(),
-                            constants: named.clone(),
-                            what,
-                            values: show_atoms(&self.expr, &env),
-                            el,
-                        };
-                        let setting = GraphSetting {
-                            claim: self,
-                            st: &st,
-                            case: &case,
-                            ranks: &ranks,
-                        };
-                        sweep.visit(&setting, &el, 0.0, || found(at()))?;
-                    }
+                    let vc = VectorCase {
+                        at: (si, pi),
+                        gname,
+                        tname,
+                        s,
+                        fam,
+                        x,
+                        case: &case,
+                        named: &named,
+                        named_text: &named_text,
+                    };
+                    let count = self.sweep_vector(&vc, &measures, &mut sweep, &mut shown)?;
                     searched.add(&format!("{gname} {tname} {fam}"), count);
                 }
             }
@@ -886,6 +848,92 @@ impl GraphExpr {
             searched,
             shown,
         })
+    }
+
+    /// Sweeps the elements of the quantifier at one load vector (`vc`): an element outside
+    /// `given` is skipped, the values at the first [`SHOWN_ELEMENTS`] are kept for the notes,
+    /// and each is visited by the sweep (which keeps the first violation or the tightest).
+    /// Returns the number of elements evaluated.
+    fn sweep_vector(
+        &self,
+        vc: &VectorCase,
+        measures: &GraphMeasures,
+        sweep: &mut Sweep<Found>,
+        shown: &mut Vec<String>,
+    ) -> Result<u64> {
+        let file_err = |msg: String| Error::invalid(self.t.file_name(), msg);
+        let (gname, tname, x) = (vc.gname, vc.tname, vc.x);
+        let n = vc.s.graph.n();
+        let st =
+            GraphState::new(vc.s, x, measures).map_err(|e| file_err(format!("{gname}: {e}")))?;
+        let mut ranks: Vec<usize> = (0..n).collect();
+        ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+        let mut count = 0u64;
+        for el in st.elements(self.over) {
+            let env = ElementEnv {
+                st: &st,
+                el,
+                over: self.over,
+                slots: &self.slots,
+                constants: &self.constants,
+                case: vc.case,
+                ranks: &ranks,
+            };
+            let at = || {
+                format!(
+                    "{gname}, tree {tname}, loads {}: {}",
+                    if self.reads_loads {
+                        format!("{x:?}")
+                    } else {
+                        "-".into()
+                    },
+                    st.describe(el)
+                )
+            };
+            if let Some(g) = &self.given {
+                match decide(g, &env, &self.tol)
+                    .map_err(|e| file_err(format!("given at {}: {e}", at())))?
+                {
+                    Decision::Decided(false, _) => continue,
+                    Decision::Decided(true, _) => {}
+                    Decision::Undecided(w) => {
+                        return Err(file_err(format!("given at {}: {w}", at())));
+                    }
+                }
+            }
+            count += 1;
+            if shown.len() <= SHOWN_ELEMENTS {
+                let mut line = format!("{}: {}", at(), show_atoms(&self.expr, &env));
+                if !vc.named_text.is_empty() {
+                    let cs: Vec<String> = vc
+                        .named_text
+                        .iter()
+                        .map(|(k, v)| format!("{k} = {v}"))
+                        .collect();
+                    line = format!("{} ({line})", cs.join(", "));
+                }
+                shown.push(line);
+            }
+            let found = |what: String| Found {
+                at: vc.at,
+                n,
+                loads: if self.reads_loads { x.to_vec() } else { vec![] },
+                source: format!("{gname}, tree {tname}"),
+                family: vc.fam.to_string(),
+                constants: vc.named.clone(),
+                what,
+                values: show_atoms(&self.expr, &env),
+                el,
+            };
+            let setting = GraphSetting {
+                claim: self,
+                st: &st,
+                case: vc.case,
+                ranks: &ranks,
+            };
+            sweep.visit(&setting, &el, 0.0, || found(at()))?;
+        }
+        Ok(count)
     }
 }
 
