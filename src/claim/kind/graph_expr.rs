@@ -1226,6 +1226,77 @@ impl GraphExpr {
         None
     }
 
+    /// The values of the constants at combination `pick` on a graph of `n` vertices (`None`
+    /// when they cannot be evaluated there).
+    fn case_at(&self, pick: &[usize], n: usize) -> Option<CaseValues> {
+        let consts = self
+            .constants
+            .evaluate(&self.t, n, Some(1), pick, &[])
+            .ok()?;
+        Some(CaseValues {
+            n,
+            b: 1,
+            pick: pick.to_vec(),
+            consts,
+        })
+    }
+
+    /// The smallest member of the sized family of graph `gname` (`cycle(k)`, `hypercube(k)`, …
+    /// below its size, only the n that `[domain] n` lists, at most [`SHRINK_MEMBERS`]) where the
+    /// claim fails at trust rank `min_rank` or above for some load vector, with the tree of
+    /// strategy `si`: its spec, strategy, load family and loads.
+    fn smallest_member(
+        &self,
+        si: usize,
+        pick: &[usize],
+        min_rank: u8,
+    ) -> Option<(String, Strategy, String, Vec<f64>)> {
+        let (gname, tname, _) = &self.strategies[si];
+        let (fam, size, min) = sized_family(gname)?;
+        // Only members whose n the file's `[domain] n` lists: the claim is about those.
+        let listed = &self.t.file.domain.get_ref().n;
+        let n_of = |k: u64| -> Option<usize> {
+            let n = if fam == "hypercube" {
+                1u64.checked_shl(u32::try_from(k).ok()?)?
+            } else {
+                k
+            };
+            usize::try_from(n).ok()
+        };
+        let sizes = (min..size).filter(|&k| n_of(k).is_some_and(|n| listed.contains(&n)));
+        for k in sizes.take(SHRINK_MEMBERS as usize) {
+            let spec = format!("{fam}({k})");
+            let Ok(g) = parse_graph(&spec, &crate::input::Dir::new(self.dir.as_deref())) else {
+                continue;
+            };
+            let Ok(tree) = self.specs[si].build(&g, self.dir.as_deref()) else {
+                continue;
+            };
+            let Ok(strat) = Strategy::with_routing(&g, tree, self.routing) else {
+                continue;
+            };
+            let Some(case) = self.case_at(pick, g.n()) else {
+                continue;
+            };
+            let vectors = if self.reads_loads {
+                load_vectors(&self.t, &self.families, &self.loads, &strat).unwrap_or_default()
+            } else {
+                vec![("-".to_string(), vec![0.0; g.n()])]
+            };
+            let measures = GraphMeasures::new();
+            let label = format!("{spec}, tree {tname}");
+            for (fam_name, x) in vectors {
+                if self
+                    .violation_at(&strat, &label, &x, &case, &measures)
+                    .is_some_and(|w| trust_rank(w.trust) >= min_rank)
+                {
+                    return Some((spec, strat, fam_name, x));
+                }
+            }
+        }
+        None
+    }
+
     /// Shrinks a certified counterexample: first the smallest failing member of the graph's
     /// family (`cycle(n)`, `path(n)`, `complete(n)`, `hypercube(dim)`: up to [`SHRINK_MEMBERS`]
     /// sizes below the listed one whose n `[domain] n` lists, each with the file's tree, routing,
@@ -1238,64 +1309,8 @@ impl GraphExpr {
         let (gname, tname, s0) = &self.strategies[si];
         let pick = &self.constants.picks()[pi];
         let min_rank = trust_rank(trust);
-        let case_at = |n: usize| -> Option<CaseValues> {
-            let consts = self
-                .constants
-                .evaluate(&self.t, n, Some(1), pick, &[])
-                .ok()?;
-            Some(CaseValues {
-                n,
-                b: 1,
-                pick: pick.clone(),
-                consts,
-            })
-        };
         // The smallest failing member of the family.
-        let mut member: Option<(String, Strategy, String, Vec<f64>)> = None;
-        if let Some((fam, size, min)) = sized_family(gname) {
-            // Only members whose n the file's `[domain] n` lists: the claim is about those.
-            let listed = &self.t.file.domain.get_ref().n;
-            let n_of = |k: u64| -> Option<usize> {
-                let n = if fam == "hypercube" {
-                    1u64.checked_shl(u32::try_from(k).ok()?)?
-                } else {
-                    k
-                };
-                usize::try_from(n).ok()
-            };
-            let sizes = (min..size).filter(|&k| n_of(k).is_some_and(|n| listed.contains(&n)));
-            'sizes: for k in sizes.take(SHRINK_MEMBERS as usize) {
-                let spec = format!("{fam}({k})");
-                let Ok(g) = parse_graph(&spec, &crate::input::Dir::new(self.dir.as_deref())) else {
-                    continue;
-                };
-                let Ok(tree) = self.specs[si].build(&g, self.dir.as_deref()) else {
-                    continue;
-                };
-                let Ok(strat) = Strategy::with_routing(&g, tree, self.routing) else {
-                    continue;
-                };
-                let Some(case) = case_at(g.n()) else {
-                    continue;
-                };
-                let vectors = if self.reads_loads {
-                    load_vectors(&self.t, &self.families, &self.loads, &strat).unwrap_or_default()
-                } else {
-                    vec![("-".to_string(), vec![0.0; g.n()])]
-                };
-                let measures = GraphMeasures::new();
-                let label = format!("{spec}, tree {tname}");
-                for (fam_name, x) in vectors {
-                    if self
-                        .violation_at(&strat, &label, &x, &case, &measures)
-                        .is_some_and(|w| trust_rank(w.trust) >= min_rank)
-                    {
-                        member = Some((spec, strat, fam_name, x));
-                        break 'sizes;
-                    }
-                }
-            }
-        }
+        let member = self.smallest_member(si, pick, min_rank);
         let (spec, strat, family, x0) = match member {
             Some((spec, strat, fam, x)) => (spec, std::borrow::Cow::Owned(strat), fam, x),
             None => (
@@ -1310,7 +1325,7 @@ impl GraphExpr {
             ),
         };
         let n = strat.graph.n();
-        let Some(case) = case_at(n) else {
+        let Some(case) = self.case_at(pick, n) else {
             return Ok((v, None));
         };
         let measures = GraphMeasures::new();
