@@ -643,6 +643,45 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
     MdExpr::build(t).map(|c| Box::new(c) as Box<dyn Check>)
 }
 
+/// Checks that no constant shadows a quantity or a potential of the file.
+fn check_constant_names(t: &Theorem, constants: &Constants) -> std::result::Result<(), FileError> {
+    for (j, name) in constants.names.iter().enumerate() {
+        if SIMPLE.iter().any(|(n, _)| n == name) || t.file.potentials.contains_key(name) {
+            return Err(t.error_at(
+                Some(constants.at[j]),
+                format!("constant `{name}` shadows a quantity or potential"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the size of the grid `max_load = k`: `(k + 1)^(n·D)` states at each n at most
+/// [`MAX_EXHAUSTIVE`].
+fn check_grid(
+    t: &Theorem,
+    max_load: Option<u32>,
+    ns: &[usize],
+    dims: usize,
+    c_at: usize,
+) -> std::result::Result<(), FileError> {
+    let Some(k) = max_load else {
+        return Ok(());
+    };
+    for &n in ns {
+        let count = (k as u64 + 1).checked_pow((n * dims) as u32);
+        if count.is_none_or(|c| c > MAX_EXHAUSTIVE) {
+            return Err(t.error_at(
+                    Some(c_at),
+                    format!(
+                        "max_load = {k} at n = {n}, D = {dims}: ({k} + 1)^(n·D) states exceed the limit of {MAX_EXHAUSTIVE} (limits::MD_CLAIM_EXHAUSTIVE)"
+                    ),
+                ));
+        }
+    }
+    Ok(())
+}
+
 /// The ball laws of `ball` (one law or a list, at least one).
 fn parse_laws(t: &Theorem, cs: &Section) -> std::result::Result<Vec<BallLaw>, FileError> {
     let ball_at = Some(cs.ball.span().start);
@@ -879,14 +918,7 @@ impl MdExpr {
         let c_at = c.span().start;
         let cs = c.into_inner();
         let constants = Constants::parse(t)?;
-        for (j, name) in constants.names.iter().enumerate() {
-            if SIMPLE.iter().any(|(n, _)| n == name) || t.file.potentials.contains_key(name) {
-                return Err(t.error_at(
-                    Some(constants.at[j]),
-                    format!("constant `{name}` shadows a quantity or potential"),
-                ));
-            }
-        }
+        check_constant_names(t, &constants)?;
         let scope = MdScope {
             t,
             constants: &constants,
@@ -942,19 +974,7 @@ impl MdExpr {
         };
         let explicit = explicit_states(t, &fields, &cells)?;
         let ns = numbers_of_bins(t, &explicit, exhaustive, &cells)?;
-        if let Some(k) = fields.max_load {
-            for &n in &ns {
-                let count = (k as u64 + 1).checked_pow((n * dims) as u32);
-                if count.is_none_or(|c| c > MAX_EXHAUSTIVE) {
-                    return Err(t.error_at(
-                        Some(c_at),
-                        format!(
-                            "max_load = {k} at n = {n}, D = {dims}: ({k} + 1)^(n·D) states exceed the limit of {MAX_EXHAUSTIVE} (limits::MD_CLAIM_EXHAUSTIVE)"
-                        ),
-                    ));
-                }
-            }
-        }
+        check_grid(t, fields.max_load, &ns, dims, c_at)?;
         if explicit.is_empty() && fields.max_load.is_none() && fields.random == 0 && chain.is_none()
         {
             return Err(t.error_at(
