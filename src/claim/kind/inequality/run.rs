@@ -876,11 +876,7 @@ impl Inequality {
             notes.push(format!(
                 "refuted over the ranges ({}): certified false at {} at this state (found by bisecting the ranges)",
                 range_tally.text,
-                spot.point
-                    .iter()
-                    .map(|(j, q)| format!("{} = {q}", self.setup.constants.names[*j]))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                self.point_text(&spot.point)
             ));
         } else if has_ranges && status == Status::Holds {
             searched.add("range", range_tally.states);
@@ -893,26 +889,7 @@ impl Inequality {
         }
         let (recheck, bits) = recheck_text(&cert);
         searched.precision_bits = bits;
-        if evidence.margin <= resolution {
-            notes.push(format!(
-                "the smallest float slack {s:e} is below the numerical resolution {resolution}: decided by the certified evaluation"
-            ));
-        }
-        if status == Status::Inconclusive && !atom.holds {
-            notes.push(
-                "the floats see a violation that no certified evaluation confirms: not refuted"
-                    .into(),
-            );
-        }
-        if !self.state_dependent && status == Status::Holds && trust == Trust::Exact {
-            // A claim that does not depend on the load vector is decided at one point per case.
-        } else if status == Status::Holds {
-            notes.push("holds on the searched space; this is evidence, not a proof".into());
-        }
-        if status == Status::Refuted && trust == Trust::Float {
-            // Only reachable with a rigorous float error bound (never without one).
-            status = Status::Refuted;
-        }
+        self.evidence_notes(&evidence, s, status, trust, &mut notes);
         if trust == Trust::Exact
             && let Some([l, r, s]) = self.exact_sides(link, &st)
         {
@@ -955,6 +932,45 @@ impl Inequality {
             };
         }
         Ok(values)
+    }
+
+    /// The values of the range constants at `point`, `eps = 1/4, c = 2`.
+    fn point_text(&self, point: &RangePoint) -> String {
+        point
+            .iter()
+            .map(|(j, q)| format!("{} = {q}", self.setup.constants.names[*j]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The notes on how the link's verdict was reached from the `evidence` at its spot (float
+    /// slack `s`): decided by the certified evaluation below the float resolution, a float
+    /// violation left unconfirmed, a `holds` that is evidence only.
+    fn evidence_notes(
+        &self,
+        evidence: &Evidence,
+        s: f64,
+        status: Status,
+        trust: Trust,
+        notes: &mut Vec<String>,
+    ) {
+        let resolution = evidence.resolution;
+        if evidence.margin <= resolution {
+            notes.push(format!(
+                "the smallest float slack {s:e} is below the numerical resolution {resolution}: decided by the certified evaluation"
+            ));
+        }
+        if status == Status::Inconclusive && !evidence.float_holds {
+            notes.push(
+                "the floats see a violation that no certified evaluation confirms: not refuted"
+                    .into(),
+            );
+        }
+        if !self.state_dependent && status == Status::Holds && trust == Trust::Exact {
+            // A claim that does not depend on the load vector is decided at one point per case.
+        } else if status == Status::Holds {
+            notes.push("holds on the searched space; this is evidence, not a proof".into());
+        }
     }
 }
 
