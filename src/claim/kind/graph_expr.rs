@@ -598,16 +598,18 @@ fn formulas_read_loads(over: Over, expr: &Formula, given: &Option<Formula>) -> b
     binders || funcs
 }
 
+/// Strategies by graph and tree name.
+type Strategies = Vec<(String, String, Strategy)>;
+
 /// The strategies of the claim, one per graph of `graphs` (each with its n listed by
 /// `[domain] n`) and tree of `trees` (the standard tree when omitted), with the tree specs.
-#[allow(clippy::type_complexity)]
 fn build_strategies(
     t: &Theorem,
     cs: &Section,
     c_start: usize,
     routing: Routing,
     dir: Option<&std::path::Path>,
-) -> std::result::Result<(Vec<(String, String, Strategy)>, Vec<TreeSpec>), FileError> {
+) -> std::result::Result<(Strategies, Vec<TreeSpec>), FileError> {
     let trees: Vec<(String, TreeSpec, usize)> = if cs.trees.is_empty() {
         vec![("standard".into(), TreeSpec::Standard, c_start)]
     } else {

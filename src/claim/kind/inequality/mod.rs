@@ -108,10 +108,13 @@ const OPERATORS: [(&str, Cmp); 6] = [
     (">", Cmp::Gt),
 ];
 
+/// The (δ, ε) of `[setting.vectors]`, when the file quantifies over vectors.
+type Vectors = Option<(Q, Q)>;
+
 /// The sources of allocation vectors of `[setting]`: each process, and the vector quantifier
 /// of `[setting.vectors]` (every vector meeting C1(δ, ε) and C2(C)), whose (δ, ε) are also
 /// returned for the claim's scope.
-fn parse_sources(t: &Theorem) -> std::result::Result<(Vec<SourceSpec>, Option<(Q, Q)>), FileError> {
+fn parse_sources(t: &Theorem) -> std::result::Result<(Vec<SourceSpec>, Vectors), FileError> {
     let f = &t.file;
     let mut sources = Vec::new();
     for s in &f.setting.processes {
