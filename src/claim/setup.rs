@@ -210,6 +210,128 @@ impl crate::lang::Env<Float> for Partial<'_> {
     }
 }
 
+/// A range constant `name = text` at byte `at`, split into `parts` (open low end, low end, high
+/// end, open high end): its sample points (as definitions, [`super::range::sample_texts`]) and
+/// its range with the ends compiled (expressions over `n`, `b` and other constants).
+fn parse_range(
+    t: &Theorem,
+    scope: &ConstScope,
+    name: &str,
+    at: usize,
+    text: &str,
+    parts: (bool, String, String, bool),
+) -> Result<(Vec<ConstDef>, super::range::RangeDef), FileError> {
+    let (lo_open, lo, hi, hi_open) = parts;
+    let what = format!("constant `{name}`, the range `{text}`");
+    let end = |e: &str| -> Result<Expr, FileError> {
+        let ast = crate::lang::parse(e)
+            .map_err(|err| t.error_at(Some(at), format!("{what}: end `{e}`: {}", err.message)))?;
+        let x = crate::lang::compile_expr(&ast, scope, false)
+            .map_err(|err| t.error_at(Some(at), format!("{what}: end `{e}`: {}", err.message)))?;
+        let u = x.uses();
+        if u.binders || u.proc_funcs {
+            return Err(t.error_at(
+                Some(at),
+                format!("{what}: an end may use only n, b, numbers and other constants"),
+            ));
+        }
+        Ok(x)
+    };
+    let (lo_e, hi_e) = (end(&lo)?, end(&hi)?);
+    if matches!(name, "k" | "delta") {
+        return Err(t.error_at(
+            Some(at),
+            format!(
+                "constant `{name}` is read at a point by the engine (the margins of `k`, the sets of `delta`): it cannot be a range"
+            ),
+        ));
+    }
+    let mut defs = Vec::new();
+    for s in super::range::sample_texts(lo_open, &lo, &hi, hi_open) {
+        let expr = end(&s)?;
+        defs.push(ConstDef {
+            uses_b: expr.uses().slots.contains(&1),
+            text: s,
+            expr,
+        });
+    }
+    let range = super::range::RangeDef {
+        text: text.to_string(),
+        lo: lo_e,
+        hi: hi_e,
+        lo_open,
+        hi_open,
+    };
+    Ok((defs, range))
+}
+
+/// The definitions of constant `name` (one value or a grid, at least one): integers, finite
+/// floats (as `{f:e}`) and expressions over `n`, `b`, numbers and other constants.
+fn parse_grid(
+    t: &Theorem,
+    scope: &ConstScope,
+    name: &str,
+    v: &toml::Spanned<ConstValue>,
+) -> Result<Vec<ConstDef>, FileError> {
+    let at = v.span().start;
+    let scalars: Vec<&Scalar> = match v.get_ref() {
+        ConstValue::One(s) => vec![s],
+        ConstValue::Grid(g) => g.iter().collect(),
+    };
+    if scalars.is_empty() {
+        return Err(t.error_at(Some(at), format!("constant `{name}` has an empty grid")));
+    }
+    let mut defs = Vec::new();
+    for s in scalars {
+        let text = match s {
+            Scalar::Int(i) => i.to_string(),
+            Scalar::Float(f) => {
+                if !f.is_finite() {
+                    return Err(t.error_at(
+                        Some(at),
+                        format!("constant `{name}`: {f} is not a finite number"),
+                    ));
+                }
+                format!("{f:e}")
+            }
+            Scalar::Text(s) => s.clone(),
+        };
+        let offset = if matches!(v.get_ref(), ConstValue::One(Scalar::Text(_))) {
+            at
+        } else {
+            usize::MAX
+        };
+        let expr = if offset == usize::MAX {
+            let ast = crate::lang::parse(&text)
+                .map_err(|e| t.error_at(Some(at), format!("constant `{name}`: {}", e.message)))?;
+            crate::lang::compile_expr(&ast, scope, false)
+                .map_err(|e| t.error_at(Some(at), format!("constant `{name}`: {}", e.message)))?
+        } else {
+            compile_in(
+                t,
+                &format!("constant `{name}`"),
+                &text,
+                offset,
+                scope,
+                false,
+            )?
+        };
+        let u = expr.uses();
+        if u.binders || u.proc_funcs {
+            return Err(t.error_at(
+                Some(at),
+                format!("constant `{name}` may use only n, b, numbers and other constants"),
+            ));
+        }
+        defs.push(ConstDef {
+            text,
+            uses_b: u.slots.contains(&1),
+            expr,
+        });
+    }
+    Ok(defs)
+}
+
 struct ConstScope<'a> {
     names: &'a [String],
 }
@@ -325,137 +447,49 @@ impl Constants {
                 ));
             }
             if let ConstValue::One(Scalar::Text(text)) = v.get_ref()
-                && let Some((lo_open, lo, hi, hi_open)) = super::range::split(text)
+                && let Some(parts) = super::range::split(text)
             {
-                let what = format!("constant `{name}`, the range `{text}`");
-                let end = |e: &str| -> Result<Expr, FileError> {
-                    let ast = crate::lang::parse(e).map_err(|err| {
-                        t.error_at(Some(at), format!("{what}: end `{e}`: {}", err.message))
-                    })?;
-                    let x = crate::lang::compile_expr(&ast, &scope, false).map_err(|err| {
-                        t.error_at(Some(at), format!("{what}: end `{e}`: {}", err.message))
-                    })?;
-                    let u = x.uses();
-                    if u.binders || u.proc_funcs {
-                        return Err(t.error_at(
-                            Some(at),
-                            format!(
-                                "{what}: an end may use only n, b, numbers and other constants"
-                            ),
-                        ));
-                    }
-                    Ok(x)
-                };
-                let (lo_e, hi_e) = (end(&lo)?, end(&hi)?);
-                if matches!(name.as_str(), "k" | "delta") {
-                    return Err(t.error_at(
-                        Some(at),
-                        format!(
-                            "constant `{name}` is read at a point by the engine (the margins of `k`, the sets of `delta`): it cannot be a range"
-                        ),
-                    ));
-                }
-                let mut defs = Vec::new();
-                for s in super::range::sample_texts(lo_open, &lo, &hi, hi_open) {
-                    let expr = end(&s)?;
-                    defs.push(ConstDef {
-                        uses_b: expr.uses().slots.contains(&1),
-                        text: s,
-                        expr,
-                    });
-                }
+                let (defs, range) = parse_range(t, &scope, name, at, text, parts)?;
                 c.defs.push(defs);
                 c.at.push(at);
-                c.ranges.push(Some(super::range::RangeDef {
-                    text: text.clone(),
-                    lo: lo_e,
-                    hi: hi_e,
-                    lo_open,
-                    hi_open,
-                }));
+                c.ranges.push(Some(range));
                 continue;
             }
-            let scalars: Vec<&Scalar> = match v.get_ref() {
-                ConstValue::One(s) => vec![s],
-                ConstValue::Grid(g) => g.iter().collect(),
-            };
-            if scalars.is_empty() {
-                return Err(t.error_at(Some(at), format!("constant `{name}` has an empty grid")));
-            }
-            let mut defs = Vec::new();
-            for s in scalars {
-                let text = match s {
-                    Scalar::Int(i) => i.to_string(),
-                    Scalar::Float(f) => {
-                        if !f.is_finite() {
-                            return Err(t.error_at(
-                                Some(at),
-                                format!("constant `{name}`: {f} is not a finite number"),
-                            ));
-                        }
-                        format!("{f:e}")
-                    }
-                    Scalar::Text(s) => s.clone(),
-                };
-                let offset = if matches!(v.get_ref(), ConstValue::One(Scalar::Text(_))) {
-                    at
-                } else {
-                    usize::MAX
-                };
-                let expr = if offset == usize::MAX {
-                    let ast = crate::lang::parse(&text).map_err(|e| {
-                        t.error_at(Some(at), format!("constant `{name}`: {}", e.message))
-                    })?;
-                    crate::lang::compile_expr(&ast, &scope, false).map_err(|e| {
-                        t.error_at(Some(at), format!("constant `{name}`: {}", e.message))
-                    })?
-                } else {
-                    compile_in(
-                        t,
-                        &format!("constant `{name}`"),
-                        &text,
-                        offset,
-                        &scope,
-                        false,
-                    )?
-                };
-                let u = expr.uses();
-                if u.binders || u.proc_funcs {
-                    return Err(t.error_at(
-                        Some(at),
-                        format!("constant `{name}` may use only n, b, numbers and other constants"),
-                    ));
-                }
-                defs.push(ConstDef {
-                    text,
-                    uses_b: u.slots.contains(&1),
-                    expr,
-                });
-            }
-            c.defs.push(defs);
+            c.defs.push(parse_grid(t, &scope, name, v)?);
             c.at.push(at);
             c.ranges.push(None);
         }
-        // A range is read by the claim only: its sample points must not leak into another
-        // constant (or another range's ends), which would be evaluated at one point.
-        for (j, defs) in c.defs.iter().enumerate() {
+        c.check_ranges_unread(t)?;
+        c.order = c.evaluation_order(t)?;
+        Ok(c)
+    }
+
+    /// Checks that a range is read by the claim only: its sample points must not leak into
+    /// another constant (or another range's ends), which would be evaluated at one point.
+    fn check_ranges_unread(&self, t: &Theorem) -> Result<(), FileError> {
+        for (j, defs) in self.defs.iter().enumerate() {
             let mut read: Vec<&Expr> = defs.iter().map(|d| &d.expr).collect();
-            if let Some(r) = &c.ranges[j] {
+            if let Some(r) = &self.ranges[j] {
                 read = vec![&r.lo, &r.hi];
             }
-            if let Some(other) = read.iter().find_map(|e| c.range_read_by(e)) {
+            if let Some(other) = read.iter().find_map(|e| self.range_read_by(e)) {
                 return Err(t.error_at(
-                    Some(c.at[j]),
+                    Some(self.at[j]),
                     format!(
                         "constant `{}` reads the range constant `{other}`: a range is decided by the claim alone (write the expression into the claim)",
-                        names[j]
+                        self.names[j]
                     ),
                 ));
             }
         }
-        // Evaluation order: a topological sort of "reads".
-        let k = names.len();
-        let reads: Vec<Vec<usize>> = c
+        Ok(())
+    }
+
+    /// The evaluation order of the constants: a topological sort of "reads" (each constant
+    /// after those its definitions read); a circle of reads is an error.
+    fn evaluation_order(&self, t: &Theorem) -> Result<Vec<usize>, FileError> {
+        let k = self.names.len();
+        let reads: Vec<Vec<usize>> = self
             .defs
             .iter()
             .map(|g| {
@@ -470,27 +504,28 @@ impl Constants {
                 r
             })
             .collect();
+        let mut order = Vec::with_capacity(k);
         let mut done = vec![false; k];
-        while c.order.len() < k {
+        while order.len() < k {
             let next = (0..k).find(|&j| !done[j] && reads[j].iter().all(|&r| done[r]));
             match next {
                 Some(j) => {
                     done[j] = true;
-                    c.order.push(j);
+                    order.push(j);
                 }
                 None => {
                     let j = (0..k).find(|&j| !done[j]).expect("some constant left");
                     return Err(t.error_at(
-                        Some(c.at[j]),
+                        Some(self.at[j]),
                         format!(
                             "constant `{}` depends on itself through other constants",
-                            names[j]
+                            self.names[j]
                         ),
                     ));
                 }
             }
         }
-        Ok(c)
+        Ok(order)
     }
 
     /// The index of the constant `name`.

@@ -931,178 +931,197 @@ impl<'a> GraphState<'a> {
         if let Some(v) = self.global(name)? {
             return Ok(v);
         }
+        let v = match el {
+            Element::State => None,
+            Element::Vertex(v) => self.vertex_value(name, v)?,
+            Element::Node(i) => self.node_value(name, i)?,
+            Element::Edge(e) => self.per_edge_value(name, e)?,
+            Element::Pair(i, j) => self.pair_value(name, i, j)?,
+            Element::Ancestor(a, b, q) => match name {
+                "size_a" => Some(Value::Exact(qi(self.t().nodes[a].size()))),
+                "size_b" => Some(Value::Exact(qi(self.t().nodes[b].size()))),
+                "dist" => Some(Value::Exact(qi(q))),
+                _ => None,
+            },
+        };
+        v.ok_or_else(|| undefined(format!("`{name}` is not defined at {}", self.describe(el))))
+    }
+
+    /// The per-vertex value of `name` at vertex `v` (`None`: not a per-vertex name).
+    fn vertex_value(&self, name: &str, v: usize) -> Result<Option<Value>> {
         let t = self.t();
         let g = &self.s.graph;
-        let ex = |q: Q| Ok(Value::Exact(q));
-        let ind = |b: bool| Ok(Value::Exact(qi(usize::from(b))));
         let n = g.n();
-        match el {
-            Element::State => {}
-            Element::Vertex(v) => match name {
-                "v" => return ex(qi(v)),
-                "x" => return ex(self.x[v].clone()),
-                "y" => {
-                    let w: Q = self.x.iter().sum();
-                    return ex(&self.x[v] - w / qi(n));
-                }
-                "deg" => return ex(qi(g.degree(v))),
-                "depth" => return ex(qi(t.nodes[t.leaf[v]].depth)),
-                "p" => return ex(self.greedy()?[v].clone()),
-                "q" => return ex(self.q()?[v].clone()),
-                "path_sum" | "path_abs" => {
-                    // The telescoping terms L̄(S_{i_{j−1}}) − L̄(S_{i_j}) along the leaf-to-root
-                    // path (C.Id.telescope), summed, or their absolute values summed.
-                    let p = t.path_to_root(v);
-                    let terms = p.windows(2).map(|w| self.lbar(w[0]) - self.lbar(w[1]));
-                    return ex(if name == "path_sum" {
-                        terms.sum()
-                    } else {
-                        terms.map(|d| d.abs()).sum()
-                    });
-                }
-                "drift" => {
-                    let signs = self.signs()?;
-                    let mut s = Q::zero();
-                    for &i in &t.path_to_root(v)[1..] {
-                        if signs[i] != 0 {
-                            s += self.s.designed_drift(i, v) * Q::from_integer(Int::from(signs[i]));
-                        }
-                    }
-                    return ex(s);
-                }
-                _ => {}
-            },
-            Element::Node(i) => {
-                let nd = &t.nodes[i];
-                match name {
-                    "node" => return ex(qi(i)),
-                    "size" => return ex(qi(nd.size())),
-                    "depth" => return ex(qi(nd.depth)),
-                    "Lbar" => return ex(self.lbar(i)),
-                    "is_leaf" => return ind(nd.children.is_none()),
-                    "is_root" => return ind(nd.parent.is_none()),
-                    "dsum" => return ex(self.dsum(i)),
-                    "cut" => return ex(qi(self.cut(i))),
-                    "connected" => return ind(self.connected(i)),
-                    "cross" => return ex(self.cross(i)),
-                    "p_S" => return ex(self.mass(self.greedy()?, i)),
-                    "q_S" => return ex(self.mass(self.q()?, i)),
-                    "size_l" | "size_r" | "Lbar_l" | "Lbar_r" | "sib_gap" | "QL" | "q_l"
-                    | "q_r" | "pi1" | "eps_t" | "flow_max" | "hnorm2" | "h_one" | "h_norm2"
-                    | "h_L" | "h_orth" | "flow_residual" => {
-                        let (l, r) = self.children(i, name)?;
-                        let (sl, sr) = (qi(t.nodes[l].size()), qi(t.nodes[r].size()));
-                        return match name {
-                            "size_l" => ex(sl),
-                            "size_r" => ex(sr),
-                            "Lbar_l" => ex(self.lbar(l)),
-                            "Lbar_r" => ex(self.lbar(r)),
-                            "sib_gap" => ex(self.lbar(l) - self.lbar(r)),
-                            "QL" => ex(Q::from_integer(Int::from(self.signs()?[i]))),
-                            "q_l" => ex(self.mass(self.q()?, l)),
-                            "q_r" => ex(self.mass(self.q()?, r)),
-                            "pi1" => ex(sl / qi(nd.size())),
-                            "eps_t" => {
-                                let qs = self.mass(self.q()?, i);
-                                if qs.is_zero() {
-                                    return Err(undefined(format!(
-                                        "`eps_t` at node {i}: q(S_i) = 0"
-                                    )));
-                                }
-                                ex(sl / qi(nd.size()) - self.mass(self.q()?, l) / qs)
-                            }
-                            "flow_max" => ex(self
-                                .flow_of(i)
-                                .and_then(|j| {
-                                    self.s.flows.flows[j].iter().map(|(_, v)| v.abs()).max()
-                                })
-                                .unwrap_or_else(Q::zero)),
-                            "h_one" => ex(super::haar::vector(t, i).into_iter().sum()),
-                            "h_norm2" => ex(super::haar::dot(t, i, i)),
-                            "h_L" => ex(super::haar::dot_loads(t, i, &self.x)),
-                            "h_orth" => ex(t
-                                .internal()
-                                .into_iter()
-                                .filter(|&j| j != i)
-                                .map(|j| super::haar::dot(t, i, j).abs())
-                                .max()
-                                .unwrap_or_else(Q::zero)),
-                            "flow_residual" => {
-                                let j = self.flow_of(i).ok_or_else(|| {
-                                    undefined(format!("`flow_residual` at node {i}: no unit flow"))
-                                })?;
-                                let inflow = self.s.flows.inflow(g, j);
-                                ex(inflow
-                                    .iter()
-                                    .enumerate()
-                                    .map(|(v, d)| (d - super::haar::value(t, i, v)).abs())
-                                    .sum())
-                            }
-                            _ => ex(sl.recip() + sr.recip()),
-                        };
-                    }
-                    "size_parent" | "Lbar_parent" | "size_sib" | "Lbar_sib" => {
-                        let (p, sib) = self.parent_sib(i, name)?;
-                        return match name {
-                            "size_parent" => ex(qi(t.nodes[p].size())),
-                            "Lbar_parent" => ex(self.lbar(p)),
-                            "size_sib" => ex(qi(t.nodes[sib].size())),
-                            _ => ex(self.lbar(sib)),
-                        };
-                    }
-                    _ => {}
-                }
+        let ex = |q: Q| Ok(Some(Value::Exact(q)));
+        match name {
+            "v" => ex(qi(v)),
+            "x" => ex(self.x[v].clone()),
+            "y" => {
+                let w: Q = self.x.iter().sum();
+                ex(&self.x[v] - w / qi(n))
             }
-            Element::Edge(e) => {
-                let (a, b) = g.edges()[e];
-                let ch = &self.s.per_edge[e];
-                match name {
-                    "e" => return ex(qi(e)),
-                    "a" => return ex(qi(a)),
-                    "b" => return ex(qi(b)),
-                    "x_a" => return ex(self.x[a].clone()),
-                    "x_b" => return ex(self.x[b].clone()),
-                    "support" => return ex(qi(ch.len())),
-                    "p_sum" => return ex(ch.iter().map(|c| c.prob.clone()).sum()),
-                    "flow" => return ex(self.edge_loads()[e].clone()),
-                    "bias" => return ex(self.biases()?[e].clone()),
-                    "flow_bias" => return ex(self.flow_biases()?[e].clone()),
-                    _ => {}
-                }
+            "deg" => ex(qi(g.degree(v))),
+            "depth" => ex(qi(t.nodes[t.leaf[v]].depth)),
+            "p" => ex(self.greedy()?[v].clone()),
+            "q" => ex(self.q()?[v].clone()),
+            "path_sum" | "path_abs" => {
+                // The telescoping terms L̄(S_{i_{j−1}}) − L̄(S_{i_j}) along the leaf-to-root
+                // path (C.Id.telescope), summed, or their absolute values summed.
+                let p = t.path_to_root(v);
+                let terms = p.windows(2).map(|w| self.lbar(w[0]) - self.lbar(w[1]));
+                ex(if name == "path_sum" {
+                    terms.sum()
+                } else {
+                    terms.map(|d| d.abs()).sum()
+                })
             }
-            Element::Pair(i, j) => match name {
-                "same" => return ind(i == j),
-                "anc" => {
-                    let mut a = t.nodes[j].parent;
-                    while let Some(k) = a {
-                        if k == i {
-                            return ind(true);
-                        }
-                        a = t.nodes[k].parent;
+            "drift" => {
+                let signs = self.signs()?;
+                let mut s = Q::zero();
+                for &i in &t.path_to_root(v)[1..] {
+                    if signs[i] != 0 {
+                        s += self.s.designed_drift(i, v) * Q::from_integer(Int::from(signs[i]));
                     }
-                    return ind(false);
                 }
-                "dl" | "dr" | "size_l" | "size_r" => {
-                    let (l, r) = t.nodes[j].children.expect("pairs are internal");
-                    let c = if name.ends_with('l') { l } else { r };
-                    return match name {
-                        "dl" | "dr" => ex(haar_on(t, i, c) * self.s.beta_k()),
-                        _ => ex(qi(t.nodes[c].size())),
-                    };
-                }
-                _ => {}
-            },
-            Element::Ancestor(a, b, q) => match name {
-                "size_a" => return ex(qi(t.nodes[a].size())),
-                "size_b" => return ex(qi(t.nodes[b].size())),
-                "dist" => return ex(qi(q)),
-                _ => {}
-            },
+                ex(s)
+            }
+            _ => Ok(None),
         }
-        Err(undefined(format!(
-            "`{name}` is not defined at {}",
-            self.describe(el)
-        )))
+    }
+
+    /// The per-node value of `name` at node `i` of the tree, including those of its children
+    /// and of its parent and sibling (`None`: not a per-node name).
+    fn node_value(&self, name: &str, i: usize) -> Result<Option<Value>> {
+        let t = self.t();
+        let g = &self.s.graph;
+        let nd = &t.nodes[i];
+        let ex = |q: Q| Ok(Some(Value::Exact(q)));
+        let ind = |b: bool| Ok(Some(Value::Exact(qi(usize::from(b)))));
+        match name {
+            "node" => ex(qi(i)),
+            "size" => ex(qi(nd.size())),
+            "depth" => ex(qi(nd.depth)),
+            "Lbar" => ex(self.lbar(i)),
+            "is_leaf" => ind(nd.children.is_none()),
+            "is_root" => ind(nd.parent.is_none()),
+            "dsum" => ex(self.dsum(i)),
+            "cut" => ex(qi(self.cut(i))),
+            "connected" => ind(self.connected(i)),
+            "cross" => ex(self.cross(i)),
+            "p_S" => ex(self.mass(self.greedy()?, i)),
+            "q_S" => ex(self.mass(self.q()?, i)),
+            "size_l" | "size_r" | "Lbar_l" | "Lbar_r" | "sib_gap" | "QL" | "q_l" | "q_r"
+            | "pi1" | "eps_t" | "flow_max" | "hnorm2" | "h_one" | "h_norm2" | "h_L" | "h_orth"
+            | "flow_residual" => {
+                let (l, r) = self.children(i, name)?;
+                let (sl, sr) = (qi(t.nodes[l].size()), qi(t.nodes[r].size()));
+                match name {
+                    "size_l" => ex(sl),
+                    "size_r" => ex(sr),
+                    "Lbar_l" => ex(self.lbar(l)),
+                    "Lbar_r" => ex(self.lbar(r)),
+                    "sib_gap" => ex(self.lbar(l) - self.lbar(r)),
+                    "QL" => ex(Q::from_integer(Int::from(self.signs()?[i]))),
+                    "q_l" => ex(self.mass(self.q()?, l)),
+                    "q_r" => ex(self.mass(self.q()?, r)),
+                    "pi1" => ex(sl / qi(nd.size())),
+                    "eps_t" => {
+                        let qs = self.mass(self.q()?, i);
+                        if qs.is_zero() {
+                            return Err(undefined(format!("`eps_t` at node {i}: q(S_i) = 0")));
+                        }
+                        ex(sl / qi(nd.size()) - self.mass(self.q()?, l) / qs)
+                    }
+                    "flow_max" => ex(self
+                        .flow_of(i)
+                        .and_then(|j| self.s.flows.flows[j].iter().map(|(_, v)| v.abs()).max())
+                        .unwrap_or_else(Q::zero)),
+                    "h_one" => ex(super::haar::vector(t, i).into_iter().sum()),
+                    "h_norm2" => ex(super::haar::dot(t, i, i)),
+                    "h_L" => ex(super::haar::dot_loads(t, i, &self.x)),
+                    "h_orth" => ex(t
+                        .internal()
+                        .into_iter()
+                        .filter(|&j| j != i)
+                        .map(|j| super::haar::dot(t, i, j).abs())
+                        .max()
+                        .unwrap_or_else(Q::zero)),
+                    "flow_residual" => {
+                        let j = self.flow_of(i).ok_or_else(|| {
+                            undefined(format!("`flow_residual` at node {i}: no unit flow"))
+                        })?;
+                        let inflow = self.s.flows.inflow(g, j);
+                        ex(inflow
+                            .iter()
+                            .enumerate()
+                            .map(|(v, d)| (d - super::haar::value(t, i, v)).abs())
+                            .sum())
+                    }
+                    _ => ex(sl.recip() + sr.recip()),
+                }
+            }
+            "size_parent" | "Lbar_parent" | "size_sib" | "Lbar_sib" => {
+                let (p, sib) = self.parent_sib(i, name)?;
+                match name {
+                    "size_parent" => ex(qi(t.nodes[p].size())),
+                    "Lbar_parent" => ex(self.lbar(p)),
+                    "size_sib" => ex(qi(t.nodes[sib].size())),
+                    _ => ex(self.lbar(sib)),
+                }
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The per-edge value of `name` at edge `e` (`None`: not a per-edge name).
+    fn per_edge_value(&self, name: &str, e: usize) -> Result<Option<Value>> {
+        let g = &self.s.graph;
+        let (a, b) = g.edges()[e];
+        let ch = &self.s.per_edge[e];
+        let ex = |q: Q| Ok(Some(Value::Exact(q)));
+        match name {
+            "e" => ex(qi(e)),
+            "a" => ex(qi(a)),
+            "b" => ex(qi(b)),
+            "x_a" => ex(self.x[a].clone()),
+            "x_b" => ex(self.x[b].clone()),
+            "support" => ex(qi(ch.len())),
+            "p_sum" => ex(ch.iter().map(|c| c.prob.clone()).sum()),
+            "flow" => ex(self.edge_loads()[e].clone()),
+            "bias" => ex(self.biases()?[e].clone()),
+            "flow_bias" => ex(self.flow_biases()?[e].clone()),
+            _ => Ok(None),
+        }
+    }
+
+    /// The value of `name` at the pair of internal nodes (`i`, `j`) (`None`: not a per-pair
+    /// name).
+    fn pair_value(&self, name: &str, i: usize, j: usize) -> Result<Option<Value>> {
+        let t = self.t();
+        let ex = |q: Q| Ok(Some(Value::Exact(q)));
+        let ind = |b: bool| Ok(Some(Value::Exact(qi(usize::from(b)))));
+        match name {
+            "same" => ind(i == j),
+            "anc" => {
+                let mut a = t.nodes[j].parent;
+                while let Some(k) = a {
+                    if k == i {
+                        return ind(true);
+                    }
+                    a = t.nodes[k].parent;
+                }
+                ind(false)
+            }
+            "dl" | "dr" | "size_l" | "size_r" => {
+                let (l, r) = t.nodes[j].children.expect("pairs are internal");
+                let c = if name.ends_with('l') { l } else { r };
+                match name {
+                    "dl" | "dr" => ex(haar_on(t, i, c) * self.s.beta_k()),
+                    _ => ex(qi(t.nodes[c].size())),
+                }
+            }
+            _ => Ok(None),
+        }
     }
 }
 

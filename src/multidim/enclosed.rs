@@ -285,41 +285,8 @@ pub fn evaluate(
     };
     match item {
         Item::Eq316(form) => {
-            let phi = spec(Which::Phi, &alpha, PsiReading::Printed)?;
-            let value = value_cached(&phi, s, &cache)?;
-            let next = expected_next_cached(&phi, s, p, c.f, &cache)?;
-            let lhs = next.sub(&value, prec);
-            match form {
-                Eq316Form::Printed => {
-                    let mut w = Interval::from_rational(&Q::zero(), prec);
-                    for (i, x) in v.iter().enumerate() {
-                        let coef = &p[i] / int(i as i64 + 1);
-                        w = w.add(&cache.exp(&(&alpha * x))?.mul_rational(&coef, prec), prec);
-                    }
-                    let rhs = w
-                        .mul_rational(&(&af + &af * &af), prec)
-                        .sub(&value.mul_rational(&(&af / &n), prec), prec);
-                    done(Some(true), lhs, rhs, Relation::Le)
-                }
-                Eq316Form::Identity => {
-                    let w = group_weighted_phi(s, p, &alpha, &cache)?;
-                    let shrink = cache.exp(&(-&af / &n))?;
-                    let grow = cache.exp(&af)?.add_rational(&-one.clone(), prec);
-                    let rhs = w.mul(&shrink.mul(&grow, prec), prec).sub(
-                        &value.mul(&shrink.neg().add_rational(&one, prec), prec),
-                        prec,
-                    );
-                    done(Some(true), lhs, rhs, Relation::Within(value))
-                }
-                Eq316Form::Corrected => {
-                    let w = group_weighted_phi(s, p, &alpha, &cache)?;
-                    let x = &af / &n;
-                    let rhs = w
-                        .mul_rational(&(&af + &af * &af), prec)
-                        .sub(&value.mul_rational(&(&x - &x * &x / int(2)), prec), prec);
-                    done(Some(true), lhs, rhs, Relation::Le)
-                }
-            }
+            let (lhs, rhs, relation) = eq316_sides(form, s, p, c, prec, &cache)?;
+            done(Some(true), lhs, rhs, relation)
         }
         Item::Corollary1 => {
             let phi = spec(Which::Phi, &alpha, PsiReading::Printed)?;
@@ -365,50 +332,115 @@ pub fn evaluate(
             done(applicable, lhs, rhs, Relation::Le)
         }
         Item::DeltaI(which, i) => {
-            let pot = spec(*which, &alpha, reading)?;
-            if *which == Which::Gamma {
-                return Err(Error::invalid(
-                    "which",
-                    "Δ_i is stated for Φ and Ψ separately",
-                ));
-            }
-            let lhs = change_at(&pot, s, c.f, *i, &cache)?;
-            let value = value_cached(&pot, s, &cache)?;
-            let fq = int(c.f as i64);
-            let p0 = groups(s)
-                .into_iter()
-                .find(|g| g.2 == s[*i])
-                .map(|g| g.0)
-                .expect("bin i lies in a group");
-            let (sign, w) = match (which, reading) {
-                (Which::Phi, _) => (int(1), p0),
-                (_, PsiReading::Printed) => (int(-1), p0),
-                (_, PsiReading::Mirrored) => (int(-1), s.len() - p0 + 1),
-            };
-            // Φ: e^{α(s_i − f/n)}(e^{αf} − 1)/p₀ + (e^{−αf/n} − 1)Φ; Ψ: α → −α, weight 1/w.
-            let head = cache
-                .exp(&(&sign * &alpha * (&s[*i] - &fq / &n)))?
-                .mul(
-                    &cache
-                        .exp(&(&sign * &alpha * &fq))?
-                        .add_rational(&-one.clone(), prec),
-                    prec,
-                )
-                .mul_rational(&(&one / int(w as i64)), prec);
-            let tail = value.mul(
-                &cache
-                    .exp(&(-&sign * &alpha * &fq / &n))?
-                    .add_rational(&-one.clone(), prec),
-                prec,
-            );
-            done(
-                Some(true),
-                lhs,
-                head.add(&tail, prec),
-                Relation::Within(value),
-            )
+            let (lhs, rhs, relation) = delta_i_sides(*which, *i, s, c, reading, prec, &cache)?;
+            done(Some(true), lhs, rhs, relation)
         }
     }
+}
+
+/// The sides of eq. (3.16), `E[Φ'] − Φ` against its bound, in form `form` (as printed, the
+/// group identity, or corrected to second order), at the state `s` with rank vector `p`.
+fn eq316_sides(
+    form: &Eq316Form,
+    s: &[Q],
+    p: &[Q],
+    c: &ExactConstants,
+    prec: u64,
+    cache: &ExpCache,
+) -> Result<(Interval, Interval, Relation)> {
+    let alpha = c.alpha();
+    let n = int(s.len() as i64);
+    let af = &alpha * int(c.f as i64);
+    let one = Q::one();
+    let v = sorted_desc(s);
+    let phi = spec(Which::Phi, &alpha, PsiReading::Printed)?;
+    let value = value_cached(&phi, s, cache)?;
+    let next = expected_next_cached(&phi, s, p, c.f, cache)?;
+    let lhs = next.sub(&value, prec);
+    match form {
+        Eq316Form::Printed => {
+            let mut w = Interval::from_rational(&Q::zero(), prec);
+            for (i, x) in v.iter().enumerate() {
+                let coef = &p[i] / int(i as i64 + 1);
+                w = w.add(&cache.exp(&(&alpha * x))?.mul_rational(&coef, prec), prec);
+            }
+            let rhs = w
+                .mul_rational(&(&af + &af * &af), prec)
+                .sub(&value.mul_rational(&(&af / &n), prec), prec);
+            Ok((lhs, rhs, Relation::Le))
+        }
+        Eq316Form::Identity => {
+            let w = group_weighted_phi(s, p, &alpha, cache)?;
+            let shrink = cache.exp(&(-&af / &n))?;
+            let grow = cache.exp(&af)?.add_rational(&-one.clone(), prec);
+            let rhs = w.mul(&shrink.mul(&grow, prec), prec).sub(
+                &value.mul(&shrink.neg().add_rational(&one, prec), prec),
+                prec,
+            );
+            Ok((lhs, rhs, Relation::Within(value)))
+        }
+        Eq316Form::Corrected => {
+            let w = group_weighted_phi(s, p, &alpha, cache)?;
+            let x = &af / &n;
+            let rhs = w
+                .mul_rational(&(&af + &af * &af), prec)
+                .sub(&value.mul_rational(&(&x - &x * &x / int(2)), prec), prec);
+            Ok((lhs, rhs, Relation::Le))
+        }
+    }
+}
+
+/// The sides of the one-bin change `Δ_i` of Φ or Ψ (`which`): the exact change when bin `i`
+/// receives the balls against its closed form, within the potential's value.
+fn delta_i_sides(
+    which: Which,
+    i: usize,
+    s: &[Q],
+    c: &ExactConstants,
+    reading: PsiReading,
+    prec: u64,
+    cache: &ExpCache,
+) -> Result<(Interval, Interval, Relation)> {
+    let alpha = c.alpha();
+    let n = int(s.len() as i64);
+    let one = Q::one();
+    let pot = spec(which, &alpha, reading)?;
+    if which == Which::Gamma {
+        return Err(Error::invalid(
+            "which",
+            "Δ_i is stated for Φ and Ψ separately",
+        ));
+    }
+    let lhs = change_at(&pot, s, c.f, i, cache)?;
+    let value = value_cached(&pot, s, cache)?;
+    let fq = int(c.f as i64);
+    let p0 = groups(s)
+        .into_iter()
+        .find(|g| g.2 == s[i])
+        .map(|g| g.0)
+        .expect("bin i lies in a group");
+    let (sign, w) = match (which, reading) {
+        (Which::Phi, _) => (int(1), p0),
+        (_, PsiReading::Printed) => (int(-1), p0),
+        (_, PsiReading::Mirrored) => (int(-1), s.len() - p0 + 1),
+    };
+    // Φ: e^{α(s_i − f/n)}(e^{αf} − 1)/p₀ + (e^{−αf/n} − 1)Φ; Ψ: α → −α, weight 1/w.
+    let head = cache
+        .exp(&(&sign * &alpha * (&s[i] - &fq / &n)))?
+        .mul(
+            &cache
+                .exp(&(&sign * &alpha * &fq))?
+                .add_rational(&-one.clone(), prec),
+            prec,
+        )
+        .mul_rational(&(&one / int(w as i64)), prec);
+    let tail = value.mul(
+        &cache
+            .exp(&(-&sign * &alpha * &fq / &n))?
+            .add_rational(&-one.clone(), prec),
+        prec,
+    );
+    Ok((lhs, head.add(&tail, prec), Relation::Within(value)))
 }
 
 /// The result of [`certify`].

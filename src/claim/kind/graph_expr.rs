@@ -473,25 +473,15 @@ fn compile_formula_in(
 }
 
 impl GraphExpr {
+    /// Validates the file and compiles the claim: the quantifier, the formula and hypothesis,
+    /// whether they read the loads, the strategies (graphs × trees), the load families and
+    /// vectors, and the work counted before it is done.
     fn build(t: &Theorem) -> std::result::Result<GraphExpr, FileError> {
         let c: Spanned<Section> = t.claim_section()?;
         let c_start = c.span().start;
         let at = Some(c_start);
         let cs = c.into_inner();
-        let over = match &cs.over {
-            None => Over::State,
-            Some(o) => Over::parse(o.get_ref()).ok_or_else(|| {
-                let names: Vec<&str> = Over::ALL.iter().map(|(_, n)| *n).collect();
-                t.error_at(
-                    Some(o.span().start),
-                    format!(
-                        "unknown quantifier `{}`; accepted: {}",
-                        crate::lang::syntax::excerpt(o.get_ref(), 30),
-                        names.join(", ")
-                    ),
-                )
-            })?,
-        };
+        let over = parse_over(t, &cs)?;
         let constants = Constants::parse(t)?;
         for (j, name) in constants.names.iter().enumerate() {
             let clash = GLOBAL.contains(&name.as_str())
@@ -517,108 +507,15 @@ impl GraphExpr {
             Some(g) => Some(compile_formula_in(t, "given", g, &scope)?),
             None => None,
         };
-        // Binders over the vertices read the loads; binders over the edges when they read a
-        // load of an endpoint.
-        let names = edge_names(over);
-        let reads = |u: crate::lang::Uses| {
-            u.binders
-                || names
-                    .iter()
-                    .enumerate()
-                    .any(|(k, n)| u.edge_vars & (1u64 << k) != 0 && edge_name_uses_loads(n))
-        };
-        let binders = reads(expr.uses()) || given.as_ref().is_some_and(|g| reads(g.uses()));
-        let mut calls = Vec::new();
-        env_calls(&expr, &mut calls);
-        if let Some(g) = &given {
-            env_calls(g, &mut calls);
-        }
-        let funcs = calls.iter().any(|c| function_uses_loads(c));
-        let reads_loads = scope.reads_loads.get() || binders || funcs;
+        let reads_loads = scope.reads_loads.get() || formulas_read_loads(over, &expr, &given);
         let routing = match &cs.routing {
             None => Routing::Auto,
             Some(r) => Routing::parse(r.get_ref())
                 .map_err(|e| t.error_at(Some(r.span().start), e.to_string()))?,
         };
-        let trees: Vec<(String, TreeSpec, usize)> = if cs.trees.is_empty() {
-            vec![("standard".into(), TreeSpec::Standard, c_start)]
-        } else {
-            cs.trees
-                .iter()
-                .map(|s| {
-                    TreeSpec::parse(s.get_ref())
-                        .map(|spec| (s.get_ref().trim().to_string(), spec, s.span().start))
-                        .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))
-                })
-                .collect::<std::result::Result<_, _>>()?
-        };
-        if cs.graphs.is_empty() {
-            return Err(t.error_at(at, "`graphs` is empty: list at least one graph"));
-        }
-        let domain = t.file.domain.get_ref();
         let dir = t.path.parent().map(|p| p.to_path_buf());
-        let mut strategies = Vec::new();
-        let mut specs = Vec::new();
-        for g in &cs.graphs {
-            let gr = parse_graph(g.get_ref(), &crate::input::Dir::new(dir.as_deref()))
-                .and_then(|gr| {
-                    crate::limits::GRAPH_CLAIM_N
-                        .check_usize("a graph of a `graph` claim, n", gr.n())?;
-                    Ok(gr)
-                })
-                .map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
-            if !domain.n.contains(&gr.n()) {
-                return Err(t.error_at(
-                    Some(g.span().start),
-                    format!(
-                        "graph `{}` has n = {}, which [domain] n does not list",
-                        g.get_ref(),
-                        gr.n()
-                    ),
-                ));
-            }
-            for (label, spec, tat) in &trees {
-                let tree = spec
-                    .build(&gr, dir.as_deref())
-                    .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
-                let s = Strategy::with_routing(&gr, tree, routing)
-                    .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
-                strategies.push((g.get_ref().trim().to_string(), label.clone(), s));
-                specs.push(spec.clone());
-            }
-        }
-        let mut families = Vec::new();
-        for f in &cs.families {
-            if !FAMILIES.contains(&f.get_ref().as_str()) {
-                return Err(t.error_at(
-                    Some(f.span().start),
-                    format!(
-                        "unknown load family `{}`; accepted: {}",
-                        crate::lang::syntax::excerpt(f.get_ref(), 30),
-                        FAMILIES.join(", ")
-                    ),
-                ));
-            }
-            families.push(f.get_ref().clone());
-        }
-        for (k, l) in cs.loads.iter().enumerate() {
-            if l.iter().any(|v| !v.is_finite()) {
-                return Err(t.error_at(
-                    at,
-                    format!("loads[{k}]: every load must be a finite number"),
-                ));
-            }
-            if !strategies.iter().any(|(_, _, s)| s.graph.n() == l.len()) {
-                return Err(t.error_at(
-                    at,
-                    format!(
-                        "loads[{k}] has {} entries but no listed graph has n = {}",
-                        l.len(),
-                        l.len()
-                    ),
-                ));
-            }
-        }
+        let (strategies, specs) = build_strategies(t, &cs, c_start, routing, dir.as_deref())?;
+        let families = check_loads(t, &cs, at, &strategies)?;
         if reads_loads && families.is_empty() && cs.loads.is_empty() {
             return Err(t.error_at(
                 at,
@@ -661,6 +558,150 @@ impl GraphExpr {
     }
 }
 
+/// The quantifier of `over` (the state when omitted).
+fn parse_over(t: &Theorem, cs: &Section) -> std::result::Result<Over, FileError> {
+    Ok(match &cs.over {
+        None => Over::State,
+        Some(o) => Over::parse(o.get_ref()).ok_or_else(|| {
+            let names: Vec<&str> = Over::ALL.iter().map(|(_, n)| *n).collect();
+            t.error_at(
+                Some(o.span().start),
+                format!(
+                    "unknown quantifier `{}`; accepted: {}",
+                    crate::lang::syntax::excerpt(o.get_ref(), 30),
+                    names.join(", ")
+                ),
+            )
+        })?,
+    })
+}
+
+/// Whether the formula or hypothesis reads the loads through a binder or a function: binders
+/// over the vertices read the loads; binders over the edges when they read a load of an
+/// endpoint.
+fn formulas_read_loads(over: Over, expr: &Formula, given: &Option<Formula>) -> bool {
+    let names = edge_names(over);
+    let reads = |u: crate::lang::Uses| {
+        u.binders
+            || names
+                .iter()
+                .enumerate()
+                .any(|(k, n)| u.edge_vars & (1u64 << k) != 0 && edge_name_uses_loads(n))
+    };
+    let binders = reads(expr.uses()) || given.as_ref().is_some_and(|g| reads(g.uses()));
+    let mut calls = Vec::new();
+    env_calls(expr, &mut calls);
+    if let Some(g) = given {
+        env_calls(g, &mut calls);
+    }
+    let funcs = calls.iter().any(|c| function_uses_loads(c));
+    binders || funcs
+}
+
+/// Strategies by graph and tree name.
+type Strategies = Vec<(String, String, Strategy)>;
+
+/// The strategies of the claim, one per graph of `graphs` (each with its n listed by
+/// `[domain] n`) and tree of `trees` (the standard tree when omitted), with the tree specs.
+fn build_strategies(
+    t: &Theorem,
+    cs: &Section,
+    c_start: usize,
+    routing: Routing,
+    dir: Option<&std::path::Path>,
+) -> std::result::Result<(Strategies, Vec<TreeSpec>), FileError> {
+    let trees: Vec<(String, TreeSpec, usize)> = if cs.trees.is_empty() {
+        vec![("standard".into(), TreeSpec::Standard, c_start)]
+    } else {
+        cs.trees
+            .iter()
+            .map(|s| {
+                TreeSpec::parse(s.get_ref())
+                    .map(|spec| (s.get_ref().trim().to_string(), spec, s.span().start))
+                    .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))
+            })
+            .collect::<std::result::Result<_, _>>()?
+    };
+    if cs.graphs.is_empty() {
+        return Err(t.error_at(Some(c_start), "`graphs` is empty: list at least one graph"));
+    }
+    let domain = t.file.domain.get_ref();
+    let mut strategies = Vec::new();
+    let mut specs = Vec::new();
+    for g in &cs.graphs {
+        let gr = parse_graph(g.get_ref(), &crate::input::Dir::new(dir))
+            .and_then(|gr| {
+                crate::limits::GRAPH_CLAIM_N
+                    .check_usize("a graph of a `graph` claim, n", gr.n())?;
+                Ok(gr)
+            })
+            .map_err(|e| t.error_at(Some(g.span().start), e.to_string()))?;
+        if !domain.n.contains(&gr.n()) {
+            return Err(t.error_at(
+                Some(g.span().start),
+                format!(
+                    "graph `{}` has n = {}, which [domain] n does not list",
+                    g.get_ref(),
+                    gr.n()
+                ),
+            ));
+        }
+        for (label, spec, tat) in &trees {
+            let tree = spec
+                .build(&gr, dir)
+                .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
+            let s = Strategy::with_routing(&gr, tree, routing)
+                .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
+            strategies.push((g.get_ref().trim().to_string(), label.clone(), s));
+            specs.push(spec.clone());
+        }
+    }
+    Ok((strategies, specs))
+}
+
+/// The load families of `families` (known names), after checking the explicit `loads`: finite,
+/// each of the n of a listed graph.
+fn check_loads(
+    t: &Theorem,
+    cs: &Section,
+    at: Option<usize>,
+    strategies: &[(String, String, Strategy)],
+) -> std::result::Result<Vec<String>, FileError> {
+    let mut families = Vec::new();
+    for f in &cs.families {
+        if !FAMILIES.contains(&f.get_ref().as_str()) {
+            return Err(t.error_at(
+                Some(f.span().start),
+                format!(
+                    "unknown load family `{}`; accepted: {}",
+                    crate::lang::syntax::excerpt(f.get_ref(), 30),
+                    FAMILIES.join(", ")
+                ),
+            ));
+        }
+        families.push(f.get_ref().clone());
+    }
+    for (k, l) in cs.loads.iter().enumerate() {
+        if l.iter().any(|v| !v.is_finite()) {
+            return Err(t.error_at(
+                at,
+                format!("loads[{k}]: every load must be a finite number"),
+            ));
+        }
+        if !strategies.iter().any(|(_, _, s)| s.graph.n() == l.len()) {
+            return Err(t.error_at(
+                at,
+                format!(
+                    "loads[{k}] has {} entries but no listed graph has n = {}",
+                    l.len(),
+                    l.len()
+                ),
+            ));
+        }
+    }
+    Ok(families)
+}
+
 /// The first violation (or undecided element).
 struct Found {
     /// The index of the strategy (graph and tree) and of the constant combination.
@@ -689,6 +730,24 @@ struct Outcome {
 
 /// At most this many elements have their values printed in the notes of a verdict.
 const SHOWN_ELEMENTS: usize = 16;
+
+/// One load vector of one strategy at one combination of the constants: what the sweep over
+/// its elements needs.
+struct VectorCase<'a> {
+    /// The index of the strategy (graph and tree) and of the constant combination.
+    at: (usize, usize),
+    /// The graph's and the tree's names, and the strategy.
+    gname: &'a str,
+    tname: &'a str,
+    s: &'a Strategy,
+    /// The load family and the loads.
+    fam: &'a str,
+    x: &'a [f64],
+    /// The constants' values, by name as numbers and as written.
+    case: &'a CaseValues,
+    named: &'a BTreeMap<String, f64>,
+    named_text: &'a BTreeMap<String, String>,
+}
 
 impl GraphExpr {
     /// Decides the claim at every element, with constants overridden (the constant finder) and
@@ -741,74 +800,18 @@ impl GraphExpr {
                 let named = case.named(&self.constants);
                 let named_text = case.named_text(&self.constants);
                 for (fam, x) in &vectors {
-                    let st = GraphState::new(s, x, &measures)
-                        .map_err(|e| file_err(format!("{gname}: {e}")))?;
-                    let mut ranks: Vec<usize> = (0..n).collect();
-                    ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
-                    let mut count = 0u64;
-                    for el in st.elements(self.over) {
-                        let env = ElementEnv {
-                            st: &st,
-                            el,
-                            over: self.over,
-                            slots: &self.slots,
-                            constants: &self.constants,
-                            case: &case,
-                            ranks: &ranks,
-                        };
-                        let at = || {
-                            format!(
-                                "{gname}, tree {tname}, loads {}: {}",
-                                if self.reads_loads {
-                                    format!("{x:?}")
-                                } else {
-                                    "-".into()
-                                },
-                                st.describe(el)
-                            )
-                        };
-                        if let Some(g) = &self.given {
-                            match decide(g, &env, &self.tol)
-                                .map_err(|e| file_err(format!("given at {}: {e}", at())))?
-                            {
-                                Decision::Decided(false, _) => continue,
-                                Decision::Decided(true, _) => {}
-                                Decision::Undecided(w) => {
-                                    return Err(file_err(format!("given at {}: {w}", at())));
-                                }
-                            }
-                        }
-                        count += 1;
-                        if shown.len() <= SHOWN_ELEMENTS {
-                            let mut line = format!("{}: {}", at(), show_atoms(&self.expr, &env));
-                            if !named_text.is_empty() {
-                                let cs: Vec<String> = named_text
-                                    .iter()
-                                    .map(|(k, v)| format!("{k} = {v}"))
-                                    .collect();
-                                line = format!("{} ({line})", cs.join(", "));
-                            }
-                            shown.push(line);
-                        }
-                        let found = |what: String| Found {
-                            at: (si, pi),
-                            n,
-                            loads: if self.reads_loads { x.clone() } else { vec![] },
-                            source: format!("{gname}, tree {tname}"),
-                            family: fam.clone(),
-                            constants: named.clone(),
-                            what,
-                            values: show_atoms(&self.expr, &env),
-                            el,
-                        };
-                        let setting = GraphSetting {
-                            claim: self,
-                            st: &st,
-                            case: &case,
-                            ranks: &ranks,
-                        };
-                        sweep.visit(&setting, &el, 0.0, || found(at()))?;
-                    }
+                    let vc = VectorCase {
+                        at: (si, pi),
+                        gname,
+                        tname,
+                        s,
+                        fam,
+                        x,
+                        case: &case,
+                        named: &named,
+                        named_text: &named_text,
+                    };
+                    let count = self.sweep_vector(&vc, &measures, &mut sweep, &mut shown)?;
                     searched.add(&format!("{gname} {tname} {fam}"), count);
                 }
             }
@@ -847,6 +850,92 @@ impl GraphExpr {
             searched,
             shown,
         })
+    }
+
+    /// Sweeps the elements of the quantifier at one load vector (`vc`): an element outside
+    /// `given` is skipped, the values at the first [`SHOWN_ELEMENTS`] are kept for the notes,
+    /// and each is visited by the sweep (which keeps the first violation or the tightest).
+    /// Returns the number of elements evaluated.
+    fn sweep_vector(
+        &self,
+        vc: &VectorCase,
+        measures: &GraphMeasures,
+        sweep: &mut Sweep<Found>,
+        shown: &mut Vec<String>,
+    ) -> Result<u64> {
+        let file_err = |msg: String| Error::invalid(self.t.file_name(), msg);
+        let (gname, tname, x) = (vc.gname, vc.tname, vc.x);
+        let n = vc.s.graph.n();
+        let st =
+            GraphState::new(vc.s, x, measures).map_err(|e| file_err(format!("{gname}: {e}")))?;
+        let mut ranks: Vec<usize> = (0..n).collect();
+        ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+        let mut count = 0u64;
+        for el in st.elements(self.over) {
+            let env = ElementEnv {
+                st: &st,
+                el,
+                over: self.over,
+                slots: &self.slots,
+                constants: &self.constants,
+                case: vc.case,
+                ranks: &ranks,
+            };
+            let at = || {
+                format!(
+                    "{gname}, tree {tname}, loads {}: {}",
+                    if self.reads_loads {
+                        format!("{x:?}")
+                    } else {
+                        "-".into()
+                    },
+                    st.describe(el)
+                )
+            };
+            if let Some(g) = &self.given {
+                match decide(g, &env, &self.tol)
+                    .map_err(|e| file_err(format!("given at {}: {e}", at())))?
+                {
+                    Decision::Decided(false, _) => continue,
+                    Decision::Decided(true, _) => {}
+                    Decision::Undecided(w) => {
+                        return Err(file_err(format!("given at {}: {w}", at())));
+                    }
+                }
+            }
+            count += 1;
+            if shown.len() <= SHOWN_ELEMENTS {
+                let mut line = format!("{}: {}", at(), show_atoms(&self.expr, &env));
+                if !vc.named_text.is_empty() {
+                    let cs: Vec<String> = vc
+                        .named_text
+                        .iter()
+                        .map(|(k, v)| format!("{k} = {v}"))
+                        .collect();
+                    line = format!("{} ({line})", cs.join(", "));
+                }
+                shown.push(line);
+            }
+            let found = |what: String| Found {
+                at: vc.at,
+                n,
+                loads: if self.reads_loads { x.to_vec() } else { vec![] },
+                source: format!("{gname}, tree {tname}"),
+                family: vc.fam.to_string(),
+                constants: vc.named.clone(),
+                what,
+                values: show_atoms(&self.expr, &env),
+                el,
+            };
+            let setting = GraphSetting {
+                claim: self,
+                st: &st,
+                case: vc.case,
+                ranks: &ranks,
+            };
+            sweep.visit(&setting, &el, 0.0, || found(at()))?;
+        }
+        Ok(count)
     }
 }
 
@@ -1139,6 +1228,77 @@ impl GraphExpr {
         None
     }
 
+    /// The values of the constants at combination `pick` on a graph of `n` vertices (`None`
+    /// when they cannot be evaluated there).
+    fn case_at(&self, pick: &[usize], n: usize) -> Option<CaseValues> {
+        let consts = self
+            .constants
+            .evaluate(&self.t, n, Some(1), pick, &[])
+            .ok()?;
+        Some(CaseValues {
+            n,
+            b: 1,
+            pick: pick.to_vec(),
+            consts,
+        })
+    }
+
+    /// The smallest member of the sized family of graph `gname` (`cycle(k)`, `hypercube(k)`, …
+    /// below its size, only the n that `[domain] n` lists, at most [`SHRINK_MEMBERS`]) where the
+    /// claim fails at trust rank `min_rank` or above for some load vector, with the tree of
+    /// strategy `si`: its spec, strategy, load family and loads.
+    fn smallest_member(
+        &self,
+        si: usize,
+        pick: &[usize],
+        min_rank: u8,
+    ) -> Option<(String, Strategy, String, Vec<f64>)> {
+        let (gname, tname, _) = &self.strategies[si];
+        let (fam, size, min) = sized_family(gname)?;
+        // Only members whose n the file's `[domain] n` lists: the claim is about those.
+        let listed = &self.t.file.domain.get_ref().n;
+        let n_of = |k: u64| -> Option<usize> {
+            let n = if fam == "hypercube" {
+                1u64.checked_shl(u32::try_from(k).ok()?)?
+            } else {
+                k
+            };
+            usize::try_from(n).ok()
+        };
+        let sizes = (min..size).filter(|&k| n_of(k).is_some_and(|n| listed.contains(&n)));
+        for k in sizes.take(SHRINK_MEMBERS as usize) {
+            let spec = format!("{fam}({k})");
+            let Ok(g) = parse_graph(&spec, &crate::input::Dir::new(self.dir.as_deref())) else {
+                continue;
+            };
+            let Ok(tree) = self.specs[si].build(&g, self.dir.as_deref()) else {
+                continue;
+            };
+            let Ok(strat) = Strategy::with_routing(&g, tree, self.routing) else {
+                continue;
+            };
+            let Some(case) = self.case_at(pick, g.n()) else {
+                continue;
+            };
+            let vectors = if self.reads_loads {
+                load_vectors(&self.t, &self.families, &self.loads, &strat).unwrap_or_default()
+            } else {
+                vec![("-".to_string(), vec![0.0; g.n()])]
+            };
+            let measures = GraphMeasures::new();
+            let label = format!("{spec}, tree {tname}");
+            for (fam_name, x) in vectors {
+                if self
+                    .violation_at(&strat, &label, &x, &case, &measures)
+                    .is_some_and(|w| trust_rank(w.trust) >= min_rank)
+                {
+                    return Some((spec, strat, fam_name, x));
+                }
+            }
+        }
+        None
+    }
+
     /// Shrinks a certified counterexample: first the smallest failing member of the graph's
     /// family (`cycle(n)`, `path(n)`, `complete(n)`, `hypercube(dim)`: up to [`SHRINK_MEMBERS`]
     /// sizes below the listed one whose n `[domain] n` lists, each with the file's tree, routing,
@@ -1151,64 +1311,8 @@ impl GraphExpr {
         let (gname, tname, s0) = &self.strategies[si];
         let pick = &self.constants.picks()[pi];
         let min_rank = trust_rank(trust);
-        let case_at = |n: usize| -> Option<CaseValues> {
-            let consts = self
-                .constants
-                .evaluate(&self.t, n, Some(1), pick, &[])
-                .ok()?;
-            Some(CaseValues {
-                n,
-                b: 1,
-                pick: pick.clone(),
-                consts,
-            })
-        };
         // The smallest failing member of the family.
-        let mut member: Option<(String, Strategy, String, Vec<f64>)> = None;
-        if let Some((fam, size, min)) = sized_family(gname) {
-            // Only members whose n the file's `[domain] n` lists: the claim is about those.
-            let listed = &self.t.file.domain.get_ref().n;
-            let n_of = |k: u64| -> Option<usize> {
-                let n = if fam == "hypercube" {
-                    1u64.checked_shl(u32::try_from(k).ok()?)?
-                } else {
-                    k
-                };
-                usize::try_from(n).ok()
-            };
-            let sizes = (min..size).filter(|&k| n_of(k).is_some_and(|n| listed.contains(&n)));
-            'sizes: for k in sizes.take(SHRINK_MEMBERS as usize) {
-                let spec = format!("{fam}({k})");
-                let Ok(g) = parse_graph(&spec, &crate::input::Dir::new(self.dir.as_deref())) else {
-                    continue;
-                };
-                let Ok(tree) = self.specs[si].build(&g, self.dir.as_deref()) else {
-                    continue;
-                };
-                let Ok(strat) = Strategy::with_routing(&g, tree, self.routing) else {
-                    continue;
-                };
-                let Some(case) = case_at(g.n()) else {
-                    continue;
-                };
-                let vectors = if self.reads_loads {
-                    load_vectors(&self.t, &self.families, &self.loads, &strat).unwrap_or_default()
-                } else {
-                    vec![("-".to_string(), vec![0.0; g.n()])]
-                };
-                let measures = GraphMeasures::new();
-                let label = format!("{spec}, tree {tname}");
-                for (fam_name, x) in vectors {
-                    if self
-                        .violation_at(&strat, &label, &x, &case, &measures)
-                        .is_some_and(|w| trust_rank(w.trust) >= min_rank)
-                    {
-                        member = Some((spec, strat, fam_name, x));
-                        break 'sizes;
-                    }
-                }
-            }
-        }
+        let member = self.smallest_member(si, pick, min_rank);
         let (spec, strat, family, x0) = match member {
             Some((spec, strat, fam, x)) => (spec, std::borrow::Cow::Owned(strat), fam, x),
             None => (
@@ -1223,7 +1327,7 @@ impl GraphExpr {
             ),
         };
         let n = strat.graph.n();
-        let Some(case) = case_at(n) else {
+        let Some(case) = self.case_at(pick, n) else {
             return Ok((v, None));
         };
         let measures = GraphMeasures::new();

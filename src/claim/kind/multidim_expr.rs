@@ -643,20 +643,282 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
     MdExpr::build(t).map(|c| Box::new(c) as Box<dyn Check>)
 }
 
+/// Checks that no constant shadows a quantity or a potential of the file.
+fn check_constant_names(t: &Theorem, constants: &Constants) -> std::result::Result<(), FileError> {
+    for (j, name) in constants.names.iter().enumerate() {
+        if SIMPLE.iter().any(|(n, _)| n == name) || t.file.potentials.contains_key(name) {
+            return Err(t.error_at(
+                Some(constants.at[j]),
+                format!("constant `{name}` shadows a quantity or potential"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the size of the grid `max_load = k`: `(k + 1)^(n·D)` states at each n at most
+/// [`MAX_EXHAUSTIVE`].
+fn check_grid(
+    t: &Theorem,
+    max_load: Option<u32>,
+    ns: &[usize],
+    dims: usize,
+    c_at: usize,
+) -> std::result::Result<(), FileError> {
+    let Some(k) = max_load else {
+        return Ok(());
+    };
+    for &n in ns {
+        let count = (k as u64 + 1).checked_pow((n * dims) as u32);
+        if count.is_none_or(|c| c > MAX_EXHAUSTIVE) {
+            return Err(t.error_at(
+                    Some(c_at),
+                    format!(
+                        "max_load = {k} at n = {n}, D = {dims}: ({k} + 1)^(n·D) states exceed the limit of {MAX_EXHAUSTIVE} (limits::MD_CLAIM_EXHAUSTIVE)"
+                    ),
+                ));
+        }
+    }
+    Ok(())
+}
+
+/// The ball laws of `ball` (one law or a list, at least one).
+fn parse_laws(t: &Theorem, cs: &Section) -> std::result::Result<Vec<BallLaw>, FileError> {
+    let ball_at = Some(cs.ball.span().start);
+    let ball_texts = match cs.ball.get_ref() {
+        Balls::One(b) => vec![b.clone()],
+        Balls::Many(v) => v.clone(),
+    };
+    if ball_texts.is_empty() {
+        return Err(t.error_at(
+            ball_at,
+            "`ball` is an empty list: give a ball law, e.g. \"uniform(dims=4,f=2)\"",
+        ));
+    }
+    let mut laws = Vec::new();
+    for b in &ball_texts {
+        laws.push(BallLaw::parse(b).map_err(|e| t.error_at(ball_at, format!("ball: {e}")))?);
+    }
+    Ok(laws)
+}
+
+/// The md rules of `rules`, each `<criterion> <choice>` with its text (at least one).
+fn parse_rules(
+    t: &Theorem,
+    cs: &Section,
+    c_at: usize,
+) -> std::result::Result<Vec<(String, MdRule)>, FileError> {
+    if cs.rules.is_empty() {
+        return Err(t.error_at(
+            Some(c_at),
+            "`rules` is empty: list md rules, e.g. \"sum two-choice\"",
+        ));
+    }
+    let mut rules = Vec::new();
+    for r in &cs.rules {
+        let text = r.get_ref().trim();
+        let (crit, choice) = text.split_once(char::is_whitespace).ok_or_else(|| {
+            t.error_at(
+                Some(r.span().start),
+                "write `<criterion> <choice>`, e.g. \"sum two-choice\" or \"max one-plus-beta(beta=1/2)\"",
+            )
+        })?;
+        let rule = MdRule::parse(crit.trim(), choice.trim())
+            .map_err(|e| t.error_at(Some(r.span().start), e.to_string()))?;
+        rules.push((text.to_string(), rule));
+    }
+    Ok(rules)
+}
+
+/// The sum-load chain of `sum_chain` (`fixed-f` or `integer`), which needs balls of fixed f.
+fn parse_chain(
+    t: &Theorem,
+    cs: &Section,
+    laws: &[BallLaw],
+) -> std::result::Result<Option<Chain>, FileError> {
+    let chain = match cs
+        .sum_chain
+        .as_ref()
+        .map(|c| (c.get_ref().as_str(), c.span().start))
+    {
+        None => None,
+        Some(("fixed-f", _)) => Some(Chain::FixedF),
+        Some(("integer", _)) => Some(Chain::Integer),
+        Some((o, at)) => {
+            return Err(t.error_at(
+                Some(at),
+                format!("sum_chain: unknown `{o}`; accepted: fixed-f, integer"),
+            ));
+        }
+    };
+    if chain.is_some()
+        && let Some(l) = laws.iter().find(|l| l.fixed_f().is_none())
+    {
+        return Err(t.error_at(
+            Some(cs.ball.span().start),
+            format!(
+                "sum_chain: the sum-load chain needs balls of fixed f; {} has a random f",
+                l.spec()
+            ),
+        ));
+    }
+    Ok(chain)
+}
+
+/// The size check of md states with `dims` dimensions: `n·D` cells at most
+/// [`limits::MD_CLAIM_CELLS`], errors reported at `at`.
+struct Cells<'a> {
+    /// The file.
+    t: &'a Theorem,
+    /// Where errors point (the field of the explicit states).
+    at: Option<usize>,
+    /// D, the number of dimensions.
+    dims: usize,
+}
+
+impl Cells<'_> {
+    /// The number of cells `n·D` of a state of `n` bins, checked against the limit.
+    fn check(&self, n: usize, what: &str) -> std::result::Result<u64, FileError> {
+        let dims = self.dims;
+        limits::checked_mul(what, n as u64, dims as u64)
+            .and_then(|c| limits::MD_CLAIM_CELLS.check(what, c))
+            .map_err(|e| {
+                self.t
+                    .error_at(self.at, format!("{e} (n·D with n = {n}, D = {dims})"))
+            })
+    }
+}
+
+/// The explicit states (rows are bins, one load per dimension), each checked: D loads per row,
+/// size, loads at most 10^15, n listed by `[domain] n` when it is given.
+fn explicit_states(
+    t: &Theorem,
+    fields: &StateFields,
+    cells: &Cells,
+) -> std::result::Result<Vec<MdLoads>, FileError> {
+    let (at, dims) = (cells.at, cells.dims);
+    let sf = fields.explicit_field;
+    let domain = t.file.domain.get_ref();
+    let mut explicit = Vec::new();
+    for (k, rows) in fields.explicit.iter().enumerate() {
+        let field = format!("{sf}[{k}]");
+        if let Some((b, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != dims) {
+            return Err(t.error_at(
+                at,
+                format!(
+                    "{field} has {} dimensions in row {} but the ball law has D = {dims} (rows are bins, one load per dimension)",
+                    r.len(),
+                    b + 1
+                ),
+            ));
+        }
+        cells.check(rows.len(), &field)?;
+        if let Some(v) = rows.iter().flatten().find(|v| **v > MAX_LOAD_VALUE) {
+            return Err(t.error_at(at, format!("{field}: the load {v} is above 10^15")));
+        }
+        let x = MdLoads::from_rows(rows).map_err(|e| t.error_at(at, format!("{field}: {e}")))?;
+        if !domain.n.is_empty() && !domain.n.contains(&x.n()) {
+            return Err(t.error_at(
+                at,
+                format!("{field} has n = {}, which [domain] n does not list", x.n()),
+            ));
+        }
+        explicit.push(x);
+    }
+    Ok(explicit)
+}
+
+/// The numbers of bins searched: `[domain] n`, or when it is omitted those of the explicit
+/// states; with an exhaustive sum-load chain also `2..=max_n`, each of at most
+/// `C(max_load + n − 1, n − 1)` ≤ [`MAX_EXHAUSTIVE`] sorted states. Each n is at least 1 and
+/// within the cell limit.
+fn numbers_of_bins(
+    t: &Theorem,
+    explicit: &[MdLoads],
+    exhaustive: Option<(usize, u32)>,
+    cells: &Cells,
+) -> std::result::Result<Vec<usize>, FileError> {
+    let domain = t.file.domain.get_ref();
+    let mut ns = domain.n.clone();
+    if ns.is_empty() {
+        for x in explicit {
+            if !ns.contains(&x.n()) {
+                ns.push(x.n());
+            }
+        }
+    }
+    if let Some((max_n, max_load)) = exhaustive {
+        limits::MD_CLAIM_CELLS
+            .check("[domain] exhaustive max_n", max_n as u64)
+            .map_err(|e| t.error_at(Some(t.file.domain.span().start), e.to_string()))?;
+        for n in 2..=max_n {
+            // C(max_load + n − 1, n − 1) sorted states with the lightest bin at 0.
+            let count = (1..n as u128).try_fold(1u128, |c, k| {
+                c.checked_mul(max_load as u128 + k).map(|v| v / k)
+            });
+            if count.is_none_or(|c| c > MAX_EXHAUSTIVE as u128) {
+                return Err(t.error_at(
+                    Some(t.file.domain.span().start),
+                    format!(
+                        "exhaustive = {{ max_n = {max_n}, max_load = {max_load} }} at n = {n}: C(max_load + n − 1, n − 1) states exceed the limit of {MAX_EXHAUSTIVE} (limits::MD_CLAIM_EXHAUSTIVE)"
+                    ),
+                ));
+            }
+            if !ns.contains(&n) {
+                ns.push(n);
+            }
+        }
+        ns.sort_unstable();
+    }
+    if ns.is_empty() {
+        return Err(t.error_at(
+            Some(t.file.domain.span().start),
+            "empty domain: [domain] n lists no number of bins (and no states are given)",
+        ));
+    }
+    for &n in &ns {
+        if n == 0 {
+            return Err(t.error_at(
+                Some(t.file.domain.span().start),
+                "[domain] n must be at least 1",
+            ));
+        }
+        cells.check(n, "[domain] n")?;
+    }
+    Ok(ns)
+}
+
+/// Compiles every potential of the file (a `Delta_P(b)` may name any of them); their indices
+/// among the scope's potentials, in name order.
+fn compile_potentials(t: &Theorem, scope: &MdScope) -> std::result::Result<Vec<usize>, FileError> {
+    let mut delta_pots = Vec::new();
+    for (name, def) in &t.file.potentials {
+        if def.get_ref().contains(DELTA_PREFIX) {
+            return Err(t.error_at(
+                Some(def.span().start),
+                format!(
+                    "[potentials] {name}: a potential cannot call the functions {DELTA_PREFIX}P(b)"
+                ),
+            ));
+        }
+        let i = scope
+            .potential(name)
+            .map_err(|e| t.error_at(Some(def.span().start), e))?
+            .expect("a potential of the file");
+        delta_pots.push(i);
+    }
+    Ok(delta_pots)
+}
+
 impl MdExpr {
+    /// Validates the file and compiles the claim: the formula, the ball laws and rules, the
+    /// sum-load chain, the explicit states, the numbers of bins and the potentials.
     fn build(t: &Theorem) -> std::result::Result<MdExpr, FileError> {
         let c: Spanned<Section> = t.claim_section()?;
         let c_at = c.span().start;
         let cs = c.into_inner();
         let constants = Constants::parse(t)?;
-        for (j, name) in constants.names.iter().enumerate() {
-            if SIMPLE.iter().any(|(n, _)| n == name) || t.file.potentials.contains_key(name) {
-                return Err(t.error_at(
-                    Some(constants.at[j]),
-                    format!("constant `{name}` shadows a quantity or potential"),
-                ));
-            }
-        }
+        check_constant_names(t, &constants)?;
         let scope = MdScope {
             t,
             constants: &constants,
@@ -671,65 +933,9 @@ impl MdExpr {
             crate::claim::setup::error_in_string(t, at, e.at, format!("expr: {}", e.message))
         })?;
         let ball_at = Some(cs.ball.span().start);
-        let ball_texts = match cs.ball.get_ref() {
-            Balls::One(b) => vec![b.clone()],
-            Balls::Many(v) => v.clone(),
-        };
-        if ball_texts.is_empty() {
-            return Err(t.error_at(
-                ball_at,
-                "`ball` is an empty list: give a ball law, e.g. \"uniform(dims=4,f=2)\"",
-            ));
-        }
-        let mut laws = Vec::new();
-        for b in &ball_texts {
-            laws.push(BallLaw::parse(b).map_err(|e| t.error_at(ball_at, format!("ball: {e}")))?);
-        }
-        if cs.rules.is_empty() {
-            return Err(t.error_at(
-                Some(c_at),
-                "`rules` is empty: list md rules, e.g. \"sum two-choice\"",
-            ));
-        }
-        let mut rules = Vec::new();
-        for r in &cs.rules {
-            let text = r.get_ref().trim();
-            let (crit, choice) = text.split_once(char::is_whitespace).ok_or_else(|| {
-                t.error_at(
-                    Some(r.span().start),
-                    "write `<criterion> <choice>`, e.g. \"sum two-choice\" or \"max one-plus-beta(beta=1/2)\"",
-                )
-            })?;
-            let rule = MdRule::parse(crit.trim(), choice.trim())
-                .map_err(|e| t.error_at(Some(r.span().start), e.to_string()))?;
-            rules.push((text.to_string(), rule));
-        }
-        let chain = match cs
-            .sum_chain
-            .as_ref()
-            .map(|c| (c.get_ref().as_str(), c.span().start))
-        {
-            None => None,
-            Some(("fixed-f", _)) => Some(Chain::FixedF),
-            Some(("integer", _)) => Some(Chain::Integer),
-            Some((o, at)) => {
-                return Err(t.error_at(
-                    Some(at),
-                    format!("sum_chain: unknown `{o}`; accepted: fixed-f, integer"),
-                ));
-            }
-        };
-        if chain.is_some()
-            && let Some(l) = laws.iter().find(|l| l.fixed_f().is_none())
-        {
-            return Err(t.error_at(
-                ball_at,
-                format!(
-                    "sum_chain: the sum-load chain needs balls of fixed f; {} has a random f",
-                    l.spec()
-                ),
-            ));
-        }
+        let laws = parse_laws(t, &cs)?;
+        let rules = parse_rules(t, &cs, c_at)?;
+        let chain = parse_chain(t, &cs, &laws)?;
         let exhaustive = t
             .file
             .domain
@@ -757,105 +963,18 @@ impl MdExpr {
                 ),
             ));
         }
-        let sf = fields.explicit_field;
-        let at = if sf.starts_with("[domain]") {
-            Some(t.file.domain.span().start)
-        } else {
-            Some(c_at)
+        let cells = Cells {
+            t,
+            at: if fields.explicit_field.starts_with("[domain]") {
+                Some(t.file.domain.span().start)
+            } else {
+                Some(c_at)
+            },
+            dims,
         };
-        let domain = t.file.domain.get_ref();
-        let cells = |n: usize, what: &str| -> std::result::Result<u64, FileError> {
-            limits::checked_mul(what, n as u64, dims as u64)
-                .and_then(|c| limits::MD_CLAIM_CELLS.check(what, c))
-                .map_err(|e| t.error_at(at, format!("{e} (n·D with n = {n}, D = {dims})")))
-        };
-        let mut explicit = Vec::new();
-        for (k, rows) in fields.explicit.iter().enumerate() {
-            let field = format!("{sf}[{k}]");
-            if let Some((b, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != dims) {
-                return Err(t.error_at(
-                    at,
-                    format!(
-                        "{field} has {} dimensions in row {} but the ball law has D = {dims} (rows are bins, one load per dimension)",
-                        r.len(),
-                        b + 1
-                    ),
-                ));
-            }
-            cells(rows.len(), &field)?;
-            if let Some(v) = rows.iter().flatten().find(|v| **v > MAX_LOAD_VALUE) {
-                return Err(t.error_at(at, format!("{field}: the load {v} is above 10^15")));
-            }
-            let x =
-                MdLoads::from_rows(rows).map_err(|e| t.error_at(at, format!("{field}: {e}")))?;
-            if !domain.n.is_empty() && !domain.n.contains(&x.n()) {
-                return Err(t.error_at(
-                    at,
-                    format!("{field} has n = {}, which [domain] n does not list", x.n()),
-                ));
-            }
-            explicit.push(x);
-        }
-        // The numbers of bins: [domain] n, or when it is omitted, those of the explicit states.
-        let mut ns = domain.n.clone();
-        if ns.is_empty() {
-            for x in &explicit {
-                if !ns.contains(&x.n()) {
-                    ns.push(x.n());
-                }
-            }
-        }
-        if let Some((max_n, max_load)) = exhaustive {
-            limits::MD_CLAIM_CELLS
-                .check("[domain] exhaustive max_n", max_n as u64)
-                .map_err(|e| t.error_at(Some(t.file.domain.span().start), e.to_string()))?;
-            for n in 2..=max_n {
-                // C(max_load + n − 1, n − 1) sorted states with the lightest bin at 0.
-                let count = (1..n as u128).try_fold(1u128, |c, k| {
-                    c.checked_mul(max_load as u128 + k).map(|v| v / k)
-                });
-                if count.is_none_or(|c| c > MAX_EXHAUSTIVE as u128) {
-                    return Err(t.error_at(
-                        Some(t.file.domain.span().start),
-                        format!(
-                            "exhaustive = {{ max_n = {max_n}, max_load = {max_load} }} at n = {n}: C(max_load + n − 1, n − 1) states exceed the limit of {MAX_EXHAUSTIVE} (limits::MD_CLAIM_EXHAUSTIVE)"
-                        ),
-                    ));
-                }
-                if !ns.contains(&n) {
-                    ns.push(n);
-                }
-            }
-            ns.sort_unstable();
-        }
-        if ns.is_empty() {
-            return Err(t.error_at(
-                Some(t.file.domain.span().start),
-                "empty domain: [domain] n lists no number of bins (and no states are given)",
-            ));
-        }
-        for &n in &ns {
-            if n == 0 {
-                return Err(t.error_at(
-                    Some(t.file.domain.span().start),
-                    "[domain] n must be at least 1",
-                ));
-            }
-            cells(n, "[domain] n")?;
-        }
-        if let Some(k) = fields.max_load {
-            for &n in &ns {
-                let count = (k as u64 + 1).checked_pow((n * dims) as u32);
-                if count.is_none_or(|c| c > MAX_EXHAUSTIVE) {
-                    return Err(t.error_at(
-                        Some(c_at),
-                        format!(
-                            "max_load = {k} at n = {n}, D = {dims}: ({k} + 1)^(n·D) states exceed the limit of {MAX_EXHAUSTIVE} (limits::MD_CLAIM_EXHAUSTIVE)"
-                        ),
-                    ));
-                }
-            }
-        }
+        let explicit = explicit_states(t, &fields, &cells)?;
+        let ns = numbers_of_bins(t, &explicit, exhaustive, &cells)?;
+        check_grid(t, fields.max_load, &ns, dims, c_at)?;
         if explicit.is_empty() && fields.max_load.is_none() && fields.random == 0 && chain.is_none()
         {
             return Err(t.error_at(
@@ -863,21 +982,7 @@ impl MdExpr {
                 "no states: give `states`, `max_load` or `random` (in [domain])",
             ));
         }
-        // Every potential is compiled (a `Delta_P(b)` may name any of them).
-        let mut delta_pots = Vec::new();
-        for (name, def) in &t.file.potentials {
-            if def.get_ref().contains(DELTA_PREFIX) {
-                return Err(t.error_at(
-                    Some(def.span().start),
-                    format!("[potentials] {name}: a potential cannot call the functions {DELTA_PREFIX}P(b)"),
-                ));
-            }
-            let i = scope
-                .potential(name)
-                .map_err(|e| t.error_at(Some(def.span().start), e))?
-                .expect("a potential of the file");
-            delta_pots.push(i);
-        }
+        let delta_pots = compile_potentials(t, &scope)?;
         let slots = scope.slots.borrow().clone();
         let pots: Vec<Expr> = scope
             .pots

@@ -108,8 +108,238 @@ const OPERATORS: [(&str, Cmp); 6] = [
     (">", Cmp::Gt),
 ];
 
+/// The (δ, ε) of `[setting.vectors]`, when the file quantifies over vectors.
+type Vectors = Option<(Q, Q)>;
+
+/// The sources of allocation vectors of `[setting]`: each process, and the vector quantifier
+/// of `[setting.vectors]` (every vector meeting C1(δ, ε) and C2(C)), whose (δ, ε) are also
+/// returned for the claim's scope.
+fn parse_sources(t: &Theorem) -> std::result::Result<(Vec<SourceSpec>, Vectors), FileError> {
+    let f = &t.file;
+    let mut sources = Vec::new();
+    for s in &f.setting.processes {
+        // Relative files (`graphical(graph=file,file=PATH)`) are read from the file's folder.
+        let p = crate::process::parse_with(s.get_ref(), &crate::input::Dir::new(t.path.parent()))
+            .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
+        sources.push(SourceSpec::Process(Arc::from(p)));
+    }
+    let mut vectors = None;
+    if let Some(v) = &f.setting.vectors {
+        let at = Some(v.span().start);
+        let g = |s: &crate::claim::schema::Scalar, what: &str| {
+            s.value()
+                .map(|x| x.1)
+                .map_err(|e| t.error_at(at, format!("[setting.vectors] {what}: {e}")))
+        };
+        let vs = v.get_ref();
+        let (delta, eps, c2) = (g(&vs.delta, "delta")?, g(&vs.eps, "eps")?, g(&vs.c2, "c2")?);
+        let (zero, one) = (Q::zero(), Q::one());
+        if !(delta > zero && delta < one && eps > zero && eps < one) || c2 < one {
+            return Err(t.error_at(
+                at,
+                "[setting.vectors] needs 0 < delta < 1, 0 < eps < 1 and c2 ≥ 1",
+            ));
+        }
+        vectors = Some((delta.clone(), eps.clone()));
+        sources.push(SourceSpec::Vectors {
+            delta,
+            eps,
+            c2,
+            random: vs.random,
+        });
+    }
+    Ok((sources, vectors))
+}
+
+/// Compiles the formula `text` (written at byte `at` of the file, reported as `what`) in the
+/// claim's scope; `per_bin` allows the bin binder.
+fn compile_in(
+    t: &Theorem,
+    scope: &ClaimScope,
+    text: &str,
+    at: usize,
+    what: &str,
+    per_bin: bool,
+) -> std::result::Result<Formula, FileError> {
+    let ast = crate::lang::parse(text)
+        .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
+    crate::lang::compile_formula(&ast, scope, per_bin).map_err(|e| {
+        scope
+            .deferred
+            .borrow_mut()
+            .take()
+            .unwrap_or_else(|| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))
+    })
+}
+
+/// Compiles the expression `text`, found `offset` bytes into the string at byte `at` of the
+/// file (reported as `what`), in the claim's scope.
+fn compile_side_in(
+    t: &Theorem,
+    scope: &ClaimScope,
+    text: &str,
+    at: usize,
+    offset: usize,
+    what: &str,
+) -> std::result::Result<crate::lang::Expr, FileError> {
+    let ast = crate::lang::parse(text)
+        .map_err(|e| error_in_string(t, at, offset + e.at, format!("{what}: {}", e.message)))?;
+    crate::lang::compile_expr(&ast, scope, false).map_err(|e| {
+        scope.deferred.borrow_mut().take().unwrap_or_else(|| {
+            error_in_string(t, at, offset + e.at, format!("{what}: {}", e.message))
+        })
+    })
+}
+
+/// The links of the claim, and whether it is per bin (`forall_bins`) and a chain: one link
+/// for `expr` or `forall_bins`; for `chain = [e0, "op1 e1", "op2 e2", …]` the links
+/// `e0 op1 e1`, `e1 op2 e2`, ….
+fn compile_links(
+    t: &Theorem,
+    scope: &ClaimScope,
+    cs: &ClaimSection,
+    cat: Option<usize>,
+) -> std::result::Result<(Vec<Link>, bool, bool), FileError> {
+    let mut links = Vec::new();
+    let mut per_bin = false;
+    let mut chain = false;
+    if let Some(e) = &cs.expr {
+        links.push(Link {
+            text: e.get_ref().clone(),
+            formula: compile_in(t, scope, e.get_ref(), e.span().start, "claim", false)?,
+        });
+    } else if let Some(e) = &cs.forall_bins {
+        per_bin = true;
+        links.push(Link {
+            text: e.get_ref().clone(),
+            formula: compile_in(
+                t,
+                scope,
+                e.get_ref(),
+                e.span().start,
+                "claim.forall_bins",
+                true,
+            )?,
+        });
+    } else if let Some(c) = &cs.chain {
+        chain = true;
+        if c.len() < 2 {
+            return Err(t.error_at(
+                cat,
+                "claim.chain needs a first expression and at least one link, e.g. [\"E_Gamma\", \"<= A\", \"<= B\"]",
+            ));
+        }
+        let mut prev_text = c[0].get_ref().clone();
+        let mut prev =
+            compile_side_in(t, scope, &prev_text, c[0].span().start, 0, "claim.chain[0]")?;
+        for (k, entry) in c.iter().enumerate().skip(1) {
+            let raw = entry.get_ref().trim_start();
+            let Some((sym, op)) = OPERATORS.iter().find(|(s, _)| raw.starts_with(s)) else {
+                return Err(t.error_at(
+                    Some(entry.span().start),
+                    format!(
+                        "claim.chain[{k}] must start with a comparison (<=, >=, <, >, ==, !=), e.g. \"<= 2*n\""
+                    ),
+                ));
+            };
+            let rest = &raw[sym.len()..];
+            let offset = entry.get_ref().len() - raw.len() + sym.len();
+            let what = format!("claim.chain[{k}]");
+            let cur = compile_side_in(t, scope, rest, entry.span().start, offset, &what)?;
+            links.push(Link {
+                text: format!("{} {sym} {}", prev_text.trim(), rest.trim()),
+                formula: Formula::Cmp(prev, *op, cur.clone()),
+            });
+            prev = cur;
+            prev_text = rest.to_string();
+        }
+    }
+    Ok((links, per_bin, chain))
+}
+
+/// Whether the claim depends on the load vector: a per-bin claim, a binder, a quantity of the
+/// state (only numbers, `n`, `b` and constants are state-free), or C2 and process functions of
+/// a process that is not rank based.
+fn is_state_dependent(
+    links: &[Link],
+    given: &[Formula],
+    tables: &Tables,
+    sources: &[SourceSpec],
+    per_bin: bool,
+) -> bool {
+    let load_dependent = sources.iter().any(|s| match s {
+        SourceSpec::Process(p) => !p.info().rank_based,
+        _ => false,
+    });
+    let mut uses = crate::lang::Uses::default();
+    for l in links {
+        let u = l.formula.uses();
+        uses.slots.extend(u.slots);
+        uses.proc_funcs |= u.proc_funcs;
+        uses.binders |= u.binders;
+    }
+    for g in given {
+        let u = g.uses();
+        uses.slots.extend(u.slots);
+        uses.proc_funcs |= u.proc_funcs;
+        uses.binders |= u.binders;
+    }
+    let state_free = |q: &Quantity| matches!(q, Quantity::N | Quantity::B | Quantity::Const(_));
+    let mut state_dependent = per_bin || uses.binders;
+    for s in &uses.slots {
+        match tables.slots[*s] {
+            q if state_free(&q) => {}
+            Quantity::C2 => state_dependent |= load_dependent,
+            Quantity::Pot(i, _) => {
+                // A defined potential that does not read the state is still a function of it
+                // in general; only numbers, n, b and constants are state-free.
+                let _ = i;
+                state_dependent = true;
+            }
+            _ => state_dependent = true,
+        }
+    }
+    state_dependent | (uses.proc_funcs && load_dependent)
+}
+
+/// Checks the `[domain]` section: known family names, and some states to search when the
+/// claim depends on the load vector.
+fn check_domain(t: &Theorem, state_dependent: bool) -> std::result::Result<(), FileError> {
+    let f = &t.file;
+    let d = f.domain.get_ref();
+    let dspan = Some(f.domain.span().start);
+    if let Some(fams) = &d.families {
+        for s in fams {
+            if Family::parse(s.get_ref()).is_none() {
+                let names: Vec<&str> = crate::search::FAMILIES.iter().map(|(n, _)| *n).collect();
+                return Err(t.error_at(
+                    Some(s.span().start),
+                    format!(
+                        "unknown family `{}`; accepted: {}",
+                        s.get_ref(),
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    let no_states = d.families.as_ref().is_some_and(|f| f.is_empty())
+        && d.exhaustive.is_none()
+        && d.random == 0
+        && d.states.is_empty();
+    if state_dependent && no_states {
+        return Err(t.error_at(
+            dspan,
+            "empty domain: no families, no exhaustive enumeration, no random states and no explicit states",
+        ));
+    }
+    Ok(())
+}
+
 impl Inequality {
-    /// Validates the file and compiles the claim.
+    /// Validates the file and compiles the claim: the sources of allocations, the links and
+    /// hypotheses, whether the claim reads the load vector, the search domain; then every case
+    /// is built once, so that errors name the file before any search.
     pub fn new(t: &Theorem) -> std::result::Result<Inequality, FileError> {
         let f = &t.file;
         let setup = Setup::parse(t)?;
@@ -125,126 +355,15 @@ impl Inequality {
                 "[claim] needs exactly one of `expr` (a formula), `chain` (a list of links) and `forall_bins` (a per-bin formula)",
             ));
         }
-        // Sources.
-        let mut sources = Vec::new();
-        for s in &f.setting.processes {
-            // Relative files (`graphical(graph=file,file=PATH)`) are read from the file's folder.
-            let p =
-                crate::process::parse_with(s.get_ref(), &crate::input::Dir::new(t.path.parent()))
-                    .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
-            sources.push(SourceSpec::Process(Arc::from(p)));
-        }
-        let mut vectors = None;
-        if let Some(v) = &f.setting.vectors {
-            let at = Some(v.span().start);
-            let g = |s: &crate::claim::schema::Scalar, what: &str| {
-                s.value()
-                    .map(|x| x.1)
-                    .map_err(|e| t.error_at(at, format!("[setting.vectors] {what}: {e}")))
-            };
-            let vs = v.get_ref();
-            let (delta, eps, c2) = (g(&vs.delta, "delta")?, g(&vs.eps, "eps")?, g(&vs.c2, "c2")?);
-            let (zero, one) = (Q::zero(), Q::one());
-            if !(delta > zero && delta < one && eps > zero && eps < one) || c2 < one {
-                return Err(t.error_at(
-                    at,
-                    "[setting.vectors] needs 0 < delta < 1, 0 < eps < 1 and c2 ≥ 1",
-                ));
-            }
-            vectors = Some((delta.clone(), eps.clone()));
-            sources.push(SourceSpec::Vectors {
-                delta,
-                eps,
-                c2,
-                random: vs.random,
-            });
-        }
+        let (mut sources, vectors) = parse_sources(t)?;
         let has_process = !sources.is_empty();
         let scope = ClaimScope::new(t, &setup.constants, vectors, has_process)?;
-        let compile = |text: &str, at: usize, what: &str, per_bin: bool| {
-            let ast = crate::lang::parse(text)
-                .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
-            crate::lang::compile_formula(&ast, &scope, per_bin).map_err(|e| {
-                scope.deferred.borrow_mut().take().unwrap_or_else(|| {
-                    error_in_string(t, at, e.at, format!("{what}: {}", e.message))
-                })
-            })
-        };
-        let compile_side = |text: &str, at: usize, what: &str| {
-            let ast = crate::lang::parse(text)
-                .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
-            crate::lang::compile_expr(&ast, &scope, false).map_err(|e| {
-                scope.deferred.borrow_mut().take().unwrap_or_else(|| {
-                    error_in_string(t, at, e.at, format!("{what}: {}", e.message))
-                })
-            })
-        };
-        let mut links = Vec::new();
-        let mut per_bin = false;
-        let mut chain = false;
-        if let Some(e) = &cs.expr {
-            links.push(Link {
-                text: e.get_ref().clone(),
-                formula: compile(e.get_ref(), e.span().start, "claim", false)?,
-            });
-        } else if let Some(e) = &cs.forall_bins {
-            per_bin = true;
-            links.push(Link {
-                text: e.get_ref().clone(),
-                formula: compile(e.get_ref(), e.span().start, "claim.forall_bins", true)?,
-            });
-        } else if let Some(c) = &cs.chain {
-            chain = true;
-            if c.len() < 2 {
-                return Err(t.error_at(
-                    cat,
-                    "claim.chain needs a first expression and at least one link, e.g. [\"E_Gamma\", \"<= A\", \"<= B\"]",
-                ));
-            }
-            let mut prev_text = c[0].get_ref().clone();
-            let mut prev = compile_side(&prev_text, c[0].span().start, "claim.chain[0]")?;
-            for (k, entry) in c.iter().enumerate().skip(1) {
-                let raw = entry.get_ref().trim_start();
-                let Some((sym, op)) = OPERATORS.iter().find(|(s, _)| raw.starts_with(s)) else {
-                    return Err(t.error_at(
-                        Some(entry.span().start),
-                        format!(
-                            "claim.chain[{k}] must start with a comparison (<=, >=, <, >, ==, !=), e.g. \"<= 2*n\""
-                        ),
-                    ));
-                };
-                let rest = &raw[sym.len()..];
-                let offset = entry.get_ref().len() - raw.len() + sym.len();
-                let what = format!("claim.chain[{k}]");
-                let ast = crate::lang::parse(rest).map_err(|e| {
-                    error_in_string(
-                        t,
-                        entry.span().start,
-                        offset + e.at,
-                        format!("{what}: {}", e.message),
-                    )
-                })?;
-                let cur = crate::lang::compile_expr(&ast, &scope, false).map_err(|e| {
-                    scope.deferred.borrow_mut().take().unwrap_or_else(|| {
-                        error_in_string(
-                            t,
-                            entry.span().start,
-                            offset + e.at,
-                            format!("{what}: {}", e.message),
-                        )
-                    })
-                })?;
-                links.push(Link {
-                    text: format!("{} {sym} {}", prev_text.trim(), rest.trim()),
-                    formula: Formula::Cmp(prev, *op, cur.clone()),
-                });
-                prev = cur;
-                prev_text = rest.to_string();
-            }
-        }
+        let (links, per_bin, chain) = compile_links(t, &scope, cs, cat)?;
         let mut given = Vec::new();
         for (k, g) in cs.given.iter().enumerate() {
-            given.push(compile(
+            given.push(compile_in(
+                t,
+                &scope,
                 g.get_ref(),
                 g.span().start,
                 &format!("claim.given[{k}]"),
@@ -257,72 +376,11 @@ impl Inequality {
             constants: setup.constants.clone(),
         };
         drop(scope);
-        // Does the claim depend on the load vector?
-        let load_dependent = sources.iter().any(|s| match s {
-            SourceSpec::Process(p) => !p.info().rank_based,
-            _ => false,
-        });
-        let mut uses = crate::lang::Uses::default();
-        for l in &links {
-            let u = l.formula.uses();
-            uses.slots.extend(u.slots);
-            uses.proc_funcs |= u.proc_funcs;
-            uses.binders |= u.binders;
-        }
-        for g in &given {
-            let u = g.uses();
-            uses.slots.extend(u.slots);
-            uses.proc_funcs |= u.proc_funcs;
-            uses.binders |= u.binders;
-        }
-        let state_free = |q: &Quantity| matches!(q, Quantity::N | Quantity::B | Quantity::Const(_));
-        let mut state_dependent = per_bin || uses.binders;
-        for s in &uses.slots {
-            match tables.slots[*s] {
-                q if state_free(&q) => {}
-                Quantity::C2 => state_dependent |= load_dependent,
-                Quantity::Pot(i, _) => {
-                    // A defined potential that does not read the state is still a function of it
-                    // in general; only numbers, n, b and constants are state-free.
-                    let _ = i;
-                    state_dependent = true;
-                }
-                _ => state_dependent = true,
-            }
-        }
-        state_dependent |= uses.proc_funcs && load_dependent;
+        let state_dependent = is_state_dependent(&links, &given, &tables, &sources, per_bin);
         if !sources.iter().any(|_| true) {
             sources.push(SourceSpec::None);
         }
-        // Families.
-        let d = f.domain.get_ref();
-        let dspan = Some(f.domain.span().start);
-        if let Some(fams) = &d.families {
-            for s in fams {
-                if Family::parse(s.get_ref()).is_none() {
-                    let names: Vec<&str> =
-                        crate::search::FAMILIES.iter().map(|(n, _)| *n).collect();
-                    return Err(t.error_at(
-                        Some(s.span().start),
-                        format!(
-                            "unknown family `{}`; accepted: {}",
-                            s.get_ref(),
-                            names.join(", ")
-                        ),
-                    ));
-                }
-            }
-        }
-        let no_states = d.families.as_ref().is_some_and(|f| f.is_empty())
-            && d.exhaustive.is_none()
-            && d.random == 0
-            && d.states.is_empty();
-        if state_dependent && no_states {
-            return Err(t.error_at(
-                dspan,
-                "empty domain: no families, no exhaustive enumeration, no random states and no explicit states",
-            ));
-        }
+        check_domain(t, state_dependent)?;
         let uses_bias = tables.slots.iter().any(|q| matches!(q, Quantity::Bias(_)));
         if uses_bias && f.setting.vectors.is_some() {
             return Err(t.error_at(
@@ -351,12 +409,20 @@ impl Inequality {
             sources,
             state_dependent,
         };
-        // Validate every case now, so errors name the file before any search.
-        for &n in &me.setup.ns {
-            let allocs = me
+        me.validate_cases(uses_bias)?;
+        Ok(me)
+    }
+
+    /// Builds every case (each `n`, combination of the constants and allocation) and checks
+    /// that the claim can be evaluated there, so that errors name the file before any search.
+    fn validate_cases(&self, uses_bias: bool) -> std::result::Result<(), FileError> {
+        let t = &self.t;
+        let dspan = Some(t.file.domain.span().start);
+        for &n in &self.setup.ns {
+            let allocs = self
                 .allocs(n, 0)
                 .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
-            for values in me.setup.cases(t, n, &[])? {
+            for values in self.setup.cases(t, n, &[])? {
                 if uses_bias && values.b != 1 {
                     return Err(t.error_at(
                         None,
@@ -365,20 +431,20 @@ impl Inequality {
                 }
                 for alloc in &allocs {
                     let case = Case::new(
-                        &me.tables,
+                        &self.tables,
                         alloc,
                         values.clone(),
-                        &me.setup.weights,
-                        me.setup.ties,
+                        &self.setup.weights,
+                        self.setup.ties,
                     )
                     .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
-                    me.check_constant_parts(&case)?;
-                    me.check_extremal_vector(&case)?;
-                    me.check_evaluable(&case)?;
+                    self.check_constant_parts(&case)?;
+                    self.check_extremal_vector(&case)?;
+                    self.check_evaluable(&case)?;
                 }
             }
         }
-        Ok(me)
+        Ok(())
     }
 
     /// The allocations at n (vector quantifier: extremal step vectors and random ones).

@@ -8,7 +8,7 @@ use super::Inequality;
 use crate::claim::XFloat;
 use crate::claim::case::{Alloc, Case};
 use crate::claim::kind::RunContext;
-use crate::claim::range::{BoxOutcome, RangePoint, box_text};
+use crate::claim::range::{BoxOutcome, RangeAt, RangePoint, box_text};
 use crate::claim::state::State;
 use crate::claim::trust::{Certification, Evidence, decide};
 use crate::claim::verdict::{LinkVerdict, Searched, Status, Trust, Verdict, Witness};
@@ -156,6 +156,103 @@ struct LinkOutcome {
     witness: Option<Witness>,
     searched: Searched,
     notes: Vec<String>,
+}
+
+/// The time budget of a link's search (`balloc search --budget`), shared evenly by its cases:
+/// case `k` of `total` searches in fresh rounds until `t0 + (deadline − t0)·k/total`.
+struct CaseClock {
+    /// When the search of the link started.
+    t0: std::time::Instant,
+    /// The end of the budget (`None`: no budget, one round per case).
+    deadline: Option<std::time::Instant>,
+    /// The number of cases (at least 1).
+    total: usize,
+}
+
+impl CaseClock {
+    /// The instant case `k` (counted from 1) stops starting fresh rounds.
+    fn until(&self, k: usize) -> Option<std::time::Instant> {
+        self.deadline.map(|d| {
+            self.t0
+                + d.saturating_duration_since(self.t0)
+                    .mul_f64(k as f64 / self.total as f64)
+        })
+    }
+}
+
+/// What the search of one link gathered over its cases, before the spot is certified.
+#[derive(Default)]
+struct LinkTally {
+    /// The space searched.
+    searched: Searched,
+    /// The tightest state over all cases.
+    worst: Option<Spot>,
+    /// The first counterexample (the search stops there).
+    violation: Option<Spot>,
+    /// (states evaluated with hypotheses, states inside them).
+    hyp: (u64, u64),
+    /// Flagged states the certification cleared, and those left uncertified (budget).
+    cleared: u64,
+    uncertified: u64,
+    /// Certifications made during the search.
+    certified_count: usize,
+    /// The states decided over the ranges.
+    range_tally: RangeTally,
+    /// The most sources of loads and combinations of the constants at one `n`.
+    sources: usize,
+    combos: usize,
+}
+
+impl LinkTally {
+    /// Adds the counters of one case's objective.
+    fn absorb(&mut self, obj: &LinkObjective) {
+        let (seen, inside) = obj.hyp.get();
+        self.hyp = (self.hyp.0 + seen, self.hyp.1 + inside);
+        self.cleared += obj.cleared.get();
+        self.uncertified += obj.uncertified.get();
+        self.certified_count += obj.certified.borrow().len();
+    }
+
+    /// Keeps case (`n`, `alloc`, `case`)'s tightest state if it is the tightest so far, and its
+    /// violation (with the point of the ranges, if found there); true when that violation ends
+    /// the search.
+    fn record(
+        &mut self,
+        n: usize,
+        alloc: usize,
+        case: usize,
+        best: Option<Found>,
+        found: Option<Found>,
+        mut range_point: Option<RangePoint>,
+    ) -> bool {
+        if let Some(b) = best
+            && self
+                .worst
+                .as_ref()
+                .is_none_or(|w| b.eval.slack < w.found.eval.slack)
+        {
+            self.worst = Some(Spot {
+                found: b,
+                n,
+                alloc,
+                case,
+                point: Vec::new(),
+            });
+        }
+        if let Some(v) = found
+            && self.violation.is_none()
+        {
+            self.violation = Some(Spot {
+                found: v,
+                n,
+                alloc,
+                case,
+                point: range_point.take().unwrap_or_default(),
+            });
+            return true;
+        }
+        false
+    }
 }
 
 /// The states decided over the ranges of the range constants.
@@ -393,7 +490,9 @@ impl Inequality {
         }
     }
 
-    /// Searches link `link` over every case at the numbers of bins `ns`.
+    /// Searches link `link` over every case at the numbers of bins `ns`: the search gathers the
+    /// first counterexample or else the tightest state ([`Self::search_link`]), which is then
+    /// certified into the link's outcome ([`Self::certify_spot`]).
     fn run_link(
         &self,
         ctx: &mut RunContext,
@@ -401,26 +500,69 @@ impl Inequality {
         ns: &[usize],
         overrides: &[(usize, Q)],
     ) -> Result<LinkOutcome> {
-        let f = &self.t.file;
-        let file = self.t.file_name();
-        let tol = crate::exact::to_f64(&self.setup.tolerance);
-        let seed = f.domain.get_ref().seed;
-        let mut searched = Searched {
-            n: ns.to_vec(),
-            exhaustive_bound: f.domain.get_ref().exhaustive.map(|e| (e.max_n, e.max_load)),
-            ..Searched::default()
+        let mut tally = self.search_link(ctx, link, ns, overrides)?;
+        tally.searched.sources = tally.sources;
+        tally.searched.constant_combinations = tally.combos;
+        tally
+            .searched
+            .add("certified", tally.certified_count as u64);
+        let mut notes = Vec::new();
+        if tally.cleared > 0 {
+            notes.push(format!(
+                "{} state(s) the floats flagged as violations were certified to hold, and the search went on",
+                tally.cleared
+            ));
+        }
+        if tally.uncertified > 0 {
+            notes.push(format!(
+                "{} state(s) within the float resolution were not certified (budget {CERTIFY_BUDGET} per case); they are evidence only",
+                tally.uncertified
+            ));
+        }
+        if !self.given.is_empty() {
+            let hyp = tally.hyp;
+            notes.push(format!(
+                "hypotheses (given) held at {} of {} evaluated states; the others are outside the claim",
+                hyp.1, hyp.0
+            ));
+            if hyp.1 == 0 {
+                notes
+                    .push("no searched state meets the hypotheses: the search says nothing".into());
+                return Ok(LinkOutcome {
+                    status: Status::Inconclusive,
+                    trust: Trust::Float,
+                    slack: None,
+                    witness: None,
+                    searched: tally.searched,
+                    notes,
+                });
+            }
+        }
+        let spot = match (tally.violation.take(), tally.worst.take()) {
+            (Some(v), _) => v,
+            (None, Some(w)) => w,
+            (None, None) => return Err(Error::Unsupported("nothing was searched".into())),
         };
-        let mut worst: Option<Spot> = None;
-        let mut violation: Option<Spot> = None;
-        let mut hyp = (0u64, 0u64);
-        let (mut cleared, mut uncertified) = (0u64, 0u64);
-        let mut certified_count = 0usize;
-        let has_ranges = self.setup.constants.ranges.iter().any(Option::is_some);
-        let mut range_tally = RangeTally::default();
-        let mut sources = 0;
-        let mut case_index = 0;
-        let mut combos = 0;
-        // A time budget is shared evenly by the cases.
+        self.certify_spot(
+            link,
+            spot,
+            overrides,
+            tally.searched,
+            &tally.range_tally,
+            notes,
+        )
+    }
+
+    /// The time budget of a link's search over the cases at `ns` (`balloc search --budget`),
+    /// started now and shared evenly by the cases.
+    fn case_clock(
+        &self,
+        ctx: &RunContext,
+        ns: &[usize],
+        overrides: &[(usize, Q)],
+    ) -> Result<CaseClock> {
+        let file = self.t.file_name();
+        let seed = self.t.file.domain.get_ref().seed;
         let t0 = std::time::Instant::now();
         let mut total_cases = 0usize;
         for &n in ns {
@@ -431,22 +573,45 @@ impl Inequality {
                     .map_err(|e| Error::invalid(&file, e.to_string()))?
                     .len();
         }
-        let total_cases = total_cases.max(1);
-        let case_deadline = |k: usize| {
-            ctx.deadline.map(|d| {
-                t0 + d
-                    .saturating_duration_since(t0)
-                    .mul_f64(k as f64 / total_cases as f64)
-            })
+        Ok(CaseClock {
+            t0,
+            deadline: ctx.deadline,
+            total: total_cases.max(1),
+        })
+    }
+
+    /// Searches link `link` case by case (every source of loads, every combination of the
+    /// constants, at each `n` of `ns`), stopping at the first counterexample; with range
+    /// constants, every state searched in a case is then decided over the ranges.
+    fn search_link(
+        &self,
+        ctx: &mut RunContext,
+        link: usize,
+        ns: &[usize],
+        overrides: &[(usize, Q)],
+    ) -> Result<LinkTally> {
+        let f = &self.t.file;
+        let file = self.t.file_name();
+        let seed = f.domain.get_ref().seed;
+        let mut tally = LinkTally {
+            searched: Searched {
+                n: ns.to_vec(),
+                exhaustive_bound: f.domain.get_ref().exhaustive.map(|e| (e.max_n, e.max_load)),
+                ..Searched::default()
+            },
+            ..LinkTally::default()
         };
-        'outer: for &n in ns {
+        let has_ranges = self.setup.constants.ranges.iter().any(Option::is_some);
+        let clock = self.case_clock(ctx, ns, overrides)?;
+        let mut case_index = 0;
+        for &n in ns {
             let allocs = self.allocs(n, seed)?;
-            sources = sources.max(allocs.len());
+            tally.sources = tally.sources.max(allocs.len());
             let cases = self
                 .setup
                 .cases(&self.t, n, overrides)
                 .map_err(|e| Error::invalid(&file, e.to_string()))?;
-            combos = combos.max(cases.len());
+            tally.combos = tally.combos.max(cases.len());
             for (ai, alloc) in allocs.iter().enumerate() {
                 for (ci, values) in cases.iter().enumerate() {
                     case_index += 1;
@@ -474,228 +639,213 @@ impl Inequality {
                     } else {
                         Vec::new()
                     };
-                    let mut found: Option<Found> = None;
-                    let mut best: Option<Found> = None;
-                    let offer = |x: Vec<f64>,
-                                 phase: &str,
-                                 found: &mut Option<Found>,
-                                 best: &mut Option<Found>|
-                     -> Result<()> {
-                        let e = obj.eval(&x)?;
-                        let fnd = Found {
-                            loads: x,
-                            eval: e,
-                            phase: phase.to_string(),
-                        };
-                        if obj.violates(&e) && found.is_none() {
-                            *found = Some(fnd.clone());
-                        }
-                        if best.as_ref().is_none_or(|b| e.slack < b.eval.slack) {
-                            *best = Some(fnd);
-                        }
-                        Ok(())
-                    };
-                    if !self.state_dependent {
-                        offer(vec![0.0; n], "point", &mut found, &mut best)?;
-                        searched.add("point", 1);
-                    } else {
-                        // Explicit states first.
-                        let mut k = 0;
-                        for x in self.setup.states.iter().filter(|s| s.len() == n) {
-                            offer(x.clone(), "states", &mut found, &mut best)?;
-                            k += 1;
-                            if found.is_some() {
-                                break;
-                            }
-                        }
-                        searched.add("states", k);
-                        let mut round = 0u64;
-                        let mut local = StateList::default();
-                        while found.is_none() {
-                            let plan = self.plan(ctx, n, case_index, round);
-                            let states: &mut dyn search::StateSource = match ctx.states.as_mut() {
-                                Some(s) if round == 0 => &mut **s,
-                                _ => &mut local,
-                            };
-                            let r = search::run(&obj, &plan, states)?;
-                            searched.merge(&r.searched);
-                            if let Some(w) = r.worst
-                                && best.as_ref().is_none_or(|b| w.eval.slack < b.eval.slack)
-                            {
-                                best = Some(w);
-                            }
-                            if r.violation.is_some() {
-                                found = r.violation;
-                                break;
-                            }
-                            let until = case_deadline(case_index.min(total_cases));
-                            if until.is_none_or(|d| std::time::Instant::now() >= d) {
-                                break;
-                            }
-                            round += 1;
-                        }
-                        // Near ties of the tightest state, where ties change the law.
-                        if found.is_none() && self.near_ties_matter(&case) {
-                            let base = best.as_ref().map(|b| b.loads.clone());
-                            let mut k = 0;
-                            for x in base.iter().flat_map(|b| search::near_ties(b)) {
-                                offer(x, "near-tie", &mut found, &mut best)?;
-                                k += 1;
-                                if found.is_some() {
-                                    break;
-                                }
-                            }
-                            searched.add("near-tie", k);
-                        }
-                    }
-                    // Every state searched is decided over the ranges.
+                    let (mut found, best) =
+                        self.search_case(ctx, &obj, case_index, &clock, &mut tally.searched)?;
                     if let Some(seen) = &obj.seen
                         && found.is_none()
-                        && range_tally.undecided == 0
+                        && tally.range_tally.undecided == 0
+                        && let Some((x, point)) = self.decide_seen_over_ranges(
+                            link,
+                            &case,
+                            seen,
+                            &ranges,
+                            &mut tally.range_tally,
+                        )?
                     {
-                        let states = std::mem::take(&mut seen.borrow_mut().0);
-                        let cap = crate::limits::RANGE_STATES.max as usize;
-                        if states.len() > cap {
-                            range_tally.undecided += 1;
-                            range_tally.first_undecided = Some(format!(
-                                "n = {n}: the search evaluated more than {cap} states (limits::RANGE_STATES); the range is decided at none of them"
-                            ));
-                        }
-                        for x in states
-                            .into_iter()
-                            .take_while(|_| range_tally.undecided == 0)
-                        {
-                            let st = State::new(&case, x.clone())?;
-                            range_tally.states += 1;
-                            match self
-                                .decide_ranges(link, &st, &ranges)
-                                .map_err(|e| lib(e, &file))?
-                            {
-                                BoxOutcome::Proved { boxes } => range_tally.boxes += boxes,
-                                BoxOutcome::Refuted { point, boxes } => {
-                                    range_tally.boxes += boxes;
-                                    found = Some(Found {
-                                        loads: x,
-                                        eval: search::Eval {
-                                            lhs: XFloat::ZERO,
-                                            rhs: XFloat::ZERO,
-                                            slack: XFloat::from_f64(-f64::MIN_POSITIVE),
-                                        },
-                                        phase: "range".into(),
-                                    });
-                                    range_point = Some(point);
-                                    break;
-                                }
-                                BoxOutcome::Undecided { at, why, boxes } => {
-                                    // The verdict can no longer be `holds`: the pass stops here
-                                    // (a refutation at the remaining states is left unsearched).
-                                    range_tally.boxes += boxes;
-                                    range_tally.undecided += 1;
-                                    range_tally.first_undecided = Some(format!(
-                                        "n = {n}, loads {}: {} ({why})",
-                                        crate::lang::syntax::excerpt(&format!("{x:?}"), 120),
-                                        box_text(&ranges, &at)
-                                    ));
-                                    break;
-                                }
-                            }
-                        }
-                        if range_tally.text.is_empty() {
-                            range_tally.text = ranges
-                                .iter()
-                                .map(|r| format!("{} ∈ {}", r.name, r.text()))
-                                .collect::<Vec<_>>()
-                                .join(", ");
-                        }
+                        found = Some(x);
+                        range_point = Some(point);
                     }
                     if let Some(p) = ctx.progress {
                         p(&format!("{} n={n} {}", self.t.id, alloc.label()));
                     }
-                    let (seen, inside) = obj.hyp.get();
-                    hyp = (hyp.0 + seen, hyp.1 + inside);
-                    cleared += obj.cleared.get();
-                    uncertified += obj.uncertified.get();
-                    certified_count += obj.certified.borrow().len();
-                    if let Some(b) = best
-                        && worst
-                            .as_ref()
-                            .is_none_or(|w| b.eval.slack < w.found.eval.slack)
-                    {
-                        worst = Some(Spot {
-                            found: b,
-                            n,
-                            alloc: ai,
-                            case: ci,
-                            point: Vec::new(),
-                        });
-                    }
-                    if let Some(v) = found
-                        && violation.is_none()
-                    {
-                        violation = Some(Spot {
-                            found: v,
-                            n,
-                            alloc: ai,
-                            case: ci,
-                            point: range_point.take().unwrap_or_default(),
-                        });
-                        break 'outer;
+                    tally.absorb(&obj);
+                    if tally.record(n, ai, ci, best, found, range_point) {
+                        return Ok(tally);
                     }
                 }
             }
         }
-        searched.sources = sources;
-        searched.constant_combinations = combos;
-        searched.add("certified", certified_count as u64);
-        let mut notes = Vec::new();
-        if cleared > 0 {
-            notes.push(format!(
-                "{cleared} state(s) the floats flagged as violations were certified to hold, and the search went on"
-            ));
+        Ok(tally)
+    }
+
+    /// Searches one case of link `obj.link`: the single point of a claim that does not depend
+    /// on the loads; otherwise the explicit states, then rounds of the search (fresh seeds
+    /// while the case's share of the time budget lasts), then the near ties of the tightest
+    /// state where ties change the law. Returns the first violation and the tightest state.
+    fn search_case(
+        &self,
+        ctx: &mut RunContext,
+        obj: &LinkObjective,
+        case_index: usize,
+        clock: &CaseClock,
+        searched: &mut Searched,
+    ) -> Result<(Option<Found>, Option<Found>)> {
+        let n = obj.case.n;
+        let mut found: Option<Found> = None;
+        let mut best: Option<Found> = None;
+        let offer = |x: Vec<f64>,
+                     phase: &str,
+                     found: &mut Option<Found>,
+                     best: &mut Option<Found>|
+         -> Result<()> {
+            let e = obj.eval(&x)?;
+            let fnd = Found {
+                loads: x,
+                eval: e,
+                phase: phase.to_string(),
+            };
+            if obj.violates(&e) && found.is_none() {
+                *found = Some(fnd.clone());
+            }
+            if best.as_ref().is_none_or(|b| e.slack < b.eval.slack) {
+                *best = Some(fnd);
+            }
+            Ok(())
+        };
+        if !self.state_dependent {
+            offer(vec![0.0; n], "point", &mut found, &mut best)?;
+            searched.add("point", 1);
+            return Ok((found, best));
         }
-        if uncertified > 0 {
-            notes.push(format!(
-                "{uncertified} state(s) within the float resolution were not certified (budget {CERTIFY_BUDGET} per case); they are evidence only"
-            ));
-        }
-        if !self.given.is_empty() {
-            notes.push(format!(
-                "hypotheses (given) held at {} of {} evaluated states; the others are outside the claim",
-                hyp.1, hyp.0
-            ));
-            if hyp.1 == 0 {
-                notes
-                    .push("no searched state meets the hypotheses: the search says nothing".into());
-                return Ok(LinkOutcome {
-                    status: Status::Inconclusive,
-                    trust: Trust::Float,
-                    slack: None,
-                    witness: None,
-                    searched,
-                    notes,
-                });
+        // Explicit states first.
+        let mut k = 0;
+        for x in self.setup.states.iter().filter(|s| s.len() == n) {
+            offer(x.clone(), "states", &mut found, &mut best)?;
+            k += 1;
+            if found.is_some() {
+                break;
             }
         }
-        let spot = match (violation, worst) {
-            (Some(v), _) => v,
-            (None, Some(w)) => w,
-            (None, None) => return Err(Error::Unsupported("nothing was searched".into())),
-        };
+        searched.add("states", k);
+        let mut round = 0u64;
+        let mut local = StateList::default();
+        while found.is_none() {
+            let plan = self.plan(ctx, n, case_index, round);
+            let states: &mut dyn search::StateSource = match ctx.states.as_mut() {
+                Some(s) if round == 0 => &mut **s,
+                _ => &mut local,
+            };
+            let r = search::run(obj, &plan, states)?;
+            searched.merge(&r.searched);
+            if let Some(w) = r.worst
+                && best.as_ref().is_none_or(|b| w.eval.slack < b.eval.slack)
+            {
+                best = Some(w);
+            }
+            if r.violation.is_some() {
+                found = r.violation;
+                break;
+            }
+            let until = clock.until(case_index.min(clock.total));
+            if until.is_none_or(|d| std::time::Instant::now() >= d) {
+                break;
+            }
+            round += 1;
+        }
+        // Near ties of the tightest state, where ties change the law.
+        if found.is_none() && self.near_ties_matter(obj.case) {
+            let base = best.as_ref().map(|b| b.loads.clone());
+            let mut k = 0;
+            for x in base.iter().flat_map(|b| search::near_ties(b)) {
+                offer(x, "near-tie", &mut found, &mut best)?;
+                k += 1;
+                if found.is_some() {
+                    break;
+                }
+            }
+            searched.add("near-tie", k);
+        }
+        Ok((found, best))
+    }
+
+    /// Decides every state the search of one case evaluated (`seen`, in order) over the ranges
+    /// of the range constants ([`Self::decide_ranges`]), counting into `tally`. Stops at the
+    /// first state refuted over the ranges (returned, with the point of the ranges where it
+    /// fails) or left undecided (then the verdict can no longer be `holds`).
+    fn decide_seen_over_ranges(
+        &self,
+        link: usize,
+        case: &Case,
+        seen: &RefCell<Seen>,
+        ranges: &[RangeAt],
+        tally: &mut RangeTally,
+    ) -> Result<Option<(Found, RangePoint)>> {
+        let file = self.t.file_name();
+        let n = case.n;
+        let mut refuted = None;
+        let states = std::mem::take(&mut seen.borrow_mut().0);
+        let cap = crate::limits::RANGE_STATES.max as usize;
+        if states.len() > cap {
+            tally.undecided += 1;
+            tally.first_undecided = Some(format!(
+                "n = {n}: the search evaluated more than {cap} states (limits::RANGE_STATES); the range is decided at none of them"
+            ));
+        }
+        for x in states.into_iter().take_while(|_| tally.undecided == 0) {
+            let st = State::new(case, x.clone())?;
+            tally.states += 1;
+            match self
+                .decide_ranges(link, &st, ranges)
+                .map_err(|e| lib(e, &file))?
+            {
+                BoxOutcome::Proved { boxes } => tally.boxes += boxes,
+                BoxOutcome::Refuted { point, boxes } => {
+                    tally.boxes += boxes;
+                    let found = Found {
+                        loads: x,
+                        eval: search::Eval {
+                            lhs: XFloat::ZERO,
+                            rhs: XFloat::ZERO,
+                            slack: XFloat::from_f64(-f64::MIN_POSITIVE),
+                        },
+                        phase: "range".into(),
+                    };
+                    refuted = Some((found, point));
+                    break;
+                }
+                BoxOutcome::Undecided { at, why, boxes } => {
+                    // The verdict can no longer be `holds`: the pass stops here
+                    // (a refutation at the remaining states is left unsearched).
+                    tally.boxes += boxes;
+                    tally.undecided += 1;
+                    tally.first_undecided = Some(format!(
+                        "n = {n}, loads {}: {} ({why})",
+                        crate::lang::syntax::excerpt(&format!("{x:?}"), 120),
+                        box_text(ranges, &at)
+                    ));
+                    break;
+                }
+            }
+        }
+        if tally.text.is_empty() {
+            tally.text = ranges
+                .iter()
+                .map(|r| format!("{} ∈ {}", r.name, r.text()))
+                .collect::<Vec<_>>()
+                .join(", ");
+        }
+        Ok(refuted)
+    }
+
+    /// Certifies link `link` at `spot` (the first counterexample, or else the tightest state)
+    /// and builds the link's outcome: status and trust decided from the float and certified
+    /// evidence ([`decide`]), the verdict over the ranges, the witness with its exact sides.
+    fn certify_spot(
+        &self,
+        link: usize,
+        spot: Spot,
+        overrides: &[(usize, Q)],
+        mut searched: Searched,
+        range_tally: &RangeTally,
+        mut notes: Vec<String>,
+    ) -> Result<LinkOutcome> {
+        let file = self.t.file_name();
+        let tol = crate::exact::to_f64(&self.setup.tolerance);
+        let seed = self.t.file.domain.get_ref().seed;
+        let has_ranges = self.setup.constants.ranges.iter().any(Option::is_some);
         // The evidence at the counterexample or tightest state.
         let allocs = self.allocs(spot.n, seed)?;
-        let values = self
-            .setup
-            .cases(&self.t, spot.n, overrides)
-            .map_err(|e| Error::invalid(&file, e.to_string()))?
-            .swap_remove(spot.case);
-        let mut values = values;
-        for (j, q) in &spot.point {
-            values.consts[*j] = crate::claim::setup::ConstValueAt {
-                exact: Some(q.clone()),
-                float: crate::lang::Domain::rational(&crate::lang::Float, q)
-                    .map_err(|e| lib(e, &file))?,
-            };
-        }
+        let values = self.spot_values(&spot, overrides)?;
         let case = Case::new(
             &self.tables,
             &allocs[spot.alloc],
@@ -726,61 +876,20 @@ impl Inequality {
             notes.push(format!(
                 "refuted over the ranges ({}): certified false at {} at this state (found by bisecting the ranges)",
                 range_tally.text,
-                spot.point
-                    .iter()
-                    .map(|(j, q)| format!("{} = {q}", self.setup.constants.names[*j]))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                self.point_text(&spot.point)
             ));
         } else if has_ranges && status == Status::Holds {
             searched.add("range", range_tally.states);
             if range_tally.undecided > 0 {
                 status = Status::Inconclusive;
-                notes.push(format!(
-                    "held at every sample point, but over the ranges ({}) a state was left undecided after {} state(s) were decided (the pass stops there): {}",
-                    range_tally.text,
-                    range_tally.states.saturating_sub(1),
-                    range_tally.first_undecided.clone().unwrap_or_default()
-                ));
-            } else {
-                if trust == Trust::Exact {
-                    trust = Trust::Enclosure;
-                }
-                notes.push(format!(
-                    "holds at every searched state for every value of the ranges ({}): each of the {} state(s) decided over the ranges by {} box(es) of certified enclosures; the tightest state below is at a sample point of the ranges",
-                    range_tally.text, range_tally.states, range_tally.boxes
-                ));
+            } else if trust == Trust::Exact {
+                trust = Trust::Enclosure;
             }
+            notes.push(range_holds_note(range_tally));
         }
-        let (recheck, bits) = match &cert {
-            Certification::Decided { text, bits, .. } => (format!("certified: {text}"), *bits),
-            Certification::Undecided { bits, text } => (
-                format!("the enclosures do not separate up to {bits} bits: {text}"),
-                Some(*bits),
-            ),
-            Certification::NoRoute(why) => (format!("not certified: {why}"), None),
-        };
+        let (recheck, bits) = recheck_text(&cert);
         searched.precision_bits = bits;
-        if evidence.margin <= resolution {
-            notes.push(format!(
-                "the smallest float slack {s:e} is below the numerical resolution {resolution}: decided by the certified evaluation"
-            ));
-        }
-        if status == Status::Inconclusive && !atom.holds {
-            notes.push(
-                "the floats see a violation that no certified evaluation confirms: not refuted"
-                    .into(),
-            );
-        }
-        if !self.state_dependent && status == Status::Holds && trust == Trust::Exact {
-            // A claim that does not depend on the load vector is decided at one point per case.
-        } else if status == Status::Holds {
-            notes.push("holds on the searched space; this is evidence, not a proof".into());
-        }
-        if status == Status::Refuted && trust == Trust::Float {
-            // Only reachable with a rigorous float error bound (never without one).
-            status = Status::Refuted;
-        }
+        self.evidence_notes(&evidence, s, status, trust, &mut notes);
         if trust == Trust::Exact
             && let Some([l, r, s]) = self.exact_sides(link, &st)
         {
@@ -800,5 +909,98 @@ impl Inequality {
             searched,
             notes,
         })
+    }
+
+    /// The values of the constants at `spot`: its combination of the constants, with the range
+    /// constants at the point where a counterexample over the ranges was found.
+    fn spot_values(
+        &self,
+        spot: &Spot,
+        overrides: &[(usize, Q)],
+    ) -> Result<crate::claim::setup::CaseValues> {
+        let file = self.t.file_name();
+        let mut values = self
+            .setup
+            .cases(&self.t, spot.n, overrides)
+            .map_err(|e| Error::invalid(&file, e.to_string()))?
+            .swap_remove(spot.case);
+        for (j, q) in &spot.point {
+            values.consts[*j] = crate::claim::setup::ConstValueAt {
+                exact: Some(q.clone()),
+                float: crate::lang::Domain::rational(&crate::lang::Float, q)
+                    .map_err(|e| lib(e, &file))?,
+            };
+        }
+        Ok(values)
+    }
+
+    /// The values of the range constants at `point`, `eps = 1/4, c = 2`.
+    fn point_text(&self, point: &RangePoint) -> String {
+        point
+            .iter()
+            .map(|(j, q)| format!("{} = {q}", self.setup.constants.names[*j]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The notes on how the link's verdict was reached from the `evidence` at its spot (float
+    /// slack `s`): decided by the certified evaluation below the float resolution, a float
+    /// violation left unconfirmed, a `holds` that is evidence only.
+    fn evidence_notes(
+        &self,
+        evidence: &Evidence,
+        s: f64,
+        status: Status,
+        trust: Trust,
+        notes: &mut Vec<String>,
+    ) {
+        let resolution = evidence.resolution;
+        if evidence.margin <= resolution {
+            notes.push(format!(
+                "the smallest float slack {s:e} is below the numerical resolution {resolution}: decided by the certified evaluation"
+            ));
+        }
+        if status == Status::Inconclusive && !evidence.float_holds {
+            notes.push(
+                "the floats see a violation that no certified evaluation confirms: not refuted"
+                    .into(),
+            );
+        }
+        if !self.state_dependent && status == Status::Holds && trust == Trust::Exact {
+            // A claim that does not depend on the load vector is decided at one point per case.
+        } else if status == Status::Holds {
+            notes.push("holds on the searched space; this is evidence, not a proof".into());
+        }
+    }
+}
+
+/// The note on a link that held at every sample point of the ranges: decided over the ranges
+/// at every searched state, or left undecided at one (the pass stops there).
+fn range_holds_note(range_tally: &RangeTally) -> String {
+    if range_tally.undecided > 0 {
+        format!(
+            "held at every sample point, but over the ranges ({}) a state was left undecided after {} state(s) were decided (the pass stops there): {}",
+            range_tally.text,
+            range_tally.states.saturating_sub(1),
+            range_tally.first_undecided.clone().unwrap_or_default()
+        )
+    } else {
+        format!(
+            "holds at every searched state for every value of the ranges ({}): each of the {} state(s) decided over the ranges by {} box(es) of certified enclosures; the tightest state below is at a sample point of the ranges",
+            range_tally.text, range_tally.states, range_tally.boxes
+        )
+    }
+}
+
+/// The recheck line of a witness (what the certified evaluation concluded) and the precision
+/// it reached in bits.
+fn recheck_text(cert: &Certification) -> (String, Option<u64>) {
+    match cert {
+        Certification::Decided { text, bits, .. } => (format!("certified: {text}"), *bits),
+        Certification::Undecided { bits, text } => (
+            format!("the enclosures do not separate up to {bits} bits: {text}"),
+            Some(*bits),
+        ),
+        Certification::NoRoute(why) => (format!("not certified: {why}"), None),
     }
 }
