@@ -60,16 +60,24 @@ impl GraphFiles for Dir {
         let full = self.resolve(path);
         Ok(read_edge_list(&full.display().to_string())?.with_name(path))
     }
+    fn tree_text(&self, path: &str) -> Result<(String, String)> {
+        let shown = self.resolve(path).display().to_string();
+        Ok((read_text(&shown, "tree file")?, shown))
+    }
+}
+
+/// The text of the file `path`, at most [`crate::limits::INPUT_FILE_BYTES`] long; errors name it
+/// as `what` `path`.
+fn read_text(path: &str, what: &str) -> Result<String> {
+    let cannot =
+        |e: std::io::Error| Error::invalid(format!("{what} `{path}`"), format!("cannot read: {e}"));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    crate::limits::INPUT_FILE_BYTES.check(&format!("{what} `{path}`"), meta.len())?;
+    std::fs::read_to_string(path).map_err(cannot)
 }
 
 /// Reads an edge-list file ([`Graph::parse_edge_list`]: lines `u v`, 0-based, `#` comments), at
 /// most [`crate::limits::INPUT_FILE_BYTES`] long; errors name the file as read.
 pub fn read_edge_list(path: &str) -> Result<Graph> {
-    let cannot = |e: std::io::Error| {
-        Error::invalid(format!("graph file `{path}`"), format!("cannot read: {e}"))
-    };
-    let meta = std::fs::metadata(path).map_err(cannot)?;
-    crate::limits::INPUT_FILE_BYTES.check(&format!("graph file `{path}`"), meta.len())?;
-    let text = std::fs::read_to_string(path).map_err(cannot)?;
-    Graph::parse_edge_list(&text, path)
+    Graph::parse_edge_list(&read_text(path, "graph file")?, path)
 }

@@ -316,11 +316,17 @@ fn tree_specs_parse_and_build() {
         "split(1/3)",
         "binarised(3, 9)",
     ] {
-        let t = TreeSpec::parse(spec).unwrap().build(&g, None).unwrap();
+        let t = TreeSpec::parse(spec)
+            .unwrap()
+            .build(&g, &balloc::graph::family::NoFiles)
+            .unwrap();
         assert_ranges(&t, 12, spec);
     }
     assert_eq!(
-        TreeSpec::parse("halving").unwrap().build(&g, None).unwrap(),
+        TreeSpec::parse("halving")
+            .unwrap()
+            .build(&g, &balloc::graph::family::NoFiles)
+            .unwrap(),
         Tree::standard(&g).unwrap()
     );
     for bad in [

@@ -222,11 +222,20 @@ pub fn parse_graph(text: &str, files: &dyn GraphFiles) -> Result<Graph> {
     GraphSpec::parse(text, files)?.build(None)
 }
 
-/// Where the edge-list files of `file(PATH)` come from: the caller reads them (a theorem file's
-/// directory, the current directory); the graph is named by `path` as written.
+/// Where the files a spec names come from — the edge lists of `file(PATH)`, the decomposition
+/// files of a tree `file(PATH)` — : the caller reads them (a theorem file's directory, the
+/// current directory); the mathematics reads none. A graph is named by `path` as written.
 pub trait GraphFiles {
     /// The graph of the edge-list file `path`.
     fn edge_list(&self, path: &str) -> Result<Graph>;
+    /// The text of the decomposition file `path` and the name it is shown by in errors
+    /// ([`crate::graph::tree_file::parse`] reads it); by default no such file is read.
+    fn tree_text(&self, path: &str) -> Result<(String, String)> {
+        Err(Error::invalid(
+            format!("tree file `{}`", crate::error::excerpt(path)),
+            "no file is read here; name the decomposition where files are read (a theorem file)",
+        ))
+    }
 }
 
 /// No files: `file(PATH)` is an error (for specs that name no file).

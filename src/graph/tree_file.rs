@@ -166,17 +166,6 @@ pub fn parse(text: &str, n: usize, source: &str) -> Result<Tree> {
     Ok(tree)
 }
 
-/// Reads a decomposition file (see [`parse`]).
-pub fn read(path: &std::path::Path, n: usize) -> Result<Tree> {
-    let shown = path.display().to_string();
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Error::invalid(format!("tree file `{shown}`"), format!("cannot read: {e}")))?;
-    crate::limits::INPUT_FILE_BYTES.check(&format!("tree file `{shown}`"), meta.len())?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::invalid(format!("tree file `{shown}`"), format!("cannot read: {e}")))?;
-    parse(&text, n, &shown)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,11 +7,12 @@
 //! decomposition file, [`crate::graph::tree_file`]; a relative path is read from the directory
 //! of the theorem file).
 
+use super::family::GraphFiles;
 use super::tree::Tree;
 use super::{Family, Graph};
 use crate::error::{Error, Result};
 use crate::exact::Q;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A named decomposition.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,17 +126,20 @@ impl TreeSpec {
     /// Builds the decomposition of `g`; `dir` is the directory relative paths are read from.
     ///
     /// ```
-    /// use balloc::graph::{Graph, tree_spec::TreeSpec};
+    /// use balloc::graph::{Graph, family::NoFiles, tree_spec::TreeSpec};
     /// // Torus 3 × 4 (vertex (x, y) = 3y + x): the longer side is y, so the root splits into
     /// // the rows y < 2 and y ≥ 2.
     /// let g = Graph::torus(3, 4).unwrap();
-    /// let t = TreeSpec::parse("torus").unwrap().build(&g, None).unwrap();
+    /// let t = TreeSpec::parse("torus").unwrap().build(&g, &NoFiles).unwrap();
     /// let mut left = t.set(t.nodes[0].children.unwrap().0);
     /// left.sort_unstable(); // the leaf order follows the later splits
     /// assert_eq!(left, vec![0, 1, 2, 3, 4, 5]);
-    /// assert!(TreeSpec::Torus.build(&Graph::cycle(4).unwrap(), None).is_err());
+    /// assert!(TreeSpec::Torus.build(&Graph::cycle(4).unwrap(), &NoFiles).is_err());
+    /// // A decomposition file is read by the caller's `GraphFiles`; `NoFiles` reads none.
+    /// let e = TreeSpec::parse("file(t.tree)").unwrap().build(&g, &NoFiles).unwrap_err();
+    /// assert!(e.to_string().contains("tree file `t.tree`"));
     /// ```
-    pub fn build(&self, g: &Graph, dir: Option<&Path>) -> Result<Tree> {
+    pub fn build(&self, g: &Graph, files: &dyn GraphFiles) -> Result<Tree> {
         let natural: Vec<usize> = (0..g.n()).collect();
         let t = match self {
             TreeSpec::Standard => Tree::standard(g)?,
@@ -153,11 +157,8 @@ impl TreeSpec {
             TreeSpec::Split(r) => Tree::split_fraction(&natural, r)?,
             TreeSpec::Binarised { k, seed } => super::binarise::binarised(&natural, *k, *seed)?,
             TreeSpec::File(p) => {
-                let path = match dir {
-                    Some(d) if p.is_relative() => d.join(p),
-                    _ => p.clone(),
-                };
-                super::tree_file::read(&path, g.n())?
+                let (text, shown) = files.tree_text(&p.display().to_string())?;
+                super::tree_file::parse(&text, g.n(), &shown)?
             }
         };
         t.check()?;

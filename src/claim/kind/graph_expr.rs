@@ -648,7 +648,7 @@ fn build_strategies(
         }
         for (label, spec, tat) in &trees {
             let tree = spec
-                .build(&gr, dir)
+                .build(&gr, &crate::input::Dir::new(dir))
                 .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
             let s = Strategy::with_routing(&gr, tree, routing)
                 .map_err(|e| t.error_at(Some(*tat), e.to_string()))?;
@@ -1271,7 +1271,8 @@ impl GraphExpr {
             let Ok(g) = parse_graph(&spec, &crate::input::Dir::new(self.dir.as_deref())) else {
                 continue;
             };
-            let Ok(tree) = self.specs[si].build(&g, self.dir.as_deref()) else {
+            let Ok(tree) = self.specs[si].build(&g, &crate::input::Dir::new(self.dir.as_deref()))
+            else {
                 continue;
             };
             let Ok(strat) = Strategy::with_routing(&g, tree, self.routing) else {
