@@ -333,6 +333,13 @@ fn decide(f: &Formula, env: &ElementEnv, tol: &Q) -> std::result::Result<Decisio
     }
 }
 
+/// The vertices by rank: heaviest first, ties by index.
+fn ranks_of(x: &[f64]) -> Vec<usize> {
+    let mut ranks: Vec<usize> = (0..x.len()).collect();
+    ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+    ranks
+}
+
 /// A formula at one element, for the certification ladder.
 struct GraphAt<'a>(&'a Formula, &'a ElementEnv<'a>);
 
@@ -390,8 +397,12 @@ impl Setting for GraphSetting<'_> {
                 // Where no certified value exists, floats may show that the claim holds (trust
                 // `float`); a float violation is never certified.
                 Certification::NoRoute(why) => {
-                    match decide(&self.claim.expr, &env, &self.claim.tol) {
-                        Ok(Decision::Decided(true, Trust::Float)) => Certification::Decided {
+                    match self
+                        .claim
+                        .expr
+                        .truth(&Float, &env, None, Some(&self.claim.tol))
+                    {
+                        Ok(true) => Certification::Decided {
                             holds: true,
                             trust: Trust::Float,
                             bits: None,
@@ -868,19 +879,16 @@ impl GraphExpr {
         let n = vc.s.graph.n();
         let st =
             GraphState::new(vc.s, x, measures).map_err(|e| file_err(format!("{gname}: {e}")))?;
-        let mut ranks: Vec<usize> = (0..n).collect();
-        ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+        let ranks = ranks_of(x);
+        let setting = GraphSetting {
+            claim: self,
+            st: &st,
+            case: vc.case,
+            ranks: &ranks,
+        };
         let mut count = 0u64;
         for el in st.elements(self.over) {
-            let env = ElementEnv {
-                st: &st,
-                el,
-                over: self.over,
-                slots: &self.slots,
-                constants: &self.constants,
-                case: vc.case,
-                ranks: &ranks,
-            };
+            let env = setting.env(el);
             let at = || {
                 format!(
                     "{gname}, tree {tname}, loads {}: {}",
@@ -927,12 +935,6 @@ impl GraphExpr {
                 values: show_atoms(&self.expr, &env),
                 el,
             };
-            let setting = GraphSetting {
-                claim: self,
-                st: &st,
-                case: vc.case,
-                ranks: &ranks,
-            };
             sweep.visit(&setting, &el, 0.0, || found(at()))?;
         }
         Ok(count)
@@ -952,8 +954,7 @@ impl GraphExpr {
         let measures = GraphMeasures::new();
         let st =
             GraphState::new(s, &x, &measures).map_err(|e| file_err(format!("{gname}: {e}")))?;
-        let mut ranks: Vec<usize> = (0..f.n).collect();
-        ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+        let ranks = ranks_of(&x);
         let pick = &self.constants.picks()[f.at.1];
         let consts = self
             .constants
@@ -1192,19 +1193,15 @@ impl GraphExpr {
         measures: &GraphMeasures,
     ) -> Option<StateViolation> {
         let st = GraphState::new(s, x, measures).ok()?;
-        let n = s.graph.n();
-        let mut ranks: Vec<usize> = (0..n).collect();
-        ranks.sort_by(|&a, &b| x[b].total_cmp(&x[a]).then(a.cmp(&b)));
+        let ranks = ranks_of(x);
+        let setting = GraphSetting {
+            claim: self,
+            st: &st,
+            case,
+            ranks: &ranks,
+        };
         for el in st.elements(self.over) {
-            let env = ElementEnv {
-                st: &st,
-                el,
-                over: self.over,
-                slots: &self.slots,
-                constants: &self.constants,
-                case,
-                ranks: &ranks,
-            };
+            let env = setting.env(el);
             if let Some(g) = &self.given
                 && !matches!(decide(g, &env, &self.tol), Ok(Decision::Decided(true, _)))
             {

@@ -1124,47 +1124,24 @@ impl MdExpr {
         x: &MdLoads,
         text: bool,
     ) -> Result<(Option<(bool, Trust)>, String)> {
-        let cc = MdCheckCase {
-            law: spot.law,
-            pvec,
-            delta_pots: &self.delta_pots,
-            slots: &self.slots,
-            pots: &self.pots,
-            constants: &self.constants,
+        let setting = MdSetting {
+            claim: self,
+            spot,
             case,
+            pvec,
         };
-        let st = MdState::new(x.clone());
-        let next = if self.needs_next {
-            next_states(x, spot.law, spot.rule)?
-        } else {
-            Vec::new()
-        };
-        let env = MdEnv {
-            st: &st,
-            c: &cc,
-            next: &next,
-        };
-        let verdict = match ladder::certify(&MdAt(&self.expr, &env), false) {
-            Certification::Decided { holds, trust, .. } => Some((holds, trust)),
-            Certification::Undecided { .. } => None,
-            Certification::NoRoute(e) => {
-                return Err(Error::invalid(
-                    self.t.file_name(),
-                    format!(
-                        "n = {}, {}, state {:?}: {e}",
-                        x.n(),
-                        spot.label,
-                        x.sum_loads::<f64>()
-                    ),
-                ));
-            }
-        };
-        let shown = if text {
-            show_atoms(&self.expr, &env)
-        } else {
-            String::new()
-        };
-        Ok((verdict, shown))
+        setting.with_env(x, |env| {
+            let verdict = match setting.certified(x, env)? {
+                Certification::Decided { holds, trust, .. } => Some((holds, trust)),
+                _ => None,
+            };
+            let shown = if text {
+                show_atoms(&self.expr, env)
+            } else {
+                String::new()
+            };
+            Ok((verdict, shown))
+        })
     }
 
     /// The rank vector of the rule's choice at n bins (`p(k)`; empty when the claim does not
@@ -1754,6 +1731,25 @@ impl MdSetting<'_> {
     }
 }
 
+impl MdSetting<'_> {
+    /// The certification ladder at the state `x` (its environment `env`); a quantity with no
+    /// certified value is an error naming the state.
+    fn certified(&self, x: &MdLoads, env: &MdEnv) -> Result<Certification> {
+        match ladder::certify(&MdAt(&self.claim.expr, env), false) {
+            Certification::NoRoute(e) => Err(Error::invalid(
+                self.claim.t.file_name(),
+                format!(
+                    "n = {}, {}, state {:?}: {e}",
+                    x.n(),
+                    self.spot.label,
+                    x.sum_loads::<f64>()
+                ),
+            )),
+            c => Ok(c),
+        }
+    }
+}
+
 impl Setting for MdSetting<'_> {
     type State = MdLoads;
     fn float(&self, x: &MdLoads) -> Result<Option<Atom>> {
@@ -1772,21 +1768,7 @@ impl Setting for MdSetting<'_> {
         })
     }
     fn certify(&self, x: &MdLoads) -> Result<Certification> {
-        let (d, _) = self
-            .claim
-            .decide_state(self.spot, self.case, self.pvec, x, false)?;
-        Ok(match d {
-            Some((holds, trust)) => Certification::Decided {
-                holds,
-                trust,
-                bits: None,
-                text: String::new(),
-            },
-            None => Certification::Undecided {
-                bits: 4096,
-                text: String::new(),
-            },
-        })
+        self.with_env(x, |env| self.certified(x, env))
     }
 }
 
