@@ -63,6 +63,9 @@ pub enum Error {
     /// A quantity has no evaluation route for the given combination.
     #[error("unsupported: {}", shorten_tokens(.0))]
     Unsupported(String),
+    /// The work was stopped by its caller before it ended (a Ctrl-C in the Python package).
+    #[error("interrupted")]
+    Interrupted,
 }
 
 impl Error {

@@ -696,6 +696,39 @@ mod sweep_integrity {
         let _ = std::fs::remove_dir_all(&d);
     }
 
+    /// `run_items` (the Python sweep's route) gives the rows the sweep writes to its CSV file: the
+    /// same configurations, runs and final gaps, in grid order, with or without a shard.
+    #[test]
+    fn run_items_gives_the_rows_of_the_written_sweep() {
+        let d = dir("items");
+        let s = sweep(&d, 3, 5);
+        s.run(None, &|_| {}).unwrap();
+        let text = std::fs::read_to_string(s.runs_path()).unwrap();
+        let mut lines = text.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+        let (c_run, c_gap) = (col("run"), col("final_gap"));
+        let written: Vec<(u64, f64)> = lines
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (f[c_run].parse().unwrap(), f[c_gap].parse().unwrap())
+            })
+            .collect();
+        let items = s.items(None);
+        assert_eq!(items.len(), 2 * 3);
+        let rows = s.run_items(&items, &|_| {}, &|| false).unwrap();
+        let got: Vec<(u64, f64)> = rows.iter().map(|(_, r)| (r.run, r.final_gap)).collect();
+        assert_eq!(got, written);
+        // Shard 1 of 4 holds the items numbered 1 and 5 (item = config·3 + run).
+        assert_eq!(
+            s.items(Some(Shard { index: 1, count: 4 })),
+            vec![(0, 1), (1, 2)]
+        );
+        let e = s.run_items(&items, &|_| {}, &|| true).unwrap_err();
+        assert_eq!(e.to_string(), "interrupted");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
     /// The rows a full sweep writes, and the partial-file header.
     fn rows_of(s: &Sweep) -> (Vec<String>, String) {
         s.run(None, &|_| {}).unwrap();
@@ -1043,4 +1076,66 @@ fn batch_ranks_fractional_starting_loads_by_their_values() {
         (mean - 43.75).abs() < 0.5,
         "mean gain of the lightest bin: {mean}"
     );
+}
+
+/// The application layer's simulation request (the command line's and the Python package's one
+/// route) against the simulator called directly.
+mod simulate_request {
+    use balloc::app::simulate::{SimulateArgs, SimulateRequest};
+    use balloc::sim::{self, Config, Plan};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_request_runs_what_the_simulator_runs() {
+        let mut a = SimulateArgs::new(8, 64);
+        a.runs = 4;
+        a.seed = 3;
+        a.trajectory = 4;
+        let req = SimulateRequest::parse("two-choice", &["quadratic".to_string()], &a).unwrap();
+        let out = req.run(&|| {}, &|| false).unwrap();
+        let cfg = Config::parse("two-choice", 8, 1, "unit", "random").unwrap();
+        let mut plan = Plan::new(64, 4, 3);
+        plan.trajectory = 4;
+        plan.potentials
+            .push(Arc::from(balloc::potential::parse("quadratic").unwrap()));
+        let direct = sim::simulate(&cfg, &plan, &|| {}).unwrap();
+        assert_eq!(out.runs, direct.runs);
+        assert_eq!(out.config, direct.config);
+        assert_eq!(out.potential_names, vec!["quadratic".to_string()]);
+    }
+
+    #[test]
+    fn errors_name_the_flags() {
+        let bad = |f: &dyn Fn(&mut SimulateArgs), pots: &[&str]| {
+            let mut a = SimulateArgs::new(10, 10);
+            f(&mut a);
+            let pots: Vec<String> = pots.iter().map(|s| s.to_string()).collect();
+            format!(
+                "{:#}",
+                SimulateRequest::parse("two-choice", &pots, &a)
+                    .err()
+                    .unwrap()
+            )
+        };
+        assert!(bad(&|a| a.n = 0, &[]).starts_with("invalid --n:"));
+        assert!(bad(&|a| a.batch = 0, &[]).starts_with("invalid --batch:"));
+        assert_eq!(
+            bad(&|a| a.confidence = 1.5, &[]),
+            "invalid --confidence: must lie in (0, 1), got 1.5"
+        );
+        assert!(bad(&|_| {}, &["gama"]).starts_with("--potential `gama`"));
+        // 10⁶ + 1 runs: above the simulator's limit of 10⁶ per simulation.
+        let e = bad(&|a| a.runs = sim::MAX_RUNS + 1, &[]);
+        assert!(e.starts_with("invalid --runs: 1000001 runs exceed"), "{e}");
+        // 2 runs of 10⁷ checkpoints: 2·10⁷ trajectory points, above the limit of 10⁷.
+        let e = bad(
+            &|a| {
+                a.balls = 10_000_000;
+                a.runs = 2;
+                a.trajectory = 10_000_000;
+            },
+            &[],
+        );
+        assert!(e.starts_with("invalid --trajectory:"), "{e}");
+    }
 }

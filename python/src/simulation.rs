@@ -11,16 +11,13 @@ use crate::convert;
 use crate::error::IntoPy;
 use crate::progress::{self, Progress};
 use anyhow::{Context, Result, bail};
-use balloc::loads::TieRule;
+use balloc::app::simulate::{self as app, SimulateArgs, SimulateRequest};
 use balloc::sim::statistic;
 use balloc::sim::sweep::{Shard, Sweep};
-use balloc::sim::{self, Config, Model, Plan, RunResult, SimOutput};
-use balloc::weights::WeightLaw;
+use balloc::sim::{self, Model, Plan, RunResult, SimOutput};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use rayon::prelude::*;
 use std::path::Path;
-use std::sync::Arc;
 
 /// A sample mean with its Student-t confidence interval: `mean`, `stderr` (s/√R), `ci_low`,
 /// `ci_high` (`mean ∓ t_{(1+c)/2, R−1}·stderr`; ∓∞ for a single run), `runs` (R) and
@@ -261,42 +258,15 @@ fn uint<T: for<'a, 'py> FromPyObject<'a, 'py>>(x: &Bound<'_, PyAny>, flag: &str)
     })
 }
 
-/// Runs `runs` of the model on `threads` threads (default: the global pool), stopping before the
-/// next run when `p` is stopped.
-fn run_all(
-    cfg: &Config,
-    plan: &Plan,
-    threads: Option<usize>,
-    p: &Progress,
-) -> Result<Vec<RunResult>> {
-    let go = || -> Result<Vec<RunResult>> {
-        let runs: Vec<Option<balloc::Result<RunResult>>> = (0..plan.runs)
-            .into_par_iter()
-            .map(|i| {
-                if p.stopped() {
-                    return None;
-                }
-                let r = sim::run_one(cfg, plan, i);
-                p.advance(1, "runs");
-                Some(r)
-            })
-            .collect();
-        let mut out = Vec::with_capacity(runs.len());
-        for r in runs {
-            match r {
-                Some(r) => out.push(r?),
-                None => bail!("interrupted"),
-            }
-        }
-        Ok(out)
-    };
+/// Runs `work` on a pool of `threads` threads (default: the global pool).
+fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
     match threads {
-        None => go(),
+        None => work(),
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
             .context("cannot start the worker threads")?
-            .install(go),
+            .install(work),
     }
 }
 
@@ -336,79 +306,44 @@ pub fn simulate(
     threads: Option<usize>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Simulation> {
-    let (cfg, plan) = (|| -> Result<(Config, Plan)> {
-        let n: usize = uint(n, "--n")?;
-        let balls: u64 = uint(balls, "--balls")?;
-        let batch: u64 = batch.map(|b| uint(b, "--batch")).transpose()?.unwrap_or(1);
-        let runs: u64 = runs.map(|r| uint(r, "--runs")).transpose()?.unwrap_or(10);
-        let seed: u64 = seed.map(|s| uint(s, "--seed")).transpose()?.unwrap_or(0);
-        let flags = |e: balloc::Error| {
-            anyhow::anyhow!(
-                "{}",
-                e.to_string()
-                    .replace("invalid n:", "invalid --n:")
-                    .replace("invalid batch:", "invalid --batch:")
-            )
+    let req = (|| -> Result<SimulateRequest> {
+        let mut a = SimulateArgs::new(uint(n, "--n")?, uint(balls, "--balls")?);
+        if let Some(b) = batch {
+            a.batch = uint(b, "--batch")?;
+        }
+        if let Some(r) = runs {
+            a.runs = uint(r, "--runs")?;
+        }
+        if let Some(s) = seed {
+            a.seed = uint(s, "--seed")?;
+        }
+        a.weights = weights.to_string();
+        a.ties = ties.to_string();
+        a.confidence = confidence;
+        a.trajectory = trajectory;
+        a.histogram = histogram;
+        let process = match process.cast::<crate::registry::PyProcess>() {
+            Ok(p) => p.get().inner.clone(),
+            Err(_) => app::process(&crate::registry::spec_text(process, "--process")?)?,
         };
-        let cfg = match process.cast::<crate::registry::PyProcess>() {
-            Ok(p) => (|| {
-                Config::new(
-                    p.get().inner.clone(),
-                    n,
-                    batch,
-                    WeightLaw::parse(weights)?,
-                    TieRule::parse(ties)?,
-                )
-            })()
-            .map_err(flags)?,
-            Err(_) => {
-                let s = crate::registry::spec_text(process, "--process")?;
-                Config::parse_with(&s, &balloc::input::Dir::current(), n, batch, weights, ties)
-                    .map_err(flags)?
-            }
-        };
-        if runs == 0 {
-            bail!("invalid --runs: must be at least 1, got 0");
-        }
-        if balls == 0 {
-            bail!("invalid --balls: must be at least 1, got 0");
-        }
-        if !(confidence > 0.0 && confidence < 1.0) {
-            bail!("invalid --confidence: must lie in (0, 1), got {confidence}");
-        }
-        let mut plan = Plan::new(balls, runs, seed);
-        plan.confidence = confidence;
-        plan.histogram = histogram;
-        plan.trajectory = trajectory;
-        for p in &potentials {
-            let pot = match p.cast::<crate::registry::PyPotential>() {
-                Ok(pp) => pp.get().inner.clone(),
-                Err(_) => {
-                    let s = crate::registry::spec_text(p, "--potential")?;
-                    Arc::from(
-                        balloc::potential::parse(&s)
-                            .with_context(|| format!("--potential `{s}`"))?,
-                    )
-                }
-            };
-            plan.potentials.push(pot);
-        }
-        cfg.build()?; // validate before spawning work, as `sim::simulate`
-        Ok((cfg, plan))
+        let pots = potentials
+            .iter()
+            .map(|p| match p.cast::<crate::registry::PyPotential>() {
+                Ok(pp) => Ok(pp.get().inner.clone()),
+                Err(_) => app::potential(&crate::registry::spec_text(p, "--potential")?),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        SimulateRequest::new(process, pots, &a)
     })()
     .py_err()?;
-    let p = Progress::new(progress.map(|c| c.unbind()), Some(plan.runs));
+    let p = Progress::new(progress.map(|c| c.unbind()), Some(req.plan.runs));
     let out = progress::run(py, &p, || -> Result<SimOutput> {
-        let runs = run_all(&cfg, &plan, threads, &p)?;
-        let summary = sim::summarise(&runs, plan.confidence, plan.potentials.len())?;
-        Ok(SimOutput {
-            config: cfg.describe(),
-            potential_names: plan.potentials.iter().map(|p| p.spec()).collect(),
-            runs,
-            summary,
+        in_pool(threads, || {
+            req.run(&|| p.advance(1, "runs"), &|| p.stopped())
         })
     })?
     .py_err()?;
+    let plan = req.plan;
     Ok(Simulation { out, plan })
 }
 
@@ -664,46 +599,12 @@ pub fn sweep(
         Ok((sw, shard))
     })()
     .py_err()?;
-    let items: Vec<(usize, u64)> = (0..sw.entries.len())
-        .flat_map(|c| (0..sw.runs).map(move |r| (c, r)))
-        .filter(|&(c, r)| match shard {
-            Some(s) => (c as u64 * sw.runs + r) % s.count == s.index,
-            None => true,
-        })
-        .collect();
+    let items = sw.items(shard);
     let p = Progress::new(progress.map(|c| c.unbind()), Some(items.len() as u64));
-    let rows = progress::run(py, &p, || -> Result<Vec<(usize, RunResult)>> {
-        let go = || -> Result<Vec<(usize, RunResult)>> {
-            let out: Vec<Option<balloc::Result<(usize, RunResult)>>> = items
-                .par_iter()
-                .map(|&(c, r)| {
-                    if p.stopped() {
-                        return None;
-                    }
-                    let e = &sw.entries[c];
-                    let plan = Plan::new(e.balls, sw.runs, sw.seed);
-                    let x = sim::run_one(&e.config, &plan, r).map(|x| (c, x));
-                    p.advance(1, "runs");
-                    Some(x)
-                })
-                .collect();
-            let mut rows = Vec::with_capacity(out.len());
-            for x in out {
-                match x {
-                    Some(x) => rows.push(x?),
-                    None => bail!("interrupted"),
-                }
-            }
-            Ok(rows)
-        };
-        match threads {
-            None => go(),
-            Some(t) => rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
-                .context("cannot start the worker threads")?
-                .install(go),
-        }
+    let rows = progress::run(py, &p, || {
+        in_pool(threads, || {
+            Ok(sw.run_items(&items, &|k| p.advance(k, "runs"), &|| p.stopped())?)
+        })
     })?
     .py_err()?;
     Ok(SweepResult { sweep: sw, rows })

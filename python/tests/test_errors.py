@@ -54,6 +54,10 @@ CASES = [
     (lambda: balloc.simulate("tow-choice", 10, 10), ["simulate", "--process", "tow-choice", "--n", "10", "--balls", "10"]),
     (lambda: balloc.simulate("quantile(delta=0.3)", 8, 10), ["simulate", "--process", "quantile(delta=0.3)", "--n", "8", "--balls", "10"]),
     (lambda: balloc.simulate("packing", 10, 10, weights="exp(1)"), ["simulate", "--process", "packing", "--n", "10", "--balls", "10", "--weights", "exp(1)"]),
+    # The plan's limits hold in both front ends (one request type): 10⁶ + 1 runs, and 2 runs of
+    # 10⁷ checkpoints (2·10⁷ trajectory points against the limit of 10⁷).
+    (lambda: balloc.simulate("two-choice", 10, 10, runs=10**6 + 1), ["simulate", "--process", "two-choice", "--n", "10", "--balls", "10", "--runs", "1000001"]),
+    (lambda: balloc.simulate("two-choice", 10, 10**7, runs=2, trajectory=10**7), ["simulate", "--process", "two-choice", "--n", "10", "--balls", "10000000", "--runs", "2", "--trajectory", "10000000"]),
     # claims
     (lambda: balloc.check("ptw/no-such-lemma"), ["check", "ptw/no-such-lemma"]),
     (lambda: balloc.Claim.load("ptw"), ["search", "ptw"]),

@@ -14,6 +14,7 @@
 //! | [`list`] | `balloc list` | the registries as rows |
 //! | [`loads`] | every `--loads` argument | the text `X1,X2,...` or `@FILE` → [`crate::loads::Loads`] |
 //! | [`json`] | every `--format json` | numbers beyond f64 as null with their logarithm |
+//! | [`simulate`] | `balloc simulate` | process, n, balls and the plan's options → [`simulate::SimulateRequest`] → [`crate::sim::SimOutput`] |
 //! | [`pvec`] | `balloc pvec` | the process and n or loads → [`pvec::PvecReport`] (with [`pvec::C1Report`], [`pvec::C2Report`]) |
 
 pub mod constant;
@@ -22,3 +23,4 @@ pub mod json;
 pub mod list;
 pub mod loads;
 pub mod pvec;
+pub mod simulate;

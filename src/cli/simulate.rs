@@ -1,10 +1,10 @@
 //! `balloc simulate`: Monte Carlo runs of a process with a summary (`docs/conventions.md` §4).
 
 use super::output::{Cell, Format, Table};
+use crate::app::simulate::{SimulateArgs, SimulateRequest};
 use crate::plot::{Axis, Plot, Point, Series};
-use crate::sim::{self, Config, Plan};
+use crate::sim::{self, Plan};
 use anyhow::{Context, Result, bail};
-use std::sync::Arc;
 
 /// Arguments of `balloc simulate`.
 #[derive(Debug, clap::Args)]
@@ -59,27 +59,19 @@ pub struct Args {
 
 /// Runs `balloc simulate`.
 pub fn run(a: Args) -> Result<i32> {
-    let cfg = config_of(&a)?;
-    let plan = plan_of(&a)?;
+    let req = request_of(&a)?;
+    let plan = &req.plan;
     let bar = super::progress(a.runs, "runs");
-    let out = sim::simulate(&cfg, &plan, &|| bar.inc(1)).map_err(|e| {
-        anyhow::anyhow!(
-            "{}",
-            e.to_string()
-                .replace("invalid runs:", "invalid --runs:")
-                .replace("invalid balls × runs:", "invalid --balls × --runs:")
-                .replace("invalid trajectory:", "invalid --trajectory:")
-        )
-    })?;
+    let out = req.run(&|| bar.inc(1), &|| false)?;
     bar.finish_and_clear();
     if let Some(path) = &a.plot {
-        write_plots(std::path::Path::new(path), &out, &plan)?;
+        write_plots(std::path::Path::new(path), &out, plan)?;
     }
     match a.format {
         Format::Json => {
             crate::outln!(
                 "{}",
-                serde_json::to_string_pretty(&sim::to_json(&out, &plan))?
+                serde_json::to_string_pretty(&sim::to_json(&out, plan))?
             )
         }
         Format::Csv => print_csv(&out)?,
@@ -89,60 +81,28 @@ pub fn run(a: Args) -> Result<i32> {
     Ok(0)
 }
 
-/// The configuration of the arguments (errors name the flags).
-fn config_of(a: &Args) -> Result<Config> {
-    let cfg = Config::parse_with(
-        &a.process,
-        &crate::input::Dir::current(),
-        a.n,
-        a.batch,
-        &a.weights,
-        &a.ties,
-    )
-    .map_err(|e| {
-        anyhow::anyhow!(
-            "{}",
-            e.to_string()
-                .replace("invalid n:", "invalid --n:")
-                .replace("invalid batch:", "invalid --batch:")
-        )
-    })?;
-    if a.runs == 0 {
-        bail!("invalid --runs: must be at least 1, got 0");
-    }
-    if a.balls == 0 {
-        bail!("invalid --balls: must be at least 1, got 0");
-    }
-    if !(a.confidence > 0.0 && a.confidence < 1.0) {
-        bail!(
-            "invalid --confidence: must lie in (0, 1), got {}",
-            a.confidence
-        );
-    }
-    Ok(cfg)
-}
-
-/// The plan of the arguments: balls, runs, seed, what to record (a trajectory of 50
-/// checkpoints at least when plotting); a `--plot` path is checked before any run.
-fn plan_of(a: &Args) -> Result<Plan> {
-    let mut plan = Plan::new(a.balls, a.runs, a.seed);
-    plan.confidence = a.confidence;
-    plan.histogram = a.histogram;
-    plan.trajectory = a.trajectory;
-    for p in &a.potential {
-        plan.potentials.push(Arc::from(
-            crate::potential::parse(p).with_context(|| format!("--potential `{p}`"))?,
-        ));
-    }
+/// The request of the arguments (errors name the flags): a trajectory of 50 checkpoints at
+/// least when plotting; a `--plot` path is checked before any run.
+fn request_of(a: &Args) -> Result<SimulateRequest> {
+    let mut args = SimulateArgs::new(a.n, a.balls);
+    args.batch = a.batch;
+    args.weights = a.weights.clone();
+    args.ties = a.ties.clone();
+    args.runs = a.runs;
+    args.seed = a.seed;
+    args.confidence = a.confidence;
+    args.histogram = a.histogram;
+    args.trajectory = match (&a.plot, a.trajectory) {
+        (Some(_), 0) => 50,
+        (_, k) => k,
+    };
+    let req = SimulateRequest::parse(&a.process, &a.potential, &args)?;
     if let Some(path) = &a.plot {
         // The format first (an unknown extension is refused before any run), then the folder.
         crate::plot::check_format(std::path::Path::new(path)).context("--plot")?;
         sim::sweep::check_writable(path).context("--plot")?;
-        if plan.trajectory == 0 {
-            plan.trajectory = 50;
-        }
     }
-    Ok(plan)
+    Ok(req)
 }
 
 /// Writes the gap plot to `path` and one plot per potential next to it.

@@ -711,7 +711,8 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
 }
 
 /// Runs `plan.runs` runs of `model` in parallel (on the current rayon pool) and summarises them;
-/// `tick` is called after each run (for a progress bar).
+/// `tick` is called after each run (for a progress bar). The same as [`check_plan`], then
+/// [`run_all`] (never stopped), then [`output`].
 ///
 /// ```
 /// use balloc::sim::{simulate, Config, Plan};
@@ -723,6 +724,25 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
 /// assert!(out.runs.iter().all(|r| r.max_gap >= r.final_gap));
 /// ```
 pub fn simulate(model: &dyn Model, plan: &Plan, tick: &(dyn Fn() + Sync)) -> Result<SimOutput> {
+    check_plan(model, plan)?;
+    let runs = run_all(model, plan, tick, &|| false)?;
+    output(model, plan, runs)
+}
+
+/// Validates a plan for a model before any run: at least one run and one ball, at most
+/// [`MAX_RUNS`] runs, [`MAX_TRAJECTORY_POINTS`] trajectory points and
+/// [`crate::limits::SIM_WORK`] balls × runs, a burn-in that leaves an observation window, and a
+/// model that builds (from the plan's start, if any). Errors name the plan's field (`runs`,
+/// `balls`, `trajectory`, `balls × runs`, `burn_in`).
+///
+/// ```
+/// use balloc::sim::{check_plan, Config, Plan};
+/// let cfg = Config::parse("two-choice", 10, 1, "unit", "random").unwrap();
+/// assert!(check_plan(&cfg, &Plan::new(100, 8, 0)).is_ok());
+/// let e = check_plan(&cfg, &Plan::new(100, 0, 0)).unwrap_err().to_string();
+/// assert_eq!(e, "invalid runs: must be at least 1, got 0");
+/// ```
+pub fn check_plan(model: &dyn Model, plan: &Plan) -> Result<()> {
     if plan.runs == 0 {
         return Err(Error::invalid("runs", "must be at least 1, got 0"));
     }
@@ -765,19 +785,57 @@ pub fn simulate(model: &dyn Model, plan: &Plan, tick: &(dyn Fn() + Sync)) -> Res
             ),
         ));
     }
-    // Validate before spawning work.
     match &plan.start {
         Some(s) => model.build_from(s)?,
         None => model.build()?,
     };
-    let runs: Vec<RunResult> = (0..plan.runs)
+    Ok(())
+}
+
+/// Runs `0..plan.runs` of `model` in parallel on the current rayon pool, in run order; `tick`
+/// is called after each run. When `stopped()` turns true, the runs not started yet are skipped
+/// and the result is the error `interrupted` (a Ctrl-C in the Python package). Run `i` is seeded
+/// from (model key, seed, `i`) ([`run_one`]), so the runs do not depend on the thread count.
+///
+/// ```
+/// use balloc::sim::{run_all, Config, Plan};
+/// let cfg = Config::parse("one-choice", 4, 1, "unit", "random").unwrap();
+/// let plan = Plan::new(8, 3, 7);
+/// let runs = run_all(&cfg, &plan, &|| {}, &|| false).unwrap();
+/// // Every run places all 8 balls: the loads sum to 8, so the mean load is 2.
+/// assert_eq!(runs.iter().map(|r| r.balls).collect::<Vec<_>>(), vec![8, 8, 8]);
+/// assert_eq!(run_all(&cfg, &plan, &|| {}, &|| true).unwrap_err().to_string(), "interrupted");
+/// ```
+pub fn run_all(
+    model: &dyn Model,
+    plan: &Plan,
+    tick: &(dyn Fn() + Sync),
+    stopped: &(dyn Fn() -> bool + Sync),
+) -> Result<Vec<RunResult>> {
+    let runs: Vec<Option<Result<RunResult>>> = (0..plan.runs)
         .into_par_iter()
         .map(|i| {
+            if stopped() {
+                return None;
+            }
             let r = run_one(model, plan, i);
             tick();
-            r
+            Some(r)
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect();
+    let mut out = Vec::with_capacity(runs.len());
+    for r in runs {
+        match r {
+            Some(r) => out.push(r?),
+            None => return Err(Error::Interrupted),
+        }
+    }
+    Ok(out)
+}
+
+/// The output of a list of runs of `model` under `plan`: its configuration, the potentials'
+/// names, the runs and their [`summarise`]d estimates at the plan's confidence.
+pub fn output(model: &dyn Model, plan: &Plan, runs: Vec<RunResult>) -> Result<SimOutput> {
     let summary = summarise(&runs, plan.confidence, plan.potentials.len())?;
     Ok(SimOutput {
         config: model.describe(),

@@ -461,6 +461,44 @@ impl Sweep {
         }
     }
 
+    /// The work items (configuration `c`, run `r`) of `shard` (every item when `None`), in grid
+    /// order: item `c·runs + r` belongs to shard `i/k` when it is ≡ i (mod k).
+    pub fn items(&self, shard: Option<Shard>) -> Vec<(usize, u64)> {
+        (0..self.entries.len())
+            .flat_map(|c| (0..self.runs).map(move |r| (c, r)))
+            .filter(|&(c, r)| self.mine(shard, c, r))
+            .collect()
+    }
+
+    /// Runs the work `items` in parallel on the current rayon pool ([`super::run_one`], run `r`
+    /// of configuration `c` seeded from (its key, the seed, `r`)), in the order given; `tick(1)`
+    /// after each. When `stopped()` turns true the items not started are skipped and the result
+    /// is the error `interrupted`.
+    pub fn run_items(
+        &self,
+        items: &[(usize, u64)],
+        tick: &(dyn Fn(u64) + Sync),
+        stopped: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Vec<(usize, RunResult)>> {
+        use rayon::prelude::*;
+        let out: Vec<Option<Result<(usize, RunResult)>>> = items
+            .par_iter()
+            .map(|&(c, r)| {
+                if stopped() {
+                    return None;
+                }
+                let e = &self.entries[c];
+                let plan = Plan::new(e.balls, self.runs, self.seed);
+                let x = super::run_one(&e.config, &plan, r).map(|x| (c, x));
+                tick(1);
+                Some(x)
+            })
+            .collect();
+        out.into_iter()
+            .map(|x| x.unwrap_or(Err(Error::Interrupted)))
+            .collect()
+    }
+
     /// Runs the sweep (or one shard of it), resuming from a partial file if one exists, and
     /// writes the output files atomically. Returns the paths written.
     pub fn run(&self, shard: Option<Shard>, tick: &(dyn Fn(u64) + Sync)) -> Result<Vec<PathBuf>> {
@@ -484,32 +522,24 @@ impl Sweep {
             writeln!(file, "{}", self.header(None)).map_err(|e| io_err(&partial, e))?;
         }
         for (c, e) in self.entries.iter().enumerate() {
-            let todo: Vec<u64> = (0..self.runs)
+            let todo: Vec<(usize, u64)> = (0..self.runs)
                 .filter(|&r| self.mine(shard, c, r) && !seen.contains(&(c, r)))
+                .map(|r| (c, r))
                 .collect();
             if todo.is_empty() {
                 continue;
             }
-            let plan = Plan::new(e.balls, self.runs, self.seed);
-            use rayon::prelude::*;
-            let rows: Vec<RunResult> = todo
-                .par_iter()
-                .map(|&r| {
-                    let x = super::run_one(&e.config, &plan, r);
-                    tick(1);
-                    x
-                })
-                .collect::<Result<_>>()?;
+            let rows = self.run_items(&todo, tick, &|| false)?;
             let mut text = String::new();
-            for r in &rows {
+            for (_, r) in &rows {
                 text.push_str(&self.sealed(row_line(c, e, r)));
                 text.push('\n');
             }
             file.write_all(text.as_bytes())
                 .and_then(|_| file.sync_data())
                 .map_err(|e| io_err(&partial, e))?;
-            seen.extend(rows.iter().map(|r| (c, r.run)));
-            done.extend(rows.into_iter().map(|r| (c, r)));
+            seen.extend(rows.iter().map(|(_, r)| (c, r.run)));
+            done.extend(rows);
         }
         done.sort_unstable_by_key(|d| (d.0, d.1.run));
         match shard {
