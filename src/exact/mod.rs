@@ -53,6 +53,30 @@ pub fn int(v: i64) -> Q {
     Q::from_integer(Int::from(v))
 }
 
+/// The nearest `f64` to `q` (ties to even; ±∞ beyond the range, as `Ratio::to_f64` returns
+/// `None` only for NaN): when numerator and denominator are both at most 2⁵³ in magnitude they
+/// are exact in `f64` and their IEEE quotient is the correctly rounded value, computed directly;
+/// otherwise `Ratio::to_f64`. The float domains convert every rational input through this.
+///
+/// ```
+/// use balloc::exact::{to_f64, Int, Q};
+/// assert_eq!(to_f64(&Q::new(Int::from(1), Int::from(4))), 0.25);
+/// assert_eq!(to_f64(&Q::new(Int::from(1), Int::from(3))), 1.0 / 3.0);
+/// // 2⁵³ + 1 is not an f64: the general route rounds it to 2⁵³ (ties to even).
+/// let big = Q::from_integer(Int::from((1i64 << 53) + 1));
+/// assert_eq!(to_f64(&big), 9007199254740992.0);
+/// ```
+pub fn to_f64(q: &Q) -> f64 {
+    const EXACT: i64 = 1 << 53;
+    if let (Some(n), Some(d)) = (q.numer().to_i64(), q.denom().to_i64())
+        && n.unsigned_abs() <= EXACT as u64
+        && d.unsigned_abs() <= EXACT as u64
+    {
+        return n as f64 / d as f64;
+    }
+    q.to_f64().unwrap_or(f64::NAN)
+}
+
 /// The exact value of a finite `f64` (`None` for NaN and ±∞): `v = m·2ᵉ` with an odd integer
 /// `m`, so `m/2^{−e}` is already in lowest terms when `e < 0` — the value of
 /// `BigRational::from_float`.
@@ -110,15 +134,6 @@ pub fn from_float(v: f64) -> Option<Q> {
 /// ```
 pub fn from_f64(v: f64, what: &str) -> Result<Q> {
     from_float(v).ok_or_else(|| Error::invalid(what, format!("must be a finite number, got {v}")))
-}
-
-/// The nearest `f64` to a rational (for comparisons with the float routes).
-///
-/// ```
-/// assert_eq!(balloc::exact::to_f64(&balloc::exact::Q::new(1.into(), 4.into())), 0.25);
-/// ```
-pub fn to_f64(q: &Q) -> f64 {
-    q.to_f64().unwrap_or(f64::NAN)
 }
 
 /// A rational as an [`XFloat`](crate::xfloat::XFloat), also beyond the range of `f64`: the value

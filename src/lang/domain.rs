@@ -297,7 +297,7 @@ impl Domain for Float {
         false
     }
     fn rational(&self, q: &Q) -> Eval<Approx> {
-        let v = q.to_f64().unwrap_or(f64::NAN);
+        let v = crate::exact::to_f64(q);
         if v.is_finite() {
             return Ok(Approx::exact(XFloat::from_f64(v)));
         }

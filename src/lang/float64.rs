@@ -29,7 +29,7 @@ use super::domain::{Approx, Domain, Eval, EvalError, Float};
 use crate::exact::Q;
 use crate::trust::Trust;
 use crate::xfloat::XFloat;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
 use std::cmp::Ordering;
 
 /// A number of the [`Float64`] domain: the value `v` and the magnitude `m ≥ |v|` of the terms it
@@ -153,7 +153,7 @@ impl Domain for Float64 {
     }
     #[inline]
     fn rational(&self, q: &Q) -> Eval<Approx64> {
-        exact(q.to_f64().unwrap_or(f64::NAN))
+        exact(crate::exact::to_f64(q))
     }
     #[inline]
     fn literal(&self, q: &Q, f: f64) -> Eval<Approx64> {

@@ -395,8 +395,9 @@ struct MdState {
 impl MdState {
     fn new(x: MdLoads) -> MdState {
         let s: Vec<Q> = x.sum_loads::<Q>();
+        // s_b = (bin b's sum of loads) − W/n: the integer sums give the same order.
         let mut order: Vec<usize> = (0..x.n()).collect();
-        order.sort_by(|&a, &b| s[b].cmp(&s[a]).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| x.bin_sum(b).cmp(&x.bin_sum(a)).then(a.cmp(&b)));
         let mut rank = vec![0; x.n()];
         for (k, &b) in order.iter().enumerate() {
             rank[b] = k + 1;
