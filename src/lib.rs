@@ -72,6 +72,7 @@ pub mod process;
 pub mod prover;
 #[cfg(feature = "blueprint")]
 pub mod report;
+pub mod rng;
 pub mod search;
 pub mod setting;
 pub mod sim;

@@ -5,11 +5,11 @@
 //! over `d/k` and `1/beta`, and bad input.
 
 use balloc::claim::Status;
-use balloc::graph::experiment::{Cut, GreedyModel, StrategyModel};
 use balloc::graph::family::{NoFiles, parse_graph};
 use balloc::graph::measures::{boundary, minimum_cut};
 use balloc::graph::{Graph, greedy};
 use balloc::loads::{Loads, TieRule};
+use balloc::sim::graph::{Cut, GreedyModel, StrategyModel};
 use balloc::sim::{Plan, simulate};
 
 const STAT: &str = "title = \"t\"\nkind = \"statistical\"\nexpected = \"open\"\nstatement = \"s\"\n[source]\nlocator = \"x\"\nprovenance = \"derived\"\n";

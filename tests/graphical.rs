@@ -681,7 +681,7 @@ fn one_plus_beta_graphical_law_matches_the_hand_values() {
 /// runs agrees with One-Choice's within 4 combined standard errors.
 #[test]
 fn strategy_variants_without_information_are_one_choice() {
-    use balloc::graph::experiment::StrategyModel;
+    use balloc::sim::graph::StrategyModel;
     use balloc::sim::{Config, Plan, simulate};
     let (n, m, runs) = (16usize, 64u64, 400u64);
     let stats = |v: &[f64]| {

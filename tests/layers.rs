@@ -423,6 +423,7 @@ const LAYERS: &[&[&str]] = &[
         "latex",
         "exact",
         "spec",
+        "rng",
     ],
     &[
         "weights",
@@ -449,12 +450,9 @@ const LAYERS: &[&[&str]] = &[
 ];
 
 /// The imports between top-level modules that go up a layer, each with the reason it remains.
-const UPWARD: &[(&str, &str)] = &[
-    // The simulator models and experiments of the graph and md settings live with their
-    // mathematics (graph/experiment.rs, multidim/sim.rs, multidim/experiment.rs).
-    ("graph", "sim"),
-    ("multidim", "sim"),
-];
+/// None: the simulator models of the graph and md settings live in `sim`, and the generators a
+/// strategy draws from in `rng` (layer 0).
+const UPWARD: &[(&str, &str)] = &[];
 
 #[test]
 fn the_import_graph_finds_a_circle_and_ignores_comments_and_faces() {

@@ -4,8 +4,8 @@
 use balloc::exact::Q;
 use balloc::multidim::claims::{gamma_at_zero, mass_facts};
 use balloc::multidim::expectation::{bin_probabilities, expected_quadratic_change};
-use balloc::multidim::sim::MdSimConfig;
 use balloc::multidim::{BallLaw, MdLoads, MdRule};
+use balloc::sim::multidim::MdSimConfig;
 use balloc::spec::parse_ratio;
 
 #[test]

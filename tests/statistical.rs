@@ -612,7 +612,8 @@ fn bad_start_burn_in_growth_and_comparison_input_is_a_one_line_error() {
 
 #[test]
 fn the_strategy_model_starts_from_a_load_vector_with_its_set_loads() {
-    use balloc::graph::{Graph, experiment::StrategyModel};
+    use balloc::graph::Graph;
+    use balloc::sim::graph::StrategyModel;
     use balloc::sim::{Model, rng::run_rng};
     let m = StrategyModel::new(&Graph::cycle(8).unwrap()).unwrap();
     let start = balloc::loads::Loads::new(vec![8.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]).unwrap();

@@ -2,12 +2,12 @@
 //! Monte Carlo experiments of C §5 (`experiment`).
 
 use super::output::{Cell, Format, Table};
-use crate::graph::experiment::{Point, Rule, plot_svg, simulate};
 use crate::graph::family::GraphSpec;
 use crate::graph::flow::{Routing, congestion_lower_bound};
 use crate::graph::tree::Tree;
 use crate::graph::{Graph, measures};
 use crate::growth::{GridMean, power_fit};
+use crate::sim::graph::{Point, Rule, plot_svg, simulate};
 use crate::sim::statistic::mean_ci;
 use anyhow::{Context, Result, bail};
 use num_traits::ToPrimitive;
@@ -219,7 +219,7 @@ pub fn run(a: Args) -> Result<i32> {
             }
             for &nv in &n {
                 // Before any run: the ball count and the work of every n, the output folder.
-                let balls = crate::graph::experiment::ball_count(factor, nv, power)?;
+                let balls = crate::sim::graph::ball_count(factor, nv, power)?;
                 crate::limits::SIM_WORK
                     .check_u128("balls × --runs", u128::from(balls) * u128::from(runs))?;
             }
@@ -234,7 +234,7 @@ pub fn run(a: Args) -> Result<i32> {
                 for &nv in &n {
                     let g = build(&graph, Some(nv), 3, 1)
                         .with_context(|| format!("--graph {graph} at n = {nv}"))?;
-                    let balls = crate::graph::experiment::ball_count(factor, nv, power)?;
+                    let balls = crate::sim::graph::ball_count(factor, nv, power)?;
                     let res = simulate(&g, rule, balls, runs, seed)?;
                     let mg: Vec<f64> = res.iter().map(|r| r.mean_gap).collect();
                     let s = mean_ci(&mg, 0.95)?;

@@ -7,10 +7,10 @@
 
 use super::output::{Cell, Format, Table};
 use crate::limits;
-use crate::multidim::experiment::{Regime, Sweep, gap_plot, to_csv};
-use crate::multidim::sim::MdSimConfig;
 use crate::multidim::{BallLaw, Choice, Criterion, MdRule};
 use crate::outln;
+use crate::sim::multidim::MdSimConfig;
+use crate::sim::multidim_experiment::{Regime, Sweep, gap_plot, to_csv};
 use crate::sim::statistic::mean_ci;
 use anyhow::{Context, Result, bail};
 use serde_json::json;

@@ -21,7 +21,6 @@ pub mod binomial;
 pub mod checks;
 pub mod coupon;
 pub mod electrical;
-pub mod experiment;
 pub mod family;
 pub mod flow;
 pub mod greedy;

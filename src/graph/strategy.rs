@@ -17,7 +17,7 @@ use super::tree::Tree;
 use super::{Graph, haar};
 use crate::error::{Error, Result};
 use crate::exact::{Int, Q};
-use crate::sim::rng::SimRng;
+use crate::rng::SimRng;
 use num_traits::{Signed, Zero};
 use rand::{Rng, RngExt};
 
@@ -543,7 +543,7 @@ impl Strategy {
     #[inline(always)]
     pub fn choose_sim(&self, set_load: &[u64], rng: &mut SimRng) -> usize {
         let e = if self.graph.m() as u64 <= u32::MAX as u64 {
-            crate::sim::rng::below_like_rand(rng, self.graph.m())
+            crate::rng::below_like_rand(rng, self.graph.m())
         } else {
             rng.random_range(0..self.graph.m())
         };
@@ -606,7 +606,7 @@ impl Strategy {
         // Fewer than 2¹⁶ vertices, so m < 2³¹: the edge is drawn as `choose_sim` draws it.
         let m = self.graph.m();
         for _ in 0..k {
-            let e = crate::sim::rng::below_like_rand(rng, m);
+            let e = crate::rng::below_like_rand(rng, m);
             let [a, b, start, end] = self.table.edge[e];
             let u: f64 = rng.random();
             let (lo, hi) = (start as usize, end as usize);
@@ -666,7 +666,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::rng::run_rng;
+    use crate::rng::run_rng;
 
     /// [`Strategy::run_small`] against [`Strategy::step_sim`], ball for ball: after each stretch
     /// of requests the set loads of every node, the vertex loads read from the leaves and the

@@ -13,7 +13,9 @@
 //!   the supports of the ball; brute force and closed forms.
 //! * [`claims`]: every checkable item of D as a function; [`search`]: the spaces searched;
 //!   [`enclosed`]: the same items over exact sum loads with interval enclosures (trust `enclosure`).
-//! * [`sim`]: a seeded Monte Carlo driver; [`experiment`]: the gap-growth sweep with SVG plots.
+//! * The simulator's md model and the gap-growth experiment live with the simulator
+//!   ([`crate::sim::multidim`], [`crate::sim::multidim_experiment`]): the mathematics does not
+//!   depend on it.
 //!
 //! The verdicts on D's printed statements are listed in `src/multidim/CHECKS.md`.
 //!
@@ -38,12 +40,10 @@ pub mod ball;
 pub mod claims;
 pub mod enclosed;
 pub mod expectation;
-pub mod experiment;
 pub mod group_enclosure;
 pub mod potential;
 pub mod rule;
 pub mod search;
-pub mod sim;
 pub mod state;
 
 pub use ball::{BallLaw, Support};

@@ -32,12 +32,12 @@
 //! start by the one-ball gains there, the first-order term of the batch's change).
 
 use super::kernel::Alias;
-use super::rng::{SimRng, below, unit_f64};
 use super::{Model, System};
 use crate::error::{Error, Result};
 use crate::exact::{Int, Q};
 use crate::loads::{Loads, TieRule};
 use crate::potential::Potential;
+use crate::rng::{SimRng, below, unit_f64};
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;

@@ -12,9 +12,9 @@
 
 use super::System;
 use super::kernel::{AnyStep, Frame, Ints, Kernel, Offset, Step};
-use super::rng::{SimRng, below_pair32};
 use crate::error::{Error, Result};
 use crate::loads::{Loads, TieRule};
+use crate::rng::{SimRng, below_pair32};
 use crate::with_step;
 
 /// The offsets of every bin, in the narrowest type that holds them.

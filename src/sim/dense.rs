@@ -7,10 +7,10 @@
 use super::System;
 use super::kernel::{AnyStep, Frame, Kernel, QuantileTracker, Reals, Step};
 use super::multinomial::{Multinomial, multinomial};
-use super::rng::{SimRng, below, unit_f64};
 use crate::error::Result;
 use crate::loads::{Loads, TieRule};
 use crate::process::{Process, StepLaw};
+use crate::rng::{SimRng, below, unit_f64};
 use crate::weights::WeightLaw;
 use crate::with_step;
 use rand_distr::{Distribution, Gamma, Poisson};

@@ -44,10 +44,10 @@
 //! Reference: process definitions of Los–Sauerwald, *Balanced Allocations in Batches* (SPAA 2022),
 //! §2, and Los–Sauerwald–Sylvester, *Mean-Biased Processes* (arXiv:2308.05087).
 
-use super::rng::{SimRng, below, below_pair32, bernoulli, bernoulli_threshold, unit_f64};
 use crate::error::{Error, Result};
 use crate::loads::{Boundary, TieRule};
 use crate::process::{Accept, Process, Rule};
+use crate::rng::{SimRng, below, below_pair32, bernoulli, bernoulli_threshold, unit_f64};
 
 /// What one step of a process does, as data (compiled from [`Process::rule`] by
 /// [`Kernel::for_process`]).
@@ -62,7 +62,7 @@ pub enum Kernel {
     },
     /// (1+β): with probability β a Two-Choice step, else a uniform bin.
     OnePlusBeta {
-        /// `β·2⁶⁴` (see [`super::rng::bernoulli`]).
+        /// `β·2⁶⁴` (see [`crate::rng::bernoulli`]).
         threshold: u64,
     },
     /// Quantile(δ): a uniform bin, replaced by a second uniform bin if it is among the `k = δn`
@@ -217,7 +217,7 @@ pub enum RankSampler {
     OnePlusBeta {
         /// Bins.
         n: u64,
-        /// `β·2⁶⁴` (see [`super::rng::bernoulli`]).
+        /// `β·2⁶⁴` (see [`crate::rng::bernoulli`]).
         threshold: u64,
     },
     /// Quantile(δ) with `k = δn`: a uniform rank, redrawn once if it is among the `k` heaviest.
@@ -571,7 +571,7 @@ fn prefer<F: Frame>(f: &F, fixed: bool, c: usize, j: usize) -> bool {
 pub struct GraphStep {
     edges: std::sync::Arc<[[u32; 2]]>,
     n: u64,
-    /// `β·2⁶⁴` when `β < 1` (see [`super::rng::bernoulli`]); `None` for the graphical process.
+    /// `β·2⁶⁴` when `β < 1` (see [`crate::rng::bernoulli`]); `None` for the graphical process.
     threshold: Option<u64>,
 }
 

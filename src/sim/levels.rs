@@ -15,8 +15,8 @@
 
 use super::System;
 use super::kernel::{Kernel, RankSampler};
-use super::rng::{SimRng, below, below_pair32};
 use crate::error::{Error, Result};
+use crate::rng::{SimRng, below, below_pair32};
 
 /// Levels looked up without branches when the loads span fewer than this many levels.
 const WINDOW: usize = 16;

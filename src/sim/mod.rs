@@ -24,10 +24,13 @@
 pub mod adversary;
 pub mod compact;
 pub mod dense;
+pub mod graph;
 pub mod kernel;
 pub mod levels;
+pub mod multidim;
+pub mod multidim_experiment;
 pub mod multinomial;
-pub mod rng;
+pub use crate::rng;
 pub mod start;
 pub mod statistic;
 pub mod stopping;
@@ -427,7 +430,8 @@ pub struct Plan {
     /// the model's batch, `k ≥ 1`) up to `balls`. The run then stops at every one of them.
     ///
     /// ```
-    /// use balloc::graph::{Graph, experiment::GreedyModel};
+    /// use balloc::graph::Graph;
+    /// use balloc::sim::graph::GreedyModel;
     /// use balloc::{loads::Loads, sim::{simulate, Plan}};
     /// use std::sync::Arc;
     /// // Greedy on the path 0 – 1 from loads (4, 0): the ball goes to the lighter end, so after

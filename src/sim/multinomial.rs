@@ -17,7 +17,7 @@
 //! `tests/sim.rs` checks it against the natural ball-by-ball sampler of each process with
 //! chi-square tests at fixed seeds.
 
-use super::rng::{SimRng, unit_f64};
+use crate::rng::{SimRng, unit_f64};
 
 /// Draws `(N_o)` ~ Multinomial(`b`; `q`) into `out` (resized to `q.len()`). `q` must be
 /// non-negative with a positive sum (it is used up to normalisation). A convenience wrapper of

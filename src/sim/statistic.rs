@@ -8,7 +8,7 @@
 //!   straddles it. A claim engine calls these with the confidence level it states.
 //!
 //! The t interval assumes the per-run values are i.i.d. with finite variance (runs are independent
-//! by construction, see [`super::rng`]); it is approximate for small `R` and skewed values.
+//! by construction, see [`crate::rng`]); it is approximate for small `R` and skewed values.
 
 use super::{Model, Plan, RunResult, simulate};
 

@@ -23,12 +23,12 @@
 //! Runs are seeded exactly as [`crate::sim::run_one`] seeds them (configuration key, seed, run
 //! index), in parallel, so the times do not depend on the thread count.
 
-use super::rng::{run_rng, run_seed};
 use super::statistic::{Decision, Estimate, Side, mean_ci, proportion_ci};
 use super::{Model, Plan};
 use crate::error::{Error, Result};
 use crate::loads::Loads;
 use crate::potential::Potential;
+use crate::rng::{run_rng, run_seed};
 use crate::xfloat::XFloat;
 use rayon::prelude::*;
 use std::sync::Arc;

@@ -37,7 +37,7 @@
 //! * every row of a partial or shard file carries a checksum of the sweep's fingerprint and the
 //!   row (a last column `check`), so a row whose values were edited is refused when read back;
 //! * every row read back is validated: its configuration fields match the grid, its run index is
-//!   in range and belongs to the shard, its seed is the one [`super::rng::run_seed`] gives that
+//!   in range and belongs to the shard, its seed is the one [`crate::rng::run_seed`] gives that
 //!   run, its numbers are finite and consistent (`balls ≥` the target, `max_gap ≥ final_gap`,
 //!   `spread ≥ 0`), and no (configuration, run) pair appears twice;
 //! * the bookkeeping is a hash lookup per work item and one pass over sorted rows, linear in the
@@ -331,7 +331,7 @@ fn fingerprint(entries: &[Entry], f: &SweepFile, confidence: f64) -> u64 {
         .iter()
         .map(|e| format!("{}#{}", e.config.key(), e.balls))
         .collect();
-    super::rng::fnv1a64(&format!(
+    crate::rng::fnv1a64(&format!(
         "{}|{}|{}|{}|balloc {}|stream {}",
         keys.join("|"),
         f.runs,
@@ -717,7 +717,7 @@ impl Sweep {
                 r.run
             ));
         }
-        let seed = super::rng::run_seed(&e.config.key(), self.seed, r.run);
+        let seed = crate::rng::run_seed(&e.config.key(), self.seed, r.run);
         if r.seed != seed {
             return bad(format!(
                 "seed {} is not the seed {seed} of run {} of configuration {c}",
@@ -742,7 +742,7 @@ impl Sweep {
     /// and the row, so that a row whose values were edited (or copied from another sweep) is
     /// detected when it is read back, as its seed already is.
     fn sealed(&self, line: String) -> String {
-        let h = super::rng::fnv1a64(&format!("{:016x}|{line}", self.fingerprint));
+        let h = crate::rng::fnv1a64(&format!("{:016x}|{line}", self.fingerprint));
         format!("{line},{h:016x}")
     }
 
@@ -751,7 +751,7 @@ impl Sweep {
         let (row, sum) = line
             .rsplit_once(',')
             .ok_or_else(|| Error::invalid("row", "has no checksum"))?;
-        let want = super::rng::fnv1a64(&format!("{:016x}|{row}", self.fingerprint));
+        let want = crate::rng::fnv1a64(&format!("{:016x}|{row}", self.fingerprint));
         if sum != format!("{want:016x}") {
             return Err(Error::invalid(
                 "row",

@@ -28,7 +28,7 @@
 //! `relative_to`, `subtract`) also know `d` and `k`, the degree and edge connectivity of the
 //! configuration's graph (e.g. `probability = ">= c * d / k"`), and the statistic `cut_gap` is
 //! `max(L̄(S), L̄(S̄)) − t/n` for the larger side `S` of a minimum cut of the graph
-//! ([`crate::graph::experiment::Cut`]).
+//! ([`crate::sim::graph::Cut`]).
 //!
 //! Runs may start from a given state (`start`, `start_loads`), observe a window after a burn-in
 //! (`burn_in`), and check that the window is at steady state (`steady_state`: the statistic on the

@@ -13,8 +13,8 @@ use super::simulate::Point;
 use super::sources::Source;
 use crate::claim::verdict::{Observation, Witness};
 use crate::error::{Error, Result};
-use crate::graph::experiment::Rule;
 use crate::growth::{GridMean, PowerFit};
+use crate::sim::graph::Rule;
 use crate::sim::statistic::{Decision, Estimate, Side, mean_ci};
 use std::collections::BTreeMap;
 

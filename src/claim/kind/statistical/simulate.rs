@@ -11,8 +11,8 @@ use super::quantifiers;
 use super::sources::{GraphSource, Source};
 use super::statistic::{Stat, Th};
 use crate::error::{Error, Result};
-use crate::graph::experiment::Rule;
-use crate::multidim::sim::MdSimConfig;
+use crate::sim::graph::Rule;
+use crate::sim::multidim::MdSimConfig;
 use crate::sim::{Config, Model, Plan, RunResult, simulate};
 use std::sync::Arc;
 
@@ -136,7 +136,7 @@ impl Statistical {
                 }
                 Box::new(model)
             }
-            Source::Md(rule, law) => Box::new(crate::multidim::sim::MdModel::new(MdSimConfig {
+            Source::Md(rule, law) => Box::new(crate::sim::multidim::MdModel::new(MdSimConfig {
                 n,
                 balls: m,
                 law: law.clone(),
@@ -158,13 +158,13 @@ impl Statistical {
         }
         let graph = g.kind.build(Some(n))?;
         let cut = if self.stat == Stat::CutGap {
-            Some(crate::graph::experiment::Cut::minimum(&graph)?)
+            Some(crate::sim::graph::Cut::minimum(&graph)?)
         } else {
             None
         };
         Ok(match g.rule {
             Rule::Greedy => {
-                let m = crate::graph::experiment::GreedyModel::new(&graph)?;
+                let m = crate::sim::graph::GreedyModel::new(&graph)?;
                 match cut {
                     Some(c) => Box::new(m.observing(c)?),
                     None => Box::new(m),
@@ -172,7 +172,7 @@ impl Statistical {
             }
             Rule::Flow => {
                 let refresh = self.refresh_at(n, b)?;
-                let m = crate::graph::experiment::StrategyModel::variant(&graph, g.beta, refresh)?;
+                let m = crate::sim::graph::StrategyModel::variant(&graph, g.beta, refresh)?;
                 match cut {
                     Some(c) => Box::new(m.observing(c)?),
                     None => Box::new(m),

@@ -10,11 +10,11 @@ use super::quantifiers::{ClassSource, class_sources, class_spec};
 use super::section::{Betas, Graphs, Strategies};
 use super::statistic::Stat;
 use crate::error::{Error, Result};
-use crate::graph::experiment::Rule;
 use crate::graph::family::GraphSpec;
 use crate::lang::Expr;
 use crate::multidim::{BallLaw, MdRule};
 use crate::sim::adversary::Aim;
+use crate::sim::graph::Rule;
 
 /// What is simulated per grid point.
 pub(super) enum Source {

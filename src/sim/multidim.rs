@@ -10,16 +10,16 @@
 //!   and the round's balls are added together at its end.
 //!
 //! Determinism: run `r` of a configuration is seeded from (model key, seed, `r`) by
-//! [`crate::sim::rng::run_seed`], so results depend only on (configuration, seed, run index),
+//! [`crate::rng::run_seed`], so results depend only on (configuration, seed, run index),
 //! never on the thread count (runs are parallel with rayon and collected in order). The key
 //! names the rule, the ball law, `n` and the round size, not `m`: the first `m` balls of a run
 //! are the same for every larger `m`.
 
-use super::ball::BallLaw;
-use super::rule::MdRule;
-use super::state::MdLoads;
 use crate::error::{Error, Result};
 use crate::limits;
+use crate::multidim::ball::BallLaw;
+use crate::multidim::rule::MdRule;
+use crate::multidim::state::MdLoads;
 
 /// A simulation configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,7 +46,7 @@ pub const MAX_BATCH: u64 = limits::MD_BATCH.max;
 pub struct MdRun {
     /// The run index.
     pub run: u64,
-    /// The run seed ([`crate::sim::rng::run_rng`] of it replays the run).
+    /// The run seed ([`crate::rng::run_rng`] of it replays the run).
     pub seed: u64,
     /// `max_a gap(a)` at the end, `gap(a) = max_b l(a, b) − avg(a)`.
     pub max_gap: f64,
@@ -59,7 +59,8 @@ impl MdSimConfig {
     /// ([`limits::MD_CELLS`] for `n·D`, [`limits::MD_BALLS`], [`limits::MD_BATCH`]), before
     /// anything is allocated.
     /// ```
-    /// use balloc::multidim::{BallLaw, MdRule, sim::MdSimConfig};
+    /// use balloc::multidim::{BallLaw, MdRule};
+    /// use balloc::sim::multidim::MdSimConfig;
     /// let cfg = MdSimConfig { n: 16, balls: 64, law: BallLaw::parse("uniform(dims=4,f=2)").unwrap(),
     ///     rule: MdRule::parse("sum", "two-choice").unwrap(), batch: 1 << 40 };
     /// assert!(cfg.validate().unwrap_err().to_string().contains("limits::MD_BATCH"));
@@ -83,7 +84,8 @@ impl MdSimConfig {
     /// `seed`, `run`) like every simulated run.
     ///
     /// ```
-    /// use balloc::multidim::{BallLaw, MdRule, sim::MdSimConfig};
+    /// use balloc::multidim::{BallLaw, MdRule};
+    /// use balloc::sim::multidim::MdSimConfig;
     /// let cfg = MdSimConfig { n: 16, balls: 64, law: BallLaw::parse("uniform(dims=4,f=2)").unwrap(),
     ///     rule: MdRule::parse("sum", "two-choice").unwrap(), batch: 1 };
     /// let a = cfg.run(7, 3).unwrap();
@@ -121,7 +123,7 @@ impl MdSimConfig {
         use crate::sim::Model;
         MdRun {
             run,
-            seed: crate::sim::rng::run_seed(&model.key(), seed, run),
+            seed: crate::rng::run_seed(&model.key(), seed, run),
             max_gap: 0.0,
             sum_gap: 0.0,
         }
@@ -149,7 +151,8 @@ impl MdRun {
 /// (checkpoints and the end), not after every ball: a gap costs O(n·D).
 ///
 /// ```
-/// use balloc::multidim::{BallLaw, MdRule, sim::{MdModel, MdSimConfig}};
+/// use balloc::multidim::{BallLaw, MdRule};
+/// use balloc::sim::multidim::{MdModel, MdSimConfig};
 /// use balloc::sim::{simulate, Model, Plan};
 /// let cfg = MdSimConfig { n: 16, balls: 64, law: BallLaw::parse("uniform(dims=4,f=2)").unwrap(),
 ///     rule: MdRule::parse("sum", "two-choice").unwrap(), batch: 1 };
@@ -177,7 +180,7 @@ struct MdSystem {
     cfg: MdSimConfig,
     x: MdLoads,
     balls: u64,
-    round: Vec<(usize, super::ball::Support)>,
+    round: Vec<(usize, crate::multidim::ball::Support)>,
 }
 
 impl MdSystem {
@@ -205,7 +208,7 @@ impl crate::sim::System for MdSystem {
     fn min_load(&self) -> f64 {
         self.sums().min().unwrap_or(0) as f64
     }
-    fn run_until(&mut self, balls: u64, rng: &mut crate::sim::rng::SimRng) -> Result<f64> {
+    fn run_until(&mut self, balls: u64, rng: &mut crate::rng::SimRng) -> Result<f64> {
         if self.cfg.batch == 1 {
             while self.balls < balls {
                 let s = self.cfg.law.sample(rng);

@@ -8,12 +8,12 @@
 //!
 //! The plots are rendered into strings (no file I/O here; the CLI writes the files).
 
-use super::ball::BallLaw;
-use super::rule::{Choice, Criterion, MdRule};
-use super::sim::MdSimConfig;
+use super::multidim::MdSimConfig;
 use crate::error::{Error, Result};
 use crate::limits;
 use crate::loads::TieRule;
+use crate::multidim::ball::BallLaw;
+use crate::multidim::rule::{Choice, Criterion, MdRule};
 use crate::sim::statistic::{Estimate, mean_ci};
 
 /// A load regime: `m = balls_per_bin · n`.
@@ -186,7 +186,7 @@ pub fn to_csv(points: &[Point]) -> String {
 /// regime and choice, one series per rule, with `ln ln n` dashed for reference.
 ///
 /// ```
-/// use balloc::multidim::experiment::{gap_plot, Point};
+/// use balloc::sim::multidim_experiment::{gap_plot, Point};
 /// let s = balloc::sim::statistic::mean_ci(&[1.0, 1.5, 2.0], 0.95).unwrap();
 /// let pts: Vec<Point> = [64usize, 128].iter().map(|&n| Point { regime: "m=n".into(),
 ///     choice: "two-choice".into(), rule: "sum".into(), n, balls: n as u64,

@@ -12,11 +12,11 @@
 //!
 //! Reference: Bansal–Feldheim (arXiv:2106.06051 v2), §5, Figures 1 and 3 (their protocol: `docs/derivations.md` §8).
 
-use super::Graph;
-use super::strategy::{SetLoads16, State, Strategy};
 use crate::error::{Error, Result};
+use crate::graph::Graph;
+use crate::graph::strategy::{SetLoads16, State, Strategy};
 use crate::loads::Loads;
-use crate::sim::rng::{SimRng, below};
+use crate::rng::{SimRng, below};
 use crate::sim::statistic::Estimate;
 use crate::sim::{Model, Plan, System};
 use rand::{Rng, RngExt};
@@ -44,7 +44,7 @@ impl Rule {
     /// The rule of a name (`greedy`, `flow`).
     ///
     /// ```
-    /// use balloc::graph::experiment::Rule;
+    /// use balloc::sim::graph::Rule;
     /// assert_eq!(Rule::parse("flow").unwrap(), Rule::Flow);
     /// assert!(Rule::parse("random").unwrap_err().to_string().contains("greedy, flow"));
     /// ```
@@ -59,7 +59,8 @@ impl Rule {
     /// The simulation model of this rule on `g` ([`GreedyModel`] or [`StrategyModel`]).
     ///
     /// ```
-    /// use balloc::graph::{Graph, experiment::Rule};
+    /// use balloc::graph::Graph;
+    /// use balloc::sim::graph::Rule;
     /// let m = Rule::Greedy.model(&Graph::cycle(8).unwrap()).unwrap();
     /// assert_eq!((m.key().as_str(), m.batch()), ("strategy=greedy;graph=cycle(8)", 8));
     /// ```
@@ -76,7 +77,7 @@ impl Rule {
 pub struct RunResult {
     /// The run index.
     pub run: u64,
-    /// The run seed ([`crate::sim::rng::run_rng`] of it replays the run).
+    /// The run seed ([`crate::rng::run_rng`] of it replays the run).
     pub seed: u64,
     /// `max L − t/n` at the end.
     pub final_gap: f64,
@@ -94,7 +95,7 @@ pub struct RunResult {
 ///
 /// ```
 /// // n = 10, 633 balls: multiples of 10 from 320 (≥ 316.5) on, so the burn-in is 310.
-/// assert_eq!(balloc::graph::experiment::plan(10, 633, 8, 1).burn_in, 310);
+/// assert_eq!(balloc::sim::graph::plan(10, 633, 8, 1).burn_in, 310);
 /// ```
 pub fn plan(n: usize, balls: u64, runs: u64, seed: u64) -> Plan {
     let n = n.max(1) as u64;
@@ -109,7 +110,8 @@ pub fn plan(n: usize, balls: u64, runs: u64, seed: u64) -> Plan {
 /// [`crate::sim::simulate`] with [`plan`].
 ///
 /// ```
-/// use balloc::graph::{Graph, experiment::{simulate, Rule}};
+/// use balloc::graph::Graph;
+/// use balloc::sim::graph::{simulate, Rule};
 /// let g = Graph::cycle(8).unwrap();
 /// let a = simulate(&g, Rule::Greedy, 1000, 2, 5).unwrap();
 /// assert_eq!(a, simulate(&g, Rule::Greedy, 1000, 2, 5).unwrap()); // same seed, same result
@@ -207,7 +209,8 @@ fn integer_levels(x: &[u64]) -> Vec<(f64, u64)> {
 /// Peres–Talwar–Wieder (Random Struct. Alg. 2015) for its `O(log n/σ)` gap.
 ///
 /// ```
-/// use balloc::graph::{Graph, experiment::GreedyModel};
+/// use balloc::graph::Graph;
+/// use balloc::sim::graph::GreedyModel;
 /// use balloc::sim::{simulate, Model, Plan};
 /// let m = GreedyModel::new(&Graph::cycle(8).unwrap()).unwrap();
 /// assert_eq!((m.n(), m.batch()), (8, 8));
@@ -237,7 +240,8 @@ impl GreedyModel {
     /// The runs are those of [`GreedyModel::new`] (same key, same random stream).
     ///
     /// ```
-    /// use balloc::graph::{Graph, experiment::{Cut, GreedyModel}};
+    /// use balloc::graph::Graph;
+    /// use balloc::sim::graph::{Cut, GreedyModel};
     /// use balloc::sim::{simulate, Plan};
     /// let g = Graph::sparse_cut(20, 4, 2).unwrap();
     /// let m = GreedyModel::new(&g).unwrap().observing(Cut::minimum(&g).unwrap()).unwrap();
@@ -257,7 +261,7 @@ impl GreedyModel {
 /// below ("the average load on S exceeds T/n by …"). It is at most `max L − t/n`, the gap.
 ///
 /// ```
-/// use balloc::graph::experiment::Cut;
+/// use balloc::sim::graph::Cut;
 /// let c = Cut::new(vec![true, true, false, false]).unwrap();
 /// // Loads (3, 1, 0, 0): L̄(S) = 2, L̄(S̄) = 0, t/n = 1.
 /// assert_eq!(c.deviation(4, 4, 4), 1.0);
@@ -282,9 +286,9 @@ impl Cut {
         Ok(Cut { side, size })
     }
 
-    /// The larger side of a minimum cut of `g` ([`super::measures::minimum_cut`]).
+    /// The larger side of a minimum cut of `g` ([`crate::graph::measures::minimum_cut`]).
     pub fn minimum(g: &Graph) -> Result<Cut> {
-        Cut::new(super::measures::minimum_cut(g)?.1)
+        Cut::new(crate::graph::measures::minimum_cut(g)?.1)
     }
 
     fn check(&self, n: usize) -> Result<()> {
@@ -482,7 +486,7 @@ pub type Point = (f64, Estimate);
 /// are.
 ///
 /// ```
-/// use balloc::graph::experiment::gap_plot;
+/// use balloc::sim::graph::gap_plot;
 /// let s = |v: &[f64]| balloc::sim::statistic::mean_ci(v, 0.95).unwrap();
 /// let series = vec![("greedy".to_string(), vec![(10.0, s(&[1.0, 1.2, 1.1])), (40.0, s(&[2.0, 2.2, 2.1]))])];
 /// let p = gap_plot("cycle", "3 runs; bars: 95% t-intervals", &series).unwrap();
@@ -535,7 +539,7 @@ pub const MAX_BALLS: u64 = 1_000_000_000_000;
 /// number in `1..=`[`MAX_BALLS`] (a large power would otherwise saturate the count).
 ///
 /// ```
-/// use balloc::graph::experiment::ball_count;
+/// use balloc::sim::graph::ball_count;
 /// assert_eq!(ball_count(1.0, 10, 3.0).unwrap(), 1000);
 /// assert!(ball_count(1.0, 10, 100.0).unwrap_err().to_string().contains("limit"));
 /// ```
@@ -576,7 +580,8 @@ pub struct StrategyRun {
 /// Reference: Bansal–Feldheim (arXiv:2106.06051 v2), Theorem 1.1 and §3, Lemma 3.7.
 ///
 /// ```
-/// use balloc::graph::{Graph, experiment::StrategyModel};
+/// use balloc::graph::Graph;
+/// use balloc::sim::graph::StrategyModel;
 /// use balloc::sim::{simulate, Model, Plan};
 /// let m = StrategyModel::new(&Graph::cycle(8).unwrap()).unwrap();
 /// assert_eq!((m.n(), m.batch()), (8, 8));
@@ -601,7 +606,8 @@ impl StrategyModel {
     /// observable after `sibling_gap`). The runs are unchanged (same key, same random stream).
     ///
     /// ```
-    /// use balloc::graph::{Graph, experiment::{Cut, StrategyModel}};
+    /// use balloc::graph::Graph;
+    /// use balloc::sim::graph::{Cut, StrategyModel};
     /// use balloc::sim::{simulate, Model, Plan};
     /// let g = Graph::cycle(8).unwrap();
     /// let side = (0..8).map(|v| v < 4).collect();
@@ -629,7 +635,8 @@ impl StrategyModel {
     /// means always current). `beta ∈ [0, 1]`.
     ///
     /// ```
-    /// use balloc::graph::{Graph, experiment::StrategyModel};
+    /// use balloc::graph::Graph;
+    /// use balloc::sim::graph::StrategyModel;
     /// use balloc::sim::{simulate, Plan};
     /// let m = StrategyModel::variant(&Graph::cycle(8).unwrap(), 0.5, 64).unwrap();
     /// let out = simulate(&m, &Plan::new(1, 3, 5), &|| {}).unwrap();
@@ -876,7 +883,8 @@ impl Model for StrategyModel {
 /// do not depend on the thread count.
 ///
 /// ```
-/// use balloc::graph::{Graph, experiment::strategy_runs};
+/// use balloc::graph::Graph;
+/// use balloc::sim::graph::strategy_runs;
 /// let g = Graph::cycle(8).unwrap();
 /// let a = strategy_runs(&g, 1, 3, 5).unwrap();
 /// // One ball on C_8: the receiving leaf's sibling pair has averages 1 and 0, so the largest
@@ -907,7 +915,7 @@ pub fn strategy_runs(g: &Graph, balls: u64, runs: u64, seed: u64) -> Result<Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::rng::{run_rng, run_seed};
+    use crate::rng::{run_rng, run_seed};
     use crate::sim::simulate;
 
     /// The destination of one greedy ball from `start`, for `runs` independent generators.
@@ -973,7 +981,7 @@ mod tests {
     fn one_greedy_step_matches_the_closed_form() {
         let g = Graph::random_regular(12, 3, 5).unwrap();
         let x: Vec<f64> = (0..12).map(|i| (i % 4) as f64).collect();
-        let p = super::super::greedy::probabilities(&g, &x).unwrap();
+        let p = crate::graph::greedy::probabilities(&g, &x).unwrap();
         let runs = 40_000;
         within_four_se(&destinations(&g, &x, runs), &p, runs);
     }
