@@ -181,6 +181,113 @@ const FILES: &[(&str, Wrong)] = &[
             ("mean = \">= eps^2\"", "mean = \">= 0.6\""),
         ]),
     ),
+    // Figures 8.1–8.4: the published values within 10%, each side in its own file; the printed
+    // Quantile(1/ln n) series of Figure 8.2 is refuted as written.
+    (
+        "batched-2022/fig-8-1-one-plus-beta-0-5-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-1-one-plus-beta-0-5-at-most",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-1-one-plus-beta-0-7-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-1-one-plus-beta-0-7-at-most",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-1-three-choice-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-1-three-choice-at-most",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-1-two-choice-at-least",
+        Wrong::Scale("K"),
+    ),
+    ("batched-2022/fig-8-1-two-choice-at-most", Wrong::Scale("K")),
+    (
+        "batched-2022/fig-8-2-one-plus-beta-0-5-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-2-one-plus-beta-0-5-at-most",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-2-one-plus-beta-1-over-ln-n-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-2-one-plus-beta-1-over-ln-n-at-most",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-2-quantile-code-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-2-quantile-code-at-most",
+        Wrong::Scale("K"),
+    ),
+    ("batched-2022/fig-8-2-quantile-printed", Wrong::AsWritten),
+    (
+        "batched-2022/fig-8-3-one-plus-beta-0-5-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-3-one-plus-beta-0-5-at-most",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-3-one-plus-beta-0-7-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-3-one-plus-beta-0-7-at-most",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-3-three-choice-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-3-three-choice-at-most",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-3-two-choice-at-least",
+        Wrong::Scale("K"),
+    ),
+    ("batched-2022/fig-8-3-two-choice-at-most", Wrong::Scale("K")),
+    (
+        "batched-2022/fig-8-4-fixed-ties-at-least",
+        Wrong::Scale("K"),
+    ),
+    ("batched-2022/fig-8-4-fixed-ties-at-most", Wrong::Scale("K")),
+    (
+        "batched-2022/fig-8-4-random-ties-at-least",
+        Wrong::Scale("K"),
+    ),
+    (
+        "batched-2022/fig-8-4-random-ties-at-most",
+        Wrong::Scale("K"),
+    ),
+    // The reversed comparison: Two-Choice's gap is the larger one at b = 10n, 50n.
+    (
+        "batched-2022/one-plus-beta-beats-two-choice-large-b",
+        Wrong::Lines(&[("compare = \"<=\"", "compare = \">=\"")]),
+    ),
+    (
+        "batched-2022/lower-bound-log-n-one-plus-beta",
+        Wrong::Scale("c"),
+    ),
 ];
 
 fn run(path: &Path, root: &Path) -> claim::Verdict {
