@@ -64,7 +64,7 @@ impl Family {
     }
 
     /// The vectors of the family at `n` bins (rounded to integers when `integer`), generated
-    /// deterministically from `seed`.
+    /// deterministically from `seed`: [`Family::iter`] collected.
     ///
     /// ```
     /// use balloc::search::Family;
@@ -73,119 +73,120 @@ impl Family {
     /// assert!(Family::OneHeavy.states(4, true, 0).contains(&vec![1.0, 0.0, 0.0, 0.0]));
     /// ```
     pub fn states(self, n: usize, integer: bool, seed: u64) -> Vec<Vec<f64>> {
-        let mut out = match self {
-            Family::OneHeavy => heights().map(|k| one(n, k)).collect(),
-            Family::OneLight => heights().map(|k| one(n, -k)).collect(),
-            Family::TwoLevel => {
-                let mut v = Vec::new();
-                for k in sizes(n) {
-                    for a in heights() {
-                        v.push((0..n).map(|i| if i < k { a } else { 0.0 }).collect());
-                    }
-                }
-                v
-            }
+        self.iter(n, integer, seed).collect()
+    }
+
+    /// The vectors of the family one at a time, in the order of [`Family::states`]: a search
+    /// holds one vector of `n` loads at a time, not the family (3 937 two-level vectors at
+    /// n = 65 536 are 2 GB).
+    ///
+    /// ```
+    /// use balloc::search::Family;
+    /// // Sizes 1..=127 spread over n = 2¹⁶ (every 512th), 31 heights each: 127·31 vectors.
+    /// assert_eq!(Family::TwoLevel.iter(1 << 16, true, 0).count(), 127 * 31);
+    /// let mut it = Family::Geometric.iter(3, false, 0);
+    /// assert_eq!(it.next(), Some(vec![4.0, 2.0, 1.0])); // ratio 1/2 from 4
+    /// ```
+    pub fn iter(self, n: usize, integer: bool, seed: u64) -> Box<dyn Iterator<Item = Vec<f64>>> {
+        let it: Box<dyn Iterator<Item = Vec<f64>>> = match self {
+            Family::OneHeavy => Box::new(heights().map(move |k| one(n, k))),
+            Family::OneLight => Box::new(heights().map(move |k| one(n, -k))),
+            Family::TwoLevel => Box::new(sizes(n).into_iter().flat_map(move |k| {
+                heights().map(move |a| (0..n).map(|i| if i < k { a } else { 0.0 }).collect())
+            })),
             Family::FewLevel => {
-                let mut v = Vec::new();
                 let s = quantile_sizes(n);
-                for &top in &s {
-                    for &bottom in &s {
-                        if top + bottom >= n {
-                            continue;
-                        }
-                        for h1 in coarse() {
-                            for h2 in coarse() {
-                                v.push(
-                                    (0..n)
-                                        .map(|i| {
-                                            if i < top {
-                                                h1
-                                            } else if i >= n - bottom {
-                                                -h2
-                                            } else {
-                                                0.0
-                                            }
-                                        })
-                                        .collect(),
-                                );
-                            }
-                        }
-                    }
-                }
-                v
+                let pairs: Vec<(usize, usize)> = s
+                    .iter()
+                    .flat_map(|&top| s.iter().map(move |&bottom| (top, bottom)))
+                    .filter(|&(top, bottom)| top + bottom < n)
+                    .collect();
+                Box::new(pairs.into_iter().flat_map(move |(top, bottom)| {
+                    coarse().flat_map(move |h1| {
+                        coarse().map(move |h2| {
+                            (0..n)
+                                .map(|i| {
+                                    if i < top {
+                                        h1
+                                    } else if i >= n - bottom {
+                                        -h2
+                                    } else {
+                                        0.0
+                                    }
+                                })
+                                .collect()
+                        })
+                    })
+                }))
             }
             Family::Tied => {
-                let mut v = vec![vec![0.0; n]];
                 let mut blocks: Vec<usize> = vec![2, 3, 4, n / 4, n / 3, n / 2];
                 blocks.retain(|&b| b >= 2 && b < n);
                 blocks.sort_unstable();
                 blocks.dedup();
-                for b in blocks {
-                    for off in [0, b / 2] {
-                        for h in coarse() {
-                            v.push((0..n).map(|i| ((i + off) / b) as f64 * h).collect());
-                        }
-                    }
-                }
-                v
+                let steps = blocks.into_iter().flat_map(move |b| {
+                    [0, b / 2].into_iter().flat_map(move |off| {
+                        coarse().map(move |h| (0..n).map(|i| ((i + off) / b) as f64 * h).collect())
+                    })
+                });
+                Box::new(std::iter::once(vec![0.0; n]).chain(steps))
             }
             Family::Ramp => {
-                let mut v = Vec::new();
                 let mut steps = vec![1.0 / n as f64, 0.125, 0.25, 0.5];
                 steps.extend(coarse());
-                for h in steps {
-                    v.push((0..n).map(|i| i as f64 * h).collect());
-                    v.push((0..n).map(|i| (i.min(n / 2)) as f64 * h).collect());
-                    v.push((0..n).map(|i| (i.max(n / 2) - n / 2) as f64 * h).collect());
-                }
-                v
-            }
-            Family::Geometric => {
-                let mut v = Vec::new();
-                for r in [0.5, 0.7, 0.9, 0.97] {
-                    for k in coarse() {
-                        let k = k * 4.0;
-                        v.push((0..n).map(|i| k * f64::powi(r, i as i32)).collect());
-                        v.push((0..n).map(|i| -k * f64::powi(r, i as i32)).collect());
-                    }
-                }
-                v
-            }
-            Family::Huge => {
-                let mut v = Vec::new();
-                for k in [1e4, 1e6, 1e9, 1e12] {
-                    v.push(one(n, k));
-                    v.push(one(n, -k));
-                    v.push((0..n).map(|i| if i < n / 2 { k } else { 0.0 }).collect());
-                    v.push((0..n).map(|i| i as f64 * k / n as f64).collect());
-                }
-                v
-            }
-            Family::RandomReal => {
-                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x05ee_df10);
-                (0..32)
-                    .map(|j| {
-                        let scale = 2f64.powi(j % 12);
+                Box::new(steps.into_iter().flat_map(move |h| {
+                    (0..3).map(move |shape| {
                         (0..n)
-                            .map(|_| {
-                                // Pareto(1.5) tails on either side.
-                                let u: f64 = rng.random_range(1e-9..1.0);
-                                let s = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
-                                s * scale * (u.powf(-1.0 / 1.5) - 1.0)
+                            .map(|i| match shape {
+                                0 => i as f64 * h,
+                                1 => (i.min(n / 2)) as f64 * h,
+                                _ => (i.max(n / 2) - n / 2) as f64 * h,
                             })
                             .collect()
                     })
-                    .collect()
+                }))
+            }
+            Family::Geometric => Box::new([0.5, 0.7, 0.9, 0.97].into_iter().flat_map(move |r| {
+                coarse().flat_map(move |k| {
+                    let k = k * 4.0;
+                    [k, -k]
+                        .into_iter()
+                        .map(move |k| (0..n).map(|i| k * f64::powi(r, i as i32)).collect())
+                })
+            })),
+            Family::Huge => Box::new([1e4, 1e6, 1e9, 1e12].into_iter().flat_map(move |k| {
+                (0..4).map(move |shape| match shape {
+                    0 => one(n, k),
+                    1 => one(n, -k),
+                    2 => (0..n).map(|i| if i < n / 2 { k } else { 0.0 }).collect(),
+                    _ => (0..n).map(|i| i as f64 * k / n as f64).collect(),
+                })
+            })),
+            Family::RandomReal => {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x05ee_df10);
+                Box::new((0..32).map(move |j| {
+                    let scale = 2f64.powi(j % 12);
+                    (0..n)
+                        .map(|_| {
+                            // Pareto(1.5) tails on either side.
+                            let u: f64 = rng.random_range(1e-9..1.0);
+                            let s = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+                            s * scale * (u.powf(-1.0 / 1.5) - 1.0)
+                        })
+                        .collect()
+                }))
             }
         };
         if integer {
-            for v in out.iter_mut() {
+            Box::new(it.map(|mut v: Vec<f64>| {
                 for x in v.iter_mut() {
                     *x = x.round();
                 }
-            }
+                v
+            }))
+        } else {
+            it
         }
-        out
     }
 }
 

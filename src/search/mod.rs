@@ -223,11 +223,12 @@ pub fn run(obj: &dyn Objective, plan: &Plan, extra: &mut dyn StateSource) -> Res
         if stop(&t) {
             break;
         }
-        let states = fam.states(n, plan.integer, plan.seed);
-        for x in &states {
-            t.offer(x, fam.name())?;
+        let mut count = 0u64;
+        for x in fam.iter(n, plan.integer, plan.seed) {
+            t.offer(&x, fam.name())?;
+            count += 1;
         }
-        t.report.searched.add(fam.name(), states.len() as u64);
+        t.report.searched.add(fam.name(), count);
     }
     // 3. Supplied states (trajectories).
     if !stop(&t) {
