@@ -7,7 +7,8 @@
 //!   constant must be one of `[tighten]` in the matching direction (`smallest` for `<=`, `largest`
 //!   for `>=`), so that `balloc constant` brackets it, and `[record] bracket` must give the bracket.
 //!   A literal threshold (`mean = "<= 2.5"`, `probability = ">= 870"`) is halved or doubled in the
-//!   claim line ([`Halving::Literal`]).
+//!   claim line ([`Halving::Literal`]); its `[record] bracket` gives the finder's bracket with the
+//!   threshold written as a constant.
 //! * A file whose bound is looser than 2× of what it observes ([`Bound::Loose`]: it keeps a
 //!   paper's constant, one derived by hand, or one fitted on small n with a margin) is run halved
 //!   too and must **not** be refuted (that is what makes it loose); its companion `<id>-tightest`,
@@ -471,6 +472,9 @@ fn halved(text: &str, halving: Halving) -> Result<String, String> {
         }
         Literal => {
             let (upper, line) = claim_line(text)?;
+            if !table(text, "record").iter().any(|(k, _)| *k == "bracket") {
+                return Err("[record] has no `bracket` (the constant finder's bracket with the threshold as a constant)".into());
+            }
             let (key, rest) = line.split_once(" = \"").unwrap();
             let number = rest[2..].trim_end_matches('"').trim();
             let value: f64 = number
@@ -627,14 +631,18 @@ fn halving_reads_the_claim_direction_and_requires_the_bracket() {
     let e = halved(&file.replace("bracket", "other"), Constant("K")).unwrap_err();
     assert!(e.contains("no `bracket`"), "{e}");
     // Literal thresholds: 2.5 → 1.25 (`<=`), 870 → 1740 (`>=`).
-    let lit = "[claim]\nmean = \"<= 2.5\"\n";
+    let record = "\n[record]\nbracket = 'n = 16: holds at 2.45'\n";
+    let lit = format!("[claim]\nmean = \"<= 2.5\"\n{record}");
     assert_eq!(
-        halved(lit, Literal).unwrap(),
-        "[claim]\nmean = \"<= 1.25\"\n"
+        halved(&lit, Literal).unwrap(),
+        format!("[claim]\nmean = \"<= 1.25\"\n{record}")
     );
-    let lit = "[claim]\nprobability = \">= 870\"\nq = \"1/20\"\n";
+    let lit = format!("[claim]\nprobability = \">= 870\"\nq = \"1/20\"\n{record}");
     assert_eq!(
-        halved(lit, Literal).unwrap(),
-        "[claim]\nprobability = \">= 1740\"\nq = \"1/20\"\n"
+        halved(&lit, Literal).unwrap(),
+        format!("[claim]\nprobability = \">= 1740\"\nq = \"1/20\"\n{record}")
     );
+    // The bracket must be recorded here too.
+    let e = halved("[claim]\nmean = \"<= 2.5\"\n", Literal).unwrap_err();
+    assert!(e.contains("no `bracket`"), "{e}");
 }
