@@ -397,10 +397,16 @@ fn statistical_files(theorems: &Path) -> Vec<String> {
 /// Whether the claim is an upper bound (`mean = "<= …"`, `probability = "<= …"`), else a lower
 /// bound (`>=`); the line of the claim.
 fn claim_line(text: &str) -> Result<(bool, &str), String> {
+    let mut in_claim = false;
     let line = text
         .lines()
-        .find(|l| l.starts_with("mean = \"") || l.starts_with("probability = \""))
-        .ok_or("no `mean` or `probability` claim line")?;
+        .find(|l| {
+            if l.starts_with('[') {
+                in_claim = l.trim() == "[claim]";
+            }
+            in_claim && (l.starts_with("mean = \"") || l.starts_with("probability = \""))
+        })
+        .ok_or("no `mean` or `probability` line in [claim]")?;
     let rhs = line.split_once('"').unwrap().1;
     if rhs.starts_with("<=") {
         Ok((true, line))
@@ -482,7 +488,12 @@ fn halved(text: &str, halving: Halving) -> Result<String, String> {
                 .map_err(|_| format!("claim line `{line}` has no literal number"))?;
             let new = if upper { value / 2.0 } else { value * 2.0 };
             let op = if upper { "<=" } else { ">=" };
-            Ok(text.replacen(line, &format!("{key} = \"{op} {new}\""), 1))
+            let at = text.find("\n[claim]\n").map_or(0, |i| i + 1);
+            let (before, after) = text.split_at(at);
+            Ok(format!(
+                "{before}{}",
+                after.replacen(line, &format!("{key} = \"{op} {new}\""), 1)
+            ))
         }
         Lines(pairs) => {
             let mut t = text.to_string();
