@@ -534,3 +534,48 @@ fn chain_states_check_their_sizes_against_the_limits() {
     .unwrap();
     assert_eq!(v.verdict, Status::Refuted);
 }
+
+/// Hypotheses (`given`) through the engine: the states outside are skipped and counted, the
+/// claim is decided at the others, and hypotheses no state meets leave the search inconclusive.
+#[test]
+fn hypotheses_select_the_states_and_are_counted() {
+    let body = |given: &str, max_load: u32| {
+        format!(
+            "[claim]\nexpr = \"gap_max == 1\"\ngiven = [\"{given}\"]\nball = \"uniform(dims=1,f=1)\"\n\
+             rules = [\"sum two-choice\"]\n[domain]\nn = [2]\nmax_load = {max_load}\n"
+        )
+    };
+    // n = 2, D = 1, loads (a, b) ∈ {0, 1, 2}²: 9 states; gap_max = max(a, b) − (a + b)/2 =
+    // |a − b|/2, so gap_max ≥ 1 ⟺ |a − b| = 2: (2, 0) and (0, 2), where gap_max = 1.
+    let v = check(&body("gap_max >= 1", 2));
+    assert_eq!(v.verdict, Status::Holds);
+    assert!(
+        v.notes
+            .iter()
+            .any(|n| n.starts_with("hypotheses (given) held at 2 of 9 evaluated states")),
+        "{:?}",
+        v.notes
+    );
+    // Loads up to 3: 16 states, 6 with |a − b| ≥ 2; (3, 0) has gap_max = 3/2: refuted there.
+    let v = check(&body("gap_max >= 1", 3));
+    assert_eq!(v.verdict, Status::Refuted);
+    let w = v.witness.unwrap();
+    // The witness's loads are the sum loads s = l − W/n: (3 − 3/2, 0 − 3/2).
+    assert_eq!(w.loads, vec![1.5, -1.5]);
+    // Without the hypothesis the claim fails at the all-zero state (gap_max = 0).
+    let v = check(&body("n >= 1", 2));
+    assert_eq!(v.verdict, Status::Refuted);
+    // No state has gap_max ≥ 5 when loads are at most 2: the search says nothing.
+    let v = check(&body("gap_max >= 5", 2));
+    assert_eq!(v.verdict, Status::Inconclusive);
+    assert!(
+        v.notes
+            .iter()
+            .any(|n| n == "no searched state meets the hypotheses: the search says nothing"),
+        "{:?}",
+        v.notes
+    );
+    // A hypothesis that does not compile names `given[0]`.
+    let e = err(&body("gap_mx >= 1", 2));
+    assert!(e.contains("given[0]") && e.contains("gap_mx"), "{e}");
+}

@@ -7,6 +7,7 @@
 //! |---|---|
 //! | a state certified false | `refuted`, the trust of its certification (the smallest such state) |
 //! | a flagged state no certified domain decides (undecided, or no route) | `inconclusive` |
+//! | hypotheses (`given`, [`Setting::inside`]) that no evaluated state meets | `inconclusive` |
 //! | otherwise | `holds`, the weakest trust of the certified states (the tightest of every group among them) |
 //!
 //! A float violation beyond the resolution is always certified. States within the resolution
@@ -32,6 +33,14 @@ pub trait Setting {
     fn float(&self, st: &Self::State) -> Result<Option<Atom>>;
     /// The certified evaluation of the claim at the state ([`super::ladder::certify`]).
     fn certify(&self, st: &Self::State) -> Result<Certification>;
+    /// Whether the state meets the claim's hypotheses (`given`), decided in floats: `None` when
+    /// the claim has none (the default). A state outside them is skipped and counted; the
+    /// setting certifies `given ⇒ claim`, so a state the floats put inside by mistake is still
+    /// decided correctly.
+    fn inside(&self, st: &Self::State) -> Result<Option<bool>> {
+        let _ = st;
+        Ok(None)
+    }
     /// Smaller states to try when shrinking a counterexample (loads lowered, a bin removed, …),
     /// most promising first; none by default.
     fn smaller(&self, st: &Self::State) -> Vec<Self::State> {
@@ -115,15 +124,42 @@ pub struct Tally {
     pub cleared: u64,
     /// Flagged states left uncertified (past the budget).
     pub uncertified: u64,
+    /// States inside the hypotheses (`given`), when the claim has hypotheses.
+    pub inside: u64,
+    /// States outside them (skipped).
+    pub outside: u64,
+}
+
+/// The notes on a claim's hypotheses: at how many of the evaluated states they held, and a
+/// warning when none did (the search then says nothing about the claim).
+///
+/// ```
+/// use balloc::claim::engine::sweep::hypothesis_notes;
+/// assert_eq!(hypothesis_notes(3, 10)[0], "hypotheses (given) held at 3 of 10 evaluated states; the others are outside the claim");
+/// assert_eq!(hypothesis_notes(0, 10).len(), 2);
+/// ```
+pub fn hypothesis_notes(inside: u64, evaluated: u64) -> Vec<String> {
+    let mut out = vec![format!(
+        "hypotheses (given) held at {inside} of {evaluated} evaluated states; the others are outside the claim"
+    )];
+    if inside == 0 {
+        out.push("no searched state meets the hypotheses: the search says nothing".into());
+    }
+    out
 }
 
 impl Tally {
     /// The notes a verdict carries about the certification.
     pub fn notes(&self) -> Vec<String> {
-        let mut out = vec![format!(
+        let mut out = if self.inside + self.outside > 0 {
+            hypothesis_notes(self.inside, self.inside + self.outside)
+        } else {
+            Vec::new()
+        };
+        out.push(format!(
             "{} of {} evaluated state(s) certified (the flagged states — float violations and margins within the float resolution — up to {CERTIFIED_STATES}, and the tightest state of every group); the others were evaluated in floats only",
             self.certified, self.evaluated
-        )];
+        ));
         if self.cleared > 0 {
             out.push(format!(
                 "{} state(s) the floats flagged as violations were certified to hold",
@@ -164,6 +200,8 @@ pub enum Seen {
     Violation,
     /// Flagged and neither certified false nor to hold.
     Open,
+    /// Outside the claim's hypotheses: skipped.
+    Outside,
 }
 
 /// A search in progress ([module documentation](self)).
@@ -246,6 +284,14 @@ impl<W> Sweep<W> {
         at: impl FnOnce() -> W,
     ) -> Result<Seen> {
         self.tally.evaluated += 1;
+        match s.inside(st)? {
+            Some(false) => {
+                self.tally.outside += 1;
+                return Ok(Seen::Outside);
+            }
+            Some(true) => self.tally.inside += 1,
+            None => {}
+        }
         // An error in floats (an integer argument that floats cannot know exactly, …) is
         // reported as the certified domains see it, when they see one.
         let atom = match s.float(st) {
@@ -434,6 +480,15 @@ impl<W> Sweep<W> {
                 status: Status::Inconclusive,
                 trust,
                 spot: Some(o),
+                tally: self.tally,
+            };
+        }
+        if self.tally.inside == 0 && self.tally.outside > 0 {
+            // Hypotheses that no searched state meets: the search says nothing.
+            return Outcome {
+                status: Status::Inconclusive,
+                trust: Trust::Float,
+                spot: None,
                 tally: self.tally,
             };
         }

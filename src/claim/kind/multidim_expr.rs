@@ -110,6 +110,9 @@ const MAX_LOAD_VALUE: i64 = 1_000_000_000_000_000;
 #[serde(deny_unknown_fields)]
 struct Section {
     expr: Spanned<String>,
+    /// Hypotheses: the claim is about the states where every one holds.
+    #[serde(default)]
+    given: Vec<Spanned<String>>,
     ball: Spanned<Balls>,
     rules: Vec<Spanned<String>>,
     #[serde(default)]
@@ -619,7 +622,10 @@ impl<D: Domain> Env<D> for MdEnv<'_> {
 /// A built multidimensional expression claim.
 pub struct MdExpr {
     t: Theorem,
+    /// The claim, `given ⇒ expr` when the file has hypotheses.
     expr: Formula,
+    /// The hypotheses (`given`), each decided in floats to skip the states outside them.
+    given: Vec<Formula>,
     slots: Vec<Slot>,
     pots: Vec<Expr>,
     needs_next: bool,
@@ -642,6 +648,26 @@ pub struct MdExpr {
 /// Builds the check (called by the `multidim` kind when the claim has an `expr`).
 pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     MdExpr::build(t).map(|c| Box::new(c) as Box<dyn Check>)
+}
+
+/// Compiles the hypotheses `given = ["<formula>", ...]`; errors name `given[k]`.
+fn compile_given(
+    t: &Theorem,
+    given: &[Spanned<String>],
+    scope: &dyn crate::lang::Scope,
+) -> std::result::Result<Vec<Formula>, FileError> {
+    let mut out = Vec::new();
+    for (k, g) in given.iter().enumerate() {
+        let at = g.span().start;
+        let err = |e_at, m: String| {
+            crate::claim::setup::error_in_string(t, at, e_at, format!("given[{k}]: {m}"))
+        };
+        let ast = crate::lang::parse(g.get_ref()).map_err(|e| err(e.at, e.message))?;
+        out.push(
+            crate::lang::compile_formula(&ast, scope, false).map_err(|e| err(e.at, e.message))?,
+        );
+    }
+    Ok(out)
 }
 
 /// Checks that no constant shadows a quantity or a potential of the file.
@@ -933,6 +959,12 @@ impl MdExpr {
         let expr = crate::lang::compile_formula(&ast, &scope, false).map_err(|e| {
             crate::claim::setup::error_in_string(t, at, e.at, format!("expr: {}", e.message))
         })?;
+        let given = compile_given(t, &cs.given, &scope)?;
+        // The claim certified at a state: `given ⇒ expr`, so a state the floats put inside the
+        // hypotheses by mistake is still decided correctly.
+        let expr = given.iter().rev().fold(expr, |e, g| {
+            Formula::Or(Box::new(Formula::Not(Box::new(g.clone()))), Box::new(e))
+        });
         let ball_at = Some(cs.ball.span().start);
         let laws = parse_laws(t, &cs)?;
         let rules = parse_rules(t, &cs, c_at)?;
@@ -997,6 +1029,7 @@ impl MdExpr {
         Ok(MdExpr {
             t: t.clone(),
             expr,
+            given,
             slots,
             pots,
             needs_next,
@@ -1771,6 +1804,30 @@ impl Setting for MdSetting<'_> {
     fn certify(&self, x: &MdLoads) -> Result<Certification> {
         self.with_env(x, |env| self.certified(x, env))
     }
+    fn inside(&self, x: &MdLoads) -> Result<Option<bool>> {
+        if self.claim.given.is_empty() {
+            return Ok(None);
+        }
+        self.with_env(x, |env| {
+            for g in &self.claim.given {
+                let a = float_atom(g, env, &qi(0)).map_err(|e| {
+                    Error::invalid(
+                        self.claim.t.file_name(),
+                        format!(
+                            "given, n = {}, {}, state {:?}: {e}",
+                            x.n(),
+                            self.spot.label,
+                            x.sum_loads::<f64>()
+                        ),
+                    )
+                })?;
+                if !a.holds {
+                    return Ok(Some(false));
+                }
+            }
+            Ok(Some(true))
+        })
+    }
 }
 
 fn show_atoms(f: &Formula, env: &MdEnv) -> String {
@@ -1809,6 +1866,7 @@ impl Check for MdExpr {
                 searched.total
             ),
             Status::Refuted => "the counterexample: a violating listed state as written, else the smallest violation at the first n with one, shrunk (loads lowered, bins removed where the claim is stated at n − 1)".into(),
+            _ if witness.is_none() => "no state was decided: see the notes below".into(),
             _ => "a state could not be decided".into(),
         }];
         notes.extend(found);

@@ -521,13 +521,8 @@ impl Inequality {
         }
         if !self.given.is_empty() {
             let hyp = tally.hyp;
-            notes.push(format!(
-                "hypotheses (given) held at {} of {} evaluated states; the others are outside the claim",
-                hyp.1, hyp.0
-            ));
+            notes.extend(crate::claim::engine::sweep::hypothesis_notes(hyp.1, hyp.0));
             if hyp.1 == 0 {
-                notes
-                    .push("no searched state meets the hypotheses: the search says nothing".into());
                 return Ok(LinkOutcome {
                     status: Status::Inconclusive,
                     trust: Trust::Float,
