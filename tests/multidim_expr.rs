@@ -579,3 +579,52 @@ fn hypotheses_select_the_states_and_are_counted() {
     let e = err(&body("gap_mx >= 1", 2));
     assert!(e.contains("given[0]") && e.contains("gap_mx"), "{e}");
 }
+
+/// A chain of inequalities over md states: each link searched on its own, the verdict at the
+/// first link that fails, every link's verdict listed.
+#[test]
+fn chains_of_md_claims_break_at_their_first_false_link() {
+    let body = |chain: &str| {
+        format!(
+            "[claim]\nchain = {chain}\nball = \"uniform(dims=1,f=1)\"\nrules = [\"sum two-choice\"]\n\
+             [domain]\nn = [2]\nmax_load = 2\n"
+        )
+    };
+    // n = 2, D = 1, loads (a, b) ∈ {0, 1, 2}²: gap_max = |a − b|/2 ≤ a + b = units ≤ 4 holds at
+    // all 9 states; units ≤ 1 fails wherever a + b ≥ 2, e.g. (1, 1).
+    let v = check(&body("[\"gap_max\", \"<= units\", \"<= 4\"]"));
+    assert_eq!(v.verdict, Status::Holds);
+    let links: Vec<(&str, Status)> = v
+        .links
+        .iter()
+        .map(|l| (l.link.as_str(), l.verdict))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            ("gap_max <= units", Status::Holds),
+            ("units <= 4", Status::Holds)
+        ]
+    );
+    let v = check(&body("[\"gap_max\", \"<= units\", \"<= 1\"]"));
+    assert_eq!(v.verdict, Status::Refuted);
+    assert_eq!(v.links[0].verdict, Status::Holds);
+    assert_eq!(v.links[1].verdict, Status::Refuted);
+    assert!(
+        v.notes
+            .iter()
+            .any(|n| n == "the chain breaks at link 2 `units <= 1` (the first link that fails)"),
+        "{:?}",
+        v.notes
+    );
+    // One entry, or both `expr` and `chain`: one-line errors.
+    let e = err(&body("[\"units\"]"));
+    assert!(e.contains("claim.chain needs a first expression"), "{e}");
+    let e = err(&body("[\"units\", \"<= 4\"]\nexpr = \"units >= 0\""));
+    assert!(e.contains("exactly one of `expr`"), "{e}");
+    let e = err(&body("[\"units\", \"4\"]"));
+    assert!(
+        e.contains("claim.chain[1] must start with a comparison"),
+        "{e}"
+    );
+}

@@ -8,6 +8,7 @@
 //! each with a [`Trust`] level.
 
 pub mod case;
+pub mod chain;
 pub mod engine;
 pub mod env;
 pub mod kind;

@@ -69,6 +69,7 @@
 //! ```
 
 use super::{Check, ConstantReport, RunContext};
+use crate::claim::chain::{Link, LinkPart};
 use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Seen, Setting, Spot as SweepSpot, Sweep};
@@ -78,7 +79,7 @@ use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::tighten::{Finder, Trial};
 use crate::claim::trust::Certification;
-use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
+use crate::claim::verdict::{LinkVerdict, Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::{
@@ -109,7 +110,11 @@ const MAX_LOAD_VALUE: i64 = 1_000_000_000_000_000;
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Section {
-    expr: Spanned<String>,
+    #[serde(default)]
+    expr: Option<Spanned<String>>,
+    /// A chain of inequalities `[e0, "op1 e1", …]` (instead of `expr`).
+    #[serde(default)]
+    chain: Option<Vec<Spanned<String>>>,
     /// Hypotheses: the claim is about the states where every one holds.
     #[serde(default)]
     given: Vec<Spanned<String>>,
@@ -620,10 +625,14 @@ impl<D: Domain> Env<D> for MdEnv<'_> {
 }
 
 /// A built multidimensional expression claim.
+#[derive(Clone)]
 pub struct MdExpr {
     t: Theorem,
-    /// The claim, `given ⇒ expr` when the file has hypotheses.
-    expr: Formula,
+    /// The claim's links: one for `expr`, one per link of a `chain`; each `given ⇒ link` when
+    /// the file has hypotheses.
+    links: Vec<Link>,
+    /// Whether the claim is a chain (its verdict lists the links').
+    is_chain: bool,
     /// The hypotheses (`given`), each decided in floats to skip the states outside them.
     given: Vec<Formula>,
     slots: Vec<Slot>,
@@ -648,6 +657,47 @@ pub struct MdExpr {
 /// Builds the check (called by the `multidim` kind when the claim has an `expr`).
 pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     MdExpr::build(t).map(|c| Box::new(c) as Box<dyn Check>)
+}
+
+/// The links of the claim: `expr` as one link, or the links of `chain` (exactly one of them).
+fn compile_links(
+    t: &Theorem,
+    cs: &Section,
+    c_at: usize,
+    scope: &dyn crate::lang::Scope,
+) -> std::result::Result<(Vec<Link>, bool), FileError> {
+    use crate::claim::setup::error_in_string;
+    match (&cs.expr, &cs.chain) {
+        (Some(e), None) => {
+            let at = e.span().start;
+            let ast = crate::lang::parse(e.get_ref())
+                .map_err(|x| error_in_string(t, at, x.at, format!("expr: {}", x.message)))?;
+            let formula = crate::lang::compile_formula(&ast, scope, false)
+                .map_err(|x| error_in_string(t, at, x.at, format!("expr: {}", x.message)))?;
+            Ok((
+                vec![Link {
+                    text: e.get_ref().clone(),
+                    formula,
+                }],
+                false,
+            ))
+        }
+        (None, Some(c)) => {
+            let links = crate::claim::chain::links(t, c, Some(c_at), |text, at, offset, what| {
+                let ast = crate::lang::parse(text).map_err(|x| {
+                    error_in_string(t, at, offset + x.at, format!("{what}: {}", x.message))
+                })?;
+                crate::lang::compile_expr(&ast, scope, false).map_err(|x| {
+                    error_in_string(t, at, offset + x.at, format!("{what}: {}", x.message))
+                })
+            })?;
+            Ok((links, true))
+        }
+        _ => Err(t.error_at(
+            Some(c_at),
+            "[claim] needs exactly one of `expr` (a formula) and `chain` (a chain of inequalities)",
+        )),
+    }
 }
 
 /// Compiles the hypotheses `given = ["<formula>", ...]`; errors name `given[k]`.
@@ -938,6 +988,12 @@ fn compile_potentials(t: &Theorem, scope: &MdScope) -> std::result::Result<Vec<u
 }
 
 impl MdExpr {
+    /// The formula of a claim with one link (every search is of one: a chain's links are
+    /// searched as claims of their own).
+    fn formula(&self) -> &Formula {
+        &self.links[0].formula
+    }
+
     /// Validates the file and compiles the claim: the formula, the ball laws and rules, the
     /// sum-load chain, the explicit states, the numbers of bins and the potentials.
     fn build(t: &Theorem) -> std::result::Result<MdExpr, FileError> {
@@ -952,19 +1008,19 @@ impl MdExpr {
             slots: RefCell::new(Vec::new()),
             pots: RefCell::new(Vec::new()),
         };
-        let at = cs.expr.span().start;
-        let ast = crate::lang::parse(cs.expr.get_ref()).map_err(|e| {
-            crate::claim::setup::error_in_string(t, at, e.at, format!("expr: {}", e.message))
-        })?;
-        let expr = crate::lang::compile_formula(&ast, &scope, false).map_err(|e| {
-            crate::claim::setup::error_in_string(t, at, e.at, format!("expr: {}", e.message))
-        })?;
+        let (links, is_chain) = compile_links(t, &cs, c_at, &scope)?;
         let given = compile_given(t, &cs.given, &scope)?;
-        // The claim certified at a state: `given ⇒ expr`, so a state the floats put inside the
+        // The claim certified at a state: `given ⇒ link`, so a state the floats put inside the
         // hypotheses by mistake is still decided correctly.
-        let expr = given.iter().rev().fold(expr, |e, g| {
-            Formula::Or(Box::new(Formula::Not(Box::new(g.clone()))), Box::new(e))
-        });
+        let links = links
+            .into_iter()
+            .map(|l| Link {
+                formula: given.iter().rev().fold(l.formula, |e, g| {
+                    Formula::Or(Box::new(Formula::Not(Box::new(g.clone()))), Box::new(e))
+                }),
+                text: l.text,
+            })
+            .collect();
         let ball_at = Some(cs.ball.span().start);
         let laws = parse_laws(t, &cs)?;
         let rules = parse_rules(t, &cs, c_at)?;
@@ -1028,7 +1084,8 @@ impl MdExpr {
             .any(|s| matches!(s, Slot::Pot(_, st) if *st != Stat::Value));
         Ok(MdExpr {
             t: t.clone(),
-            expr,
+            links,
+            is_chain,
             given,
             slots,
             pots,
@@ -1170,7 +1227,7 @@ impl MdExpr {
                 _ => None,
             };
             let shown = if text {
-                show_atoms(&self.expr, env)
+                show_atoms(self.formula(), env)
             } else {
                 String::new()
             };
@@ -1257,7 +1314,54 @@ impl MdExpr {
     /// searched. A violating listed state is the counterexample as written; otherwise at the first
     /// n with a violation every case of that n is searched and the smallest violation (fewest
     /// units above the lightest coordinate, the first found among equals) is shrunk.
+    /// The claim's verdict parts: its one link's, or a chain's ([`crate::claim::chain::combine`])
+    /// with every link searched on its own.
     fn evaluate(
+        &self,
+        overrides: &[(usize, Q)],
+        ns: &[usize],
+        ctx: &mut RunContext,
+    ) -> Result<Evaluation> {
+        if !self.is_chain {
+            return self.evaluate_formula(overrides, ns, ctx);
+        }
+        let mut parts = Vec::new();
+        let mut searched = Searched::default();
+        for l in &self.links {
+            // The link as a claim of its own (the search of a single formula).
+            let view = MdExpr {
+                links: vec![l.clone()],
+                is_chain: false,
+                ..self.clone()
+            };
+            let e = view.evaluate(overrides, ns, ctx)?;
+            searched.merge(&e.searched);
+            searched.sources = e.searched.sources;
+            searched.constant_combinations = e.searched.constant_combinations;
+            parts.push(LinkPart {
+                status: e.status,
+                trust: e.trust,
+                slack: e.slack,
+                witness: e.witness,
+                notes: e.notes,
+            });
+        }
+        searched.n = ns.to_vec();
+        let texts: Vec<String> = self.links.iter().map(|l| l.text.clone()).collect();
+        let (k, status, trust, notes, links) = crate::claim::chain::combine(&texts, &parts);
+        Ok(Evaluation {
+            status,
+            slack: parts[k].slack,
+            trust,
+            witness: parts[k].witness.clone(),
+            searched,
+            notes,
+            links,
+        })
+    }
+
+    /// The search of the claim's one formula over every state, law, rule and constant pick.
+    fn evaluate_formula(
         &self,
         overrides: &[(usize, Q)],
         ns: &[usize],
@@ -1343,6 +1447,7 @@ impl MdExpr {
                     witness: Some(w),
                     searched,
                     notes,
+                    links: Vec::new(),
                 })
             }
             (status, spot) => {
@@ -1362,6 +1467,7 @@ impl MdExpr {
                     witness,
                     searched,
                     notes,
+                    links: Vec::new(),
                 })
             }
         }
@@ -1471,6 +1577,7 @@ impl MdExpr {
             witness: Some(w),
             searched,
             notes,
+            links: Vec::new(),
         })
     }
 
@@ -1512,6 +1619,8 @@ struct Evaluation {
     witness: Option<Witness>,
     searched: Searched,
     notes: Vec<String>,
+    /// The links' verdicts, for a chain.
+    links: Vec<LinkVerdict>,
 }
 
 /// A violating state of the search: which law, rule and constants, its coordinates.
@@ -1769,7 +1878,7 @@ impl MdSetting<'_> {
     /// The certification ladder at the state `x` (its environment `env`); a quantity with no
     /// certified value is an error naming the state.
     fn certified(&self, x: &MdLoads, env: &MdEnv) -> Result<Certification> {
-        match ladder::certify(&MdAt(&self.claim.expr, env), false) {
+        match ladder::certify(&MdAt(self.claim.formula(), env), false) {
             Certification::NoRoute(e) => Err(Error::invalid(
                 self.claim.t.file_name(),
                 format!(
@@ -1788,7 +1897,7 @@ impl Setting for MdSetting<'_> {
     type State = MdLoads;
     fn float(&self, x: &MdLoads) -> Result<Option<Atom>> {
         self.with_env(x, |env| {
-            float_available(float_atom(&self.claim.expr, env, &qi(0))).map_err(|e| {
+            float_available(float_atom(self.claim.formula(), env, &qi(0))).map_err(|e| {
                 Error::invalid(
                     self.claim.t.file_name(),
                     format!(
@@ -1859,6 +1968,7 @@ impl Check for MdExpr {
             witness,
             searched,
             notes: found,
+            links,
         } = self.evaluate(&[], &ns, ctx)?;
         let mut notes = vec![match status {
             Status::Holds => format!(
@@ -1878,7 +1988,8 @@ impl Check for MdExpr {
             .with_slack(slack)
             .with_witness(witness)
             .with_searched(searched)
-            .with_notes(notes))
+            .with_notes(notes)
+            .with_links(links))
     }
 
     /// The tightest value of a constant per n by bisection between the values the file gives
@@ -1970,7 +2081,7 @@ mod tests {
             c: &cc,
             next: &next,
         };
-        m.expr.atoms()[0].0.eval(d, &env, None)
+        m.links[0].formula.atoms()[0].0.eval(d, &env, None)
     }
 
     fn q(s: &str) -> Q {

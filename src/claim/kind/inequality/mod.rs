@@ -30,7 +30,7 @@ use crate::claim::tighten::{Finder, Trial};
 use crate::claim::verdict::{Status, Verdict};
 use crate::error::{Error, Result};
 use crate::exact::Q;
-use crate::lang::{Cmp, Formula};
+use crate::lang::Formula;
 use crate::process::Process;
 use crate::search::Family;
 use num_traits::{One, Zero};
@@ -73,14 +73,7 @@ enum SourceSpec {
     None,
 }
 
-/// One link of the claim: a formula and how it is written.
-#[derive(Debug, Clone)]
-pub struct Link {
-    /// As written (for reports).
-    pub text: String,
-    /// The compiled formula.
-    pub formula: Formula,
-}
+pub use crate::claim::chain::Link;
 
 /// A built `inequality` check.
 pub struct Inequality {
@@ -98,15 +91,6 @@ pub struct Inequality {
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     Ok(Box::new(Inequality::new(t)?))
 }
-
-const OPERATORS: [(&str, Cmp); 6] = [
-    ("<=", Cmp::Le),
-    (">=", Cmp::Ge),
-    ("==", Cmp::Eq),
-    ("!=", Cmp::Ne),
-    ("<", Cmp::Lt),
-    (">", Cmp::Gt),
-];
 
 /// The (δ, ε) of `[setting.vectors]`, when the file quantifies over vectors.
 type Vectors = Option<(Q, Q)>;
@@ -223,36 +207,9 @@ fn compile_links(
         });
     } else if let Some(c) = &cs.chain {
         chain = true;
-        if c.len() < 2 {
-            return Err(t.error_at(
-                cat,
-                "claim.chain needs a first expression and at least one link, e.g. [\"E_Gamma\", \"<= A\", \"<= B\"]",
-            ));
-        }
-        let mut prev_text = c[0].get_ref().clone();
-        let mut prev =
-            compile_side_in(t, scope, &prev_text, c[0].span().start, 0, "claim.chain[0]")?;
-        for (k, entry) in c.iter().enumerate().skip(1) {
-            let raw = entry.get_ref().trim_start();
-            let Some((sym, op)) = OPERATORS.iter().find(|(s, _)| raw.starts_with(s)) else {
-                return Err(t.error_at(
-                    Some(entry.span().start),
-                    format!(
-                        "claim.chain[{k}] must start with a comparison (<=, >=, <, >, ==, !=), e.g. \"<= 2*n\""
-                    ),
-                ));
-            };
-            let rest = &raw[sym.len()..];
-            let offset = entry.get_ref().len() - raw.len() + sym.len();
-            let what = format!("claim.chain[{k}]");
-            let cur = compile_side_in(t, scope, rest, entry.span().start, offset, &what)?;
-            links.push(Link {
-                text: format!("{} {sym} {}", prev_text.trim(), rest.trim()),
-                formula: Formula::Cmp(prev, *op, cur.clone()),
-            });
-            prev = cur;
-            prev_text = rest.to_string();
-        }
+        links = crate::claim::chain::links(t, c, cat, |text, at, offset, what| {
+            compile_side_in(t, scope, text, at, offset, what)
+        })?;
     }
     Ok((links, per_bin, chain))
 }

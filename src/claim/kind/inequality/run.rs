@@ -11,7 +11,7 @@ use crate::claim::kind::RunContext;
 use crate::claim::range::{BoxOutcome, RangeAt, RangePoint, box_text};
 use crate::claim::state::State;
 use crate::claim::trust::{Certification, Evidence, decide};
-use crate::claim::verdict::{LinkVerdict, Searched, Status, Trust, Verdict, Witness};
+use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::EvalError;
@@ -375,76 +375,18 @@ impl Inequality {
             .max()
             .unwrap_or(0);
         searched.exhaustive_bound = outcomes.iter().find_map(|o| o.searched.exhaustive_bound);
-        let links: Vec<LinkVerdict> = outcomes
+        let texts: Vec<String> = self.links.iter().map(|l| l.text.clone()).collect();
+        let parts: Vec<crate::claim::chain::LinkPart> = outcomes
             .iter()
-            .zip(&self.links)
-            .map(|(o, l)| LinkVerdict {
-                link: l.text.clone(),
-                verdict: o.status,
+            .map(|o| crate::claim::chain::LinkPart {
+                status: o.status,
                 trust: o.trust,
                 slack: o.slack,
                 witness: o.witness.clone(),
+                notes: o.notes.clone(),
             })
             .collect();
-        let mut notes = Vec::new();
-        for (k, (o, l)) in outcomes.iter().zip(&self.links).enumerate() {
-            notes.push(format!(
-                "link {} `{}`: {} (trust {})",
-                k + 1,
-                l.text,
-                o.status.name(),
-                o.trust.name()
-            ));
-        }
-        let first_bad = outcomes.iter().position(|o| o.status == Status::Refuted);
-        let first_unsure = outcomes
-            .iter()
-            .position(|o| o.status == Status::Inconclusive);
-        let (k, status) = match (first_bad, first_unsure) {
-            (Some(k), _) => (k, Status::Refuted),
-            (None, Some(k)) => (k, Status::Inconclusive),
-            (None, None) => {
-                // Every link holds: report the tightest link.
-                let k = outcomes
-                    .iter()
-                    .enumerate()
-                    .min_by(|a, b| {
-                        let (x, y) = (
-                            a.1.slack.unwrap_or(f64::INFINITY),
-                            b.1.slack.unwrap_or(f64::INFINITY),
-                        );
-                        x.total_cmp(&y)
-                    })
-                    .map(|(k, _)| k)
-                    .unwrap_or(0);
-                (k, Status::Holds)
-            }
-        };
-        if status == Status::Refuted {
-            notes.insert(
-                0,
-                format!(
-                    "the chain breaks at link {} `{}` (the first link that fails)",
-                    k + 1,
-                    self.links[k].text
-                ),
-            );
-        }
-        notes.extend(outcomes[k].notes.iter().cloned());
-        let trust = match status {
-            // The chain holds at the weakest trust of its links.
-            Status::Holds => outcomes
-                .iter()
-                .map(|o| o.trust)
-                .max_by_key(|t| match t {
-                    Trust::Exact => 0,
-                    Trust::Enclosure => 1,
-                    Trust::Float => 2,
-                    Trust::Statistical => 3,
-                })
-                .unwrap_or(Trust::Float),
-            _ => outcomes[k].trust,
-        };
+        let (k, status, trust, notes, links) = crate::claim::chain::combine(&texts, &parts);
         Ok(Verdict::of(&self.t, status, trust)
             .with_slack(outcomes[k].slack)
             .with_witness(outcomes[k].witness.clone())
