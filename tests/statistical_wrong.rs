@@ -286,6 +286,9 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ("multidim-2011/one-plus-beta-gap-in-m", AsWritten, Tight),
     // Recorded refuted: the per-dimension gap grows like √m.
     ("multidim-2011/gap-in-m-per-dimension", AsWritten, Tight),
+    // D.R3, recorded refuted: the per-dimension gap with skewed and binomial balls grows like √m.
+    ("multidim-2011/gap-in-m-skewed", AsWritten, Tight),
+    ("multidim-2011/gap-in-m-binomial", AsWritten, Tight),
     // A √m class for the sum-load gap, which does not grow with m.
     (
         "multidim-2011/gap-in-m-sum-load",
