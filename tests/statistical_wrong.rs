@@ -148,6 +148,7 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ),
     ("graphical-2022/lemma-4-1-strategy", Constant("c"), Tight),
     ("graphical-2022/lemma-4-2-upper-gap", Constant("c"), Tight),
+    ("graphical-2022/greedy-expander-upper-gap", Constant("c"), Tight),
     (
         "graphical-2022/remark-1-1-one-plus-beta",
         Constant("K"),
