@@ -149,6 +149,18 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ("graphical-2022/lemma-4-1-strategy", Constant("c"), Tight),
     ("graphical-2022/lemma-4-2-upper-gap", Constant("c"), Tight),
     ("graphical-2022/greedy-expander-upper-gap", Constant("c"), Tight),
+    // §1's gap Θ(log n) on K_n and an expander: the √n class instead of ln n.
+    (
+        "graphical-2022/gap-vs-upper-gap-spread",
+        Lines(&[("relative_to = \"ln(n)\"", "relative_to = \"sqrt(n)\"")]),
+        Tight,
+    ),
+    // §1's upper gap O(log log n) on K_n: an exponent below the observed one.
+    (
+        "graphical-2022/gap-vs-upper-gap-complete",
+        Lines(&[("exponent = \"<= 0.05\"", "exponent = \"<= -0.15\"")]),
+        Tight,
+    ),
     (
         "graphical-2022/remark-1-1-one-plus-beta",
         Constant("K"),
