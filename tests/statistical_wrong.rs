@@ -228,6 +228,7 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ),
     // mean-biased-2023
     ("mean-biased-2023/fig-4-1-recovery", Constant("C"), Tight),
+    ("mean-biased-2023/fig-4-1-stabilization", Constant("C"), Tight),
     // The windowed count: the level C of Δ ≤ Cn halved (Twinning's Δ/n is about 2.2).
     (
         "mean-biased-2023/fig-4-2-linear-potential-rounds",
