@@ -149,6 +149,7 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ("graphical-2022/lemma-4-1-strategy", Constant("c"), Tight),
     ("graphical-2022/lemma-4-2-upper-gap", Constant("c"), Tight),
     ("graphical-2022/greedy-expander-upper-gap", Constant("c"), Tight),
+    ("graphical-2022/lemma-4-2-repeated-edge", Literal, Tight),
     // §1's gap Θ(log n) on K_n and an expander: the √n class instead of ln n.
     (
         "graphical-2022/gap-vs-upper-gap-spread",
