@@ -148,7 +148,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ),
     ("graphical-2022/lemma-4-1-strategy", Constant("c"), Tight),
     ("graphical-2022/lemma-4-2-upper-gap", Constant("c"), Tight),
-    ("graphical-2022/greedy-expander-upper-gap", Constant("c"), Tight),
+    (
+        "graphical-2022/greedy-expander-upper-gap",
+        Constant("c"),
+        Tight,
+    ),
     ("graphical-2022/lemma-4-2-repeated-edge", Literal, Tight),
     // §1's gap Θ(log n) on K_n and an expander: the √n class instead of ln n.
     (
@@ -229,7 +233,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ),
     // mean-biased-2023
     ("mean-biased-2023/fig-4-1-recovery", Constant("C"), Tight),
-    ("mean-biased-2023/fig-4-1-stabilization", Constant("C"), Tight),
+    (
+        "mean-biased-2023/fig-4-1-stabilization",
+        Constant("C"),
+        Tight,
+    ),
     // The windowed count: the level C of Δ ≤ Cn halved (Twinning's Δ/n is about 2.2).
     (
         "mean-biased-2023/fig-4-2-linear-potential-rounds",
