@@ -150,6 +150,24 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ("graphical-2022/lemma-4-1-strategy", Constant("c"), Tight),
     ("graphical-2022/lemma-4-2-upper-gap", Constant("c"), Tight),
     (
+        "graphical-2022/greedy-expander-upper-gap",
+        Constant("c"),
+        Tight,
+    ),
+    ("graphical-2022/lemma-4-2-repeated-edge", Literal, Tight),
+    // §1's gap Θ(log n) on K_n and an expander: the √n class instead of ln n.
+    (
+        "graphical-2022/gap-vs-upper-gap-spread",
+        Lines(&[("relative_to = \"ln(n)\"", "relative_to = \"sqrt(n)\"")]),
+        Tight,
+    ),
+    // §1's upper gap O(log log n) on K_n: an exponent below the observed one.
+    (
+        "graphical-2022/gap-vs-upper-gap-complete",
+        Lines(&[("exponent = \"<= 0.05\"", "exponent = \"<= -0.15\"")]),
+        Tight,
+    ),
+    (
         "graphical-2022/remark-1-1-one-plus-beta",
         Constant("K"),
         Loose,
@@ -216,6 +234,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ),
     // mean-biased-2023
     ("mean-biased-2023/fig-4-1-recovery", Constant("C"), Tight),
+    (
+        "mean-biased-2023/fig-4-1-stabilization",
+        Constant("C"),
+        Tight,
+    ),
     // The windowed count: the level C of Δ ≤ Cn halved (Twinning's Δ/n is about 2.2).
     (
         "mean-biased-2023/fig-4-2-linear-potential-rounds",
@@ -287,6 +310,9 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ("multidim-2011/one-plus-beta-gap-in-m", AsWritten, Tight),
     // Recorded refuted: the per-dimension gap grows like √m.
     ("multidim-2011/gap-in-m-per-dimension", AsWritten, Tight),
+    // D.R3, recorded refuted: the per-dimension gap with skewed and binomial balls grows like √m.
+    ("multidim-2011/gap-in-m-skewed", AsWritten, Tight),
+    ("multidim-2011/gap-in-m-binomial", AsWritten, Tight),
     // A √m class for the sum-load gap, which does not grow with m.
     (
         "multidim-2011/gap-in-m-sum-load",
