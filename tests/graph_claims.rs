@@ -651,3 +651,36 @@ fn graph_sizes_are_checked_against_their_limits() {
         assert!(e.contains(limit) && !e.contains('\n'), "{claim}: {e}");
     }
 }
+
+/// A chain of inequalities over graphs (`claim::chain`, as for load-vector and md claims): each
+/// link searched on its own, the verdict at the first link that fails.
+#[test]
+fn graph_chains_break_at_their_first_false_link() {
+    let run = |chain: &str| {
+        let text = format!(
+            "{HEAD}[claim]\nchain = {chain}\ngraphs = [\"cycle(8)\", \"cycle(16)\"]\n[domain]\nn = [8, 16]\n"
+        );
+        balloc::check_str(&text).unwrap()
+    };
+    // 1 ≤ log₂ n ≤ n on C₈, C₁₆ (3 ≤ 8, 4 ≤ 16); log₂ n ≤ 2 fails at C₈ already (3 > 2).
+    let v = run("[\"1\", \"<= ln(n)/ln(2)\", \"<= n\"]");
+    assert_eq!(v.verdict, balloc::claim::Status::Holds);
+    assert_eq!(v.links.len(), 2);
+    let v = run("[\"1\", \"<= ln(n)/ln(2)\", \"<= 2\"]");
+    assert_eq!(v.verdict, balloc::claim::Status::Refuted);
+    assert_eq!(
+        v.links.iter().map(|l| l.verdict).collect::<Vec<_>>(),
+        [balloc::claim::Status::Holds, balloc::claim::Status::Refuted]
+    );
+    assert_eq!(v.witness.unwrap().n, 8);
+    assert_eq!(
+        v.notes[0],
+        "the chain breaks at link 2 `ln(n)/ln(2) <= 2` (the first link that fails)"
+    );
+    // Both `expr` and `chain`: a one-line error.
+    let text = format!(
+        "{HEAD}[claim]\nexpr = \"n >= 1\"\nchain = [\"1\", \"<= n\"]\ngraphs = [\"cycle(8)\"]\n[domain]\nn = [8]\n"
+    );
+    let e = balloc::check_str(&text).unwrap_err().to_string();
+    assert!(e.contains("exactly one of `expr`"), "{e}");
+}

@@ -30,11 +30,13 @@
 
 use super::graph_loads::{FAMILIES, check_elements, load_vector_count, load_vectors};
 use super::{Check, ConstantReport, RunContext};
+use crate::claim::chain::{Link, LinkPart};
 use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Setting, Sweep};
 use crate::claim::routes::Routes;
 use crate::claim::schema::{FileError, Theorem};
+use crate::claim::setup::error_in_string;
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::tighten::{Finder, Trial};
 use crate::claim::trust::Certification;
@@ -65,7 +67,11 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Section {
-    expr: Spanned<String>,
+    #[serde(default)]
+    expr: Option<Spanned<String>>,
+    /// A chain of inequalities `[e0, "op1 e1", …]` (instead of `expr`).
+    #[serde(default)]
+    chain: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     over: Option<Spanned<String>>,
     #[serde(default)]
@@ -447,10 +453,15 @@ fn show_atoms(f: &Formula, env: &ElementEnv) -> String {
 }
 
 /// A built expression claim over graphs.
+#[derive(Clone)]
 pub struct GraphExpr {
     t: Theorem,
     over: Over,
+    /// The claim searched: `expr`, or the conjunction of a chain's links (what the constant
+    /// finder keeps).
     expr: Formula,
+    /// A chain's links, each searched as a claim of its own (empty for `expr`).
+    links: Vec<Link>,
     given: Option<Formula>,
     slots: Vec<SlotName>,
     constants: Constants,
@@ -513,7 +524,31 @@ impl GraphExpr {
             slots: RefCell::new(Vec::new()),
             reads_loads: Cell::new(false),
         };
-        let expr = compile_formula_in(t, "expr", &cs.expr, &scope)?;
+        let (expr, links) = match (&cs.expr, &cs.chain) {
+            (Some(e), None) => (compile_formula_in(t, "expr", e, &scope)?, Vec::new()),
+            (None, Some(c)) => {
+                let links = crate::claim::chain::links(t, c, at, |text, a, offset, what| {
+                    let ast = crate::lang::parse(text).map_err(|x| {
+                        error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
+                    })?;
+                    crate::lang::compile_expr(&ast, &scope, false).map_err(|x| {
+                        error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
+                    })
+                })?;
+                let all = links
+                    .iter()
+                    .map(|l| l.formula.clone())
+                    .reduce(|a, b| Formula::And(Box::new(a), Box::new(b)))
+                    .expect("a chain has a link");
+                (all, links)
+            }
+            _ => {
+                return Err(t.error_at(
+                    at,
+                    "[claim] needs exactly one of `expr` (a formula) and `chain` (a chain of inequalities)",
+                ));
+            }
+        };
         let given = match &cs.given {
             Some(g) => Some(compile_formula_in(t, "given", g, &scope)?),
             None => None,
@@ -554,6 +589,7 @@ impl GraphExpr {
             t: t.clone(),
             over,
             expr,
+            links,
             given,
             slots,
             constants,
@@ -761,6 +797,40 @@ struct VectorCase<'a> {
 }
 
 impl GraphExpr {
+    /// A chain: each link searched as a claim of its own, the verdict of
+    /// [`crate::claim::chain::combine`].
+    fn run_chain(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        let mut parts = Vec::new();
+        let mut searched = Searched::default();
+        for l in &self.links {
+            let view = GraphExpr {
+                expr: l.formula.clone(),
+                links: Vec::new(),
+                ..self.clone()
+            };
+            let v = view.run(ctx)?;
+            searched.merge(&v.searched);
+            searched.n = v.searched.n.clone();
+            searched.sources = v.searched.sources;
+            searched.constant_combinations = v.searched.constant_combinations;
+            parts.push(LinkPart {
+                status: v.verdict,
+                trust: v.trust,
+                slack: v.slack,
+                witness: v.witness,
+                notes: v.notes,
+            });
+        }
+        let texts: Vec<String> = self.links.iter().map(|l| l.text.clone()).collect();
+        let (k, status, trust, notes, links) = crate::claim::chain::combine(&texts, &parts);
+        Ok(Verdict::of(&self.t, status, trust)
+            .with_slack(parts[k].slack)
+            .with_witness(parts[k].witness.clone())
+            .with_searched(searched)
+            .with_notes(notes)
+            .with_links(links))
+    }
+
     /// Decides the claim at every element, with constants overridden (the constant finder) and
     /// optionally only on the graphs of one size `only_n`.
     fn evaluate(
@@ -978,6 +1048,9 @@ impl GraphExpr {
 
 impl Check for GraphExpr {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        if !self.links.is_empty() {
+            return self.run_chain(ctx);
+        }
         let Outcome {
             violation,
             float_violation,
