@@ -762,3 +762,31 @@ fn two_point_tail_can_fail_and_needs_its_constants() {
     .to_string();
     assert!(e.contains("`tail`") && !e.contains('\n'), "{e}");
 }
+
+/// A chain over the two-point configurations (`claim::chain`): 0 ≤ ε ≤ ε_t holds by the
+/// construction of the grid (ε ≤ min(π₁, π₂)/2 ≤ ε_t); ε_t ≤ π₁ fails at π₁ = 1/10, where ε_t
+/// reaches max(π₁, π₂)/2 = 9/20.
+#[test]
+fn two_point_chains_break_at_their_first_false_link() {
+    let file = |chain: &str| {
+        two_point_file("c = 1", "0", "[10, 2, 3]", "[-1, 1, 1]")
+            .replace("expr = \"0\"", &format!("chain = {chain}"))
+    };
+    let v = balloc::check_str(&file("[\"0\", \"<= eps\", \"<= eps_t\"]")).unwrap();
+    assert_eq!(v.verdict, balloc::claim::Status::Holds);
+    let v = balloc::check_str(&file("[\"0\", \"<= eps\", \"<= eps_t\", \"<= pi1\"]")).unwrap();
+    assert_eq!(v.verdict, balloc::claim::Status::Refuted);
+    assert_eq!(
+        v.links.iter().map(|l| l.verdict).collect::<Vec<_>>(),
+        [
+            balloc::claim::Status::Holds,
+            balloc::claim::Status::Holds,
+            balloc::claim::Status::Refuted
+        ]
+    );
+    assert!(
+        v.notes[0].contains("link 3 `eps_t <= pi1`"),
+        "{:?}",
+        v.notes
+    );
+}

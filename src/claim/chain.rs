@@ -201,3 +201,36 @@ pub fn combine(
     };
     (k, status, trust, notes, links)
 }
+
+/// The verdict of a chain whose links are searched by `run_link(k)` as claims of their own
+/// (their verdicts combined by [`combine`]; what was searched, summed over the links).
+pub fn verdict(
+    t: &Theorem,
+    links: &[Link],
+    mut run_link: impl FnMut(&Link) -> crate::Result<super::Verdict>,
+) -> crate::Result<super::Verdict> {
+    let mut parts = Vec::new();
+    let mut searched = super::Searched::default();
+    for l in links {
+        let v = run_link(l)?;
+        searched.merge(&v.searched);
+        searched.n = v.searched.n.clone();
+        searched.sources = v.searched.sources;
+        searched.constant_combinations = v.searched.constant_combinations;
+        parts.push(LinkPart {
+            status: v.verdict,
+            trust: v.trust,
+            slack: v.slack,
+            witness: v.witness,
+            notes: v.notes,
+        });
+    }
+    let texts: Vec<String> = links.iter().map(|l| l.text.clone()).collect();
+    let (k, status, trust, notes, link_verdicts) = combine(&texts, &parts);
+    Ok(super::Verdict::of(t, status, trust)
+        .with_slack(parts[k].slack)
+        .with_witness(parts[k].witness.clone())
+        .with_searched(searched)
+        .with_notes(notes)
+        .with_links(link_verdicts))
+}

@@ -30,7 +30,7 @@
 
 use super::graph_loads::{FAMILIES, check_elements, load_vector_count, load_vectors};
 use super::{Check, ConstantReport, RunContext};
-use crate::claim::chain::{Link, LinkPart};
+use crate::claim::chain::Link;
 use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Setting, Sweep};
@@ -800,35 +800,14 @@ impl GraphExpr {
     /// A chain: each link searched as a claim of its own, the verdict of
     /// [`crate::claim::chain::combine`].
     fn run_chain(&self, ctx: &mut RunContext) -> Result<Verdict> {
-        let mut parts = Vec::new();
-        let mut searched = Searched::default();
-        for l in &self.links {
-            let view = GraphExpr {
+        crate::claim::chain::verdict(&self.t, &self.links, |l| {
+            GraphExpr {
                 expr: l.formula.clone(),
                 links: Vec::new(),
                 ..self.clone()
-            };
-            let v = view.run(ctx)?;
-            searched.merge(&v.searched);
-            searched.n = v.searched.n.clone();
-            searched.sources = v.searched.sources;
-            searched.constant_combinations = v.searched.constant_combinations;
-            parts.push(LinkPart {
-                status: v.verdict,
-                trust: v.trust,
-                slack: v.slack,
-                witness: v.witness,
-                notes: v.notes,
-            });
-        }
-        let texts: Vec<String> = self.links.iter().map(|l| l.text.clone()).collect();
-        let (k, status, trust, notes, links) = crate::claim::chain::combine(&texts, &parts);
-        Ok(Verdict::of(&self.t, status, trust)
-            .with_slack(parts[k].slack)
-            .with_witness(parts[k].witness.clone())
-            .with_searched(searched)
-            .with_notes(notes)
-            .with_links(links))
+            }
+            .run(ctx)
+        })
     }
 
     /// Decides the claim at every element, with constants overridden (the constant finder) and

@@ -60,7 +60,11 @@ use toml::Spanned;
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Section {
-    expr: Spanned<String>,
+    #[serde(default)]
+    expr: Option<Spanned<String>>,
+    /// A chain of inequalities `[e0, "op1 e1", …]` (instead of `expr`).
+    #[serde(default)]
+    chain: Option<Vec<Spanned<String>>>,
     #[allow(dead_code)]
     over: Spanned<String>,
     #[serde(default)]
@@ -407,9 +411,13 @@ impl Setting for TpSetting<'_> {
 }
 
 /// A built two-point claim.
+#[derive(Clone)]
 pub struct TwoPointExpr {
     t: Theorem,
+    /// The claim searched: `expr`, or the conjunction of a chain's links.
     expr: Formula,
+    /// A chain's links, each searched as a claim of its own (empty for `expr`).
+    links: Vec<crate::claim::chain::Link>,
     given: Option<Formula>,
     slots: Vec<Slot>,
     derived: Vec<Option<Expr>>,
@@ -449,7 +457,32 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
             crate::claim::setup::error_in_string(t, at, e.at, format!("{what}: {}", e.message))
         })
     };
-    let expr = formula("expr", &cs.expr)?;
+    let (expr, links) = match (&cs.expr, &cs.chain) {
+        (Some(e), None) => (formula("expr", e)?, Vec::new()),
+        (None, Some(c)) => {
+            use crate::claim::setup::error_in_string;
+            let links = crate::claim::chain::links(t, c, at, |text, a, offset, what| {
+                let ast = crate::lang::parse(text).map_err(|x| {
+                    error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
+                })?;
+                crate::lang::compile_expr(&ast, &scope, false).map_err(|x| {
+                    error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
+                })
+            })?;
+            let all = links
+                .iter()
+                .map(|l| l.formula.clone())
+                .reduce(|a, b| Formula::And(Box::new(a), Box::new(b)))
+                .expect("a chain has a link");
+            (all, links)
+        }
+        _ => {
+            return Err(t.error_at(
+                at,
+                "[claim] needs exactly one of `expr` (a formula) and `chain` (a chain of inequalities)",
+            ));
+        }
+    };
     let given = match &cs.given {
         Some(g) => Some(formula("given", g)?),
         None => None,
@@ -482,6 +515,7 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
     Ok(Box::new(TwoPointExpr {
         t: t.clone(),
         expr,
+        links,
         given,
         slots,
         derived,
@@ -516,6 +550,17 @@ impl TwoPointExpr {
 
 impl Check for TwoPointExpr {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        if !self.links.is_empty() {
+            // A chain: each link searched as a claim of its own.
+            return crate::claim::chain::verdict(&self.t, &self.links, |l| {
+                TwoPointExpr {
+                    expr: l.formula.clone(),
+                    links: Vec::new(),
+                    ..self.clone()
+                }
+                .run(ctx)
+            });
+        }
         let picks = self.constants.picks();
         let mut searched = Searched {
             n: vec![2],
