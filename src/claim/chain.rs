@@ -6,7 +6,8 @@
 
 use super::schema::Theorem;
 use super::verdict::{LinkVerdict, Status, Trust, Witness};
-use crate::lang::{Cmp, Expr, Formula};
+use crate::claim::setup::error_in_string;
+use crate::lang::{Cmp, Expr, Formula, Scope};
 use toml::Spanned;
 
 /// The comparisons a link may start with (two-character ones first).
@@ -87,6 +88,70 @@ pub fn links(
         prev_text = rest.to_string();
     }
     Ok(out)
+}
+
+/// The claim of a `[claim]` section that has `expr` (a formula) or `chain` (exactly one of
+/// them), compiled in `scope` (errors name `expr` or `claim.chain[k]` and point into the file;
+/// `at` is the section's position): the formula searched — `expr`, or the conjunction of the
+/// chain's links, the one the constant finder keeps a value of — and the chain's links (empty
+/// for `expr`).
+///
+/// ```
+/// // A graph claim with both `expr` and `chain`: a one-line error.
+/// let e = balloc::check_str(
+///     "title = \"t\"\nkind = \"graph\"\nexpected = \"holds\"\nstatement = \"s\"\n\
+///      [source]\nlocator = \"x\"\nprovenance = \"derived\"\n[claim]\nexpr = \"n >= 1\"\n\
+///      chain = [\"1\", \"<= n\"]\ngraphs = [\"cycle(8)\"]\n[domain]\nn = [8]\n",
+/// )
+/// .unwrap_err()
+/// .to_string();
+/// assert!(e.contains("exactly one of `expr` (a formula) and `chain`"), "{e}");
+/// ```
+pub fn expr_or_chain(
+    t: &Theorem,
+    expr: Option<&Spanned<String>>,
+    chain: Option<&[Spanned<String>]>,
+    at: Option<usize>,
+    scope: &dyn Scope,
+) -> Result<(Formula, Vec<Link>), crate::claim::FileError> {
+    match (expr, chain) {
+        (Some(e), None) => Ok((compile_formula_in(t, "expr", e, scope)?, Vec::new())),
+        (None, Some(c)) => {
+            let links = links(t, c, at, |text, a, offset, what| {
+                let ast = crate::lang::parse(text).map_err(|x| {
+                    error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
+                })?;
+                crate::lang::compile_expr(&ast, scope, false).map_err(|x| {
+                    error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
+                })
+            })?;
+            let all = links
+                .iter()
+                .map(|l| l.formula.clone())
+                .reduce(|a, b| Formula::And(Box::new(a), Box::new(b)))
+                .expect("a chain has at least one link");
+            Ok((all, links))
+        }
+        _ => Err(t.error_at(
+            at,
+            "[claim] needs exactly one of `expr` (a formula) and `chain` (a chain of inequalities)",
+        )),
+    }
+}
+
+/// The formula `s` (the field `what` of the file) compiled in `scope`; errors name `what` and
+/// point into the file.
+pub fn compile_formula_in(
+    t: &Theorem,
+    what: &str,
+    s: &Spanned<String>,
+    scope: &dyn Scope,
+) -> Result<Formula, crate::claim::FileError> {
+    let at = s.span().start;
+    let ast = crate::lang::parse(s.get_ref())
+        .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
+    crate::lang::compile_formula(&ast, scope, false)
+        .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))
 }
 
 /// What the search of one link found.
@@ -202,35 +267,96 @@ pub fn combine(
     (k, status, trust, notes, links)
 }
 
-/// The verdict of a chain whose links are searched by `run_link(k)` as claims of their own
-/// (their verdicts combined by [`combine`]; what was searched, summed over the links).
+/// A chain searched link by link: the deciding link's part, the chain's status, trust and notes
+/// ([`combine`]), every link's verdict, and what was searched, summed over the links.
+#[derive(Debug, Clone)]
+pub struct Chained {
+    /// The part of the link that decides (the first refuted, …, or the tightest).
+    pub deciding: LinkPart,
+    /// The chain's verdict.
+    pub status: Status,
+    /// Its trust.
+    pub trust: Trust,
+    /// Every link's verdict, then the deciding link's notes.
+    pub notes: Vec<String>,
+    /// The links' verdicts.
+    pub links: Vec<LinkVerdict>,
+    /// The states searched, over all links.
+    pub searched: super::Searched,
+}
+
+/// Searches every link by `run_link` (its part and what it searched) and combines them.
+///
+/// ```
+/// use balloc::claim::chain::{run_links, Link, LinkPart};
+/// use balloc::claim::{Searched, Status, Trust};
+/// use balloc::lang::{compile_value, Cmp, Formula};
+/// let link = |a: &str, b: &str| Link {
+///     text: format!("{a} <= {b}"),
+///     formula: Formula::Cmp(compile_value(a, &[]).unwrap(), Cmp::Le, compile_value(b, &[]).unwrap()),
+/// };
+/// // 1 <= 2 <= 1: the second link fails; each link "searched" 3 states.
+/// let c = run_links(&[link("1", "2"), link("2", "1")], |l| {
+///     let holds = l.text == "1 <= 2";
+///     let status = if holds { Status::Holds } else { Status::Refuted };
+///     let mut s = Searched::default();
+///     s.add("listed", 3);
+///     Ok((LinkPart { status, trust: Trust::Exact, slack: None, witness: None, notes: vec![] }, s))
+/// })
+/// .unwrap();
+/// assert_eq!((c.status, c.searched.total), (Status::Refuted, 6));
+/// assert_eq!(c.notes[0], "the chain breaks at link 2 `2 <= 1` (the first link that fails)");
+/// ```
+pub fn run_links(
+    links: &[Link],
+    mut run_link: impl FnMut(&Link) -> crate::Result<(LinkPart, super::Searched)>,
+) -> crate::Result<Chained> {
+    let mut parts = Vec::new();
+    let mut searched = super::Searched::default();
+    for l in links {
+        let (part, s) = run_link(l)?;
+        searched.merge(&s);
+        searched.n = s.n.clone();
+        searched.sources = s.sources;
+        searched.constant_combinations = s.constant_combinations;
+        parts.push(part);
+    }
+    let texts: Vec<String> = links.iter().map(|l| l.text.clone()).collect();
+    let (k, status, trust, notes, links) = combine(&texts, &parts);
+    Ok(Chained {
+        deciding: parts.swap_remove(k),
+        status,
+        trust,
+        notes,
+        links,
+        searched,
+    })
+}
+
+/// The verdict of a chain whose links are searched by `run_link` as claims of their own
+/// ([`run_links`]).
 pub fn verdict(
     t: &Theorem,
     links: &[Link],
     mut run_link: impl FnMut(&Link) -> crate::Result<super::Verdict>,
 ) -> crate::Result<super::Verdict> {
-    let mut parts = Vec::new();
-    let mut searched = super::Searched::default();
-    for l in links {
+    let c = run_links(links, |l| {
         let v = run_link(l)?;
-        searched.merge(&v.searched);
-        searched.n = v.searched.n.clone();
-        searched.sources = v.searched.sources;
-        searched.constant_combinations = v.searched.constant_combinations;
-        parts.push(LinkPart {
-            status: v.verdict,
-            trust: v.trust,
-            slack: v.slack,
-            witness: v.witness,
-            notes: v.notes,
-        });
-    }
-    let texts: Vec<String> = links.iter().map(|l| l.text.clone()).collect();
-    let (k, status, trust, notes, link_verdicts) = combine(&texts, &parts);
-    Ok(super::Verdict::of(t, status, trust)
-        .with_slack(parts[k].slack)
-        .with_witness(parts[k].witness.clone())
-        .with_searched(searched)
-        .with_notes(notes)
-        .with_links(link_verdicts))
+        Ok((
+            LinkPart {
+                status: v.verdict,
+                trust: v.trust,
+                slack: v.slack,
+                witness: v.witness,
+                notes: v.notes,
+            },
+            v.searched,
+        ))
+    })?;
+    Ok(super::Verdict::of(t, c.status, c.trust)
+        .with_slack(c.deciding.slack)
+        .with_witness(c.deciding.witness)
+        .with_searched(c.searched)
+        .with_notes(c.notes)
+        .with_links(c.links))
 }

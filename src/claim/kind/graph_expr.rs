@@ -30,13 +30,12 @@
 
 use super::graph_loads::{FAMILIES, check_elements, load_vector_count, load_vectors};
 use super::{Check, ConstantReport, RunContext};
-use crate::claim::chain::Link;
+use crate::claim::chain::{Link, compile_formula_in};
 use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Setting, Sweep};
 use crate::claim::routes::Routes;
 use crate::claim::schema::{FileError, Theorem};
-use crate::claim::setup::error_in_string;
 use crate::claim::setup::{CaseValues, Constants};
 use crate::claim::tighten::{Finder, Trial};
 use crate::claim::trust::Certification;
@@ -478,22 +477,6 @@ pub struct GraphExpr {
     tol: Q,
 }
 
-fn compile_formula_in(
-    t: &Theorem,
-    what: &str,
-    s: &Spanned<String>,
-    scope: &GraphScope,
-) -> std::result::Result<Formula, FileError> {
-    let at = s.span().start;
-    let text = s.get_ref();
-    let ast = crate::lang::parse(text).map_err(|e| {
-        crate::claim::setup::error_in_string(t, at, e.at, format!("{what}: {}", e.message))
-    })?;
-    crate::lang::compile_formula(&ast, scope, false).map_err(|e| {
-        crate::claim::setup::error_in_string(t, at, e.at, format!("{what}: {}", e.message))
-    })
-}
-
 impl GraphExpr {
     /// Validates the file and compiles the claim: the quantifier, the formula and hypothesis,
     /// whether they read the loads, the strategies (graphs × trees), the load families and
@@ -524,31 +507,13 @@ impl GraphExpr {
             slots: RefCell::new(Vec::new()),
             reads_loads: Cell::new(false),
         };
-        let (expr, links) = match (&cs.expr, &cs.chain) {
-            (Some(e), None) => (compile_formula_in(t, "expr", e, &scope)?, Vec::new()),
-            (None, Some(c)) => {
-                let links = crate::claim::chain::links(t, c, at, |text, a, offset, what| {
-                    let ast = crate::lang::parse(text).map_err(|x| {
-                        error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
-                    })?;
-                    crate::lang::compile_expr(&ast, &scope, false).map_err(|x| {
-                        error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
-                    })
-                })?;
-                let all = links
-                    .iter()
-                    .map(|l| l.formula.clone())
-                    .reduce(|a, b| Formula::And(Box::new(a), Box::new(b)))
-                    .expect("a chain has a link");
-                (all, links)
-            }
-            _ => {
-                return Err(t.error_at(
-                    at,
-                    "[claim] needs exactly one of `expr` (a formula) and `chain` (a chain of inequalities)",
-                ));
-            }
-        };
+        let (expr, links) = crate::claim::chain::expr_or_chain(
+            t,
+            cs.expr.as_ref(),
+            cs.chain.as_deref(),
+            at,
+            &scope,
+        )?;
         let given = match &cs.given {
             Some(g) => Some(compile_formula_in(t, "given", g, &scope)?),
             None => None,

@@ -659,45 +659,31 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
     MdExpr::build(t).map(|c| Box::new(c) as Box<dyn Check>)
 }
 
-/// The links of the claim: `expr` as one link, or the links of `chain` (exactly one of them).
+/// The links of the claim: `expr` as one link, or the links of `chain` (exactly one of them),
+/// and whether it is a chain.
 fn compile_links(
     t: &Theorem,
     cs: &Section,
     c_at: usize,
     scope: &dyn crate::lang::Scope,
 ) -> std::result::Result<(Vec<Link>, bool), FileError> {
-    use crate::claim::setup::error_in_string;
-    match (&cs.expr, &cs.chain) {
-        (Some(e), None) => {
-            let at = e.span().start;
-            let ast = crate::lang::parse(e.get_ref())
-                .map_err(|x| error_in_string(t, at, x.at, format!("expr: {}", x.message)))?;
-            let formula = crate::lang::compile_formula(&ast, scope, false)
-                .map_err(|x| error_in_string(t, at, x.at, format!("expr: {}", x.message)))?;
-            Ok((
-                vec![Link {
-                    text: e.get_ref().clone(),
-                    formula,
-                }],
-                false,
-            ))
-        }
-        (None, Some(c)) => {
-            let links = crate::claim::chain::links(t, c, Some(c_at), |text, at, offset, what| {
-                let ast = crate::lang::parse(text).map_err(|x| {
-                    error_in_string(t, at, offset + x.at, format!("{what}: {}", x.message))
-                })?;
-                crate::lang::compile_expr(&ast, scope, false).map_err(|x| {
-                    error_in_string(t, at, offset + x.at, format!("{what}: {}", x.message))
-                })
-            })?;
-            Ok((links, true))
-        }
-        _ => Err(t.error_at(
-            Some(c_at),
-            "[claim] needs exactly one of `expr` (a formula) and `chain` (a chain of inequalities)",
-        )),
-    }
+    let (formula, links) = crate::claim::chain::expr_or_chain(
+        t,
+        cs.expr.as_ref(),
+        cs.chain.as_deref(),
+        Some(c_at),
+        scope,
+    )?;
+    Ok(match (links.is_empty(), &cs.expr) {
+        (true, Some(e)) => (
+            vec![Link {
+                text: e.get_ref().clone(),
+                formula,
+            }],
+            false,
+        ),
+        _ => (links, true),
+    })
 }
 
 /// Compiles the hypotheses `given = ["<formula>", ...]`; errors name `given[k]`.
@@ -706,18 +692,11 @@ fn compile_given(
     given: &[Spanned<String>],
     scope: &dyn crate::lang::Scope,
 ) -> std::result::Result<Vec<Formula>, FileError> {
-    let mut out = Vec::new();
-    for (k, g) in given.iter().enumerate() {
-        let at = g.span().start;
-        let err = |e_at, m: String| {
-            crate::claim::setup::error_in_string(t, at, e_at, format!("given[{k}]: {m}"))
-        };
-        let ast = crate::lang::parse(g.get_ref()).map_err(|e| err(e.at, e.message))?;
-        out.push(
-            crate::lang::compile_formula(&ast, scope, false).map_err(|e| err(e.at, e.message))?,
-        );
-    }
-    Ok(out)
+    given
+        .iter()
+        .enumerate()
+        .map(|(k, g)| crate::claim::chain::compile_formula_in(t, &format!("given[{k}]"), g, scope))
+        .collect()
 }
 
 /// Checks that no constant shadows a quantity or a potential of the file.
@@ -1325,9 +1304,7 @@ impl MdExpr {
         if !self.is_chain {
             return self.evaluate_formula(overrides, ns, ctx);
         }
-        let mut parts = Vec::new();
-        let mut searched = Searched::default();
-        for l in &self.links {
+        let c = crate::claim::chain::run_links(&self.links, |l| {
             // The link as a claim of its own (the search of a single formula).
             let view = MdExpr {
                 links: vec![l.clone()],
@@ -1335,28 +1312,25 @@ impl MdExpr {
                 ..self.clone()
             };
             let e = view.evaluate(overrides, ns, ctx)?;
-            searched.merge(&e.searched);
-            searched.sources = e.searched.sources;
-            searched.constant_combinations = e.searched.constant_combinations;
-            parts.push(LinkPart {
-                status: e.status,
-                trust: e.trust,
-                slack: e.slack,
-                witness: e.witness,
-                notes: e.notes,
-            });
-        }
-        searched.n = ns.to_vec();
-        let texts: Vec<String> = self.links.iter().map(|l| l.text.clone()).collect();
-        let (k, status, trust, notes, links) = crate::claim::chain::combine(&texts, &parts);
+            Ok((
+                LinkPart {
+                    status: e.status,
+                    trust: e.trust,
+                    slack: e.slack,
+                    witness: e.witness,
+                    notes: e.notes,
+                },
+                e.searched,
+            ))
+        })?;
         Ok(Evaluation {
-            status,
-            slack: parts[k].slack,
-            trust,
-            witness: parts[k].witness.clone(),
-            searched,
-            notes,
-            links,
+            status: c.status,
+            slack: c.deciding.slack,
+            trust: c.trust,
+            witness: c.deciding.witness,
+            searched: c.searched,
+            notes: c.notes,
+            links: c.links,
         })
     }
 
@@ -1875,19 +1849,24 @@ impl MdSetting<'_> {
 }
 
 impl MdSetting<'_> {
+    /// An evaluation error at the state `x`, naming the file, n, the law and rule, and the state.
+    fn state_error(&self, x: &MdLoads, e: impl std::fmt::Display) -> Error {
+        Error::invalid(
+            self.claim.t.file_name(),
+            format!(
+                "n = {}, {}, state {:?}: {e}",
+                x.n(),
+                self.spot.label,
+                x.sum_loads::<f64>()
+            ),
+        )
+    }
+
     /// The certification ladder at the state `x` (its environment `env`); a quantity with no
     /// certified value is an error naming the state.
     fn certified(&self, x: &MdLoads, env: &MdEnv) -> Result<Certification> {
         match ladder::certify(&MdAt(self.claim.formula(), env), false) {
-            Certification::NoRoute(e) => Err(Error::invalid(
-                self.claim.t.file_name(),
-                format!(
-                    "n = {}, {}, state {:?}: {e}",
-                    x.n(),
-                    self.spot.label,
-                    x.sum_loads::<f64>()
-                ),
-            )),
+            Certification::NoRoute(e) => Err(self.state_error(x, e)),
             c => Ok(c),
         }
     }
@@ -1897,17 +1876,8 @@ impl Setting for MdSetting<'_> {
     type State = MdLoads;
     fn float(&self, x: &MdLoads) -> Result<Option<Atom>> {
         self.with_env(x, |env| {
-            float_available(float_atom(self.claim.formula(), env, &qi(0))).map_err(|e| {
-                Error::invalid(
-                    self.claim.t.file_name(),
-                    format!(
-                        "n = {}, {}, state {:?}: {e}",
-                        x.n(),
-                        self.spot.label,
-                        x.sum_loads::<f64>()
-                    ),
-                )
-            })
+            float_available(float_atom(self.claim.formula(), env, &qi(0)))
+                .map_err(|e| self.state_error(x, e))
         })
     }
     fn certify(&self, x: &MdLoads) -> Result<Certification> {
@@ -1919,17 +1889,8 @@ impl Setting for MdSetting<'_> {
         }
         self.with_env(x, |env| {
             for g in &self.claim.given {
-                let a = float_atom(g, env, &qi(0)).map_err(|e| {
-                    Error::invalid(
-                        self.claim.t.file_name(),
-                        format!(
-                            "given, n = {}, {}, state {:?}: {e}",
-                            x.n(),
-                            self.spot.label,
-                            x.sum_loads::<f64>()
-                        ),
-                    )
-                })?;
+                let a = float_atom(g, env, &qi(0))
+                    .map_err(|e| self.state_error(x, format!("given: {e}")))?;
                 if !a.holds {
                     return Ok(Some(false));
                 }

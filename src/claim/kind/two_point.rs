@@ -448,43 +448,12 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
         slots: RefCell::new(Vec::new()),
         derived: RefCell::new(vec![None; DERIVED.len()]),
     };
-    let formula = |what: &str, s: &Spanned<String>| -> std::result::Result<Formula, FileError> {
-        let at = s.span().start;
-        let ast = crate::lang::parse(s.get_ref()).map_err(|e| {
-            crate::claim::setup::error_in_string(t, at, e.at, format!("{what}: {}", e.message))
-        })?;
-        crate::lang::compile_formula(&ast, &scope, false).map_err(|e| {
-            crate::claim::setup::error_in_string(t, at, e.at, format!("{what}: {}", e.message))
-        })
-    };
-    let (expr, links) = match (&cs.expr, &cs.chain) {
-        (Some(e), None) => (formula("expr", e)?, Vec::new()),
-        (None, Some(c)) => {
-            use crate::claim::setup::error_in_string;
-            let links = crate::claim::chain::links(t, c, at, |text, a, offset, what| {
-                let ast = crate::lang::parse(text).map_err(|x| {
-                    error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
-                })?;
-                crate::lang::compile_expr(&ast, &scope, false).map_err(|x| {
-                    error_in_string(t, a, offset + x.at, format!("{what}: {}", x.message))
-                })
-            })?;
-            let all = links
-                .iter()
-                .map(|l| l.formula.clone())
-                .reduce(|a, b| Formula::And(Box::new(a), Box::new(b)))
-                .expect("a chain has a link");
-            (all, links)
-        }
-        _ => {
-            return Err(t.error_at(
-                at,
-                "[claim] needs exactly one of `expr` (a formula) and `chain` (a chain of inequalities)",
-            ));
-        }
-    };
+    let (expr, links) =
+        crate::claim::chain::expr_or_chain(t, cs.expr.as_ref(), cs.chain.as_deref(), at, &scope)?;
     let given = match &cs.given {
-        Some(g) => Some(formula("given", g)?),
+        Some(g) => Some(crate::claim::chain::compile_formula_in(
+            t, "given", g, &scope,
+        )?),
         None => None,
     };
     let steps = crate::limits::TWO_POINT_EXPR_STEPS;
