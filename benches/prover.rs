@@ -7,7 +7,8 @@ use balloc::prover::{self, Options, Outcome};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
 
-/// The problem of grid combination `case` of a theorem file.
+/// The problem the proof tree of grid combination `case` of a theorem file decides (the reduced
+/// claim of a file derived from lemmas).
 fn problem(file: &str, case: usize) -> prover::Problem {
     // Paths are relative to the repository root (this package is `benches/`).
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -16,6 +17,8 @@ fn problem(file: &str, case: usize) -> prover::Problem {
         .unwrap()
         .swap_remove(case)
         .0
+        .decided()
+        .clone()
 }
 
 /// (verdict, box evaluations) of one search.

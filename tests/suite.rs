@@ -31,6 +31,7 @@ mod hardening;
 mod lang;
 mod laws;
 mod layers;
+mod lemma_bounds;
 mod levels;
 mod lower_bound;
 mod mean_biased;

@@ -16,7 +16,10 @@
 //! | `S` | **split** at `xᵢ = a`: the lower half (first subtree), then the upper half |
 //!
 //! Format `balloc-real-certificate/2` added `T` (and the rewrites of the claim before the tree);
-//! a certificate of format `/1` has neither and is read and checked unchanged.
+//! a certificate of format `/1` has neither and is read and checked unchanged. Format `/3` is a
+//! claim derived from lemmas ([`super::lemma`]): per bound, the certificates of the lemma and of
+//! the sign of the derivative, then the tree of the reduced claim; it is checked against the
+//! theorem files with [`super::checker::verify_derived`].
 
 use super::boxes::{Side, parse_q, q_text};
 use super::taylor::Model;
@@ -370,6 +373,28 @@ pub enum RewriteRecord {
     },
 }
 
+/// The format of a certificate of a claim derived from lemmas.
+pub const FORMAT_3: &str = "balloc-real-certificate/3";
+
+/// One bound of a derivation as recorded in a certificate ([`super::lemma`]): which lemma, at
+/// which term, and the proofs the checker re-checks against the claims it derives itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LemmaRecord {
+    /// The lemma's theorem id.
+    pub lemma: String,
+    /// The term bounded, as written.
+    pub term: String,
+    /// Its bound, as written.
+    pub by: String,
+    /// The certificate of the lemma.
+    pub proof: Box<Certificate>,
+    /// The certificate of the sign of the claim's derivative in the term.
+    pub monotone: Box<Certificate>,
+    /// The certificates of the lemma's hypotheses at the point of application.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hypotheses: Vec<Certificate>,
+}
+
 /// A proof certificate (see the module documentation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Certificate {
@@ -388,6 +413,12 @@ pub struct Certificate {
     /// The rewrites of the claim before the tree, in order (format 2; none in format 1).
     #[serde(default)]
     pub rewrites: Vec<RewriteRecord>,
+    /// The bounds by lemmas before the tree (format 3; none before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lemmas: Vec<LemmaRecord>,
+    /// The reduced claim the tree proves, as written (format 3; the claim itself before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced: Option<String>,
     /// The counts of the tree's nodes.
     pub tally: Tally,
     /// The tree in preorder.
@@ -409,9 +440,9 @@ impl Certificate {
     pub fn from_json(text: &str) -> Result<Certificate, String> {
         let c: Certificate =
             serde_json::from_str(text).map_err(|e| format!("not a certificate: {e}"))?;
-        if c.format != FORMAT && c.format != FORMAT_1 {
+        if c.format != FORMAT && c.format != FORMAT_1 && c.format != FORMAT_3 {
             return Err(format!(
-                "unknown certificate format `{}` (expected {FORMAT} or {FORMAT_1})",
+                "unknown certificate format `{}` (expected {FORMAT_3}, {FORMAT} or {FORMAT_1})",
                 c.format
             ));
         }

@@ -82,6 +82,94 @@ fn lower_ok(lo: &malachite::Float, strict: bool) -> bool {
 ///
 /// An error names the first node that fails (its index in preorder) and why.
 pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, String> {
+    if !cert.lemmas.is_empty() || cert.reduced.is_some() {
+        return Err(
+            "the certificate derives its claim from lemmas: it is checked against the theorem files (verify_derived)".into(),
+        );
+    }
+    same_claim(p, cert)?;
+    // The rewrites, derived again from the claim and justified here.
+    let mut q = p.clone();
+    for (j, rec) in cert.rewrites.iter().enumerate() {
+        q = rewritten(&q, rec, prec).map_err(|e| format!("rewrite {j}: {e}"))?;
+    }
+    let root = cert.root()?;
+    let tally = walk(&q, &root, prec)?;
+    Ok(Verified { tally, prec })
+}
+
+/// Checks the certificate of `claim` derived by `d` ([`super::lemma`]): the plan (directions,
+/// ranges, the identity with the reduced claim, the derivative claims) is derived again from
+/// `claim` and `d`, both built from the theorem files; each lemma's certificate is checked
+/// against the lemma's claim, each sign certificate against the derivative claim derived here,
+/// and the tree against the reduced claim. The tally is the tree's.
+pub fn verify_derived(
+    claim: &Problem,
+    d: &super::lemma::Derivation,
+    cert: &Certificate,
+    prec: u64,
+) -> Result<Verified, String> {
+    same_claim(claim, cert)?;
+    let plan = super::lemma::plan(claim, d, prec)?;
+    if cert.lemmas.len() != d.bounds.len() {
+        return Err(format!(
+            "the certificate applies {} lemmas, the claim {}",
+            cert.lemmas.len(),
+            d.bounds.len()
+        ));
+    }
+    for (j, ((b, (_, sign)), rec)) in d
+        .bounds
+        .iter()
+        .zip(&plan.steps)
+        .zip(&cert.lemmas)
+        .enumerate()
+    {
+        if rec.lemma != b.lemma_id || rec.term != b.term_text || rec.by != b.by_text {
+            return Err(format!(
+                "bound {}: the certificate applies `{}` to `{}`, the claim `{}` to `{}`",
+                j + 1,
+                rec.lemma,
+                rec.term,
+                b.lemma_id,
+                b.term_text
+            ));
+        }
+        verify(&b.lemma, &rec.proof, prec)
+            .map_err(|e| format!("bound {}: lemma `{}`: {e}", j + 1, b.lemma_id))?;
+        verify(sign, &rec.monotone, prec)
+            .map_err(|e| format!("bound {}: the derivative's sign: {e}", j + 1))?;
+        let hyps = &plan.hypotheses[j];
+        if rec.hypotheses.len() != hyps.len() {
+            return Err(format!(
+                "bound {}: the certificate proves {} hypotheses of the lemma, it has {}",
+                j + 1,
+                rec.hypotheses.len(),
+                hyps.len()
+            ));
+        }
+        for (h, c) in hyps.iter().zip(&rec.hypotheses) {
+            verify(h, c, prec).map_err(|e| format!("bound {}: {}: {e}", j + 1, h.text))?;
+        }
+    }
+    if cert.reduced.as_deref() != Some(d.reduced.text.as_str()) {
+        return Err(format!(
+            "the certificate proves the reduced claim `{}`, the file states `{}`",
+            cert.reduced.as_deref().unwrap_or("(none)"),
+            d.reduced.text
+        ));
+    }
+    let tree = Certificate {
+        claim: d.reduced.text.clone(),
+        lemmas: Vec::new(),
+        reduced: None,
+        ..cert.clone()
+    };
+    verify(&d.reduced, &tree, prec)
+}
+
+/// Whether the certificate's claim and variables are those of `p`.
+fn same_claim(p: &Problem, cert: &Certificate) -> Result<(), String> {
     if cert.vars.len() != p.dim() {
         return Err(format!(
             "the certificate has {} variables, the claim {}",
@@ -108,14 +196,7 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
             cert.claim, p.text
         ));
     }
-    // The rewrites, derived again from the claim and justified here.
-    let mut q = p.clone();
-    for (j, rec) in cert.rewrites.iter().enumerate() {
-        q = rewritten(&q, rec, prec).map_err(|e| format!("rewrite {j}: {e}"))?;
-    }
-    let root = cert.root()?;
-    let tally = walk(&q, &root, prec)?;
-    Ok(Verified { tally, prec })
+    Ok(())
 }
 
 /// The claim after the recorded rewrite `rec`, derived from `q` by the checker: the rewrite must

@@ -42,13 +42,15 @@
 pub mod boxes;
 pub mod certificate;
 pub mod checker;
+pub mod lemma;
 pub mod problem;
+pub mod ratfun;
 pub mod rewrite;
 pub mod search;
 pub mod taylor;
 
 pub use boxes::{Bx, Side};
-pub use certificate::{CertVar, Certificate, Node, RewriteRecord, Tally};
+pub use certificate::{CertVar, Certificate, LemmaRecord, Node, RewriteRecord, Tally};
 pub use problem::{Arith, ConstFn, Problem, SlotDef, Var};
 pub use search::{Options, Outcome, Stats, prove};
 
@@ -93,6 +95,8 @@ pub fn certificate_with(
             .collect(),
         prec,
         rewrites: rewrites.iter().map(rewrite::Rewrite::record).collect(),
+        lemmas: Vec::new(),
+        reduced: None,
         tally: tree.tally(),
         tree: tree.tokens(),
     }

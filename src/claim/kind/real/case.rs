@@ -67,6 +67,19 @@ pub(super) struct Case {
     pub(super) constants_f64: BTreeMap<String, f64>,
     /// The original name and the prover variable of each substitution.
     pub(super) substituted: Vec<(String, usize)>,
+    /// The bounds by lemmas and the reduced claim, when the file derives the claim.
+    pub(super) derivation: Option<prover::lemma::Derivation>,
+}
+
+impl Case {
+    /// How reports name case `k` of `ncases`: "the claim" when it is the only one.
+    pub(super) fn label(&self, k: usize, ncases: usize) -> String {
+        if ncases > 1 {
+            format!("case {} of {ncases} ({:?})", k + 1, self.constants)
+        } else {
+            "the claim".to_string()
+        }
+    }
 }
 
 /// The constants of a case as reports show them: exact values (else their definitions), and
@@ -198,7 +211,7 @@ impl Real {
         let (mut d, (shown, shown_f64)) = self.declare_constants(pick, overrides)?;
         self.declare_vars(&mut d)?;
         self.declare_lets(&mut d)?;
-        let (lhs, cmp, rhs) = self.compile_claim(&d)?;
+        let (lhs, cmp, rhs) = self.compile_claim(&d, &self.claim.expr, "claim")?;
         let given = self.compile_given(&d)?;
         let tol = self.tolerance()?;
         let touching = self.touching_points(&d)?;
@@ -208,22 +221,123 @@ impl Real {
             .map(|(n, _, u)| (n.clone(), d.var_of_slot(*u)))
             .collect();
         let (lhs, rhs) = (d.rewrite(lhs), d.rewrite(rhs));
+        let parts = self.derivation_parts(&d)?;
+        let problem = Problem {
+            vars: d.vars,
+            slots: d.slots,
+            lhs,
+            rhs,
+            cmp,
+            tol,
+            given,
+            touching,
+            text: self.claim.expr.get_ref().clone(),
+        };
+        let derivation = parts.map(|(bounds, reduced)| {
+            let reduced = match reduced {
+                Some((l, c, r, text)) => Problem {
+                    lhs: l,
+                    rhs: r,
+                    cmp: c,
+                    text,
+                    ..problem.clone()
+                },
+                // The claim with every bound applied, as it is (the identity is then plain).
+                None => prover::lemma::with_bounds(&problem, &bounds),
+            };
+            prover::lemma::Derivation { bounds, reduced }
+        });
         Ok(Case {
-            problem: Problem {
-                vars: d.vars,
-                slots: d.slots,
-                lhs,
-                rhs,
-                cmp,
-                tol,
-                given,
-                touching,
-                text: self.claim.expr.get_ref().clone(),
-            },
+            problem,
             constants: shown,
             constants_f64: shown_f64,
             substituted,
+            derivation,
         })
+    }
+
+    /// The bounds of `[[claim.bound]]` and the reduced claim `reduced` (its sides, comparison and
+    /// text), compiled against the names of the case; `None` when the file has neither.
+    #[allow(clippy::type_complexity)]
+    fn derivation_parts(
+        &self,
+        d: &Declared,
+    ) -> std::result::Result<
+        Option<(Vec<prover::lemma::Bound>, Option<(Expr, Cmp, Expr, String)>)>,
+        FileError,
+    > {
+        if self.claim.bound.is_empty() && self.claim.reduced.is_none() {
+            return Ok(None);
+        }
+        let mut bounds = Vec::new();
+        for (b, (id, lemma)) in self.claim.bound.iter().zip(&self.lemmas) {
+            let b = b.get_ref();
+            let value = |s: &Spanned<String>, what: &str| self.compile_one(d, s, what);
+            let mut at = Vec::new();
+            for v in &lemma.vars {
+                let Some(e) = b.at.get(&v.name) else {
+                    return Err(err(
+                        &self.t,
+                        b.lemma.span().start,
+                        format!(
+                            "bound with lemma `{id}`: `at` gives no value for its variable `{}`",
+                            v.name
+                        ),
+                    ));
+                };
+                at.push(value(e, &format!("bound at {}", v.name))?);
+            }
+            if let Some((name, e)) =
+                b.at.iter()
+                    .find(|(n, _)| !lemma.vars.iter().any(|v| &v.name == *n))
+            {
+                return Err(err(
+                    &self.t,
+                    e.span().start,
+                    format!("bound with lemma `{id}`: the lemma has no variable `{name}`"),
+                ));
+            }
+            bounds.push(prover::lemma::Bound {
+                lemma_id: id.clone(),
+                lemma: lemma.clone(),
+                at,
+                term: value(&b.term, "bound term")?,
+                by: value(&b.by, "bound by")?,
+                term_text: b.term.get_ref().clone(),
+                by_text: b.by.get_ref().clone(),
+            });
+        }
+        let reduced = match &self.claim.reduced {
+            None => None,
+            Some(r) => {
+                let (l, c, rr) = self.compile_claim(d, r, "reduced")?;
+                Some((d.rewrite(l), c, d.rewrite(rr), r.get_ref().clone()))
+            }
+        };
+        Ok(Some((bounds, reduced)))
+    }
+
+    /// One expression (`what` at `s`) compiled against the names of the case, rewritten.
+    fn compile_one(
+        &self,
+        d: &Declared,
+        s: &Spanned<String>,
+        what: &str,
+    ) -> std::result::Result<Expr, FileError> {
+        let t = &self.t;
+        let at = s.span().start;
+        let ast = crate::lang::parse(s.get_ref())
+            .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
+        let e = crate::lang::compile_expr(&ast, &d.scope(), false).map_err(|e| {
+            error_in_string(
+                t,
+                at,
+                e.at,
+                format!("{what}: {}", real_message(&e, &d.names)),
+            )
+        })?;
+        check_uses(t, e.uses(), at, what)?;
+        Ok(d.rewrite(e))
     }
 
     /// The constants of the case, first among the names: values inlined when exact, else a slot
@@ -511,13 +625,17 @@ impl Real {
     }
 
     /// The claim: one comparison `lhs cmp rhs` (before the substitutions' rewrite).
-    fn compile_claim(&self, d: &Declared) -> std::result::Result<(Expr, Cmp, Expr), FileError> {
+    fn compile_claim(
+        &self,
+        d: &Declared,
+        ce: &Spanned<String>,
+        what: &str,
+    ) -> std::result::Result<(Expr, Cmp, Expr), FileError> {
         let t = &self.t;
         let scope = d.scope();
-        let ce = &self.claim.expr;
         let at = ce.span().start;
         let ast = crate::lang::parse(ce.get_ref())
-            .map_err(|e| error_in_string(t, at, e.at, format!("claim: {}", e.message)))?;
+            .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
         let (l, cmp, r) = match &ast.node {
             AstNode::Cmp(l, c @ (Cmp::Le | Cmp::Lt | Cmp::Ge | Cmp::Gt), r) => (l, *c, r),
             _ => {
@@ -525,7 +643,9 @@ impl Real {
                     t,
                     at,
                     0,
-                    "claim: kind `real` proves one comparison `lhs <= rhs` (or <, >=, >); state a chain or a conjunction as separate files".into(),
+                    format!(
+                        "{what}: kind `real` proves one comparison `lhs <= rhs` (or <, >=, >); state a chain or a conjunction as separate files"
+                    ),
                 ));
             }
         };
@@ -535,13 +655,13 @@ impl Real {
                     t,
                     at,
                     e.at,
-                    format!("claim: {}", real_message(&e, &d.names)),
+                    format!("{what}: {}", real_message(&e, &d.names)),
                 )
             })
         };
         let (lhs, rhs) = (comp(l)?, comp(r)?);
-        check_uses(t, lhs.uses(), at, "claim")?;
-        check_uses(t, rhs.uses(), at, "claim")?;
+        check_uses(t, lhs.uses(), at, what)?;
+        check_uses(t, rhs.uses(), at, what)?;
         Ok((lhs, cmp, rhs))
     }
 

@@ -23,6 +23,21 @@
 //! max_seconds = 60                                       # time budget, at most 3600
 //! ```
 //!
+//! A claim can be **derived from lemmas** ([`crate::prover::lemma`]): terms bounded by other
+//! `real` files, then a reduced claim that must be identical to what is left.
+//!
+//! ```toml
+//! [claim]
+//! expr = "2*sinh(x/2) - x <= x^3*cosh(x/2)/24"
+//! reduced = "0 <= 0"                                     # optional: the claim with its bounds applied
+//!
+//! [[claim.bound]]
+//! term = "sinh(x/2)"
+//! by = "x/2 + (x/2)^3*cosh(x/2)/6"
+//! lemma = "real-sinh-le-x-plus-cubic"                    # a `real` file of this folder, or `paper/name`
+//! at = { x = "x/2" }                                     # the lemma's variables
+//! ```
+//!
 //! After a substitution `u = 1/n` both names may be used; `n` is replaced by `1/u` and
 //! `a/(1/u)` simplified to `a·u`, so that `alpha/n` stays bounded as `u → 0`. Every grid
 //! combination of the constants is a separate proof. The verdict is `proved` when every
@@ -79,6 +94,22 @@ struct ClaimSection {
     max_boxes: Option<Spanned<i64>>,
     #[serde(default)]
     max_seconds: Option<Spanned<f64>>,
+    #[serde(default)]
+    bound: Vec<Spanned<BoundSection>>,
+    #[serde(default)]
+    reduced: Option<Spanned<String>>,
+}
+
+/// A `[[claim.bound]]` table: a term of the claim bounded by a proved lemma
+/// ([`crate::prover::lemma`]).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoundSection {
+    term: Spanned<String>,
+    by: Spanned<String>,
+    lemma: Spanned<String>,
+    #[serde(default)]
+    at: BTreeMap<String, Spanned<String>>,
 }
 
 /// A built `real` check.
@@ -88,6 +119,8 @@ pub struct Real {
     vars: Vec<VarSpec>,
     claim: ClaimSection,
     options: Options,
+    /// Per `[[claim.bound]]`, the lemma's id and claim.
+    lemmas: Vec<(String, Problem)>,
 }
 
 /// An error at byte `at` of the file.
@@ -143,6 +176,11 @@ pub fn search_options(t: &Theorem) -> std::result::Result<Options, FileError> {
 }
 
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
+    Ok(Box::new(real_of(t)?))
+}
+
+/// The check of a `real` file, validated (every case compiled, every lemma loaded).
+fn real_of(t: &Theorem) -> std::result::Result<Real, FileError> {
     let c: Spanned<ClaimSection> = t.claim_section()?;
     let claim = c.into_inner();
     let f = &t.file;
@@ -213,12 +251,18 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
         vars.push(spec);
     }
     let options = search_options_of(t, &claim)?;
+    let lemmas = claim
+        .bound
+        .iter()
+        .map(|b| lemma_of(t, b.get_ref()))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
     let me = Real {
         t: t.clone(),
         constants,
         vars,
         claim,
         options,
+        lemmas,
     };
     // Validate every case now (ranges, names, expressions), so that errors come before any search.
     for pick in me.constants.picks() {
@@ -232,7 +276,66 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
             ));
         }
     }
-    Ok(Box::new(me))
+    Ok(me)
+}
+
+/// The lemma of a bound: its file (`paper/name`, or `name` in the folder of `t`), which must be a
+/// `real` file with one case and no bounds of its own; its id and claim (with its hypotheses,
+/// which the derivation proves where the lemma is applied).
+fn lemma_of(t: &Theorem, b: &BoundSection) -> std::result::Result<(String, Problem), FileError> {
+    let at = b.lemma.span().start;
+    let name = b.lemma.get_ref().trim().trim_end_matches(".toml");
+    let depth = t.id.matches('/').count() + 1;
+    let mut root = t.path.clone();
+    for _ in 0..depth {
+        root.pop();
+    }
+    let folder = t
+        .path
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    let path = if name.contains('/') {
+        root.join(format!("{name}.toml"))
+    } else {
+        folder.join(format!("{name}.toml"))
+    };
+    if name.is_empty() || name.contains("..") || !path.is_file() {
+        return Err(err(
+            t,
+            at,
+            format!("lemma `{name}`: no theorem file {}", path.display()),
+        ));
+    }
+    let lt =
+        crate::claim::load(&path, &root).map_err(|e| err(t, at, format!("lemma `{name}`: {e}")))?;
+    if lt.file.kind.get_ref() != INFO.name {
+        return Err(err(
+            t,
+            at,
+            format!("lemma `{}` is not of kind `real`", lt.id),
+        ));
+    }
+    if lt.id == t.id {
+        return Err(err(t, at, "a claim cannot be its own lemma"));
+    }
+    let l = real_of(&lt).map_err(|e| err(t, at, format!("lemma `{}`: {e}", lt.id)))?;
+    let picks = l.constants.picks();
+    let refuse = |why: &str| err(t, at, format!("lemma `{}` {why}", lt.id));
+    if picks.len() != 1 {
+        return Err(refuse(
+            "has several cases (a grid of constants); a lemma has one",
+        ));
+    }
+    if !l.claim.bound.is_empty() || l.claim.reduced.is_some() {
+        return Err(refuse(
+            "is derived from lemmas itself; a lemma is proved directly",
+        ));
+    }
+    let case = l
+        .problem(&picks[0], &[])
+        .map_err(|e| err(t, at, format!("lemma `{}`: {e}", lt.id)))?;
+    Ok((lt.id.clone(), case.problem))
 }
 
 impl Real {
@@ -275,8 +378,7 @@ impl Real {
             if let Some(pr) = ctx.progress {
                 pr(&format!("{} case {}/{ncases}", self.t.id, k + 1));
             }
-            let out = prover::prove(&case.problem, &self.options);
-            let (rank, v) = self.verdict_of(&case, out, k, ncases, ctx, &mut notes)?;
+            let (rank, v) = self.prove_case(&case, k, ncases, ctx, &mut notes)?;
             searched.merge(&v.searched);
             if worst.as_ref().is_none_or(|(r, _)| rank < *r) {
                 worst = Some((rank, v));
@@ -293,6 +395,35 @@ impl Real {
     }
 }
 
+impl Real {
+    /// One case: through its lemmas when the file derives it (and directly when a step of the
+    /// derivation is not proved, so that a false claim can still be refuted), else directly.
+    fn prove_case(
+        &self,
+        case: &case::Case,
+        k: usize,
+        ncases: usize,
+        ctx: &mut RunContext,
+        notes: &mut Vec<String>,
+    ) -> Result<(u8, Verdict)> {
+        if let Some(d) = &case.derivation {
+            let label = case.label(k, ncases);
+            let id = &self.t.id;
+            match prover::lemma::prove_derived(&case.problem, d, &self.options, id, case.constants.clone()) {
+                Ok((cert, stats)) => {
+                    let v = self.derived_proved(case, &cert, &stats, &label, (k, ncases), ctx, notes)?;
+                    return Ok((2, v));
+                }
+                Err(why) => notes.push(format!(
+                    "the derivation from lemmas did not finish ({why}); the claim was searched directly"
+                )),
+            }
+        }
+        let out = prover::prove(&case.problem, &self.options);
+        self.verdict_of(case, out, k, ncases, ctx, notes)
+    }
+}
+
 /// The problem of every grid combination of the constants of a `real` theorem file, with the
 /// path of its certificate under `dir` (for re-checking written certificates).
 ///
@@ -303,44 +434,71 @@ impl Real {
 /// ).unwrap();
 /// let cases = balloc::claim::kind::real::problems(&t, std::path::Path::new("certs")).unwrap();
 /// assert_eq!(cases.len(), 1);
-/// assert_eq!(cases[0].0.vars[0].name, "x");
+/// assert_eq!(cases[0].0.claim.vars[0].name, "x");
 /// assert_eq!(cases[0].1, std::path::Path::new("certs/ptw/real-ln-one-plus-x.json"));
 /// ```
 pub fn problems(
     t: &Theorem,
     dir: &std::path::Path,
-) -> std::result::Result<Vec<(Problem, std::path::PathBuf)>, FileError> {
+) -> std::result::Result<Vec<(Stated, std::path::PathBuf)>, FileError> {
     if t.file.kind.get_ref() != INFO.name {
         return Err(t.error_at(None, format!("not of kind `{}`", INFO.name)));
     }
-    let c = build(t)?;
-    let _ = c;
-    // Rebuild the typed check (build returns it boxed as a trait object).
-    let claim: Spanned<ClaimSection> = t.claim_section()?;
-    let constants = Constants::parse(t)?;
-    let mut vars = Vec::new();
-    for (name, v) in &t.file.vars {
-        vars.push(parse_var(t, name, v)?);
-    }
-    let me = Real {
-        t: t.clone(),
-        constants,
-        vars,
-        claim: claim.into_inner(),
-        options: Options::default(),
-    };
+    let me = real_of(t)?;
     let picks = me.constants.picks();
     let n = picks.len();
     picks
         .iter()
         .enumerate()
         .map(|(k, pick)| {
+            let case = me.problem(pick, &[])?;
             Ok((
-                me.problem(pick, &[])?.problem,
+                Stated {
+                    claim: case.problem,
+                    derivation: case.derivation,
+                },
                 me.certificate_path(dir, k, n),
             ))
         })
         .collect()
+}
+
+/// One case of a `real` file as the checker needs it: the claim, and how it is derived from
+/// lemmas when the file says so.
+#[derive(Debug, Clone)]
+pub struct Stated {
+    /// The claim.
+    pub claim: Problem,
+    /// Its bounds by lemmas and the reduced claim (`[[claim.bound]]`, `reduced`).
+    pub derivation: Option<prover::lemma::Derivation>,
+}
+
+impl Stated {
+    /// The claim the proof tree decides: the reduced claim of a derived case, else the claim
+    /// (what the prover's bisection searches, e.g. for benchmarks).
+    pub fn decided(&self) -> &Problem {
+        match &self.derivation {
+            Some(d) => &d.reduced,
+            None => &self.claim,
+        }
+    }
+
+    /// Checks a certificate of this case with the independent checker: a certificate that
+    /// applies lemmas with [`prover::checker::verify_derived`] against this case's derivation
+    /// (built from the files), any other with [`prover::checker::verify`] against the claim (a
+    /// derived claim whose derivation did not finish may have been proved directly).
+    pub fn verify(
+        &self,
+        cert: &prover::Certificate,
+        prec: u64,
+    ) -> std::result::Result<prover::checker::Verified, String> {
+        let applies_lemmas = !cert.lemmas.is_empty() || cert.reduced.is_some();
+        match (&self.derivation, applies_lemmas) {
+            (Some(d), true) => prover::checker::verify_derived(&self.claim, d, cert, prec),
+            (None, true) => Err("the certificate applies lemmas, the theorem file none".into()),
+            (_, false) => prover::checker::verify(&self.claim, cert, prec),
+        }
+    }
 }
 
 impl Check for Real {

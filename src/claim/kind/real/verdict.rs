@@ -65,11 +65,7 @@ impl Real {
         ctx: &mut RunContext,
         notes: &mut Vec<String>,
     ) -> Result<(u8, Verdict)> {
-        let label = if ncases > 1 {
-            format!("case {} of {ncases} ({:?})", k + 1, case.constants)
-        } else {
-            "the claim".to_string()
-        };
+        let label = case.label(k, ncases);
         match out {
             Outcome::Proved {
                 tree,
@@ -136,21 +132,81 @@ impl Real {
         case: &Case,
         proof: Proof,
         label: &str,
-        (k, ncases): (usize, usize),
+        kn: (usize, usize),
         ctx: &mut RunContext,
         notes: &mut Vec<String>,
     ) -> Result<Verdict> {
-        let p = &case.problem;
         let (rewrites, stats) = (proof.rewrites, proof.stats);
         let cert = prover::certificate_with(
-            p,
+            &case.problem,
             &self.t.id,
             case.constants.clone(),
             rewrites,
             proof.tree,
             self.options.prec,
         );
-        let checked = checker::verify(p, &cert, CHECK_PREC).map_err(|e| {
+        let mut how = String::new();
+        if !rewrites.is_empty() {
+            let r: Vec<String> = rewrites.iter().map(|r| r.describe()).collect();
+            how = format!(
+                "; proved after rewriting the claim ({}), each rewrite derived and justified again by the checker",
+                r.join("; ")
+            );
+        }
+        self.certified(case, &cert, None, stats, &how, label, kn, ctx, notes)
+    }
+
+    /// A case proved through its lemmas ([`prover::lemma`]): the certificate (format 3) checked
+    /// against the lemmas' files, the bounds and the reduced claim.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn derived_proved(
+        &self,
+        case: &Case,
+        cert: &prover::Certificate,
+        stats: &Stats,
+        label: &str,
+        kn: (usize, usize),
+        ctx: &mut RunContext,
+        notes: &mut Vec<String>,
+    ) -> Result<Verdict> {
+        let steps: Vec<String> = cert
+            .lemmas
+            .iter()
+            .map(|l| format!("`{}` bounded by `{}` (lemma {})", l.term, l.by, l.lemma))
+            .collect();
+        let how = format!(
+            "; derived from lemmas: {}{}each lemma's certificate, the sign of the claim's derivative in each bounded term and the exact identity with the reduced claim `{}` re-derived and re-checked by the checker",
+            steps.join(", "),
+            if steps.is_empty() { "" } else { "; " },
+            cert.reduced.as_deref().unwrap_or_default()
+        );
+        let d = case.derivation.as_ref();
+        self.certified(case, cert, d, stats, &how, label, kn, ctx, notes)
+    }
+
+    /// The verdict of a case whose certificate `cert` the search made (through the lemmas of
+    /// `derived`, or directly): re-checked by the independent checker at [`CHECK_PREC`] bits (an
+    /// error when rejected), written when `ctx.certificates` is set, the tally and `how` in
+    /// `notes`.
+    #[allow(clippy::too_many_arguments)]
+    fn certified(
+        &self,
+        case: &Case,
+        cert: &prover::Certificate,
+        derived: Option<&prover::lemma::Derivation>,
+        stats: &Stats,
+        how: &str,
+        label: &str,
+        (k, ncases): (usize, usize),
+        ctx: &mut RunContext,
+        notes: &mut Vec<String>,
+    ) -> Result<Verdict> {
+        let p = &case.problem;
+        let checked = match derived {
+            None => checker::verify(p, cert, CHECK_PREC),
+            Some(d) => checker::verify_derived(p, d, cert, CHECK_PREC),
+        }
+        .map_err(|e| {
             Error::Unsupported(format!(
                 "{}: the independent checker rejected the certificate of {label}: {e}",
                 self.t.id
@@ -161,7 +217,7 @@ impl Real {
         searched.add("boxes", stats.boxes);
         searched.add("leaves", tl.leaves());
         let mut msg = format!(
-            "{label} proved: {} leaf boxes (direct {}, mean value {}, Taylor model {}, exact {}, outside the hypotheses {}), {} monotone steps, {} splits; {} box evaluations ({} repeated at {} bits after f64 enclosures); certificate re-checked by the independent checker at {CHECK_PREC} bits",
+            "{label} proved: {} leaf boxes (direct {}, mean value {}, Taylor model {}, exact {}, outside the hypotheses {}), {} monotone steps, {} splits; {} box evaluations ({} repeated at {} bits after f64 enclosures); certificate re-checked by the independent checker at {CHECK_PREC} bits{how}",
             tl.leaves(),
             tl.direct,
             tl.mean_value,
@@ -174,13 +230,6 @@ impl Real {
             stats.escalated,
             self.options.prec
         );
-        if !rewrites.is_empty() {
-            let r: Vec<String> = rewrites.iter().map(|r| r.describe()).collect();
-            msg.push_str(&format!(
-                "; proved after rewriting the claim ({}), each rewrite derived and justified again by the checker",
-                r.join("; ")
-            ));
-        }
         if let Some(dir) = &ctx.certificates {
             let path = self.certificate_path(dir, k, ncases);
             cert.write(&path).map_err(|e| {
