@@ -684,3 +684,79 @@ fn graph_chains_break_at_their_first_false_link() {
     let e = balloc::check_str(&text).unwrap_err().to_string();
     assert!(e.contains("exactly one of `expr`"), "{e}");
 }
+
+/// `given` as a list is the conjunction of its formulas, in graph claims and the two-point
+/// setting alike; an error in one element points at that element.
+#[test]
+fn a_list_of_hypotheses_is_their_conjunction() {
+    let two_point = |given: &str| {
+        balloc::check_str(&format!(
+            "{HEAD}[claim]\nover = \"two-point\"\nexpr = \"E_dd == -eps_t*gamma\"\ngiven = {given}\ngrid = [5, 2, 2]\ndeltas = [-2, 2, 0.5]\n[domain]\nn = [2]\n"
+        ))
+    };
+    // δ ∈ {1/2, 1, 3/2, 2} for δ > 0; with δ < 3/2 too, {1/2, 1}: 2 values × 16 configurations.
+    let list = two_point("[\"delta > 0\", \"delta < 3/2\"]").unwrap();
+    let and = two_point("\"delta > 0 && delta < 3/2\"").unwrap();
+    assert_eq!(list.verdict, balloc::claim::Status::Holds);
+    assert_eq!((list.searched.total, and.searched.total), (32, 32));
+    // A graph claim over the internal nodes of C₈'s tree: the hypotheses keep the nodes of size
+    // exactly 4, as their conjunction does (the same elements searched).
+    let graph = |given: &str| {
+        balloc::check_str(&format!(
+            "{HEAD}[claim]\nover = \"internal\"\nexpr = \"size == 4\"\ngiven = {given}\ngraphs = [\"cycle(8)\"]\n[domain]\nn = [8]\n"
+        ))
+    };
+    let list = graph("[\"size >= 4\", \"size <= 4\"]").unwrap();
+    let and = graph("\"size >= 4 && size <= 4\"").unwrap();
+    assert_eq!(list.verdict, balloc::claim::Status::Holds);
+    assert_eq!(list.searched, and.searched);
+    // Without the second hypothesis the root (size 8) breaks the claim.
+    let one = graph("[\"size >= 4\"]").unwrap();
+    assert_eq!(one.verdict, balloc::claim::Status::Refuted);
+    // An unknown name in the second element: the error is at that element's line and column.
+    let e = graph("[\"size >= 4\",\n  \"bogus <= 4\"]")
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("given") && e.contains("bogus"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    // HEAD's lines, then `[claim]`, `over`, `expr`, the first line of `given`: the element is on
+    // the next line, its name after two spaces and the quote (column 4).
+    let at = HEAD.lines().count() + 5;
+    assert!(e.contains(&format!(":{at}:4: given")), "{e}");
+}
+
+/// The constant finder in the two-point setting: for δ > 0, E[Δδ] = −ε_t·γ exactly (by hand in
+/// `two_point_setting_by_hand`), so `E_dd <= -c*eps_t*gamma` holds iff c·ε_t·γ ≤ ε_t·γ, i.e.
+/// c ≤ 1 (ε_t·γ > 0 on the grid): the largest c is 1, and every c > 1 is refuted.
+#[test]
+fn two_point_constant_finder_brackets_the_hand_value() {
+    use balloc::claim::{self, RunContext};
+    let dir = scratch("two-point-constant");
+    std::fs::write(
+        dir.join("paper.toml"),
+        "authors = [\"a\"]\ntitle = \"t\"\nvenue = \"v\"\nyear = 2022\n",
+    )
+    .unwrap();
+    let text = format!(
+        "{}[constants]\nc = [0, 2]\n[tighten]\nc = \"largest\"\n[claim]\nover = \"two-point\"\nexpr = \"E_dd <= -c*eps_t*gamma\"\ngiven = \"delta > 0\"\ngrid = [5, 2, 2]\ndeltas = [-2, 2, 0.5]\n[domain]\nn = [2]\n",
+        HEAD.replace("\"holds\"", "\"open\"")
+    );
+    std::fs::write(dir.join("tp.toml"), text).unwrap();
+    let (_, c) = claim::prepare(&dir.join("tp.toml"), &dir).unwrap();
+    let r = c.tighten("c", None, &mut RunContext::default()).unwrap();
+    assert_eq!(r.per_n.len(), 1);
+    let t = &r.per_n[0];
+    assert!(t.value <= 1.0 && 1.0 - t.value < 1e-5, "{t:?}");
+    assert!(
+        t.fails.unwrap() > 1.0 && t.fails.unwrap() - 1.0 < 1e-5,
+        "{t:?}"
+    );
+    // n is 2 in the two-point setting; another n is a one-line error naming the flag.
+    let e = c
+        .tighten("c", Some(&[8]), &mut RunContext::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--n") && !e.contains('\n'), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

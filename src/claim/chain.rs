@@ -139,6 +139,83 @@ pub fn expr_or_chain(
     }
 }
 
+/// A `given` field written as one formula or a list of them (all must hold), each with its
+/// position in the file.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct C { given: balloc::claim::chain::Given }
+/// let one: C = toml::from_str("given = \"x > 0\"").unwrap();
+/// let text = "given = [\"x > 0\", \"y > 0\"]";
+/// let two: C = toml::from_str(text).unwrap();
+/// assert_eq!((one.given.0.len(), two.given.0.len()), (1, 2));
+/// assert_eq!(two.given.0[1].get_ref(), "y > 0");
+/// // The element's position is its quoted string in the file.
+/// assert_eq!(&text[two.given.0[1].span()], "\"y > 0\"");
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Given(pub Vec<Spanned<String>>);
+
+/// A string or a list of strings (the list's elements with their positions).
+enum GivenForm {
+    One(String),
+    Many(Vec<Spanned<String>>),
+}
+
+impl<'de> serde::Deserialize<'de> for GivenForm {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<GivenForm, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = GivenForm;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a formula or a list of formulas")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<GivenForm, E> {
+                Ok(GivenForm::One(v.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<GivenForm, A::Error> {
+                let mut v = Vec::new();
+                while let Some(x) = seq.next_element::<Spanned<String>>()? {
+                    v.push(x);
+                }
+                Ok(GivenForm::Many(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Given {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Given, D::Error> {
+        let s: Spanned<GivenForm> = Spanned::deserialize(d)?;
+        let span = s.span();
+        Ok(match s.into_inner() {
+            GivenForm::Many(v) => Given(v),
+            GivenForm::One(text) => Given(vec![Spanned::new(span, text)]),
+        })
+    }
+}
+
+/// The conjunction of the formulas of `given` (`None` for an empty list), compiled in `scope`.
+pub fn compile_given_in(
+    t: &Theorem,
+    given: &Given,
+    scope: &dyn Scope,
+) -> Result<Option<Formula>, crate::claim::FileError> {
+    let mut out: Option<Formula> = None;
+    for g in &given.0 {
+        let f = compile_formula_in(t, "given", g, scope)?;
+        out = Some(match out {
+            None => f,
+            Some(acc) => Formula::And(Box::new(acc), Box::new(f)),
+        });
+    }
+    Ok(out)
+}
+
 /// The formula `s` (the field `what` of the file) compiled in `scope`; errors name `what` and
 /// point into the file.
 pub fn compile_formula_in(

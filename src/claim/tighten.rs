@@ -189,6 +189,17 @@ impl<'t> Finder<'t> {
         ))
     }
 
+    /// The two ends `lo < hi` of the file's grid of this finder's constant in `constants` (the
+    /// bracket of the kinds that bisect between them): its literal values, through
+    /// [`Finder::grid_ends`].
+    pub fn grid_of(&self, constants: &super::setup::Constants) -> Result<(Q, Q)> {
+        let values: Vec<Q> = constants.defs[self.index]
+            .iter()
+            .filter_map(|d| d.expr.as_constant())
+            .collect();
+        self.grid_ends(&values)
+    }
+
     /// The two ends `lo < hi` of the grid of a constant with values `values` (the file's list):
     /// an error naming the constant when it has fewer than two.
     pub fn grid_ends(&self, values: &[Q]) -> Result<(Q, Q)> {

@@ -15,7 +15,7 @@
 //! [claim]
 //! expr = "dsum <= 8*betak"              # a formula
 //! over = "nodes"                        # state (default), vertices, nodes, internal, edges, pairs, ancestors
-//! given = "!is_root"                    # optional: the elements where it is false are skipped
+//! given = "!is_root"                    # optional (a formula or a list): elements where one is false are skipped
 //! graphs = ["cycle(8)", "torus(4,4)"]
 //! trees = ["standard", "split(1/4)", "binarised(4,1)", "file(c8.tree)"]   # default ["standard"]
 //! routing = "auto"                      # auto, explicit, spanning-tree, electrical, electrical-mw
@@ -30,7 +30,7 @@
 
 use super::graph_loads::{FAMILIES, check_elements, load_vector_count, load_vectors};
 use super::{Check, ConstantReport, RunContext};
-use crate::claim::chain::{Link, compile_formula_in};
+use crate::claim::chain::Link;
 use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Setting, Sweep};
@@ -74,7 +74,7 @@ struct Section {
     #[serde(default)]
     over: Option<Spanned<String>>,
     #[serde(default)]
-    given: Option<Spanned<String>>,
+    given: crate::claim::chain::Given,
     graphs: Vec<Spanned<String>>,
     #[serde(default)]
     trees: Vec<Spanned<String>>,
@@ -514,10 +514,7 @@ impl GraphExpr {
             at,
             &scope,
         )?;
-        let given = match &cs.given {
-            Some(g) => Some(compile_formula_in(t, "given", g, &scope)?),
-            None => None,
-        };
+        let given = crate::claim::chain::compile_given_in(t, &cs.given, &scope)?;
         let reads_loads = scope.reads_loads.get() || formulas_read_loads(over, &expr, &given);
         let routing = match &cs.routing {
             None => Routing::Auto,
@@ -1095,11 +1092,7 @@ impl Check for GraphExpr {
                 v.to_vec()
             }
         };
-        let values: Vec<Q> = self.constants.defs[j]
-            .iter()
-            .filter_map(|d| d.expr.as_constant())
-            .collect();
-        let (lo, hi) = finder.grid_ends(&values)?;
+        let (lo, hi) = finder.grid_of(&self.constants)?;
         let mut per_n = Vec::new();
         for &n in &ns {
             per_n.push(finder.within(n, &lo, &hi, |v| {

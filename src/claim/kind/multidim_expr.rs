@@ -1965,11 +1965,7 @@ impl Check for MdExpr {
         let j = finder.index;
         let ns: Vec<usize> = ns.map(|v| v.to_vec()).unwrap_or_else(|| self.ns.clone());
         // The bracket: the extremes of the file's grid of the constant.
-        let values: Vec<Q> = self.constants.defs[j]
-            .iter()
-            .filter_map(|d| d.expr.as_constant())
-            .collect();
-        let (lo, hi) = finder.grid_ends(&values)?;
+        let (lo, hi) = finder.grid_of(&self.constants)?;
         let mut per_n = Vec::new();
         for &n in &ns {
             per_n.push(finder.within(n, &lo, &hi, |v| {

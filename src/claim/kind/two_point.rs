@@ -34,18 +34,20 @@
 //! [claim]
 //! over = "two-point"
 //! expr = "E_Phi <= Phi - alpha*eps*gamma*(Phi - 2)/2"
-//! given = "p1 >= 0 && p1 <= 1"       # the side used is a probability
+//! given = "p1 >= 0 && p1 <= 1"       # the side used is a probability (or a list: all must hold)
 //! grid = [20, 4, 6]                   # steps of π₁, ε, ε_t
 //! deltas = [-20, 20, 0.5]             # δ range and step
 //! ```
 
 use super::{Check, RunContext};
+use crate::claim::ConstantReport;
 use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Seen, Setting, Sweep};
 use crate::claim::routes::Routes;
 use crate::claim::schema::{FileError, Theorem};
 use crate::claim::setup::{CaseValues, Constants};
+use crate::claim::tighten::{Finder, Trial};
 use crate::claim::trust::Certification;
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::error::{Error, Result};
@@ -68,7 +70,7 @@ struct Section {
     #[allow(dead_code)]
     over: Spanned<String>,
     #[serde(default)]
-    given: Option<Spanned<String>>,
+    given: crate::claim::chain::Given,
     grid: [usize; 3],
     deltas: [f64; 3],
 }
@@ -450,12 +452,7 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
     };
     let (expr, links) =
         crate::claim::chain::expr_or_chain(t, cs.expr.as_ref(), cs.chain.as_deref(), at, &scope)?;
-    let given = match &cs.given {
-        Some(g) => Some(crate::claim::chain::compile_formula_in(
-            t, "given", g, &scope,
-        )?),
-        None => None,
-    };
+    let given = crate::claim::chain::compile_given_in(t, &cs.given, &scope)?;
     let steps = crate::limits::TWO_POINT_EXPR_STEPS;
     if cs.grid.contains(&0) {
         return Err(t.error_at(at, "grid: every step count must be at least 1"));
@@ -519,6 +516,50 @@ impl TwoPointExpr {
 
 impl Check for TwoPointExpr {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        self.run_with(&[], ctx)
+    }
+
+    /// The tightest value of a constant by bisection between the two values of its grid in the
+    /// file (`[tighten]` says which side holds), at n = 2 (the two bins): at each candidate every
+    /// configuration and δ of the grid is decided, a value is kept where the claim holds at all
+    /// of them (exactly or by enclosures) and rejected at a certified violation; an element no
+    /// domain decides stops the search with an error naming the value.
+    fn tighten(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
+        if ns.is_some_and(|v| v != [2]) {
+            return Err(Error::invalid(
+                "--n",
+                "a two-point claim has two bins (n = 2 only)",
+            ));
+        }
+        let finder = Finder::new(&self.t, name, &self.constants.names)?;
+        let j = finder.index;
+        let (lo, hi) = finder.grid_of(&self.constants)?;
+        let t = finder.within(2, &lo, &hi, |v| {
+            let verdict = self.run_with(&[(j, v.clone())], ctx)?;
+            match verdict.verdict {
+                Status::Holds | Status::Refuted => {
+                    let kept = verdict.verdict == Status::Holds;
+                    Ok(Trial::of(verdict, kept))
+                }
+                _ => Err(Error::invalid(
+                    self.t.file_name(),
+                    format!("`{name}` = {v}: an element is not decided exactly or by enclosures"),
+                )),
+            }
+        })?;
+        Ok(finder.report(vec![t]))
+    }
+}
+
+impl TwoPointExpr {
+    /// The verdict with the constants of `overrides` set (the constant finder's candidates;
+    /// every grid combination of the other constants).
+    fn run_with(&self, overrides: &[(usize, Q)], ctx: &mut RunContext) -> Result<Verdict> {
         if !self.links.is_empty() {
             // A chain: each link searched as a claim of its own.
             return crate::claim::chain::verdict(&self.t, &self.links, |l| {
@@ -527,10 +568,13 @@ impl Check for TwoPointExpr {
                     links: Vec::new(),
                     ..self.clone()
                 }
-                .run(ctx)
+                .run_with(overrides, ctx)
             });
         }
-        let picks = self.constants.picks();
+        let mut picks = self.constants.picks();
+        for (j, _) in overrides {
+            picks.retain(|p| p[*j] == 0);
+        }
         let mut searched = Searched {
             n: vec![2],
             sources: 1,
@@ -556,7 +600,7 @@ impl Check for TwoPointExpr {
             .map(|pick| {
                 let consts = self
                     .constants
-                    .evaluate(&self.t, 2, Some(1), pick, &[])
+                    .evaluate(&self.t, 2, Some(1), pick, overrides)
                     .map_err(|e| file_err(e.to_string()))?;
                 Ok(CaseValues {
                     n: 2,
