@@ -678,7 +678,8 @@ fn one_plus_beta_graphical_law_matches_the_hand_values() {
 /// process): with β = 0 every ball goes to a uniform vertex; with set loads never refreshed
 /// (refresh ≥ m) every comparison is made on the empty state, a tie, so every edge is a fair coin
 /// and on a regular graph q_v = d/(2m) = 1/n. Both are One-Choice in law: the mean spread over 400
-/// runs agrees with One-Choice's within 4 combined standard errors.
+/// runs agrees with One-Choice's within 4 combined standard errors. The plain strategy is far
+/// below One-Choice, the strategy with every sign the adversary's (§3.5) far above.
 #[test]
 fn strategy_variants_without_information_are_one_choice() {
     use balloc::sim::graph::StrategyModel;
@@ -708,6 +709,13 @@ fn strategy_variants_without_information_are_one_choice() {
     let out = simulate(&plain, &Plan::new(m, runs, 4), &|| {}).unwrap();
     let (mp, _) = stats(&out.runs.iter().map(|r| r.spread).collect::<Vec<_>>());
     assert!(mp < mu - 0.5, "plain strategy {mp} vs One-Choice {mu}");
+    // With the adversary's sign on every decision (no difference of set averages exceeds 10⁹),
+    // every request that is not a tie sends its ball toward the heavier set: the load gathers,
+    // and the mean spread is far above One-Choice's (the strategy's information used against it).
+    let against = StrategyModel::new(&g).unwrap().against(1e9).unwrap();
+    let out = simulate(&against, &Plan::new(m, runs, 4), &|| {}).unwrap();
+    let (ma, _) = stats(&out.runs.iter().map(|r| r.spread).collect::<Vec<_>>());
+    assert!(ma > mu + 0.5, "adversarial signs {ma} vs One-Choice {mu}");
 }
 
 fn two_point_file(constants: &str, expr: &str, grid: &str, deltas: &str) -> String {

@@ -360,6 +360,27 @@ fn bad_input_is_a_one_line_error_naming_the_field() {
             "refresh: only used with the strategy",
         ),
         (
+            "adversarial-without-graph",
+            base.replace("balls = \"n\"", "balls = \"n\"\nadversarial = \"ln(n)\""),
+            "adversarial: only used with the strategy",
+        ),
+        (
+            "adversarial-with-greedy",
+            base.replace("processes = [\"two-choice\"]", "").replace(
+                "\"max_gap\"",
+                "\"max_gap\"\ngraph = \"cycle\"\nstrategy = \"greedy\"\nadversarial = \"1\"",
+            ),
+            "adversarial: applies to the flow strategy only",
+        ),
+        (
+            "bad-adversarial",
+            base.replace("processes = [\"two-choice\"]", "").replace(
+                "\"max_gap\"",
+                "\"max_gap\"\ngraph = \"cycle\"\nadversarial = \"-1\"",
+            ),
+            "adversarial: must be a finite number",
+        ),
+        (
             "bad-beta",
             base.replace("processes = [\"two-choice\"]", "")
                 .replace("\"max_gap\"", "\"max_gap\"\ngraph = \"cycle\"\nbeta = 1.5"),

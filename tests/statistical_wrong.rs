@@ -132,6 +132,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ),
     // graphical-2022
     (
+        "graphical-2022/distributed-adversarial-signs",
+        Constant("K"),
+        Tight,
+    ),
+    (
         "graphical-2022/lemma-3-7-sibling-concentration",
         Constant("K"),
         Loose,

@@ -176,6 +176,14 @@ impl EdgeTable {
 
     /// [`direction`] of entry `k`; `set_load` is indexed by node.
     #[inline(always)]
+    /// `|L̄(u) − L̄(w)|` for the two sets of entry `k`.
+    fn difference(&self, k: usize, set_load: &[u64]) -> f64 {
+        let Entry { u, w, .. } = self.entry[k];
+        let (u, w) = (u as usize, w as usize);
+        let avg = |x: usize| set_load[x] as f64 / self.size[x] as f64;
+        (avg(u) - avg(w)).abs()
+    }
+
     fn direction(&self, k: usize, set_load: &[u64]) -> i32 {
         let Entry { u, w, .. } = self.entry[k];
         let (u, w) = (u as usize, w as usize);
@@ -542,12 +550,60 @@ impl Strategy {
     /// frequent and unpredictable, so the branch would be mispredicted on many balls.
     #[inline(always)]
     pub fn choose_sim(&self, set_load: &[u64], rng: &mut SimRng) -> usize {
-        let e = if self.graph.m() as u64 <= u32::MAX as u64 {
+        let e = self.edge_sim(rng);
+        self.choose_with(e, set_load, rng, |r, tie| r.coin_if(tie))
+    }
+
+    /// The uniform edge of a request, drawn by the simulator's generator as `choose_sim` and
+    /// `choose_against` draw it.
+    #[inline(always)]
+    fn edge_sim(&self, rng: &mut SimRng) -> usize {
+        if self.graph.m() as u64 <= u32::MAX as u64 {
             crate::rng::below_like_rand(rng, self.graph.m())
         } else {
             rng.random_range(0..self.graph.m())
+        }
+    }
+
+    /// [`Strategy::choose_sim`] in the distributed version of Bansal–Feldheim §3.5, against an
+    /// adversary: wherever the two set averages `L̄(S_ℓ(i))`, `L̄(S_r(i))` that decide a request
+    /// differ by at most `within`, the sign is arbitrary, and the adversary takes the wrong one (the
+    /// ball goes toward the heavier side); ties (equal averages, or no node) are decided by the
+    /// coin as usual. `within = 0` decides every request as [`Strategy::choose_sim`] does, with
+    /// the same draws.
+    ///
+    /// ```
+    /// use balloc::graph::{Graph, strategy::Strategy};
+    /// use balloc::sim::rng::run_rng;
+    /// let s = Strategy::new(&Graph::cycle(8).unwrap()).unwrap();
+    /// let mut set = s.state().set_load;
+    /// // With `within = 0` no sign is the adversary's: the same vertices as `choose_sim`, draw for
+    /// // draw (here with one ball at vertex 0, so that some requests are not ties).
+    /// let (mut a, mut b) = (run_rng(3), run_rng(3));
+    /// let mut st = s.state();
+    /// s.place(&mut st, 0);
+    /// set.copy_from_slice(&st.set_load);
+    /// for _ in 0..200 {
+    ///     assert_eq!(s.choose_against(&set, 0.0, &mut a), s.choose_sim(&set, &mut b));
+    /// }
+    /// ```
+    #[inline(always)]
+    pub fn choose_against(&self, set_load: &[u64], within: f64, rng: &mut SimRng) -> usize {
+        let e = self.edge_sim(rng);
+        let [a, b, start, end] = self.table.edge[e];
+        let u: f64 = rng.random();
+        let dir = match self.table.pick(start, end, u) {
+            Some(k) => {
+                let d = self.table.direction(k, set_load);
+                if d != 0 && self.table.difference(k, set_load) <= within {
+                    -d
+                } else {
+                    d
+                }
+            }
+            None => 0,
         };
-        self.choose_with(e, set_load, rng, |r, tie| r.coin_if(tie))
+        endpoint(dir, a, b, rng, |r, tie| r.coin_if(tie))
     }
 
     /// One request for the edge `e = (x, y)` (drawn uniformly by the caller): `u` uniform, the

@@ -599,9 +599,41 @@ pub struct StrategyModel {
     refresh: u64,
     /// The cut whose side averages are observed (`cut_gap`, after `sibling_gap`).
     cut: Option<Arc<Cut>>,
+    /// The distributed version against an adversary: signs of set averages within this of each
+    /// other are the adversary's ([`Strategy::choose_against`]; 0 = off).
+    against: f64,
 }
 
 impl StrategyModel {
+    /// The same model in the distributed version of Bansal–Feldheim §3.5 against an adversary:
+    /// wherever the two set averages that decide a request differ by at most `within`, the sign
+    /// is wrong (the ball goes toward the heavier side; [`Strategy::choose_against`]). `within`
+    /// must be finite and ≥ 0; 0 is the strategy itself.
+    ///
+    /// ```
+    /// use balloc::graph::Graph;
+    /// use balloc::sim::graph::StrategyModel;
+    /// use balloc::sim::{simulate, Plan};
+    /// let g = Graph::cycle(16).unwrap();
+    /// let plain = StrategyModel::new(&g).unwrap();
+    /// let against = StrategyModel::new(&g).unwrap().against(2.0).unwrap();
+    /// let run = |m: &StrategyModel| simulate(m, &Plan::new(256, 20, 7), &|| {}).unwrap();
+    /// let mean = |o: &balloc::sim::SimOutput| o.runs.iter().map(|r| r.final_gap).sum::<f64>() / 20.0;
+    /// // The adversary's signs make the gap larger on average (0 is the plain strategy).
+    /// assert!(mean(&run(&against)) > mean(&run(&plain)));
+    /// assert!(StrategyModel::new(&g).unwrap().against(f64::NAN).is_err());
+    /// ```
+    pub fn against(mut self, within: f64) -> Result<StrategyModel> {
+        if !(within.is_finite() && within >= 0.0) {
+            return Err(Error::invalid(
+                "adversarial",
+                format!("must be a finite number ≥ 0, got {within}"),
+            ));
+        }
+        self.against = within;
+        Ok(self)
+    }
+
     /// The same model also observing [`Cut::deviation`] of `cut` (`cut_gap`, the second
     /// observable after `sibling_gap`). The runs are unchanged (same key, same random stream).
     ///
@@ -665,6 +697,7 @@ impl StrategyModel {
             beta,
             refresh: if refresh <= 1 { 0 } else { refresh },
             cut: None,
+            against: 0.0,
         })
     }
 }
@@ -694,6 +727,8 @@ struct StrategySystem {
     cut: Option<Arc<Cut>>,
     /// The set loads of [`Strategy::run_small`] (allocated on first use).
     set16: Option<Box<SetLoads16>>,
+    /// See [`StrategyModel::against`].
+    against: f64,
 }
 
 impl StrategySystem {
@@ -707,7 +742,14 @@ impl StrategySystem {
             if self.st.t.is_multiple_of(self.refresh) {
                 self.stale.copy_from_slice(&self.st.set_load);
             }
-            let v = self.s.choose_sim(&self.stale, rng);
+            let v = if self.against > 0.0 {
+                self.s.choose_against(&self.stale, self.against, rng)
+            } else {
+                self.s.choose_sim(&self.stale, rng)
+            };
+            self.s.place(&mut self.st, v);
+        } else if self.against > 0.0 {
+            let v = self.s.choose_against(&self.st.set_load, self.against, rng);
             self.s.place(&mut self.st, v);
         } else {
             self.s.step_sim(&mut self.st, rng);
@@ -772,6 +814,7 @@ impl System for StrategySystem {
         let until_obs = n - (self.st.t - self.start) % n;
         if self.beta >= 1.0
             && self.refresh == 0
+            && self.against == 0.0
             && let Some(best) = self.run_small(target, until_obs, rng)
         {
             // Every ball is a request decided on the current set loads: on the 16-bit tables.
@@ -805,6 +848,9 @@ impl Model for StrategyModel {
         if self.refresh > 0 {
             k.push_str(&format!(";refresh={}", self.refresh));
         }
+        if self.against > 0.0 {
+            k.push_str(&format!(";adversarial={}", self.against));
+        }
         k
     }
     fn describe(&self) -> Map<String, Value> {
@@ -815,6 +861,9 @@ impl Model for StrategyModel {
         }
         if self.refresh > 0 {
             m.insert("refresh".into(), json!(self.refresh));
+        }
+        if self.against > 0.0 {
+            m.insert("adversarial".into(), json!(self.against));
         }
         m.insert("graph".into(), json!(self.s.graph.name()));
         m.insert("n".into(), json!(self.s.graph.n()));
@@ -838,6 +887,7 @@ impl Model for StrategyModel {
             refresh: self.refresh,
             cut: self.cut.clone(),
             set16: None,
+            against: self.against,
         }))
     }
     fn build_from(&self, start: &Loads) -> Result<Box<dyn System>> {
@@ -863,6 +913,7 @@ impl Model for StrategyModel {
             refresh: self.refresh,
             cut: self.cut.clone(),
             set16: None,
+            against: self.against,
         }))
     }
     fn observables(&self) -> Vec<String> {

@@ -154,6 +154,9 @@ pub struct Statistical {
     uses_untouched: bool,
     /// The strategy deciding on set loads refreshed every `refresh` balls (an expression in n).
     refresh: Option<Expr>,
+    /// The distributed version against an adversary: the largest difference of set averages
+    /// whose sign is the adversary's (an expression in n).
+    adversarial: Option<Expr>,
     /// `hitting_time`: the event (compiled over `n`, `b`, `m`, the constants, three graph slots,
     /// then `t`, `gap`, `spread`, `quantile`, `potential`) with its text, and the balls between
     /// checks (default `n`).

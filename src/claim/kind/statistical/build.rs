@@ -353,7 +353,7 @@ pub(super) fn build(t: &Theorem) -> Built<Box<dyn Check>> {
     let checkpoints = b.checkpoints()?;
     let (mut sources, beta_values) = b.sources(stat)?;
     sources.extend(b.class_sources()?);
-    let refresh = b.check_sources(&sources, claim.test)?;
+    let (refresh, adversarial) = b.check_sources(&sources, claim.test)?;
     let betas = b.betas(&sources, claim.over)?;
     let (curve, curves) = b.curves(&sources, claim.over, beta_values.len())?;
     b.check_domain()?;
@@ -389,6 +389,7 @@ pub(super) fn build(t: &Theorem) -> Built<Box<dyn Check>> {
         uses_dk: false,
         uses_untouched: false,
         refresh,
+        adversarial,
         every,
         until,
         report_worst: false,

@@ -192,6 +192,22 @@ impl Statistical {
         self.grid_n(effort).len() * self.batch.len() * self.balls.len() * self.sources.len()
     }
 
+    /// The largest difference of set averages whose sign the adversary chooses, at `(n, b)`
+    /// (0: the strategy itself).
+    pub(super) fn adversarial_at(&self, n: usize, b: u64) -> Result<f64> {
+        let Some(e) = &self.adversarial else {
+            return Ok(0.0);
+        };
+        let v = self.eval(e, n, b, 0, &self.consts, "adversarial")?;
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(Error::invalid(
+                "[claim] adversarial",
+                format!("must be a finite number ≥ 0, got {v} at n = {n}"),
+            ));
+        }
+        Ok(v)
+    }
+
     /// The balls between refreshes of the set loads the flow strategy decides on, at `(n, b)`
     /// (0: decisions on the current loads).
     pub(super) fn refresh_at(&self, n: usize, b: u64) -> Result<u64> {

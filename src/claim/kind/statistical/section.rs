@@ -114,6 +114,10 @@ pub(super) struct ClaimSection {
     pub beta: Option<Betas>,
     #[serde(default)]
     pub refresh: Option<NumOrExpr>,
+    /// The distributed version of the strategy against an adversary: set averages within this
+    /// (an expression in n) of each other get the wrong sign.
+    #[serde(default)]
+    pub adversarial: Option<NumOrExpr>,
     #[serde(default)]
     pub adversary: Option<Strategies>,
     #[serde(default)]

@@ -172,7 +172,8 @@ impl Statistical {
             }
             Rule::Flow => {
                 let refresh = self.refresh_at(n, b)?;
-                let m = crate::sim::graph::StrategyModel::variant(&graph, g.beta, refresh)?;
+                let m = crate::sim::graph::StrategyModel::variant(&graph, g.beta, refresh)?
+                    .against(self.adversarial_at(n, b)?)?;
                 match cut {
                     Some(c) => Box::new(m.observing(c)?),
                     None => Box::new(m),

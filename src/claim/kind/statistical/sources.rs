@@ -160,9 +160,16 @@ impl Builder<'_> {
                 "the strategy model takes no [setting] processes".into(),
             ));
         }
-        if names.iter().any(|n| n != "flow") && (cs.beta.is_some() || cs.refresh.is_some()) {
+        let flow_only = [
+            ("beta", cs.beta.is_some()),
+            ("refresh", cs.refresh.is_some()),
+            ("adversarial", cs.adversarial.is_some()),
+        ];
+        if names.iter().any(|n| n != "flow")
+            && let Some((field, _)) = flow_only.iter().find(|(_, set)| *set)
+        {
             return Err(self.bad(
-                if cs.beta.is_some() { "beta" } else { "refresh" },
+                field,
                 "applies to the flow strategy only (not to greedy)".into(),
             ));
         }
@@ -176,6 +183,13 @@ impl Builder<'_> {
                 };
                 let label = match &cs.refresh {
                     Some(r) => format!("{label}, set loads refreshed every {} balls", r.text()),
+                    None => label,
+                };
+                let label = match &cs.adversarial {
+                    Some(a) => format!(
+                        "{label}, adversarial signs where the set averages differ by at most {}",
+                        a.text()
+                    ),
                     None => label,
                 };
                 for (rule_i, &rule) in rules.iter().enumerate() {
@@ -344,23 +358,44 @@ impl Builder<'_> {
     }
 
     /// Checks the sources against the fields that apply to some of them only (at least one
-    /// source; `beta`, `refresh` with graphs; start states not with md-balls; two sources for
-    /// `compare`), and compiles `refresh` (an expression in `n`).
-    pub fn check_sources(&self, sources: &[Source], test: Test) -> Built<Option<Expr>> {
+    /// source; `beta`, `refresh`, `adversarial` with graphs; start states not with md-balls; two
+    /// sources for `compare`), and compiles `refresh` and `adversarial` (expressions in `n`).
+    pub fn check_sources(
+        &self,
+        sources: &[Source],
+        test: Test,
+    ) -> Built<(Option<Expr>, Option<Expr>)> {
         let (t, cs) = (self.t, &self.cs);
         if sources.is_empty() {
             return Err(t.error_at(None, "[setting] processes is empty"));
         }
-        if cs.graph.is_none() && (cs.beta.is_some() || cs.refresh.is_some()) {
-            return Err(self.bad(
-                if cs.beta.is_some() { "beta" } else { "refresh" },
-                "only used with the strategy (`graph`)".into(),
-            ));
+        let graph_only = [
+            ("beta", cs.beta.is_some()),
+            ("refresh", cs.refresh.is_some()),
+            ("adversarial", cs.adversarial.is_some()),
+        ];
+        if cs.graph.is_none()
+            && let Some((field, _)) = graph_only.iter().find(|(_, set)| *set)
+        {
+            return Err(self.bad(field, "only used with the strategy (`graph`)".into()));
         }
         let refresh = match &cs.refresh {
             Some(r) => Some(self.comp(&r.text(), "refresh", 1)?),
             None => None,
         };
+        let adversarial = match &cs.adversarial {
+            Some(a) => Some(self.comp(&a.text(), "adversarial", 1)?),
+            None => None,
+        };
+        // A constant margin is checked now; one that depends on n where it is evaluated.
+        if let Some(v) = adversarial.as_ref().and_then(|e| e.as_constant())
+            && v < crate::exact::Q::from_integer(0.into())
+        {
+            return Err(self.bad(
+                "adversarial",
+                format!("must be a finite number ≥ 0, got {v}"),
+            ));
+        }
         let no_md = sources.iter().all(|s| !matches!(s, Source::Md(..)));
         if !no_md && (cs.start.is_some() || cs.start_loads.is_some()) {
             return Err(self.bad(
@@ -382,7 +417,7 @@ impl Builder<'_> {
                 ),
             ));
         }
-        Ok(refresh)
+        Ok((refresh, adversarial))
     }
 }
 
