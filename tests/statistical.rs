@@ -252,6 +252,23 @@ fn md_and_strategy_models_run() {
     let v = run(&root, &p);
     assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
     assert_eq!(v.slack, Some(0.0));
+    // D's rank-weighted Γ after one ball of f = 2 units on n = 4 bins (α = ε/(2f) = 1/16 at
+    // ε = 1/4): the sum-loads normalised are s = (3/2, −1/2, −1/2, −1/2), heaviest first, so
+    // Γ = 2cosh(3/32) + 2cosh(1/32)(1/2 + 1/3 + 1/4) in every run, by hand; the file's mean equals
+    // it to rounding, and a bound 10⁻⁹ below it is refuted.
+    let hand = 2.0 * (3.0f64 / 32.0).cosh() + 2.0 * (1.0f64 / 32.0).cosh() * (13.0 / 12.0);
+    let gamma = |bound: f64| {
+        format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[claim]\nstatistic = \"md_gamma\"\n\
+             law = \"uniform(dims=4,f=2)\"\neps = 0.25\nmean = \"<= {bound:.12}\"\nballs = 1\nruns = 4\n\
+             confidence = 0.9\n[domain]\nn = [4]\n"
+        )
+    };
+    let v = run(&root, &write(&root, "gamma-at", &gamma(hand + 1e-9)));
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert!(v.slack.unwrap().abs() < 1e-8, "{:?}", v.slack);
+    let v = run(&root, &write(&root, "gamma-below", &gamma(hand - 1e-9)));
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
     // The strategy on C_8 after one ball: the largest sibling gap is 1 (see strategy_runs).
     let p = write(
         &root,
@@ -401,6 +418,37 @@ fn bad_input_is_a_one_line_error_naming_the_field() {
                 "\"max_gap\"\ngraph = \"cycle\"\nstrategy = \"greedy\"\nbeta = 0.5",
             ),
             "beta: applies to the flow strategy only",
+        ),
+        (
+            "md-gamma-without-eps",
+            base.replace("\"max_gap\"", "\"md_gamma\"\nlaw = \"uniform(dims=4,f=2)\""),
+            "statistic: md_gamma needs `eps`",
+        ),
+        (
+            "md-gamma-eps",
+            base.replace(
+                "\"max_gap\"",
+                "\"md_gamma\"\nlaw = \"uniform(dims=4,f=2)\"\neps = 0.3",
+            ),
+            "eps: must lie in (0, 1/4]",
+        ),
+        (
+            "md-gamma-binomial",
+            base.replace(
+                "\"max_gap\"",
+                "\"md_gamma\"\nlaw = \"binomial(dims=4,q=1/2)\"\neps = 0.25",
+            ),
+            "law: md_gamma: α = ε/(2f) needs a law with a fixed f",
+        ),
+        (
+            "md-gamma-without-law",
+            base.replace("\"max_gap\"", "\"md_gamma\"\neps = 0.25"),
+            "law: md-balls (`law`) go with the statistics md_max_gap, md_sum_gap and md_gamma",
+        ),
+        (
+            "eps-elsewhere",
+            base.replace("\"max_gap\"", "\"max_gap\"\neps = 0.25"),
+            "eps: only used with statistic",
         ),
         (
             "unknown-field",

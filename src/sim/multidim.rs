@@ -18,6 +18,7 @@
 use crate::error::{Error, Result};
 use crate::limits;
 use crate::multidim::ball::BallLaw;
+use crate::multidim::potential::GroupPotential;
 use crate::multidim::rule::MdRule;
 use crate::multidim::state::MdLoads;
 
@@ -165,19 +166,52 @@ impl MdRun {
 #[derive(Debug, Clone)]
 pub struct MdModel {
     cfg: MdSimConfig,
+    /// A rank-weighted potential observed as a third observable (`md_gamma`).
+    gamma: Option<GroupPotential>,
 }
 
 impl MdModel {
     /// Validates the configuration (its `balls` is ignored: the plan gives the number of balls).
     pub fn new(cfg: MdSimConfig) -> Result<MdModel> {
         cfg.validate()?;
-        Ok(MdModel { cfg })
+        Ok(MdModel { cfg, gamma: None })
+    }
+
+    /// The same model observing also D's rank-weighted potential `g` of the normalised
+    /// sum-loads `s_b = Σ_a (ℓ(a, b) − avg(a))` (observable `md_gamma`; for
+    /// [`Which::Gamma`](crate::multidim::Which) `Γ = Σ_i (e^{α s_(i)} + e^{−α s_(i)})/i`, bins
+    /// heaviest first: Narang–Dutta–Bhattacherjee, arXiv:1111.0762, §3). The runs are those of
+    /// the model without it (the key, hence every run's seed, is the same); a value above
+    /// `f64::MAX` is observed as +∞.
+    ///
+    /// ```
+    /// use balloc::multidim::{BallLaw, GroupPotential, MdRule, PsiReading, Which};
+    /// use balloc::sim::multidim::{MdModel, MdSimConfig};
+    /// use balloc::sim::{simulate, Model, Plan};
+    /// let cfg = MdSimConfig { n: 4, balls: 1, law: BallLaw::parse("uniform(dims=2,f=1)").unwrap(),
+    ///     rule: MdRule::parse("sum", "two-choice").unwrap(), batch: 1 };
+    /// let g = GroupPotential::new(Which::Gamma, 0.5, PsiReading::Printed).unwrap();
+    /// let m = MdModel::new(cfg).unwrap().observing(g);
+    /// assert_eq!(m.observables(), vec!["md_max_gap", "md_sum_gap", "md_gamma"]);
+    /// // One ball of one unit: s = (3/4, −1/4, −1/4, −1/4) in some order, so, heaviest first,
+    /// // Γ = e^{3/8} + e^{−3/8} + (e^{−1/8} + e^{1/8})(1/2 + 1/3 + 1/4).
+    /// let out = simulate(&m, &Plan::new(1, 1, 1), &|| {}).unwrap();
+    /// let c = |x: f64| x.exp() + (-x).exp();
+    /// let hand = c(0.375) + c(0.125) * (1.0 / 2.0 + 1.0 / 3.0 + 1.0 / 4.0);
+    /// assert!((out.runs[0].observables[2] - hand).abs() < 1e-12);
+    /// ```
+    pub fn observing(self, g: GroupPotential) -> MdModel {
+        MdModel {
+            gamma: Some(g),
+            ..self
+        }
     }
 }
 
 /// One run of md-balls ([`MdModel`]).
 struct MdSystem {
     cfg: MdSimConfig,
+    gamma: Option<GroupPotential>,
     x: MdLoads,
     balls: u64,
     round: Vec<(usize, crate::multidim::ball::Support)>,
@@ -240,7 +274,13 @@ impl crate::sim::System for MdSystem {
         c.into_iter().map(|(v, k)| (v as f64, k)).collect()
     }
     fn observables(&self) -> Vec<f64> {
-        vec![self.x.max_gap_f64(), self.x.sum_gap_f64()]
+        let mut v = vec![self.x.max_gap_f64(), self.x.sum_gap_f64()];
+        if let Some(g) = &self.gamma {
+            let mean = self.total() / self.x.n() as f64;
+            let s: Vec<f64> = self.sums().map(|b| b as f64 - mean).collect();
+            v.push(g.value(&s).to_f64_checked().unwrap_or(f64::INFINITY));
+        }
+        v
     }
 }
 
@@ -271,12 +311,17 @@ impl crate::sim::Model for MdModel {
     fn build(&self) -> Result<Box<dyn crate::sim::System>> {
         Ok(Box::new(MdSystem {
             cfg: self.cfg.clone(),
+            gamma: self.gamma,
             x: MdLoads::new(self.cfg.n, self.cfg.law.dims() as usize)?,
             balls: 0,
             round: Vec::with_capacity(self.cfg.batch.min(1 << 16) as usize),
         }))
     }
     fn observables(&self) -> Vec<String> {
-        vec!["md_max_gap".into(), "md_sum_gap".into()]
+        let mut v = vec!["md_max_gap".into(), "md_sum_gap".into()];
+        if self.gamma.is_some() {
+            v.push("md_gamma".into());
+        }
+        v
     }
 }

@@ -11,6 +11,7 @@ use super::quantifiers;
 use super::sources::{GraphSource, Source};
 use super::statistic::{Stat, Th};
 use crate::error::{Error, Result};
+use crate::multidim::{GroupPotential, PsiReading, Which};
 use crate::sim::graph::Rule;
 use crate::sim::multidim::MdSimConfig;
 use crate::sim::{Config, Model, Plan, RunResult, simulate};
@@ -136,15 +137,34 @@ impl Statistical {
                 }
                 Box::new(model)
             }
-            Source::Md(rule, law) => Box::new(crate::sim::multidim::MdModel::new(MdSimConfig {
-                n,
-                balls: m,
-                law: law.clone(),
-                rule: rule.clone(),
-                batch: b,
-            })?),
+            Source::Md(rule, law) => {
+                let model = crate::sim::multidim::MdModel::new(MdSimConfig {
+                    n,
+                    balls: m,
+                    law: law.clone(),
+                    rule: rule.clone(),
+                    batch: b,
+                })?;
+                match self.md_gamma(law)? {
+                    Some(g) => Box::new(model.observing(g)),
+                    None => Box::new(model),
+                }
+            }
         };
         Ok((model, detail))
+    }
+
+    /// D's `Γ` with `α = ε/(2f)` (Narang–Dutta–Bhattacherjee, arXiv:1111.0762, §3: the
+    /// constants; `Ψ` as printed, weights `1/i`) when the statistic is `md_gamma`.
+    fn md_gamma(&self, law: &crate::multidim::BallLaw) -> Result<Option<GroupPotential>> {
+        let Stat::MdGamma { eps_milli } = self.stat else {
+            return Ok(None);
+        };
+        let f = law
+            .fixed_f()
+            .ok_or_else(|| Error::invalid("[claim] law", "md_gamma needs a law with a fixed f"))?;
+        let alpha = eps_milli as f64 / 1e6 / (2.0 * f as f64);
+        GroupPotential::new(Which::Gamma, alpha, PsiReading::Printed).map(Some)
     }
 
     /// Greedy or Bansal–Feldheim's strategy on the source's graph at `n` (sequential only),

@@ -70,6 +70,15 @@ impl Builder<'_> {
             self.graph_sources(g, stat, &beta_values, procs.len())?
         } else if let Some(law) = self.cs.law.as_deref() {
             let law = BallLaw::parse(law).map_err(|e| self.bad("law", e.to_string()))?;
+            if matches!(stat, Stat::MdGamma { .. }) && law.fixed_f().is_none() {
+                return Err(self.bad(
+                    "law",
+                    format!(
+                        "md_gamma: α = ε/(2f) needs a law with a fixed f (uniform, skewed), got `{}`",
+                        law.spec()
+                    ),
+                ));
+            }
             let crit = self.cs.rule.as_deref().unwrap_or("sum");
             let mut sources = Vec::new();
             for p in &procs {
@@ -94,11 +103,11 @@ impl Builder<'_> {
     /// `strategy` with `graph`.
     fn check_source_fields(&self, stat: Stat) -> Built<()> {
         let cs = &self.cs;
-        let is_md = matches!(stat, Stat::MdMaxGap | Stat::MdSumGap);
+        let is_md = matches!(stat, Stat::MdMaxGap | Stat::MdSumGap | Stat::MdGamma { .. });
         if cs.law.is_some() != is_md {
             return Err(self.bad(
                 "law",
-                "md-balls (`law`) go with the statistics md_max_gap and md_sum_gap, and only with them"
+                "md-balls (`law`) go with the statistics md_max_gap, md_sum_gap and md_gamma, and only with them"
                     .into(),
             ));
         }

@@ -22,6 +22,7 @@ pub const STATISTICS: &[&str] = &[
     "mean_quantile_fraction",
     "md_max_gap",
     "md_sum_gap",
+    "md_gamma",
     "sibling_gap",
     "cut_gap",
 ];
@@ -39,6 +40,11 @@ pub(super) enum Stat {
     },
     MdMaxGap,
     MdSumGap,
+    /// D's rank-weighted `Γ = Σ_i (e^{α s_(i)} + e^{−α s_(i)})/i` of the normalised sum-loads,
+    /// `α = ε/(2f)` (`eps` = ε in millionths).
+    MdGamma {
+        eps_milli: u64,
+    },
     SiblingGap,
     /// `max(L̄(S), L̄(S̄)) − t/n` for the larger side `S` of a minimum cut of the graph (graph
     /// sources).
@@ -106,6 +112,21 @@ impl Builder<'_> {
             }
             "md_max_gap" => Stat::MdMaxGap,
             "md_sum_gap" => Stat::MdSumGap,
+            "md_gamma" => {
+                // Narang–Dutta–Bhattacherjee (arXiv:1111.0762), §3: α = ε/(2f) with ε ≤ 1/4.
+                let eps = cs.eps.ok_or_else(|| {
+                    self.bad(
+                        "statistic",
+                        "md_gamma needs `eps` (ε of α = ε/(2f), in (0, 1/4])".into(),
+                    )
+                })?;
+                if !(eps > 0.0 && eps <= 0.25) {
+                    return Err(self.bad("eps", format!("must lie in (0, 1/4], got {eps}")));
+                }
+                Stat::MdGamma {
+                    eps_milli: (eps * 1e6).round() as u64,
+                }
+            }
             "sibling_gap" => Stat::SiblingGap,
             "cut_gap" => Stat::CutGap,
             other => {
@@ -118,10 +139,15 @@ impl Builder<'_> {
                 ));
             }
         };
-        if cs.eps.is_some() && !matches!(stat, Stat::MeanQuantileFraction { .. }) {
+        if cs.eps.is_some()
+            && !matches!(
+                stat,
+                Stat::MeanQuantileFraction { .. } | Stat::MdGamma { .. }
+            )
+        {
             return Err(self.bad(
                 "eps",
-                "only used with statistic = \"mean_quantile_fraction\"".into(),
+                "only used with statistic = \"mean_quantile_fraction\" or \"md_gamma\"".into(),
             ));
         }
         Ok(stat)
@@ -287,6 +313,7 @@ impl Statistical {
             }
             Stat::SiblingGap | Stat::MdMaxGap => observable(&last.observables, 0)?,
             Stat::MdSumGap => observable(&last.observables, 1)?,
+            Stat::MdGamma { .. } => observable(&last.observables, 2)?,
             Stat::CutGap => observable(&last.observables, last.observables.len().max(1) - 1)?,
             Stat::PotentialFraction | Stat::RecoveryTime => self.trajectory_value(pts, th)?,
             Stat::HittingTime => return Err(hitting_is_per_run()),
@@ -351,6 +378,7 @@ impl Statistical {
             }
             Stat::SiblingGap | Stat::MdMaxGap => observable(&r.observables, 0)?,
             Stat::MdSumGap => observable(&r.observables, 1)?,
+            Stat::MdGamma { .. } => observable(&r.observables, 2)?,
             // The last observable of a graph model built with a cut.
             Stat::CutGap => observable(&r.observables, r.observables.len().max(1) - 1)?,
             Stat::PotentialFraction | Stat::RecoveryTime => {
@@ -380,6 +408,10 @@ impl Statistical {
             ),
             Stat::MdMaxGap => "max over dimensions of the per-dimension gap".into(),
             Stat::MdSumGap => "sum-load gap".into(),
+            Stat::MdGamma { eps_milli } => format!(
+                "rank-weighted Γ at the end (α = ε/(2f), ε = {})",
+                eps_milli as f64 / 1e6
+            ),
             Stat::SiblingGap => "max sibling gap of average loads".into(),
             Stat::CutGap => "max(L̄(S), L̄(S̄)) − t/n on a minimum cut".into(),
             Stat::PotentialFraction => format!(
