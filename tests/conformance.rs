@@ -333,6 +333,9 @@ fn out_of_range_parameters_are_rejected() {
         "two-thinning",
         "two-thinning(threshold=inf)",
         "mean-thinning(boundary=sideways)",
+        "mean-drift(delta=0)",
+        "mean-drift(delta=1.5)",
+        "mean-drift(delta=nan)",
         "no-such-process",
         "two-choice(",
     ] {

@@ -451,3 +451,106 @@ fn paper_b_potentials_reject_bad_parameters() {
         .to_string();
     assert!(e.contains("boundary") && e.contains("over"), "{e}");
 }
+
+/// Mean-Drift(δ), the first attempt of Bansal–Feldheim §1.2, on every state of the box, both
+/// boundary rules, δ ∈ {1/4, 1/3, 1/2, 1}: its exact law sums to 1, and with `k₋` underloaded bins
+/// (classified here from `n·xᵢ − W`, not by the process) every underloaded bin gets at least
+/// `(1 + δ)/n` and every overloaded bin at most `(1 − δ)/n`, one side with equality, wherever
+/// `k₋(1 + δ) ≤ n`; elsewhere every underloaded bin gets `1/k₋` (the most the state allows) and
+/// the others nothing. The `f64` law is the exact one rounded.
+#[test]
+fn mean_drift_has_its_drift_wherever_it_is_feasible() {
+    let mut feasible = 0;
+    let mut infeasible = 0;
+    for boundary in [Boundary::Over, Boundary::Under] {
+        for (a, b) in [(1, 4), (1, 3), (1, 2), (1, 1)] {
+            let delta = Q::new(a.into(), b.into());
+            let spec = format!("mean-drift(delta={a}/{b},boundary={})", boundary.name());
+            let p = process::parse(&spec).unwrap();
+            for x in states() {
+                let n = x.n();
+                let nq = Q::from_integer((n as i64).into());
+                let w: i64 = x.as_slice().iter().map(|v| *v as i64).sum();
+                let under: Vec<bool> = x
+                    .as_slice()
+                    .iter()
+                    .map(|v| {
+                        let y = n as i64 * (*v as i64) - w;
+                        match boundary {
+                            Boundary::Over => y < 0,
+                            Boundary::Under => y <= 0,
+                        }
+                    })
+                    .collect();
+                let ku = under.iter().filter(|u| **u).count();
+                let law = exact_law(p.as_ref(), &x);
+                let q = law.per_bin_probability();
+                assert_eq!(q.iter().cloned().sum::<Q>(), Q::one(), "{spec} at {x:?}");
+                let fl = p
+                    .step_law(&x, TieRule::Random)
+                    .unwrap()
+                    .per_bin_probability();
+                for (e, v) in q.iter().zip(&fl) {
+                    assert!((f(e) - v).abs() <= 1e-15, "{spec} at {x:?}: {e} vs {v}");
+                }
+                if ku == 0 || ku == n {
+                    assert!(q.iter().all(|v| *v == Q::one() / &nq), "{spec} at {x:?}");
+                    continue;
+                }
+                let lo = (Q::one() + &delta) / &nq;
+                let hi = (Q::one() - &delta) / &nq;
+                let ku_q = Q::from_integer((ku as i64).into());
+                if &ku_q * (Q::one() + &delta) <= nq {
+                    feasible += 1;
+                    let qu: Vec<&Q> = q
+                        .iter()
+                        .zip(&under)
+                        .filter(|(_, u)| **u)
+                        .map(|(v, _)| v)
+                        .collect();
+                    let qo: Vec<&Q> = q
+                        .iter()
+                        .zip(&under)
+                        .filter(|(_, u)| !**u)
+                        .map(|(v, _)| v)
+                        .collect();
+                    assert!(qu.iter().all(|v| **v >= lo), "{spec} at {x:?}: {q:?}");
+                    assert!(qo.iter().all(|v| **v <= hi), "{spec} at {x:?}: {q:?}");
+                    assert!(
+                        qu.iter().any(|v| **v == lo) || qo.iter().any(|v| **v == hi),
+                        "{spec} at {x:?}: neither bound is attained: {q:?}"
+                    );
+                } else {
+                    infeasible += 1;
+                    for (v, u) in q.iter().zip(&under) {
+                        let want = if *u { Q::one() / &ku_q } else { Q::zero() };
+                        assert_eq!(*v, want, "{spec} at {x:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        feasible > 1000 && infeasible > 100,
+        "{feasible} {infeasible}"
+    );
+}
+
+/// Mean-Drift(1) never lets an overloaded sample keep its ball, so the loads stay within one of
+/// each other: after every multiple of n balls all loads are equal (final gap 0), and the
+/// largest gap over a run is that after the first ball, 1 − 1/n (by hand).
+#[test]
+fn mean_drift_one_keeps_the_loads_level() {
+    use balloc::sim::{Config, Plan, simulate};
+    let n = 16;
+    let cfg = Config::parse("mean-drift(delta=1)", n, 1, "unit", "random").unwrap();
+    let out = simulate(&cfg, &Plan::new(40 * n as u64, 8, 1), &|| {}).unwrap();
+    for r in &out.runs {
+        assert_eq!(r.final_gap, 0.0);
+        assert!(
+            (r.max_gap - (1.0 - 1.0 / n as f64)).abs() < 1e-12,
+            "{}",
+            r.max_gap
+        );
+    }
+}

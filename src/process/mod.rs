@@ -19,6 +19,7 @@ use rand::Rng;
 mod d_choice;
 mod graphical;
 mod level_law;
+mod mean_drift;
 mod mean_thinning;
 mod one_choice;
 mod one_plus_beta;
@@ -33,6 +34,7 @@ mod two_thinning;
 
 pub use d_choice::DChoice;
 pub use level_law::LevelLaw;
+pub use mean_drift::MeanDrift;
 pub use one_choice::OneChoice;
 pub use one_plus_beta::OnePlusBeta;
 pub use packing::Packing;
@@ -254,6 +256,7 @@ pub static REGISTRY: &[&ProcessInfo] = &[
     &two_thinning::INFO,
     &relative_threshold::INFO,
     &mean_thinning::INFO,
+    &mean_drift::INFO,
     &twinning::INFO,
     &packing::INFO,
     &graphical::INFO,

@@ -19,6 +19,10 @@ pub(super) enum Over {
     Beta,
     /// `1/beta` (the same curves as `Beta`; the exponent changes sign).
     InvBeta,
+    /// The parameter `delta` of the processes of `[setting]` (e.g. the drift of `mean-drift`).
+    Delta,
+    /// `1/delta`.
+    InvDelta,
     /// `d/k` of the graph sources: degree over edge connectivity (one curve per strategy and
     /// `beta`).
     DOverK,
@@ -33,7 +37,20 @@ impl Over {
             Over::M => "m",
             Over::Beta => "beta",
             Over::InvBeta => "1/beta",
+            Over::Delta => "delta",
+            Over::InvDelta => "1/delta",
             Over::DOverK => "d/k",
+        }
+    }
+}
+
+impl Over {
+    /// The source parameter a fit over it reads (`beta` or `delta`), if any.
+    pub(super) fn param(self) -> Option<&'static str> {
+        match self {
+            Over::Beta | Over::InvBeta => Some("beta"),
+            Over::Delta | Over::InvDelta => Some("delta"),
+            _ => None,
         }
     }
 }
@@ -127,12 +144,14 @@ impl Builder<'_> {
             Some("m") => Over::M,
             Some("beta") => Over::Beta,
             Some("1/beta") => Over::InvBeta,
+            Some("delta") => Over::Delta,
+            Some("1/delta") => Over::InvDelta,
             Some("d/k") => Over::DOverK,
             Some(o) => {
                 return Err(self.bad(
                     "exponent_in",
                     format!(
-                        "must be \"n\", \"b\", \"m\", \"beta\", \"1/beta\" or \"d/k\", got `{o}`"
+                        "must be \"n\", \"b\", \"m\", \"beta\", \"1/beta\", \"delta\", \"1/delta\" or \"d/k\", got `{o}`"
                     ),
                 ));
             }
@@ -211,12 +230,7 @@ impl Statistical {
         };
         match self.test {
             Test::Mean(_) => format!("E[{x}]"),
-            Test::Exponent(_, Over::N) => format!("growth exponent in n of E[{x}]"),
-            Test::Exponent(_, Over::B) => format!("growth exponent in b of E[{x}]"),
-            Test::Exponent(_, Over::M) => format!("growth exponent in m of E[{x}]"),
-            Test::Exponent(_, Over::Beta) => format!("growth exponent in beta of E[{x}]"),
-            Test::Exponent(_, Over::InvBeta) => format!("growth exponent in 1/beta of E[{x}]"),
-            Test::Exponent(_, Over::DOverK) => format!("growth exponent in d/k of E[{x}]"),
+            Test::Exponent(_, over) => format!("growth exponent in {} of E[{x}]", over.name()),
             Test::Compare(_) => format!("E[{x}] of the first source − E[{x}] of the second"),
             Test::Probability(Side::AtMost) => format!("P[{x} <= rhs]"),
             Test::Probability(Side::AtLeast) => format!("P[{x} >= rhs]"),

@@ -24,13 +24,13 @@ impl Builder<'_> {
     pub fn betas(&self, sources: &[Source], over: Over) -> Built<Vec<f64>> {
         let exponent = self.cs.exponent.is_some();
         let mut betas = Vec::new();
-        if matches!(over, Over::Beta | Over::InvBeta) && exponent {
+        if let (Some(param), true) = (over.param(), exponent) {
             for (i, src) in sources.iter().enumerate() {
                 let beta = match src {
                     Source::Process(spec) => crate::spec::Spec::parse(spec)
                         .ok()
-                        .and_then(|sp| sp.get("beta").map(crate::spec::parse_f64)),
-                    Source::Graph(g) => Some(Ok(g.beta)),
+                        .and_then(|sp| sp.get(param).map(crate::spec::parse_f64)),
+                    Source::Graph(g) if param == "beta" => Some(Ok(g.beta)),
                     _ => None,
                 };
                 match beta {
@@ -39,7 +39,8 @@ impl Builder<'_> {
                         return Err(self.bad(
                             "exponent_in",
                             format!(
-                                "\"beta\" fits over the parameter `beta` of the processes of [setting] or of `[claim] beta`; source {} ({}) has no positive `beta`",
+                                "\"{param}\" fits over the parameter `{param}` of the processes of [setting]{}; source {} ({}) has no positive `{param}`",
+                                if param == "beta" { " or of `[claim] beta`" } else { "" },
                                 i + 1,
                                 src.label()
                             ),
@@ -70,7 +71,7 @@ impl Builder<'_> {
         beta_count: usize,
     ) -> Built<(Vec<usize>, usize)> {
         let by_param =
-            matches!(over, Over::Beta | Over::InvBeta | Over::DOverK) && self.cs.exponent.is_some();
+            (over.param().is_some() || over == Over::DOverK) && self.cs.exponent.is_some();
         let curve: Vec<usize> = sources
             .iter()
             .map(|s| match (s, over) {
@@ -224,7 +225,7 @@ impl Statistical {
                 Over::N => (0, p.bi, p.mi, p.source),
                 Over::B => (p.n, 0, p.mi, p.source),
                 Over::M => (p.n, p.bi, 0, p.source),
-                Over::Beta | Over::InvBeta | Over::DOverK => {
+                Over::Beta | Over::InvBeta | Over::Delta | Over::InvDelta | Over::DOverK => {
                     (p.n, p.bi, p.mi, self.curve[p.source])
                 }
             };
@@ -321,7 +322,7 @@ impl Statistical {
                 Over::N => String::new(),
                 Over::B => format!(" at n = {}", first.n),
                 Over::M => format!(" at n = {}, b = {}", first.n, first.b),
-                Over::Beta | Over::InvBeta | Over::DOverK => {
+                Over::Beta | Over::InvBeta | Over::Delta | Over::InvDelta | Over::DOverK => {
                     format!(" at n = {}, b = {}, m = {}", first.n, first.b, first.m)
                 }
             },
@@ -392,8 +393,8 @@ impl Statistical {
             Over::N => p.n as f64,
             Over::B => p.b as f64,
             Over::M => p.m as f64,
-            Over::Beta => self.betas[p.source],
-            Over::InvBeta => 1.0 / self.betas[p.source],
+            Over::Beta | Over::Delta => self.betas[p.source],
+            Over::InvBeta | Over::InvDelta => 1.0 / self.betas[p.source],
             Over::DOverK => {
                 if p.dk.1 <= 0.0 {
                     return Err(Error::invalid(
@@ -410,7 +411,9 @@ impl Statistical {
     /// sources share.
     pub(super) fn curve_label(&self, over: Over, source: usize) -> String {
         match (&self.sources[source], over) {
-            (Source::Process(_), Over::Beta | Over::InvBeta) => "processes of [setting]".into(),
+            (Source::Process(_), Over::Beta | Over::InvBeta | Over::Delta | Over::InvDelta) => {
+                "processes of [setting]".into()
+            }
             (Source::Graph(g), Over::Beta | Over::InvBeta) => {
                 let graph = g.label.split(", beta = ").next().unwrap_or(&g.label);
                 match g.rule {
