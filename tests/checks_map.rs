@@ -401,12 +401,15 @@ fn checks_map_is_true() {
         "theorems/CHECKS.md:\n{}",
         problems.join("\n")
     );
-    // The map is not empty: four papers with items, each status used somewhere.
+    // The map is not empty: four papers with items, each status used somewhere but "not yet
+    // checked", which is empty once every checkable item has a file.
     let mut p = Vec::new();
     let (items, totals) = parse_checks(&checks, &papers(&theorems_dir()), &mut p);
     assert_eq!(totals.len(), 4, "{totals:?}");
     for (s, name) in STATUSES.iter().enumerate() {
-        assert!(items.iter().any(|it| it.status == s), "no item is {name}");
+        if *name != "not yet checked" {
+            assert!(items.iter().any(|it| it.status == s), "no item is {name}");
+        }
     }
 }
 

@@ -132,6 +132,17 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ),
     // graphical-2022
     (
+        "graphical-2022/first-attempt-drift-gap",
+        Constant("K"),
+        Tight,
+    ),
+    // A smaller exponent than the one observed (0.80 in [0.76, 0.84]).
+    (
+        "graphical-2022/first-attempt-drift-gap-in-delta",
+        Lines(&[("exponent = \"<= 1\"", "exponent = \"<= 0.5\"")]),
+        Tight,
+    ),
+    (
         "graphical-2022/distributed-adversarial-signs",
         Constant("K"),
         Tight,
