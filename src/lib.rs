@@ -66,6 +66,7 @@ pub mod limits;
 pub mod loads;
 pub mod lower_bound;
 pub mod multidim;
+pub mod output;
 pub mod plot;
 pub mod potential;
 pub mod process;

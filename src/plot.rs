@@ -852,18 +852,8 @@ impl Plot {
     /// to a temporary file next to it and renamed, so the file is never seen half written.
     pub fn write(&self, path: &std::path::Path) -> Result<()> {
         let bytes = self.render(path)?;
-        let name = path
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "plot".into());
-        let tmp = path.with_file_name(format!(".{name}.tmp"));
-        let io =
-            |e: std::io::Error| Error::invalid(format!("plot `{}`", path.display()), e.to_string());
-        std::fs::write(&tmp, bytes).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io(e)
-        })
+        crate::output::write_atomic(path, &bytes)
+            .map_err(|e| Error::invalid(format!("plot `{}`", path.display()), e.to_string()))
     }
 }
 

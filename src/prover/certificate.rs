@@ -448,18 +448,6 @@ impl Certificate {
         }
         Ok(c)
     }
-
-    /// Writes the certificate atomically (a temporary file, then a rename).
-    pub fn write(&self, path: &std::path::Path) -> std::io::Result<()> {
-        if let Some(dir) = path.parent()
-            && !dir.as_os_str().is_empty()
-        {
-            std::fs::create_dir_all(dir)?;
-        }
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, self.to_json())?;
-        std::fs::rename(&tmp, path)
-    }
 }
 
 #[cfg(test)]

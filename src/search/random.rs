@@ -47,7 +47,7 @@ pub fn loads_strategy(n: usize) -> impl Strategy<Value = Vec<f64>> {
 fn persistence(plan: &Plan) -> Option<Box<dyn proptest::test_runner::FailurePersistence>> {
     let path = plan.regressions.as_ref()?;
     if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
+        let _ = crate::output::ensure_dir(dir);
     }
     let s: &'static str = Box::leak(path.display().to_string().into_boxed_str());
     Some(Box::new(FileFailurePersistence::Direct(s)))

@@ -232,7 +232,7 @@ impl Real {
         );
         if let Some(dir) = &ctx.certificates {
             let path = self.certificate_path(dir, k, ncases);
-            cert.write(&path).map_err(|e| {
+            crate::output::write_atomic(&path, cert.to_json().as_bytes()).map_err(|e| {
                 Error::invalid(
                     path.display().to_string(),
                     format!("cannot write the certificate: {e}"),
