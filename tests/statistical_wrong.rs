@@ -131,6 +131,7 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     // graphical-2022
+    ("graphical-2022/main-theorem-whp", Constant("K"), Tight),
     (
         "graphical-2022/first-attempt-drift-gap",
         Constant("K"),
