@@ -284,6 +284,12 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Constant("r"),
         Tight,
     ),
+    // Recorded refuted (the fraction is 0): the threshold doubled, still refuted.
+    (
+        "mean-biased-2023/mean-quantile-stabilization-far-start",
+        Lines(&[("mean = \">= eps^2\"", "mean = \">= 2 * eps^2\"")]),
+        Tight,
+    ),
     ("mean-biased-2023/tightness", Constant("c"), Tight),
     // multidim-2011
     ("multidim-2011/gap-heavily-loaded", Constant("K"), Tight),
