@@ -66,6 +66,9 @@ use Halving::{AsWritten, Constant, Lines, Literal};
 
 const FILES: &[(&str, Halving, Bound)] = &[
     // batched-2022
+    ("batched-2022/gap-log-n-up-to-n-log-n", Constant("K"), Tight),
+    // Recorded refuted: the gap grows like √b over [n, n⌈ln n⌉].
+    ("batched-2022/gap-flat-in-b-literal", AsWritten, Tight),
     ("batched-2022/class-any-process-gap", Literal, Tight),
     ("batched-2022/class-any-process-gap-below-q", Literal, Tight),
     ("batched-2022/expected-gamma-linear", Constant("K"), Tight),
