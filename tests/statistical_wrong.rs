@@ -66,6 +66,11 @@ use Halving::{AsWritten, Constant, Lines, Literal};
 
 const FILES: &[(&str, Halving, Bound)] = &[
     // batched-2022
+    (
+        "batched-2022/gap-b-over-n-log-n-processes",
+        Constant("K"),
+        Tight,
+    ),
     ("batched-2022/gap-log-n-up-to-n-log-n", Constant("K"), Tight),
     // Recorded refuted: the gap grows like √b over [n, n⌈ln n⌉].
     ("batched-2022/gap-flat-in-b-literal", AsWritten, Tight),
