@@ -139,6 +139,14 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     // graphical-2022
+    // One K for c = 1/2 and c = 1: loose at c = 1 (halved, its threshold is at the 1 − 1/64 quantile).
+    ("graphical-2022/lemma-3-7-tail-c-one", Constant("K"), Loose),
+    (
+        "graphical-2022/lemma-3-7-tail-c-one-tightest",
+        Constant("K"),
+        Tight,
+    ),
+    ("graphical-2022/lemma-3-7-tail-c-half", Constant("K"), Tight),
     ("graphical-2022/main-theorem-whp", Constant("K"), Tight),
     (
         "graphical-2022/first-attempt-drift-gap",
