@@ -424,6 +424,7 @@ const LAYERS: &[&[&str]] = &[
         "exact",
         "spec",
         "rng",
+        "output",
     ],
     &[
         "weights",
