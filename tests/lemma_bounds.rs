@@ -13,14 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common;
 
-const HEAD: &str = r#"title = "t"
-kind = "real"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+use common::REAL_HEAD as HEAD;
 
 /// sinh y ≤ y + y³·cosh(y)/6 on [0, 1]: sinh y − y = Σ_{k≥1} y^{2k+1}/(2k+1)! and
 /// y³cosh(y)/6 = Σ_{k≥0} y^{2k+3}/(6·(2k)!), termwise larger since (2k+3)! ≥ 6·(2k)!.

@@ -17,14 +17,7 @@ fn scratch(name: &str) -> PathBuf {
     common::scratch_in("prover", name)
 }
 
-const HEAD: &str = r#"title = "t"
-kind = "real"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+use common::REAL_HEAD as HEAD;
 
 fn run_text(name: &str, body: &str) -> claim::Verdict {
     common::check_scratch("prover", name, &format!("{HEAD}{body}"))

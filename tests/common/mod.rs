@@ -65,3 +65,13 @@ pub fn check_scratch(prefix: &str, name: &str, text: &str) -> balloc::claim::Ver
     balloc::claim::check(&p, &root, &mut balloc::claim::RunContext::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
+
+/// The head of a scratch theorem file of kind `real` (expected `open`: the tests read the verdict).
+pub const REAL_HEAD: &str = r#"title = "t"
+kind = "real"
+expected = "open"
+statement = "x"
+[source]
+locator = "test"
+provenance = "derived"
+"#;
