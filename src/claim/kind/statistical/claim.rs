@@ -14,18 +14,25 @@ pub(super) enum Over {
     N,
     B,
     M,
-    /// The parameter `beta` of the processes of `[setting]` or of the graph strategies (one curve
-    /// per graph and strategy).
-    Beta,
-    /// `1/beta` (the same curves as `Beta`; the exponent changes sign).
-    InvBeta,
-    /// The parameter `delta` of the processes of `[setting]` (e.g. the drift of `mean-drift`).
-    Delta,
-    /// `1/delta`.
-    InvDelta,
+    /// A parameter of the sources (`beta` of the processes of `[setting]` or of the graph
+    /// strategies, one curve per graph and strategy; `delta` of the processes), or its inverse
+    /// (the same curves; the exponent changes sign).
+    Param {
+        param: SourceParam,
+        inverse: bool,
+    },
     /// `d/k` of the graph sources: degree over edge connectivity (one curve per strategy and
     /// `beta`).
     DOverK,
+}
+
+/// The parameter of the sources a growth fit runs over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SourceParam {
+    /// `beta`: of the processes of `[setting]`, or `[claim] beta` of the strategy.
+    Beta,
+    /// `delta`: of the processes of `[setting]` (e.g. the drift of `mean-drift`).
+    Delta,
 }
 
 impl Over {
@@ -35,21 +42,27 @@ impl Over {
             Over::N => "n",
             Over::B => "b",
             Over::M => "m",
-            Over::Beta => "beta",
-            Over::InvBeta => "1/beta",
-            Over::Delta => "delta",
-            Over::InvDelta => "1/delta",
+            Over::Param { param, inverse } => match (param, inverse) {
+                (SourceParam::Beta, false) => "beta",
+                (SourceParam::Beta, true) => "1/beta",
+                (SourceParam::Delta, false) => "delta",
+                (SourceParam::Delta, true) => "1/delta",
+            },
             Over::DOverK => "d/k",
         }
     }
-}
 
-impl Over {
     /// The source parameter a fit over it reads (`beta` or `delta`), if any.
     pub(super) fn param(self) -> Option<&'static str> {
         match self {
-            Over::Beta | Over::InvBeta => Some("beta"),
-            Over::Delta | Over::InvDelta => Some("delta"),
+            Over::Param {
+                param: SourceParam::Beta,
+                ..
+            } => Some("beta"),
+            Over::Param {
+                param: SourceParam::Delta,
+                ..
+            } => Some("delta"),
             _ => None,
         }
     }
@@ -142,10 +155,14 @@ impl Builder<'_> {
             None | Some("n") => Over::N,
             Some("b") => Over::B,
             Some("m") => Over::M,
-            Some("beta") => Over::Beta,
-            Some("1/beta") => Over::InvBeta,
-            Some("delta") => Over::Delta,
-            Some("1/delta") => Over::InvDelta,
+            Some(text @ ("beta" | "1/beta" | "delta" | "1/delta")) => Over::Param {
+                param: if text.ends_with("beta") {
+                    SourceParam::Beta
+                } else {
+                    SourceParam::Delta
+                },
+                inverse: text.starts_with("1/"),
+            },
             Some("d/k") => Over::DOverK,
             Some(o) => {
                 return Err(self.bad(

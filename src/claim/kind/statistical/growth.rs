@@ -76,7 +76,7 @@ impl Builder<'_> {
             .iter()
             .map(|s| match (s, over) {
                 (Source::Graph(g), Over::DOverK) => g.rule_i * beta_count + g.beta_i,
-                (Source::Graph(g), Over::Beta | Over::InvBeta) => g.rule_i * 1_000_000 + g.graph_i,
+                (Source::Graph(g), Over::Param { .. }) => g.rule_i * 1_000_000 + g.graph_i,
                 _ => 0,
             })
             .collect();
@@ -225,9 +225,7 @@ impl Statistical {
                 Over::N => (0, p.bi, p.mi, p.source),
                 Over::B => (p.n, 0, p.mi, p.source),
                 Over::M => (p.n, p.bi, 0, p.source),
-                Over::Beta | Over::InvBeta | Over::Delta | Over::InvDelta | Over::DOverK => {
-                    (p.n, p.bi, p.mi, self.curve[p.source])
-                }
+                Over::Param { .. } | Over::DOverK => (p.n, p.bi, p.mi, self.curve[p.source]),
             };
             groups.entry(key).or_default().push(i);
         }
@@ -322,7 +320,7 @@ impl Statistical {
                 Over::N => String::new(),
                 Over::B => format!(" at n = {}", first.n),
                 Over::M => format!(" at n = {}, b = {}", first.n, first.b),
-                Over::Beta | Over::InvBeta | Over::Delta | Over::InvDelta | Over::DOverK => {
+                Over::Param { .. } | Over::DOverK => {
                     format!(" at n = {}, b = {}, m = {}", first.n, first.b, first.m)
                 }
             },
@@ -393,8 +391,8 @@ impl Statistical {
             Over::N => p.n as f64,
             Over::B => p.b as f64,
             Over::M => p.m as f64,
-            Over::Beta | Over::Delta => self.betas[p.source],
-            Over::InvBeta | Over::InvDelta => 1.0 / self.betas[p.source],
+            Over::Param { inverse: false, .. } => self.betas[p.source],
+            Over::Param { inverse: true, .. } => 1.0 / self.betas[p.source],
             Over::DOverK => {
                 if p.dk.1 <= 0.0 {
                     return Err(Error::invalid(
@@ -411,10 +409,8 @@ impl Statistical {
     /// sources share.
     pub(super) fn curve_label(&self, over: Over, source: usize) -> String {
         match (&self.sources[source], over) {
-            (Source::Process(_), Over::Beta | Over::InvBeta | Over::Delta | Over::InvDelta) => {
-                "processes of [setting]".into()
-            }
-            (Source::Graph(g), Over::Beta | Over::InvBeta) => {
+            (Source::Process(_), Over::Param { .. }) => "processes of [setting]".into(),
+            (Source::Graph(g), Over::Param { .. }) => {
                 let graph = g.label.split(", beta = ").next().unwrap_or(&g.label);
                 match g.rule {
                     Rule::Flow => format!("Bansal–Feldheim strategy on {graph}"),

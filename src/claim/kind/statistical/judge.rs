@@ -161,10 +161,9 @@ impl Statistical {
             Test::Exponent(_, Over::M) => {
                 self.grid_n(effort).len() * self.batch.len() * self.sources.len()
             }
-            Test::Exponent(
-                _,
-                Over::Beta | Over::InvBeta | Over::Delta | Over::InvDelta | Over::DOverK,
-            ) => self.grid_n(effort).len() * self.batch.len() * self.balls.len() * self.curves,
+            Test::Exponent(_, Over::Param { .. } | Over::DOverK) => {
+                self.grid_n(effort).len() * self.batch.len() * self.balls.len() * self.curves
+            }
         };
         base + if self.steady_state { k } else { 0 }
     }
