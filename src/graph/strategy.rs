@@ -174,9 +174,7 @@ impl EdgeTable {
         (k < b).then_some(k)
     }
 
-    /// [`direction`] of entry `k`; `set_load` is indexed by node.
-    #[inline(always)]
-    /// `|L̄(u) − L̄(w)|` for the two sets of entry `k`.
+    /// `|L̄(u) − L̄(w)|` for the two sets of entry `k`; `set_load` is indexed by node.
     fn difference(&self, k: usize, set_load: &[u64]) -> f64 {
         let Entry { u, w, .. } = self.entry[k];
         let (u, w) = (u as usize, w as usize);
@@ -184,6 +182,8 @@ impl EdgeTable {
         (avg(u) - avg(w)).abs()
     }
 
+    /// [`direction`] of entry `k`; `set_load` is indexed by node.
+    #[inline(always)]
     fn direction(&self, k: usize, set_load: &[u64]) -> i32 {
         let Entry { u, w, .. } = self.entry[k];
         let (u, w) = (u as usize, w as usize);
