@@ -556,7 +556,29 @@ impl Check for TwoPointExpr {
     }
 }
 
+/// The relative slack `(b − a)/max(|b|, 1)` of a comparison `a <= b` at `env`, in floats (`None`
+/// where a side fails to evaluate or the slack is not finite).
+fn float_slack(a: &Expr, b: &Expr, env: &TpEnv) -> Option<f64> {
+    let l = a.eval(&Float, env, None).ok()?.v.to_f64();
+    let r = b.eval(&Float, env, None).ok()?.v.to_f64();
+    let s = (r - l) / r.abs().max(1.0);
+    s.is_finite().then_some(s)
+}
+
 impl TwoPointExpr {
+    /// Whether the element `el` (at `env`) passes `given` (true without one); an element that
+    /// `given` cannot decide is an error naming it.
+    fn passes_given(&self, env: &TpEnv, el: &Element) -> Result<bool> {
+        let Some(g) = &self.given else {
+            return Ok(true);
+        };
+        let file_err = |m: String| Error::invalid(self.t.file_name(), m);
+        match decide(g, env).map_err(|e| file_err(format!("given at {}: {e}", el.describe())))? {
+            Some((passes, _)) => Ok(passes),
+            None => Err(file_err(format!("given at {}: undecided", el.describe()))),
+        }
+    }
+
     /// The verdict with the constants of `overrides` set (the constant finder's candidates;
     /// every grid combination of the other constants).
     fn run_with(&self, overrides: &[(usize, Q)], ctx: &mut RunContext) -> Result<Verdict> {
@@ -617,19 +639,8 @@ impl TwoPointExpr {
                 for delta in &self.deltas {
                     let el = Element::new(pi1, eps, eps_t, delta);
                     let env = setting.env(&el);
-                    if let Some(g) = &self.given {
-                        match decide(g, &env)
-                            .map_err(|e| file_err(format!("given at {}: {e}", el.describe())))?
-                        {
-                            Some((true, _)) => {}
-                            Some((false, _)) => continue,
-                            None => {
-                                return Err(file_err(format!(
-                                    "given at {}: undecided",
-                                    el.describe()
-                                )));
-                            }
-                        }
+                    if !self.passes_given(&env, &el)? {
+                        continue;
                     }
                     count += 1;
                     let seen = sweep.visit(&setting, &el, 0.0, || {
@@ -639,15 +650,10 @@ impl TwoPointExpr {
                         searched.add("two-point", count);
                         break 'outer;
                     }
-                    if let Some((a, b)) = sides
-                        && let (Ok(l), Ok(r)) =
-                            (a.eval(&Float, &env, None), b.eval(&Float, &env, None))
+                    if let Some(s) = sides.and_then(|(a, b)| float_slack(a, b, &env))
+                        && slack.is_none_or(|w| s < w)
                     {
-                        let (l, r) = (l.v.to_f64(), r.v.to_f64());
-                        let s = (r - l) / r.abs().max(1.0);
-                        if s.is_finite() && slack.is_none_or(|w| s < w) {
-                            slack = Some(s);
-                        }
+                        slack = Some(s);
                     }
                 }
             }
