@@ -476,6 +476,13 @@ impl Potential for Exponential {
         )
     }
 
+    fn shift_form(&self) -> Option<super::ShiftForm> {
+        Some(super::ShiftForm {
+            poly: Vec::new(),
+            exps: self.signs().iter().map(|s| (1.0, s * self.alpha)).collect(),
+        })
+    }
+
     fn has_level_form(&self, _setting: &Setting) -> bool {
         true
     }

@@ -26,12 +26,14 @@ mod lambda;
 mod mean_quantile;
 mod quadratic;
 mod recovery;
+mod shift_form;
 
 pub use absolute::Absolute;
 pub use exponential::{Exponential, Side};
 pub use lambda::AbsExponential;
 pub use mean_quantile::MeanQuantile;
 pub use quadratic::{Quadratic, sum_of_squares};
+pub use shift_form::ShiftForm;
 
 /// The exact expectation of a potential after one step (or batch) and its change.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -149,6 +151,21 @@ pub trait Potential: Send + Sync + std::fmt::Debug {
         _prec: u64,
     ) -> Result<Option<crate::potential::enclosed::Enclosed>> {
         Ok(None)
+    }
+
+    /// The per-bin term as a polynomial plus exponentials ([`ShiftForm`]), when it is one: then
+    /// its sums at any mean are combinations of power sums and exponential sums of the loads,
+    /// which the exhaustive enumeration extends bin by bin (`None`: the term is not of that form).
+    ///
+    /// ```
+    /// let q = balloc::potential::parse("quadratic").unwrap();
+    /// assert_eq!(q.shift_form().unwrap().poly, vec![0.0, 0.0, 1.0]); // y²
+    /// let g = balloc::potential::parse("gamma(alpha=0.5)").unwrap();
+    /// assert_eq!(g.shift_form().unwrap().exps, vec![(1.0, 0.5), (1.0, -0.5)]);
+    /// assert!(balloc::potential::parse("absolute").unwrap().shift_form().is_none());
+    /// ```
+    fn shift_form(&self) -> Option<ShiftForm> {
+        None
     }
 
     /// Whether [`Potential::level_expectation`] covers `setting` (so callers build a

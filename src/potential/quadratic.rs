@@ -63,6 +63,12 @@ impl Potential for Quadratic {
     fn term(&self, y: f64) -> Option<f64> {
         Some(y * y)
     }
+    fn shift_form(&self) -> Option<super::ShiftForm> {
+        Some(super::ShiftForm {
+            poly: vec![0.0, 0.0, 1.0],
+            exps: Vec::new(),
+        })
+    }
     fn expected_next(
         &self,
         law: &StepLaw,
