@@ -30,7 +30,7 @@ mod searched;
 pub mod shrink;
 
 pub use constant::{Bracket, Direction, bisect, bisect_bracket};
-pub use enumerate::{enumerate_sorted, enumeration_size};
+pub use enumerate::{Screen, enumerate_sorted, enumerate_sorted_screened, enumeration_size};
 pub use families::{FAMILIES, Family, near_ties};
 pub use searched::Searched;
 
@@ -53,6 +53,13 @@ pub trait Objective {
     fn eval(&self, loads: &[f64]) -> Result<Eval>;
     /// Whether an evaluation violates the claim (beyond its tolerance).
     fn violates(&self, e: &Eval) -> bool;
+    /// A screen of the exhaustive enumeration ([`Screen`]): bounds on the slack of
+    /// [`Objective::eval`] at sorted vectors, so that vectors that clearly hold and are not among
+    /// the tightest are counted without the full evaluation. `None` (the default): every vector
+    /// is evaluated.
+    fn screen(&self) -> Option<Box<dyn Screen + '_>> {
+        None
+    }
 }
 
 /// A source of extra states, e.g. load vectors taken from simulated trajectories (F8).
@@ -132,6 +139,17 @@ struct Tracker<'a> {
 }
 
 impl<'a> Tracker<'a> {
+    /// Whether a state whose slack is at least `lo > 0` can change nothing: it holds, and the
+    /// `k` tightest states kept are all at least as tight.
+    fn cleared(&self, lo: f64) -> bool {
+        lo > 0.0
+            && self.best.len() >= self.k
+            && self
+                .best
+                .last()
+                .is_some_and(|w| w.eval.slack.to_f64() <= lo)
+    }
+
     fn offer(&mut self, loads: &[f64], phase: &str) -> Result<()> {
         let eval = self.obj.eval(loads)?;
         self.record(loads, eval, phase);
@@ -206,13 +224,27 @@ pub fn run(obj: &dyn Objective, plan: &Plan, extra: &mut dyn StateSource) -> Res
         && n <= max_n
     {
         let mut err = None;
-        let count = enumerate_sorted(n, max_load, &mut |x| match t.offer(x, "exhaustive") {
+        let mut visit = |t: &mut Tracker, x: &[f64]| match t.offer(x, "exhaustive") {
             Ok(()) => true,
             Err(e) => {
                 err = Some(e);
                 false
             }
-        });
+        };
+        let count = match obj.screen() {
+            Some(mut screen) => {
+                enumerate_sorted_screened(n, max_load, screen.as_mut(), &mut |x, bounds| {
+                    // A vector the screen clears is searched: its slack is known to be positive
+                    // and no smaller than the tightest states kept, so evaluating it in full
+                    // would change nothing.
+                    if bounds.is_some_and(|(lo, _)| t.cleared(lo)) {
+                        return true;
+                    }
+                    visit(&mut t, x)
+                })
+            }
+            None => enumerate_sorted(n, max_load, &mut |x| visit(&mut t, x)),
+        };
         if let Some(e) = err {
             return Err(e);
         }

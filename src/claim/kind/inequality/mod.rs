@@ -18,6 +18,7 @@
 
 mod certify;
 mod run;
+mod screen;
 pub mod vectors;
 
 use super::{Check, ConstantReport, KindInfo, RunContext};

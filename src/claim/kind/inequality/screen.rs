@@ -1,0 +1,478 @@
+//! The screen of the exhaustive enumeration ([`crate::search::Screen`]) for a claim whose names
+//! are sums over the bins that separate the loads from the mean.
+//!
+//! The enumeration fixes the entries of a sorted vector (heaviest first) one at a time; the screen
+//! keeps, for each prefix, the power sums and exponential sums of the loads that the claim's
+//! potentials need ([`ShiftForm`]), plain and weighted by the rank law `q` (rank `r` is entry
+//! `r − 1`; tied bins share their loads, so `Σᵢ pᵢ φ(xᵢ)` is `Σ_r q_r φ(x_(r))` whatever the tie
+//! rule). At a complete vector, with `μ = W/n`, `μ' = (W + 1)/n` and unit balls one at a time:
+//!
+//! * `W`, `gap = x₀ − μ`, `ymin = x_{n−1} − μ`, `spread = x₀ − x_{n−1}`;
+//! * `X = U(μ)` for a potential `X = Σᵢ φ(yᵢ)`, with `U(s) = Σᵢ φ(xᵢ − s)`;
+//! * `E_X = U(μ') + Q(μ' − 1) − Q(μ')`, with `Q(s) = Σ_r q_r φ(x_(r) − s)`: the ball goes to the
+//!   bin of rank `r` with probability `q_r`, which raises that bin's term from `φ(x − μ')` to
+//!   `φ(x + 1 − μ')`; `dE_X = E_X − X`, `R_X = E_X/X`;
+//!
+//! each in time independent of `n`. The claim's formula is then evaluated on these values with a
+//! running bound on the error ([`Bounded`]): how far the claim's own float evaluation (the same
+//! formula on the values the state's routes compute, [`super::Inequality::float_atom`]) can be from
+//! the screen's. The search evaluates in full every vector whose bounds do not show that it holds
+//! and is no tighter than the states it keeps, so the screen changes the time of a search and
+//! nothing it reports.
+//!
+//! A claim qualifies when its formula uses only numbers, `+ − · /`, integer powers, `exp`, `ln`,
+//! `abs`, `min`, `max`, `cosh`, `sinh` and the names above (with `n`, `b` and the constants), its
+//! potentials have a [`ShiftForm`] (Υ, Φ, Ψ, Γ), the expectations are of one step of unit balls
+//! under a rank-based law (Two-Choice, d-Choice, (1+β), Quantile, or a vector of
+//! `[setting.vectors]`), and it has no hypotheses and no per-bin form.
+
+use super::Inequality;
+use crate::claim::case::{Case, PotInst};
+use crate::claim::env::StateEnv;
+use crate::claim::quantity::{Quantity, Stat};
+use crate::claim::state::State;
+use crate::lang::{BinOp, Cmp, Env, Expr, Float64, Formula, Func};
+use crate::potential::ShiftForm;
+use crate::search::Screen;
+use crate::weights::WeightLaw;
+
+/// Twice the unit roundoff of `f64`: the rounding of one operation in either evaluation.
+const U2: f64 = 2.0 * f64::EPSILON;
+
+/// A float value and a bound on its distance from the claim's own float evaluation of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounded {
+    /// The value.
+    pub v: f64,
+    /// The bound.
+    pub e: f64,
+}
+
+impl Bounded {
+    fn exact(v: f64) -> Bounded {
+        Bounded { v, e: 0.0 }
+    }
+    fn add(a: Bounded, b: Bounded) -> Bounded {
+        Bounded {
+            v: a.v + b.v,
+            e: a.e + b.e + U2 * (a.v.abs() + b.v.abs() + a.e + b.e),
+        }
+    }
+    fn neg(a: Bounded) -> Bounded {
+        Bounded { v: -a.v, e: a.e }
+    }
+    fn mul(a: Bounded, b: Bounded) -> Bounded {
+        let (x, y) = (a.v.abs() + a.e, b.v.abs() + b.e);
+        Bounded {
+            v: a.v * b.v,
+            e: a.v.abs() * b.e + b.v.abs() * a.e + a.e * b.e + U2 * x * y,
+        }
+    }
+    fn div(a: Bounded, b: Bounded) -> Option<Bounded> {
+        // |a'/b' − a/b| ≤ (|a' − a| + |a/b|·|b' − b|)/|b'|, |b'| ≥ |b| − e_b.
+        let floor = b.v.abs() - b.e;
+        if floor <= 0.0 {
+            return None;
+        }
+        let v = a.v / b.v;
+        Some(Bounded {
+            v,
+            e: (a.e + v.abs() * b.e) / floor + U2 * (a.v.abs() + a.e) / floor,
+        })
+    }
+    fn exp(a: Bounded) -> Bounded {
+        // |e^{a'} − e^a| ≤ e^{a + e_a}·e_a, and each exponential within 2 ulp.
+        let top = (a.v + a.e).exp();
+        Bounded {
+            v: a.v.exp(),
+            e: top * (a.e + 2.0 * U2),
+        }
+    }
+    fn ln(a: Bounded) -> Option<Bounded> {
+        let floor = a.v - a.e;
+        if floor <= 0.0 {
+            return None;
+        }
+        let v = a.v.ln();
+        Some(Bounded {
+            v,
+            e: a.e / floor + 2.0 * U2 * (v.abs() + 1.0),
+        })
+    }
+    fn powi(a: Bounded, k: i64) -> Option<Bounded> {
+        // As the float domains form it: |k| products from 1, then the reciprocal.
+        if k.abs() > 64 {
+            return None;
+        }
+        let mut acc = Bounded::exact(1.0);
+        for _ in 0..k.abs() {
+            acc = Bounded::mul(acc, a);
+        }
+        if k < 0 {
+            Bounded::div(Bounded::exact(1.0), acc)
+        } else {
+            Some(acc)
+        }
+    }
+    fn finite(self) -> Option<Bounded> {
+        (self.v.is_finite() && self.e.is_finite()).then_some(self)
+    }
+}
+
+/// Whether the screen can evaluate `e`; the slots it reads are added to `slots`.
+fn screenable(e: &Expr, slots: &mut Vec<usize>) -> bool {
+    match e {
+        Expr::Num(..) => true,
+        Expr::Slot(s) => {
+            slots.push(*s);
+            true
+        }
+        Expr::Neg(a) => screenable(a, slots),
+        Expr::Op(op, a, b) => {
+            let exponent_ok = *op != BinOp::Pow
+                || matches!(&**b, Expr::Num(q, _) if q.is_integer() && q.to_integer().bits() <= 6);
+            exponent_ok && screenable(a, slots) && screenable(b, slots)
+        }
+        Expr::Call(f, args) => {
+            matches!(
+                f,
+                Func::Exp | Func::Ln | Func::Abs | Func::Min | Func::Max | Func::Cosh | Func::Sinh
+            ) && args.iter().all(|a| screenable(a, slots))
+        }
+        _ => false,
+    }
+}
+
+fn screenable_formula(f: &Formula, slots: &mut Vec<usize>) -> bool {
+    match f {
+        Formula::Cmp(a, _, b) => screenable(a, slots) && screenable(b, slots),
+        Formula::And(a, b) | Formula::Or(a, b) => {
+            screenable_formula(a, slots) && screenable_formula(b, slots)
+        }
+        Formula::Not(a) => screenable_formula(a, slots),
+    }
+}
+
+/// Where a slot's value comes from at a complete vector.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// A value that does not depend on the state (`n`, `b`, a constant).
+    Fixed(f64),
+    /// `W`.
+    Total,
+    /// `x₀ − μ`.
+    Gap,
+    /// `x_{n−1} − μ`.
+    YMin,
+    /// `x₀ − x_{n−1}`.
+    Spread,
+    /// A statistic of the potential at index `p` of [`ClaimScreen::forms`].
+    Pot(usize, Stat),
+    /// A slot the formula does not read.
+    Unread,
+}
+
+/// A potential's form and where its sums sit in a row of prefix sums.
+#[derive(Debug)]
+struct FormAt {
+    form: ShiftForm,
+    /// The offset of its plain sums.
+    plain: usize,
+    /// The offset of its sums weighted by the rank law (when an expectation is read).
+    ranked: Option<usize>,
+}
+
+/// The screen of one link of a claim at one case (module documentation).
+pub(super) struct ClaimScreen<'a> {
+    formula: &'a Formula,
+    tol: f64,
+    n: usize,
+    /// The rank law, heaviest rank first.
+    q: Vec<f64>,
+    forms: Vec<FormAt>,
+    /// The slots the formula reads, with where their values come from.
+    slots: Vec<(usize, Source)>,
+    /// Row `i` holds the sums over entries `0..i`: column 0 is `W`, then each form's sums.
+    rows: Vec<f64>,
+    width: usize,
+    /// The first and the last entry.
+    first: f64,
+    last: f64,
+    values: Vec<Bounded>,
+}
+
+/// The screen of link `link` of `ineq` at `case`, when the claim qualifies (module documentation).
+pub(super) fn screen<'a>(
+    ineq: &'a Inequality,
+    link: usize,
+    case: &'a Case<'a>,
+) -> Option<ClaimScreen<'a>> {
+    if ineq.per_bin || !ineq.given.is_empty() {
+        return None;
+    }
+    let formula = &ineq.links[link].formula;
+    let mut read = Vec::new();
+    if !screenable_formula(formula, &mut read) {
+        return None;
+    }
+    let n = case.n;
+    let one_step = case.setting.batch == 1 && case.setting.weights == WeightLaw::Unit;
+    let q = case.alloc.rank_vector().filter(|q| q.len() == n);
+    // The values that do not depend on the state, as the claim's own evaluation gives them.
+    let zero = State::new(case, vec![0.0; n]).ok()?;
+    let env = StateEnv::new(&zero, &Float64);
+    let mut slots = vec![Source::Unread; case.tables.slots.len()];
+    let mut forms: Vec<(usize, FormAt)> = Vec::new();
+    let mut width = 1;
+    for &s in &read {
+        slots[s] = match case.tables.slots[s] {
+            Quantity::N | Quantity::B | Quantity::Const(_) => {
+                Source::Fixed(env.slot(&Float64, s).ok()?.v)
+            }
+            Quantity::Total => Source::Total,
+            Quantity::Gap | Quantity::YMax => Source::Gap,
+            Quantity::YMin => Source::YMin,
+            Quantity::Spread => Source::Spread,
+            Quantity::Pot(j, stat) => {
+                let PotInst::Registered { pot, .. } = &case.pots[j] else {
+                    return None;
+                };
+                let expectation = stat != Stat::Value;
+                if expectation && (stat.steps() != 1 || !one_step || q.is_none()) {
+                    return None;
+                }
+                let k = match forms.iter().position(|(i, _)| *i == j) {
+                    Some(k) => k,
+                    None => {
+                        let form = pot.shift_form().filter(|f| !f.is_empty())?;
+                        let plain = width;
+                        width += form.len();
+                        forms.push((
+                            j,
+                            FormAt {
+                                form,
+                                plain,
+                                ranked: None,
+                            },
+                        ));
+                        forms.len() - 1
+                    }
+                };
+                let f = &mut forms[k].1;
+                if expectation && f.ranked.is_none() {
+                    f.ranked = Some(width);
+                    width += f.form.len();
+                }
+                Source::Pot(k, stat)
+            }
+            _ => return None,
+        };
+    }
+    Some(ClaimScreen {
+        formula,
+        tol: crate::exact::to_f64(&ineq.setup.tolerance),
+        n,
+        q: q.map(<[f64]>::to_vec).unwrap_or_default(),
+        forms: forms.into_iter().map(|(_, f)| f).collect(),
+        slots: slots
+            .into_iter()
+            .enumerate()
+            .filter(|(_, s)| !matches!(s, Source::Unread))
+            .collect(),
+        rows: vec![0.0; (n + 1) * width],
+        width,
+        first: 0.0,
+        last: 0.0,
+        values: vec![Bounded::exact(0.0); case.tables.slots.len()],
+    })
+}
+
+impl ClaimScreen<'_> {
+    /// The value of `form` summed plainly (`ranked = false`) or by the rank law, at shift `s`,
+    /// from the last row; its error bound covers the different order of the claim's own sums.
+    #[inline]
+    fn sum_at(&self, f: &FormAt, ranked: bool, s: f64) -> Bounded {
+        let row = &self.rows[self.n * self.width..];
+        let off = if ranked {
+            f.ranked.expect("ranked sums kept")
+        } else {
+            f.plain
+        };
+        let (v, m) = f.form.at(&row[off..off + f.form.len()], s);
+        Bounded {
+            v,
+            e: (self.n as f64 + 64.0) * 4.0 * U2 * m,
+        }
+    }
+
+    #[inline]
+    fn pot(&self, k: usize, stat: Stat, mu: f64, mu1: f64) -> Option<Bounded> {
+        let f = &self.forms[k];
+        let value = || self.sum_at(f, false, mu);
+        let next = || {
+            let up = Bounded::add(self.sum_at(f, false, mu1), self.sum_at(f, true, mu1 - 1.0));
+            Bounded::add(up, Bounded::neg(self.sum_at(f, true, mu1)))
+        };
+        Some(match stat {
+            Stat::Value => value(),
+            Stat::Expected(_) => next(),
+            Stat::Change(_) => Bounded::add(next(), Bounded::neg(value())),
+            Stat::Ratio(_) => Bounded::div(next(), value())?,
+        })
+    }
+
+    fn eval(&self, e: &Expr) -> Option<Bounded> {
+        let r = match e {
+            Expr::Num(_, f) => Bounded::exact(*f),
+            Expr::Slot(s) => self.values[*s],
+            Expr::Neg(a) => Bounded::neg(self.eval(a)?),
+            Expr::Op(op, a, b) => {
+                let x = self.eval(a)?;
+                match op {
+                    BinOp::Add => Bounded::add(x, self.eval(b)?),
+                    BinOp::Sub => Bounded::add(x, Bounded::neg(self.eval(b)?)),
+                    BinOp::Mul => Bounded::mul(x, self.eval(b)?),
+                    BinOp::Div => Bounded::div(x, self.eval(b)?)?,
+                    BinOp::Pow => match &**b {
+                        Expr::Num(k, _) => {
+                            Bounded::powi(x, num_traits::ToPrimitive::to_i64(&k.to_integer())?)?
+                        }
+                        _ => return None,
+                    },
+                }
+            }
+            Expr::Call(f, args) => {
+                let first = self.eval(&args[0])?;
+                let mut acc = match f {
+                    Func::Exp => Bounded::exp(first),
+                    Func::Ln => Bounded::ln(first)?,
+                    Func::Abs => Bounded {
+                        v: first.v.abs(),
+                        e: first.e,
+                    },
+                    Func::Cosh | Func::Sinh => {
+                        let (p, m) = (Bounded::exp(first), Bounded::exp(Bounded::neg(first)));
+                        let s = if *f == Func::Cosh {
+                            Bounded::add(p, m)
+                        } else {
+                            Bounded::add(p, Bounded::neg(m))
+                        };
+                        Bounded::mul(s, Bounded::exact(0.5))
+                    }
+                    Func::Min | Func::Max => first,
+                    _ => return None,
+                };
+                for a in &args[1..] {
+                    let y = self.eval(a)?;
+                    let pick = if *f == Func::Min {
+                        acc.v.min(y.v)
+                    } else {
+                        acc.v.max(y.v)
+                    };
+                    acc = Bounded {
+                        v: pick,
+                        e: acc.e.max(y.e),
+                    };
+                }
+                acc
+            }
+            _ => return None,
+        };
+        r.finite()
+    }
+
+    /// `(lo, hi)` around the slack of `f` as [`crate::claim::engine::float::float_formula`]
+    /// forms it (`b + tol − a` for `a <= b`, `tol − |a − b|` for `a == b`, …; the tighter side of
+    /// `&&`, the looser of `||`, the negation under `!`).
+    fn slack_bounds(&self, f: &Formula) -> Option<(f64, f64)> {
+        Some(match f {
+            Formula::Cmp(a, c, b) => {
+                let (x, y) = (self.eval(a)?, self.eval(b)?);
+                let t = Bounded::exact(self.tol);
+                let s = match c {
+                    Cmp::Le | Cmp::Lt => Bounded::add(Bounded::add(y, Bounded::neg(x)), t),
+                    Cmp::Ge | Cmp::Gt => Bounded::add(Bounded::add(x, Bounded::neg(y)), t),
+                    Cmp::Eq | Cmp::Ne => {
+                        let d = Bounded::add(x, Bounded::neg(y));
+                        let d = Bounded {
+                            v: d.v.abs(),
+                            e: d.e,
+                        };
+                        if *c == Cmp::Eq {
+                            Bounded::add(t, Bounded::neg(d))
+                        } else {
+                            Bounded::add(d, Bounded::neg(t))
+                        }
+                    }
+                };
+                let s = s.finite()?;
+                (s.v - s.e, s.v + s.e)
+            }
+            Formula::And(a, b) => {
+                let (x, y) = (self.slack_bounds(a)?, self.slack_bounds(b)?);
+                (x.0.min(y.0), x.1.min(y.1))
+            }
+            Formula::Or(a, b) => {
+                let (x, y) = (self.slack_bounds(a)?, self.slack_bounds(b)?);
+                (x.0.max(y.0), x.1.max(y.1))
+            }
+            Formula::Not(a) => {
+                let (lo, hi) = self.slack_bounds(a)?;
+                (-hi, -lo)
+            }
+        })
+    }
+}
+
+impl Screen for ClaimScreen<'_> {
+    #[inline]
+    fn set(&mut self, i: usize, v: f64) {
+        let w = self.width;
+        let (head, tail) = self.rows.split_at_mut((i + 1) * w);
+        let (prev, next) = (&head[i * w..], &mut tail[..w]);
+        // A row is a few numbers: a loop, not a call to copy memory.
+        for (a, b) in next.iter_mut().zip(prev) {
+            *a = *b;
+        }
+        next[0] += v;
+        for f in &self.forms {
+            let len = f.form.len();
+            f.form.add_bin(&mut next[f.plain..f.plain + len], 1.0, v);
+            if let Some(r) = f.ranked {
+                f.form.add_bin(&mut next[r..r + len], self.q[i], v);
+            }
+        }
+        if i == 0 {
+            self.first = v;
+        }
+        self.last = v;
+    }
+
+    fn slack(&mut self) -> Option<(f64, f64)> {
+        let n = self.n as f64;
+        let total = self.rows[self.n * self.width];
+        let (mu, mu1) = (total / n, (total + 1.0) / n);
+        // The mean as the claim forms it (W/n) is within an ulp of `mu`.
+        let m_err = U2 * mu.abs();
+        for k in 0..self.slots.len() {
+            let (s, source) = self.slots[k];
+            let v = match source {
+                Source::Unread => continue,
+                Source::Fixed(v) => Bounded::exact(v),
+                Source::Total => Bounded::exact(total),
+                Source::Gap => Bounded {
+                    v: self.first - mu,
+                    e: m_err + U2 * (self.first + mu.abs()),
+                },
+                Source::YMin => Bounded {
+                    v: self.last - mu,
+                    e: m_err + U2 * (self.last + mu.abs()),
+                },
+                Source::Spread => Bounded::exact(self.first - self.last),
+                Source::Pot(k, stat) => self.pot(k, stat, mu, mu1)?,
+            };
+            self.values[s] = v.finite()?;
+        }
+        self.slack_bounds(self.formula)
+    }
+}
