@@ -99,7 +99,7 @@ fn write_outputs(
         csv.push('\n');
         writeln!(md, "{row}").unwrap();
     }
-    balloc::sim::sweep::atomic_write(dir.join(format!("{name}.csv")), csv.as_bytes()).unwrap();
+    balloc::output::write_atomic(&dir.join(format!("{name}.csv")), csv.as_bytes()).unwrap();
     let mut plot = Plot::new(
         title,
         Axis::linear(xlabel).integer(),
@@ -267,6 +267,6 @@ Wall time: {total:.1} s in total.\n\n| experiment | wall time |\n|---|---:|\n{ti
     );
     readme.push_str(&md);
     readme.push_str(FINDINGS_POINTER);
-    balloc::sim::sweep::atomic_write(dir.join("README.md"), readme.as_bytes()).unwrap();
+    balloc::output::write_atomic(&dir.join("README.md"), readme.as_bytes()).unwrap();
     eprintln!("done in {total:.1} s; wrote {}", dir.display());
 }

@@ -605,7 +605,7 @@ proptest! {
     #[test]
     fn sweep_grids_parse_or_give_clean_errors(text in sweep_file(false)) {
         let path = Path::new("grids/fuzz.toml");
-        match balloc::sim::sweep::Sweep::parse(&text, path) {
+        match balloc::app::sweep::Sweep::parse(&text, path) {
             Ok(sw) => {
                 prop_assert!(!sw.entries.is_empty(), "an empty grid: {text}");
                 prop_assert!(sw.runs >= 1);

@@ -758,7 +758,7 @@ fn literals_names_graphs_and_sweep_outputs_are_validated() {
 
 #[test]
 fn an_edited_shard_row_is_refused_at_merge() {
-    use balloc::sim::sweep::{Shard, Sweep};
+    use balloc::app::sweep::{Shard, Sweep};
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-shard-edit");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

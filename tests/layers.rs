@@ -8,6 +8,11 @@
 //! `mod.rs`, or `x.rs` beside its folder `x/`) may name its own descendants — declaring them,
 //! re-exporting them, listing them in its registry — without that being an import; every other
 //! import is an arrow, and the arrows may form no circle.
+//!
+//! And only the modules whose work is files touch the file system: the reading and writing
+//! sides (`input`, `output`), the application layer (`app`), the command line (`cli`) and the
+//! theorem-file loader (`claim::schema`, `claim::uses`); the mathematics, the simulator, the
+//! searches and the prover hand their bytes to `output`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -527,4 +532,49 @@ fn imports_between_top_level_modules_go_down_the_layers() {
         "imports up the layers:\n{}",
         up.into_iter().collect::<Vec<_>>().join("\n")
     );
+}
+
+/// The modules that may touch the file system (module path prefixes).
+const FILE_MODULES: &[&[&str]] = &[
+    &["input"],
+    &["output"],
+    &["app"],
+    &["cli"],
+    &["claim", "schema"],
+    &["claim", "uses"],
+];
+
+/// The files of `files` (outside their tests, comments and strings) that name the file system
+/// (`fs::`, `File::`, `OpenOptions`) and are not under a prefix of [`FILE_MODULES`].
+fn touching_files(files: &BTreeMap<Vec<String>, String>) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(m, _)| {
+            !FILE_MODULES
+                .iter()
+                .any(|p| m.starts_with(&p.iter().map(|s| s.to_string()).collect::<Vec<_>>()))
+        })
+        .filter(|(_, src)| {
+            let code = without_tests(&strip(src));
+            ["fs::", "File::", "OpenOptions"]
+                .iter()
+                .any(|w| code.contains(w))
+        })
+        .map(|(m, _)| m.join("/"))
+        .collect()
+}
+
+#[test]
+fn only_the_file_modules_touch_the_file_system() {
+    // The check finds a write outside them, and ignores comments, strings and tests.
+    let files: BTreeMap<Vec<String>, String> = [
+        (vec!["sim".to_string()], "fn f() { std::fs::write(\"a\", b\"\").unwrap(); }".to_string()),
+        (vec!["search".to_string()], "// std::fs::write\nconst S: &str = \"File::create\";\n#[cfg(test)]\nmod tests {\n    fn g() { std::fs::read(\"x\").unwrap(); }\n}\n".to_string()),
+        (vec!["app".to_string(), "x".to_string()], "fn f() { std::fs::write(\"a\", b\"\").unwrap(); }".to_string()),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(touching_files(&files), vec!["sim".to_string()]);
+    let files = crate_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert_eq!(touching_files(&files), Vec::<String>::new());
 }

@@ -549,7 +549,7 @@ fn same_seed_same_bytes_for_any_thread_count() {
 }
 
 mod sweep {
-    use balloc::sim::sweep::{Shard, Sweep};
+    use balloc::app::sweep::{Shard, Sweep};
     use std::path::Path;
 
     const TOML: &str = r#"
@@ -611,7 +611,7 @@ batches = [4]
 }
 
 mod sweep_integrity {
-    use balloc::sim::sweep::{Shard, Sweep};
+    use balloc::app::sweep::{Shard, Sweep};
     use std::path::{Path, PathBuf};
 
     /// A row as a partial or shard file holds it: followed by its checksum, the FNV-1a hash of

@@ -15,6 +15,7 @@
 //! | [`loads`] | every `--loads` argument | the text `X1,X2,...` or `@FILE` → [`crate::loads::Loads`] |
 //! | [`json`] | every `--format json` | numbers beyond f64 as null with their logarithm |
 //! | [`simulate`] | `balloc simulate` | process, n, balls and the plan's options → [`simulate::SimulateRequest`] → [`crate::sim::SimOutput`] |
+//! | [`sweep`] | `balloc sweep` | a grid file → [`sweep::Sweep`], run by shard ([`sweep::Shard`]) into its CSV files, resumable, or merged |
 //! | [`pvec`] | `balloc pvec` | the process and n or loads → [`pvec::PvecReport`] (with [`pvec::C1Report`], [`pvec::C2Report`]) |
 
 pub mod constant;
@@ -24,3 +25,4 @@ pub mod list;
 pub mod loads;
 pub mod pvec;
 pub mod simulate;
+pub mod sweep;

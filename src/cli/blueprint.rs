@@ -32,19 +32,10 @@ pub struct Args {
     jobs: Option<usize>,
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename (never seen half written).
+/// Writes `bytes` to `path` atomically ([`crate::output::write_atomic`]), the error naming the file.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    let name = path
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    crate::output::write_atomic(path, bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Runs `balloc blueprint`.

@@ -280,8 +280,8 @@ pub fn run(a: Args) -> Result<i32> {
                 Some(dir) => {
                     std::fs::create_dir_all(&dir)
                         .with_context(|| format!("--out {}", dir.display()))?;
-                    crate::sim::sweep::atomic_write(
-                        dir.join(format!("{graph}.json")),
+                    crate::output::write_atomic(
+                        &dir.join(format!("{graph}.json")),
                         serde_json::to_string_pretty(&doc)?.as_bytes(),
                     )
                     .with_context(|| format!("--out {}", dir.display()))?;

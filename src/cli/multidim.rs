@@ -214,7 +214,8 @@ fn simulate(a: SimArgs) -> Result<i32> {
 
 /// Temporary file, sync, rename; no temporary file left behind on failure.
 fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    Ok(crate::sim::sweep::atomic_write(path, text.as_bytes())?)
+    crate::output::write_atomic(path, text.as_bytes())
+        .map_err(|e| crate::output::file_error(path, e).into())
 }
 
 fn experiment(a: ExpArgs) -> Result<i32> {

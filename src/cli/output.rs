@@ -248,7 +248,7 @@ macro_rules! errln {
 pub fn writable_dir(dir: &std::path::Path, flag: &str) -> Result<()> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{flag}: cannot create `{}`", dir.display()))?;
-    crate::sim::sweep::check_writable(dir.join(".balloc-write-check"))
+    crate::output::check_writable(&dir.join(".balloc-write-check"))
         .with_context(|| format!("{flag}: cannot write in `{}`", dir.display()))?;
     Ok(())
 }

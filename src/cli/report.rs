@@ -54,8 +54,8 @@ pub fn run(a: Args) -> Result<i32> {
     let jobs = jobs(a.jobs)?;
     crate::limits::CHECK_EFFORT.check("--effort", u64::from(a.effort))?;
     if let Some(out) = &a.out {
-        crate::sim::sweep::check_writable(out)
-            .map_err(|e| anyhow::anyhow!("invalid --out: {e}"))?;
+        crate::output::check_writable(out)
+            .map_err(|e| anyhow::anyhow!("invalid --out: {}", crate::output::file_error(out, e)))?;
     }
     let opts = RunOptions {
         effort: a.effort.max(1),

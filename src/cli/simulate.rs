@@ -100,7 +100,10 @@ fn request_of(a: &Args) -> Result<SimulateRequest> {
     if let Some(path) = &a.plot {
         // The format first (an unknown extension is refused before any run), then the folder.
         crate::plot::check_format(std::path::Path::new(path)).context("--plot")?;
-        sim::sweep::check_writable(path).context("--plot")?;
+        let p = std::path::Path::new(path);
+        crate::output::check_writable(p)
+            .map_err(|e| crate::output::file_error(p, e))
+            .context("--plot")?;
     }
     Ok(req)
 }

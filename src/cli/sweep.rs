@@ -1,6 +1,6 @@
 //! `balloc sweep FILE.toml [--shard i/k]` and `balloc sweep merge FILE.toml --shards k`.
 
-use crate::sim::sweep::{Shard, Sweep};
+use crate::app::sweep::{Shard, Sweep};
 use anyhow::{Result, bail};
 use std::path::Path;
 
@@ -36,7 +36,9 @@ pub fn run(a: Args) -> Result<i32> {
             bail!("invalid --plot: a shard has no summary; plot after `balloc sweep merge`");
         }
         crate::plot::check_format(Path::new(p)).map_err(|e| anyhow::anyhow!("--plot: {e}"))?;
-        crate::sim::sweep::check_writable(p).map_err(|e| anyhow::anyhow!("--plot: {e}"))?;
+        let p = std::path::Path::new(p);
+        crate::output::check_writable(p)
+            .map_err(|e| anyhow::anyhow!("--plot: {}", crate::output::file_error(p, e)))?;
     }
     let sweep = Sweep::load(Path::new(file))?;
     // A missing output folder is named as such (not as an unreadable input).

@@ -1,4 +1,5 @@
-//! Monte Carlo simulation of allocation processes: engines, observers, statistics, sweeps.
+//! Monte Carlo simulation of allocation processes: engines, observers, statistics (grids of
+//! configurations run from a file, sharded and resumable: [`crate::app::sweep`]).
 //!
 //! * A [`Model`] says what is simulated (the built-in [`Config`]: a registered process, `n`, the
 //!   batch size, the weight law and the tie rule) and builds a fresh [`System`] per run. The
@@ -34,7 +35,6 @@ pub use crate::rng;
 pub mod start;
 pub mod statistic;
 pub mod stopping;
-pub mod sweep;
 
 use crate::error::{Error, Result};
 use crate::loads::{Loads, TieRule};

@@ -32,7 +32,7 @@
 //!   when it is killed), and a second one fails at once with a one-line error;
 //! * the partial files and the shard files start with a fingerprint line
 //!   `# balloc sweep <hash>[ shard i/k]`, a hash of the grid (every configuration's canonical key
-//!   and balls), runs, seed, confidence, the crate version and [`super::STREAM_VERSION`]: a
+//!   and balls), runs, seed, confidence, the crate version and [`crate::sim::STREAM_VERSION`]: a
 //!   resume or a merge refuses files of another sweep, seed or simulator version;
 //! * every row of a partial or shard file carries a checksum of the sweep's fingerprint and the
 //!   row (a last column `check`), so a row whose values were edited is refused when read back;
@@ -45,8 +45,8 @@
 //! * grid arithmetic (`batch_per_n·n`, `balls_per_n·n`, `batches·b`) is checked: an overflow is a
 //!   one-line error naming the field.
 
-use super::{Config, Model, Plan, RunResult, simulate, summarise};
 use crate::error::{Error, Result};
+use crate::sim::{Config, Model, Plan, RunResult, simulate, summarise};
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::io::Write;
@@ -121,7 +121,7 @@ impl Shard {
     /// Parses `i/k` with `0 ≤ i < k`.
     ///
     /// ```
-    /// use balloc::sim::sweep::Shard;
+    /// use balloc::app::sweep::Shard;
     /// assert_eq!(Shard::parse("1/4").unwrap(), Shard { index: 1, count: 4 });
     /// assert!(Shard::parse("4/4").is_err());
     /// assert!(Shard::parse("x").is_err());
@@ -325,7 +325,7 @@ impl Grid {
 }
 
 /// The fingerprint of a sweep: a hash of every configuration's canonical key and balls, the
-/// runs, seed, confidence, the crate version and [`super::STREAM_VERSION`].
+/// runs, seed, confidence, the crate version and [`crate::sim::STREAM_VERSION`].
 fn fingerprint(entries: &[Entry], f: &SweepFile, confidence: f64) -> u64 {
     let keys: Vec<String> = entries
         .iter()
@@ -338,7 +338,7 @@ fn fingerprint(entries: &[Entry], f: &SweepFile, confidence: f64) -> u64 {
         f.seed,
         confidence,
         env!("CARGO_PKG_VERSION"),
-        super::STREAM_VERSION
+        crate::sim::STREAM_VERSION
     ))
 }
 
@@ -489,7 +489,7 @@ impl Sweep {
                 }
                 let e = &self.entries[c];
                 let plan = Plan::new(e.balls, self.runs, self.seed);
-                let x = super::run_one(&e.config, &plan, r).map(|x| (c, x));
+                let x = crate::sim::run_one(&e.config, &plan, r).map(|x| (c, x));
                 tick(1);
                 Some(x)
             })
@@ -507,7 +507,7 @@ impl Sweep {
             None => vec![self.runs_path(), self.summary_path()],
         };
         for f in &finals {
-            check_writable(f)?;
+            crate::output::check_writable(f).map_err(|e| io_err(f, e))?;
         }
         let _lock = self.lock()?;
         let partial = self.partial_path(shard);
@@ -549,11 +549,11 @@ impl Sweep {
                     text.push_str(&self.sealed(row_line(*c, &self.entries[*c], r)));
                     text.push('\n');
                 }
-                atomic_write(self.shard_path(s), text.as_bytes())?
+                write(self.shard_path(s), text.as_bytes())?
             }
             None => {
-                atomic_write(self.runs_path(), self.rows_csv(&done).as_bytes())?;
-                atomic_write(self.summary_path(), self.summary_csv(&done)?.as_bytes())?;
+                write(self.runs_path(), self.rows_csv(&done).as_bytes())?;
+                write(self.summary_path(), self.summary_csv(&done)?.as_bytes())?;
             }
         }
         let _ = std::fs::remove_file(&partial);
@@ -630,8 +630,8 @@ impl Sweep {
                 ),
             ));
         }
-        atomic_write(self.runs_path(), self.rows_csv(&all).as_bytes())?;
-        atomic_write(self.summary_path(), self.summary_csv(&all)?.as_bytes())?;
+        write(self.runs_path(), self.rows_csv(&all).as_bytes())?;
+        write(self.summary_path(), self.summary_csv(&all)?.as_bytes())?;
         Ok(vec![self.runs_path(), self.summary_path()])
     }
 
@@ -810,7 +810,7 @@ impl Sweep {
                 }
             }
             rec.push(if runs.len() < 2 {
-                super::statistic::UNDEFINED_FOR_ONE_RUN.to_string()
+                crate::sim::statistic::UNDEFINED_FOR_ONE_RUN.to_string()
             } else {
                 String::new()
             });
@@ -920,44 +920,16 @@ fn csv_err(e: csv::Error) -> Error {
 }
 
 fn io_err(p: &Path, e: std::io::Error) -> Error {
-    Error::invalid(format!("file `{}`", p.display()), e.to_string())
+    crate::output::file_error(p, e)
 }
 
-fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(|s| s.to_owned()).unwrap_or_default();
-    name.push(format!(".tmp.{}", std::process::id()));
-    path.with_file_name(name)
-}
-
-/// Checks that `path` can be written (its directory exists and accepts a new file), without
-/// leaving a file behind. Call it before a long computation.
-pub fn check_writable(path: impl AsRef<Path>) -> Result<()> {
+/// Writes a file of the sweep atomically ([`crate::output::write_atomic`]).
+fn write(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
     let path = path.as_ref();
-    let tmp = temp_path(path);
-    std::fs::File::create(&tmp).map_err(|e| io_err(path, e))?;
-    let _ = std::fs::remove_file(&tmp);
-    Ok(())
+    crate::output::write_atomic(path, bytes).map_err(|e| io_err(path, e))
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced, then
-/// renamed over `path`. On failure no file is left at `path` or at the temporary name.
-pub fn atomic_write(path: impl AsRef<Path>, bytes: &[u8]) -> Result<()> {
-    let path = path.as_ref();
-    let tmp = temp_path(path);
-    let res = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = res {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io_err(path, e));
-    }
-    Ok(())
-}
-
-/// Simulates a whole configuration (for callers that want [`super::SimOutput`] of one entry).
-pub fn simulate_entry(e: &Entry, runs: u64, seed: u64) -> Result<super::SimOutput> {
+/// Simulates a whole configuration (for callers that want [`crate::sim::SimOutput`] of one entry).
+pub fn simulate_entry(e: &Entry, runs: u64, seed: u64) -> Result<crate::sim::SimOutput> {
     simulate(&e.config, &Plan::new(e.balls, runs, seed), &|| {})
 }
