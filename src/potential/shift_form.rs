@@ -52,6 +52,16 @@ impl ShiftForm {
     #[inline]
     pub fn add_bin(&self, sums: &mut [f64], w: f64, x: f64) {
         let d = self.poly.len();
+        if x == 0.0 {
+            // An empty bin: x^0 = e^0 = 1, every other power 0.
+            if d > 0 {
+                sums[0] += w;
+            }
+            for s in &mut sums[d..] {
+                *s += w;
+            }
+            return;
+        }
         let mut p = w;
         for s in &mut sums[..d] {
             *s += p;
@@ -62,13 +72,58 @@ impl ShiftForm {
         }
     }
 
+    /// [`ShiftForm::add_bin`] of bin `x` to two sets of sums at once, with weights 1 and `w`
+    /// (each power and exponential of `x` formed once).
+    ///
+    /// ```
+    /// use balloc::potential::ShiftForm;
+    /// let f = ShiftForm { poly: vec![0.0, 1.0], exps: vec![(1.0, 0.5)] };
+    /// let (mut a, mut b) = (vec![0.0; 3], vec![0.0; 3]);
+    /// f.add_bin_pair(&mut a, &mut b, 0.25, 2.0);
+    /// // S_0, S_1, Σ e^{x/2}: (1, 2, e) and a quarter of it.
+    /// assert_eq!(a, vec![1.0, 2.0, 1f64.exp()]);
+    /// assert_eq!(b, vec![0.25, 0.5, 0.25 * 1f64.exp()]);
+    /// ```
+    #[inline]
+    pub fn add_bin_pair(&self, plain: &mut [f64], weighted: &mut [f64], w: f64, x: f64) {
+        let d = self.poly.len();
+        let mut p = 1.0;
+        for (a, b) in plain[..d].iter_mut().zip(&mut weighted[..d]) {
+            *a += p;
+            *b += w * p;
+            p *= x;
+        }
+        for ((a, b), &(_, r)) in plain[d..]
+            .iter_mut()
+            .zip(&mut weighted[d..])
+            .zip(&self.exps)
+        {
+            let e = (r * x).exp();
+            *a += e;
+            *b += w * e;
+        }
+    }
+
     /// `(Σᵢ wᵢ φ(xᵢ − s), m)` from the sums of the bins, with `m` the sum of the magnitudes of
     /// the terms it was formed from (a bound on the size of its rounding error, in units of the
     /// relative precision, when the loads and weights are non-negative).
     #[inline]
     pub fn at(&self, sums: &[f64], s: f64) -> (f64, f64) {
         let d = self.poly.len();
-        let (mut v, mut m) = if d <= SHIFT_MAX {
+        let (mut v, mut m) = if d <= 3 {
+            // Degree ≤ 2 written out: Σ a_k (x − s)^k from S_0, S_1, S_2; the terms bounded as
+            // below.
+            let a = |k: usize| self.poly.get(k).copied().unwrap_or(0.0);
+            let s0 = sums[0..d].first().copied().unwrap_or(0.0);
+            let s1 = if d > 1 { sums[1] } else { 0.0 };
+            let s2 = if d > 2 { sums[2] } else { 0.0 };
+            let v = a(0) * s0 + a(1) * (s1 - s * s0) + a(2) * (s2 - 2.0 * s * s1 + s * s * s0);
+            let sa = s.abs();
+            let m = a(0).abs() * 2.0 * s0
+                + a(1).abs() * (s1 + sa * s0)
+                + a(2).abs() * 2.0 * (s2 + sa * sa * s0);
+            (v, m)
+        } else if d <= SHIFT_MAX {
             // The coefficients of p(x − s) in x by a Taylor shift (multiplications and additions
             // only), against the power sums. The terms of the expansion are bounded by
             // Σ_k |a_k| Σᵢ wᵢ(xᵢ + |s|)^k ≤ Σ_k |a_k| 2^{k−1}(S_k + |s|^k S_0) (x ≥ 0).
@@ -159,6 +214,19 @@ mod tests {
             prop_assert!((v - (pv + ev)).abs() <= 1e-12 * m.max(1.0));
             // The magnitude bounds the terms of the expansion.
             prop_assert!(m >= (pm + em) * (1.0 - 1e-12));
+            // Degree ≤ 2 (written out) against the bin-by-bin sums too.
+            let g = ShiftForm { poly: a[..3].to_vec(), exps: vec![] };
+            let mut gs = vec![0.0; g.len()];
+            let mut gd = 0.0;
+            for &(x, w) in &xs {
+                g.add_bin(&mut gs, w, x as f64);
+                let y = x as f64 - s;
+                gd += w * (a[0] + a[1] * y + a[2] * y * y);
+            }
+            let (gv, gm) = g.at(&gs, s);
+            prop_assert!((gv - gd).abs() <= 1e-12 * gm.max(1.0), "{gv} vs {gd} (m = {gm})");
+            let (gpv, gpm) = g.poly_at(&gs, s);
+            prop_assert!((gv - gpv).abs() <= 1e-12 * gm.max(1.0) && gm >= gpm * (1.0 - 1e-12));
         }
     }
 }

@@ -134,6 +134,9 @@ struct Tracker<'a> {
     obj: &'a dyn Objective,
     k: usize,
     best: Vec<Found>,
+    /// The slack of the `k`-th state kept, once `k` are kept (`+∞` before): a state whose slack
+    /// is at least this and positive changes nothing.
+    floor: f64,
     violation: Option<Found>,
     report: Report,
 }
@@ -142,12 +145,7 @@ impl<'a> Tracker<'a> {
     /// Whether a state whose slack is at least `lo > 0` can change nothing: it holds, and the
     /// `k` tightest states kept are all at least as tight.
     fn cleared(&self, lo: f64) -> bool {
-        lo > 0.0
-            && self.best.len() >= self.k
-            && self
-                .best
-                .last()
-                .is_some_and(|w| w.eval.slack.to_f64() <= lo)
+        lo > 0.0 && self.floor <= lo
     }
 
     fn offer(&mut self, loads: &[f64], phase: &str) -> Result<()> {
@@ -181,6 +179,12 @@ impl<'a> Tracker<'a> {
                 None => self.best.push(f),
             }
             self.best.truncate(self.k);
+            if self.best.len() >= self.k {
+                self.floor = self
+                    .best
+                    .last()
+                    .map_or(f64::INFINITY, |w| w.eval.slack.to_f64());
+            }
         }
     }
 }
@@ -214,6 +218,7 @@ pub fn run(obj: &dyn Objective, plan: &Plan, extra: &mut dyn StateSource) -> Res
         obj,
         k: plan.starts.max(1),
         best: Vec::new(),
+        floor: f64::INFINITY,
         violation: None,
         report: Report::default(),
     };

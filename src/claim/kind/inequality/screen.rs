@@ -198,6 +198,9 @@ pub(super) struct ClaimScreen<'a> {
     /// The first and the last entry.
     first: f64,
     last: f64,
+    /// Whether the last row already holds a last entry 0 (written with entry `n − 2`: the
+    /// enumeration's vectors end in 0).
+    zero_tail: bool,
     values: Vec<Bounded>,
 }
 
@@ -283,6 +286,7 @@ pub(super) fn screen<'a>(
         width,
         first: 0.0,
         last: 0.0,
+        zero_tail: false,
         values: vec![Bounded::exact(0.0); case.tables.slots.len()],
     })
 }
@@ -424,9 +428,10 @@ impl ClaimScreen<'_> {
     }
 }
 
-impl Screen for ClaimScreen<'_> {
+impl ClaimScreen<'_> {
+    /// Row `i + 1` from row `i` and entry `i = v`.
     #[inline]
-    fn set(&mut self, i: usize, v: f64) {
+    fn extend(&mut self, i: usize, v: f64) {
         let w = self.width;
         let (head, tail) = self.rows.split_at_mut((i + 1) * w);
         let (prev, next) = (&head[i * w..], &mut tail[..w]);
@@ -437,10 +442,35 @@ impl Screen for ClaimScreen<'_> {
         next[0] += v;
         for f in &self.forms {
             let len = f.form.len();
-            f.form.add_bin(&mut next[f.plain..f.plain + len], 1.0, v);
-            if let Some(r) = f.ranked {
-                f.form.add_bin(&mut next[r..r + len], self.q[i], v);
+            match f.ranked {
+                // The plain and the ranked sums sit one after the other (built that way).
+                Some(r) if r == f.plain + len => {
+                    let (plain, ranked) = next[f.plain..r + len].split_at_mut(len);
+                    f.form.add_bin_pair(plain, ranked, self.q[i], v);
+                }
+                Some(r) => {
+                    f.form.add_bin(&mut next[f.plain..f.plain + len], 1.0, v);
+                    f.form.add_bin(&mut next[r..r + len], self.q[i], v);
+                }
+                None => f.form.add_bin(&mut next[f.plain..f.plain + len], 1.0, v),
             }
+        }
+    }
+}
+
+impl Screen for ClaimScreen<'_> {
+    #[inline]
+    fn set(&mut self, i: usize, v: f64) {
+        if i + 1 == self.n && v == 0.0 && self.zero_tail {
+            self.last = 0.0;
+            return;
+        }
+        self.extend(i, v);
+        self.zero_tail = false;
+        if i + 2 == self.n {
+            // The vectors of the enumeration end in 0: the last row now, while row i + 1 is warm.
+            self.extend(i + 1, 0.0);
+            self.zero_tail = true;
         }
         if i == 0 {
             self.first = v;
