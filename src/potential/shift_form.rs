@@ -109,8 +109,44 @@ impl ShiftForm {
     /// relative precision, when the loads and weights are non-negative).
     #[inline]
     pub fn at(&self, sums: &[f64], s: f64) -> (f64, f64) {
+        let (mut v, mut m) = self.poly_part(sums, s);
+        for (e, &(c, b)) in sums[self.poly.len()..].iter().zip(&self.exps) {
+            let t = c * (-b * s).exp() * e;
+            v += t;
+            m += t.abs();
+        }
+        (v, m)
+    }
+
+    /// [`ShiftForm::at`] with the factors `e^{−b_l s}` of the exponential terms given
+    /// (`scale[l]`, one per term), so that a caller evaluating at several related shifts forms
+    /// them by products rather than exponentials.
+    ///
+    /// ```
+    /// use balloc::potential::ShiftForm;
+    /// let f = ShiftForm { poly: vec![], exps: vec![(1.0, 0.5)] };
+    /// let mut sums = vec![0.0; 1];
+    /// f.add_bin(&mut sums, 1.0, 2.0);
+    /// // e^{(2 − 1)/2} = e^{1/2}, with the factor e^{−1/2} given.
+    /// let (v, _) = f.at_scaled(&sums, 1.0, &[(-0.5f64).exp()]);
+    /// assert!((v - 0.5f64.exp()).abs() < 1e-15);
+    /// ```
+    #[inline]
+    pub fn at_scaled(&self, sums: &[f64], s: f64, scale: &[f64]) -> (f64, f64) {
+        let (mut v, mut m) = self.poly_part(sums, s);
+        for ((e, &(c, _)), k) in sums[self.poly.len()..].iter().zip(&self.exps).zip(scale) {
+            let t = c * k * e;
+            v += t;
+            m += t.abs();
+        }
+        (v, m)
+    }
+
+    /// The polynomial part of [`ShiftForm::at`]: its value and magnitude.
+    #[inline(always)]
+    fn poly_part(&self, sums: &[f64], s: f64) -> (f64, f64) {
         let d = self.poly.len();
-        let (mut v, mut m) = if d <= 3 {
+        if d <= 3 {
             // Degree ≤ 2 written out: Σ a_k (x − s)^k from S_0, S_1, S_2; the terms bounded as
             // below.
             let a = |k: usize| self.poly.get(k).copied().unwrap_or(0.0);
@@ -140,13 +176,7 @@ impl ShiftForm {
             (v, m)
         } else {
             self.poly_at(sums, s)
-        };
-        for (e, &(c, b)) in sums[d..].iter().zip(&self.exps) {
-            let t = c * (-b * s).exp() * e;
-            v += t;
-            m += t.abs();
         }
-        (v, m)
     }
 
     /// The polynomial part of [`ShiftForm::at`] term by term (any degree).

@@ -153,6 +153,149 @@ fn screenable_formula(f: &Formula, slots: &mut Vec<usize>) -> bool {
     }
 }
 
+/// The formula compiled for the screen: names by slot, and every part that reads no state
+/// (numbers, `n`, `b`, constants) folded into a constant once.
+#[derive(Debug, Clone)]
+enum Node {
+    Const(Bounded),
+    Slot(usize),
+    Neg(Box<Node>),
+    Op(BinOp, Box<Node>, Box<Node>),
+    Pow(Box<Node>, i64),
+    Call(Func, Vec<Node>),
+}
+
+/// The comparisons of the formula over [`Node`]s.
+#[derive(Debug, Clone)]
+enum Test {
+    Cmp(Node, Cmp, Node),
+    And(Box<Test>, Box<Test>),
+    Or(Box<Test>, Box<Test>),
+    Not(Box<Test>),
+}
+
+/// `e` as a [`Node`], with the slots of `fixed` as constants and constant parts folded (`None`
+/// where the screen cannot evaluate it).
+fn compile(e: &Expr, fixed: &dyn Fn(usize) -> Option<f64>) -> Option<Node> {
+    let node = match e {
+        Expr::Num(_, f) => Node::Const(Bounded::exact(*f)),
+        Expr::Slot(s) => match fixed(*s) {
+            Some(v) => Node::Const(Bounded::exact(v)),
+            None => Node::Slot(*s),
+        },
+        Expr::Neg(a) => Node::Neg(Box::new(compile(a, fixed)?)),
+        Expr::Op(BinOp::Pow, a, b) => match &**b {
+            Expr::Num(q, _) if q.is_integer() && q.to_integer().bits() <= 6 => Node::Pow(
+                Box::new(compile(a, fixed)?),
+                num_traits::ToPrimitive::to_i64(&q.to_integer())?,
+            ),
+            _ => return None,
+        },
+        Expr::Op(op, a, b) => Node::Op(
+            *op,
+            Box::new(compile(a, fixed)?),
+            Box::new(compile(b, fixed)?),
+        ),
+        Expr::Call(f, args)
+            if matches!(
+                f,
+                Func::Exp | Func::Ln | Func::Abs | Func::Min | Func::Max | Func::Cosh | Func::Sinh
+            ) =>
+        {
+            Node::Call(
+                *f,
+                args.iter()
+                    .map(|a| compile(a, fixed))
+                    .collect::<Option<_>>()?,
+            )
+        }
+        _ => return None,
+    };
+    let constant = match &node {
+        Node::Neg(a) | Node::Pow(a, _) => matches!(**a, Node::Const(_)),
+        Node::Op(_, a, b) => matches!(**a, Node::Const(_)) && matches!(**b, Node::Const(_)),
+        Node::Call(_, args) => args.iter().all(|a| matches!(a, Node::Const(_))),
+        Node::Const(_) | Node::Slot(_) => false,
+    };
+    // A constant part that cannot be evaluated (a division by 0) stays as it is, and the screen
+    // then bounds no vector: the claim's own evaluation reports it.
+    Some(match constant.then(|| eval(&node, &[])).flatten() {
+        Some(v) => Node::Const(v),
+        None => node,
+    })
+}
+
+fn compile_test(f: &Formula, fixed: &dyn Fn(usize) -> Option<f64>) -> Option<Test> {
+    Some(match f {
+        Formula::Cmp(a, c, b) => Test::Cmp(compile(a, fixed)?, *c, compile(b, fixed)?),
+        Formula::And(a, b) => Test::And(
+            Box::new(compile_test(a, fixed)?),
+            Box::new(compile_test(b, fixed)?),
+        ),
+        Formula::Or(a, b) => Test::Or(
+            Box::new(compile_test(a, fixed)?),
+            Box::new(compile_test(b, fixed)?),
+        ),
+        Formula::Not(a) => Test::Not(Box::new(compile_test(a, fixed)?)),
+    })
+}
+
+/// The value of `n` with its bound, the slots' values in `values`.
+fn eval(n: &Node, values: &[Bounded]) -> Option<Bounded> {
+    let r = match n {
+        Node::Const(v) => *v,
+        Node::Slot(s) => values[*s],
+        Node::Neg(a) => Bounded::neg(eval(a, values)?),
+        Node::Op(op, a, b) => {
+            let (x, y) = (eval(a, values)?, eval(b, values)?);
+            match op {
+                BinOp::Add => Bounded::add(x, y),
+                BinOp::Sub => Bounded::add(x, Bounded::neg(y)),
+                BinOp::Mul => Bounded::mul(x, y),
+                BinOp::Div => Bounded::div(x, y)?,
+                BinOp::Pow => return None,
+            }
+        }
+        Node::Pow(a, k) => Bounded::powi(eval(a, values)?, *k)?,
+        Node::Call(f, args) => {
+            let first = eval(&args[0], values)?;
+            let mut acc = match f {
+                Func::Exp => Bounded::exp(first),
+                Func::Ln => Bounded::ln(first)?,
+                Func::Abs => Bounded {
+                    v: first.v.abs(),
+                    e: first.e,
+                },
+                Func::Cosh | Func::Sinh => {
+                    let (p, m) = (Bounded::exp(first), Bounded::exp(Bounded::neg(first)));
+                    let s = if *f == Func::Cosh {
+                        Bounded::add(p, m)
+                    } else {
+                        Bounded::add(p, Bounded::neg(m))
+                    };
+                    Bounded::mul(s, Bounded::exact(0.5))
+                }
+                Func::Min | Func::Max => first,
+                _ => return None,
+            };
+            for a in &args[1..] {
+                let y = eval(a, values)?;
+                let pick = if *f == Func::Min {
+                    acc.v.min(y.v)
+                } else {
+                    acc.v.max(y.v)
+                };
+                acc = Bounded {
+                    v: pick,
+                    e: acc.e.max(y.e),
+                };
+            }
+            acc
+        }
+    };
+    r.finite()
+}
+
 /// Where a slot's value comes from at a complete vector.
 #[derive(Debug, Clone, Copy)]
 enum Source {
@@ -180,11 +323,18 @@ struct FormAt {
     plain: usize,
     /// The offset of its sums weighted by the rank law (when an expectation is read).
     ranked: Option<usize>,
+    /// Per exponential term `e^{b y}`: `(e^{−b/n}, e^{b})`, which take its factor `e^{−bμ}` to
+    /// `e^{−bμ'}` and `e^{−b(μ' − 1)}` (`μ' = μ + 1/n`).
+    steps: Vec<(f64, f64)>,
 }
 
+/// The most exponential terms whose factors [`ClaimScreen::pot`] forms by products.
+const SCALED: usize = 4;
+
 /// The screen of one link of a claim at one case (module documentation).
-pub(super) struct ClaimScreen<'a> {
-    formula: &'a Formula,
+pub(super) struct ClaimScreen {
+    /// The formula, compiled.
+    test: Test,
     tol: f64,
     n: usize,
     /// The rank law, heaviest rank first.
@@ -205,11 +355,7 @@ pub(super) struct ClaimScreen<'a> {
 }
 
 /// The screen of link `link` of `ineq` at `case`, when the claim qualifies (module documentation).
-pub(super) fn screen<'a>(
-    ineq: &'a Inequality,
-    link: usize,
-    case: &'a Case<'a>,
-) -> Option<ClaimScreen<'a>> {
+pub(super) fn screen(ineq: &Inequality, link: usize, case: &Case) -> Option<ClaimScreen> {
     if ineq.per_bin || !ineq.given.is_empty() {
         return None;
     }
@@ -250,12 +396,18 @@ pub(super) fn screen<'a>(
                         let form = pot.shift_form().filter(|f| !f.is_empty())?;
                         let plain = width;
                         width += form.len();
+                        let steps = form
+                            .exps
+                            .iter()
+                            .map(|&(_, b)| ((-b / n as f64).exp(), b.exp()))
+                            .collect();
                         forms.push((
                             j,
                             FormAt {
                                 form,
                                 plain,
                                 ranked: None,
+                                steps,
                             },
                         ));
                         forms.len() - 1
@@ -271,8 +423,13 @@ pub(super) fn screen<'a>(
             _ => return None,
         };
     }
+    let fixed = |s: usize| match slots[s] {
+        Source::Fixed(v) => Some(v),
+        _ => None,
+    };
+    let test = compile_test(formula, &fixed)?;
     Some(ClaimScreen {
-        formula,
+        test,
         tol: crate::exact::to_f64(&ineq.setup.tolerance),
         n,
         q: q.map(<[f64]>::to_vec).unwrap_or_default(),
@@ -291,31 +448,66 @@ pub(super) fn screen<'a>(
     })
 }
 
-impl ClaimScreen<'_> {
-    /// The value of `form` summed plainly (`ranked = false`) or by the rank law, at shift `s`,
-    /// from the last row; its error bound covers the different order of the claim's own sums.
+impl ClaimScreen {
+    /// The value of `form` summed plainly (`ranked = false`) or by the rank law, at shift `s`
+    /// (with the factors `e^{−b s}` of its exponential terms when given), from the last row; its
+    /// error bound covers the different order of the claim's own sums and the factors formed by
+    /// products.
     #[inline]
-    fn sum_at(&self, f: &FormAt, ranked: bool, s: f64) -> Bounded {
+    fn sum_at(&self, f: &FormAt, ranked: bool, s: f64, scale: Option<&[f64]>) -> Bounded {
         let row = &self.rows[self.n * self.width..];
         let off = if ranked {
             f.ranked.expect("ranked sums kept")
         } else {
             f.plain
         };
-        let (v, m) = f.form.at(&row[off..off + f.form.len()], s);
+        let sums = &row[off..off + f.form.len()];
+        let (v, m) = match scale {
+            Some(k) => f.form.at_scaled(sums, s, k),
+            None => f.form.at(sums, s),
+        };
         Bounded {
             v,
             e: (self.n as f64 + 64.0) * 4.0 * U2 * m,
         }
     }
 
+    /// The statistic `stat` of the potential of `forms[k]` (module documentation).
     #[inline]
     fn pot(&self, k: usize, stat: Stat, mu: f64, mu1: f64) -> Option<Bounded> {
         let f = &self.forms[k];
-        let value = || self.sum_at(f, false, mu);
+        let ne = f.steps.len();
+        if ne == 0 || ne > SCALED {
+            return self.pot_scaled(f, stat, [mu, mu1], [None; 3]);
+        }
+        // The factors e^{−bμ}, e^{−bμ'}, e^{−b(μ' − 1)}: one exponential per term.
+        let (mut at_mu, mut at_mu1, mut below) = ([0.0; SCALED], [0.0; SCALED], [0.0; SCALED]);
+        for (l, &(down, up)) in f.steps.iter().enumerate() {
+            at_mu[l] = (-f.form.exps[l].1 * mu).exp();
+            at_mu1[l] = at_mu[l] * down;
+            below[l] = at_mu1[l] * up;
+        }
+        let scales = [Some(&at_mu[..ne]), Some(&at_mu1[..ne]), Some(&below[..ne])];
+        self.pot_scaled(f, stat, [mu, mu1], scales)
+    }
+
+    /// [`ClaimScreen::pot`] with the factors of the exponential terms at μ, μ' and μ' − 1 given
+    /// (or formed by [`ShiftForm::at`]).
+    #[inline(always)]
+    fn pot_scaled(
+        &self,
+        f: &FormAt,
+        stat: Stat,
+        [mu, mu1]: [f64; 2],
+        [at_mu, at_mu1, below]: [Option<&[f64]>; 3],
+    ) -> Option<Bounded> {
+        let value = || self.sum_at(f, false, mu, at_mu);
         let next = || {
-            let up = Bounded::add(self.sum_at(f, false, mu1), self.sum_at(f, true, mu1 - 1.0));
-            Bounded::add(up, Bounded::neg(self.sum_at(f, true, mu1)))
+            let up = Bounded::add(
+                self.sum_at(f, false, mu1, at_mu1),
+                self.sum_at(f, true, mu1 - 1.0, below),
+            );
+            Bounded::add(up, Bounded::neg(self.sum_at(f, true, mu1, at_mu1)))
         };
         Some(match stat {
             Stat::Value => value(),
@@ -325,73 +517,13 @@ impl ClaimScreen<'_> {
         })
     }
 
-    fn eval(&self, e: &Expr) -> Option<Bounded> {
-        let r = match e {
-            Expr::Num(_, f) => Bounded::exact(*f),
-            Expr::Slot(s) => self.values[*s],
-            Expr::Neg(a) => Bounded::neg(self.eval(a)?),
-            Expr::Op(op, a, b) => {
-                let x = self.eval(a)?;
-                match op {
-                    BinOp::Add => Bounded::add(x, self.eval(b)?),
-                    BinOp::Sub => Bounded::add(x, Bounded::neg(self.eval(b)?)),
-                    BinOp::Mul => Bounded::mul(x, self.eval(b)?),
-                    BinOp::Div => Bounded::div(x, self.eval(b)?)?,
-                    BinOp::Pow => match &**b {
-                        Expr::Num(k, _) => {
-                            Bounded::powi(x, num_traits::ToPrimitive::to_i64(&k.to_integer())?)?
-                        }
-                        _ => return None,
-                    },
-                }
-            }
-            Expr::Call(f, args) => {
-                let first = self.eval(&args[0])?;
-                let mut acc = match f {
-                    Func::Exp => Bounded::exp(first),
-                    Func::Ln => Bounded::ln(first)?,
-                    Func::Abs => Bounded {
-                        v: first.v.abs(),
-                        e: first.e,
-                    },
-                    Func::Cosh | Func::Sinh => {
-                        let (p, m) = (Bounded::exp(first), Bounded::exp(Bounded::neg(first)));
-                        let s = if *f == Func::Cosh {
-                            Bounded::add(p, m)
-                        } else {
-                            Bounded::add(p, Bounded::neg(m))
-                        };
-                        Bounded::mul(s, Bounded::exact(0.5))
-                    }
-                    Func::Min | Func::Max => first,
-                    _ => return None,
-                };
-                for a in &args[1..] {
-                    let y = self.eval(a)?;
-                    let pick = if *f == Func::Min {
-                        acc.v.min(y.v)
-                    } else {
-                        acc.v.max(y.v)
-                    };
-                    acc = Bounded {
-                        v: pick,
-                        e: acc.e.max(y.e),
-                    };
-                }
-                acc
-            }
-            _ => return None,
-        };
-        r.finite()
-    }
-
     /// `(lo, hi)` around the slack of `f` as [`crate::claim::engine::float::float_formula`]
     /// forms it (`b + tol − a` for `a <= b`, `tol − |a − b|` for `a == b`, …; the tighter side of
     /// `&&`, the looser of `||`, the negation under `!`).
-    fn slack_bounds(&self, f: &Formula) -> Option<(f64, f64)> {
+    fn slack_bounds(&self, f: &Test) -> Option<(f64, f64)> {
         Some(match f {
-            Formula::Cmp(a, c, b) => {
-                let (x, y) = (self.eval(a)?, self.eval(b)?);
+            Test::Cmp(a, c, b) => {
+                let (x, y) = (eval(a, &self.values)?, eval(b, &self.values)?);
                 let t = Bounded::exact(self.tol);
                 let s = match c {
                     Cmp::Le | Cmp::Lt => Bounded::add(Bounded::add(y, Bounded::neg(x)), t),
@@ -412,15 +544,15 @@ impl ClaimScreen<'_> {
                 let s = s.finite()?;
                 (s.v - s.e, s.v + s.e)
             }
-            Formula::And(a, b) => {
+            Test::And(a, b) => {
                 let (x, y) = (self.slack_bounds(a)?, self.slack_bounds(b)?);
                 (x.0.min(y.0), x.1.min(y.1))
             }
-            Formula::Or(a, b) => {
+            Test::Or(a, b) => {
                 let (x, y) = (self.slack_bounds(a)?, self.slack_bounds(b)?);
                 (x.0.max(y.0), x.1.max(y.1))
             }
-            Formula::Not(a) => {
+            Test::Not(a) => {
                 let (lo, hi) = self.slack_bounds(a)?;
                 (-hi, -lo)
             }
@@ -428,7 +560,7 @@ impl ClaimScreen<'_> {
     }
 }
 
-impl ClaimScreen<'_> {
+impl ClaimScreen {
     /// Row `i + 1` from row `i` and entry `i = v`.
     #[inline]
     fn extend(&mut self, i: usize, v: f64) {
@@ -458,7 +590,7 @@ impl ClaimScreen<'_> {
     }
 }
 
-impl Screen for ClaimScreen<'_> {
+impl Screen for ClaimScreen {
     #[inline]
     fn set(&mut self, i: usize, v: f64) {
         if i + 1 == self.n && v == 0.0 && self.zero_tail {
@@ -503,6 +635,6 @@ impl Screen for ClaimScreen<'_> {
             };
             self.values[s] = v.finite()?;
         }
-        self.slack_bounds(self.formula)
+        self.slack_bounds(&self.test)
     }
 }
