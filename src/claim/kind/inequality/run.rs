@@ -982,6 +982,17 @@ mod tests {
         )
     }
 
+    /// Runs `f` on the built claim of `text` and its first case at n = 5.
+    fn at_first_case(text: &str, f: impl FnOnce(&Inequality, &Case)) {
+        let t = crate::theorem_from_str(text).unwrap();
+        let ineq = Inequality::new(&t).unwrap();
+        let alloc = ineq.allocs(5, 0).unwrap().remove(0);
+        let values = ineq.setup.cases(&t, 5, &[]).unwrap().remove(0);
+        let (w, ties) = (&ineq.setup.weights, ineq.setup.ties);
+        let case = Case::new(&ineq.tables, &alloc, values, w, ties).unwrap();
+        f(&ineq, &case);
+    }
+
     /// For each claim: at every sorted vector of n = 5 with loads ≤ 7 (C(11, 4) = 330), the
     /// screen's bounds contain the slack the full float evaluation gives, and the search (the
     /// tightest states kept, the violation, the counts) is the same with and without the screen.
@@ -1018,69 +1029,59 @@ mod tests {
             ),
         ];
         for (process, pots, constants, expr) in claims {
-            let text = file(process, pots, constants, expr);
-            let t = crate::theorem_from_str(&text).unwrap();
-            let ineq = super::super::Inequality::new(&t).unwrap();
-            let alloc = ineq.allocs(5, 0).unwrap().remove(0);
-            let values = ineq.setup.cases(&t, 5, &[]).unwrap().remove(0);
-            let case = Case::new(
-                &ineq.tables,
-                &alloc,
-                values,
-                &ineq.setup.weights,
-                ineq.setup.ties,
-            )
-            .unwrap();
-            let objective = || LinkObjective {
-                ineq: &ineq,
-                link: 0,
-                case: &case,
-                hyp: Cell::new((0, 0)),
-                certified: RefCell::new(HashMap::new()),
-                cleared: Cell::new(0),
-                uncertified: Cell::new(0),
-                seen: None,
-            };
-            let obj = objective();
-            let mut screen = obj
-                .screen()
-                .unwrap_or_else(|| panic!("no screen for {expr}"));
-            let mut bounded = 0;
-            let visited = enumerate_sorted_screened(5, 7, screen.as_mut(), &mut |x, b| {
-                let full = obj.eval(x).unwrap().slack.to_f64();
-                if let Some((lo, hi)) = b {
-                    assert!(
-                        lo <= full && full <= hi,
-                        "{expr} at {x:?}: {full} outside [{lo}, {hi}]"
-                    );
-                    assert!(
-                        hi - lo <= 1e-6 * (1.0 + full.abs()),
-                        "{expr} at {x:?}: [{lo}, {hi}] is wide"
-                    );
-                    bounded += 1;
-                }
-                true
+            at_first_case(&file(process, pots, constants, expr), |ineq, case| {
+                let objective = || LinkObjective {
+                    ineq,
+                    link: 0,
+                    case,
+                    hyp: Cell::new((0, 0)),
+                    certified: RefCell::new(HashMap::new()),
+                    cleared: Cell::new(0),
+                    uncertified: Cell::new(0),
+                    seen: None,
+                };
+                let obj = objective();
+                let mut screen = obj
+                    .screen()
+                    .unwrap_or_else(|| panic!("no screen for {expr}"));
+                let mut bounded = 0;
+                let visited = enumerate_sorted_screened(5, 7, screen.as_mut(), &mut |x, b| {
+                    let full = obj.eval(x).unwrap().slack.to_f64();
+                    if let Some((lo, hi)) = b {
+                        assert!(
+                            lo <= full && full <= hi,
+                            "{expr} at {x:?}: {full} outside [{lo}, {hi}]"
+                        );
+                        assert!(
+                            hi - lo <= 1e-6 * (1.0 + full.abs()),
+                            "{expr} at {x:?}: [{lo}, {hi}] is wide"
+                        );
+                        bounded += 1;
+                    }
+                    true
+                });
+                assert_eq!(visited, 330);
+                // Division by Υ = 0 and the like leave a few vectors to the full evaluation.
+                assert!(bounded >= 320, "{expr}: {bounded} of 330 bounded");
+                let plan = Plan {
+                    families: vec![],
+                    exhaustive: Some((5, 7)),
+                    random: 0,
+                    optimise: 0,
+                    starts: 3,
+                    seed: 1,
+                    integer: true,
+                    stop_at_violation: false,
+                    regressions: None,
+                };
+                let (a, b) = (objective(), objective());
+                let with = search::run(&a, &plan, &mut StateList::default()).unwrap();
+                let without =
+                    search::run(&Unscreened(&b), &plan, &mut StateList::default()).unwrap();
+                assert_eq!(with.worst, without.worst, "{expr}");
+                assert_eq!(with.violation, without.violation, "{expr}");
+                assert_eq!(with.searched.states, without.searched.states, "{expr}");
             });
-            assert_eq!(visited, 330);
-            // Division by Υ = 0 and the like leave a few vectors to the full evaluation.
-            assert!(bounded >= 320, "{expr}: {bounded} of 330 bounded");
-            let plan = Plan {
-                families: vec![],
-                exhaustive: Some((5, 7)),
-                random: 0,
-                optimise: 0,
-                starts: 3,
-                seed: 1,
-                integer: true,
-                stop_at_violation: false,
-                regressions: None,
-            };
-            let (a, b) = (objective(), objective());
-            let with = search::run(&a, &plan, &mut StateList::default()).unwrap();
-            let without = search::run(&Unscreened(&b), &plan, &mut StateList::default()).unwrap();
-            assert_eq!(with.worst, without.worst, "{expr}");
-            assert_eq!(with.violation, without.violation, "{expr}");
-            assert_eq!(with.searched.states, without.searched.states, "{expr}");
         }
     }
 
@@ -1097,22 +1098,12 @@ mod tests {
             ("two-choice", "", "sqrt(Upsilon) <= spread * n"),
         ];
         for (process, pots, expr) in claims {
-            let t = crate::theorem_from_str(&file(process, pots, "", expr)).unwrap();
-            let ineq = super::super::Inequality::new(&t).unwrap();
-            let alloc = ineq.allocs(5, 0).unwrap().remove(0);
-            let values = ineq.setup.cases(&t, 5, &[]).unwrap().remove(0);
-            let case = Case::new(
-                &ineq.tables,
-                &alloc,
-                values,
-                &ineq.setup.weights,
-                ineq.setup.ties,
-            )
-            .unwrap();
-            assert!(
-                super::super::screen::screen(&ineq, 0, &case).is_none(),
-                "{expr}"
-            );
+            at_first_case(&file(process, pots, "", expr), |ineq, case| {
+                assert!(
+                    super::super::screen::screen(ineq, 0, case).is_none(),
+                    "{expr}"
+                );
+            });
         }
     }
 }
