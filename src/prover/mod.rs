@@ -42,6 +42,7 @@
 pub mod boxes;
 pub mod certificate;
 pub mod checker;
+pub mod contract;
 pub mod lemma;
 pub mod problem;
 pub mod ratfun;
