@@ -762,3 +762,371 @@ fn the_printed_second_order_bound_is_proved_after_rewrites_the_checker_redoes() 
     };
     assert!(checker::verify(&p, &bad, 128).is_err());
 }
+
+/// The problem `lhs cmp rhs` over the closed ranges `vars` (`(name, lo, hi)`), under the
+/// hypotheses `given`.
+fn given_problem(
+    vars: &[(&str, &str, &str)],
+    given: &[&str],
+    lhs: &str,
+    cmp: balloc::lang::Cmp,
+    rhs: &str,
+) -> prover::Problem {
+    use balloc::lang::{compile_str, compile_value};
+    let q = |s: &str| prover::boxes::parse_q(s).unwrap();
+    let names: Vec<&str> = vars.iter().map(|v| v.0).collect();
+    prover::Problem {
+        vars: vars
+            .iter()
+            .map(|(n, lo, hi)| prover::Var {
+                name: n.to_string(),
+                lo: q(lo),
+                hi: q(hi),
+                lo_open: false,
+                hi_open: false,
+            })
+            .collect(),
+        slots: (0..vars.len()).map(prover::SlotDef::Var).collect(),
+        lhs: compile_value(lhs, &names).unwrap(),
+        rhs: compile_value(rhs, &names).unwrap(),
+        cmp,
+        tol: balloc::exact::int(0),
+        given: given
+            .iter()
+            .map(|g| compile_str(g, &names).unwrap())
+            .collect(),
+        touching: vec![],
+        text: format!("{lhs} {cmp:?} {rhs}"),
+    }
+}
+
+/// The proof tree and certificate of `p` (a panic unless proved).
+fn proved_certificate(p: &prover::Problem, o: &Options) -> Certificate {
+    match prover::prove(p, o) {
+        Outcome::Proved { tree, rewrites, .. } => {
+            prover::certificate_with(p, "t/contract", Default::default(), &rewrites, &tree, 64)
+        }
+        other => panic!("{}: not proved: {other:?}", p.text),
+    }
+}
+
+#[test]
+fn hypothesis_contraction_proves_a_claim_tight_on_the_boundary_of_its_hypothesis() {
+    use balloc::lang::Cmp;
+    // y² ≤ y/2 for y ∈ [0, 1] under y ≤ 1/2: g = y/2 − y² = y(1/2 − y) ≥ 0 on [0, 1/2], 0 at
+    // both ends; beyond the hypothesis it is false (g(3/4) = 3/8 − 9/16 = −3/16), so a box
+    // straddling 1/2 is decided only once the part y > 1/2 is clipped off.
+    // Without the hypothesis the claim is refuted, at a point beyond 1/2 (checked in f64).
+    let free = given_problem(&[("y", "0", "1")], &[], "y^2", Cmp::Le, "y/2");
+    let Outcome::Refuted { point, .. } = prover::prove(&free, &Options::default()) else {
+        panic!("y² ≤ y/2 on [0, 1] not refuted");
+    };
+    let y = balloc::exact::to_f64(&point[0]);
+    assert!(y > 0.5 && y * y > y / 2.0, "y = {y}");
+    let p = given_problem(&[("y", "0", "1")], &["y <= 1/2"], "y^2", Cmp::Le, "y/2");
+    let cert = proved_certificate(&p, &Options::default());
+    // The root [0, 1] is clipped by hypothesis 0 to [0, 1/2] first.
+    assert_eq!(
+        cert.tree[0],
+        Token::C(vec![0], vec![(0, "0".into(), "1/2".into())])
+    );
+    let ok = checker::verify(&p, &cert, 128).unwrap();
+    assert_eq!(ok.tally, cert.tally);
+    assert_eq!(ok.tally.clipped, 1);
+    assert_eq!(ok.tally.outside, 0);
+    // Without contraction the boxes around y = 1/2 are never decided (the known weakness).
+    let off = Options {
+        contract: false,
+        max_boxes: 2000,
+        ..Options::default()
+    };
+    assert!(matches!(
+        prover::prove(&p, &off),
+        Outcome::Inconclusive { .. }
+    ));
+    // The same through a theorem file, no touching point needed; the note counts the clip.
+    let v = run_text(
+        "contract-half",
+        "[vars]\ny = \"[0, 1]\"\n[claim]\ngiven = [\"y <= 1/2\"]\nexpr = \"y^2 <= y/2\"\nmax_boxes = 2000\n",
+    );
+    assert_eq!(v.verdict, Status::Proved, "{:?}", v.notes);
+    assert!(
+        v.notes[0].contains("1 boxes clipped by the hypotheses"),
+        "{:?}",
+        v.notes
+    );
+}
+
+#[test]
+fn contraction_by_strict_chained_and_non_dyadic_bounds_in_two_variables() {
+    use balloc::lang::Cmp;
+    // (y − 1/3)(2/3 − y) ≥ 0 exactly on [1/3, 2/3] (0 at both ends, which no dyadic split
+    // reaches); x·that ≥ 0 for x ∈ [0, 1]. The hypotheses as a chain, as two strict bounds, and
+    // with the constant on the left: each clips y to the closed [1/3, 2/3].
+    for given in [
+        vec!["1/3 <= y <= 2/3"],
+        vec!["y > 1/3", "y < 2/3"],
+        vec!["1/3 < y", "2/3 > y"],
+    ] {
+        let p = given_problem(
+            &[("x", "0", "1"), ("y", "0", "1")],
+            &given,
+            "x*(y - 1/3)*(2/3 - y)",
+            Cmp::Ge,
+            "0",
+        );
+        let cert = proved_certificate(&p, &Options::default());
+        let hyps: Vec<usize> = (0..given.len()).collect();
+        assert_eq!(
+            cert.tree[0],
+            Token::C(hyps, vec![(1, "1/3".into(), "2/3".into())]),
+            "{given:?}"
+        );
+        let ok = checker::verify(&p, &cert, 128).unwrap();
+        // Monotone steps on the clipped box (toward x = 0, where the claim is 0): their
+        // precondition, the hypotheses hold on the box, is decided in rationals, as no
+        // enclosure of y ≥ 1/3 or y ≤ 2/3 on [1/3, 2/3] is certain (1/3 and 2/3 are not dyadic).
+        assert!(ok.tally.monotone >= 1, "{given:?}: {:?}", ok.tally);
+    }
+    // The strict claim under strict bounds is true on the open interval (1/3, 2/3), but the
+    // clipped box is closed and the claim is 0 at its ends: contraction proves claims on the
+    // closed box only, so this one stays undecided — never refuted (the ends are outside the
+    // hypotheses), never proved.
+    let p = given_problem(
+        &[("y", "0", "1")],
+        &["y > 1/3", "y < 2/3"],
+        "(y - 1/3)*(2/3 - y)",
+        Cmp::Gt,
+        "0",
+    );
+    let o = Options {
+        max_boxes: 2000,
+        ..Options::default()
+    };
+    assert!(matches!(
+        prover::prove(&p, &o),
+        Outcome::Inconclusive { .. }
+    ));
+}
+
+#[test]
+fn false_claims_under_bound_hypotheses_are_refuted_or_undecided_never_proved() {
+    use balloc::lang::Cmp;
+    // (y − 7/10)² ≥ 10⁻²⁴ holds on [0, 1/2] (there (y − 7/10)² ≥ 1/25) and fails only where
+    // |y − 7/10| < 10⁻¹², inside y ≥ 1/2: too narrow for the corners and the sampling, so the
+    // bisection must find it, on boxes clipped to [1/2, 1]. Clipped in the wrong direction, to
+    // [0, 1/2], the claim would be "proved".
+    let tiny = prover::boxes::parse_q(&format!("1/1{}", "0".repeat(24))).unwrap();
+    for given in ["y >= 1/2", "y > 1/2", "1/2 <= y", "1/2 < y"] {
+        let p = given_problem(
+            &[("y", "0", "1")],
+            &[given],
+            "(y - 7/10)^2",
+            Cmp::Ge,
+            "1/10^24",
+        );
+        let Outcome::Refuted {
+            point, found_by, ..
+        } = prover::prove(&p, &Options::default())
+        else {
+            panic!("{given}: not refuted");
+        };
+        assert!(found_by.contains("bisection"), "{given}: {found_by}");
+        // Exactly, in rationals: y ≥ 1/2 and (y − 7/10)² < 10⁻²⁴.
+        let y = point[0].clone();
+        let d = &y - balloc::exact::Q::new(7.into(), 10.into());
+        assert!(
+            y >= balloc::exact::Q::new(1.into(), 2.into()) && &d * &d < tiny,
+            "{given}: y = {y}"
+        );
+    }
+    // A bound on the other variable clips nothing of y: x ≤ 1/2 leaves y ∈ [0, 1] and the claim
+    // fails at y = 1.
+    let p = given_problem(
+        &[("x", "0", "1"), ("y", "0", "1")],
+        &["x <= 1/2"],
+        "y^2",
+        Cmp::Le,
+        "y/2",
+    );
+    let Outcome::Refuted { point, .. } = prover::prove(&p, &Options::default()) else {
+        panic!("not refuted");
+    };
+    let (x, y) = (
+        balloc::exact::to_f64(&point[0]),
+        balloc::exact::to_f64(&point[1]),
+    );
+    assert!(x <= 0.5 && y * y > y / 2.0, "({x}, {y})");
+    // False only at the bound itself: y² < 1/4 fails at y = 1/2 alone (1/4 < 1/4 is false),
+    // which y ≤ 1/2 admits; a clip that dropped the bound's own value would prove it.
+    let o = Options {
+        max_boxes: 3000,
+        ..Options::default()
+    };
+    for (given, lhs, cmp, rhs) in [
+        ("y <= 1/2", "y^2", Cmp::Lt, "1/4"),
+        ("y >= 1/2", "y^2", Cmp::Gt, "1/4"),
+    ] {
+        let p = given_problem(&[("y", "0", "1")], &[given], lhs, cmp, rhs);
+        match prover::prove(&p, &o) {
+            Outcome::Proved { .. } => panic!("{given}: a false claim proved"),
+            Outcome::Refuted { point, .. } => {
+                assert_eq!(point[0], prover::boxes::parse_q("1/2").unwrap(), "{given}")
+            }
+            Outcome::Inconclusive { .. } => {}
+        }
+    }
+    // y ∈ [1/3, 1] under y ≤ 1/3 admits the single point y = 1/3, where y² < 1/9 is false
+    // (1/9 < 1/9 fails). The root clips to that point (a non-strict bound keeps its value); a
+    // clip that treated the bound as strict would find nothing left and "prove" the claim.
+    let p = given_problem(&[("y", "1/3", "1")], &["y <= 1/3"], "y^2", Cmp::Lt, "1/9");
+    assert!(!matches!(prover::prove(&p, &o), Outcome::Proved { .. }));
+}
+
+#[test]
+fn the_checker_rederives_clips_and_rejects_tampered_ones() {
+    use balloc::lang::Cmp;
+    // x·y² ≤ x·y/2 on [0, 1]² under y ≤ 1/2 (g = x·y·(1/2 − y) ≥ 0 there); the second
+    // hypothesis x + y ≤ 2 holds on the whole square and is no bound of one variable.
+    let p = given_problem(
+        &[("x", "0", "1"), ("y", "0", "1")],
+        &["y <= 1/2", "x + y <= 2"],
+        "x*y^2",
+        Cmp::Le,
+        "x*y/2",
+    );
+    let cert = proved_certificate(&p, &Options::default());
+    let clip = Token::C(vec![0], vec![(1, "0".into(), "1/2".into())]);
+    assert_eq!(cert.tree[0], clip);
+    assert!(checker::verify(&p, &cert, 128).is_ok());
+    let with_root = |t: Token| {
+        let mut c = cert.clone();
+        c.tree[0] = t;
+        c
+    };
+    let end = |i: usize, lo: &str, hi: &str| vec![(i, lo.to_string(), hi.to_string())];
+    for (what, bad, says) in [
+        (
+            "a larger clip",
+            with_root(Token::C(vec![0], end(1, "0", "3/4"))),
+            "clip the box to y ∈ [0, 1/2]",
+        ),
+        (
+            "a smaller clip",
+            with_root(Token::C(vec![0], end(1, "0", "1/4"))),
+            "the certificate records y ∈ [0, 1/4]",
+        ),
+        (
+            "the other variable",
+            with_root(Token::C(vec![0], end(0, "0", "1/2"))),
+            "the certificate records x ∈ [0, 1/2]",
+        ),
+        (
+            "a hypothesis that does not exist",
+            with_root(Token::C(vec![7], end(1, "0", "1/2"))),
+            "the claim has 2",
+        ),
+        (
+            "a hypothesis that is no bound",
+            with_root(Token::C(vec![1], end(1, "0", "1/2"))),
+            "does not bound one variable",
+        ),
+        (
+            "a second hypothesis named",
+            with_root(Token::C(vec![0, 0], end(1, "0", "1/2"))),
+            "the certificate names [0, 0]",
+        ),
+    ] {
+        let e = checker::verify(&p, &bad, 128).unwrap_err();
+        assert!(e.contains(says), "{what}: {e}");
+    }
+    // A second clip right after the first: nothing is left to cut.
+    let mut twice = cert.clone();
+    twice.tree.insert(1, clip.clone());
+    let e = checker::verify(&p, &twice, 128).unwrap_err();
+    assert!(e.contains("no hypothesis cuts"), "{e}");
+    // The clip dropped: the leaves below it do not hold on the whole square (g(1, 3/4) < 0).
+    let mut dropped = cert.clone();
+    dropped.tree.remove(0);
+    assert!(checker::verify(&p, &dropped, 128).is_err());
+    // The same certificate against the hypothesis y ≥ 1/2 (same claim text): the checker clips
+    // with the problem's own hypothesis, to [1/2, 1], and the record is not that clip.
+    let q = given_problem(
+        &[("x", "0", "1"), ("y", "0", "1")],
+        &["y >= 1/2", "x + y <= 2"],
+        "x*y^2",
+        Cmp::Le,
+        "x*y/2",
+    );
+    let e = checker::verify(&q, &cert, 128).unwrap_err();
+    assert!(e.contains("clip the box to y ∈ [1/2, 1]"), "{e}");
+    // Clips came with format 4: the same tree in a certificate of format 2 is rejected.
+    let old = Certificate {
+        format: prover::certificate::FORMAT_2.into(),
+        ..cert.clone()
+    };
+    let e = checker::verify(&p, &old, 128).unwrap_err();
+    assert!(e.contains("format"), "{e}");
+    // Written and read back as JSON, the certificate is the same and checks.
+    let back = Certificate::from_json(&cert.to_json()).unwrap();
+    assert_eq!(back, cert);
+    assert_eq!(back.format, "balloc-real-certificate/4");
+    assert!(checker::verify(&p, &back, 160).is_ok());
+}
+
+#[test]
+fn certificates_of_earlier_formats_are_still_read_and_checked() {
+    // eˣ ≥ 1 + x: its proof has no clip, so the same tree as format 2 (and 1, which has no Taylor
+    // models but is read by the same rules) checks unchanged.
+    let p = exp_problem("1 + x");
+    let cert = proved_certificate(&p, &Options::default());
+    assert_eq!(cert.tally.clipped, 0);
+    for format in ["balloc-real-certificate/2", "balloc-real-certificate/1"] {
+        let old = Certificate {
+            format: format.into(),
+            ..cert.clone()
+        };
+        let back = Certificate::from_json(&old.to_json()).unwrap();
+        assert_eq!(back.format, format);
+        assert!(checker::verify(&p, &back, 128).is_ok(), "{format}");
+    }
+    let mut unknown = cert.clone();
+    unknown.format = "balloc-real-certificate/5".into();
+    assert!(
+        Certificate::from_json(&unknown.to_json())
+            .unwrap_err()
+            .contains("unknown certificate format")
+    );
+}
+
+#[test]
+fn a_bound_hypothesis_is_decided_in_rationals_where_enclosures_cannot() {
+    use balloc::lang::Cmp;
+    // 1 − 3y ≥ 0 under y < 1/3 on [0, 1]: the enclosure of y < 1/3 on [1/3, 1] straddles (1/3
+    // has no finite binary expansion), but in rationals no point of [1/3, 1] has y < 1/3. A tree
+    // split at 1/3 with `outside` on the upper half checks; on [1/4, 1] it does not (y = 0.3 <
+    // 1/3 lies there).
+    let p = given_problem(&[("y", "0", "1")], &["y < 1/3"], "1 - 3*y", Cmp::Ge, "0");
+    // On [0, 1/3]: g = 1 − 3y ≥ 0, decreasing, 0 at 1/3 exactly: a mean-value leaf about 1/3
+    // (g(1/3) = 0 exactly, g′ = −3, so g ≥ 0 − 3·(y − 1/3) ≥ 0). On [0, 1/4] g ≥ 1/4 directly.
+    let base = proved_certificate(&p, &Options::default());
+    let make = |tree: Vec<Token>| Certificate {
+        tally: prover::Node::from_tokens(&tree).unwrap().tally(),
+        tree,
+        ..base.clone()
+    };
+    let good = make(vec![
+        Token::S(0, "1/3".into()),
+        Token::V(vec!["1/3".into()]),
+        Token::O(0),
+    ]);
+    assert_eq!(checker::verify(&p, &good, 128).unwrap().tally.outside, 1);
+    let bad = make(vec![Token::S(0, "1/4".into()), Token::D, Token::O(0)]);
+    let e = checker::verify(&p, &bad, 128).unwrap_err();
+    assert!(e.contains("hypothesis 0 is not false on the box"), "{e}");
+    // The search proves it too (the root clipped to [0, 1/3]).
+    assert_eq!(
+        base.tree[0],
+        Token::C(vec![0], vec![(0, "0".into(), "1/3".into())])
+    );
+}

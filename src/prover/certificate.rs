@@ -14,12 +14,15 @@
 //! | `X` | **exact** at a point (`B` a single point): the sign of the goal decided in exact exponential sums |
 //! | `T` | **Taylor model** about a point `c ∈ B` of order `K`: the coefficients below `K` at `c` and the remainder's coefficients of order `K` over `B`, as rational intervals ([`super::taylor`]) |
 //! | `S` | **split** at `xᵢ = a`: the lower half (first subtree), then the upper half |
+//! | `C` | **clip** by the hypotheses: the hypotheses that cut the box and the clipped ends ([`super::contract`]); the subtree proves the goal on the clipped box |
 //!
 //! Format `balloc-real-certificate/2` added `T` (and the rewrites of the claim before the tree);
 //! a certificate of format `/1` has neither and is read and checked unchanged. Format `/3` is a
 //! claim derived from lemmas ([`super::lemma`]): per bound, the certificates of the lemma and of
 //! the sign of the derivative, then the tree of the reduced claim; it is checked against the
-//! theorem files with [`super::checker::verify_derived`].
+//! theorem files with [`super::checker::verify_derived`]. Format `/4` added `C`; it is written
+//! for both kinds (a derived certificate is the one with lemmas or a reduced claim), and the
+//! earlier formats are read and checked unchanged (a `C` in one of them is rejected).
 
 use super::boxes::{Side, parse_q, q_text};
 use super::taylor::Model;
@@ -69,6 +72,16 @@ pub enum Node {
     Exact,
     /// A Taylor model of the goal on the box decides it ([`super::taylor`]).
     Taylor(Model),
+    /// The box clipped by the bound hypotheses ([`super::contract`]): the subtree proves the
+    /// goal on the clipped box.
+    Clip {
+        /// The hypotheses that cut the box, in the order applied.
+        hyps: Vec<usize>,
+        /// The clipped coordinates and their new ends `(coordinate, lo, hi)`.
+        ends: Vec<(usize, Q, Q)>,
+        /// The proof on the clipped box.
+        inner: Box<Node>,
+    },
 }
 
 /// Counts of leaf decisions (and splits) in a tree.
@@ -90,6 +103,13 @@ pub struct Tally {
     /// Taylor-model leaves.
     #[serde(default)]
     pub taylor: u64,
+    /// Boxes clipped by the hypotheses (format 4).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub clipped: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Tally {
@@ -123,6 +143,10 @@ impl Node {
                 Node::Outside { .. } => t.outside += 1,
                 Node::Exact => t.exact += 1,
                 Node::Taylor(_) => t.taylor += 1,
+                Node::Clip { inner, .. } => {
+                    t.clipped += 1;
+                    stack.push(inner);
+                }
             }
         }
         t
@@ -161,6 +185,15 @@ impl Node {
                         .map(|(a, lo, hi)| (a.to_vec(), q_text(lo), q_text(hi)))
                         .collect(),
                 )),
+                Node::Clip { hyps, ends, inner } => {
+                    out.push(Token::C(
+                        hyps.clone(),
+                        ends.iter()
+                            .map(|(i, lo, hi)| (*i, q_text(lo), q_text(hi)))
+                            .collect(),
+                    ));
+                    stack.push(inner);
+                }
             }
         }
         out
@@ -172,6 +205,7 @@ impl Node {
         enum Open {
             Split(usize, Q, Option<Node>),
             Mono(usize, Side, Option<Node>),
+            Clip(Vec<usize>, Vec<(usize, Q, Q)>),
         }
         let mut stack: Vec<Open> = Vec::new();
         let mut it = tokens.iter().enumerate();
@@ -192,6 +226,16 @@ impl Node {
                         s => return Err(format!("token {k}: bad side {s}")),
                     };
                     stack.push(Open::Mono(*var, side, None));
+                    continue;
+                }
+                Token::C(hyps, ends) => {
+                    let num =
+                        |s: &String| parse_q(s).ok_or_else(|| format!("token {k}: bad number {s}"));
+                    let ends = ends
+                        .iter()
+                        .map(|(i, lo, hi)| Ok((*i, num(lo)?, num(hi)?)))
+                        .collect::<Result<_, String>>()?;
+                    stack.push(Open::Clip(hyps.clone(), ends));
                     continue;
                 }
                 Token::D => Node::Direct,
@@ -255,6 +299,13 @@ impl Node {
                             face: Box::new(done),
                         };
                     }
+                    Some(Open::Clip(hyps, ends)) => {
+                        done = Node::Clip {
+                            hyps,
+                            ends,
+                            inner: Box::new(done),
+                        };
+                    }
                 }
             }
         }
@@ -276,6 +327,7 @@ impl Drop for Node {
                 stack.push(std::mem::replace(derivative.as_mut(), Node::Direct));
                 stack.push(std::mem::replace(face.as_mut(), Node::Direct));
             }
+            Node::Clip { inner, .. } => stack.push(std::mem::replace(inner.as_mut(), Node::Direct)),
             _ => return,
         }
         while let Some(mut n) = stack.pop() {
@@ -289,6 +341,9 @@ impl Drop for Node {
                 } => {
                     stack.push(std::mem::replace(derivative.as_mut(), Node::Direct));
                     stack.push(std::mem::replace(face.as_mut(), Node::Direct));
+                }
+                Node::Clip { inner, .. } => {
+                    stack.push(std::mem::replace(inner.as_mut(), Node::Direct));
                 }
                 _ => {}
             }
@@ -313,6 +368,9 @@ pub enum Token {
     X,
     /// Taylor model: the expansion point, the order, `(α, lo, hi)` per coefficient.
     T(Vec<String>, usize, Vec<(Vec<u8>, String, String)>),
+    /// Clip by the hypotheses (format 4): the hypotheses that cut, `(coordinate, lo, hi)` per
+    /// clipped coordinate; the subtree follows.
+    C(Vec<usize>, Vec<(usize, String, String)>),
 }
 
 /// A variable as recorded in a certificate.
@@ -330,10 +388,14 @@ pub struct CertVar {
     pub hi_open: bool,
 }
 
-/// The format tag of certificates.
-pub const FORMAT: &str = "balloc-real-certificate/2";
+/// The format tag of the certificates written: format 4, whose trees may clip boxes by the
+/// hypotheses (`C`), for plain certificates and for those of claims derived from lemmas.
+pub const FORMAT: &str = "balloc-real-certificate/4";
 
-/// The earlier format, still read: its trees use a subset of the decisions and it has no
+/// An earlier format, still read: the trees of format 4 without clips, with rewrites.
+pub const FORMAT_2: &str = "balloc-real-certificate/2";
+
+/// The earliest format, still read: its trees use a subset of the decisions and it has no
 /// rewrites.
 pub const FORMAT_1: &str = "balloc-real-certificate/1";
 
@@ -373,7 +435,8 @@ pub enum RewriteRecord {
     },
 }
 
-/// The format of a certificate of a claim derived from lemmas.
+/// An earlier format of a certificate of a claim derived from lemmas, still read (its trees
+/// without clips).
 pub const FORMAT_3: &str = "balloc-real-certificate/3";
 
 /// One bound of a derivation as recorded in a certificate ([`super::lemma`]): which lemma, at
@@ -413,10 +476,10 @@ pub struct Certificate {
     /// The rewrites of the claim before the tree, in order (format 2; none in format 1).
     #[serde(default)]
     pub rewrites: Vec<RewriteRecord>,
-    /// The bounds by lemmas before the tree (format 3; none before).
+    /// The bounds by lemmas before the tree (formats 3 and 4; none before).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lemmas: Vec<LemmaRecord>,
-    /// The reduced claim the tree proves, as written (format 3; the claim itself before).
+    /// The reduced claim the tree proves, as written (formats 3 and 4; the claim itself before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reduced: Option<String>,
     /// The counts of the tree's nodes.
@@ -440,13 +503,32 @@ impl Certificate {
     pub fn from_json(text: &str) -> Result<Certificate, String> {
         let c: Certificate =
             serde_json::from_str(text).map_err(|e| format!("not a certificate: {e}"))?;
-        if c.format != FORMAT && c.format != FORMAT_1 && c.format != FORMAT_3 {
+        if ![FORMAT, FORMAT_3, FORMAT_2, FORMAT_1].contains(&c.format.as_str()) {
             return Err(format!(
-                "unknown certificate format `{}` (expected {FORMAT_3}, {FORMAT} or {FORMAT_1})",
+                "unknown certificate format `{}` (expected {FORMAT}, {FORMAT_3}, {FORMAT_2} or {FORMAT_1})",
                 c.format
             ));
         }
         Ok(c)
+    }
+
+    /// Whether the format admits clips (`C`, format 4): those of earlier formats are rejected by
+    /// the checker.
+    ///
+    /// ```
+    /// use balloc::prover::certificate::{Certificate, FORMAT, FORMAT_2};
+    /// let json = |f: &str| format!(
+    ///     r#"{{"format":"{f}","id":"t","claim":"x <= 1","constants":{{}},"vars":[],"prec":64,
+    ///     "tally":{{"splits":0,"direct":1,"mean_value":0,"monotone":0,"outside":0}},"tree":["D"]}}"#
+    /// );
+    /// assert_eq!(FORMAT, "balloc-real-certificate/4");
+    /// assert!(Certificate::from_json(&json(FORMAT)).unwrap().clips_allowed());
+    /// let old = Certificate::from_json(&json(FORMAT_2)).unwrap();
+    /// assert!(!old.clips_allowed());
+    /// assert_eq!(old.tally.clipped, 0); // absent in format 2: read as 0
+    /// ```
+    pub fn clips_allowed(&self) -> bool {
+        self.format == FORMAT
     }
 }
 
@@ -468,15 +550,28 @@ mod tests {
                     at: vec![q(1, 4), q(3, 1)],
                 }),
             }),
-            hi: Box::new(Node::Outside { hyp: 2 }),
+            hi: Box::new(Node::Clip {
+                hyps: vec![0, 2],
+                ends: vec![(1, q(0, 1), q(1, 3))],
+                inner: Box::new(Node::Outside { hyp: 2 }),
+            }),
         };
         let tok = t.tokens();
-        assert_eq!(tok.len(), 5);
+        // Split, monotone, direct, mean value, clip, outside.
+        assert_eq!(tok.len(), 6);
+        assert_eq!(
+            tok[4],
+            Token::C(vec![0, 2], vec![(1, "0".into(), "1/3".into())])
+        );
         assert_eq!(Node::from_tokens(&tok).unwrap(), t);
         let tally = t.tally();
-        assert_eq!((tally.splits, tally.monotone, tally.leaves()), (1, 1, 3));
-        // Truncated and overlong sequences are errors.
+        assert_eq!(
+            (tally.splits, tally.monotone, tally.clipped, tally.leaves()),
+            (1, 1, 1, 3)
+        );
+        // Truncated and overlong sequences are errors (a clip without its subtree too).
         assert!(Node::from_tokens(&tok[..4]).is_err());
+        assert!(Node::from_tokens(&tok[..5]).is_err());
         let mut long = tok.clone();
         long.push(Token::D);
         assert!(Node::from_tokens(&long).is_err());

@@ -15,8 +15,25 @@
 //! * **monotone** in `xᵢ` toward the face `F` on a box where every hypothesis holds (when the
 //!   goal has hypotheses): the derivative goal `±∂ᵢ(s·∂_β g)` on `B` (sign `+` toward the
 //!   lower face), exempt on the hyperplane of `F` and strict iff the goal is strict on `B` but
-//!   not on `F`; the same goal on `F`, without hypotheses;
-//! * **outside**: the hypothesis is false on all of `B`;
+//!   not on `F`; the same goal on `F`, without hypotheses. A hypothesis holds on `B` when its
+//!   enclosure there is true, or, for a bound hypothesis (below), when `B` lies in the closure
+//!   of its region (decided in rationals): the two subgoals are proved on all of `B` and `F`,
+//!   so the step proves the goal on all of `B` whatever the hypotheses, and the faces of strict
+//!   bounds add nothing that needs proof;
+//! * **outside**: the hypothesis is false on all of `B` — its enclosure there is false, or it is
+//!   a bound hypothesis whose bounds, applied to `B` from left to right, leave no point of it
+//!   (decided in rationals, strict bounds excluding their value);
+//! * **clip** (format 4): the goal has hypotheses, and the checker finds the bound hypotheses
+//!   itself in the problem's `given` (comparisons `v op c` or `c op v` of a variable with an
+//!   expression without variables of exact rational value, alone or joined by `&&`; its own
+//!   reading, written again here, not [`super::contract`]'s) and clips `B` by them in the order
+//!   of `given`: a bound lowers an upper end or raises a lower end to its value, closed. The
+//!   recorded hypotheses must be exactly those that cut, in that order, and the recorded ends
+//!   exactly the clipped box's; the subtree is then checked on the box the checker clipped. A
+//!   clip that changes nothing, names a hypothesis that does not exist or is not a bound, or
+//!   appears in a certificate of a format before 4 is rejected. Sound: every point of `B` where
+//!   the hypotheses hold lies in the clipped box (a strict bound `v < c` clips to the closed
+//!   `v ≤ c`, a superset);
 //! * **rewrites** before the tree ([`super::rewrite`]): each recorded rewrite must be the one the
 //!   checker finds in the claim itself; a multiplied-out denominator's sign `D > 0` is proved by
 //!   re-checking its recorded tree as a claim of its own, a derived name's range by the checker's
@@ -35,7 +52,7 @@
 //!   open end or an exempt hyperplane of the goal).
 
 use super::boxes::{Bx, Side, parse_q, point_intervals, q_show};
-use super::certificate::{Certificate, Node, RewriteRecord, Tally};
+use super::certificate::{Certificate, Node, RewriteRecord, Tally, Token};
 use super::problem::Problem;
 use crate::enclosure::Interval;
 use crate::exact::Q;
@@ -88,6 +105,23 @@ pub fn verify(p: &Problem, cert: &Certificate, prec: u64) -> Result<Verified, St
         );
     }
     same_claim(p, cert)?;
+    if !cert.clips_allowed() {
+        let proofs = cert.rewrites.iter().flat_map(|r| match r {
+            RewriteRecord::Denominator { proof, .. } => proof.as_slice(),
+            _ => &[],
+        });
+        if cert
+            .tree
+            .iter()
+            .chain(proofs)
+            .any(|t| matches!(t, Token::C(..)))
+        {
+            return Err(format!(
+                "a clip by the hypotheses in a certificate of format `{}` (clips came with format 4)",
+                cert.format
+            ));
+        }
+    }
     // The rewrites, derived again from the claim and justified here.
     let mut q = p.clone();
     for (j, rec) in cert.rewrites.iter().enumerate() {
@@ -285,6 +319,7 @@ fn walk(p: &Problem, root: &Node, prec: u64) -> Result<Tally, String> {
         exempt: Vec::new(),
         hyps: !p.given.is_empty(),
     };
+    let bounds = own_bounds(p);
     let mut tally = Tally::default();
     let mut stack: Vec<(&Node, G, Bx)> = vec![(root, g0, b0)];
     let mut k = 0usize;
@@ -295,6 +330,7 @@ fn walk(p: &Problem, root: &Node, prec: u64) -> Result<Tally, String> {
             b: &b,
             k,
             prec,
+            bounds: &bounds,
         };
         match node {
             Node::Split { var, at, lo, hi } => {
@@ -339,6 +375,11 @@ fn walk(p: &Problem, root: &Node, prec: u64) -> Result<Tally, String> {
                 here.outside(*hyp)?;
                 tally.outside += 1;
             }
+            Node::Clip { hyps, ends, inner } => {
+                let clipped = here.clip(hyps, ends)?;
+                tally.clipped += 1;
+                stack.push((inner, g, clipped));
+            }
         }
         k += 1;
     }
@@ -381,6 +422,8 @@ struct At<'a> {
     b: &'a Bx,
     k: usize,
     prec: u64,
+    /// The bounds of each bound hypothesis of `p` ([`own_bounds`]).
+    bounds: &'a [Option<Vec<Cut>>],
 }
 
 impl At<'_> {
@@ -471,13 +514,19 @@ impl At<'_> {
         if i >= b.dim() || b.lo[i] == b.hi[i] {
             return Err(self.fail(format!("monotone step in a fixed coordinate {i}")));
         }
-        if self.g.hyps
-            && !p
-                .hypotheses(&b.intervals(self.prec), self.prec)
-                .iter()
-                .all(|h| matches!(h, Ok(true)))
-        {
-            return Err(self.fail("monotone step where a hypothesis is not certain".into()));
+        if self.g.hyps {
+            let hs = p.hypotheses(&b.intervals(self.prec), self.prec);
+            for (j, h) in hs.iter().enumerate() {
+                let in_closure = matches!(
+                    self.bounds.get(j),
+                    Some(Some(cuts)) if cuts.iter().all(|c| c.in_closure(b))
+                );
+                if !in_closure && !matches!(h, Ok(true)) {
+                    return Err(
+                        self.fail(format!("monotone step where hypothesis {j} is not certain"))
+                    );
+                }
+            }
         }
         Ok(())
     }
@@ -504,6 +553,11 @@ impl At<'_> {
         if !self.g.hyps {
             return Err(self.fail("`outside` in a goal without hypotheses".into()));
         }
+        if let Some(Some(cuts)) = self.bounds.get(hyp)
+            && cut_by(cuts, self.b).is_none()
+        {
+            return Ok(());
+        }
         match self
             .p
             .hypotheses(&self.b.intervals(self.prec), self.prec)
@@ -513,6 +567,181 @@ impl At<'_> {
             _ => Err(self.fail(format!("hypothesis {hyp} is not false on the box"))),
         }
     }
+}
+
+impl At<'_> {
+    /// A clip of the box by the hypotheses `hyps` to the ends `ends`: derived again here from
+    /// the problem's own bound hypotheses, and accepted only when it is the recorded one; the
+    /// clipped box.
+    fn clip(&self, hyps: &[usize], ends: &[(usize, Q, Q)]) -> Result<Bx, String> {
+        let (p, b) = (self.p, self.b);
+        if !self.g.hyps {
+            return Err(self.fail("a clip in a goal without hypotheses".into()));
+        }
+        for &j in hyps {
+            if j >= p.given.len() {
+                return Err(self.fail(format!(
+                    "the clip names hypothesis {j}; the claim has {}",
+                    p.given.len()
+                )));
+            }
+            if self.bounds[j].is_none() {
+                return Err(self.fail(format!(
+                    "the clip names hypothesis {j}, which does not bound one variable by a constant"
+                )));
+            }
+        }
+        let (cuts, c) = own_clip(self.bounds, b);
+        if cuts.is_empty() {
+            return Err(self.fail("a clip where no hypothesis cuts the box".into()));
+        }
+        if cuts != hyps {
+            return Err(self.fail(format!(
+                "the hypotheses {cuts:?} cut the box, the certificate names {hyps:?}"
+            )));
+        }
+        let own: Vec<(usize, Q, Q)> = (0..b.dim())
+            .filter(|&i| c.lo[i] != b.lo[i] || c.hi[i] != b.hi[i])
+            .map(|i| (i, c.lo[i].clone(), c.hi[i].clone()))
+            .collect();
+        if own != ends {
+            let show = |e: &[(usize, Q, Q)]| {
+                e.iter()
+                    .map(|(i, lo, hi)| {
+                        let name = p.vars.get(*i).map_or("?", |v| v.name.as_str());
+                        format!("{name} ∈ [{lo}, {hi}]")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(self.fail(format!(
+                "the hypotheses clip the box to {}, the certificate records {}",
+                show(&own),
+                show(ends)
+            )));
+        }
+        Ok(c)
+    }
+}
+
+/// A bound `x_var ≤ at` (`upper`) or `x_var ≥ at` of a hypothesis, strict or not: the checker's
+/// own reading of the hypotheses.
+struct Cut {
+    var: usize,
+    upper: bool,
+    strict: bool,
+    at: Q,
+}
+
+impl Cut {
+    /// Whether the closed box lies in the closure of the bound's region.
+    fn in_closure(&self, b: &Bx) -> bool {
+        if self.upper {
+            b.hi[self.var] <= self.at
+        } else {
+            b.lo[self.var] >= self.at
+        }
+    }
+}
+
+/// The bounds of each hypothesis of `p` that is a comparison of a variable with an expression
+/// without variables of exact rational value, or a conjunction of such comparisons (left to
+/// right); `None` for any other hypothesis.
+fn own_bounds(p: &Problem) -> Vec<Option<Vec<Cut>>> {
+    fn var_of(p: &Problem, e: &crate::lang::Expr) -> Option<usize> {
+        let crate::lang::Expr::Slot(s) = e else {
+            return None;
+        };
+        match p.slots.get(*s) {
+            Some(super::problem::SlotDef::Var(i)) => Some(*i),
+            _ => None,
+        }
+    }
+    fn cuts(p: &Problem, f: &crate::lang::Formula, out: &mut Vec<Cut>) -> Option<()> {
+        use crate::lang::{Cmp, Formula};
+        match f {
+            Formula::And(a, b) => {
+                cuts(p, a, out)?;
+                cuts(p, b, out)
+            }
+            Formula::Cmp(l, op, r) => {
+                // `l op r` with `op` ≤ or < (`below`), or ≥ or >.
+                let (below, strict) = match op {
+                    Cmp::Le => (true, false),
+                    Cmp::Lt => (true, true),
+                    Cmp::Ge => (false, false),
+                    Cmp::Gt => (false, true),
+                    _ => return None,
+                };
+                let (var, at, upper) = if let Some(v) = var_of(p, l) {
+                    (v, r.as_constant()?, below)
+                } else {
+                    (var_of(p, r)?, l.as_constant()?, !below)
+                };
+                out.push(Cut {
+                    var,
+                    upper,
+                    strict,
+                    at,
+                });
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    p.given
+        .iter()
+        .map(|f| {
+            let mut out = Vec::new();
+            cuts(p, f, &mut out).map(|_| out)
+        })
+        .collect()
+}
+
+/// The box `b` cut by the bounds of one hypothesis from left to right (closed), `None` when they
+/// leave no point of it.
+fn cut_by(cuts: &[Cut], b: &Bx) -> Option<Bx> {
+    let mut c = b.clone();
+    for cut in cuts {
+        let i = cut.var;
+        if cut.upper {
+            if c.lo[i] > cut.at || (cut.strict && c.lo[i] == cut.at) {
+                return None;
+            }
+            if cut.at < c.hi[i] {
+                c.hi[i] = cut.at.clone();
+            }
+        } else {
+            if c.hi[i] < cut.at || (cut.strict && c.hi[i] == cut.at) {
+                return None;
+            }
+            if cut.at > c.lo[i] {
+                c.lo[i] = cut.at.clone();
+            }
+        }
+    }
+    Some(c)
+}
+
+/// The checker's clip of `b` by the bound hypotheses in the order of `given`: the hypotheses
+/// that cut and the box left (up to the first hypothesis that leaves no point, which is for an
+/// `outside` leaf to decide).
+fn own_clip(bounds: &[Option<Vec<Cut>>], b: &Bx) -> (Vec<usize>, Bx) {
+    let mut cur = b.clone();
+    let mut hyps = Vec::new();
+    for (j, cuts) in bounds.iter().enumerate() {
+        let Some(cuts) = cuts else { continue };
+        match cut_by(cuts, &cur) {
+            None => break,
+            Some(c) => {
+                if c != cur {
+                    hyps.push(j);
+                    cur = c;
+                }
+            }
+        }
+    }
+    (hyps, cur)
 }
 
 /// Exact rational intervals `[lo, hi]` (the checker's own arithmetic for Taylor models).

@@ -162,8 +162,8 @@ pub fn plan(claim: &Problem, d: &Derivation, prec: u64) -> Result<Plan, String> 
 }
 
 /// Proves `claim` through `d`: the plan, then every lemma, every derivative sign and the
-/// reduced claim with [`super::prove`]; the certificate (format 3) and the summed counts, or
-/// the first step that is not proved.
+/// reduced claim with [`super::prove`]; the certificate (with its lemmas; format 4, format 3
+/// before clips) and the summed counts, or the first step that is not proved.
 pub fn prove_derived(
     claim: &Problem,
     d: &Derivation,
@@ -232,7 +232,6 @@ pub fn prove_derived(
         });
     }
     let mut cert = proof(&d.reduced, "the reduced claim", id)?;
-    cert.format = super::certificate::FORMAT_3.into();
     cert.claim = claim.text.clone();
     cert.constants = constants;
     cert.lemmas = lemmas;

@@ -9,7 +9,9 @@
 //! of splits and decisions is a [`Certificate`], which [`checker::verify`] re-checks without
 //! the search, at a higher precision. A point of the domain where the claim is certainly false
 //! **refutes** it. When a budget runs out the outcome is **inconclusive**, with the boxes left,
-//! their volume fraction and the tightest of them.
+//! their volume fraction and the tightest of them. Before a box of the claim is evaluated it is
+//! clipped by the hypotheses that bound one variable by a constant ([`contract`]), so a claim
+//! tight on the boundary of its hypothesis is decided on the part of the box it is about.
 //!
 //! The method is the one of the interval-arithmetic provers (Flyspeck's nonlinear
 //! inequalities, MetiTarski, dReal, Coq's `interval` tactic), written here from its definition:
@@ -42,6 +44,7 @@
 pub mod boxes;
 pub mod certificate;
 pub mod checker;
+pub mod contract;
 pub mod lemma;
 pub mod problem;
 pub mod ratfun;

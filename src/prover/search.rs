@@ -8,6 +8,12 @@
 //! nothing: it is a split point, and the first point tried as a counterexample (a strict claim
 //! whose two sides are equal there is refuted there). At a box the prover tries, in order:
 //!
+//! 0. **contraction** ([`super::contract`], when [`Options::contract`] is set): a box of the
+//!    claim's own goal is clipped by the hypotheses that bound one variable by a constant
+//!    (`y <= 1/2`, `0 < y`), and everything below is done on the clipped box; a clip that leaves
+//!    nothing is a box outside the claim. A bound hypothesis is then decided on the box exactly,
+//!    in rationals (it holds on the closed clipped box), so a bound such as `y <= 1/3` that no
+//!    enclosure decides does not keep the box from the monotone steps;
 //! 1. the hypotheses: if one is false on all of `B` the box is outside the claim;
 //! 2. **direct**: the interval enclosure of `f = s·∂_β g` on `B`;
 //! 3. **mean value**: `f(x) ∈ f(c) + Σᵢ ∂ᵢf(B)·(xᵢ − cᵢ)`, with `cᵢ` the lower end where
@@ -57,6 +63,7 @@
 
 use super::boxes::{Bx, Side, point_intervals, split_point};
 use super::certificate::Node;
+use super::contract::{self, Bound, Clip};
 use super::problem::{Arith, MAX_ORDER, Problem, multi_index};
 use super::taylor::{self, Coefficients, MAX_MODEL_ORDER};
 use crate::enclosure::Interval;
@@ -85,6 +92,33 @@ pub struct Options {
     pub commit_budget: u64,
     /// Bisections along one path of the tree.
     pub max_depth: u32,
+    /// Whether boxes are clipped by the hypotheses that bound one variable by a constant before
+    /// they are evaluated ([`super::contract`]; on by default, off to compare).
+    ///
+    /// ```
+    /// use balloc::exact::int;
+    /// use balloc::lang::{Cmp, compile_str, compile_value};
+    /// use balloc::prover::{Options, Outcome, Problem, SlotDef, Var, prove};
+    /// // y² ≤ y/2 on [0, 1] under y ≤ 1/2: tight at the hypothesis' bound, false beyond it.
+    /// let p = Problem {
+    ///     vars: vec![Var { name: "y".into(), lo: int(0), hi: int(1), lo_open: false, hi_open: false }],
+    ///     slots: vec![SlotDef::Var(0)],
+    ///     lhs: compile_value("y^2", &["y"]).unwrap(),
+    ///     rhs: compile_value("y/2", &["y"]).unwrap(),
+    ///     cmp: Cmp::Le, tol: int(0),
+    ///     given: vec![compile_str("y <= 1/2", &["y"]).unwrap()],
+    ///     touching: vec![], text: "y^2 <= y/2".into(),
+    /// };
+    /// // The root clipped to [0, 1/2] and split at 1/4: g = y/2 − y² has g′ = 1/2 − 2y ≥ 0 on
+    /// // [0, 1/4] with g(0) = 0, and g′ ≤ 0 on [1/4, 1/2] with g(1/2) = 0: two mean-value leaves.
+    /// let Outcome::Proved { tree, .. } = prove(&p, &Options::default()) else { panic!() };
+    /// let t = tree.tally();
+    /// assert_eq!((t.clipped, t.splits, t.mean_value), (1, 1, 2));
+    /// // Without contraction the boxes straddling 1/2 are never decided.
+    /// let off = Options { contract: false, max_boxes: 500, ..Options::default() };
+    /// assert!(matches!(prove(&p, &off), Outcome::Inconclusive { .. }));
+    /// ```
+    pub contract: bool,
 }
 
 impl Default for Options {
@@ -96,6 +130,7 @@ impl Default for Options {
             fast: true,
             commit_budget: 4096,
             max_depth: 400,
+            contract: true,
         }
     }
 }
@@ -314,6 +349,9 @@ enum Step {
 }
 
 struct TopResult {
+    /// The hypotheses that cut the box and the box they left, when contraction clipped it (the
+    /// step is then one on the clipped box).
+    clip: Option<(Vec<usize>, Bx)>,
     step: Step,
     counterexample: Option<(Vec<Q>, Interval, Interval, Interval)>,
     /// The goal is certainly violated at the box's center (a derivative goal that is false, or
@@ -325,6 +363,9 @@ struct Prover<'a> {
     p: &'a Problem,
     o: &'a Options,
     escalated: std::sync::atomic::AtomicU64,
+    /// The bounds of each hypothesis that is a bound hypothesis ([`contract`]; none when
+    /// contraction is off).
+    bounds: Vec<Option<Vec<Bound>>>,
 }
 
 fn mag(i: &Interval) -> f64 {
@@ -335,7 +376,21 @@ fn mag(i: &Interval) -> f64 {
 #[derive(Default)]
 struct Escalate(bool);
 
-impl Prover<'_> {
+impl<'a> Prover<'a> {
+    /// The prover of `p` within the limits `o`.
+    fn new(p: &'a Problem, o: &'a Options) -> Self {
+        Prover {
+            p,
+            o,
+            escalated: std::sync::atomic::AtomicU64::new(0),
+            bounds: if o.contract {
+                contract::bound_hypotheses(p)
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
     /// One step on a box: in the fast arithmetic first, repeated in the arbitrary-precision one
     /// when the fast one did not decide the box and precision may be why (a value beyond the
     /// range of `f64`, a point, or a box squeezed below [`DEEP`]).
@@ -398,6 +453,15 @@ impl Prover<'_> {
         let mut full = true;
         if goal.hyps {
             for (j, h) in self.p.hypotheses_on(arith, b).into_iter().enumerate() {
+                // A bound hypothesis, decided exactly: the box was clipped by it.
+                if let Some(Some(bs)) = self.bounds.get(j) {
+                    if contract::clip_one(bs, b).is_none() {
+                        return Step::Leaf(Node::Outside { hyp: j });
+                    }
+                    if bs.iter().all(|h| h.holds_on(b)) {
+                        continue;
+                    }
+                }
                 match h {
                     Ok(false) => return Step::Leaf(Node::Outside { hyp: j }),
                     Ok(true) => {}
@@ -597,13 +661,20 @@ impl Prover<'_> {
     }
 
     /// Whether the hyperplane `x_i = a` is one where tight claims are tight: an end of the
-    /// domain, a hyperplane of an earlier monotone step, or through a stated touching point.
+    /// domain, a hyperplane of an earlier monotone step, through a stated touching point, or a
+    /// bound of a hypothesis that clips boxes ([`contract`]).
     fn special(&self, goal: &Goal, i: usize, a: &Q) -> bool {
         let v = &self.p.vars[i];
         *a == v.lo
             || *a == v.hi
             || goal.exempt.iter().any(|(j, x)| *j == i && x == a)
             || self.p.touching.iter().any(|t| t[i] == *a)
+            || self
+                .bounds
+                .iter()
+                .flatten()
+                .flatten()
+                .any(|h| h.var == i && h.at == *a)
     }
 
     /// A monotone step whose derivative's sign is a goal of its own, toward a face of the box
@@ -747,7 +818,28 @@ impl Prover<'_> {
         Some((best, split_point(&b.lo[best], &b.hi[best])))
     }
 
+    /// The step on the box `b` for `goal`, after contraction (the box of the claim's own goal
+    /// clipped by the bound hypotheses), with a counterexample at the center of the (clipped)
+    /// box when one is found there and whether the goal is violated there.
     fn top(&self, goal: &Goal, b: &Bx, banned: &[(usize, Side, Vec<Q>)]) -> TopResult {
+        let cut = if goal.hyps {
+            contract::clip(&self.bounds, b)
+        } else {
+            Clip::Same
+        };
+        let (b, clip) = match cut {
+            Clip::Same => (std::borrow::Cow::Borrowed(b), None),
+            Clip::Cut { hyps, b: c } => (std::borrow::Cow::Owned(c.clone()), Some((hyps, c))),
+            Clip::Empty { hyps, b: c, hyp } => {
+                return TopResult {
+                    clip: (!hyps.is_empty()).then_some((hyps, c)),
+                    step: Step::Leaf(Node::Outside { hyp }),
+                    counterexample: None,
+                    violated: false,
+                };
+            }
+        };
+        let b: &Bx = &b;
         let step = self.step(goal, b, banned);
         let (mut counterexample, mut violated) = (None, false);
         if !matches!(step, Step::Leaf(_)) {
@@ -770,6 +862,7 @@ impl Prover<'_> {
             }
         }
         TopResult {
+            clip,
             step,
             counterexample,
             violated,
@@ -933,11 +1026,7 @@ impl Prover<'_> {
 /// rewritten claim is not proved and a range rewrite made it a different claim).
 pub fn prove(p: &Problem, o: &Options) -> Outcome {
     let start = Instant::now();
-    let pr = Prover {
-        p,
-        o,
-        escalated: std::sync::atomic::AtomicU64::new(0),
-    };
+    let pr = Prover::new(p, o);
     let root = p.root();
     // The corners of the domain (closed ends only) are tried first: a claim that fails exactly at
     // an end of the domain is never refuted at the center of a box; then a floating-point
@@ -971,11 +1060,7 @@ pub fn prove(p: &Problem, o: &Options) -> Outcome {
     if rewrites.is_empty() {
         return bisect(&pr, start, used, Vec::new());
     }
-    let qr = Prover {
-        p: &q,
-        o,
-        escalated: std::sync::atomic::AtomicU64::new(0),
-    };
+    let qr = Prover::new(&q, o);
     let out = bisect(&qr, start, used, rewrites.clone());
     let ranged = rewrites
         .iter()
@@ -1025,11 +1110,7 @@ fn rewrite_claim(p: &Problem, o: &Options) -> (Problem, Vec<super::rewrite::Rewr
             max_seconds: o.max_seconds / 10.0,
             ..o.clone()
         };
-        let pr = Prover {
-            p: &sp,
-            o: &budget,
-            escalated: std::sync::atomic::AtomicU64::new(0),
-        };
+        let pr = Prover::new(&sp, &budget);
         let out_sign = bisect(&pr, Instant::now(), 0, Vec::new());
         used += match &out_sign {
             Outcome::Proved { stats, .. }
@@ -1102,6 +1183,8 @@ enum Slot {
     Leaf(Node),
     Split(usize, Q, usize, usize),
     Mono(usize, Side, usize, usize),
+    /// A box clipped by the hypotheses (which, the clipped ends) and the slot of the clipped box.
+    Clip(Vec<usize>, Vec<(usize, Q, Q)>, usize),
 }
 
 /// The bisection of [`prove`] on the claim of `pr` (its counterexample search done), with
@@ -1239,6 +1322,10 @@ impl<'b, 'a> Bisection<'b, 'a> {
         if self.charge(&it) {
             return None;
         }
+        let it = match r.clip {
+            Some((hyps, b)) => self.push_clip(it, hyps, b),
+            None => it,
+        };
         if r.violated && !it.under.is_empty() {
             self.give_up_violated(&it);
             return None;
@@ -1342,6 +1429,16 @@ impl<'b, 'a> Bisection<'b, 'a> {
                 banned,
             });
         }
+    }
+
+    /// Records that the box of `it` was clipped by the hypotheses `hyps` to `b`: its slot
+    /// becomes a clip over a new slot, the item of the clipped box.
+    fn push_clip(&mut self, it: Item, hyps: Vec<usize>, b: Bx) -> Item {
+        let child = self.arena.len();
+        self.arena.push(Slot::Pending);
+        let ends = contract::changed_ends(&it.b, &b);
+        self.arena[it.id] = Slot::Clip(hyps, ends, child);
+        Item { id: child, b, ..it }
     }
 
     /// Commits to a monotone step on the box `it` toward the face `side` of `var`: two new
@@ -1521,6 +1618,7 @@ fn assemble(arena: &mut [Slot]) -> Node {
                 stack.push(*l);
                 stack.push(*h);
             }
+            Slot::Clip(_, _, c) => stack.push(*c),
             _ => {}
         }
     }
@@ -1539,6 +1637,11 @@ fn assemble(arena: &mut [Slot]) -> Node {
                 side,
                 derivative: Box::new(built.remove(&d).expect("child built")),
                 face: Box::new(built.remove(&f).expect("child built")),
+            },
+            Slot::Clip(hyps, ends, c) => Node::Clip {
+                hyps,
+                ends,
+                inner: Box::new(built.remove(&c).expect("child built")),
             },
             Slot::Pending => unreachable!("every box is decided"),
         };

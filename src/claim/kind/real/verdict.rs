@@ -156,8 +156,9 @@ impl Real {
         self.certified(case, &cert, None, stats, &how, label, kn, ctx, notes)
     }
 
-    /// A case proved through its lemmas ([`prover::lemma`]): the certificate (format 3) checked
-    /// against the lemmas' files, the bounds and the reduced claim.
+    /// A case proved through its lemmas ([`prover::lemma`]): the certificate (with its lemmas;
+    /// format 4, format 3 before clips) checked against the lemmas' files, the bounds and the
+    /// reduced claim.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn derived_proved(
         &self,
@@ -216,8 +217,14 @@ impl Real {
         let mut searched = Searched::default();
         searched.add("boxes", stats.boxes);
         searched.add("leaves", tl.leaves());
+        // Shown only where contraction clipped a box (the notes of other proofs unchanged).
+        let clips = if tl.clipped > 0 {
+            format!(", {} boxes clipped by the hypotheses", tl.clipped)
+        } else {
+            String::new()
+        };
         let mut msg = format!(
-            "{label} proved: {} leaf boxes (direct {}, mean value {}, Taylor model {}, exact {}, outside the hypotheses {}), {} monotone steps, {} splits; {} box evaluations ({} repeated at {} bits after f64 enclosures); certificate re-checked by the independent checker at {CHECK_PREC} bits{how}",
+            "{label} proved: {} leaf boxes (direct {}, mean value {}, Taylor model {}, exact {}, outside the hypotheses {}), {} monotone steps, {} splits{clips}; {} box evaluations ({} repeated at {} bits after f64 enclosures); certificate re-checked by the independent checker at {CHECK_PREC} bits{how}",
             tl.leaves(),
             tl.direct,
             tl.mean_value,
