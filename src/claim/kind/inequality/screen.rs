@@ -119,40 +119,6 @@ impl Bounded {
     }
 }
 
-/// Whether the screen can evaluate `e`; the slots it reads are added to `slots`.
-fn screenable(e: &Expr, slots: &mut Vec<usize>) -> bool {
-    match e {
-        Expr::Num(..) => true,
-        Expr::Slot(s) => {
-            slots.push(*s);
-            true
-        }
-        Expr::Neg(a) => screenable(a, slots),
-        Expr::Op(op, a, b) => {
-            let exponent_ok = *op != BinOp::Pow
-                || matches!(&**b, Expr::Num(q, _) if q.is_integer() && q.to_integer().bits() <= 6);
-            exponent_ok && screenable(a, slots) && screenable(b, slots)
-        }
-        Expr::Call(f, args) => {
-            matches!(
-                f,
-                Func::Exp | Func::Ln | Func::Abs | Func::Min | Func::Max | Func::Cosh | Func::Sinh
-            ) && args.iter().all(|a| screenable(a, slots))
-        }
-        _ => false,
-    }
-}
-
-fn screenable_formula(f: &Formula, slots: &mut Vec<usize>) -> bool {
-    match f {
-        Formula::Cmp(a, _, b) => screenable(a, slots) && screenable(b, slots),
-        Formula::And(a, b) | Formula::Or(a, b) => {
-            screenable_formula(a, slots) && screenable_formula(b, slots)
-        }
-        Formula::Not(a) => screenable_formula(a, slots),
-    }
-}
-
 /// The formula compiled for the screen: names by slot, and every part that reads no state
 /// (numbers, `n`, `b`, constants) folded into a constant once.
 #[derive(Debug, Clone)]
@@ -360,10 +326,9 @@ pub(super) fn screen(ineq: &Inequality, link: usize, case: &Case) -> Option<Clai
         return None;
     }
     let formula = &ineq.links[link].formula;
-    let mut read = Vec::new();
-    if !screenable_formula(formula, &mut read) {
-        return None;
-    }
+    // The slots the formula reads; whether the screen can evaluate it is decided when it is
+    // compiled, below.
+    let read = formula.uses().slots;
     let n = case.n;
     let one_step = case.setting.batch == 1 && case.setting.weights == WeightLaw::Unit;
     let q = case.alloc.rank_vector().filter(|q| q.len() == n);
