@@ -979,8 +979,19 @@ fn false_claims_under_bound_hypotheses_are_refuted_or_undecided_never_proved() {
     // y ∈ [1/3, 1] under y ≤ 1/3 admits the single point y = 1/3, where y² < 1/9 is false
     // (1/9 < 1/9 fails). The root clips to that point (a non-strict bound keeps its value); a
     // clip that treated the bound as strict would find nothing left and "prove" the claim.
+    // The bound hypothesis is decided exactly at a point, so the corner y = 1/3 (which no
+    // enclosure of y ≤ 1/3 decides) is the counterexample; with contraction off the same point
+    // is undecided and the claim stays unproved.
     let p = given_problem(&[("y", "1/3", "1")], &["y <= 1/3"], "y^2", Cmp::Lt, "1/9");
-    assert!(!matches!(prover::prove(&p, &o), Outcome::Proved { .. }));
+    let Outcome::Refuted { point, .. } = prover::prove(&p, &o) else {
+        panic!("y^2 < 1/9 under y <= 1/3 on [1/3, 1]: not refuted");
+    };
+    assert_eq!(point[0], prover::boxes::parse_q("1/3").unwrap());
+    let off = Options {
+        contract: false,
+        ..o.clone()
+    };
+    assert!(!matches!(prover::prove(&p, &off), Outcome::Proved { .. }));
 }
 
 #[test]

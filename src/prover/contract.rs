@@ -91,6 +91,17 @@ impl Bound {
         }
     }
 
+    /// Whether the point `c` satisfies the bound (exactly).
+    pub fn holds_at(&self, c: &[Q]) -> bool {
+        let v = &c[self.var];
+        match (self.upper, self.strict) {
+            (true, false) => *v <= self.at,
+            (true, true) => *v < self.at,
+            (false, false) => *v >= self.at,
+            (false, true) => *v > self.at,
+        }
+    }
+
     /// Whether no point of the box satisfies the bound.
     pub fn false_on(&self, b: &Bx) -> bool {
         let (lo, hi) = (&b.lo[self.var], &b.hi[self.var]);
@@ -192,6 +203,43 @@ fn variable(p: &Problem, e: &Expr) -> Option<usize> {
 /// ```
 pub fn bound_hypotheses(p: &Problem) -> Vec<Option<Vec<Bound>>> {
     p.given.iter().map(|f| bounds_of(p, f)).collect()
+}
+
+/// Whether every hypothesis of `p` holds at the point `c`: a bound hypothesis (`bounds[j]`, from
+/// [`bound_hypotheses`]) decided exactly in rationals, any other by its enclosure at `prec` bits
+/// (which must be certainly true). A point on a bound that is not a dyadic number (`y ≤ 1/3` at
+/// `y = 1/3`) is inside the hypothesis although no enclosure of it says so.
+///
+/// ```
+/// use balloc::exact::{Q, int};
+/// use balloc::lang::{Cmp, compile_str, compile_value};
+/// use balloc::prover::contract::{bound_hypotheses, hypotheses_hold_at};
+/// use balloc::prover::{Problem, SlotDef, Var};
+/// let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+/// let p = Problem {
+///     vars: vec![Var { name: "y".into(), lo: int(0), hi: int(1), lo_open: false, hi_open: false }],
+///     slots: vec![SlotDef::Var(0)],
+///     lhs: compile_value("y^2", &["y"]).unwrap(), rhs: compile_value("1/9", &["y"]).unwrap(),
+///     cmp: Cmp::Lt, tol: int(0),
+///     given: vec![compile_str("y <= 1/3", &["y"]).unwrap()], touching: vec![],
+///     text: "y^2 < 1/9".into(),
+/// };
+/// let b = bound_hypotheses(&p);
+/// assert!(hypotheses_hold_at(&p, &b, &[q(1, 3)], 64));
+/// assert!(!hypotheses_hold_at(&p, &b, &[q(1, 2)], 64));
+/// // By enclosures alone the point 1/3 is undecided.
+/// assert!(!hypotheses_hold_at(&p, &[None], &[q(1, 3)], 64));
+/// ```
+pub fn hypotheses_hold_at(p: &Problem, bounds: &[Option<Vec<Bound>>], c: &[Q], prec: u64) -> bool {
+    let mut by_enclosure: Option<Vec<crate::lang::Eval<bool>>> = None;
+    (0..p.given.len()).all(|j| match bounds.get(j) {
+        Some(Some(bs)) => bs.iter().all(|b| b.holds_at(c)),
+        _ => {
+            let hs = by_enclosure
+                .get_or_insert_with(|| p.hypotheses(&super::boxes::point_intervals(c, prec), prec));
+            matches!(hs[j], Ok(true))
+        }
+    })
 }
 
 /// The result of clipping a box by the bound hypotheses ([`clip`]).

@@ -61,7 +61,7 @@
 //! time limit (a safety net; when it stops the search first, where it stops depends on the
 //! machine, and the report says so).
 
-use super::boxes::{Bx, Side, point_intervals, split_point};
+use super::boxes::{Bx, Side, split_point};
 use super::certificate::Node;
 use super::contract::{self, Bound, Clip};
 use super::problem::{Arith, MAX_ORDER, Problem, multi_index};
@@ -994,13 +994,7 @@ impl<'a> Prover<'a> {
         {
             return None;
         }
-        let x = point_intervals(c, prec);
-        if !self
-            .p
-            .hypotheses(&x, prec)
-            .into_iter()
-            .all(|h| matches!(h, Ok(true)))
-        {
+        if !contract::hypotheses_hold_at(self.p, &self.bounds, c, prec) {
             return None;
         }
         let (g, l, r) = self.p.sides_at(c, prec).ok()?;

@@ -267,6 +267,17 @@ impl Real {
         let p = &case.problem;
         let mut searched = Searched::default();
         searched.add("boxes", stats.boxes);
+        // The point is in the domain and inside the hypotheses, re-checked here (bound hypotheses
+        // exactly, the others by enclosures at the higher precision).
+        let bounds = crate::prover::contract::bound_hypotheses(p);
+        if !p.in_domain(point)
+            || !crate::prover::contract::hypotheses_hold_at(p, &bounds, point, CHECK_PREC)
+        {
+            return Err(Error::Unsupported(format!(
+                "{}: the counterexample of {label} is not confirmed inside the domain and the hypotheses",
+                self.t.id
+            )));
+        }
         // Re-check at a higher precision.
         let again = p.sides_at(point, CHECK_PREC).ok();
         let by_enclosure = again.as_ref().is_some_and(|(g2, _, _)| {
