@@ -25,14 +25,7 @@ fn err_of(name: &str, body: &str) -> String {
     }
 }
 
-const HEAD: &str = r#"title = "seeded"
-kind = "inequality"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+const HEAD: &str = crate::common::head!("inequality");
 
 /// Case A offset at λ: Σ_{B₊} Φ·ε̃ ≤ λ·ε·Σ_{G₊} Φ (after dividing both sides by α/n).
 fn offset_file(lambda: &str) -> String {
@@ -196,14 +189,7 @@ fn set_sums_reject_missing_constants() {
     assert!(e.contains("claim.given") && e.contains("Nope"), "{e}");
 }
 
-const LB_HEAD: &str = r#"title = "seeded"
-kind = "inequality"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+const LB_HEAD: &str = crate::common::head!("inequality");
 
 /// The batched lower-bound constructions of A §7 as claims in the language, from x = 0: a wrong
 /// value is refuted at the first case, the right one holds exactly.

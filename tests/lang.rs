@@ -271,14 +271,7 @@ fn brute_two_steps(process: &str, x: &[f64], f: &dyn Fn(&[f64]) -> f64) -> f64 {
 
 use crate::common;
 
-const HEAD: &str = r#"title = "seeded"
-kind = "inequality"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+const HEAD: &str = crate::common::head!("inequality");
 
 fn err_of(name: &str, body: &str) -> String {
     common::build_error("lang-bad", name, body)

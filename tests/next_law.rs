@@ -356,14 +356,7 @@ fn float_ties_are_decided_by_the_certified_domains() {
     assert_eq!(v.float.to_f64(), 0.5);
 }
 
-const HEAD: &str = r#"title = "next"
-kind = "inequality"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+const HEAD: &str = crate::common::head!("inequality");
 
 fn err_of(name: &str, body: &str) -> String {
     common::build_error("next-law-bad", name, body)

@@ -6,14 +6,7 @@ use balloc::claim::{self, RunContext, Status, Trust, Verdict};
 
 use crate::common;
 
-const HEAD: &str = r#"title = "t"
-kind = "inequality"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+const HEAD: &str = crate::common::head!("inequality");
 
 fn run(name: &str, body: &str) -> Verdict {
     common::check_scratch("ranges", name, &format!("{HEAD}{body}"))

@@ -14,14 +14,7 @@ fn scratch(name: &str) -> PathBuf {
     common::scratch_in("stat", name)
 }
 
-const HEAD: &str = r#"title = "seeded"
-kind = "statistical"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+const HEAD: &str = crate::common::head!("statistical");
 
 fn run(root: &Path, p: &Path) -> claim::Verdict {
     claim::check(p, root, &mut RunContext::default()).unwrap()

@@ -185,14 +185,7 @@ fn scratch(name: &str) -> PathBuf {
     common::scratch_in("theorems", name)
 }
 
-const HEAD: &str = r#"title = "seeded"
-kind = "inequality"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+const HEAD: &str = crate::common::head!("inequality");
 
 fn run(root: &Path, p: &Path) -> claim::Verdict {
     claim::check(p, root, &mut RunContext::default()).unwrap()
@@ -671,14 +664,7 @@ fn first_order_terms_match_a_hand_computation_and_can_fail() {
     assert_eq!(v.verdict, Status::Refuted);
 }
 
-const MD_HEAD: &str = r#"title = "seeded md"
-kind = "multidim"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+const MD_HEAD: &str = crate::common::head!("multidim");
 
 #[test]
 fn multidim_corollary_1_is_refuted_at_the_all_zero_state_with_the_hand_values() {
@@ -753,14 +739,7 @@ fn multidim_rejects_items_and_bad_chains() {
     );
 }
 
-const GRAPH_HEAD: &str = r#"title = "seeded"
-kind = "graph"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+const GRAPH_HEAD: &str = crate::common::head!("graph");
 
 #[test]
 fn graph_kind_refutes_bound_10_at_the_hand_checked_cycle_state() {

@@ -66,12 +66,18 @@ pub fn check_scratch(prefix: &str, name: &str, text: &str) -> balloc::claim::Ver
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// The head of a scratch theorem file of kind `real` (expected `open`: the tests read the verdict).
-pub const REAL_HEAD: &str = r#"title = "t"
-kind = "real"
-expected = "open"
-statement = "x"
-[source]
-locator = "test"
-provenance = "derived"
-"#;
+/// The head of a scratch theorem file of kind `$kind` (a string literal), expected `open` (the
+/// tests read the verdict): `const HEAD: &str = common::head!("inequality");`.
+macro_rules! head {
+    ($kind:literal) => {
+        concat!(
+            "title = \"t\"\nkind = \"",
+            $kind,
+            "\"\nexpected = \"open\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n"
+        )
+    };
+}
+pub(crate) use head;
+
+/// The head of a scratch theorem file of kind `real` ([`head`]).
+pub const REAL_HEAD: &str = head!("real");
