@@ -760,3 +760,51 @@ fn two_point_constant_finder_brackets_the_hand_value() {
     assert!(e.contains("--n") && !e.contains('\n'), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `forall_bins` in a graph claim is the quantifier over the vertices (the bins of graphical
+/// allocation): two catalogue files rewritten from `over = "vertices"` + `expr` to `forall_bins`
+/// give the same verdict, record for record; where the states have no bins it is an error
+/// saying so.
+#[test]
+fn forall_bins_is_the_vertex_quantifier_and_an_error_where_there_are_no_bins() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("theorems/graphical-2022");
+    for name in ["footnote-5-raw-uniform.toml", "telescope.toml"] {
+        let text = std::fs::read_to_string(root.join(name)).unwrap();
+        assert_eq!(text.matches("\nover = \"vertices\"\n").count(), 1, "{name}");
+        assert_eq!(text.matches("\nexpr = ").count(), 1, "{name}");
+        let rewritten = text
+            .replace("\nover = \"vertices\"\n", "\n")
+            .replace("\nexpr = ", "\nforall_bins = ");
+        let (a, b) = (
+            balloc::check_str(&text).unwrap(),
+            balloc::check_str(&rewritten).unwrap(),
+        );
+        assert_eq!(
+            serde_json::to_value(&a).unwrap(),
+            serde_json::to_value(&b).unwrap(),
+            "{name}"
+        );
+        // Beside another quantifier, or beside `expr`, it is an error.
+        let other = text
+            .replace("\nexpr = ", "\nforall_bins = ")
+            .replace("\nover = \"vertices\"\n", "\nover = \"edges\"\n");
+        let e = balloc::check_str(&other).unwrap_err().to_string();
+        assert!(e.contains("forall_bins") && e.contains("over"), "{e}");
+    }
+    // Kinds whose states have no bins say so, naming the field.
+    let real = format!(
+        "{}[vars]\ny = \"[0, 1]\"\n[claim]\nforall_bins = \"y >= 0\"\n",
+        crate::common::REAL_HEAD
+    );
+    let e = balloc::check_str(&real).unwrap_err().to_string();
+    assert_eq!(e.trim().lines().count(), 1, "{e}");
+    assert!(e.contains("forall_bins") && e.contains("no bins"), "{e}");
+    let two_point = format!(
+        "{HEAD}[claim]\nover = \"two-point\"\nforall_bins = \"n >= 1\"\n[domain]\nn = [4]\n"
+    );
+    let e = balloc::check_str(&two_point).unwrap_err().to_string();
+    assert!(
+        e.contains("forall_bins") && e.contains("two-point process"),
+        "{e}"
+    );
+}

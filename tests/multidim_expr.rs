@@ -628,3 +628,35 @@ fn chains_of_md_claims_break_at_their_first_false_link() {
         "{e}"
     );
 }
+
+/// `forall_bins` over md states: the formula at every bin, its per-bin names the bin's own.
+#[test]
+fn a_claim_at_every_bin_of_an_md_state_by_hand() {
+    let body = |claim: &str| {
+        format!(
+            "[claim]\nforall_bins = \"{claim}\"\nball = \"uniform(dims=2,f=1)\"\n\
+             rules = [\"sum one-choice\"]\nstates = [[[2, 0], [0, 1]]]\n[domain]\nn = [2]\n"
+        )
+    };
+    // The state of `per_bin_names_and_gaps_by_hand`: x = (2, 1), W = 3, s = (1/2, −1/2), so
+    // y = x − W/n at both bins, rank = (1, 2) and i = (1, 2).
+    let v = check(&body("y == x - 3/2 && rank == i"));
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert_eq!(v.trust, balloc::claim::Trust::Exact);
+    // y ≤ 0 fails at bin 1 only (y = 1/2), and the witness shows that bin's sides.
+    let v = check(&body("y <= 0"));
+    assert_eq!(v.verdict, Status::Refuted);
+    let w = v.witness.unwrap();
+    assert!(w.rhs.contains("at bin 1: 1/2 <= 0"), "{w:?}");
+    // y ≥ −1/2 holds at both bins, tight at bin 2 (slack 0).
+    let v = check(&body("y >= -1/2"));
+    assert_eq!(v.verdict, Status::Holds);
+    assert_eq!(v.slack, Some(0.0));
+    // A binder nested in the claim reads the claim's bin by the bare names: the number of bins
+    // heavier than this one is rank − 1 (the sums 2 and 1 are distinct).
+    let v = check(&body("count(j: x[j] > x) == rank - 1"));
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    // `forall_bins` with `expr` is an error naming both.
+    let e = err(&body("y <= 1").replace("[claim]\n", "[claim]\nexpr = \"n >= 1\"\n"));
+    assert!(e.contains("forall_bins") && e.contains("expr"), "{e}");
+}

@@ -103,3 +103,25 @@ fn a_chain_violation_shrinks_along_the_chain() {
     assert!(w.lhs.contains("[[4, 4], [0, 0]]"), "{}", w.lhs);
     assert_eq!(w.found_by, "families, shrunk");
 }
+
+#[test]
+fn a_claim_at_every_bin_is_shrunk_like_any_md_claim() {
+    // `forall_bins = "x <= 3"` over the integer sum-load chain (bin i holds L_i units in
+    // dimension 1 of D = 2, so x = L_i), n = 3 with the exhaustive states of n = 2 (L ≤ 1):
+    // a state violates the claim exactly when some bin holds 4 or more units. The exhaustive
+    // states hold; the families at n = 3 violate it first at F1, L = (5, 0, 0). By hand the
+    // unique minimal violation (fewest units, fewest bins: the claim is stated at n = 2) is
+    // n = 2, L = (4, 0): rows (4, 0), (0, 0), sum loads (4 − 2, 0 − 2) = (2, −2), and the bin
+    // that fails is bin 1 (x = 4).
+    let text = format!(
+        "{HEAD}[claim]\nforall_bins = \"x <= 3\"\nball = \"uniform(dims=2,f=1)\"\nrules = [\"sum two-choice\"]\n\
+         sum_chain = \"integer\"\n[domain]\nn = [3]\nexhaustive = {{ max_n = 2, max_load = 1 }}\n"
+    );
+    let v = balloc::check_str(&text).unwrap();
+    assert_eq!(v.verdict, Status::Refuted);
+    let w = v.witness.unwrap();
+    assert_eq!((w.n, w.found_by.as_str()), (2, "families, shrunk"), "{w:?}");
+    assert_eq!(w.loads, vec![2.0, -2.0], "{w:?}");
+    assert!(w.lhs.contains("[[4, 0], [0, 0]]"), "{}", w.lhs);
+    assert!(w.rhs.contains("at bin 1: 4 <= 3"), "{}", w.rhs);
+}

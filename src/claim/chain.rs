@@ -224,10 +224,31 @@ pub fn compile_formula_in(
     s: &Spanned<String>,
     scope: &dyn Scope,
 ) -> Result<Formula, crate::claim::FileError> {
+    compile_formula_at(t, what, s, scope, false)
+}
+
+/// [`compile_formula_in`] for a claim at every bin (`forall_bins`): the formula may read the
+/// per-bin names of its own bin ([`crate::claim::engine::every_bin`]).
+pub fn compile_every_bin_in(
+    t: &Theorem,
+    what: &str,
+    s: &Spanned<String>,
+    scope: &dyn Scope,
+) -> Result<Formula, crate::claim::FileError> {
+    compile_formula_at(t, what, s, scope, true)
+}
+
+fn compile_formula_at(
+    t: &Theorem,
+    what: &str,
+    s: &Spanned<String>,
+    scope: &dyn Scope,
+    per_bin: bool,
+) -> Result<Formula, crate::claim::FileError> {
     let at = s.span().start;
     let ast = crate::lang::parse(s.get_ref())
         .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))?;
-    crate::lang::compile_formula(&ast, scope, false)
+    crate::lang::compile_formula(&ast, scope, per_bin)
         .map_err(|e| error_in_string(t, at, e.at, format!("{what}: {}", e.message)))
 }
 

@@ -73,6 +73,10 @@ struct Section {
     chain: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     over: Option<Spanned<String>>,
+    /// A formula at every vertex (the bins of graphical allocation): `expr` with
+    /// `over = "vertices"`.
+    #[serde(default)]
+    forall_bins: Option<Spanned<String>>,
     #[serde(default)]
     given: crate::claim::chain::Given,
     graphs: Vec<Spanned<String>>,
@@ -507,13 +511,19 @@ impl GraphExpr {
             slots: RefCell::new(Vec::new()),
             reads_loads: Cell::new(false),
         };
-        let (expr, links) = crate::claim::chain::expr_or_chain(
-            t,
-            cs.expr.as_ref(),
-            cs.chain.as_deref(),
-            at,
-            &scope,
-        )?;
+        let (expr, links) = match &cs.forall_bins {
+            Some(f) => (
+                crate::claim::chain::compile_formula_in(t, "forall_bins", f, &scope)?,
+                Vec::new(),
+            ),
+            None => crate::claim::chain::expr_or_chain(
+                t,
+                cs.expr.as_ref(),
+                cs.chain.as_deref(),
+                at,
+                &scope,
+            )?,
+        };
         let given = crate::claim::chain::compile_given_in(t, &cs.given, &scope)?;
         let reads_loads = scope.reads_loads.get() || formulas_read_loads(over, &expr, &given);
         let routing = match &cs.routing {
@@ -569,6 +579,22 @@ impl GraphExpr {
 
 /// The quantifier of `over` (the state when omitted).
 fn parse_over(t: &Theorem, cs: &Section) -> std::result::Result<Over, FileError> {
+    if let Some(f) = &cs.forall_bins {
+        let at = Some(f.span().start);
+        if cs.expr.is_some() || cs.chain.is_some() {
+            return Err(t.error_at(
+                at,
+                "[claim] needs exactly one of `expr`, `chain` and `forall_bins` (a formula at every vertex)",
+            ));
+        }
+        if cs.over.as_ref().is_some_and(|o| o.get_ref() != "vertices") {
+            return Err(t.error_at(
+                at,
+                "`forall_bins` is the quantifier over the vertices: give no other `over` with it",
+            ));
+        }
+        return Ok(Over::Vertices);
+    }
     Ok(match &cs.over {
         None => Over::State,
         Some(o) => Over::parse(o.get_ref()).ok_or_else(|| {

@@ -118,6 +118,49 @@ pub static KINDS: &[&KindInfo] = &[
     &real::INFO,
 ];
 
+/// `forall_bins` (a formula at every bin) where the states have no bins: kinds `real` (points of
+/// boxes of reals), `statistical` (simulated runs, judged by statistics), `condition` (a
+/// process's allocation vector) and `graph` with `over = "two-point"` (the two-point process).
+/// The kinds with bins read it: `inequality` (load vectors), `multidim` (md states), `graph`
+/// (its vertices, `over = "vertices"`).
+fn reject_forall_bins_without_bins(t: &Theorem) -> std::result::Result<(), FileError> {
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        claim: Option<Claim>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Claim {
+        forall_bins: Option<toml::Spanned<toml::Value>>,
+        over: Option<toml::Value>,
+    }
+    let Ok(Doc {
+        claim: Some(Claim {
+            forall_bins: Some(f),
+            over,
+        }),
+    }) = toml::from_str::<Doc>(&t.text)
+    else {
+        return Ok(());
+    };
+    let why = match t.file.kind.get_ref().as_str() {
+        "real" => "kind `real` decides a formula over boxes of reals, whose points have no bins",
+        "statistical" => {
+            "kind `statistical` judges statistics of simulated runs, not a formula at a state's bins"
+        }
+        "condition" => {
+            "kind `condition` checks a process's allocation vector against C1 and C2, not a formula at a state's bins"
+        }
+        "graph" if over.as_ref().and_then(|v| v.as_str()) == Some("two-point") => {
+            "the two-point process (`over = \"two-point\"`) has no bins"
+        }
+        _ => return Ok(()),
+    };
+    Err(t.error_at(
+        Some(f.span().start),
+        format!("[claim] forall_bins: {why}; write the claim in `expr`"),
+    ))
+}
+
 /// Builds the check of a theorem file by its kind.
 pub fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let name = t.file.kind.get_ref();
@@ -132,6 +175,7 @@ pub fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     if name != multidim::INFO.name {
         crate::claim::setup::reject_md_states(t)?;
     }
+    reject_forall_bins_without_bins(t)?;
     match KINDS.iter().find(|k| k.name == name) {
         Some(k) => (k.build)(t),
         None if name == "lower-bound" => Err(t.error_at(

@@ -14,6 +14,11 @@
 //! rank weights is one line: D's `Φ = Σ_i e^{α s_(i)}/i` is `sum(exp(alpha*y)/rank)` (inside an
 //! equi-load group every position carries the same `e^{α s}`, so the order of ties does not matter).
 //!
+//! With `forall_bins = "F"` instead of `expr` the claim is `F` at every bin of every state, its
+//! per-bin names the bin's own ([`crate::claim::engine::every_bin`]: worst bin in floats, bin by
+//! bin in the certified domains; `given ⇒ F` is decided at each bin, which is `given ⇒ ∀ b: F(b)`
+//! as the hypotheses read no bin of their own).
+//!
 //! Per-dimension quantities ([`FUNCTIONS`], dimensions `a` and bins `b` 1-based, exact integer
 //! arguments, an argument out of range is an error naming it): `l(a, b)`, `avg(a)`, `gap(a)`,
 //! `lmax(a)`, `lmin(a)`, `s(b)`; and the binders over the dimensions `sum_dims(f[, pred])`,
@@ -70,6 +75,7 @@
 
 use super::{Check, ConstantReport, RunContext};
 use crate::claim::chain::{Link, LinkPart};
+use crate::claim::engine::every_bin;
 use crate::claim::engine::float::{Atom, float_atom, float_available};
 use crate::claim::engine::ladder;
 use crate::claim::engine::sweep::{Seen, Setting, Spot as SweepSpot, Sweep};
@@ -84,7 +90,7 @@ use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::{
     BinVar, BinVars, Domain, Env, EnvFunc, Eval, EvalError, Exact, Expr, Formula, Frame, ProcFunc,
-    Resolved, Scope,
+    Resolved, Scope, eval_float,
 };
 use crate::limits;
 use crate::multidim::expectation::{landings, outcomes};
@@ -115,6 +121,9 @@ struct Section {
     /// A chain of inequalities `[e0, "op1 e1", …]` (instead of `expr`).
     #[serde(default)]
     chain: Option<Vec<Spanned<String>>>,
+    /// A formula at every bin (instead of `expr`): its per-bin names are the bin's own.
+    #[serde(default)]
+    forall_bins: Option<Spanned<String>>,
     /// Hypotheses: the claim is about the states where every one holds.
     #[serde(default)]
     given: Vec<Spanned<String>>,
@@ -633,6 +642,10 @@ pub struct MdExpr {
     links: Vec<Link>,
     /// Whether the claim is a chain (its verdict lists the links').
     is_chain: bool,
+    /// Whether the claim is at every bin (`forall_bins`, [`every_bin`]): each link `given ⇒ F`
+    /// is then decided at every bin, which is `given ⇒ ∀ b: F(b)` since `given` reads no bin of
+    /// its own.
+    every_bin: bool,
     /// The hypotheses (`given`), each decided in floats to skip the states outside them.
     given: Vec<Formula>,
     slots: Vec<Slot>,
@@ -659,14 +672,27 @@ pub(super) fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileErro
     MdExpr::build(t).map(|c| Box::new(c) as Box<dyn Check>)
 }
 
-/// The links of the claim: `expr` as one link, or the links of `chain` (exactly one of them),
-/// and whether it is a chain.
+/// The links of the claim: `expr` or `forall_bins` as one link, or the links of `chain`
+/// (exactly one of them); whether it is a chain, and whether it is at every bin.
 fn compile_links(
     t: &Theorem,
     cs: &Section,
     c_at: usize,
     scope: &dyn crate::lang::Scope,
-) -> std::result::Result<(Vec<Link>, bool), FileError> {
+) -> std::result::Result<(Vec<Link>, bool, bool), FileError> {
+    if let Some(f) = &cs.forall_bins {
+        if cs.expr.is_some() || cs.chain.is_some() {
+            return Err(t.error_at(
+                Some(c_at),
+                "[claim] needs exactly one of `expr` (a formula), `chain` (a chain of inequalities) and `forall_bins` (a formula at every bin)",
+            ));
+        }
+        let link = Link {
+            text: f.get_ref().clone(),
+            formula: crate::claim::chain::compile_every_bin_in(t, "forall_bins", f, scope)?,
+        };
+        return Ok((vec![link], false, true));
+    }
     let (formula, links) = crate::claim::chain::expr_or_chain(
         t,
         cs.expr.as_ref(),
@@ -681,8 +707,9 @@ fn compile_links(
                 formula,
             }],
             false,
+            false,
         ),
-        _ => (links, true),
+        _ => (links, true, false),
     })
 }
 
@@ -987,7 +1014,7 @@ impl MdExpr {
             slots: RefCell::new(Vec::new()),
             pots: RefCell::new(Vec::new()),
         };
-        let (links, is_chain) = compile_links(t, &cs, c_at, &scope)?;
+        let (links, is_chain, every_bin) = compile_links(t, &cs, c_at, &scope)?;
         let given = compile_given(t, &cs.given, &scope)?;
         // The claim certified at a state: `given ⇒ link`, so a state the floats put inside the
         // hypotheses by mistake is still decided correctly.
@@ -1065,6 +1092,7 @@ impl MdExpr {
             t: t.clone(),
             links,
             is_chain,
+            every_bin,
             given,
             slots,
             pots,
@@ -1206,7 +1234,7 @@ impl MdExpr {
                 _ => None,
             };
             let shown = if text {
-                show_atoms(self.formula(), env)
+                show_atoms(self.formula(), env, self.every_bin)
             } else {
                 String::new()
             };
@@ -1801,15 +1829,21 @@ fn next_states(x: &MdLoads, law: &BallLaw, rule: &MdRule) -> Result<Vec<(MdState
         .collect())
 }
 
-/// The claim at one md state, for the certification ladder.
-struct MdAt<'a>(&'a Formula, &'a MdEnv<'a>);
+/// The claim at one md state, for the certification ladder: its formula, the state, and
+/// whether it is at every bin.
+struct MdAt<'a>(&'a Formula, &'a MdEnv<'a>, bool);
 
 impl ladder::AtState for MdAt<'_> {
     fn truth<D: Routes>(&self, d: &D) -> Eval<bool> {
-        self.0.truth(d, self.1, None, None)
+        let MdAt(f, env, every) = *self;
+        if every {
+            every_bin::truth_every_bin(d, f, env, |fr| f.truth(d, env, Some(fr), None))
+        } else {
+            f.truth(d, env, None, None)
+        }
     }
     fn sides<D: Routes>(&self, _: &D) -> String {
-        show_atoms(self.0, self.1)
+        show_atoms(self.0, self.1, self.2)
     }
 }
 
@@ -1865,7 +1899,10 @@ impl MdSetting<'_> {
     /// The certification ladder at the state `x` (its environment `env`); a quantity with no
     /// certified value is an error naming the state.
     fn certified(&self, x: &MdLoads, env: &MdEnv) -> Result<Certification> {
-        match ladder::certify(&MdAt(self.claim.formula(), env), false) {
+        match ladder::certify(
+            &MdAt(self.claim.formula(), env, self.claim.every_bin),
+            false,
+        ) {
             Certification::NoRoute(e) => Err(self.state_error(x, e)),
             c => Ok(c),
         }
@@ -1876,8 +1913,16 @@ impl Setting for MdSetting<'_> {
     type State = MdLoads;
     fn float(&self, x: &MdLoads) -> Result<Option<Atom>> {
         self.with_env(x, |env| {
-            float_available(float_atom(self.claim.formula(), env, &qi(0)))
-                .map_err(|e| self.state_error(x, e))
+            let f = self.claim.formula();
+            let atom = if self.claim.every_bin {
+                eval_float(
+                    |d| every_bin::float_every_bin(d, f, env, &qi(0)),
+                    |d| every_bin::float_every_bin(d, f, env, &qi(0)),
+                )
+            } else {
+                float_atom(f, env, &qi(0))
+            };
+            float_available(atom).map_err(|e| self.state_error(x, e))
         })
     }
     fn certify(&self, x: &MdLoads) -> Result<Certification> {
@@ -1900,14 +1945,37 @@ impl Setting for MdSetting<'_> {
     }
 }
 
-fn show_atoms(f: &Formula, env: &MdEnv) -> String {
-    f.atoms()
+/// Both sides of each comparison of `f` at the state (exact where rational, else in floats);
+/// at every bin (`every`): at the first bin where `f` is false, else at the tightest one.
+fn show_atoms(f: &Formula, env: &MdEnv, every: bool) -> String {
+    let (bin, at) = if every {
+        let zero = qi(0);
+        let bin = every_bin::reported_bin(
+            &Exact,
+            f,
+            env,
+            |fr| f.truth(&Exact, env, Some(fr), None),
+            env,
+            &zero,
+        );
+        match bin {
+            Some(b) => (Some(b), format!("at bin {}: ", b + 1)),
+            None => return String::new(),
+        }
+    } else {
+        (None, String::new())
+    };
+    let vars = f.uses().frame_vars(0);
+    let exact_frame = bin.and_then(|b| env.frame(&Exact, b, vars).ok());
+    let float_frame = bin.and_then(|b| env.frame(&crate::lang::Float, b, vars).ok());
+    let shown = f
+        .atoms()
         .iter()
         .map(|(a, c, b)| {
             let show = |e: &Expr| -> String {
-                match e.eval(&Exact, env, None) {
+                match e.eval(&Exact, env, exact_frame.as_ref()) {
                     Ok(q) => q.to_string(),
-                    Err(_) => match e.eval(&crate::lang::Float, env, None) {
+                    Err(_) => match e.eval(&crate::lang::Float, env, float_frame.as_ref()) {
                         Ok(v) => format!("{:.12e}", v.v.to_f64()),
                         Err(err) => format!("({err})"),
                     },
@@ -1916,7 +1984,8 @@ fn show_atoms(f: &Formula, env: &MdEnv) -> String {
             format!("{} {} {}", show(a), c.symbol(), show(b))
         })
         .collect::<Vec<_>>()
-        .join("; ")
+        .join("; ");
+    format!("{at}{shown}")
 }
 
 impl Check for MdExpr {

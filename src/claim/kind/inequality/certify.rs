@@ -3,6 +3,7 @@
 //! enclosures at 64, 128, …, 4096 bits).
 
 use super::Inequality;
+use crate::claim::engine::every_bin;
 use crate::claim::engine::float::{Atom, float_formula};
 use crate::claim::env::StateEnv;
 use crate::claim::range::{BoxOutcome, RANGE_BOXES, RangeAt, decide_over};
@@ -100,20 +101,7 @@ impl Inequality {
         if !self.per_bin {
             return float_formula(d, f, &env, None, tol);
         }
-        let vars = f.uses().frame_vars(0);
-        let mut worst: Option<Atom> = None;
-        for bin in 0..st.n() {
-            let fr = env.frame(d, bin, vars)?;
-            let a = float_formula(d, f, &env, Some(&fr), tol)?;
-            let replace = match &worst {
-                None => true,
-                Some(w) => (w.holds && !a.holds) || (w.holds == a.holds && a.slack.v < w.slack.v),
-            };
-            if replace {
-                worst = Some(a);
-            }
-        }
-        worst.ok_or_else(|| EvalError::Undefined("no bins".into()))
+        every_bin::float_every_bin(d, f, &env, tol)
     }
 
     /// Whether the hypotheses hold at the state (in floats).
@@ -159,25 +147,7 @@ impl Inequality {
         }
         let f = &self.links[link].formula;
         let claim = if self.per_bin {
-            let vars = f.uses().frame_vars(0);
-            let mut undecided = None;
-            let mut all = true;
-            for bin in 0..st.n() {
-                let fr = env.frame(d, bin, vars)?;
-                match truth(f, &env, Some(&fr), Some(tol)) {
-                    Ok(false) => {
-                        all = false;
-                        break;
-                    }
-                    Ok(true) => {}
-                    Err(e) => undecided = Some(e),
-                }
-            }
-            match (all, undecided) {
-                (false, _) => Ok(false),
-                (true, None) => Ok(true),
-                (true, Some(e)) => Err(e),
-            }
+            every_bin::truth_every_bin(d, f, &env, |fr| truth(f, &env, Some(fr), Some(tol)))
         } else {
             truth(f, &env, None, Some(tol))
         };
@@ -281,26 +251,17 @@ impl Inequality {
     /// tightest in floats.
     fn reported_bin<D: Routes>(&self, link: usize, st: &State, d: &D) -> Option<usize> {
         let f = &self.links[link].formula;
-        let vars = f.uses().frame_vars(0);
         let tol = &self.setup.tolerance;
         let env = StateEnv::new(st, d);
-        for bin in 0..st.n() {
-            let fr = env.frame(d, bin, vars).ok()?;
-            if matches!(f.truth(d, &env, Some(&fr), Some(tol)), Ok(false)) {
-                return Some(bin);
-            }
-        }
         let fenv = StateEnv::new(st, &Float);
-        let mut best: Option<(usize, Atom)> = None;
-        for bin in 0..st.n() {
-            let fr = fenv.frame(&Float, bin, vars).ok()?;
-            if let Ok(x) = float_formula(&Float, f, &fenv, Some(&fr), tol)
-                && best.as_ref().is_none_or(|(_, w)| x.slack.v < w.slack.v)
-            {
-                best = Some((bin, x));
-            }
-        }
-        best.map(|(bin, _)| bin)
+        every_bin::reported_bin(
+            d,
+            f,
+            &env,
+            |fr| f.truth(d, &env, Some(fr), Some(tol)),
+            &fenv,
+            tol,
+        )
     }
 
     /// Certifies link `link` at the state: exact rationals, then exact exponential sums, then
