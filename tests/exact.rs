@@ -197,6 +197,48 @@ fn conditions_exactly() {
     assert!(condition::c1_violation(&p, 4, &(q(1, 2) + q(1, 1_000_000_000_000))).is_some());
 }
 
+/// The kind `condition` over grids of constants, a process parameter naming a constant
+/// (`quantile(delta=q)`): Quantile(q) has p_i = q/n on the qn heaviest ranks, (1 + q)/n on the
+/// others. By hand at n = 8, q = 1/4, δ = 1/2 (both δn = 4 and qn = 2 integers): prefix terms
+/// 1 − 8P_k/k: k = 1, 2: 1 − q = 3/4; k = 3: P_3 = 2/32 + 5/32 = 7/32, 1 − 56/96 = 5/12; k = 4:
+/// P_4 = 12/32, 1 − 3/4 = 1/4 = q(1 − δ)/δ. Suffix terms (factor (1 − δ)/δ = 1): q = 1/4 at
+/// every k > 4. So ε*(1/2) = 1/4 and C* = 1 + q = 5/4: `1 - q` = 3/4 overstates ε there.
+#[test]
+fn condition_claims_over_grids_of_constants() {
+    let file = |q: &str, delta: &str, eps: &str| {
+        format!(
+            "{}[constants]\nq = {q}\ndelta = {delta}\n[setting]\nprocesses = [\"quantile(delta=q)\"]\n\
+             [claim]\ndelta = \"delta\"\neps = \"{eps}\"\nc2 = \"1 + q\"\ntight = true\n[domain]\nn = [8, 16]\n",
+            crate::common::head!("condition")
+        )
+    };
+    let v = balloc::check_str(&file("\"1/4\"", "\"1/2\"", "1/4")).unwrap();
+    assert_eq!(v.verdict, balloc::claim::Status::Holds, "{:?}", v.witness);
+    assert_eq!(v.searched.constant_combinations, 1);
+    // The hand value's wrong companion: ε* = 1 − q holds only where δ ≤ q.
+    let v = balloc::check_str(&file("\"1/4\"", "\"1/2\"", "1 - q")).unwrap();
+    assert_eq!(v.verdict, balloc::claim::Status::Refuted);
+    let w = v.witness.unwrap();
+    assert_eq!((w.n, w.source.as_str()), (8, "quantile(delta=0.25)"));
+    assert_eq!(w.constants_text["q"], "1/4");
+    assert!(w.lhs.starts_with("eps* = 1/4, C* = 5/4"), "{}", w.lhs);
+    // Over grids, every combination is one case: 3 × 2 combinations, two n each.
+    let v = balloc::check_str(&file(
+        "[\"1/4\", \"1/2\", \"3/4\"]",
+        "[\"1/4\", \"1/2\"]",
+        "min(1 - q, q*(1 - delta)/delta)",
+    ))
+    .unwrap();
+    assert_eq!(v.verdict, balloc::claim::Status::Holds, "{:?}", v.witness);
+    assert_eq!(v.searched.constant_combinations, 6);
+    assert_eq!(v.searched.total, 12);
+    // δn not an integer at some combination: an error naming the case.
+    let e = balloc::check_str(&file("\"1/4\"", "\"1/3\"", "1/4"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("n = 8") && e.contains("delta = 1/3"), "{e}");
+}
+
 /// The exact batched Δ at a large batch: b = 40 unit balls, n = 4, via binomial sums, against
 /// the f64 closed form; and a small batch against enumeration with uneven probabilities.
 #[test]

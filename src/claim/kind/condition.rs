@@ -4,9 +4,14 @@
 //! also that ε is the best ε of C1 at δ and C the smallest C of C2, exactly.
 //!
 //! `[claim]` table: `delta = "1/2"`, `eps = "<expr in n>"`, `c2 = "<expr in n>"`, `tight = bool`.
+//! `delta`, `eps` and `c2` are expressions in `n` and the file's constants; a constant may be a
+//! grid (every combination is a case), and a process parameter whose value names a constant
+//! takes the constant's value in each combination ([`with_constant_values`]:
+//! `one-plus-beta(beta=beta)`), so that one file states a family over its parameter range.
 
 use super::{Check, KindInfo, RunContext};
 use crate::claim::schema::{FileError, Scalar, Theorem};
+use crate::claim::setup::Constants;
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::condition::{best_c, best_eps, c1_violation, c2_violation, delta_n};
 use crate::error::{Error, Result};
@@ -14,7 +19,6 @@ use crate::exact::{Int, Q};
 use crate::lang::{Exact, Expr, Slots};
 use crate::process::Process;
 use num_traits::ToPrimitive;
-use std::collections::BTreeMap;
 
 /// The registry entry.
 pub static INFO: KindInfo = KindInfo {
@@ -26,7 +30,7 @@ pub static INFO: KindInfo = KindInfo {
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClaimSection {
-    delta: Scalar,
+    delta: toml::Spanned<Scalar>,
     eps: toml::Spanned<String>,
     c2: toml::Spanned<String>,
     #[serde(default)]
@@ -36,160 +40,221 @@ struct ClaimSection {
 /// A built `condition` check.
 pub struct Condition {
     t: Theorem,
-    delta: Q,
+    /// δ, ε and C: expressions in `n` and the constants (slot 0 is `n`, slot `1 + j` constant
+    /// `j`).
+    delta: Expr,
     eps: Expr,
     c2: Expr,
     tight: bool,
-    consts: Vec<Q>,
+    constants: Constants,
+    /// The processes as written: a parameter value that is the name of a constant takes the
+    /// constant's value in each combination (`one-plus-beta(beta=beta)`).
+    specs: Vec<toml::Spanned<String>>,
+}
+
+/// One (n, combination of the constants) of a condition claim: the constants' exact values, the
+/// slots of `n` and the constants, δ and the processes built with the constants' values.
+struct CaseAt {
+    values: Vec<(String, Q)>,
+    slots: Vec<Q>,
+    delta: Q,
     processes: Vec<Box<dyn Process>>,
+}
+
+/// The spec `spec` with every parameter value that names a constant replaced by the constant's
+/// exact value: `one-plus-beta(beta=beta)` with `beta = 1/16` is `one-plus-beta(beta=1/16)`.
+///
+/// ```
+/// use balloc::claim::kind::condition::with_constant_values;
+/// use balloc::exact::Q;
+/// let beta = ("beta".to_string(), Q::new(1.into(), 16.into()));
+/// assert_eq!(with_constant_values("one-plus-beta(beta=beta)", &[beta.clone()]), "one-plus-beta(beta=1/16)");
+/// assert_eq!(with_constant_values("d-choice(d=3)", &[beta]), "d-choice(d=3)");
+/// ```
+pub fn with_constant_values(spec: &str, values: &[(String, Q)]) -> String {
+    let Some((name, rest)) = spec.split_once('(') else {
+        return spec.to_string();
+    };
+    let Some(args) = rest.strip_suffix(')') else {
+        return spec.to_string();
+    };
+    let args: Vec<String> = args
+        .split(',')
+        .map(|a| {
+            let (key, value) = match a.split_once('=') {
+                Some((k, v)) => (Some(k), v),
+                None => (None, a),
+            };
+            let value = match values.iter().find(|(c, _)| c == value.trim()) {
+                Some((_, q)) => q.to_string(),
+                None => value.to_string(),
+            };
+            match key {
+                Some(k) => format!("{k}={value}"),
+                None => value,
+            }
+        })
+        .collect();
+    format!("{name}({})", args.join(","))
 }
 
 fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     let c: toml::Spanned<ClaimSection> = t.claim_section()?;
     let cs = c.get_ref();
-    let at = Some(c.span().start);
-    let (_, delta) = cs
-        .delta
-        .value()
-        .map_err(|e| t.error_at(at, format!("delta: {e}")))?;
+    let constants = Constants::parse(t)?;
     let mut names = vec!["n".to_string()];
-    let mut consts = vec![Q::from_integer(0.into())];
-    for (name, v) in &t.file.constants {
-        match v.get_ref() {
-            crate::claim::schema::ConstValue::One(s) => {
-                let (_, r) = s.value().map_err(|e| {
-                    t.error_at(Some(v.span().start), format!("constant `{name}`: {e}"))
-                })?;
-                names.push(name.clone());
-                consts.push(r);
-            }
-            crate::claim::schema::ConstValue::Grid(_) => {
-                return Err(t.error_at(
-                    Some(v.span().start),
-                    "the condition kind takes single-valued constants",
-                ));
-            }
-        }
-    }
+    names.extend(constants.names.iter().cloned());
     let name_refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-    let comp = |e: &toml::Spanned<String>, what: &str| {
-        crate::lang::compile_value(e.get_ref(), &name_refs).map_err(|err| {
+    let comp = |text: &str, at: usize, what: &str| {
+        crate::lang::compile_value(text, &name_refs).map_err(|err| {
             crate::claim::setup::error_in_string(
                 t,
-                e.span().start,
+                at,
                 err.at,
                 format!("{what}: {} (known: {})", err.message, names.join(", ")),
             )
         })
     };
-    let eps = comp(&cs.eps, "eps")?;
-    let c2 = comp(&cs.c2, "c2")?;
-    let mut processes = Vec::new();
-    for s in &t.file.setting.processes {
-        let p = crate::process::parse(s.get_ref())
-            .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
-        if !p.info().rank_based {
-            return Err(t.error_at(
-                Some(s.span().start),
-                format!(
-                    "{} is not rank-based: its vector depends on the loads",
-                    p.spec()
-                ),
-            ));
+    let delta_at = cs.delta.span().start;
+    let delta = match cs.delta.get_ref() {
+        Scalar::Text(text) => comp(text, delta_at, "delta")?,
+        other => {
+            let (_, q) = other
+                .value()
+                .map_err(|e| t.error_at(Some(delta_at), format!("delta: {e}")))?;
+            comp(&q.to_string(), delta_at, "delta")?
         }
-        processes.push(p);
-    }
-    if processes.is_empty() {
-        return Err(t.error_at(None, "[setting] processes is empty"));
-    }
-    let d = t.file.domain.get_ref();
-    crate::claim::setup::plain_ns(t)?;
-    for &n in &d.n {
-        delta_n(n, &delta).map_err(|e| {
-            t.error_at(Some(t.file.domain.span().start), format!("at n = {n}: {e}"))
-        })?;
-        for p in &processes {
-            p.rank_probabilities_exact(n).map_err(|e| {
-                t.error_at(Some(t.file.domain.span().start), format!("at n = {n}: {e}"))
-            })?;
-        }
-    }
-    Ok(Box::new(Condition {
+    };
+    let check = Condition {
         t: t.clone(),
         delta,
-        eps,
-        c2,
+        eps: comp(cs.eps.get_ref(), cs.eps.span().start, "eps")?,
+        c2: comp(cs.c2.get_ref(), cs.c2.span().start, "c2")?,
         tight: cs.tight,
-        consts,
-        processes,
-    }))
+        constants,
+        specs: t.file.setting.processes.clone(),
+    };
+    if check.specs.is_empty() {
+        return Err(t.error_at(None, "[setting] processes is empty"));
+    }
+    crate::claim::setup::plain_ns(t)?;
+    // Every case is built once here, so that a bad process, δ or constant is an error naming
+    // its field before anything runs.
+    for &n in &t.file.domain.get_ref().n {
+        for pick in check.constants.picks() {
+            check.case_at(n, &pick)?;
+        }
+    }
+    Ok(Box::new(check))
+}
+
+impl Condition {
+    /// The case at `n` and the combination `pick` of the constants' grids; errors name the
+    /// field.
+    fn case_at(&self, n: usize, pick: &[usize]) -> std::result::Result<CaseAt, FileError> {
+        let t = &self.t;
+        let domain_at = Some(t.file.domain.span().start);
+        let consts = self.constants.evaluate(t, n, None, pick, &[])?;
+        let mut values = Vec::new();
+        let mut slots = vec![Q::from_integer(Int::from(n))];
+        for (j, v) in consts.iter().enumerate() {
+            let q = v.exact.clone().ok_or_else(|| {
+                t.error_at(
+                    Some(self.constants.at[j]),
+                    format!(
+                        "constant `{}` is not rational at n = {n}: the condition kind is exact",
+                        self.constants.names[j]
+                    ),
+                )
+            })?;
+            values.push((self.constants.names[j].clone(), q.clone()));
+            slots.push(q);
+        }
+        let at_n = |e: &dyn std::fmt::Display| {
+            let combo: Vec<String> = values.iter().map(|(c, q)| format!("{c} = {q}")).collect();
+            let combo = if combo.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", combo.join(", "))
+            };
+            format!("at n = {n}{combo}: {e}")
+        };
+        let delta = self
+            .delta
+            .eval(&Exact, &Slots(&slots), None)
+            .map_err(|e| t.error_at(domain_at, format!("delta {}", at_n(&e))))?;
+        delta_n(n, &delta).map_err(|e| t.error_at(domain_at, at_n(&e)))?;
+        let mut processes = Vec::new();
+        for s in &self.specs {
+            let spec = with_constant_values(s.get_ref(), &values);
+            let p = crate::process::parse(&spec)
+                .map_err(|e| t.error_at(Some(s.span().start), e.to_string()))?;
+            if !p.info().rank_based {
+                return Err(t.error_at(
+                    Some(s.span().start),
+                    format!(
+                        "{} is not rank-based: its vector depends on the loads",
+                        p.spec()
+                    ),
+                ));
+            }
+            p.rank_probabilities_exact(n)
+                .map_err(|e| t.error_at(domain_at, at_n(&e)))?;
+            processes.push(p);
+        }
+        Ok(CaseAt {
+            values,
+            slots,
+            delta,
+            processes,
+        })
+    }
 }
 
 impl Check for Condition {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
         let d = self.t.file.domain.get_ref();
+        let picks = self.constants.picks();
         let mut searched = Searched {
             n: d.n.clone(),
-            sources: self.processes.len(),
-            constant_combinations: 1,
+            sources: self.specs.len(),
+            constant_combinations: picks.len(),
             ..Searched::default()
         };
         let file = self.t.file_name();
         let mut worst: Option<(Q, Witness)> = None;
         for &n in &d.n {
-            let mut vals = self.consts.clone();
-            vals[0] = Q::from_integer(Int::from(n));
-            let env = Slots(&vals);
-            let eps = self
-                .eps
-                .eval(&Exact, &env, None)
-                .map_err(|e| Error::invalid(&file, format!("eps at n = {n}: {e}")))?;
-            let c2 = self
-                .c2
-                .eval(&Exact, &env, None)
-                .map_err(|e| Error::invalid(&file, format!("c2 at n = {n}: {e}")))?;
-            let k = delta_n(n, &self.delta)?;
-            for p in &self.processes {
-                let v = p.rank_probabilities_exact(n)?.ok_or_else(|| {
-                    Error::Unsupported(format!("{} has no exact vector", p.spec()))
-                })?;
-                searched.add("exact", 1);
-                let be = best_eps(&v, k)?;
-                let bc = best_c(&v);
-                // Slack: how far the claimed constants are from failing (≥ 0 iff both hold);
-                // with `tight`, the larger deviation from the best constants, negated.
-                let s1 = &be.eps - &eps;
-                let s2 = &c2 - &bc.c;
-                let mut slack = s1.clone().min(s2.clone());
-                let mut what = format!(
-                    "best ε*({}) = {} at k = {}, claimed ε = {eps}; smallest C = {} at rank {}, claimed C = {c2}",
-                    self.delta, be.eps, be.witness_k, bc.c, bc.witness_i
-                );
-                let holds = c1_violation(&v, k, &eps).is_none() && c2_violation(&v, &c2).is_none();
-                debug_assert_eq!(holds, slack >= Q::from_integer(0.into()));
-                if self.tight {
-                    let dev = num_traits::Signed::abs(&s1).max(num_traits::Signed::abs(&s2));
-                    slack = -dev;
-                    what.push_str(" (tight: both must be equal)");
-                }
-                let w = Witness {
-                    n,
-                    loads: vec![],
-                    source: p.spec(),
-                    constants: BTreeMap::new(),
-                    constants_text: BTreeMap::new(),
-                    exact: None,
-                    lhs: format!("eps* = {}, C* = {}", be.eps, bc.c),
-                    rhs: format!("eps = {eps}, C = {c2}"),
-                    slack: slack.to_string(),
-                    found_by: "exact".into(),
-                    recheck: Some(what),
+            for pick in &picks {
+                let case = self
+                    .case_at(n, pick)
+                    .map_err(|e| Error::invalid(&file, e.to_string()))?;
+                let env = Slots(&case.slots);
+                let combo = || {
+                    case.values
+                        .iter()
+                        .map(|(c, q)| format!(", {c} = {q}"))
+                        .collect::<String>()
                 };
-                if let Some(pr) = ctx.progress {
-                    pr(&format!("{} n={n} {}", self.t.id, p.spec()));
-                }
-                if worst.as_ref().is_none_or(|(s, _)| slack < *s) {
-                    worst = Some((slack, w));
+                let eps = self.eps.eval(&Exact, &env, None).map_err(|e| {
+                    Error::invalid(&file, format!("eps at n = {n}{}: {e}", combo()))
+                })?;
+                let c2 = self
+                    .c2
+                    .eval(&Exact, &env, None)
+                    .map_err(|e| Error::invalid(&file, format!("c2 at n = {n}{}: {e}", combo())))?;
+                let k = delta_n(n, &case.delta)?;
+                for p in &case.processes {
+                    let v = p.rank_probabilities_exact(n)?.ok_or_else(|| {
+                        Error::Unsupported(format!("{} has no exact vector", p.spec()))
+                    })?;
+                    searched.add("exact", 1);
+                    let (slack, w) = self.judge((n, k), &v, &case, (&eps, &c2), p.spec())?;
+                    if let Some(pr) = ctx.progress {
+                        pr(&format!("{} n={n} {}", self.t.id, p.spec()));
+                    }
+                    if worst.as_ref().is_none_or(|(s, _)| slack < *s) {
+                        worst = Some((slack, w));
+                    }
                 }
             }
         }
@@ -204,8 +269,66 @@ impl Check for Condition {
             .with_slack(slack.to_f64())
             .with_witness(Some(w))
             .with_searched(searched)
-            .with_notes(vec![
-                "exact rational arithmetic for every listed n and process".into(),
-            ]))
+            .with_notes(vec![if self.constants.names.is_empty() {
+                "exact rational arithmetic for every listed n and process".into()
+            } else {
+                format!(
+                    "exact rational arithmetic for every listed n and process, at each of the {} combination(s) of the constants",
+                    picks.len()
+                )
+            }]))
+    }
+}
+
+impl Condition {
+    /// The slack of the claimed ε and C at one vector `v` (δn = `k`) and the witness showing
+    /// the best constants: `≥ 0` iff both hold; with `tight`, minus the larger deviation from
+    /// the best constants.
+    fn judge(
+        &self,
+        (n, k): (usize, usize),
+        v: &[Q],
+        case: &CaseAt,
+        (eps, c2): (&Q, &Q),
+        spec: String,
+    ) -> Result<(Q, Witness)> {
+        let be = best_eps(v, k)?;
+        let bc = best_c(v);
+        let s1 = &be.eps - eps;
+        let s2 = c2 - &bc.c;
+        let mut slack = s1.clone().min(s2.clone());
+        let mut what = format!(
+            "best ε*({}) = {} at k = {}, claimed ε = {eps}; smallest C = {} at rank {}, claimed C = {c2}",
+            case.delta, be.eps, be.witness_k, bc.c, bc.witness_i
+        );
+        let holds = c1_violation(v, k, eps).is_none() && c2_violation(v, c2).is_none();
+        debug_assert_eq!(holds, slack >= Q::from_integer(0.into()));
+        if self.tight {
+            let dev = num_traits::Signed::abs(&s1).max(num_traits::Signed::abs(&s2));
+            slack = -dev;
+            what.push_str(" (tight: both must be equal)");
+        }
+        let w = Witness {
+            n,
+            loads: vec![],
+            source: spec,
+            constants: case
+                .values
+                .iter()
+                .map(|(c, q)| (c.clone(), q.to_f64().unwrap_or(f64::NAN)))
+                .collect(),
+            constants_text: case
+                .values
+                .iter()
+                .map(|(c, q)| (c.clone(), q.to_string()))
+                .collect(),
+            exact: None,
+            lhs: format!("eps* = {}, C* = {}", be.eps, bc.c),
+            rhs: format!("eps = {eps}, C = {c2}"),
+            slack: slack.to_string(),
+            found_by: "exact".into(),
+            recheck: Some(what),
+        };
+        Ok((slack, w))
     }
 }
