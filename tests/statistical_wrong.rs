@@ -310,6 +310,8 @@ const FILES: &[(&str, Halving, Bound)] = &[
     // multidim-2011
     ("multidim-2011/gap-heavily-loaded", Constant("K"), Tight),
     ("multidim-2011/gap-m-linear", Constant("K"), Tight),
+    ("multidim-2011/gap-m-linear-d-choice-d4-f1", Constant("K"), Tight),
+    ("multidim-2011/gap-m-linear-d-choice-d16-f4", Constant("K"), Tight),
     ("multidim-2011/gap-whp", Constant("K"), Tight),
     (
         "multidim-2011/gamma-expectation-log-n",
