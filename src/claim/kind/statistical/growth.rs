@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 impl Builder<'_> {
     /// The parameter `beta` of each source for a fit in `beta` or `1/beta` (positive, from the
-    /// process spec or `[claim] beta`), else empty; a fit in `d/k` needs graph sources.
+    /// process spec, an md rule's `one-plus-beta` choice or `[claim] beta`), else empty; a fit in `d/k` needs graph sources.
     pub fn betas(&self, sources: &[Source], over: Over) -> Built<Vec<f64>> {
         let exponent = self.cs.exponent.is_some();
         let mut betas = Vec::new();
@@ -31,6 +31,11 @@ impl Builder<'_> {
                         .ok()
                         .and_then(|sp| sp.get(param).map(crate::spec::parse_f64)),
                     Source::Graph(g) if param == "beta" => Some(Ok(g.beta)),
+                    // An md source's choice: the β of `one-plus-beta(beta=…)`.
+                    Source::Md(r, _) if param == "beta" => match r.choice {
+                        crate::multidim::Choice::OnePlusBeta(b, _) => Some(Ok(b)),
+                        crate::multidim::Choice::D(_) => None,
+                    },
                     _ => None,
                 };
                 match beta {
