@@ -77,6 +77,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ("batched-2022/class-any-process-gap", Literal, Tight),
     ("batched-2022/class-any-process-gap-below-q", Literal, Tight),
     ("batched-2022/expected-gamma-linear", Constant("K"), Tight),
+    (
+        "batched-2022/expected-gamma-linear-every-t",
+        Constant("K"),
+        Tight,
+    ),
     ("batched-2022/gap-b-over-n-log-n", Constant("K"), Tight),
     ("batched-2022/gap-b-over-n-plus-log-n", Constant("K"), Tight),
     ("batched-2022/graphical-expander-gap", Constant("K"), Loose),
