@@ -76,6 +76,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Constant("K"),
         Tight,
     ),
+    (
+        "batched-2022/gap-b-over-n-plus-log-n-up-to-n-cubed",
+        Constant("K"),
+        Tight,
+    ),
     ("batched-2022/gap-log-n-up-to-n-log-n", Constant("K"), Tight),
     // Recorded refuted: the gap grows like √b over [n, n⌈ln n⌉].
     ("batched-2022/gap-flat-in-b-literal", AsWritten, Tight),
