@@ -470,7 +470,7 @@ impl Sweep {
             .collect()
     }
 
-    /// Runs the work `items` in parallel on the current rayon pool ([`super::run_one`], run `r`
+    /// Runs the work `items` in parallel on the current rayon pool (`super::run_one`, run `r`
     /// of configuration `c` seeded from (its key, the seed, `r`)), in the order given; `tick(1)`
     /// after each. When `stopped()` turns true the items not started are skipped and the result
     /// is the error `interrupted`.

@@ -336,7 +336,7 @@ impl<'a> Case<'a> {
         self.values.named(&self.tables.constants)
     }
 
-    /// The constants as text ([`CaseValues::named_text`]).
+    /// The constants as text (`CaseValues::named_text`).
     pub fn named_constants_text(&self) -> std::collections::BTreeMap<String, String> {
         self.values.named_text(&self.tables.constants)
     }

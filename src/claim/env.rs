@@ -20,7 +20,7 @@ use num_traits::{Signed, ToPrimitive};
 use std::cell::{OnceCell, RefCell};
 
 impl State<'_> {
-    /// The value of a quantity in the domain `d` (uncached; see [`StateEnv`]).
+    /// The value of a quantity in the domain `d` (uncached; see `StateEnv`).
     pub fn quantity<D: Routes>(&self, d: &D, env: &StateEnv<'_, '_, D>, q: Quantity) -> Eval<D::N> {
         let n = self.n();
         let exact = d.exact_inputs();

@@ -6,7 +6,7 @@
 //! | constants | the file's `[constants]` (values, fractions or expressions in `n`, `b`, other constants) |
 //! | `X` | a potential at the state: every registered potential by its symbol (`Phi`, `Psi`, `Gamma`, `Upsilon`, `Delta`, `Lambda`, `V`, `MeanQuantile`), a potential of the file's `[potentials]`, or a definition of the prelude below |
 //! | `E_X`, `dE_X`, `R_X` | `E[X' | x]` after one step (one batch when b > 1), `E[X' − X | x]`, `E[X' | x]/X` |
-//! | `E2_X`, `dE2_X`, `R2_X`, … | the same after `k` steps (or batches), `k ≤` [`MAX_STEPS`] (the law after `k − 1` steps: [`crate::claim::env::law`]) |
+//! | `E2_X`, `dE2_X`, `R2_X`, … | the same after `k` steps (or batches), `k ≤` [`MAX_STEPS`] (the law after `k − 1` steps: `crate::claim::env::law`) |
 //! | `P(event)`, `P{k}(event)`, `E(value)`, `E{k}(value)` | the probability of an event, the expectation of a value, over the exact law of the state after one step (batch) or `k`; primed names (`gap'`, `Phi'`, `x'` in a binder) read that state |
 //! | `gap`, `spread`, `ymax`, `ymin`, `frac_over` | `max x − W/n`, `max x − min x`, `max y`, `min y`, `#{y ≥ 0}/n` |
 //! | `C2` | `n·max pᵢ` (the smallest C of condition C2) |

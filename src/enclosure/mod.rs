@@ -25,7 +25,7 @@
 mod decide;
 mod exp_cache;
 mod interval;
-pub mod interval64;
+pub(crate) mod interval64;
 pub mod mgf;
 
 pub use decide::{Decided, Decision, Precisions, decide, decide_escalating, decide_f64};

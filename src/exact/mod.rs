@@ -2,7 +2,7 @@
 //!
 //! docs/conventions.md §3 names four trust levels for a verdict; this module holds the numbers of
 //! the strongest one: exact rationals [`Q`] = `Ratio<Int>` (numerator and denominator are
-//! [`Int`]s, machine integers while they fit in `i64` and `BigInt`s beyond, see [`int`]), sums of
+//! [`Int`]s, machine integers while they fit in `i64` and `BigInt`s beyond, see [`int`](mod@int)), sums of
 //! many rationals over a few denominators ([`sum::QSum`]), the exact value of an `f64`
 //! ([`from_float`]: integer and dyadic loads are represented without error), and the number
 //! types the generic code runs in ([`Field`]: `f64` or `Q`). It depends on nothing else of the

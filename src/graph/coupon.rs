@@ -92,7 +92,7 @@ fn route(g: &Graph) -> Route {
     }
 }
 
-/// The signed counts of `g`, by the fastest exact route; [`route`] may be forced to
+/// The signed counts of `g`, by the fastest exact route; `route` may be forced to
 /// [`Route::Enumeration`] (`force_enumeration`, for tests: the routes must agree).
 ///
 /// ```

@@ -64,7 +64,7 @@ pub struct CenteredNum {
     /// `f` at the centre.
     pub c: Interval,
     /// `f` at corner `m` (bit `i` of `m` set: variable `i` at its upper end), for boxes of at
-    /// most [`MAX_CORNER_VARS`] variables (else empty).
+    /// most `MAX_CORNER_VARS` variables (else empty).
     pub corners: Vec<Interval>,
     /// `f` at corner `m` exactly, where exact rational arithmetic reaches it (`e^0 = 1`; a
     /// rational probability such as 1/3, which no binary enclosure holds as a point).

@@ -1,6 +1,6 @@
 //! Compiled expressions and formulas, and the one evaluator of the claim language.
 //!
-//! [`compile`] resolves the names of a syntax tree ([`crate::lang::syntax`]) against a [`Scope`]
+//! `compile` resolves the names of a syntax tree ([`crate::lang::syntax`]) against a [`Scope`]
 //! (state-level quantities become slots, per-bin names become [`BinVar`]s inside a binder) and
 //! checks types: a comparison is a formula; a formula used in arithmetic is its **indicator**
 //! (`1` when it holds, `0` otherwise), so `sum(exp(alpha*y) * (y >= 0))` is `Σ_{yᵢ ≥ 0} e^{αyᵢ}`.
@@ -66,7 +66,7 @@
 //! which makes every bin its own class.
 
 use super::domain::{Domain, Eval, EvalError};
-pub mod postfix;
+pub(crate) mod postfix;
 
 use super::syntax::{Ast, BinOp, Cmp, Node};
 use crate::exact::Q;

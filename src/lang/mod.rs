@@ -14,7 +14,7 @@
 //!   exponential sums, signs by Lindemann–Weierstrass and enclosures);
 //! * [`float64`]: the float domain on plain `f64` ([`Float64`]), the same numbers as [`Float`]
 //!   while they stay normal `f64` values, and [`eval_float`], which falls back to [`Float`];
-//! * [`expr::postfix`] (a part of [`expr`]: an expression holds the flattened form of each of
+//! * `expr::postfix` (a part of [`expr`]: an expression holds the flattened form of each of
 //!   its binders over the bins, whose constants are expressions again): the bodies of binders
 //!   over the bins flattened once, with the subtrees that
 //!   read no per-bin name evaluated once per binder rather than once per bin;
@@ -24,7 +24,7 @@
 //! * [`jet`]: truncated multivariate Taylor arithmetic ([`Jet`] over any domain: derivatives of
 //!   any order along any lower set of multi-indices), used by the prover of claims over real
 //!   variables for its derivative goals and Taylor models;
-//! * [`enclosure64`]: the fast enclosure domain on outward-rounded `f64` intervals
+//! * `enclosure64`: the fast enclosure domain on outward-rounded `f64` intervals
 //!   ([`Enclosure64`]), the prover's first evaluation before the arbitrary-precision one.
 //!
 //! ```
@@ -37,10 +37,10 @@
 //! assert!(!f.truth(&Float, &Slots(&[a, b]), None, None).unwrap()); // 9 > 8.8
 //! ```
 
-pub mod centered;
+pub(crate) mod centered;
 pub mod domain;
 pub mod dual;
-pub mod enclosure64;
+pub(crate) mod enclosure64;
 pub mod expr;
 pub mod expsum;
 pub mod float64;

@@ -219,7 +219,7 @@ impl BallLaw {
         }
     }
 
-    /// Every support with its exact probability (an error beyond [`SUPPORT_LIMIT`] supports).
+    /// Every support with its exact probability (an error beyond `SUPPORT_LIMIT` supports).
     pub fn supports_exact(&self) -> Result<Vec<(Support, Q)>> {
         let dims = self.dims();
         let count = match self {

@@ -2,10 +2,10 @@
 //! Allocation for Multiple Choice & (1+β) Processes*, IBM Research Report, arXiv:1111.0762; what was
 //! available of it and the derived facts: `docs/derivations.md` §9).
 //!
-//! * [`ball`]: md-balls, 0/1 vectors with `f` ones among `D` dimensions (uniform, skewed, binomial).
-//! * [`state`]: D-dimensional bin loads `l(a, b)`, normalised loads `x_b^a = l(a, b) − avg(a)`,
+//! * `ball`: md-balls, 0/1 vectors with `f` ones among `D` dimensions (uniform, skewed, binomial).
+//! * `state`: D-dimensional bin loads `l(a, b)`, normalised loads `x_b^a = l(a, b) − avg(a)`,
 //!   the sum-load `s_b = Σ_a x_b^a`, per-dimension gaps `gap(a) = max_b l(a, b) − avg(a)`.
-//! * [`rule`]: the sum-load rule of D and the max-over-populated-dimensions rule of D's ref. \[6\],
+//! * `rule`: the sum-load rule of D and the max-over-populated-dimensions rule of D's ref. \[6\],
 //!   for d-choice and (1+β).
 //! * [`potential`]: D's rank-weighted equi-load-group potentials Φ, Ψ (two readings), Γ, and the
 //!   standard potentials.
@@ -36,15 +36,15 @@
 //! assert!(x.sum_loads::<f64>().iter().sum::<f64>().abs() < 1e-9);
 //! ```
 
-pub mod ball;
+pub(crate) mod ball;
 pub mod claims;
 pub mod enclosed;
 pub mod expectation;
 pub mod group_enclosure;
 pub mod potential;
-pub mod rule;
+pub(crate) mod rule;
 pub mod search;
-pub mod state;
+pub(crate) mod state;
 
 pub use ball::{BallLaw, Support};
 pub use potential::{GroupPotential, PsiReading, Which};

@@ -12,7 +12,7 @@
 //! | `M` | **monotone** in `xᵢ` toward a face: `±∂ᵢf ≥ 0` on `B` (first subtree) and `f ≥ 0` on the face (second subtree) |
 //! | `O` | **outside**: hypothesis `j` is false on all of `B` |
 //! | `X` | **exact** at a point (`B` a single point): the sign of the goal decided in exact exponential sums |
-//! | `T` | **Taylor model** about a point `c ∈ B` of order `K`: the coefficients below `K` at `c` and the remainder's coefficients of order `K` over `B`, as rational intervals ([`super::taylor`]) |
+//! | `T` | **Taylor model** about a point `c ∈ B` of order `K`: the coefficients below `K` at `c` and the remainder's coefficients of order `K` over `B`, as rational intervals (`super::taylor`) |
 //! | `S` | **split** at `xᵢ = a`: the lower half (first subtree), then the upper half |
 //! | `C` | **clip** by the hypotheses: the hypotheses that cut the box and the clipped ends ([`super::contract`]); the subtree proves the goal on the clipped box |
 //!
@@ -70,7 +70,7 @@ pub enum Node {
     },
     /// The box is a point where the goal is decided exactly ([`super::Problem::exact_sign`]).
     Exact,
-    /// A Taylor model of the goal on the box decides it ([`super::taylor`]).
+    /// A Taylor model of the goal on the box decides it (`super::taylor`).
     Taylor(Model),
     /// The box clipped by the bound hypotheses ([`super::contract`]): the subtree proves the
     /// goal on the clipped box.

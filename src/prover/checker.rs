@@ -41,7 +41,7 @@
 //!   rewrote it;
 //! * **exact**: `B` is a point and the sign of the goal there, decided in exact exponential sums,
 //!   is `> 0` (or `= 0` where strictness is not needed);
-//! * **Taylor model** about `c ∈ B` of order `K` ([`super::taylor`]): the recorded coefficients
+//! * **Taylor model** about `c ∈ B` of order `K` (`super::taylor`): the recorded coefficients
 //!   are every multi-index over the free coordinates of degree `≤ K`; the checker computes its
 //!   own enclosures of the goal's Taylor coefficients — at `c` below the order, over `B` at the
 //!   order — and each must lie inside the recorded rational interval (a recorded `[0, 0]` below

@@ -5,7 +5,7 @@
 //! **proved** when every sub-box of a bisection of the box is decided by interval arithmetic
 //! with outward rounding (the [`crate::lang::Enclosure`] domain: malachite floats, correctly
 //! rounded `exp`/`ln`/`sqrt`), possibly with interval derivatives from forward-mode automatic
-//! differentiation ([`crate::lang::Dual`]). The decisions are described in [`search`]; the tree
+//! differentiation ([`crate::lang::Dual`]). The decisions are described in `search`; the tree
 //! of splits and decisions is a [`Certificate`], which [`checker::verify`] re-checks without
 //! the search, at a higher precision. A point of the domain where the claim is certainly false
 //! **refutes** it. When a budget runs out the outcome is **inconclusive**, with the boxes left,
@@ -46,11 +46,11 @@ pub mod certificate;
 pub mod checker;
 pub mod contract;
 pub mod lemma;
-pub mod problem;
+pub(crate) mod problem;
 pub mod ratfun;
 pub mod rewrite;
-pub mod search;
-pub mod taylor;
+pub(crate) mod search;
+pub(crate) mod taylor;
 
 pub use boxes::{Bx, Side};
 pub use certificate::{CertVar, Certificate, LemmaRecord, Node, RewriteRecord, Tally};

@@ -182,7 +182,7 @@ pub enum Outcome {
     Inconclusive {
         /// Why.
         reason: String,
-        /// The boxes not decided (at most [`REPORTED_BOXES`] are kept).
+        /// The boxes not decided (at most `REPORTED_BOXES` are kept).
         remaining: Vec<Bx>,
         /// How many boxes were not decided.
         remaining_count: usize,

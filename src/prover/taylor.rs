@@ -154,11 +154,6 @@ impl Coefficients {
         Ok(Coefficients { point, boxed })
     }
 
-    /// The value coefficient (degree 0) at the point.
-    pub fn value(&self) -> Option<&Interval> {
-        self.point.first().map(|(_, i, _)| i)
-    }
-
     /// The model of order `k` (`1 ≤ k ≤ kmax`), its intervals rounded outward to rationals
     /// (widened by a relative `2⁻⁴⁰` unless exactly zero, so that the checker's enclosures at a
     /// higher precision fit inside).

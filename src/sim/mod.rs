@@ -13,7 +13,7 @@
 //!   [`levels::Levels`] (sequential, unit weights, O(levels) memory: the processes that sample a
 //!   rank, and very large `n`) and [`dense::Dense`] (weights, large batches as one multinomial,
 //!   processes without a kernel). Each process states its sampling rule through
-//!   [`Process::rule`](crate::process::Process::rule) (compiled by `kernel::Kernel::for_process`).
+//!   [`crate::process::Process::rule`] (compiled by `kernel::Kernel::for_process`).
 //! * Observers per run: final gap `max xᵢ − W/n`, max gap over the observation points (every step
 //!   when unbatched, every batch end when batched), spread `max − min`, the mean quantile (fraction
 //!   of bins with `y ≥ 0`), final values of chosen potentials, an optional trajectory at
@@ -283,7 +283,7 @@ pub const MAX_STORED_BINS: usize = 1 << 28;
 /// numbers a configuration gives for a seed (the law stays the same). Sweep fingerprints include
 /// it, so shards and partial files of another stream version are refused.
 ///
-/// Version 2: kernels chosen by [`Process::rule`](crate::process::Process::rule) (compiled by `kernel::Kernel::for_process`), the compact
+/// Version 2: kernels chosen by [`crate::process::Process::rule`] (compiled by `kernel::Kernel::for_process`), the compact
 /// engine, batches below the multinomial crossover drawn ball by ball on the frozen loads.
 /// Version 3: greedy on a graph (`graphical(…)` without the flow strategy) runs as a kernel
 /// ([`kernel::GraphStep`]: a uniform edge, the lighter endpoint) instead of its step law per ball.

@@ -10,15 +10,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub mod condition;
-pub mod graph;
-pub mod graph_expr;
-pub mod graph_loads;
+pub(crate) mod graph;
+pub(crate) mod graph_expr;
+pub(crate) mod graph_loads;
 pub mod inequality;
-pub mod multidim;
+pub(crate) mod multidim;
 pub mod multidim_expr;
 pub mod real;
 pub mod statistical;
-pub mod two_point;
+pub(crate) mod two_point;
 
 pub use super::tighten::{ConstantReport, Tightest};
 

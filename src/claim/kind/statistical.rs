@@ -45,7 +45,7 @@
 //! `inconclusive` otherwise. Runs are seeded from (configuration, seed, run index), so the verdict
 //! does not depend on the thread count.
 //!
-//! The papers' quantifiers ([`quantifiers`]): with `[setting.vectors]` the sources are the members
+//! The papers' quantifiers (`quantifiers`): with `[setting.vectors]` the sources are the members
 //! of the class C1(δ, ε) ∩ C2(C) that the inequality kind's quantifier builds, plus the adaptive
 //! adversary of [`crate::sim::adversary`] for each objective of `[claim] adversary` (the claim
 //! must hold at all of them: for the worst); `statistic = "hitting_time"` is the first time the
@@ -56,12 +56,12 @@
 //! `[tighten]` for which every configuration at that n holds at the file's per-configuration
 //! level (the simulation is run once per n; the bisection only re-evaluates the thresholds).
 //!
-//! The modules: [`section`] (the `[claim]` section as written), [`build`] (compiling it, with
-//! the scope of its expressions and the grid fields), [`statistic`] (the per-run statistic),
-//! [`claim`] (the test and its right-hand side), [`sources`] (what is simulated),
-//! [`quantifiers`] (classes, adversaries, stopping times), [`grid`] (the configurations and the
-//! work limits), [`simulate`] (the runs of one configuration), [`judge`] (intervals and
-//! decisions), [`run`] (the verdict), [`growth`] (exponent claims), [`tighten`] (the constant
+//! The modules: `section` (the `[claim]` section as written), `build` (compiling it, with
+//! the scope of its expressions and the grid fields), `statistic` (the per-run statistic),
+//! `claim` (the test and its right-hand side), `sources` (what is simulated),
+//! `quantifiers` (classes, adversaries, stopping times), `grid` (the configurations and the
+//! work limits), `simulate` (the runs of one configuration), `judge` (intervals and
+//! decisions), `run` (the verdict), `growth` (exponent claims), `tighten` (the constant
 //! finder).
 
 use super::{Check, ConstantReport, KindInfo, RunContext};

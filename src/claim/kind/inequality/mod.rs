@@ -12,9 +12,9 @@
 //! * `forall_bins = "<formula in y, x, p, w, rank, i>"`: the formula at every bin;
 //! * `given = ["<formula>", ...]`: hypotheses selecting the states the claim is about.
 //!
-//! The claim is compiled once ([`Inequality::new`]), searched in floats ([`run`]) and certified
+//! The claim is compiled once ([`Inequality::new`]), searched in floats (`run`) and certified
 //! at flagged and tightest states in exact rationals, exponential sums or enclosures
-//! ([`certify`]); the verdict follows the trust policy ([`crate::claim::trust`]).
+//! (`certify`); the verdict follows the trust policy ([`crate::claim::trust`]).
 
 mod certify;
 mod run;
