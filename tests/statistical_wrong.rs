@@ -153,6 +153,16 @@ const FILES: &[(&str, Halving, Bound)] = &[
         )]),
         Tight,
     ),
+    // The earlier bound's shape (ln n + ln(1/β))/β: an exponent about 1.18 over β = 1/n … 1/(16n)
+    // at n = 8, above the observed 0.99 in [0.92, 1.06].
+    (
+        "batched-2022/one-plus-beta-gap-below-one-over-n",
+        Lines(&[(
+            "exponent = \"in [0.8, 1.1]\"",
+            "exponent = \"in [1.15, 1.4]\"",
+        )]),
+        Tight,
+    ),
     // graphical-2022
     // One K for c = 1/2 and c = 1: loose at c = 1 (halved, its threshold is at the 1 − 1/64 quantile).
     ("graphical-2022/lemma-3-7-tail-c-one", Constant("K"), Loose),
