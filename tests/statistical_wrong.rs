@@ -174,6 +174,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ("graphical-2022/lemma-3-7-tail-c-half", Constant("K"), Tight),
     ("graphical-2022/main-theorem-whp", Constant("K"), Tight),
     (
+        "graphical-2022/main-theorem-whp-sparse-cut",
+        Constant("K"),
+        Tight,
+    ),
+    (
         "graphical-2022/first-attempt-drift-gap",
         Constant("K"),
         Tight,
