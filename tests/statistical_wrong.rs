@@ -351,6 +351,7 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     ("multidim-2011/gap-whp", Constant("K"), Tight),
+    ("multidim-2011/gap-whp-large-n", Constant("K"), Tight),
     (
         "multidim-2011/gamma-expectation-log-n",
         Constant("K"),
