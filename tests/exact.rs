@@ -239,6 +239,33 @@ fn condition_claims_over_grids_of_constants() {
     assert!(e.contains("n = 8") && e.contains("delta = 1/3"), "{e}");
 }
 
+/// The constant finder of the kind `condition`: the largest ε of C1 bisected from the file's value
+/// is the best ε*(δ), exactly bracketed. By hand (the derivations of the C1/C2 files): (1+β) has
+/// ε*(δ) = β(1 − δ), so 1/8 at β = 1/4, δ = 1/2, at every n with δn integral; Two-Choice (β = 1)
+/// has 1/2.
+#[test]
+fn the_condition_constant_finder_brackets_the_best_epsilon() {
+    use balloc::claim::{self, RunContext};
+    let root = crate::common::scratch_in("condition-tighten", "c");
+    for (beta, want) in [("1/4", 0.125), ("1", 0.5)] {
+        let text = format!(
+            "{}[constants]\ne = \"1/100\"\nbeta = \"{beta}\"\n[tighten]\ne = \"largest\"\n\
+             [setting]\nprocesses = [\"one-plus-beta(beta=beta)\"]\n[claim]\ndelta = \"1/2\"\n\
+             eps = \"e\"\nc2 = \"2\"\n[domain]\nn = [8, 16]\n",
+            crate::common::head!("condition")
+        );
+        let path = crate::common::write(&root, "c", &text);
+        let (_, c) = claim::prepare(&path, &root).unwrap();
+        let r = c.tighten("e", None, &mut RunContext::default()).unwrap();
+        assert_eq!(r.per_n.len(), 2);
+        for t in &r.per_n {
+            assert!(t.value <= want && want - t.value < 1e-8, "{t:?}");
+            let f = t.fails.unwrap();
+            assert!(f > want && f - want < 1e-8, "{t:?}");
+        }
+    }
+}
+
 /// The exact batched Δ at a large batch: b = 40 unit balls, n = 4, via binomial sums, against
 /// the f64 closed form; and a small batch against enumeration with uneven probabilities.
 #[test]

@@ -7,11 +7,14 @@
 //! `delta`, `eps` and `c2` are expressions in `n` and the file's constants; a constant may be a
 //! grid (every combination is a case), and a process parameter whose value names a constant
 //! takes the constant's value in each combination ([`with_constant_values`]:
-//! `one-plus-beta(beta=beta)`), so that one file states a family over its parameter range.
+//! `one-plus-beta(beta=beta)`), so that one file states a family over its parameter range. A
+//! constant of `[tighten]` is bisected per n by the shared constant finder
+//! ([`crate::claim::tighten::Finder`]), each value decided exactly.
 
-use super::{Check, KindInfo, RunContext};
+use super::{Check, ConstantReport, KindInfo, RunContext};
 use crate::claim::schema::{FileError, Scalar, Theorem};
 use crate::claim::setup::Constants;
+use crate::claim::tighten::{Finder, Trial};
 use crate::claim::verdict::{Searched, Status, Trust, Verdict, Witness};
 use crate::condition::{best_c, best_eps, c1_violation, c2_violation, delta_n};
 use crate::error::{Error, Result};
@@ -142,7 +145,7 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     // its field before anything runs.
     for &n in &t.file.domain.get_ref().n {
         for pick in check.constants.picks() {
-            check.case_at(n, &pick)?;
+            check.case_at(n, &pick, &[])?;
         }
     }
     Ok(Box::new(check))
@@ -151,10 +154,15 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
 impl Condition {
     /// The case at `n` and the combination `pick` of the constants' grids; errors name the
     /// field.
-    fn case_at(&self, n: usize, pick: &[usize]) -> std::result::Result<CaseAt, FileError> {
+    fn case_at(
+        &self,
+        n: usize,
+        pick: &[usize],
+        overrides: &[(usize, Q)],
+    ) -> std::result::Result<CaseAt, FileError> {
         let t = &self.t;
         let domain_at = Some(t.file.domain.span().start);
-        let consts = self.constants.evaluate(t, n, None, pick, &[])?;
+        let consts = self.constants.evaluate(t, n, None, pick, overrides)?;
         let mut values = Vec::new();
         let mut slots = vec![Q::from_integer(Int::from(n))];
         for (j, v) in consts.iter().enumerate() {
@@ -213,20 +221,69 @@ impl Condition {
 
 impl Check for Condition {
     fn run(&self, ctx: &mut RunContext) -> Result<Verdict> {
-        let d = self.t.file.domain.get_ref();
-        let picks = self.constants.picks();
+        let ns = self.t.file.domain.get_ref().n.clone();
+        self.verdict(&ns, &[], ctx)
+    }
+
+    /// The constant finder: the largest (or smallest) value of a constant of `[tighten]` for which
+    /// the claim holds at every process and combination of the other constants, per n, by
+    /// bisection from the file's value (each value decided exactly).
+    fn tighten(
+        &self,
+        name: &str,
+        ns: Option<&[usize]>,
+        ctx: &mut RunContext,
+    ) -> Result<ConstantReport> {
+        let finder = Finder::new(&self.t, name, &self.constants.names)?;
+        let j = finder.index;
+        let ns: Vec<usize> = ns
+            .map(|v| v.to_vec())
+            .unwrap_or_else(|| self.t.file.domain.get_ref().n.clone());
+        let mut per_n = Vec::new();
+        for n in ns {
+            let pick = vec![0; self.constants.names.len()];
+            let start = self
+                .case_at(n, &pick, &[])
+                .map_err(|e| Error::invalid(self.t.file_name(), e.to_string()))?
+                .values[j]
+                .1
+                .to_f64()
+                .unwrap_or(1.0);
+            per_n.push(finder.starting_at(n, start, 1e-9, |q| {
+                let v = self.verdict(&[n], &[(j, q.clone())], ctx)?;
+                let kept = v.verdict == Status::Holds;
+                Ok(Trial::of(v, kept))
+            })?);
+        }
+        Ok(finder.report(per_n))
+    }
+}
+
+impl Condition {
+    /// The verdict at the numbers of bins `ns`, with `overrides` fixing constants (the constant
+    /// finder; an overridden constant's grid is not iterated).
+    fn verdict(
+        &self,
+        ns: &[usize],
+        overrides: &[(usize, Q)],
+        ctx: &mut RunContext,
+    ) -> Result<Verdict> {
+        let mut picks = self.constants.picks();
+        for (j, _) in overrides {
+            picks.retain(|p| p[*j] == 0);
+        }
         let mut searched = Searched {
-            n: d.n.clone(),
+            n: ns.to_vec(),
             sources: self.specs.len(),
             constant_combinations: picks.len(),
             ..Searched::default()
         };
         let file = self.t.file_name();
         let mut worst: Option<(Q, Witness)> = None;
-        for &n in &d.n {
+        for &n in ns {
             for pick in &picks {
                 let case = self
-                    .case_at(n, pick)
+                    .case_at(n, pick, overrides)
                     .map_err(|e| Error::invalid(&file, e.to_string()))?;
                 let env = Slots(&case.slots);
                 let combo = || {
