@@ -357,6 +357,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Constant("K"),
         Tight,
     ),
+    (
+        "multidim-2011/gamma-expectation-log-n-d4-f1",
+        Constant("K"),
+        Tight,
+    ),
     ("multidim-2011/gap-in-m-whp-bound", Constant("K"), Tight),
     // A smaller exponent than the one observed (0.45 in [0.44, 0.46]).
     (
