@@ -133,7 +133,8 @@ fn greedy_edge_sum_equals_closed_form_and_brute_force() {
                 let b =
                     expectation::brute_force(p.as_ref(), pot.as_ref(), &x, &Setting::sequential())
                         .unwrap();
-                let s = greedy::edge_sum_expectation(&g, pot.as_ref(), &x).unwrap();
+                let s = balloc::potential::graphical::edge_sum_expectation(&g, pot.as_ref(), &x)
+                    .unwrap();
                 let (e, b, s) = (
                     e.expected_next.to_f64_checked().unwrap(),
                     b.to_f64_checked().unwrap(),
@@ -492,7 +493,7 @@ fn fixed_seed_monte_carlo_agrees_with_exact_expectation() {
     let g = Graph::cycle(6).unwrap();
     let x = Loads::new(vec![3.0, 0.0, 1.0, 4.0, 1.0, 2.0]).unwrap();
     let pot = potential::parse("quadratic").unwrap();
-    let exact = greedy::edge_sum_expectation(&g, pot.as_ref(), &x)
+    let exact = balloc::potential::graphical::edge_sum_expectation(&g, pot.as_ref(), &x)
         .unwrap()
         .to_f64_checked()
         .unwrap();

@@ -17,11 +17,10 @@ use crate::condition::{BestC, BestEps, best_c, best_eps};
 use crate::error::{Error, Result};
 use crate::exact::{Int, Q};
 use crate::loads::Loads;
-use crate::potential::Potential;
-use crate::xfloat::XFloat;
 use rand::{Rng, RngExt};
 
-fn check(g: &Graph, x: &[f64]) -> Result<()> {
+/// Checks that the loads have one entry a vertex of `g`.
+pub(crate) fn check(g: &Graph, x: &[f64]) -> Result<()> {
     if x.len() != g.n() {
         return Err(Error::invalid(
             "loads",
@@ -127,44 +126,6 @@ pub fn rank_vector_exact(g: &Graph, x: &Loads) -> Result<Vec<Q>> {
 pub fn conditions(g: &Graph, x: &Loads, delta_n: usize) -> Result<(BestEps<Q>, BestC<Q>)> {
     let p = rank_vector_exact(g, x)?;
     Ok((best_eps(&p, delta_n)?, best_c(&p)))
-}
-
-/// `E[P(x + e_dest)]` by summing over the `m` edges: each edge contributes `1/m` times the value
-/// after allocating to its lighter endpoint (the average of both on a tie). This is the direct
-/// route; the per-bin route goes through [`probabilities`] and the potential's closed form.
-///
-/// ```
-/// use balloc::{graph::{Graph, greedy::edge_sum_expectation}, loads::Loads, potential};
-/// // C_3, loads (1, 0, 0), Υ: edges {0,1}→1, {1,2} tie, {2,0}→2. Each outcome has y' with one
-/// // bin at 1 − 4/3... every outcome gives loads (1,1,0) up to order: Υ' = 2·(1/3)² + (2/3)² = 2/3.
-/// let q = potential::parse("quadratic").unwrap();
-/// let e = edge_sum_expectation(&Graph::cycle(3).unwrap(), q.as_ref(), &Loads::new(vec![1.0, 0.0, 0.0]).unwrap()).unwrap();
-/// assert!((e.to_f64_checked().unwrap() - 2.0 / 3.0).abs() < 1e-15);
-/// ```
-pub fn edge_sum_expectation(g: &Graph, pot: &dyn Potential, x: &Loads) -> Result<XFloat> {
-    check(g, x.as_slice())?;
-    let mut y = x.as_slice().to_vec();
-    let mut after = |v: usize| -> Result<XFloat> {
-        y[v] += 1.0;
-        let r = pot.value(&Loads::new(y.clone())?);
-        y[v] -= 1.0;
-        Ok(r)
-    };
-    let w = 1.0 / g.m() as f64;
-    let mut acc: Option<XFloat> = None;
-    for &(a, b) in g.edges() {
-        let xs = x.as_slice();
-        let t = match xs[a].total_cmp(&xs[b]) {
-            std::cmp::Ordering::Greater => after(b)?.scale(w),
-            std::cmp::Ordering::Less => after(a)?.scale(w),
-            std::cmp::Ordering::Equal => after(a)?.scale(w / 2.0).add(after(b)?.scale(w / 2.0)),
-        };
-        acc = Some(match acc {
-            None => t,
-            Some(s) => s.add(t),
-        });
-    }
-    Ok(acc.expect("m ≥ 1"))
 }
 
 /// One greedy step: a uniform edge, the lighter endpoint, a fair coin on ties.

@@ -22,6 +22,7 @@ mod absolute;
 pub mod enclosed;
 pub mod exact;
 mod exponential;
+pub mod graphical;
 mod lambda;
 mod mean_quantile;
 mod quadratic;
