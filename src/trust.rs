@@ -20,6 +20,28 @@ pub enum Trust {
 }
 
 impl Trust {
+    /// The weaker of two trusts, in the order exact > enclosure > float > statistical: the trust
+    /// of a conclusion that rests on evidence of both.
+    ///
+    /// ```
+    /// use balloc::trust::Trust;
+    /// assert_eq!(Trust::Exact.weaker(Trust::Enclosure), Trust::Enclosure);
+    /// assert_eq!(Trust::Float.weaker(Trust::Exact), Trust::Float);
+    /// ```
+    pub fn weaker(self, other: Trust) -> Trust {
+        let rank = |t: Trust| match t {
+            Trust::Exact => 3,
+            Trust::Enclosure => 2,
+            Trust::Float => 1,
+            Trust::Statistical => 0,
+        };
+        if rank(other) < rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+
     /// The lowercase name.
     ///
     /// ```

@@ -259,12 +259,25 @@ fn near_tie_exponential_claim_is_decided_by_enclosures() {
     // The claim is a sum of exponentials: the exponential-sum route decides it. At an all-equal
     // state Γ = 2n is rational (every exponent is 0), so the comparison is exact there; at any
     // other state the difference 10⁻¹⁵Γ is a non-zero exponential sum whose sign comes from an
-    // enclosure.
+    // enclosure. Every state is within the float resolution, so every evaluated state is
+    // certified, and the verdict's trust is the weakest of them: the search evaluates states
+    // with unequal loads (the families, random vectors), so it is `enclosure`.
     let w = v.witness.clone().unwrap();
+    let certified = v
+        .notes
+        .iter()
+        .find_map(|n| n.split_once(" evaluated state(s) certified"))
+        .map(|(counts, _)| counts.split(" of ").map(str::to_string).collect::<Vec<_>>())
+        .unwrap_or_else(|| panic!("no count of certified states: {:?}", v.notes));
+    assert_eq!(certified[0], certified[1], "{:?}", v.notes);
+    assert_eq!(v.trust, Trust::Enclosure, "{:?}", v.notes);
     if w.loads.iter().all(|x| *x == w.loads[0]) {
-        assert_eq!(v.trust, Trust::Exact, "{:?}", v.notes);
+        // The spot itself is decided exactly (Γ = 8 at n = 4).
+        assert!(
+            w.recheck.as_deref().unwrap().contains("exact rationals"),
+            "{w:?}"
+        );
     } else {
-        assert_eq!(v.trust, Trust::Enclosure, "{:?}", v.notes);
         assert!(v.searched.precision_bits.is_some());
     }
     // The mirror claim Γ(1 + 10⁻¹⁵) ≤ Γ fails at every state; refuted at trust enclosure.
@@ -279,6 +292,65 @@ fn near_tie_exponential_claim_is_decided_by_enclosures() {
     let v = run(&root, &p);
     assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
     assert_eq!(v.trust, Trust::Enclosure);
+}
+
+/// States no certified domain reaches (loads 10¹² under Φ at α = 1: e^x far beyond the enclosure
+/// range) are evidence only when the floats hold there within their resolution, and leave the
+/// verdict inconclusive when the floats fail there; the engine's policy, the same in every
+/// setting (`claim::engine::sweep`).
+#[test]
+fn states_no_certified_domain_reaches_are_evidence_only_and_never_decide() {
+    let root = scratch("unreached");
+    let file = |name: &str, expr: &str, families: &str| {
+        write(
+            &root,
+            name,
+            &format!(
+                "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[constants]\nalpha = 1\n\
+                 [claim]\nexpr = \"{expr}\"\n[domain]\nn = [4]\nfamilies = [{families}]\n\
+                 random = 0\noptimise = 0\n"
+            ),
+        )
+    };
+    // Φ(1 − 10⁻¹⁵) < Φ holds everywhere (Φ > 0) with a relative slack below the float
+    // resolution: at the small states of `one-heavy` the exponential-sum route decides it (by
+    // enclosures), at the states of `huge` nothing certified reaches e^(10¹²).
+    let v = run(
+        &root,
+        &file(
+            "holds",
+            "Phi * (1 - 1e-15) < Phi",
+            "\"one-heavy\", \"huge\"",
+        ),
+    );
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert_eq!(v.trust, Trust::Enclosure, "{:?}", v.notes);
+    let unreached = v
+        .notes
+        .iter()
+        .find(|n| n.contains("where no certified domain reaches"))
+        .unwrap_or_else(|| panic!("no note on the unreached states: {:?}", v.notes));
+    assert!(unreached.contains("enclosure"), "{unreached}");
+    // The witness is the tightest state the certified domains decide, not a huge one.
+    let w = v.witness.unwrap();
+    assert!(w.loads.iter().all(|x| *x < 1e6), "{w:?}");
+    // The mirror Φ(1 + 10⁻¹⁵) <= Φ at the one listed state (10¹², 0, 0, 0) (no family, no
+    // random state): the floats fail within their resolution and nothing certified decides, so
+    // the verdict is inconclusive (never refuted on rounding, never holds).
+    let v = run(
+        &root,
+        &file(
+            "fails",
+            "Phi * (1 + 1e-15) <= Phi",
+            "]\nstates = [[1e12, 0, 0, 0]",
+        ),
+    );
+    assert_eq!(v.verdict, Status::Inconclusive, "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("enclosure arithmetic")),
+        "{:?}",
+        v.notes
+    );
 }
 
 #[test]

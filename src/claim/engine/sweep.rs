@@ -6,11 +6,15 @@
 //! | found | verdict, trust |
 //! |---|---|
 //! | a state certified false | `refuted`, the trust of its certification (the smallest such state) |
-//! | a flagged state no certified domain decides (undecided, or no route) | `inconclusive` |
+//! | a flagged state no certified domain decides (undecided enclosures; a float violation with no route) | `inconclusive` |
 //! | hypotheses (`given`, [`Setting::inside`]) that no evaluated state meets | `inconclusive` |
 //! | otherwise | `holds`, the weakest trust of the certified states (the tightest of every group among them) |
 //!
-//! A float violation beyond the resolution is always certified. States within the resolution
+//! A state where the floats hold within their resolution, or a group's tightest state, that no
+//! certified domain reaches (an exponent beyond the enclosure range, …) is evidence only, like
+//! every state evaluated in floats alone: counted, the first named in the notes
+//! ([`Outcome::notes`]); it lowers no trust. A float violation
+//! beyond the resolution is always certified. States within the resolution
 //! past the budget are counted and named in the notes: they are evidence only (the tightest of
 //! their group is certified at its end). This is the policy of the trust table ([`crate::claim::trust`]) applied
 //! to a whole search.
@@ -128,6 +132,9 @@ pub struct Tally {
     pub inside: u64,
     /// States outside them (skipped).
     pub outside: u64,
+    /// States where the floats hold (within their resolution, or a group's tightest state) and
+    /// no certified domain has a route: evidence only.
+    pub unreached: u64,
 }
 
 /// The notes on a claim's hypotheses: at how many of the evaluated states they held, and a
@@ -176,6 +183,22 @@ impl Tally {
     }
 }
 
+impl<W> Outcome<W> {
+    /// The notes a verdict carries about the search: the counts ([`Tally::notes`]) and the
+    /// states no certified domain reaches, with the reason at the first of them.
+    pub fn notes(&self) -> Vec<String> {
+        let mut out = self.tally.notes();
+        if self.tally.unreached > 0 {
+            out.push(format!(
+                "{} state(s) hold in floats (within their resolution, or the tightest of a group) where no certified domain reaches ({}): evidence only",
+                self.tally.unreached,
+                self.unreached.as_deref().unwrap_or("no certified route")
+            ));
+        }
+        out
+    }
+}
+
 /// What the search concluded ([module documentation](self)).
 #[derive(Debug, Clone)]
 pub struct Outcome<W> {
@@ -187,6 +210,8 @@ pub struct Outcome<W> {
     pub spot: Option<Spot<W>>,
     /// The counts.
     pub tally: Tally,
+    /// Why the first state no certified domain reaches was not certified ([`Tally::unreached`]).
+    pub unreached: Option<String>,
 }
 
 /// How one state was judged.
@@ -215,18 +240,12 @@ pub struct Sweep<W> {
     group: Option<Spot<W>>,
     tightest: Option<Spot<W>>,
     weakest: Option<Trust>,
+    /// Why the first state no certified domain reaches was not certified.
+    unreached: Option<String>,
 }
 
 fn weaker(a: Option<Trust>, b: Trust) -> Option<Trust> {
-    let rank = |t: Trust| match t {
-        Trust::Exact => 3,
-        Trust::Enclosure => 2,
-        _ => 1,
-    };
-    Some(match a {
-        Some(a) if rank(a) <= rank(b) => a,
-        _ => b,
-    })
+    Some(a.map_or(b, |a| a.weaker(b)))
 }
 
 impl<W> Sweep<W> {
@@ -271,6 +290,7 @@ impl<W> Sweep<W> {
             group: None,
             tightest: None,
             weakest: None,
+            unreached: None,
         }
     }
 
@@ -283,11 +303,24 @@ impl<W> Sweep<W> {
         size: f64,
         at: impl FnOnce() -> W,
     ) -> Result<Seen> {
+        Ok(self.visit_atom(s, st, size, at)?.0)
+    }
+
+    /// [`Sweep::visit`], with the state's float evaluation ([`Atom::unknown`] when the state
+    /// has none, or lies outside the hypotheses) for a caller that steers its own search by the
+    /// float slack.
+    pub fn visit_atom<S: Setting>(
+        &mut self,
+        s: &S,
+        st: &S::State,
+        size: f64,
+        at: impl FnOnce() -> W,
+    ) -> Result<(Seen, Atom)> {
         self.tally.evaluated += 1;
         match s.inside(st)? {
             Some(false) => {
                 self.tally.outside += 1;
-                return Ok(Seen::Outside);
+                return Ok((Seen::Outside, Atom::unknown(true)));
             }
             Some(true) => self.tally.inside += 1,
             None => {}
@@ -302,7 +335,8 @@ impl<W> Sweep<W> {
                 self.tally.certified += 1;
                 let holds = matches!(cert, Certification::Decided { holds: true, .. });
                 let atom = Atom::unknown(holds);
-                return Ok(self.judge(atom, atom.resolution(self.tol), cert, size, at));
+                let seen = self.judge(atom, atom.resolution(self.tol), cert, size, at);
+                return Ok((seen, atom));
             }
             Err(e) => return Err(s.certify(st).err().unwrap_or(e)),
         };
@@ -310,7 +344,7 @@ impl<W> Sweep<W> {
         let clear = atom.holds && atom.slack.v > resolution;
         if clear {
             self.offer_group(atom, size, at);
-            return Ok(Seen::Clear);
+            return Ok((Seen::Clear, atom));
         }
         // A float violation beyond the resolution is always certified (it may be a
         // counterexample); a margin within rounding only while the budget lasts.
@@ -318,11 +352,11 @@ impl<W> Sweep<W> {
         if within && self.tally.certified >= self.budget {
             self.tally.uncertified += 1;
             self.offer_group(atom, size, at);
-            return Ok(Seen::Open);
+            return Ok((Seen::Open, atom));
         }
         let cert = s.certify(st)?;
         self.tally.certified += 1;
-        Ok(self.judge(atom, resolution, cert, size, at))
+        Ok((self.judge(atom, resolution, cert, size, at), atom))
     }
 
     /// Keeps an uncertified state as its group's tightest when its float slack is the smallest
@@ -386,6 +420,16 @@ impl<W> Sweep<W> {
                 }
                 Seen::Violation
             }
+            Certification::NoRoute(why) if atom.holds && atom.slack.v.abs() <= resolution => {
+                // Floats hold within their resolution and no certified domain reaches the state
+                // (e^x beyond the enclosure range, …): evidence only, like a state past the
+                // budget, counted and named in the notes.
+                self.tally.unreached += 1;
+                if self.unreached.is_none() {
+                    self.unreached = Some(why.clone());
+                }
+                Seen::Open
+            }
             _ => {
                 let evidence = Evidence {
                     float_holds: atom.holds,
@@ -432,6 +476,14 @@ impl<W> Sweep<W> {
                     }
                     return Ok(());
                 }
+                Certification::NoRoute(why) => {
+                    // Clear in floats where no certified domain reaches: float evidence like
+                    // every uncertified state, counted and named in the notes.
+                    self.tally.unreached += 1;
+                    if self.unreached.is_none() {
+                        self.unreached = Some(why.clone());
+                    }
+                }
                 _ => self.weakest = weaker(self.weakest, Trust::Float),
             }
             g.cert = Some(cert);
@@ -469,6 +521,7 @@ impl<W> Sweep<W> {
                 trust,
                 spot: Some(v),
                 tally: self.tally,
+                unreached: self.unreached,
             };
         }
         if let Some(o) = self.open {
@@ -481,6 +534,7 @@ impl<W> Sweep<W> {
                 trust,
                 spot: Some(o),
                 tally: self.tally,
+                unreached: self.unreached,
             };
         }
         if self.tally.inside == 0 && self.tally.outside > 0 {
@@ -490,6 +544,7 @@ impl<W> Sweep<W> {
                 trust: Trust::Float,
                 spot: None,
                 tally: self.tally,
+                unreached: self.unreached,
             };
         }
         let tightest = self.tightest.or(self.group);
@@ -498,6 +553,7 @@ impl<W> Sweep<W> {
             trust: self.weakest.unwrap_or(Trust::Float),
             spot: tightest,
             tally: self.tally,
+            unreached: self.unreached,
         }
     }
 }

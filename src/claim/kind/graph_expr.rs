@@ -761,6 +761,8 @@ struct Outcome {
     searched: Searched,
     /// The values of the comparisons at the first elements evaluated (shown when there are few).
     shown: Vec<String>,
+    /// The engine's notes on the search ([`crate::claim::engine::sweep::Outcome::notes`]).
+    engine: Vec<String>,
 }
 
 /// At most this many elements have their values printed in the notes of a verdict.
@@ -867,6 +869,7 @@ impl GraphExpr {
         }
         let out = sweep.finish();
         let weakest = out.trust;
+        let engine = out.notes();
         let (mut violation, mut float_violation, mut undecided) = (None, None, None);
         if let Some(spot) = out.spot {
             match out.status {
@@ -897,6 +900,7 @@ impl GraphExpr {
             weakest,
             searched,
             shown,
+            engine,
         })
     }
 
@@ -1025,11 +1029,13 @@ impl Check for GraphExpr {
             weakest,
             searched,
             shown,
+            engine,
         } = self.evaluate(&[], None, ctx)?;
         let mut notes = Vec::new();
         if shown.len() <= SHOWN_ELEMENTS {
             notes.extend(shown);
         }
+        notes.extend(engine);
         let (status, shown) = if let Some(v) = violation {
             notes.push("the first violation is the counterexample, shrunk".into());
             let (v, shrunk) = self.shrink(v, weakest)?;

@@ -1426,9 +1426,8 @@ impl MdExpr {
         if searched.total == 0 {
             return Err(Error::invalid(self.t.file_name(), "no state was evaluated"));
         }
-        let tally = sweep.tally();
         let out = sweep.finish();
-        let mut notes = tally.notes();
+        let mut notes = out.notes();
         match (out.status, out.spot) {
             (Status::Refuted, Some(spot)) => {
                 let mut e = self.report(spot.at, overrides, ns, searched, true)?;

@@ -666,7 +666,6 @@ impl TwoPointExpr {
             }
             .certify(el)
         })?;
-        let tally = sweep.tally();
         let out = sweep.finish();
         let weakest = out.trust;
         let (found, witness_consts) = match (out.status, &out.spot) {
@@ -703,7 +702,7 @@ impl TwoPointExpr {
             Status::Refuted => "the first violation is the counterexample".into(),
             _ => "an element could not be decided".into(),
         });
-        notes.extend(tally.notes());
+        notes.extend(out.notes());
         let witness = found.map(|(_, what)| Witness {
             n: 2,
             loads: vec![],

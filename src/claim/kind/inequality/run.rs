@@ -1,12 +1,18 @@
-//! Running the claim: every case is searched in floats ([`crate::search::run`]); a state the
-//! floats flag (a violation, or a margin within the float resolution) is certified on the spot,
-//! and the search goes on past a state the certification clears. Explicit states of `[domain]`
-//! come first, near-tie perturbations of the tightest states last (where ties change the law).
-//! The verdict at the counterexample or the tightest state follows the trust policy.
+//! Running the claim: the load-vector setting's states (explicit states of `[domain]`, then the
+//! rounds of [`crate::search::run`], then near-tie perturbations of the tightest states where
+//! ties change the law) are judged one by one by the engine's search policy
+//! ([`crate::claim::engine::sweep`], one sweep over every case of a link, a case a group): a
+//! state the floats flag (a violation, or a margin within the float resolution) is certified on
+//! the spot, and the search goes on past a state the certification clears. The search stops at
+//! its first counterexample in search order and shrinks it; the verdict rests on that state, or
+//! else on the sweep's outcome (an undecided flagged state, else the tightest state of all
+//! cases, with the weakest trust of the states certified).
 
 use super::Inequality;
 use crate::claim::XFloat;
 use crate::claim::case::{Alloc, Case};
+use crate::claim::engine::float::Atom;
+use crate::claim::engine::sweep::{self, Setting, Sweep};
 use crate::claim::kind::RunContext;
 use crate::claim::range::{BoxOutcome, RangeAt, RangePoint, box_text};
 use crate::claim::state::State;
@@ -16,11 +22,8 @@ use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::EvalError;
 use crate::search::{self, Eval, Family, Found, Objective, Plan, StateList};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-
-/// The most states certified during the search of one case.
-const CERTIFY_BUDGET: usize = 2000;
 
 fn lib(e: EvalError, file: &str) -> Error {
     match e {
@@ -30,23 +33,33 @@ fn lib(e: EvalError, file: &str) -> Error {
 }
 
 /// The states evaluated, in order, and their keys.
-type Seen = (Vec<Vec<f64>>, HashSet<Vec<u64>>);
+type Evaluated = (Vec<Vec<f64>>, HashSet<Vec<u64>>);
 
-/// The search objective of one link at one case.
+/// A state of the load-vector setting as the engine keeps it: its case (`n`, the source of
+/// loads, the combination of the constants) and its loads.
+#[derive(Debug, Clone)]
+struct LinkState {
+    n: usize,
+    alloc: usize,
+    case: usize,
+    loads: Vec<f64>,
+}
+
+/// The search objective of one link at one case: each state the search evaluates is judged by
+/// the link's sweep.
 struct LinkObjective<'a> {
     ineq: &'a Inequality,
     link: usize,
     case: &'a Case<'a>,
-    /// (states evaluated with hypotheses, states inside them).
-    hyp: Cell<(u64, u64)>,
+    /// The case among the link's cases: (`n`, source, combination).
+    at: (usize, usize, usize),
+    /// The engine's search policy over every case of the link.
+    sweep: &'a RefCell<Sweep<LinkState>>,
     /// Certifications made, by state.
     certified: RefCell<HashMap<Vec<u64>, Certification>>,
-    /// Flagged states the certification cleared, and those left uncertified (budget).
-    cleared: Cell<u64>,
-    uncertified: Cell<u64>,
     /// With range constants: every state evaluated, in order (each decided over the ranges
     /// after the search, [`Inequality::decide_ranges`]), and their keys.
-    seen: Option<RefCell<Seen>>,
+    seen: Option<RefCell<Evaluated>>,
 }
 
 fn key(x: &[f64]) -> Vec<u64> {
@@ -63,6 +76,55 @@ impl LinkObjective<'_> {
         self.certified.borrow_mut().insert(key(x), c.clone());
         Ok(c)
     }
+
+    /// The engine's description of the state `loads` of this case.
+    fn state(&self, loads: &[f64]) -> LinkState {
+        let (n, alloc, case) = self.at;
+        LinkState {
+            n,
+            alloc,
+            case,
+            loads: loads.to_vec(),
+        }
+    }
+}
+
+/// The load-vector setting at one state of one case, as the engine's search policy sees it.
+struct AtLoads<'o, 's> {
+    obj: &'o LinkObjective<'o>,
+    st: &'s State<'s>,
+}
+
+impl Setting for AtLoads<'_, '_> {
+    type State = ();
+    fn float(&self, _: &()) -> Result<Option<Atom>> {
+        let o = self.obj;
+        let a = o.ineq.float_atom(o.link, self.st).map_err(|e| {
+            Error::invalid(
+                o.ineq.t.file_name(),
+                format!(
+                    "the claim cannot be evaluated at n = {}, loads {:?}: {e}",
+                    o.case.n,
+                    crate::lang::syntax::excerpt(&format!("{:?}", self.st.x()), 120)
+                ),
+            )
+        })?;
+        Ok(Some(a))
+    }
+    fn certify(&self, _: &()) -> Result<Certification> {
+        self.obj.certification(self.st.x())
+    }
+    fn inside(&self, _: &()) -> Result<Option<bool>> {
+        let o = self.obj;
+        if o.ineq.given.is_empty() {
+            return Ok(None);
+        }
+        let inside = o
+            .ineq
+            .given_holds(self.st)
+            .map_err(|e| lib(e, &o.ineq.t.file_name()))?;
+        Ok(Some(inside))
+    }
 }
 
 impl Objective for LinkObjective<'_> {
@@ -71,8 +133,6 @@ impl Objective for LinkObjective<'_> {
     }
 
     fn eval(&self, loads: &[f64]) -> Result<Eval> {
-        // The file's name only for an error (it is formatted from the path).
-        let file = || self.ineq.t.file_name();
         if let Some(seen) = &self.seen {
             let mut s = seen.borrow_mut();
             // Beyond the limit a state is not kept (the verdict then cannot be `holds`).
@@ -82,13 +142,19 @@ impl Objective for LinkObjective<'_> {
             }
         }
         let st = State::new(self.case, loads.to_vec())?;
-        if !self.ineq.given.is_empty() {
-            let inside = self.ineq.given_holds(&st).map_err(|e| lib(e, &file()))?;
-            let (seen, k) = self.hyp.get();
-            self.hyp.set((seen + 1, k + u64::from(inside)));
-            if !inside {
-                // Outside the hypotheses: not a state the claim is about. An enormous slack keeps
-                // it out of violations and tightest states.
+        let size: f64 = loads.iter().sum();
+        let mut sweep = self.sweep.borrow_mut();
+        let before = sweep.tally().uncertified;
+        let (seen, a) = sweep.visit_atom(&AtLoads { obj: self, st: &st }, &(), size, || {
+            self.state(loads)
+        })?;
+        let unchecked = sweep.tally().uncertified > before;
+        drop(sweep);
+        let mut slack = a.slack.v;
+        match seen {
+            sweep::Seen::Outside => {
+                // Outside the hypotheses: not a state the claim is about. An enormous slack
+                // keeps it out of violations and tightest states.
                 let huge = XFloat::exp(XFloat::from_f64(1e15));
                 return Ok(Eval {
                     lhs: XFloat::ZERO,
@@ -96,44 +162,19 @@ impl Objective for LinkObjective<'_> {
                     slack: huge,
                 });
             }
-        }
-        let a = self.ineq.float_atom(self.link, &st).map_err(|e| {
-            Error::invalid(
-                file(),
-                format!(
-                    "the claim cannot be evaluated at n = {}, loads {:?}: {e}",
-                    self.case.n,
-                    crate::lang::syntax::excerpt(&format!("{loads:?}"), 120)
-                ),
-            )
-        })?;
-        let mut slack = a.slack.v;
-        if !a.holds && slack >= XFloat::ZERO {
-            // A strict comparison at slack exactly 0 fails.
-            slack = XFloat::from_f64(-f64::MIN_POSITIVE);
-        }
-        // A float violation is certified on the spot: rounding alone never stops the search.
-        // (States that hold within the float resolution are certified at the end, where the
-        // tightest of them decides the verdict.)
-        let flagged = !a.holds;
-        if flagged {
-            let known = self.certified.borrow().contains_key(&key(loads));
-            if known || self.certified.borrow().len() < CERTIFY_BUDGET {
-                match self.certification(loads)? {
-                    Certification::Decided { holds: true, .. } => {
-                        if !a.holds {
-                            self.cleared.set(self.cleared.get() + 1);
-                        }
-                        // Certified to hold: a tight state, never a violation.
-                        slack = slack.abs();
-                    }
-                    Certification::Decided { holds: false, .. } => {
-                        slack = XFloat::from_f64(-f64::MIN_POSITIVE).min(slack.abs().neg());
-                    }
-                    _ => {}
+            // Certified to hold: a tight state, never a violation.
+            sweep::Seen::Holds => slack = slack.abs(),
+            sweep::Seen::Violation => {
+                slack = XFloat::from_f64(-f64::MIN_POSITIVE).min(slack.abs().neg());
+            }
+            // Within the float resolution past the certification budget: a tie within
+            // rounding, not a counterexample (the engine counts it as evidence only).
+            sweep::Seen::Open if unchecked => slack = slack.abs(),
+            sweep::Seen::Clear | sweep::Seen::Open => {
+                if !a.holds && slack >= XFloat::ZERO {
+                    // A strict comparison at slack exactly 0 fails.
+                    slack = XFloat::from_f64(-f64::MIN_POSITIVE);
                 }
-            } else {
-                self.uncertified.set(self.uncertified.get() + 1);
             }
         }
         Ok(Eval {
@@ -199,13 +240,8 @@ struct LinkTally {
     worst: Option<Spot>,
     /// The first counterexample (the search stops there).
     violation: Option<Spot>,
-    /// (states evaluated with hypotheses, states inside them).
-    hyp: (u64, u64),
-    /// Flagged states the certification cleared, and those left uncertified (budget).
-    cleared: u64,
-    uncertified: u64,
-    /// Certifications made during the search.
-    certified_count: usize,
+    /// The engine's conclusion over every state the search evaluated.
+    outcome: Option<sweep::Outcome<LinkState>>,
     /// The states decided over the ranges.
     range_tally: RangeTally,
     /// The most sources of loads and combinations of the constants at one `n`.
@@ -214,15 +250,6 @@ struct LinkTally {
 }
 
 impl LinkTally {
-    /// Adds the counters of one case's objective.
-    fn absorb(&mut self, obj: &LinkObjective) {
-        let (seen, inside) = obj.hyp.get();
-        self.hyp = (self.hyp.0 + seen, self.hyp.1 + inside);
-        self.cleared += obj.cleared.get();
-        self.uncertified += obj.uncertified.get();
-        self.certified_count += obj.certified.borrow().len();
-    }
-
     /// Keeps case (`n`, `alloc`, `case`)'s tightest state if it is the tightest so far, and its
     /// violation (with the point of the ranges, if found there); true when that violation ends
     /// the search.
@@ -288,6 +315,27 @@ struct Spot {
     case: usize,
     /// The values of the range constants at a counterexample found over the ranges.
     point: RangePoint,
+}
+
+impl Spot {
+    /// The state the engine's outcome names, with its float evaluation.
+    fn of(st: LinkState, atom: &Atom) -> Spot {
+        Spot {
+            found: Found {
+                loads: st.loads,
+                eval: Eval {
+                    lhs: atom.lhs.v,
+                    rhs: atom.rhs.v,
+                    slack: atom.slack.v,
+                },
+                phase: "search".into(),
+            },
+            n: st.n,
+            alloc: st.alloc,
+            case: st.case,
+            point: Vec::new(),
+        }
+    }
 }
 
 impl Inequality {
@@ -453,51 +501,51 @@ impl Inequality {
         overrides: &[(usize, Q)],
     ) -> Result<LinkOutcome> {
         let mut tally = self.search_link(ctx, link, ns, overrides)?;
+        let outcome = tally
+            .outcome
+            .take()
+            .expect("the search ends with the sweep's outcome");
         tally.searched.sources = tally.sources;
         tally.searched.constant_combinations = tally.combos;
-        tally
-            .searched
-            .add("certified", tally.certified_count as u64);
-        let mut notes = Vec::new();
-        if tally.cleared > 0 {
-            notes.push(format!(
-                "{} state(s) the floats flagged as violations were certified to hold, and the search went on",
-                tally.cleared
-            ));
+        tally.searched.add("certified", outcome.tally.certified);
+        let notes = outcome.notes();
+        if !self.given.is_empty() && outcome.tally.inside == 0 {
+            return Ok(LinkOutcome {
+                status: Status::Inconclusive,
+                trust: Trust::Float,
+                slack: None,
+                witness: None,
+                searched: tally.searched,
+                notes,
+            });
         }
-        if tally.uncertified > 0 {
-            notes.push(format!(
-                "{} state(s) within the float resolution were not certified (budget {CERTIFY_BUDGET} per case); they are evidence only",
-                tally.uncertified
-            ));
-        }
-        if !self.given.is_empty() {
-            let hyp = tally.hyp;
-            notes.extend(crate::claim::engine::sweep::hypothesis_notes(hyp.1, hyp.0));
-            if hyp.1 == 0 {
-                return Ok(LinkOutcome {
-                    status: Status::Inconclusive,
-                    trust: Trust::Float,
-                    slack: None,
-                    witness: None,
-                    searched: tally.searched,
-                    notes,
-                });
-            }
-        }
+        // The verdict rests on the search's first counterexample (shrunk); else on the state
+        // the engine's outcome names where it is not `holds` (a flagged state left undecided,
+        // a group's tightest state certified false); else on the tightest state searched.
         let spot = match (tally.violation.take(), tally.worst.take()) {
             (Some(v), _) => v,
-            (None, Some(w)) => w,
-            (None, None) => return Err(Error::Unsupported("nothing was searched".into())),
+            (None, w) => match (outcome.status, outcome.spot, w) {
+                (Status::Holds, _, Some(w)) => w,
+                (_, Some(o), _) => Spot::of(o.at, &o.atom),
+                (_, None, Some(w)) => w,
+                (_, None, None) => {
+                    return Err(Error::Unsupported("nothing was searched".into()));
+                }
+            },
         };
-        self.certify_spot(
+        let mut o = self.certify_spot(
             link,
             spot,
             overrides,
             tally.searched,
             &tally.range_tally,
             notes,
-        )
+        )?;
+        if o.status == Status::Holds {
+            // Every state the engine certified on the way is evidence of the verdict too.
+            o.trust = o.trust.weaker(outcome.trust);
+        }
+        Ok(o)
     }
 
     /// The time budget of a link's search over the cases at `ns` (`balloc search --budget`),
@@ -550,6 +598,7 @@ impl Inequality {
         };
         let has_ranges = self.setup.constants.ranges.iter().any(Option::is_some);
         let clock = self.case_clock(ctx, ns, overrides)?;
+        let sweep = RefCell::new(Sweep::new(crate::exact::to_f64(&self.setup.tolerance)));
         let mut case_index = 0;
         for &n in ns {
             let allocs = self.allocs(n, seed)?;
@@ -573,10 +622,9 @@ impl Inequality {
                         ineq: self,
                         link,
                         case: &case,
-                        hyp: Cell::new((0, 0)),
+                        at: (n, ai, ci),
+                        sweep: &sweep,
                         certified: RefCell::new(HashMap::new()),
-                        cleared: Cell::new(0),
-                        uncertified: Cell::new(0),
                         seen: has_ranges.then(|| RefCell::new(Default::default())),
                     };
                     let mut range_point: Option<RangePoint> = None;
@@ -605,13 +653,18 @@ impl Inequality {
                     if let Some(p) = ctx.progress {
                         p(&format!("{} n={n} {}", self.t.id, alloc.label()));
                     }
-                    tally.absorb(&obj);
+                    // The case's tightest state is certified unless it already was.
+                    sweep
+                        .borrow_mut()
+                        .end_group(|w| obj.certification(&w.loads))?;
                     if tally.record(n, ai, ci, best, found, range_point) {
+                        tally.outcome = Some(sweep.into_inner().finish());
                         return Ok(tally);
                     }
                 }
             }
         }
+        tally.outcome = Some(sweep.into_inner().finish());
         Ok(tally)
     }
 
@@ -713,7 +766,7 @@ impl Inequality {
         &self,
         link: usize,
         case: &Case,
-        seen: &RefCell<Seen>,
+        seen: &RefCell<Evaluated>,
         ranges: &[RangeAt],
         tally: &mut RangeTally,
     ) -> Result<Option<(Found, RangePoint)>> {
@@ -1030,14 +1083,14 @@ mod tests {
         ];
         for (process, pots, constants, expr) in claims {
             at_first_case(&file(process, pots, constants, expr), |ineq, case| {
+                let sweep = RefCell::new(Sweep::new(0.0));
                 let objective = || LinkObjective {
                     ineq,
                     link: 0,
                     case,
-                    hyp: Cell::new((0, 0)),
+                    at: (case.n, 0, 0),
+                    sweep: &sweep,
                     certified: RefCell::new(HashMap::new()),
-                    cleared: Cell::new(0),
-                    uncertified: Cell::new(0),
                     seen: None,
                 };
                 let obj = objective();
