@@ -292,8 +292,9 @@ pub fn shorten_tokens(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// The plain Levenshtein recurrence with transpositions, written out with a full table, as an
@@ -322,7 +323,6 @@ mod tests {
         d[a.len()][b.len()]
     }
 
-    #[test]
     fn edit_distance_matches_the_full_table() {
         let words = [
             "",
@@ -350,7 +350,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn suggestions_prefer_the_closest_and_refuse_far_names() {
         let names = ["phi", "psi", "gamma", "quadratic", "absolute"];
         assert_eq!(did_you_mean("phl", names), Some("phi"));
@@ -364,7 +363,6 @@ mod tests {
         assert_eq!(did_you_mean(&"g".repeat(10_000), names), None);
     }
 
-    #[test]
     fn excerpts_keep_multibyte_characters_whole() {
         let s = "Ψ".repeat(500);
         let e = excerpt(&s);
@@ -373,4 +371,23 @@ mod tests {
         let msg = format!("a {s} b");
         assert_eq!(shorten_tokens(&msg), format!("a {e} b"));
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "edit_distance_matches_the_full_table",
+            run: edit_distance_matches_the_full_table,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "suggestions_prefer_the_closest_and_refuse_far_names",
+            run: suggestions_prefer_the_closest_and_refuse_far_names,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "excerpts_keep_multibyte_characters_whole",
+            run: excerpts_keep_multibyte_characters_whole,
+            panics: None,
+        },
+    ];
 }

@@ -81,6 +81,9 @@ pub mod spec;
 #[cfg(feature = "strategy")]
 pub mod strategy;
 pub mod trust;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod unit;
 pub mod weights;
 pub mod xfloat;
 

@@ -633,11 +633,11 @@ pub const MD_MAX_LOG2_N: u32 = 24;
 /// The largest n for which `pvec` computes exact rational vectors (above it, `float` only).
 pub const PVEC_EXACT_N: usize = 20_000;
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
     fn names_are_unique_and_match_the_constants() {
         let mut names: Vec<&str> = ALL.iter().map(|l| l.name).collect();
         names.sort_unstable();
@@ -647,7 +647,6 @@ mod tests {
         assert_eq!(MD_RUNS.name, "MD_RUNS");
     }
 
-    #[test]
     fn every_limit_converts_exactly_to_f64() {
         // check_f64 compares against max as f64; below 2⁵³ that conversion is exact.
         for l in ALL {
@@ -656,7 +655,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn errors_are_one_line_and_name_the_argument() {
         for l in ALL {
             let e = l.check("--x", l.max + 1).unwrap_err().to_string();
@@ -667,4 +665,23 @@ mod tests {
             assert_eq!(l.check("--x", l.max).unwrap(), l.max);
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "names_are_unique_and_match_the_constants",
+            run: names_are_unique_and_match_the_constants,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "every_limit_converts_exactly_to_f64",
+            run: every_limit_converts_exactly_to_f64,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "errors_are_one_line_and_name_the_argument",
+            run: errors_are_one_line_and_name_the_argument,
+            panics: None,
+        },
+    ];
 }

@@ -1093,15 +1093,15 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn labels(t: &Ticks) -> Vec<String> {
         t.major.iter().map(|m| m.1.clone()).collect()
     }
 
-    #[test]
     fn integer_axes_have_integer_labels_and_end_on_a_tick() {
         // Balls up to 10⁶: never `100000.0`, and the right-most tick inside the axis.
         let t = linear_ticks(20000.0, 1_000_000.0, true);
@@ -1140,7 +1140,6 @@ mod tests {
         );
     }
 
-    #[test]
     fn linear_labels_have_the_decimals_of_the_step() {
         let t = linear_ticks(-0.03, 0.11, false);
         assert_eq!(
@@ -1151,7 +1150,6 @@ mod tests {
         );
     }
 
-    #[test]
     fn log_axes_label_decades_and_sub_decades() {
         // 1.5 decades: 1, 2, 5 times each decade.
         let t = log_ticks(8.0, 300.0);
@@ -1185,7 +1183,6 @@ mod tests {
         p
     }
 
-    #[test]
     fn svg_has_every_label_and_the_legend_right_of_the_data() {
         let p = sample();
         let s = p.svg().unwrap();
@@ -1226,7 +1223,6 @@ mod tests {
         assert!(legend_x > area + width, "{legend_x} vs {}", area + width);
     }
 
-    #[test]
     fn tikz_has_the_same_ticks_and_asymmetric_bars() {
         let p = sample();
         let t = p.tikz().unwrap();
@@ -1244,7 +1240,6 @@ mod tests {
         assert!(t.contains(&format!("xtick={{{}}}", ticks.join(","))));
     }
 
-    #[test]
     fn bad_data_is_an_error_not_a_picture() {
         let mut p = Plot::new("t", Axis::log("x"), Axis::linear("y"));
         p.series.push(Series::new("s", vec![Point::new(0.0, 1.0)]));
@@ -1255,4 +1250,38 @@ mod tests {
             .push(Series::new("s", vec![Point::new(1.0, f64::NAN)]));
         assert!(p.tikz().is_err());
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "integer_axes_have_integer_labels_and_end_on_a_tick",
+            run: integer_axes_have_integer_labels_and_end_on_a_tick,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "linear_labels_have_the_decimals_of_the_step",
+            run: linear_labels_have_the_decimals_of_the_step,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "log_axes_label_decades_and_sub_decades",
+            run: log_axes_label_decades_and_sub_decades,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "svg_has_every_label_and_the_legend_right_of_the_data",
+            run: svg_has_every_label_and_the_legend_right_of_the_data,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "tikz_has_the_same_ticks_and_asymmetric_bars",
+            run: tikz_has_the_same_ticks_and_asymmetric_bars,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "bad_data_is_an_error_not_a_picture",
+            run: bad_data_is_an_error_not_a_picture,
+            panics: None,
+        },
+    ];
 }

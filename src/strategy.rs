@@ -259,13 +259,13 @@ fn valid_n(n: RangeInclusive<usize>) -> RangeInclusive<usize> {
     lo..=(*n.end()).max(lo)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
 
-    #[test]
     fn adversarial_states_include_near_ties_that_uniform_vectors_miss() {
         // The all-equal vector with one extra ball (y = (1 − 1/n, −1/n, ...)) at n = 12: the
         // families produce it (one heavy bin of height 1); uniform loads in 0..=48 hit a vector
@@ -285,7 +285,6 @@ mod tests {
         assert!(hits >= 10, "{hits}");
     }
 
-    #[test]
     fn allocation_vectors_refuse_impossible_conditions() {
         let r = |s: &str| crate::spec::parse_ratio(s).unwrap();
         // δ = 1/4 needs n divisible by 4.
@@ -293,4 +292,18 @@ mod tests {
         // q's light part is (1 + ε/3)/n > C/n for C = 1.
         assert!(allocation_vectors(4..=4, &r("1/4"), &r("1/2"), &r("1")).is_err());
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "adversarial_states_include_near_ties_that_uniform_vectors_miss",
+            run: adversarial_states_include_near_ties_that_uniform_vectors_miss,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "allocation_vectors_refuse_impossible_conditions",
+            run: allocation_vectors_refuse_impossible_conditions,
+            panics: None,
+        },
+    ];
 }

@@ -779,14 +779,14 @@ impl serde::Serialize for XFloat {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// Products and quotients normalised by one doubling or halving are the values that taking
     /// the float apart (`frexp` in `norm`) gives: same mantissa bits and exponent, across signs,
     /// mantissas at both ends of [½, 1) and exponents at and beyond the limits.
-    #[test]
     fn product_and_quotient_match_full_normalisation() {
         let ms = [
             0.5,
@@ -841,7 +841,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn arithmetic_agrees_with_f64_in_range() {
         let xs = [0.0, 1.0, -2.5, 3e10, -7e-5, 1e300, 2e-300];
         for &a in &xs {
@@ -860,7 +859,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn exp_and_ln_beyond_f64() {
         // e^{5000}: ln must come back to 5000; the f64 value saturates to inf.
         let x = XFloat::exp(XFloat::from_f64(5000.0));
@@ -878,7 +876,6 @@ mod tests {
         assert_eq!(s.binary().parts().0, s.binary().m);
     }
 
-    #[test]
     fn pow_integer_and_real() {
         assert_eq!(
             XFloat::from_f64(-2.0).pow(XFloat::from_f64(3.0)).to_f64(),
@@ -898,7 +895,6 @@ mod tests {
         a == b || (a - b).abs() <= k * f64::EPSILON * a.abs().max(b.abs())
     }
 
-    #[test]
     fn log_domain_agrees_with_f64_in_range() {
         // Log-domain values m·e^s in the range of f64, alone and mixed with binary values: every
         // operation agrees with f64 on the values m·e^s (a few ulps for the roundings of e^s).
@@ -936,7 +932,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn products_and_quotients_beyond_f64() {
         // e^{1000}·e^{−999} = e^{1000 − 999} = e: each factor is rounded to 53 bits once when
         // converted to binary form, so the product is e within a few ulps.
@@ -960,7 +955,6 @@ mod tests {
         assert!((p.ln_abs() - 1000.0).abs() < 1e-9);
     }
 
-    #[test]
     fn ordering_beyond_f64() {
         // −e^{900} < −e^{800} < 0 < e^{800} < e^{900}, in the log domain, in binary form, and
         // mixed: ordering is by value.
@@ -991,7 +985,6 @@ mod tests {
         assert!(XFloat::from_parts(1.0, f64::NAN) != XFloat::from_parts(1.0, f64::NAN));
     }
 
-    #[test]
     fn log_sum_exp_keeps_the_log_exact() {
         // Σ of three e^{1000}: scale 1000, mantissa e⁰ + e⁰ + e⁰ = 3, ln = ln 3 + 1000.
         let s = XFloat::sum_exp([1000.0, 1000.0, 1000.0]);
@@ -1020,7 +1013,6 @@ mod tests {
         assert!(XFloat::sum_exp(std::iter::empty::<f64>()).is_zero());
     }
 
-    #[test]
     fn special_values() {
         assert!(XFloat::from_parts(1.0, f64::NAN).is_nan());
         assert!(XFloat::from_parts(f64::NAN, 3.0).is_nan());
@@ -1040,4 +1032,53 @@ mod tests {
             r#"{"mantissa":-6.0,"log_scale":0.0}"#
         );
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "product_and_quotient_match_full_normalisation",
+            run: product_and_quotient_match_full_normalisation,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "arithmetic_agrees_with_f64_in_range",
+            run: arithmetic_agrees_with_f64_in_range,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "exp_and_ln_beyond_f64",
+            run: exp_and_ln_beyond_f64,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "pow_integer_and_real",
+            run: pow_integer_and_real,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "log_domain_agrees_with_f64_in_range",
+            run: log_domain_agrees_with_f64_in_range,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "products_and_quotients_beyond_f64",
+            run: products_and_quotients_beyond_f64,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "ordering_beyond_f64",
+            run: ordering_beyond_f64,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "log_sum_exp_keeps_the_log_exact",
+            run: log_sum_exp_keeps_the_log_exact,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "special_values",
+            run: special_values,
+            panics: None,
+        },
+    ];
 }

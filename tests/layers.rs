@@ -104,16 +104,31 @@ fn strip(src: &str) -> String {
     out
 }
 
-/// `src` (stripped) without its `#[cfg(test)] mod … { … }` blocks.
+/// `src` (stripped) without its unit-test modules: `#[cfg(test)] mod … { … }`, and the library's
+/// own `#[cfg(feature = "unit-tests")] #[doc(hidden)] pub mod tests { … }` (run by the suite
+/// through `balloc::unit`; stripping blanks the feature's name, so it is looked for blank).
 fn without_tests(src: &str) -> String {
+    let feature = format!("#[cfg(feature = {})]", " ".repeat("\"unit-tests\"".len()));
+    let marks = ["#[cfg(test)]", feature.as_str()];
     let mut out = src.to_string();
     let mut from = 0;
-    while let Some(k) = out[from..].find("#[cfg(test)]") {
-        let at = from + k;
-        let rest = out[at + 12..].trim_start();
+    loop {
+        let Some((at, len)) = marks
+            .iter()
+            .filter_map(|m| out[from..].find(m).map(|k| (from + k, m.len())))
+            .min()
+        else {
+            break;
+        };
+        let mut rest = out[at + len..].trim_start();
+        rest = rest
+            .strip_prefix("#[doc(hidden)]")
+            .unwrap_or(rest)
+            .trim_start();
+        rest = rest.strip_prefix("pub ").unwrap_or(rest);
         let start = out.len() - rest.len();
         if !rest.starts_with("mod ") || rest.split('{').next().is_none_or(|h| h.contains(';')) {
-            from = at + 12;
+            from = at + len;
             continue;
         }
         let open = start + rest.find('{').expect("a module body");
@@ -313,8 +328,12 @@ fn arrows(
         to.remove(module);
         // A face names its descendants without importing them.
         to.retain(|t| !(t.len() > module.len() && t.starts_with(module)));
+        // `unit`, the harness of the library's unit tests, names every module's tests and every
+        // test names it, as the compiler's test harness does: it is not part of the layers.
+        to.remove(&vec!["unit".to_string()]);
         graph.insert(module.clone(), to);
     }
+    graph.remove(&vec!["unit".to_string()]);
     graph
 }
 
@@ -483,6 +502,22 @@ fn the_import_graph_finds_a_circle_and_ignores_comments_and_faces() {
     // c's test module imports b; without the tests it does not.
     assert!(g[&vec!["c".to_string()]].contains(&vec!["b".to_string()]));
     assert!(!arrows(&files, false)[&vec!["c".to_string()]].contains(&vec!["b".to_string()]));
+    // The library's own unit-test modules (feature `unit-tests`) are left out alike, and the
+    // harness `unit` that names them is no node.
+    let mut with_unit = files.clone();
+    with_unit.insert(
+        vec!["b".to_string()],
+        "pub struct B;\n#[cfg(feature = \"unit-tests\")]\n#[doc(hidden)]\npub mod tests {\n    use crate::c::C;\n    pub const TESTS: &[crate::unit::Test] = &[];\n}\n".to_string(),
+    );
+    with_unit.insert(
+        vec!["unit".to_string()],
+        "const M: &[u8] = crate::b::tests::TESTS;\n".to_string(),
+    );
+    let g = arrows(&with_unit, true);
+    assert!(g[&vec!["b".to_string()]].contains(&vec!["c".to_string()]));
+    assert!(!g.contains_key(&vec!["unit".to_string()]));
+    assert!(!g[&vec!["b".to_string()]].contains(&vec!["unit".to_string()]));
+    assert!(!arrows(&with_unit, false)[&vec!["b".to_string()]].contains(&vec!["c".to_string()]));
     assert_eq!(
         use_paths("x::{y, z::{u as v, w}, self}"),
         vec![

@@ -52,6 +52,7 @@ mod statistical;
 mod statistical_wrong;
 mod stopping;
 mod theorems;
+mod unit;
 mod workflow;
 
 /// Every `tests/<name>.rs` (other than this file) is declared as `mod <name>;` above, and every

@@ -114,13 +114,13 @@ pub fn twinning_outcomes(under: &[bool]) -> ([Q; 2], Q) {
     ([over, und], balls)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// The outcome law by listing the `n²` pairs of samples one by one, each with probability
     /// `1/n²` (the definition of the two-sample thinning step), against the counting form.
-    #[test]
     fn thinning_outcomes_match_pair_enumeration() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut bit = || {
@@ -164,4 +164,11 @@ mod tests {
             }
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "thinning_outcomes_match_pair_enumeration",
+        run: thinning_outcomes_match_pair_enumeration,
+        panics: None,
+    }];
 }

@@ -366,8 +366,9 @@ impl Cells {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// The number of pairs of edges between the same two layers whose ends are in opposite
@@ -391,7 +392,6 @@ mod tests {
         k
     }
 
-    #[test]
     fn edges_point_down_and_boxes_do_not_overlap() {
         // A diamond with a long edge: d uses b, c; b, c use a; d uses a.
         let w = [80.0, 120.0, 60.0, 90.0, 70.0];
@@ -419,7 +419,6 @@ mod tests {
         );
     }
 
-    #[test]
     fn barycentre_order_removes_the_crossing_of_two_chains() {
         // Two chains given crosswise: x0 → y1 and x1 → y0 (yi uses xj). The order of the
         // second layer follows the first: no crossing.
@@ -428,9 +427,27 @@ mod tests {
         assert!(l.pos[3].0 < l.pos[2].0);
     }
 
-    #[test]
     fn same_graph_same_drawing() {
         let e = [(1, 0), (2, 0), (3, 1), (3, 2), (4, 3), (4, 0)];
         assert_eq!(layered(&[60.0; 5], &e), layered(&[60.0; 5], &e));
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "edges_point_down_and_boxes_do_not_overlap",
+            run: edges_point_down_and_boxes_do_not_overlap,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "barycentre_order_removes_the_crossing_of_two_chains",
+            run: barycentre_order_removes_the_crossing_of_two_chains,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "same_graph_same_drawing",
+            run: same_graph_same_drawing,
+            panics: None,
+        },
+    ];
 }

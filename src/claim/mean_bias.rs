@@ -200,15 +200,15 @@ fn margin(shares: &[Q], s: &Sides, k: &Q) -> Q {
         .expect("at least one bin")
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn q(a: i64, b: i64) -> Q {
         Q::new(a.into(), b.into())
     }
 
-    #[test]
     fn margin_agrees_with_best_bias() {
         // Relative-Threshold(f=1) at x = (0, 2, 4): k* = −1 (tests/mean_biased.rs, by hand);
         // so MB(k) fails for every k > 0 and the margin at k is −1·δ₋ − k·δ₋ < 0 at bin 1:
@@ -227,7 +227,6 @@ mod tests {
         assert!(st.value(BiasQ::MbWeight, Some(&q(1, 1))).is_err());
     }
 
-    #[test]
     fn drift_sums_match_the_formula() {
         // Twinning at x = (0, 2): y = (−1, 1), δ₋ = 1/2: d = (1/4, −1/4) (drift.rs doc test).
         let tw = crate::process::parse("twinning").unwrap();
@@ -237,4 +236,18 @@ mod tests {
         assert_eq!(st.value(BiasQ::DriftSqO, None).unwrap(), q(1, 16));
         assert_eq!(st.value(BiasQ::Balls, None).unwrap(), q(3, 2));
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "margin_agrees_with_best_bias",
+            run: margin_agrees_with_best_bias,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "drift_sums_match_the_formula",
+            run: drift_sums_match_the_formula,
+            panics: None,
+        },
+    ];
 }

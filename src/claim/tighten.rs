@@ -258,8 +258,9 @@ fn tightest(
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn theorem(tighten: &str) -> Theorem {
@@ -288,7 +289,6 @@ mod tests {
         })
     }
 
-    #[test]
     fn bisection_inside_a_grid_brackets_the_threshold() {
         let t = theorem("c = \"smallest\"");
         let f = Finder::new(&t, "c", &["b", "c"]).unwrap();
@@ -312,7 +312,6 @@ mod tests {
         assert_eq!((r.value, r.fails, r.trust_holds), (0.25, Some(0.25), None));
     }
 
-    #[test]
     fn bisection_from_a_start_and_the_report() {
         let t = theorem("c = \"smallest\"");
         let f = Finder::new(&t, "c", &["c"]).unwrap();
@@ -339,7 +338,6 @@ mod tests {
         assert!(r.fails_unproved && r.trust_fails.is_none());
     }
 
-    #[test]
     fn names_and_directions_are_checked() {
         let t = theorem("c = \"largest\"");
         let e = Finder::new(&t, "d", &["c"]).err().unwrap().to_string();
@@ -356,4 +354,23 @@ mod tests {
             .to_string();
         assert!(e.contains("give a grid of two numbers"), "{e}");
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "bisection_inside_a_grid_brackets_the_threshold",
+            run: bisection_inside_a_grid_brackets_the_threshold,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "bisection_from_a_start_and_the_report",
+            run: bisection_from_a_start_and_the_report,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "names_and_directions_are_checked",
+            run: names_and_directions_are_checked,
+            panics: None,
+        },
+    ];
 }

@@ -103,8 +103,9 @@ pub fn decide(e: &Evidence) -> (Status, Trust) {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn ev(float_holds: bool, margin: f64, bound: Option<f64>, c: Certification) -> Evidence {
@@ -126,7 +127,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn the_policy_table() {
         let und = Certification::Undecided {
             bits: 4096,
@@ -199,4 +199,11 @@ mod tests {
             assert_eq!(decide(e), *want, "row {k}: {e:?}");
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "the_policy_table",
+        run: the_policy_table,
+        panics: None,
+    }];
 }

@@ -536,19 +536,18 @@ pub fn print_verdicts(vs: &[Verdict], theorems: &[&Theorem], format: Format) -> 
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::claim::{ExpectedStatus, Status, Trust};
 
-    #[test]
     fn trust_summary_counts_each_level() {
         let v = |t| Verdict::new("x/y", ExpectedStatus::Holds, Status::Holds, t);
         let line = trust_summary(&[v(Trust::Exact), v(Trust::Enclosure), v(Trust::Exact)]);
         assert_eq!(line, "trust: exact 2, enclosure 1, float 0, statistical 0");
     }
 
-    #[test]
     fn witness_sides_are_numbers_or_null_with_their_text() {
         let w = claim::Witness {
             n: 2,
@@ -575,10 +574,28 @@ mod tests {
         assert_eq!(w.constants_shown(), "{c = 3.0332153969064635e434294}");
     }
 
-    #[test]
     fn latex_scientific_notation() {
         assert_eq!(tex_sci(0.00125), "1.250 \\cdot 10^{-3}");
         assert_eq!(tex_sci(2.5), "2.500");
         assert_eq!(tex_sci(-0.0), "0");
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "trust_summary_counts_each_level",
+            run: trust_summary_counts_each_level,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "witness_sides_are_numbers_or_null_with_their_text",
+            run: witness_sides_are_numbers_or_null_with_their_text,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "latex_scientific_notation",
+            run: latex_scientific_notation,
+            panics: None,
+        },
+    ];
 }

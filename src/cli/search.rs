@@ -91,8 +91,9 @@ pub fn run(a: Args) -> Result<i32> {
     Ok(if v.contradicts() { 1 } else { 0 })
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::claim::{ExpectedStatus, Searched, Trust};
 
@@ -104,7 +105,6 @@ mod tests {
             .with_searched(searched)
     }
 
-    #[test]
     fn the_worse_verdict_is_kept_with_both_tallies() {
         // Smaller slack wins among `holds`, whichever comes first.
         let k = keep_worst(
@@ -129,4 +129,11 @@ mod tests {
         );
         assert_eq!(k.verdict, Status::Inconclusive);
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "the_worse_verdict_is_kept_with_both_tallies",
+        run: the_worse_verdict_is_kept_with_both_tallies,
+        panics: None,
+    }];
 }

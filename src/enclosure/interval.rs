@@ -656,7 +656,7 @@ fn greatest(x: Float, y: Float) -> Float {
     if y >= x { y } else { x }
 }
 
-mod exp_memo {
+pub(crate) mod exp_memo {
     use malachite::Float;
     use malachite::base::rounding_modes::RoundingMode;
     use std::cell::RefCell;
@@ -707,12 +707,12 @@ mod exp_memo {
         value
     }
 
-    #[cfg(test)]
-    mod tests {
+    #[cfg(feature = "unit-tests")]
+    #[doc(hidden)]
+    pub mod tests {
         use super::*;
         use malachite::base::rounding_modes::RoundingMode::{Ceiling, Floor};
 
-        #[test]
         fn remembered_values_are_the_computed_ones() {
             // 3 passes over 50 arguments (more than the ring holds, so entries are replaced), both
             // directions, two precisions: every answer equals a fresh malachite computation, and
@@ -730,11 +730,19 @@ mod exp_memo {
                 }
             }
         }
+
+        /// The tests of this module, run by the test suite (`crate::unit`).
+        pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+            name: "remembered_values_are_the_computed_ones",
+            run: remembered_values_are_the_computed_ones,
+            panics: None,
+        }];
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use proptest::prelude::*;
 
@@ -776,7 +784,6 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(4096))]
         /// The product and the quotient by the sides of 0 are the hull of the four end
         /// results, bit for bit (including the sign of a zero end).
-        #[test]
         fn sides_of_zero_give_the_hull_of_the_end_results(
             a in end(), b in end(), c in end(), d in end(), prec in prop_oneof![Just(24u64), Just(64), Just(113)]
         ) {
@@ -789,4 +796,11 @@ mod tests {
             }
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "sides_of_zero_give_the_hull_of_the_end_results",
+        run: sides_of_zero_give_the_hull_of_the_end_results,
+        panics: None,
+    }];
 }

@@ -619,8 +619,9 @@ fn cosh_point(x: f64) -> Result<Interval64, Fault> {
     Interval64::checked(c.lo.max(1.0), c.hi.max(1.0))
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use malachite::Float;
     use proptest::prelude::*;
@@ -662,14 +663,12 @@ mod tests {
         ]
     }
 
-    #[test]
     fn ln2_encloses_ln_2() {
         let l = Interval::ln_of(&Q::from_integer(2.into()), P).unwrap();
         assert!(*l.lo() > LN2_LO && *l.hi() < LN2_HI);
         assert_eq!(LN2_HI, LN2_LO.next_up());
     }
 
-    #[test]
     fn exact_operations_stay_exact() {
         let p = Interval64::point;
         assert_eq!(p(0.0).mul(&p(3.7)).unwrap(), p(0.0));
@@ -690,7 +689,6 @@ mod tests {
         );
     }
 
-    #[test]
     fn elementary_functions_are_a_few_floats_wide() {
         // e, ln 10, sinh(1/4), cosh(3) against the 256-bit values, and their widths.
         for (fast, exact) in [
@@ -719,7 +717,6 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2048))]
-        #[test]
         fn arithmetic_contains_the_256_bit_result(a in end(), b in end(), c in end(), d in end()) {
             let (x, bx) = interval(a, b);
             let (y, by) = interval(c, d);
@@ -736,7 +733,6 @@ mod tests {
             }
         }
 
-        #[test]
         fn elementary_functions_contain_the_256_bit_result(a in -700.0f64..700.0, w in 0.0f64..3.0) {
             // The enclosure over [a, a + w] contains the 256-bit enclosures of the points a,
             // a + w/2 and a + w (the 256-bit interval versions of cosh and sinh are wider than
@@ -757,7 +753,6 @@ mod tests {
             }
         }
 
-        #[test]
         fn small_arguments_near_zero(a in -1e-3f64..1e-3, k in -300i32..0) {
             let v = a * 10f64.powi(k / 10);
             let (x, bx) = interval(v, v);
@@ -771,7 +766,6 @@ mod tests {
             }
         }
 
-        #[test]
         fn rationals_are_enclosed(n in -1_000_000_000i64..1_000_000_000, d in 1i64..1_000_000_007) {
             let q = Q::new(n.into(), d.into());
             let f = Interval64::from_rational(&q).unwrap();
@@ -780,4 +774,43 @@ mod tests {
             prop_assert!(f.hi() <= f.lo().next_up());
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "ln2_encloses_ln_2",
+            run: ln2_encloses_ln_2,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "exact_operations_stay_exact",
+            run: exact_operations_stay_exact,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "elementary_functions_are_a_few_floats_wide",
+            run: elementary_functions_are_a_few_floats_wide,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "arithmetic_contains_the_256_bit_result",
+            run: arithmetic_contains_the_256_bit_result,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "elementary_functions_contain_the_256_bit_result",
+            run: elementary_functions_contain_the_256_bit_result,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "small_arguments_near_zero",
+            run: small_arguments_near_zero,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "rationals_are_enclosed",
+            run: rationals_are_enclosed,
+            panics: None,
+        },
+    ];
 }

@@ -24,7 +24,7 @@
 
 mod decide;
 mod exp_cache;
-mod interval;
+pub(crate) mod interval;
 pub(crate) mod interval64;
 pub mod mgf;
 

@@ -767,5 +767,6 @@ macro_rules! pow_impl {
 }
 pow_impl!(u8, u16, u32, u64, usize);
 
-#[cfg(test)]
-pub(crate) mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

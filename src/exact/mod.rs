@@ -189,5 +189,6 @@ pub fn normalized(x: &[Q]) -> Vec<Q> {
     x.iter().map(|v| v - &mean).collect()
 }
 
-#[cfg(test)]
-mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

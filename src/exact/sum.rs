@@ -74,13 +74,13 @@ impl QSum {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// Against the plain rational sum of the same terms, in an order that cycles through more
     /// denominators than are kept apart (so the folding path is taken), with signs and zeros.
-    #[test]
     fn equals_the_rational_sum() {
         let mut plain = Q::zero();
         let mut s = QSum::default();
@@ -97,4 +97,11 @@ mod tests {
         assert_eq!(s.value(), plain);
         assert_eq!(QSum::default().value(), Q::zero());
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "equals_the_rational_sum",
+        run: equals_the_rational_sum,
+        panics: None,
+    }];
 }

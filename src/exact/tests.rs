@@ -44,7 +44,6 @@ fn reduced(q: &Q) -> bool {
 proptest! {
     #![proptest_config(config(3000))]
 
-    #[test]
     fn rationals_match_bigrational(a in rational(), b in rational()) {
         let (qa, qb) = (q_of(&a), q_of(&b));
         prop_assert_eq!(big_q(&qa), a.clone());
@@ -74,7 +73,6 @@ proptest! {
         prop_assert_eq!(qa.to_f64().map(f64::to_bits), a.to_f64().map(f64::to_bits));
     }
 
-    #[test]
     fn rational_powers_match_bigrational(a in rational(), k in -6i32..=6) {
         prop_assume!(k >= 0 || !a.is_zero());
         let qa = q_of(&a);
@@ -83,14 +81,12 @@ proptest! {
         prop_assert!(reduced(&p));
     }
 
-    #[test]
     fn to_f64_matches_bigrational_far_out(a in wide_rational()) {
         let qa = q_of(&a);
         prop_assert_eq!(qa.to_f64().map(f64::to_bits), a.to_f64().map(f64::to_bits), "{}", a);
         prop_assert_eq!(exact::to_f64(&qa).to_bits(), a.to_f64().unwrap_or(f64::NAN).to_bits());
     }
 
-    #[test]
     fn from_float_matches_bigrational(bits in any::<u64>()) {
         let v = f64::from_bits(bits);
         let mine = exact::from_float(v);
@@ -102,7 +98,6 @@ proptest! {
         }
     }
 
-    #[test]
     fn from_float_of_moderate_values_matches_bigrational(
         m in -(1i64 << 53)..(1i64 << 53), e in -80i32..80,
     ) {
@@ -112,7 +107,6 @@ proptest! {
     }
 }
 
-#[test]
 fn from_float_edges_written_out() {
     // 2⁻¹⁰⁷⁴ is the smallest subnormal; 0.1 = 3602879701896397 / 2⁵⁵ exactly.
     let tiny = exact::from_float(f64::from_bits(1)).unwrap();
@@ -120,7 +114,8 @@ fn from_float_edges_written_out() {
     assert_eq!(tiny.denom(), &(Int::one() << 1074));
     let tenth = exact::from_float(0.1).unwrap();
     assert_eq!(tenth.to_string(), "3602879701896397/36028797018963968");
-    assert_eq!(36028797018963968u64, 1 << 55);
+    // The denominator written out is 2⁵⁵.
+    assert_eq!(Int::from(36028797018963968u64), Int::one() << 55);
     assert_eq!(exact::from_float(-0.0).unwrap(), Q::zero());
     assert_eq!(exact::from_float(f64::INFINITY), None);
     assert_eq!(exact::from_float(f64::NAN), None);
@@ -128,3 +123,37 @@ fn from_float_edges_written_out() {
     let max = exact::from_float(f64::MAX).unwrap();
     assert_eq!(max.numer(), &(Int::from((1u64 << 53) - 1) << 971));
 }
+
+/// The tests of this module, run by the test suite (`crate::unit`).
+pub const TESTS: &[crate::unit::Test] = &[
+    crate::unit::Test {
+        name: "rationals_match_bigrational",
+        run: rationals_match_bigrational,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "rational_powers_match_bigrational",
+        run: rational_powers_match_bigrational,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "to_f64_matches_bigrational_far_out",
+        run: to_f64_matches_bigrational_far_out,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "from_float_matches_bigrational",
+        run: from_float_matches_bigrational,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "from_float_of_moderate_values_matches_bigrational",
+        run: from_float_of_moderate_values_matches_bigrational,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "from_float_edges_written_out",
+        run: from_float_edges_written_out,
+        panics: None,
+    },
+];

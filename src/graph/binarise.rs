@@ -134,11 +134,11 @@ pub fn binarised(order: &[usize], k: usize, seed: u64) -> Result<Tree> {
     })
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
     fn rule_a_takes_the_first_heavy_child() {
         // Weights 1/8, 3/8, 1/2 of 8 vertices: the first child with w > 1/4 is the second.
         let kids = vec![vec![0], vec![1, 2, 3], vec![4, 5, 6, 7]];
@@ -147,7 +147,6 @@ mod tests {
         assert_eq!(b, vec![vec![0], vec![4, 5, 6, 7]]);
     }
 
-    #[test]
     fn rule_b_groups_light_children_within_quarter_and_three_quarters() {
         // Five children of 2 vertices (w = 1/5 each ≤ 1/4): prefix until w(A) ≥ 1/4: two
         // children, w(A) = 2/5, w(B) = 3/5, both in [1/4, 3/4].
@@ -157,7 +156,6 @@ mod tests {
         assert_eq!(b.len(), 3);
     }
 
-    #[test]
     fn blocks_respect_the_three_quarter_cap() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for s in 2..60 {
@@ -172,4 +170,23 @@ mod tests {
             }
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "rule_a_takes_the_first_heavy_child",
+            run: rule_a_takes_the_first_heavy_child,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "rule_b_groups_light_children_within_quarter_and_three_quarters",
+            run: rule_b_groups_light_children_within_quarter_and_three_quarters,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "blocks_respect_the_three_quarter_cap",
+            run: blocks_respect_the_three_quarter_cap,
+            panics: None,
+        },
+    ];
 }

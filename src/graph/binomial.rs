@@ -149,8 +149,9 @@ pub fn lemma_4_1_tail(t: u64, p: &Q, prec: u64) -> Result<Interval> {
     upper_tail(t, p, mean_plus_sqrt(t, p), prec)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// The exact tail as a rational sum of `C(T, j)pʲ(1 − p)^{T−j}`.
@@ -169,7 +170,6 @@ mod tests {
         sum
     }
 
-    #[test]
     fn the_enclosure_contains_the_exact_rational_tail() {
         for (t, a, b) in [
             (1u64, 1, 2),
@@ -192,7 +192,6 @@ mod tests {
     /// A long tail against the normal limit: T = 40 000, p = 1/2, j₀ = T/2 + √T = 20 200 (two
     /// standard deviations): P ≈ Φ̄((j₀ − 1/2 − T/2)/(√T/2)) = Φ̄(1.995) ≈ 0.02302 (continuity
     /// correction; the error of the approximation is O(1/T) here by symmetry).
-    #[test]
     fn a_long_tail_matches_the_normal_limit() {
         let half = Q::new(1.into(), 2.into());
         let j0 = mean_plus_sqrt(40_000, &half);
@@ -202,7 +201,6 @@ mod tests {
         assert!((e.lo_f64() - 0.023_02).abs() < 2e-4, "{}", e.lo_f64());
     }
 
-    #[test]
     fn invalid_inputs() {
         let e = upper_tail(10, &Q::one(), 3, 64).unwrap_err().to_string();
         assert!(e.contains("0 < p < 1"), "{e}");
@@ -211,4 +209,23 @@ mod tests {
             .to_string();
         assert!(e.contains("BINOMIAL_TRIALS"), "{e}");
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "the_enclosure_contains_the_exact_rational_tail",
+            run: the_enclosure_contains_the_exact_rational_tail,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "a_long_tail_matches_the_normal_limit",
+            run: a_long_tail_matches_the_normal_limit,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "invalid_inputs",
+            run: invalid_inputs,
+            panics: None,
+        },
+    ];
 }

@@ -1151,8 +1151,9 @@ pub fn element_count(s: &Strategy, over: Over) -> u64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::graph::Graph;
 
@@ -1167,7 +1168,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn every_listed_name_is_defined_somewhere() {
         let s = Strategy::new(&Graph::cycle(8).unwrap()).unwrap();
         let m = GraphMeasures::new();
@@ -1185,7 +1185,6 @@ mod tests {
         assert!(st.value("nonsense", Element::State).is_err());
     }
 
-    #[test]
     fn c4_by_hand() {
         // C_4: edges 0–1, 1–2, 2–3, 3–0; halving tree: root {0,1,2,3} → {0,1} | {2,3}.
         // Explicit routing along the arc 0–1–2–3 (the wrap edge 3–0 unused):
@@ -1242,4 +1241,18 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "every_listed_name_is_defined_somewhere",
+            run: every_listed_name_is_defined_somewhere,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "c4_by_hand",
+            run: c4_by_hand,
+            panics: None,
+        },
+    ];
 }

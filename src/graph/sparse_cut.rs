@@ -164,8 +164,9 @@ impl Graph {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::graph::measures::{boundary, edge_connectivity_by_flows};
 
@@ -193,7 +194,6 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
     fn regular_connected_with_the_designed_cut() {
         for (n, a, d, k) in [
             (20, 10, 4, 2),
@@ -222,7 +222,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn edge_connectivity_by_enumerating_every_set() {
         // n ≤ 16: every one of the 2^n − 2 proper vertex sets.
         for (n, a, d, k) in [(10, 5, 4, 2), (14, 7, 6, 2), (14, 7, 6, 4), (16, 9, 6, 4)] {
@@ -231,7 +230,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn a_side_of_d_plus_one_vertices_is_complete() {
         // Side A of 5 = d + 1 vertices: K_5 without the edge {0, 1}, plus the cut edges {0, 5},
         // {1, 6}.
@@ -245,7 +243,6 @@ mod tests {
         assert_eq!(g.name(), "sparse-cut(12,4,2,5)");
     }
 
-    #[test]
     fn invalid_parameters_are_one_line_errors() {
         for (n, a, d, k, what) in [
             (20, 10, 5, 2, "even"),
@@ -260,4 +257,28 @@ mod tests {
             assert!(e.contains(what) && !e.contains('\n'), "{e}");
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "regular_connected_with_the_designed_cut",
+            run: regular_connected_with_the_designed_cut,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "edge_connectivity_by_enumerating_every_set",
+            run: edge_connectivity_by_enumerating_every_set,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "a_side_of_d_plus_one_vertices_is_complete",
+            run: a_side_of_d_plus_one_vertices_is_complete,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "invalid_parameters_are_one_line_errors",
+            run: invalid_parameters_are_one_line_errors,
+            panics: None,
+        },
+    ];
 }

@@ -719,8 +719,9 @@ impl State {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::rng::run_rng;
 
@@ -753,7 +754,6 @@ mod tests {
         );
     }
 
-    #[test]
     fn sixteen_bit_loop_makes_the_same_requests() {
         for g in [
             Graph::cycle(8).unwrap(),
@@ -768,7 +768,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn sixteen_bit_tables_need_indices_below_the_scratch_entry() {
         let g = Graph::cycle(8).unwrap();
         let s = Strategy::new(&g).unwrap();
@@ -779,4 +778,18 @@ mod tests {
         let too_many = vec![0usize; SCRATCH as usize];
         assert!(SmallTables::new(&s.table, &s.path, &s.path_start, &too_many).is_none());
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "sixteen_bit_loop_makes_the_same_requests",
+            run: sixteen_bit_loop_makes_the_same_requests,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "sixteen_bit_tables_need_indices_below_the_scratch_entry",
+            run: sixteen_bit_tables_need_indices_below_the_scratch_entry,
+            panics: None,
+        },
+    ];
 }

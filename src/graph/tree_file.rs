@@ -166,15 +166,15 @@ pub fn parse(text: &str, n: usize, source: &str) -> Result<Tree> {
     Ok(tree)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn err(text: &str, n: usize) -> String {
         parse(text, n, "t.tree").unwrap_err().to_string()
     }
 
-    #[test]
     fn bad_files_name_the_line() {
         assert!(err("0 1 | 2\n", 4).contains("line 1"));
         assert!(err("0 1 | 2 3\n0 1 | \n", 4).contains("line 2"));
@@ -188,7 +188,6 @@ mod tests {
         assert!(err("0 1 2 3\n", 4).contains("line 1"));
     }
 
-    #[test]
     fn a_file_gives_the_tree_it_describes() {
         // C_8 halving written out: the same tree as Tree::halving.
         let text = "0 1 2 3 | 4 5 6 7\n0 1 | 2 3\n0 | 1\n2 | 3\n4 5 | 6 7\n4 | 5\n6 | 7\n";
@@ -196,4 +195,18 @@ mod tests {
         assert_eq!(t, Tree::halving(&(0..8).collect::<Vec<_>>()).unwrap());
         assert!(t.check().is_ok());
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "bad_files_name_the_line",
+            run: bad_files_name_the_line,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "a_file_gives_the_tree_it_describes",
+            run: a_file_gives_the_tree_it_describes,
+            panics: None,
+        },
+    ];
 }

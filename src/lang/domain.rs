@@ -986,15 +986,15 @@ impl ExpSums {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn q(a: i64, b: i64) -> Q {
         Q::new(a.into(), b.into())
     }
 
-    #[test]
     fn undefined_operations_are_errors_in_every_domain() {
         assert!(matches!(
             Float.div(&Float.float(1.0).unwrap(), &Float.float(0.0).unwrap()),
@@ -1021,7 +1021,6 @@ mod tests {
         ));
     }
 
-    #[test]
     fn enclosure_floor_and_abs() {
         let e = Enclosure { prec: 64 };
         // ⌊7/2⌋ = 3, ⌈7/2⌉ = 4, |−7/2| = 7/2, all exact points.
@@ -1040,7 +1039,6 @@ mod tests {
         );
     }
 
-    #[test]
     fn float_rationals_beyond_f64() {
         // 10^400 / 10^399 = 10 in the float domain (numerator and denominator separately).
         let big = Q::from_integer(num_traits::pow(crate::exact::Int::from(10), 400));
@@ -1048,7 +1046,6 @@ mod tests {
         assert!((d.v.ln().to_f64() - 400.0 * 10f64.ln()).abs() < 1e-9);
     }
 
-    #[test]
     fn expsum_powers_and_exact_zero() {
         let d = ExpSums::default();
         // (e^{1/3})^3 − e = 0 exactly; (1 + e)^2 = 1 + 2e + e^2.
@@ -1062,4 +1059,28 @@ mod tests {
         assert_eq!(d.powi(&s, 2).unwrap().len(), 3);
         assert_eq!(d.enclosure_bits(), None);
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "undefined_operations_are_errors_in_every_domain",
+            run: undefined_operations_are_errors_in_every_domain,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "enclosure_floor_and_abs",
+            run: enclosure_floor_and_abs,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "float_rationals_beyond_f64",
+            run: float_rationals_beyond_f64,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "expsum_powers_and_exact_zero",
+            run: expsum_powers_and_exact_zero,
+            panics: None,
+        },
+    ];
 }

@@ -447,8 +447,9 @@ pub fn dual3(prec: u64, vars: usize) -> Dual3 {
     Dual::new(dual2(prec, vars), vars)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::lang::{Slots, compile_value};
 
@@ -468,7 +469,6 @@ mod tests {
         (f(x + h) - f(x - h)) / (2.0 * h)
     }
 
-    #[test]
     fn first_derivatives_match_difference_quotients() {
         // f(x) = exp(x)·ln(1 + x²)/sqrt(2 + x) + cosh(x)·sinh(x/2) − x^3, at x = 0.7.
         let f = |x: f64| {
@@ -493,7 +493,6 @@ mod tests {
         assert!(g.rel_width() < 1e-30);
     }
 
-    #[test]
     fn nested_duals_give_mixed_partials() {
         // f(x, y) = x³y² + exp(xy): ∂x∂y f = 6x²y + exp(xy)(1 + xy); ∂x∂x∂y f = 12xy +
         // exp(xy)(2y + xy²). At (1/2, 3): 6·(1/4)·3 + e^{3/2}(5/2) and 18 + e^{3/2}(6 + 9/2).
@@ -509,7 +508,6 @@ mod tests {
         assert!(d.partial(&r, &[0, 0, 0, 0]).is_none());
     }
 
-    #[test]
     fn enclosures_over_a_box_contain_every_pointwise_derivative() {
         // f(x) = x·exp(−x) on [0, 2]: f'(x) = (1 − x)e^{−x} ranges over [−e^{−2}, 1]; the
         // interval derivative must contain every sampled value.
@@ -523,7 +521,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn no_derivative_where_a_function_has_none() {
         let d = dual1(64, 1);
         let bx =
@@ -544,7 +541,6 @@ mod tests {
         assert!((dy.mid_f64() - 9.0 * 3f64.ln()).abs() < 1e-13);
     }
 
-    #[test]
     fn hyperbolic_derivatives_are_exact_at_zero() {
         // d/dx cosh(x) at x = 0 is sinh(0) = 0 exactly (not a difference of two enclosures).
         let d = dual1(64, 1);
@@ -552,4 +548,33 @@ mod tests {
         let g = d.partial(&r, &[0]).unwrap();
         assert!(g.contains_f64(0.0) && g.rel_width() == 0.0);
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "first_derivatives_match_difference_quotients",
+            run: first_derivatives_match_difference_quotients,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "nested_duals_give_mixed_partials",
+            run: nested_duals_give_mixed_partials,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "enclosures_over_a_box_contain_every_pointwise_derivative",
+            run: enclosures_over_a_box_contain_every_pointwise_derivative,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "no_derivative_where_a_function_has_none",
+            run: no_derivative_where_a_function_has_none,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "hyperbolic_derivatives_are_exact_at_zero",
+            run: hyperbolic_derivatives_are_exact_at_zero,
+            panics: None,
+        },
+    ];
 }

@@ -2686,8 +2686,9 @@ pub fn num(q: Q) -> Expr {
     Expr::Num(q, f)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::lang::domain::{Enclosure, Exact, ExpSums, Float};
 
@@ -2728,7 +2729,6 @@ mod tests {
         compile_value(s, &["alpha"]).unwrap()
     }
 
-    #[test]
     fn binders_and_indicators() {
         // Σ p·y = (1/6)(1) + (1/3)(0) + (1/2)(−1) = −1/3; count(y >= 0) = 2;
         // Σ_{y≥0} y² = 1; max_bins(p) = 1/2; min_bins(y, p > 1/6) = −1.
@@ -2768,7 +2768,6 @@ mod tests {
         );
     }
 
-    #[test]
     fn every_domain_agrees_on_an_exponential_sum() {
         // Σ e^{α y} = e^{1/2} + 1 + e^{−1/2} = 1 + 2cosh(1/2) = 3.2552519304127614...
         let e = expr("sum(exp(alpha*y))");
@@ -2789,7 +2788,6 @@ mod tests {
         assert!(f.truth(&s, &Three, None, None).unwrap());
     }
 
-    #[test]
     fn three_valued_connectives() {
         let enc = Enclosure { prec: 64 };
         // exp(1) == exp(1) is undecided by enclosures; `false && undecided` is false,
@@ -2894,7 +2892,6 @@ mod tests {
         grid(s).unwrap().eval(&Exact, &Grid, None)
     }
 
-    #[test]
     fn binders_over_dimensions_and_functions_of_the_state() {
         let v = |s: &str| grid_value(s).unwrap_or_else(|e| panic!("{s}: {e}"));
         let int = |k: i64| Q::from_integer(k.into());
@@ -2918,7 +2915,6 @@ mod tests {
         assert!(grid("t(1, 1)").unwrap().as_constant().is_none());
     }
 
-    #[test]
     fn bad_arguments_and_misplaced_names_are_errors() {
         // A literal argument that is not an integer is a compile error at the argument.
         let e = grid("t(1/2, 1)").unwrap_err();
@@ -3013,7 +3009,6 @@ mod tests {
         compile_expr(&crate::lang::parse(s).unwrap(), &WalkScope, false)
     }
 
-    #[test]
     fn probabilities_and_expectations_of_the_next_state() {
         let q = |a: i64, b: i64| Q::new(a.into(), b.into());
         let v = |e: &str, s: i64| walk(e).unwrap().eval(&Exact, &Walk(s), None).unwrap();
@@ -3036,7 +3031,6 @@ mod tests {
         assert!(u.next_law && !u.primed && u.slots == vec![0]);
     }
 
-    #[test]
     fn next_state_errors_name_the_token() {
         let err = |s: &str| walk(s).unwrap_err();
         // A prime outside P/E.
@@ -3092,7 +3086,6 @@ mod tests {
         );
     }
 
-    #[test]
     fn named_binders_compile_and_refuse_bad_names() {
         let ok = |s: &str| compile_str(s, &["alpha"]).unwrap_or_else(|e| panic!("{s}: {e}"));
         let err = |s: &str| compile_str(s, &["alpha"]).unwrap_err();
@@ -3158,7 +3151,6 @@ mod tests {
         assert!(u.all_bin_vars.has(BinVar::P) && u.all_bin_vars.has(BinVar::X));
     }
 
-    #[test]
     fn compile_errors_name_the_token() {
         let e = compile_str("alpha <= y", &["alpha"]).unwrap_err();
         assert!(e.message.contains("per-bin"), "{}", e.message);
@@ -3178,4 +3170,53 @@ mod tests {
                 .contains("is a function")
         );
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "binders_and_indicators",
+            run: binders_and_indicators,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "every_domain_agrees_on_an_exponential_sum",
+            run: every_domain_agrees_on_an_exponential_sum,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "three_valued_connectives",
+            run: three_valued_connectives,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "binders_over_dimensions_and_functions_of_the_state",
+            run: binders_over_dimensions_and_functions_of_the_state,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "bad_arguments_and_misplaced_names_are_errors",
+            run: bad_arguments_and_misplaced_names_are_errors,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "probabilities_and_expectations_of_the_next_state",
+            run: probabilities_and_expectations_of_the_next_state,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "next_state_errors_name_the_token",
+            run: next_state_errors_name_the_token,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "named_binders_compile_and_refuse_bad_names",
+            run: named_binders_compile_and_refuse_bad_names,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "compile_errors_name_the_token",
+            run: compile_errors_name_the_token,
+            panics: None,
+        },
+    ];
 }

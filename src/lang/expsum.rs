@@ -232,12 +232,12 @@ impl ExpSum {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::exact::int;
 
-    #[test]
     fn cancellation_and_sign() {
         // 3e^{1/3} − e^{1/3} − 2e^{1/3} = 0; e^{1/3} − 1.3956 ≈ 0.0000124 > 0
         // (e^{1/3} = 1.395612425...).
@@ -251,7 +251,6 @@ mod tests {
         assert_eq!(ExpSum::rational(int(0)).sign().unwrap(), Ordering::Equal);
     }
 
-    #[test]
     fn products_add_exponents() {
         // (e^{1} + e^{-1})·(e^{1} − e^{-1}) = e^{2} − e^{-2}.
         let a = ExpSum::exp(int(1)).add(&ExpSum::exp(int(-1)));
@@ -263,4 +262,18 @@ mod tests {
         );
         assert!((p.to_f64() - (2f64.exp() - (-2f64).exp())).abs() < 1e-12);
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "cancellation_and_sign",
+            run: cancellation_and_sign,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "products_add_exponents",
+            run: products_add_exponents,
+            panics: None,
+        },
+    ];
 }

@@ -331,8 +331,9 @@ pub fn eval_float<T>(
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::lang::{Slots, compile_value};
     use proptest::prelude::*;
@@ -389,7 +390,6 @@ mod tests {
         "cosh(a) - sinh(b) + max(a, b) * min(a, b)",
     ];
 
-    #[test]
     fn zeros_keep_the_sign_of_the_extended_range_sum() {
         // (+0) − (+0): XFloat returns −(+0) = −0 (a zero operand returns the other one), f64 +0.
         let z = Float64.float(0.0).unwrap();
@@ -401,7 +401,6 @@ mod tests {
         assert!(agree("a + b", -0.0, 0.0));
     }
 
-    #[test]
     fn beyond_f64_the_extended_range_decides() {
         // e^{800}: the exponent is past 700.
         assert!(!agree("exp(a) * b", 800.0, 1.0));
@@ -425,7 +424,6 @@ mod tests {
         v == 0.0 || (v.is_finite() && v.abs() >= f64::MIN_POSITIVE)
     }
 
-    #[test]
     fn normal_reads_the_class_from_the_bits() {
         let edge = [
             0.0,
@@ -455,13 +453,11 @@ mod tests {
     }
 
     proptest! {
-        #[test]
         fn normal_agrees_with_its_definition(bits in any::<u64>()) {
             let v = f64::from_bits(bits);
             prop_assert_eq!(normal(v), normal_by_value(v));
         }
 
-        #[test]
         fn the_same_bits_as_the_extended_range_domain(
             k in 0..EXPRS.len(),
             a in prop_oneof![-50.0..50.0f64, -1e-3..1e-3f64, (-40i32..40).prop_map(f64::from)],
@@ -470,4 +466,33 @@ mod tests {
             agree(EXPRS[k], a, b);
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "zeros_keep_the_sign_of_the_extended_range_sum",
+            run: zeros_keep_the_sign_of_the_extended_range_sum,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "beyond_f64_the_extended_range_decides",
+            run: beyond_f64_the_extended_range_decides,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "normal_reads_the_class_from_the_bits",
+            run: normal_reads_the_class_from_the_bits,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "normal_agrees_with_its_definition",
+            run: normal_agrees_with_its_definition,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "the_same_bits_as_the_extended_range_domain",
+            run: the_same_bits_as_the_extended_range_domain,
+            panics: None,
+        },
+    ];
 }

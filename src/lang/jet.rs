@@ -706,8 +706,9 @@ impl<E: IntervalDomain> Jet<E> {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::lang::dual::dual3;
     use crate::lang::{Seed, Slots, compile_value};
@@ -735,7 +736,6 @@ mod tests {
         (d, r)
     }
 
-    #[test]
     #[allow(clippy::type_complexity)]
     fn taylor_coefficients_of_elementary_functions() {
         // Independent closed forms at x = 1/2, order 7:
@@ -804,7 +804,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn mixed_partials_agree_with_nested_duals() {
         // f(x, y) = x³y² + exp(xy)/(1 + y²) + ln(2 + x)·sinh(y): every partial of order ≤ 3 at
         // (0.3, −0.7), from the jet and from three nested dual numbers.
@@ -837,7 +836,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn box_enclosures_contain_every_pointwise_coefficient() {
         // f(x) = x·e^{−x} on [0, 2]: f''(x) = (x − 2)e^{−x}, f'''(x) = (3 − x)e^{−x}; the jet over
         // the box must contain every sampled value.
@@ -857,7 +855,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn structural_zeros_stay_exact() {
         // cosh(a) − 1 at a = 0: value and first coefficient are exactly 0 (sinh(0) = 0), the
         // second is exactly 1/2; x·y has no x² coefficient at all.
@@ -879,7 +876,6 @@ mod tests {
         assert!(d.is_exact_zero(&r, p));
     }
 
-    #[test]
     fn no_coefficient_where_a_function_is_not_smooth() {
         let d = Jet::new(Enclosure { prec: 64 }, Arc::new(Shape::total_degree(1, 2)));
         let bx =
@@ -895,4 +891,33 @@ mod tests {
             );
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "taylor_coefficients_of_elementary_functions",
+            run: taylor_coefficients_of_elementary_functions,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "mixed_partials_agree_with_nested_duals",
+            run: mixed_partials_agree_with_nested_duals,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "box_enclosures_contain_every_pointwise_coefficient",
+            run: box_enclosures_contain_every_pointwise_coefficient,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "structural_zeros_stay_exact",
+            run: structural_zeros_stay_exact,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "no_coefficient_where_a_function_is_not_smooth",
+            run: no_coefficient_where_a_function_is_not_smooth,
+            panics: None,
+        },
+    ];
 }

@@ -795,15 +795,15 @@ fn shape(ast: &Ast) -> (usize, usize) {
     (depth, nodes)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn q(a: i64, b: i64) -> Q {
         Q::new(a.into(), b.into())
     }
 
-    #[test]
     fn literals_are_exact() {
         // 0.1 is one tenth; 2.5e-3 is 1/400; 1e3 is 1000.
         assert_eq!(parse("0.1").unwrap().node, Node::Num(q(1, 10)));
@@ -813,7 +813,6 @@ mod tests {
         assert!(parse("1.2.3").is_err());
     }
 
-    #[test]
     fn precedence() {
         // -2^2 parses as -(2^2); 2*3+4 as (2*3)+4; a-b-c as (a-b)-c.
         match parse("-2^2").unwrap().node {
@@ -830,7 +829,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn spans_point_at_tokens() {
         let a = parse("foo + bar(x, 2)").unwrap();
         let Node::Bin(_, l, r) = a.node else { panic!() };
@@ -846,7 +844,6 @@ mod tests {
         assert_eq!(r.span, 6..15);
     }
 
-    #[test]
     fn primes_binder_names_and_brackets() {
         // `gap'` is one name with its prime; `sum(j: ...)` names its binder; `x'[j]` reads the
         // primed name at the bin of the binder `j`.
@@ -892,7 +889,6 @@ mod tests {
         );
     }
 
-    #[test]
     fn errors_and_limits() {
         assert_eq!(parse("a = 1").unwrap_err().at, 2);
         assert!(parse("").is_err());
@@ -922,4 +918,33 @@ mod tests {
         let flat = parse(&format!("{}1", "1+".repeat(10_000))).unwrap_err();
         assert!(flat.message.contains("too large"), "{}", flat.message);
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "literals_are_exact",
+            run: literals_are_exact,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "precedence",
+            run: precedence,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "spans_point_at_tokens",
+            run: spans_point_at_tokens,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "primes_binder_names_and_brackets",
+            run: primes_binder_names_and_brackets,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "errors_and_limits",
+            run: errors_and_limits,
+            panics: None,
+        },
+    ];
 }

@@ -285,11 +285,11 @@ thread_local! {
     static LN_TABLE: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     /// The table of [`super::with_ln_ints`] holds the very floats `(k as f64).ln()` gives, in and
     /// beyond the cached range, after a smaller and a larger request.
-    #[test]
     fn ln_table_is_ln() {
         for n in [3usize, 40, 7, 70_000] {
             super::with_ln_ints(n, |t| {
@@ -300,4 +300,11 @@ mod tests {
             });
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "ln_table_is_ln",
+        run: ln_table_is_ln,
+        panics: None,
+    }];
 }

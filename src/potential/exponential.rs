@@ -554,14 +554,14 @@ impl Potential for Exponential {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// Runs of equal loads reuse the term of the previous bin: the value is still the sum of
     /// `e^{±α yᵢ}` over every bin, computed here term by term in plain `f64` (relative 10⁻¹⁴),
     /// for vectors with runs, without runs, and with one run only.
-    #[test]
     fn runs_of_equal_loads_count_every_bin() {
         let vectors: [&[f64]; 4] = [
             &[3.0, 3.0, 3.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 5.0],
@@ -593,4 +593,11 @@ mod tests {
             }
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "runs_of_equal_loads_count_every_bin",
+        run: runs_of_equal_loads_count_every_bin,
+        panics: None,
+    }];
 }

@@ -13,7 +13,7 @@ use crate::xfloat::XFloat;
 
 /// `E[P(x + e_dest)]` by summing over the `m` edges: each edge contributes `1/m` times the value
 /// after allocating to its lighter endpoint (the average of both on a tie). This is the direct
-/// route; the per-bin route goes through [`probabilities`] and the potential's closed form.
+/// route; the per-bin route goes through [`greedy::probabilities`] and the potential's closed form.
 ///
 /// ```
 /// use balloc::{graph::Graph, loads::Loads, potential::{self, graphical::edge_sum_expectation}};

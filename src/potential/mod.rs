@@ -21,13 +21,13 @@ use crate::xfloat::XFloat;
 mod absolute;
 pub mod enclosed;
 pub mod exact;
-mod exponential;
+pub(crate) mod exponential;
 pub mod graphical;
 mod lambda;
 mod mean_quantile;
 mod quadratic;
 mod recovery;
-mod shift_form;
+pub(crate) mod shift_form;
 
 pub use absolute::Absolute;
 pub use exponential::{Exponential, Side};

@@ -211,15 +211,15 @@ fn taylor_shift(c: &mut [f64], t: f64) {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use proptest::prelude::*;
 
     proptest! {
         /// The separated form against the sum of the terms bin by bin, for a polynomial of degree
         /// 4 and two exponentials, at random loads, weights and shifts.
-        #[test]
         fn separated_sums_equal_the_direct_sums(
             xs in proptest::collection::vec((0u32..40, 0.0f64..1.0), 1..12),
             s in -5.0f64..45.0,
@@ -259,4 +259,11 @@ mod tests {
             prop_assert!((gv - gpv).abs() <= 1e-12 * gm.max(1.0) && gm >= gpm * (1.0 - 1e-12));
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "separated_sums_equal_the_direct_sums",
+        run: separated_sums_equal_the_direct_sums,
+        panics: None,
+    }];
 }

@@ -532,11 +532,11 @@ impl Certificate {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
     fn tokens_round_trip() {
         let q = |a: i64, b: i64| Q::new(a.into(), b.into());
         let t = Node::Split {
@@ -576,4 +576,11 @@ mod tests {
         long.push(Token::D);
         assert!(Node::from_tokens(&long).is_err());
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "tokens_round_trip",
+        run: tokens_round_trip,
+        panics: None,
+    }];
 }

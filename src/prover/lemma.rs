@@ -644,14 +644,14 @@ pub fn derivative(e: &Expr, t: usize) -> Option<Expr> {
     })
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::lang::{Approx64, Float64, Slots, compile_value};
 
     /// The symbolic derivative against a central difference in floating point, at points
     /// where every function is smooth.
-    #[test]
     fn derivatives_agree_with_difference_quotients() {
         let names = ["x", "y"];
         for text in [
@@ -683,4 +683,11 @@ mod tests {
         let e = derivative(&compile_value("abs(y) + x", &names).unwrap(), 0).unwrap();
         assert!(matches!(e, Expr::Num(q, _) if q == Q::one()));
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "derivatives_agree_with_difference_quotients",
+        run: derivatives_agree_with_difference_quotients,
+        panics: None,
+    }];
 }

@@ -303,8 +303,9 @@ pub fn identical(a: &Expr, b: &Expr) -> Result<bool, String> {
     ra.same(&rb)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::lang::compile_value;
 
@@ -312,7 +313,6 @@ mod tests {
         compile_value(s, &["x", "y", "z"]).unwrap()
     }
 
-    #[test]
     fn identities_and_non_identities() {
         // (x + y)² = x² + 2xy + y², expanded by hand.
         assert!(identical(&e("(x + y)^2"), &e("x^2 + 2*x*y + y^2")).unwrap());
@@ -332,4 +332,11 @@ mod tests {
         // Division by an expression that is identically 0.
         assert!(identical(&e("x/(y - y)"), &e("0")).is_err());
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "identities_and_non_identities",
+        run: identities_and_non_identities,
+        panics: None,
+    }];
 }

@@ -729,12 +729,12 @@ impl Rewrite {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::lang::compile_value;
 
-    #[test]
     fn product_forms_merge_exponentials() {
         // e^{−a·u}·(1 + p) and e^{a(p − u) + a²p}: exponents −au and ap − au + a²p.
         let names = ["a", "u", "p"];
@@ -752,4 +752,11 @@ mod tests {
         let y = Product::of(&compile_value("exp(a)^2/exp(a)", &names).unwrap());
         assert_eq!(y.exponent.text(&n), "a");
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[crate::unit::Test {
+        name: "product_forms_merge_exponentials",
+        run: product_forms_merge_exponentials,
+        panics: None,
+    }];
 }

@@ -963,8 +963,9 @@ pub fn strategy_runs(g: &Graph, balls: u64, runs: u64, seed: u64) -> Result<Vec<
         .collect())
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::rng::{run_rng, run_seed};
     use crate::sim::simulate;
@@ -1001,7 +1002,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn gaps_are_observed_every_n_balls_and_at_the_target() {
         // From t = 3 with points every 4 balls since a start at 0 (the next at 4, one ball away)
         // to the target 13: points at 4, 8, 12 and 13, reached by 1, 4, 4 and 1 balls.
@@ -1019,7 +1019,6 @@ mod tests {
 
     /// C₄ with loads (0, 1, 2, 2), by hand: edge {0,1} → 0, {1,2} → 1, {2,3} tied → ½ to each,
     /// {3,0} → 0; each edge has probability ¼, so r = (1/2, 1/4, 1/8, 1/8).
-    #[test]
     fn one_greedy_step_has_the_hand_law() {
         let runs = 40_000;
         let c = destinations(&Graph::cycle(4).unwrap(), &[0.0, 1.0, 2.0, 2.0], runs);
@@ -1028,7 +1027,6 @@ mod tests {
 
     /// On a random 3-regular graph at a state with ties, the frequencies agree with the
     /// closed-form per-vertex law of `greedy::probabilities` (its edge count).
-    #[test]
     fn one_greedy_step_matches_the_closed_form() {
         let g = Graph::random_regular(12, 3, 5).unwrap();
         let x: Vec<f64> = (0..12).map(|i| (i % 4) as f64).collect();
@@ -1039,7 +1037,6 @@ mod tests {
 
     /// The same output whatever the thread count, for greedy with a trajectory and a start
     /// state, and for the experiment driver.
-    #[test]
     fn greedy_runs_do_not_depend_on_the_thread_count() {
         let g = Graph::cycle(16).unwrap();
         let m = GreedyModel::new(&g).unwrap();
@@ -1070,7 +1067,6 @@ mod tests {
     /// The time-averaged gap of the experiment equals the average of the trajectory's gaps at
     /// the multiples of n in [balls/2, balls], recorded through checkpoints instead (the same
     /// runs: same key, seed and run index).
-    #[test]
     fn mean_gap_is_the_average_over_the_second_half() {
         let g = Graph::cycle(10).unwrap();
         let balls = 633; // multiples of 10 in [316.5, 633]: 320, …, 630 (32 points)
@@ -1094,7 +1090,6 @@ mod tests {
     }
 
     /// Start states: integer loads only, one per vertex; the start's balls are not counted.
-    #[test]
     fn greedy_start_states() {
         let m = GreedyModel::new(&Graph::cycle(4).unwrap()).unwrap();
         let bad = |x: Vec<f64>| {
@@ -1114,4 +1109,38 @@ mod tests {
         );
         assert_eq!(s.levels(), vec![(0.0, 2), (3.0, 1), (5.0, 1)]);
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "gaps_are_observed_every_n_balls_and_at_the_target",
+            run: gaps_are_observed_every_n_balls_and_at_the_target,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "one_greedy_step_has_the_hand_law",
+            run: one_greedy_step_has_the_hand_law,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "one_greedy_step_matches_the_closed_form",
+            run: one_greedy_step_matches_the_closed_form,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "greedy_runs_do_not_depend_on_the_thread_count",
+            run: greedy_runs_do_not_depend_on_the_thread_count,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "mean_gap_is_the_average_over_the_second_half",
+            run: mean_gap_is_the_average_over_the_second_half,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "greedy_start_states",
+            run: greedy_start_states,
+            panics: None,
+        },
+    ];
 }

@@ -366,14 +366,14 @@ fn log_ratio_to_mode(nf: f64, r: f64, m: f64, k: f64) -> f64 {
         - stirling_tail(nf - k)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use statrs::function::factorial::ln_binomial;
 
     /// Both forms of the acceptance bound against `ln C(n, k) − ln C(n, m) + (k − m) ln r`
     /// from statrs' log-factorials (an independent route).
-    #[test]
     fn ratio_and_log_forms_agree_with_log_factorials() {
         for &(n, p) in &[
             (30u64, 0.5f64),
@@ -402,7 +402,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn ratio_stops_early_below_the_threshold_and_never_exceeds_one() {
         // Bin(100, 0.3): mode 30. f(40)/f(30) is about 0.1 by the normal approximation
         // (exp(−10²/(2·21)) ≈ 0.09); stopping at 0.5 returns a partial product already below 0.5.
@@ -415,4 +414,18 @@ mod tests {
             assert!(ratio_to_mode(nf, r, m, k as f64, 0.0) <= 1.0);
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "ratio_and_log_forms_agree_with_log_factorials",
+            run: ratio_and_log_forms_agree_with_log_factorials,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "ratio_stops_early_below_the_threshold_and_never_exceeds_one",
+            run: ratio_stops_early_below_the_threshold_and_never_exceeds_one,
+            panics: None,
+        },
+    ];
 }

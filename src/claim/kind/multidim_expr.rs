@@ -2050,8 +2050,9 @@ impl Check for MdExpr {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::lang::Enclosure;
     use crate::lang::{ExpSums, Float};
@@ -2124,7 +2125,6 @@ mod tests {
         lhs_at(&m, &state(), &Exact).unwrap_or_else(|e| panic!("{lhs}: {e}"))
     }
 
-    #[test]
     fn per_dimension_names_by_hand() {
         // Dimension 1 has loads (2, 0, 1): total 3, avg(1) = 1, max 2, min 0, gap(1) = 2 − 1 = 1.
         // Dimension 2 has loads (0, 1, 1): total 2, avg(2) = 2/3, max 1, min 0,
@@ -2171,7 +2171,6 @@ mod tests {
         assert_eq!(exact("sum_dims(avg(a))*n - units"), q("0"));
     }
 
-    #[test]
     fn exponential_sum_over_dimensions_and_bins_exactly_and_in_floats() {
         // α = 1/2; the normalised loads x_b^a = l(a, b) − avg(a) are dimension 1: (1, −1, 0),
         // dimension 2: (−2/3, 1/3, 1/3), so Σ_b Σ_a e^{α x_b^a} =
@@ -2212,7 +2211,6 @@ mod tests {
         assert!(iv.lo_f64() <= hand && hand <= iv.hi_f64());
     }
 
-    #[test]
     fn bad_arguments_are_errors_naming_the_function() {
         let at = |lhs: &str| {
             let m = claim(lhs, "", "uniform(dims=2,f=1)", "sum two-choice");
@@ -2229,4 +2227,23 @@ mod tests {
         let e = at("l(n/2, 1)");
         assert!(e.contains("must be an integer, got 3/2"), "{e}");
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "per_dimension_names_by_hand",
+            run: per_dimension_names_by_hand,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "exponential_sum_over_dimensions_and_bins_exactly_and_in_floats",
+            run: exponential_sum_over_dimensions_and_bins_exactly_and_in_floats,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "bad_arguments_are_errors_naming_the_function",
+            run: bad_arguments_are_errors_naming_the_function,
+            panics: None,
+        },
+    ];
 }

@@ -724,8 +724,9 @@ impl TwoPointExpr {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::lang::Enclosure;
 
@@ -738,7 +739,6 @@ mod tests {
     /// bin 1 (δ = 4), probability π₁ − ε_t or π₁ − ε, the adversary takes 1/2 − 1/8 = 3/8; from
     /// δ = −2 it needs bin 2 (δ = −4), probability 1 − (π₁ + ε) = 3/8 at best. So 3/8 by hand,
     /// and 0 with x = 1 (|δ(2)| ≤ 4 < 8).
-    #[test]
     fn adversary_matches_hand_values() {
         let el = Element::new(&q(1, 2), &q(1, 8), &q(1, 4), &q(0, 1));
         assert_eq!(
@@ -767,7 +767,6 @@ mod tests {
     /// An invalid side is never used: π₁ = 1/10, ε = 1/40, ε_t = 3/10 (π₁ − ε_t < 0). From
     /// δ(0) = 1 > 0 only ε is allowed: P(bin 1) = 1/10 − 1/40 = 3/40, and the tail |δ(1)| ≥ 11
     /// (x = 11/40) is reached only by bin 1 (δ = 1 + 10 = 11; bin 2 gives 1 − 10/9 = −1/9).
-    #[test]
     fn adversary_keeps_probabilities_valid() {
         let el = Element::new(&q(1, 10), &q(1, 40), &q(3, 10), &q(1, 1));
         assert_eq!(
@@ -775,4 +774,18 @@ mod tests {
             Ok(q(3, 40))
         );
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "adversary_matches_hand_values",
+            run: adversary_matches_hand_values,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "adversary_keeps_probabilities_valid",
+            run: adversary_keeps_probabilities_valid,
+            panics: None,
+        },
+    ];
 }

@@ -161,7 +161,6 @@ fn check_gcd_lcm(a: &BigInt, b: &BigInt) -> Result<(), TestCaseError> {
 proptest! {
     #![proptest_config(config(4000))]
 
-    #[test]
     fn conversion_is_canonical_and_exact(a in value()) {
         let i = int(&a);
         prop_assert!(canonical(&i));
@@ -176,22 +175,18 @@ proptest! {
         prop_assert_eq!(hash(&j), hash(&i));
     }
 
-    #[test]
     fn ring_operations_match_bigint(a in value(), b in value()) {
         check_ring(&a, &b)?;
     }
 
-    #[test]
     fn divisions_match_bigint(a in value(), b in nonzero()) {
         check_divisions(&a, &b)?;
     }
 
-    #[test]
     fn gcd_lcm_match_bigint(a in value(), b in value()) {
         check_gcd_lcm(&a, &b)?;
     }
 
-    #[test]
     fn conversions_to_primitives_match_bigint(a in value()) {
         let ia = int(&a);
         prop_assert_eq!(ia.to_i64(), a.to_i64());
@@ -204,7 +199,6 @@ proptest! {
         prop_assert_eq!(ia.to_f32().map(f32::to_bits), a.to_f32().map(f32::to_bits));
     }
 
-    #[test]
     fn text_matches_bigint(a in value()) {
         let ia = int(&a);
         prop_assert_eq!(ia.to_string(), a.to_string());
@@ -218,7 +212,6 @@ proptest! {
         prop_assert_eq!(ia.to_string().parse::<Int>().map(|i| big(&i)), Ok(a.clone()));
     }
 
-    #[test]
     fn parsing_matches_bigint(s in "[-+_]{0,2}[0-9a-zA-Z_]{0,24}", radix in 2u32..=36) {
         let mine = Int::from_str_radix(&s, radix);
         let theirs = BigInt::from_str_radix(&s, radix);
@@ -228,7 +221,6 @@ proptest! {
         }
     }
 
-    #[test]
     fn powers_and_roots_match_bigint(a in value(), e in 0u32..24) {
         let ia = int(&a);
         let p = Int::pow(&ia, e);
@@ -243,7 +235,6 @@ proptest! {
         prop_assert_eq!(big(&ia.nth_root(5)), a.nth_root(5));
     }
 
-    #[test]
     fn floats_convert_like_bigint(bits in any::<u64>()) {
         let v = f64::from_bits(bits);
         let mine = Int::from_f64(v);
@@ -253,7 +244,6 @@ proptest! {
         }
     }
 
-    #[test]
     fn sums_and_products_match_bigint(v in prop::collection::vec(value(), 0..6)) {
         let ints: Vec<Int> = v.iter().map(int).collect();
         prop_assert_eq!(big(&ints.iter().sum::<Int>()), v.iter().sum::<BigInt>());
@@ -262,13 +252,10 @@ proptest! {
     }
 }
 
-#[test]
-#[should_panic(expected = "divide by zero")]
 fn division_by_zero_panics_like_bigint() {
     let _ = Int::from(1) / Int::zero();
 }
 
-#[test]
 fn edges_of_i64_written_out() {
     // i64::MIN = −2⁶³: its negation, absolute value and quotient by −1 are 2⁶³ = 9223372036854775808.
     let min = Int::from(i64::MIN);
@@ -294,7 +281,6 @@ fn edges_of_i64_written_out() {
     ));
 }
 
-#[test]
 fn binary_operations_on_every_pair_of_edges() {
     let mut v = edges();
     v.extend((-3..=3).map(BigInt::from));
@@ -308,3 +294,72 @@ fn binary_operations_on_every_pair_of_edges() {
         }
     }
 }
+
+/// The tests of this module, run by the test suite (`crate::unit`).
+pub const TESTS: &[crate::unit::Test] = &[
+    crate::unit::Test {
+        name: "conversion_is_canonical_and_exact",
+        run: conversion_is_canonical_and_exact,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "ring_operations_match_bigint",
+        run: ring_operations_match_bigint,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "divisions_match_bigint",
+        run: divisions_match_bigint,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "gcd_lcm_match_bigint",
+        run: gcd_lcm_match_bigint,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "conversions_to_primitives_match_bigint",
+        run: conversions_to_primitives_match_bigint,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "text_matches_bigint",
+        run: text_matches_bigint,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "parsing_matches_bigint",
+        run: parsing_matches_bigint,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "powers_and_roots_match_bigint",
+        run: powers_and_roots_match_bigint,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "floats_convert_like_bigint",
+        run: floats_convert_like_bigint,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "sums_and_products_match_bigint",
+        run: sums_and_products_match_bigint,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "division_by_zero_panics_like_bigint",
+        run: division_by_zero_panics_like_bigint,
+        panics: Some("divide by zero"),
+    },
+    crate::unit::Test {
+        name: "edges_of_i64_written_out",
+        run: edges_of_i64_written_out,
+        panics: None,
+    },
+    crate::unit::Test {
+        name: "binary_operations_on_every_pair_of_edges",
+        run: binary_operations_on_every_pair_of_edges,
+        panics: None,
+    },
+];

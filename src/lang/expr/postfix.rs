@@ -408,8 +408,9 @@ impl<D: Domain> Machine<'_, D> {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::exact::Q;
     use crate::lang::domain::{Enclosure, Exact, ExpSums, Float};
@@ -508,7 +509,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn by_hand() {
         // Loads (3, 1, 1, 0): mean 5/4, y = (7/4, −1/4, −1/4, −5/4), p = (1, 2, 3, 4)/10.
         let env = Bins(vec![3, 1, 1, 0]);
@@ -594,7 +594,6 @@ mod tests {
         #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
         /// Every binder the generator builds gives the tree walk's value or error, bit for bit,
         /// in every domain.
-        #[test]
         fn postfix_is_the_tree_walk(
             body in term(),
             pred in proptest::option::of(term()),
@@ -614,7 +613,6 @@ mod tests {
         /// Named binders: an inner binder reading the outer bin (`x[i]`, and with an unnamed
         /// inner binder the bare names of its own bin) gives, with its postfix program, the value
         /// or error of the tree walk alone, in every domain.
-        #[test]
         fn named_binders_are_the_tree_walk(
             body in term_over(&["x[j]", "y[j]", "p[j]", "w[j]", "rank[j]", "j", "x[i]", "y[i]", "rank[i]", "i", "n", "1/3", "2"]),
             pred in proptest::option::of(term_over(&["x[j]", "rank[j]", "x[i]", "i", "j", "1/3"])),
@@ -632,7 +630,6 @@ mod tests {
 
         /// An unnamed binder inside a named one: bare names are the inner bin's, `x[i]` the
         /// outer's.
-        #[test]
         fn unnamed_inside_named_is_the_tree_walk(
             body in term_over(&["x", "y", "p", "rank", "i", "x[k]", "y[k]", "k", "n", "2"]),
             loads in proptest::collection::vec(0i64..4, 1..6),
@@ -741,7 +738,6 @@ mod tests {
         }
     }
 
-    #[test]
     fn named_binders_by_hand() {
         // Loads (3, 1, 1, 0), p = (1, 2, 3, 4)/10 by bin. Σ_i Σ_j [x_j > x_i] p_j: bin 1 (x = 3)
         // has none above; bins 2, 3 (x = 1) have bin 1 (p = 1/10); bin 4 (x = 0) has bins 1–3
@@ -775,4 +771,33 @@ mod tests {
             Q::from_integer(3.into())
         );
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "by_hand",
+            run: by_hand,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "postfix_is_the_tree_walk",
+            run: postfix_is_the_tree_walk,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "named_binders_are_the_tree_walk",
+            run: named_binders_are_the_tree_walk,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "unnamed_inside_named_is_the_tree_walk",
+            run: unnamed_inside_named_is_the_tree_walk,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "named_binders_by_hand",
+            run: named_binders_by_hand,
+            panics: None,
+        },
+    ];
 }

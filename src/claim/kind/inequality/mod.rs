@@ -17,7 +17,7 @@
 //! (`certify`); the verdict follows the trust policy ([`crate::claim::trust`]).
 
 mod certify;
-mod run;
+pub(crate) mod run;
 mod screen;
 pub mod vectors;
 

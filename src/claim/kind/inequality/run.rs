@@ -1005,8 +1005,9 @@ fn recheck_text(cert: &Certification) -> (String, Option<u64>) {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::search::enumerate_sorted_screened;
 
@@ -1049,7 +1050,6 @@ mod tests {
     /// For each claim: at every sorted vector of n = 5 with loads ≤ 7 (C(11, 4) = 330), the
     /// screen's bounds contain the slack the full float evaluation gives, and the search (the
     /// tightest states kept, the violation, the counts) is the same with and without the screen.
-    #[test]
     fn the_screen_bounds_the_full_evaluation_and_changes_no_search() {
         let claims = [
             ("two-choice", "", "", "E_Upsilon <= Upsilon + 1"),
@@ -1140,7 +1140,6 @@ mod tests {
 
     /// Claims the screen cannot bound get none: hypotheses, per-bin sums, a potential without a
     /// shift form, expectations under a law that is not rank-based, two steps.
-    #[test]
     fn claims_outside_the_screen_have_none() {
         let claims = [
             ("two-choice", "\"absolute\"", "Delta <= W"),
@@ -1159,4 +1158,18 @@ mod tests {
             });
         }
     }
+
+    /// The tests of this module, run by the test suite (`crate::unit`).
+    pub const TESTS: &[crate::unit::Test] = &[
+        crate::unit::Test {
+            name: "the_screen_bounds_the_full_evaluation_and_changes_no_search",
+            run: the_screen_bounds_the_full_evaluation_and_changes_no_search,
+            panics: None,
+        },
+        crate::unit::Test {
+            name: "claims_outside_the_screen_have_none",
+            run: claims_outside_the_screen_have_none,
+            panics: None,
+        },
+    ];
 }
