@@ -112,14 +112,11 @@ fn without_tests(src: &str) -> String {
     let marks = ["#[cfg(test)]", feature.as_str()];
     let mut out = src.to_string();
     let mut from = 0;
-    loop {
-        let Some((at, len)) = marks
-            .iter()
-            .filter_map(|m| out[from..].find(m).map(|k| (from + k, m.len())))
-            .min()
-        else {
-            break;
-        };
+    while let Some((at, len)) = marks
+        .iter()
+        .filter_map(|m| out[from..].find(m).map(|k| (from + k, m.len())))
+        .min()
+    {
         let mut rest = out[at + len..].trim_start();
         rest = rest
             .strip_prefix("#[doc(hidden)]")
