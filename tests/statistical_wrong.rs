@@ -337,6 +337,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     ("mean-biased-2023/tightness", Constant("c"), Tight),
+    (
+        "mean-biased-2023/twinning-beats-one-choice",
+        Lines(&[("compare = \"<=\"", "compare = \">=\"")]),
+        Tight,
+    ),
     // multidim-2011
     ("multidim-2011/gap-heavily-loaded", Constant("K"), Tight),
     ("multidim-2011/gap-m-linear", Constant("K"), Tight),
