@@ -20,8 +20,24 @@ pub enum Trust {
 }
 
 impl Trust {
-    /// The weaker of two trusts, in the order exact > enclosure > float > statistical: the trust
-    /// of a conclusion that rests on evidence of both.
+    /// How strong the trust is: exact 3 > enclosure 2 > float 1 > statistical 0.
+    ///
+    /// ```
+    /// use balloc::trust::Trust;
+    /// assert!(Trust::Exact.strength() > Trust::Enclosure.strength());
+    /// assert_eq!(Trust::Float.strength(), 1);
+    /// ```
+    pub fn strength(self) -> u8 {
+        match self {
+            Trust::Exact => 3,
+            Trust::Enclosure => 2,
+            Trust::Float => 1,
+            Trust::Statistical => 0,
+        }
+    }
+
+    /// The weaker of two trusts ([`Trust::strength`]): the trust of a conclusion that rests on
+    /// evidence of both.
     ///
     /// ```
     /// use balloc::trust::Trust;
@@ -29,13 +45,7 @@ impl Trust {
     /// assert_eq!(Trust::Float.weaker(Trust::Exact), Trust::Float);
     /// ```
     pub fn weaker(self, other: Trust) -> Trust {
-        let rank = |t: Trust| match t {
-            Trust::Exact => 3,
-            Trust::Enclosure => 2,
-            Trust::Float => 1,
-            Trust::Statistical => 0,
-        };
-        if rank(other) < rank(self) {
+        if other.strength() < self.strength() {
             other
         } else {
             self

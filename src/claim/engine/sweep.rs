@@ -225,6 +225,8 @@ pub enum Seen {
     Violation,
     /// Flagged and neither certified false nor to hold.
     Open,
+    /// Within the float resolution past the certification budget: not certified, evidence only.
+    Unchecked,
     /// Outside the claim's hypotheses: skipped.
     Outside,
 }
@@ -352,7 +354,7 @@ impl<W> Sweep<W> {
         if within && self.tally.certified >= self.budget {
             self.tally.uncertified += 1;
             self.offer_group(atom, size, at);
-            return Ok((Seen::Open, atom));
+            return Ok((Seen::Unchecked, atom));
         }
         let cert = s.certify(st)?;
         self.tally.certified += 1;

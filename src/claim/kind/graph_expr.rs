@@ -1158,16 +1158,6 @@ struct StateViolation {
     trust: Trust,
 }
 
-/// How strong a trust level is (a shrunk counterexample is kept only at the trust of the verdict
-/// or stronger).
-fn trust_rank(t: Trust) -> u8 {
-    match t {
-        Trust::Exact => 3,
-        Trust::Enclosure => 2,
-        _ => 1,
-    }
-}
-
 /// The graph families with one size parameter, with their smallest member: `cycle(n)` from 3,
 /// `path(n)` and `complete(n)` from 2, `hypercube(dim)` from 1. Returns the family, the size
 /// written in `spec` and the smallest size.
@@ -1208,7 +1198,7 @@ impl crate::search::Objective for ShrinkObjective<'_> {
         let bad = self
             .claim
             .violation_at(self.s, self.label, x, self.case, self.measures)
-            .is_some_and(|v| trust_rank(v.trust) >= self.min_rank);
+            .is_some_and(|v| Trust::strength(v.trust) >= self.min_rank);
         let v = |f: f64| crate::xfloat::XFloat::from_f64(f);
         Ok(crate::search::Eval {
             lhs: v(f64::from(u8::from(bad))),
@@ -1330,7 +1320,7 @@ impl GraphExpr {
             for (fam_name, x) in vectors {
                 if self
                     .violation_at(&strat, &label, &x, &case, &measures)
-                    .is_some_and(|w| trust_rank(w.trust) >= min_rank)
+                    .is_some_and(|w| Trust::strength(w.trust) >= min_rank)
                 {
                     return Some((spec, strat, fam_name, x));
                 }
@@ -1350,7 +1340,7 @@ impl GraphExpr {
         let (si, pi) = v.at;
         let (gname, tname, s0) = &self.strategies[si];
         let pick = &self.constants.picks()[pi];
-        let min_rank = trust_rank(trust);
+        let min_rank = Trust::strength(trust);
         // The smallest failing member of the family.
         let member = self.smallest_member(si, pick, min_rank);
         let (spec, strat, family, x0) = match member {

@@ -143,13 +143,12 @@ impl Objective for LinkObjective<'_> {
         }
         let st = State::new(self.case, loads.to_vec())?;
         let size: f64 = loads.iter().sum();
-        let mut sweep = self.sweep.borrow_mut();
-        let before = sweep.tally().uncertified;
-        let (seen, a) = sweep.visit_atom(&AtLoads { obj: self, st: &st }, &(), size, || {
-            self.state(loads)
-        })?;
-        let unchecked = sweep.tally().uncertified > before;
-        drop(sweep);
+        let (seen, a) = self.sweep.borrow_mut().visit_atom(
+            &AtLoads { obj: self, st: &st },
+            &(),
+            size,
+            || self.state(loads),
+        )?;
         let mut slack = a.slack.v;
         match seen {
             sweep::Seen::Outside => {
@@ -169,7 +168,7 @@ impl Objective for LinkObjective<'_> {
             }
             // Within the float resolution past the certification budget: a tie within
             // rounding, not a counterexample (the engine counts it as evidence only).
-            sweep::Seen::Open if unchecked => slack = slack.abs(),
+            sweep::Seen::Unchecked => slack = slack.abs(),
             sweep::Seen::Clear | sweep::Seen::Open => {
                 if !a.holds && slack >= XFloat::ZERO {
                     // A strict comparison at slack exactly 0 fails.
