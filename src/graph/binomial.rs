@@ -149,6 +149,85 @@ pub fn lemma_4_1_tail(t: u64, p: &Q, prec: u64) -> Result<Interval> {
     upper_tail(t, p, mean_plus_sqrt(t, p), prec)
 }
 
+/// A lower bound on `P[max_u L_t(u) − t/n ≥ x]` that holds for **every allocation strategy** and
+/// every time `t ≥ T` (also `t = T` from a start with equal loads): for a partition of the
+/// vertices into sides `s`, each given as `(|s|, e(s))` (its vertices and the edges with both
+/// endpoints in it),
+///
+/// `min_s P[Y_s ≥ ⌈|s|·(T/n + x)⌉]`,  `Y_s ~ Binomial(T, e(s)/m)`,
+///
+/// enclosed at `prec` bits (the minimum of the sides' enclosures). This is the argument of
+/// Bansal–Feldheim's Lemma 4.1 (arXiv:2106.06051 v2, §4.1, with a minimum cut as the partition)
+/// made free of the strategy: at time `t − T` some side `s*` has average load at least the mean
+/// `(t − T)/n` (the sides' averages, weighted by their sizes, average to the mean), and `s*` is
+/// known at `t − T`. Each of the next `T` requests of an edge inside `s*` puts its ball in `s*`
+/// whatever the strategy does, and the requests are independent of the past, so
+/// `L_t(s*) ≥ L_{t−T}(s*) + Y_{s*}` with `Y_{s*}` distributed as above given the past; the heaviest
+/// vertex carries at least the average of `s*`, hence `max L_t − t/n ≥ Y_{s*}/|s*| − T/n`, and
+/// `P[Y_{s*} ≥ |s*|(T/n + x) | F_{t−T}] ≥ min_s P[Y_s ≥ |s|(T/n + x)]`.
+///
+/// ```
+/// use balloc::graph::binomial::excess_lower_bound;
+/// use balloc::exact::Q;
+/// // C₄ cut into two paths of 2 vertices, 1 edge inside each (m = 4): with T = 2 and x = 1/2
+/// // each side needs Y ≥ ⌈2·(2/4 + 1/2)⌉ = 2 of Binomial(2, 1/4): 1/16 on either side.
+/// let b = excess_lower_bound(2, &[(2, 1), (2, 1)], 4, 4, &Q::new(1.into(), 2.into()), 64).unwrap();
+/// assert!(b.contains(&Q::new(1.into(), 16.into())) && b.rel_width() == 0.0);
+/// // A side without inner edges never gains for sure: the bound is 0 when it needs a ball.
+/// let b = excess_lower_bound(2, &[(1, 0), (3, 3)], 4, 4, &Q::new(1.into(), 2.into()), 64).unwrap();
+/// assert_eq!(b.hi_f64(), 0.0);
+/// ```
+pub fn excess_lower_bound(
+    t: u64,
+    sides: &[(usize, usize)],
+    n: usize,
+    m: usize,
+    x: &Q,
+    prec: u64,
+) -> Result<Interval> {
+    if t == 0 || n == 0 || m == 0 || sides.is_empty() {
+        return Err(Error::invalid(
+            "strategy-free excess bound",
+            "needs T ≥ 1, a graph with edges and at least one side",
+        ));
+    }
+    crate::limits::BINOMIAL_TRIALS.check("binomial tail T", t)?;
+    let q = |k: u64| Q::from_integer(Int::from(k));
+    let mut best: Option<Interval> = None;
+    for &(size, inside) in sides {
+        if size == 0 || inside > m {
+            return Err(Error::invalid(
+                "strategy-free excess bound",
+                format!("a side with {size} vertices and {inside} of {m} edges inside"),
+            ));
+        }
+        // j₀ = ⌈|s|·(T/n + x)⌉, exactly; a threshold ≤ 0 is met with certainty.
+        let need = q(size as u64) * (q(t) / q(n as u64) + x);
+        let j0 = need.ceil().to_integer();
+        let tail = if !j0.is_positive() {
+            Interval::from_f64(1.0)?
+        } else {
+            let j0 = u64::try_from(&j0).unwrap_or(u64::MAX);
+            let p = q(inside as u64) / q(m as u64);
+            if inside == 0 {
+                Interval::from_f64(0.0)?
+            } else if inside == m {
+                Interval::from_f64(if j0 <= t { 1.0 } else { 0.0 })?
+            } else {
+                upper_tail(t, &p, j0, prec)?
+            }
+        };
+        best = Some(match best {
+            None => tail,
+            Some(b) => {
+                let lower = |a: &Float, c: &Float| if a <= c { a.clone() } else { c.clone() };
+                Interval::new(lower(b.lo(), tail.lo()), lower(b.hi(), tail.hi()))?
+            }
+        });
+    }
+    best.ok_or_else(|| Error::invalid("strategy-free excess bound", "no side"))
+}
+
 #[cfg(feature = "unit-tests")]
 #[doc(hidden)]
 pub mod tests {

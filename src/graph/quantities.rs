@@ -141,13 +141,16 @@ pub const GLOBAL: &[&str] = &[
 /// exact probability that some vertex has none of its incident edges requested in `T` uniform
 /// edge requests ([`super::coupon::untouched`], footnote 2 of §4.1); `cut_tail(T)`, Lemma 4.1's
 /// `P[Y ≥ E[Y] + √T]` with `Y ~ Binomial(T, e(S)/m)` on the larger side `S` of a minimum cut
-/// ([`super::binomial::lemma_4_1_tail`], enclosed); `eps1_greedy(k)`, the best ε of C1 at
+/// ([`super::binomial::lemma_4_1_tail`], enclosed); `excess_bound(T, a, b)`, a lower bound on
+/// `P[max L_t − t/n ≥ a/b]` for every strategy and every `t ≥ T`, from both sides of that cut
+/// ([`super::binomial::excess_lower_bound`], enclosed); `eps1_greedy(k)`, the best ε of C1 at
 /// `δ = k/n` of greedy's allocation vector by rank at the loads ([`greedy::conditions`]);
 /// `drift_feasible(a, b)`, 1 when the uniform drift `δ = a/b` of the loads' sign pattern is
 /// realisable by a flow of at most 1 per edge (max-flow, [`measures::drift_feasible`]), else 0.
 pub const FUNCTIONS: &[(&str, &[&str])] = &[
     ("untouched", &["T"]),
     ("cut_tail", &["T"]),
+    ("excess_bound", &["T", "a", "b"]),
     ("eps1_greedy", &["k"]),
     ("drift_feasible", &["a", "b"]),
 ];
@@ -621,6 +624,40 @@ impl<'a> GraphState<'a> {
                 let (lo, hi) = (end(iv.lo())?, end(iv.hi())?);
                 self.tails.borrow_mut().push((t, lo.clone(), hi.clone()));
                 Ok(FnValue::Enclosed(lo, hi))
+            }
+            "excess_bound" => {
+                let (t, a, b) = (arg(0)?, arg(1)?, arg(2)?);
+                if b == 0 {
+                    return Err(undefined(
+                        "`excess_bound(T, a, b)`: b must be positive".into(),
+                    ));
+                }
+                let (_, side) = self.min_cut()?;
+                let count = |want: bool| {
+                    let size = side.iter().filter(|&&v| v == want).count();
+                    let inside = g
+                        .edges()
+                        .iter()
+                        .filter(|&&(u, v)| side[u] == want && side[v] == want)
+                        .count();
+                    (size, inside)
+                };
+                let x = Q::new(Int::from(a), Int::from(b));
+                let iv = super::binomial::excess_lower_bound(
+                    t,
+                    &[count(true), count(false)],
+                    g.n(),
+                    g.m(),
+                    &x,
+                    256,
+                )
+                .map_err(|e| undefined(format!("`excess_bound({t}, {a}, {b})`: {e}")))?;
+                let end = |f: &malachite::Float| {
+                    crate::lang::domain::float_to_rational(f).ok_or_else(|| {
+                        undefined(format!("`excess_bound({t}, {a}, {b})`: an infinite end"))
+                    })
+                };
+                Ok(FnValue::Enclosed(end(iv.lo())?, end(iv.hi())?))
             }
             "eps1_greedy" => {
                 let k = usize::try_from(arg(0)?).unwrap_or(usize::MAX);
