@@ -465,6 +465,49 @@ fn vector_quantifier_includes_the_extremal_vector() {
     assert_eq!(v.trust, Trust::Exact);
 }
 
+/// `[setting.vectors]` with δ and ε naming constants: one file ranges over C1(δ, ε) for every
+/// (δ, ε) of the grid. Every C1 vector has max pᵢ at least the mean of its light suffix,
+/// (1 + ε̃)/n with ε̃ = εδ/(1 − δ) (the suffix condition of C1), and q attains it, so
+/// C2 ≥ 1 + εδ/(1 − δ) holds at every grid point (exact) and the strict version is refuted at q of
+/// the grid point the witness names.
+#[test]
+fn vector_quantifier_reads_delta_and_eps_from_the_constants() {
+    let root = scratch("vectors-grid");
+    let text = |op: &str, vd: &str| {
+        format!(
+            "{HEAD}[setting]\nvectors = {{ delta = \"{vd}\", eps = \"eps\", c2 = 1000, random = 2 }}\n\
+             [constants]\ndelta = [\"1/2\", \"3/4\"]\neps = [\"1/4\", \"1/2\"]\n\
+             [claim]\nexpr = \"C2 {op} 1 + eps*delta/(1 - delta)\"\n[domain]\nn = [4, 8]\n"
+        )
+    };
+    let v = run(&root, &write(&root, "grid-holds", &text(">=", "delta")));
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    assert_eq!(v.trust, Trust::Exact);
+    assert_eq!(v.searched.constant_combinations, 4);
+    let v = run(&root, &write(&root, "grid-strict", &text(">", "delta")));
+    assert_eq!(v.verdict, Status::Refuted);
+    let w = v.witness.unwrap();
+    let (d, e) = (&w.constants_text["delta"], &w.constants_text["eps"]);
+    assert_eq!(
+        w.source,
+        format!("q(delta={d},eps={e})"),
+        "{:?}",
+        w.constants_text
+    );
+    // With δ fixed at 1/2 in the quantifier while the claim reads the grid's δ, the vectors at
+    // δ = 3/4 are not there: C2 of q(1/2, ε) is 1 + ε < 1 + 3ε, refuted at δ = 3/4.
+    let v = run(&root, &write(&root, "grid-fixed", &text(">=", "1/2")));
+    assert_eq!(v.verdict, Status::Refuted);
+    assert_eq!(v.witness.unwrap().constants_text["delta"], "3/4");
+    // A constant outside (0, 1) is refused where the vectors are built, naming the section.
+    let bad = text(">=", "delta").replace("[\"1/2\", \"3/4\"]", "[\"1/2\", \"1\"]");
+    let e = err_of("grid-bad", &bad);
+    assert!(
+        e.contains("[setting.vectors]") && e.contains("delta = 1"),
+        "{e}"
+    );
+}
+
 #[test]
 fn constant_finder_matches_the_hand_value_at_the_all_equal_vector() {
     let root = Path::new("theorems");

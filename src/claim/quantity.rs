@@ -23,7 +23,6 @@
 //! | `<term>_<set>` | `Σ_{i∈set} term(i)` over the bin classes of the same §3 (`Gplus`, `Bplus`, `Gminus`, `Bminus`, `B1`, `B2`, `All`; terms `N`, `Y`, `Phi`, `Psi`, `Gamma`, `Fq_Phi`, `Fq_Psi`, `Fq_Gamma`), with the constants `delta` (and `eps`, `alpha`) |
 
 use crate::claim::mean_bias::BiasQ;
-use crate::exact::Q;
 use crate::lang::Expr;
 
 /// The most steps a `E{k}_X` quantity may take ([`crate::limits::NEXT_STEPS`]).
@@ -260,8 +259,13 @@ pub fn prelude_names() -> Vec<String> {
     v
 }
 
-/// Substitutes δ and ε of `[setting.vectors]` into a prelude definition.
-pub fn substitute_vectors(text: &str, delta: &Q, eps: &Q) -> String {
-    text.replace("{vd}", &format!("({delta})"))
-        .replace("{ve}", &format!("({eps})"))
+/// Substitutes δ and ε of `[setting.vectors]` into a prelude definition: the texts that stand for
+/// them, a number in parentheses (`"(1/2)"`) or a constant's name in parentheses (`"(delta)"`).
+///
+/// ```
+/// use balloc::claim::quantity::substitute_vectors;
+/// assert_eq!(substitute_vectors("{vd}*n + {ve}", "(1/2)", "(eps)"), "(1/2)*n + (eps)");
+/// ```
+pub fn substitute_vectors(text: &str, delta: &str, eps: &str) -> String {
+    text.replace("{vd}", delta).replace("{ve}", eps)
 }

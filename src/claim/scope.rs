@@ -11,7 +11,6 @@ use super::quantity::{
 };
 use super::schema::{FileError, Theorem};
 use super::setup::{Constants, compile_in, error_in_string};
-use crate::exact::Q;
 use crate::lang::{Expr, Resolved, Scope};
 use std::cell::RefCell;
 
@@ -25,8 +24,9 @@ pub struct ClaimScope<'a> {
     pub pots: RefCell<Vec<PotDef>>,
     /// Declared registered potentials: (registry name, spec as written).
     declared: Vec<(String, crate::spec::Spec)>,
-    /// δ and ε of `[setting.vectors]`.
-    vectors: Option<(Q, Q)>,
+    /// δ and ε of `[setting.vectors]`, as the texts that stand for them in formulas (a number in
+    /// parentheses or a constant's name).
+    vectors: Option<(String, String)>,
     has_process: bool,
     /// Definitions being compiled (cycle detection).
     compiling: RefCell<Vec<String>>,
@@ -79,7 +79,7 @@ impl<'a> ClaimScope<'a> {
     pub fn new(
         t: &'a Theorem,
         constants: &'a Constants,
-        vectors: Option<(Q, Q)>,
+        vectors: Option<(String, String)>,
         has_process: bool,
     ) -> Result<ClaimScope<'a>, FileError> {
         let mut declared = Vec::new();

@@ -65,8 +65,8 @@ enum SourceSpec {
     Process(Arc<dyn Process>),
     /// Every vector meeting C1(δ, ε) and C2(C).
     Vectors {
-        delta: Q,
-        eps: Q,
+        delta: VectorParam,
+        eps: VectorParam,
         c2: Q,
         random: usize,
     },
@@ -93,13 +93,68 @@ fn build(t: &Theorem) -> std::result::Result<Box<dyn Check>, FileError> {
     Ok(Box::new(Inequality::new(t)?))
 }
 
-/// The (δ, ε) of `[setting.vectors]`, when the file quantifies over vectors.
-type Vectors = Option<(Q, Q)>;
+/// The (δ, ε) of `[setting.vectors]` as they enter the claim's formulas (a number in parentheses,
+/// or the name of the constant that gives it), when the file quantifies over vectors.
+type Vectors = Option<(String, String)>;
+
+/// A parameter δ or ε of `[setting.vectors]`: a number, or the name of one of the file's
+/// constants, whose value at each case (each point of its grid) is used — so that one file
+/// ranges over C1(δ, ε) for every (δ, ε) of a grid.
+#[derive(Debug, Clone)]
+enum VectorParam {
+    /// A number, the same at every case.
+    Fixed(Q),
+    /// The constant with this index in `[constants]`.
+    Constant(usize),
+}
+
+impl VectorParam {
+    /// The text that stands for the parameter in the prelude's formulas.
+    fn text(&self, constants: &crate::claim::setup::Constants) -> String {
+        match self {
+            VectorParam::Fixed(q) => format!("({q})"),
+            VectorParam::Constant(j) => format!("({})", constants.names[*j]),
+        }
+    }
+
+    /// The value at a case: the number, or the constant's exact value there.
+    fn at(
+        &self,
+        values: Option<&crate::claim::setup::CaseValues>,
+        constants: &crate::claim::setup::Constants,
+        what: &str,
+    ) -> Result<Q> {
+        match self {
+            VectorParam::Fixed(q) => Ok(q.clone()),
+            VectorParam::Constant(j) => {
+                let name = &constants.names[*j];
+                let values = values.ok_or_else(|| {
+                    Error::invalid(
+                        "[setting.vectors]",
+                        format!("{what} = \"{name}\" reads a constant: it has a value only at a case of the search"),
+                    )
+                })?;
+                values.consts[*j].exact.clone().ok_or_else(|| {
+                    Error::invalid(
+                        "[setting.vectors]",
+                        format!(
+                            "{what} = \"{name}\" needs an exact value (at n = {})",
+                            values.n
+                        ),
+                    )
+                })
+            }
+        }
+    }
+}
 
 /// The sources of allocation vectors of `[setting]`: each process, and the vector quantifier
 /// of `[setting.vectors]` (every vector meeting C1(δ, ε) and C2(C)), whose (δ, ε) are also
 /// returned for the claim's scope.
-fn parse_sources(t: &Theorem) -> std::result::Result<(Vec<SourceSpec>, Vectors), FileError> {
+fn parse_sources(
+    t: &Theorem,
+    constants: &crate::claim::setup::Constants,
+) -> std::result::Result<(Vec<SourceSpec>, Vectors), FileError> {
     let f = &t.file;
     let mut sources = Vec::new();
     for s in &f.setting.processes {
@@ -116,16 +171,33 @@ fn parse_sources(t: &Theorem) -> std::result::Result<(Vec<SourceSpec>, Vectors),
                 .map(|x| x.1)
                 .map_err(|e| t.error_at(at, format!("[setting.vectors] {what}: {e}")))
         };
+        // δ and ε: a number, or the name of a constant of the file (its grid then ranges over them).
+        let param = |s: &crate::claim::schema::Scalar, what: &str| {
+            if let crate::claim::schema::Scalar::Text(name) = s
+                && let Some(j) = constants.index(name.trim())
+            {
+                return Ok(VectorParam::Constant(j));
+            }
+            g(s, what).map(VectorParam::Fixed)
+        };
         let vs = v.get_ref();
-        let (delta, eps, c2) = (g(&vs.delta, "delta")?, g(&vs.eps, "eps")?, g(&vs.c2, "c2")?);
+        let (delta, eps, c2) = (
+            param(&vs.delta, "delta")?,
+            param(&vs.eps, "eps")?,
+            g(&vs.c2, "c2")?,
+        );
         let (zero, one) = (Q::zero(), Q::one());
-        if !(delta > zero && delta < one && eps > zero && eps < one) || c2 < one {
+        let in_unit = |p: &VectorParam| match p {
+            VectorParam::Fixed(x) => x > &zero && x < &one,
+            VectorParam::Constant(_) => true,
+        };
+        if !(in_unit(&delta) && in_unit(&eps)) || c2 < one {
             return Err(t.error_at(
                 at,
                 "[setting.vectors] needs 0 < delta < 1, 0 < eps < 1 and c2 ≥ 1",
             ));
         }
-        vectors = Some((delta.clone(), eps.clone()));
+        vectors = Some((delta.text(constants), eps.text(constants)));
         sources.push(SourceSpec::Vectors {
             delta,
             eps,
@@ -313,7 +385,7 @@ impl Inequality {
                 "[claim] needs exactly one of `expr` (a formula), `chain` (a list of links) and `forall_bins` (a per-bin formula)",
             ));
         }
-        let (mut sources, vectors) = parse_sources(t)?;
+        let (mut sources, vectors) = parse_sources(t, &setup.constants)?;
         let has_process = !sources.is_empty();
         let scope = ClaimScope::new(t, &setup.constants, vectors, has_process)?;
         let (links, per_bin, chain) = compile_links(t, &scope, cs, cat)?;
@@ -377,10 +449,11 @@ impl Inequality {
         let t = &self.t;
         let dspan = Some(t.file.domain.span().start);
         for &n in &self.setup.ns {
-            let allocs = self
-                .allocs(n, 0)
+            let cases = self.setup.cases(t, n, &[])?;
+            let by_case = self
+                .allocs_by_case(n, 0, &cases)
                 .map_err(|e| t.error_at(dspan, format!("at n = {n}: {e}")))?;
-            for values in self.setup.cases(t, n, &[])? {
+            for (values, allocs) in cases.into_iter().zip(by_case) {
                 if uses_bias && values.b != 1 {
                     return Err(t.error_at(
                         None,
@@ -405,8 +478,40 @@ impl Inequality {
         Ok(())
     }
 
-    /// The allocations at n (vector quantifier: extremal step vectors and random ones).
-    fn allocs(&self, n: usize, seed: u64) -> Result<Vec<Alloc>> {
+    /// Whether the allocations depend on the case (the vector quantifier reads a constant).
+    fn allocs_per_case(&self) -> bool {
+        self.sources.iter().any(|s| {
+            matches!(s, SourceSpec::Vectors { delta, eps, .. }
+                if matches!(delta, VectorParam::Constant(_)) || matches!(eps, VectorParam::Constant(_)))
+        })
+    }
+
+    /// The allocations of every case at n, in the order of `cases` (each case's list is the same
+    /// unless the vector quantifier reads a constant: [`Self::allocs_per_case`]).
+    fn allocs_by_case(
+        &self,
+        n: usize,
+        seed: u64,
+        cases: &[crate::claim::setup::CaseValues],
+    ) -> Result<Vec<Vec<Alloc>>> {
+        if !self.allocs_per_case() {
+            let a = self.allocs(n, seed, None)?;
+            return Ok(vec![a; cases.len()]);
+        }
+        cases
+            .iter()
+            .map(|v| self.allocs(n, seed, Some(v)))
+            .collect()
+    }
+
+    /// The allocations at n (vector quantifier: extremal step vectors and random ones), at the
+    /// case `values` when the quantifier's δ or ε is a constant.
+    fn allocs(
+        &self,
+        n: usize,
+        seed: u64,
+        values: Option<&crate::claim::setup::CaseValues>,
+    ) -> Result<Vec<Alloc>> {
         let mut out = Vec::new();
         for s in &self.sources {
             match s {
@@ -429,7 +534,20 @@ impl Inequality {
                     eps,
                     c2,
                     random,
-                } => out.extend(vectors::vectors(n, delta, eps, c2, *random, seed)?),
+                } => {
+                    let c = &self.setup.constants;
+                    let (d, e) = (delta.at(values, c, "delta")?, eps.at(values, c, "eps")?);
+                    let (zero, one) = (Q::zero(), Q::one());
+                    if !(d > zero && d < one && e > zero && e < one) {
+                        return Err(Error::invalid(
+                            "[setting.vectors]",
+                            format!(
+                                "needs 0 < delta < 1 and 0 < eps < 1, got delta = {d}, eps = {e}"
+                            ),
+                        ));
+                    }
+                    out.extend(vectors::vectors(n, &d, &e, c2, *random, seed)?)
+                }
             }
         }
         Ok(out)
@@ -565,7 +683,11 @@ impl Check for Inequality {
                     format!("n must be in 2..={}, got {n}", crate::claim::setup::MAX_N),
                 ));
             }
-            self.allocs(n, 0)?;
+            let cases = self
+                .setup
+                .cases(&self.t, n, &[])
+                .map_err(|e| Error::invalid(self.t.file_name(), e.to_string()))?;
+            self.allocs_by_case(n, 0, &cases)?;
             let start = self
                 .setup
                 .cases(&self.t, n, &[])
@@ -654,7 +776,7 @@ impl Evaluator {
             ));
         }
         let allocs = ineq
-            .allocs(n, 0)
+            .allocs(n, 0, None)
             .map_err(|e| t.error_at(None, e.to_string()))?;
         Ok(Evaluator { ineq, allocs, n })
     }

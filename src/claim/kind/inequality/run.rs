@@ -560,12 +560,15 @@ impl Inequality {
         let t0 = std::time::Instant::now();
         let mut total_cases = 0usize;
         for &n in ns {
-            total_cases += self.allocs(n, seed)?.len()
-                * self
-                    .setup
-                    .cases(&self.t, n, overrides)
-                    .map_err(|e| Error::invalid(&file, e.to_string()))?
-                    .len();
+            let cases = self
+                .setup
+                .cases(&self.t, n, overrides)
+                .map_err(|e| Error::invalid(&file, e.to_string()))?;
+            total_cases += self
+                .allocs_by_case(n, seed, &cases)?
+                .iter()
+                .map(Vec::len)
+                .sum::<usize>();
         }
         Ok(CaseClock {
             t0,
@@ -600,15 +603,19 @@ impl Inequality {
         let sweep = RefCell::new(Sweep::new(crate::exact::to_f64(&self.setup.tolerance)));
         let mut case_index = 0;
         for &n in ns {
-            let allocs = self.allocs(n, seed)?;
-            tally.sources = tally.sources.max(allocs.len());
             let cases = self
                 .setup
                 .cases(&self.t, n, overrides)
                 .map_err(|e| Error::invalid(&file, e.to_string()))?;
+            let by_case = self.allocs_by_case(n, seed, &cases)?;
+            let sources = by_case.iter().map(Vec::len).max().unwrap_or(0);
+            tally.sources = tally.sources.max(sources);
             tally.combos = tally.combos.max(cases.len());
-            for (ai, alloc) in allocs.iter().enumerate() {
+            for ai in 0..sources {
                 for (ci, values) in cases.iter().enumerate() {
+                    let Some(alloc) = by_case[ci].get(ai) else {
+                        continue;
+                    };
                     case_index += 1;
                     let case = Case::new(
                         &self.tables,
@@ -843,8 +850,8 @@ impl Inequality {
         let seed = self.t.file.domain.get_ref().seed;
         let has_ranges = self.setup.constants.ranges.iter().any(Option::is_some);
         // The evidence at the counterexample or tightest state.
-        let allocs = self.allocs(spot.n, seed)?;
         let values = self.spot_values(&spot, overrides)?;
+        let allocs = self.allocs(spot.n, seed, Some(&values))?;
         let case = Case::new(
             &self.tables,
             &allocs[spot.alloc],
@@ -1039,7 +1046,7 @@ pub mod tests {
     fn at_first_case(text: &str, f: impl FnOnce(&Inequality, &Case)) {
         let t = crate::theorem_from_str(text).unwrap();
         let ineq = Inequality::new(&t).unwrap();
-        let alloc = ineq.allocs(5, 0).unwrap().remove(0);
+        let alloc = ineq.allocs(5, 0, None).unwrap().remove(0);
         let values = ineq.setup.cases(&t, 5, &[]).unwrap().remove(0);
         let (w, ties) = (&ineq.setup.weights, ineq.setup.ties);
         let case = Case::new(&ineq.tables, &alloc, values, w, ties).unwrap();
