@@ -260,19 +260,34 @@ fn binomial_tail(t: u64, p: &Q, j0: u64) -> Q {
 /// `N(L, r) = Σ_{(u,v)} min(N(L + e_u, r − 1), N(L + e_v, r − 1))`, `N(L, 0) = [max L − W/n ≥ x]`,
 /// gives its count (x = xn/xd, compared in integers: `n·max L − W ≥ n·x`).
 fn least_over_strategies(g: &Graph, start: &[u8], t: u32, xn: i64, xd: i64) -> u64 {
+    least_over_strategies_of(g, start, t, (xn, xd), false)
+}
+
+/// As [`least_over_strategies`], for the event `max − W/n ≥ x` or, with `two_sided`, the event
+/// `max |L − W/n| ≥ x` (either the heaviest vertex `x` above the mean or the lightest `x` below).
+fn least_over_strategies_of(
+    g: &Graph,
+    start: &[u8],
+    t: u32,
+    (xn, xd): (i64, i64),
+    two_sided: bool,
+) -> u64 {
     use std::collections::HashMap;
     fn go(
         g: &Graph,
         loads: &mut Vec<u8>,
         r: u32,
-        (xn, xd): (i64, i64),
+        (xn, xd, two_sided): (i64, i64, bool),
         memo: &mut HashMap<(Vec<u8>, u32), u64>,
     ) -> u64 {
         if r == 0 {
             let n = loads.len() as i64;
             let w: i64 = loads.iter().map(|&l| i64::from(l)).sum();
             let max = i64::from(*loads.iter().max().unwrap());
-            return u64::from((n * max - w) * xd >= n * xn);
+            let min = i64::from(*loads.iter().min().unwrap());
+            let above = (n * max - w) * xd >= n * xn;
+            let below = two_sided && (w - n * min) * xd >= n * xn;
+            return u64::from(above || below);
         }
         if let Some(&v) = memo.get(&(loads.clone(), r)) {
             return v;
@@ -282,7 +297,7 @@ fn least_over_strategies(g: &Graph, start: &[u8], t: u32, xn: i64, xd: i64) -> u
             let mut best = u64::MAX;
             for v in [a, b] {
                 loads[v] += 1;
-                best = best.min(go(g, loads, r - 1, (xn, xd), memo));
+                best = best.min(go(g, loads, r - 1, (xn, xd, two_sided), memo));
                 loads[v] -= 1;
             }
             total += best;
@@ -290,7 +305,13 @@ fn least_over_strategies(g: &Graph, start: &[u8], t: u32, xn: i64, xd: i64) -> u
         memo.insert((loads.clone(), r), total);
         total
     }
-    go(g, &mut start.to_vec(), t, (xn, xd), &mut HashMap::new())
+    go(
+        g,
+        &mut start.to_vec(),
+        t,
+        (xn, xd, two_sided),
+        &mut HashMap::new(),
+    )
 }
 
 /// `excess_bound`'s argument (the two sides of a minimum cut, every strategy, every start) against
@@ -415,7 +436,7 @@ fn binomial_tail_f64(t: u64, p: f64, j0: u64) -> f64 {
 /// balanced sparse-cut graphs against a float computation of the same tails, and the bound at
 /// x = d/(2k), 2.5 standard deviations out by hand (notes of the file), refuted at ≥ 1/10.
 #[test]
-fn excess_bound_in_files_agrees_with_floats_and_fails_where_derived() {
+fn strategy_free_bounds_in_files_agree_with_floats_and_fail_where_derived() {
     use balloc::graph::binomial::excess_lower_bound;
     // sparse-cut(64, 24, 2): sides of 32 vertices with (24·32 − 2)/2 = 383 edges inside each,
     // m = 768; T = ⌈64²·24²/(16·2²)⌉ = 36 864, x = 24/16 = 3/2, j₀ = ⌈32·(576 + 3/2)⌉ = 18 480.
@@ -445,4 +466,164 @@ fn excess_bound_in_files_agrees_with_floats_and_fails_where_derived() {
     assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
     let v = check(&dir, "wide", &text.replace("dmax, 8*k)", "dmax, 2*k)"));
     assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    // The deviation bound on the smaller side: sparse-cut(1024, 8, 2, 9) has a side of 9 vertices
+    // with (8·9 − 2)/2 = 35 edges inside and (8·9 + 2)/2 = 37 touching, m = 4096; T = ⌈1024·9·8²/(8·2²)⌉
+    // = 18 432, x = 8/16 = 1/2: above, Y ≥ ⌈9·(18 + 1/2)⌉ = 167 of Bin(T, 35/4096); below,
+    // Y′ ≤ ⌊9·(18 − 1/2)⌋ = 157 of Bin(T, 37/4096). By hand both are 0.71 standard deviations out.
+    use balloc::graph::binomial::deviation_lower_bound;
+    let b = deviation_lower_bound(
+        18_432,
+        (9, 35, 37),
+        1024,
+        4096,
+        &Q::new(1.into(), 2.into()),
+        128,
+    )
+    .unwrap();
+    let above = binomial_tail_f64(18_432, 35.0 / 4096.0, 167);
+    let below = 1.0 - binomial_tail_f64(18_432, 37.0 / 4096.0, 158);
+    let f = above.min(below);
+    assert!(
+        (b.lo_f64() - f).abs() < 1e-9 * f,
+        "{b:?} vs {f} ({above}, {below})"
+    );
+    assert!((f - 0.24).abs() < 0.03, "{f}");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/theorems/graphical-2022/lemma-4-1-every-strategy-any-cut.toml"
+    ))
+    .unwrap()
+    .replace("uses = [\"graphical-2022/lemma-4-1-every-strategy\", \"graphical-2022/lemma-4-1-tail-unbalanced\"]\n", "");
+    let v = check(&dir, "any-cut", &text);
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    // x = d/(2k): (1/8 + 1/2)/√(1/8) = 1.77 standard deviations on the small sides (about 0.04).
+    let v = check(
+        &dir,
+        "any-cut-wide",
+        &text.replace("dmax, 8*k)", "dmax, 2*k)"),
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+}
+
+/// `deviation_bound`'s argument — one set s, above or below the mean at t − T, the requests inside
+/// or touching it — against the least probability over every strategy of a deviation ≥ x (backward
+/// recursion), for **each** side of the cut on two small graphs, including the unbalanced one
+/// (K₄ joined to a triangle), from four starts, T ≤ 9 and four x; the library's value (the smaller
+/// side) is the exact bound of that side.
+#[test]
+fn the_strategy_free_deviation_bound_is_below_the_best_strategy() {
+    use balloc::graph::binomial::deviation_lower_bound;
+    use balloc::graph::measures::minimum_cut;
+    let bowtie = Graph::from_edges(
+        6,
+        vec![(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5), (5, 3)],
+        "bowtie",
+    )
+    .unwrap();
+    let k4_triangle = Graph::from_edges(
+        7,
+        vec![
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (1, 2),
+            (1, 3),
+            (2, 3),
+            (3, 4),
+            (4, 5),
+            (5, 6),
+            (6, 4),
+        ],
+        "k4-triangle",
+    )
+    .unwrap();
+    let mut positive = 0;
+    for g in [&bowtie, &k4_triangle] {
+        let (_, side) = minimum_cut(g).unwrap();
+        let n = g.n();
+        let count = |want: bool| {
+            let size = side.iter().filter(|&&v| v == want).count();
+            let inside = g
+                .edges()
+                .iter()
+                .filter(|&&(a, b)| side[a] == want && side[b] == want)
+                .count();
+            let touching = g
+                .edges()
+                .iter()
+                .filter(|&&(a, b)| side[a] == want || side[b] == want)
+                .count();
+            (size, inside, touching)
+        };
+        // Hand counts: K₄ + triangle: the triangle side has 3 vertices, 3 edges inside, 4 touching.
+        if n == 7 {
+            assert_eq!(count(false), (3, 3, 4));
+        }
+        let starts = [
+            vec![0u8; n],
+            side.iter()
+                .map(|&s| if s { 2 } else { 0 })
+                .collect::<Vec<_>>(),
+            side.iter().map(|&s| if s { 0 } else { 2 }).collect(),
+            (0..n).map(|v| (v % 3) as u8).collect(),
+        ];
+        for start in &starts {
+            for t in 1..=9u32 {
+                for (xn, xd) in [(1, 2), (1, 1), (3, 2), (2, 1)] {
+                    let x = Q::new(xn.into(), xd.into());
+                    let count_all = least_over_strategies_of(g, start, t, (xn, xd), true);
+                    let least = Q::new(count_all.into(), (g.m() as u64).pow(t).into());
+                    for want in [true, false] {
+                        let (size, inside, touching) = count(want);
+                        let s_q = Q::from_integer(size.into());
+                        let tn = Q::new(t.into(), n.into());
+                        let up = (s_q.clone() * (tn.clone() + &x))
+                            .ceil()
+                            .to_integer()
+                            .to_u64()
+                            .unwrap();
+                        let above =
+                            binomial_tail(u64::from(t), &Q::new(inside.into(), g.m().into()), up);
+                        let down = (s_q * (tn - &x)).floor().to_integer();
+                        let below = match down.to_u64() {
+                            None => Q::from_integer(0.into()),
+                            // P[Y′ ≤ j] = 1 − P[Y′ ≥ j + 1].
+                            Some(j) => {
+                                Q::from_integer(1.into())
+                                    - binomial_tail(
+                                        u64::from(t),
+                                        &Q::new(touching.into(), g.m().into()),
+                                        j + 1,
+                                    )
+                            }
+                        };
+                        let exact = above.min(below);
+                        assert!(
+                            least >= exact,
+                            "{} side {want} start {start:?} T = {t} x = {x}: a strategy reaches {least} < {exact}",
+                            g.name()
+                        );
+                        if !want {
+                            let b = deviation_lower_bound(
+                                u64::from(t),
+                                (size, inside, touching),
+                                n,
+                                g.m(),
+                                &x,
+                                128,
+                            )
+                            .unwrap();
+                            assert!(
+                                b.contains(&exact),
+                                "{} T = {t} x = {x}: {b:?} vs {exact}",
+                                g.name()
+                            );
+                            positive += usize::from(exact > Q::from_integer(0.into()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(positive >= 40, "{positive}");
 }

@@ -228,6 +228,72 @@ pub fn excess_lower_bound(
     best.ok_or_else(|| Error::invalid("strategy-free excess bound", "no side"))
 }
 
+/// A lower bound on `P[max_u |L_t(u) − t/n| ≥ x]` (so on the gap `max L_t − min L_t`) that holds
+/// for **every allocation strategy** and every time `t ≥ T`, from one set `s` of vertices, given as
+/// `(|s|, e_in(s), e_touch(s))` (its vertices, the edges with both endpoints in it, the edges with
+/// at least one):
+///
+/// `min(P[Y ≥ ⌈|s|(T/n + x)⌉], P[Y′ ≤ ⌊|s|(T/n − x)⌋])`,  `Y ~ Bin(T, e_in/m)`, `Y′ ~ Bin(T, e_touch/m)`,
+///
+/// enclosed at `prec` bits. At time `t − T` the average load of `s` is either at least the mean
+/// `(t − T)/n` or below it, and which is known then. In the first case the requests of edges inside
+/// `s` during the next `T` steps land in `s` whatever the strategy does, so the heaviest vertex ends
+/// at least `Y/|s| − T/n` above the mean `t/n`; in the second only requests of edges touching `s` can
+/// land in `s`, so the lightest vertex ends at least `T/n − Y′/|s|` below it. The requests are
+/// independent of the past, so either way the conditional probability of a deviation `≥ x` is at
+/// least the smaller of the two tails. With the smaller side of a sparse cut and
+/// `T = c·n·|s|·d²/k²` both events are a constant number of standard deviations out, whatever the
+/// balance of the cut — the repair of the binomial step in the proof of Bansal–Feldheim's Lemma 4.1
+/// (arXiv:2106.06051 v2, §4.1), which uses the larger side only and fails on unbalanced cuts.
+///
+/// ```
+/// use balloc::graph::binomial::deviation_lower_bound;
+/// use balloc::exact::Q;
+/// // C₄ and s = {0, 1}: 1 edge inside, 3 touching (m = 4). T = 2, x = 1/2: above, Y ≥ ⌈2·1⌉ = 2 of
+/// // Bin(2, 1/4): 1/16; below, Y′ ≤ ⌊2·0⌋ = 0 of Bin(2, 3/4): 1/16. The bound is 1/16.
+/// let b = deviation_lower_bound(2, (2, 1, 3), 4, 4, &Q::new(1.into(), 2.into()), 64).unwrap();
+/// assert!(b.contains(&Q::new(1.into(), 16.into())) && b.rel_width() == 0.0);
+/// ```
+pub fn deviation_lower_bound(
+    t: u64,
+    (size, inside, touching): (usize, usize, usize),
+    n: usize,
+    m: usize,
+    x: &Q,
+    prec: u64,
+) -> Result<Interval> {
+    if t == 0 || n == 0 || m == 0 || size == 0 || inside > touching || touching > m {
+        return Err(Error::invalid(
+            "strategy-free deviation bound",
+            format!(
+                "needs T ≥ 1 and a set with 0 ≤ e_in ≤ e_touch ≤ m, got T = {t}, |s| = {size}, \
+                 e_in = {inside}, e_touch = {touching}, m = {m}"
+            ),
+        ));
+    }
+    let above = excess_lower_bound(t, &[(size, inside)], n, m, x, prec)?;
+    // P[Y′ ≤ j] = P[T − Y′ ≥ T − j] with T − Y′ ~ Bin(T, 1 − e_touch/m); j < 0 is impossible.
+    let q = |k: u64| Q::from_integer(Int::from(k));
+    let j = (q(size as u64) * (q(t) / q(n as u64) - x))
+        .floor()
+        .to_integer();
+    let below = if j.is_negative() {
+        Interval::from_f64(0.0)?
+    } else {
+        let j = u64::try_from(&j).unwrap_or(u64::MAX).min(t);
+        if touching == m {
+            Interval::from_f64(if j >= t { 1.0 } else { 0.0 })?
+        } else if touching == 0 {
+            Interval::from_f64(1.0)?
+        } else {
+            let p_out = Q::one() - q(touching as u64) / q(m as u64);
+            upper_tail(t, &p_out, t - j, prec)?
+        }
+    };
+    let lower = |a: &Float, c: &Float| if a <= c { a.clone() } else { c.clone() };
+    Interval::new(lower(above.lo(), below.lo()), lower(above.hi(), below.hi()))
+}
+
 #[cfg(feature = "unit-tests")]
 #[doc(hidden)]
 pub mod tests {

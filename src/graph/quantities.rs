@@ -143,7 +143,9 @@ pub const GLOBAL: &[&str] = &[
 /// `P[Y ≥ E[Y] + √T]` with `Y ~ Binomial(T, e(S)/m)` on the larger side `S` of a minimum cut
 /// ([`super::binomial::lemma_4_1_tail`], enclosed); `excess_bound(T, a, b)`, a lower bound on
 /// `P[max L_t − t/n ≥ a/b]` for every strategy and every `t ≥ T`, from both sides of that cut
-/// ([`super::binomial::excess_lower_bound`], enclosed); `eps1_greedy(k)`, the best ε of C1 at
+/// ([`super::binomial::excess_lower_bound`], enclosed); `deviation_bound(T, a, b)`, a lower bound on
+/// `P[max_u |L_t(u) − t/n| ≥ a/b]` for every strategy and every `t ≥ T`, from the smaller side of
+/// that cut alone ([`super::binomial::deviation_lower_bound`], enclosed); `eps1_greedy(k)`, the best ε of C1 at
 /// `δ = k/n` of greedy's allocation vector by rank at the loads ([`greedy::conditions`]);
 /// `drift_feasible(a, b)`, 1 when the uniform drift `δ = a/b` of the loads' sign pattern is
 /// realisable by a flow of at most 1 per edge (max-flow, [`measures::drift_feasible`]), else 0.
@@ -151,6 +153,7 @@ pub const FUNCTIONS: &[(&str, &[&str])] = &[
     ("untouched", &["T"]),
     ("cut_tail", &["T"]),
     ("excess_bound", &["T", "a", "b"]),
+    ("deviation_bound", &["T", "a", "b"]),
     ("eps1_greedy", &["k"]),
     ("drift_feasible", &["a", "b"]),
 ];
@@ -625,36 +628,37 @@ impl<'a> GraphState<'a> {
                 self.tails.borrow_mut().push((t, lo.clone(), hi.clone()));
                 Ok(FnValue::Enclosed(lo, hi))
             }
-            "excess_bound" => {
+            "excess_bound" | "deviation_bound" => {
                 let (t, a, b) = (arg(0)?, arg(1)?, arg(2)?);
                 if b == 0 {
-                    return Err(undefined(
-                        "`excess_bound(T, a, b)`: b must be positive".into(),
-                    ));
+                    return Err(undefined(format!("`{name}(T, a, b)`: b must be positive")));
                 }
                 let (_, side) = self.min_cut()?;
+                // |s|, the edges inside s and the edges touching s, for each side of the cut.
                 let count = |want: bool| {
                     let size = side.iter().filter(|&&v| v == want).count();
-                    let inside = g
-                        .edges()
-                        .iter()
-                        .filter(|&&(u, v)| side[u] == want && side[v] == want)
-                        .count();
-                    (size, inside)
+                    let (mut inside, mut touching) = (0, 0);
+                    for &(u, v) in g.edges() {
+                        inside += usize::from(side[u] == want && side[v] == want);
+                        touching += usize::from(side[u] == want || side[v] == want);
+                    }
+                    (size, inside, touching)
                 };
                 let x = Q::new(Int::from(a), Int::from(b));
-                let iv = super::binomial::excess_lower_bound(
-                    t,
-                    &[count(true), count(false)],
-                    g.n(),
-                    g.m(),
-                    &x,
-                    256,
-                )
-                .map_err(|e| undefined(format!("`excess_bound({t}, {a}, {b})`: {e}")))?;
+                let iv = if name == "excess_bound" {
+                    let sides = [true, false].map(|w| {
+                        let (size, inside, _) = count(w);
+                        (size, inside)
+                    });
+                    super::binomial::excess_lower_bound(t, &sides, g.n(), g.m(), &x, 256)
+                } else {
+                    // The smaller side (the marked side is the larger one).
+                    super::binomial::deviation_lower_bound(t, count(false), g.n(), g.m(), &x, 256)
+                }
+                .map_err(|e| undefined(format!("`{name}({t}, {a}, {b})`: {e}")))?;
                 let end = |f: &malachite::Float| {
                     crate::lang::domain::float_to_rational(f).ok_or_else(|| {
-                        undefined(format!("`excess_bound({t}, {a}, {b})`: an infinite end"))
+                        undefined(format!("`{name}({t}, {a}, {b})`: an infinite end"))
                     })
                 };
                 Ok(FnValue::Enclosed(end(iv.lo())?, end(iv.hi())?))
