@@ -331,12 +331,13 @@ pub const TWO_POINT_EXPR_DELTAS: Limit = Limit {
     raisable: true,
 };
 
-/// Trials `T` of the binomial tail of Lemma 4.1 (`cut_tail(T)` of `graph` claims).
+/// Trials `T` of the binomial tails of Lemma 4.1 (`cut_tail(T)`, `excess_bound`, `deviation_bound` of
+/// `graph` claims).
 pub const BINOMIAL_TRIALS: Limit = Limit {
     name: "BINOMIAL_TRIALS",
     max: 1 << 24,
     unit: "trials",
-    applies_to: "`cut_tail(T)` of `graph` claims (Lemma 4.1: T = ⌈c·n²d²/k²⌉)",
+    applies_to: "`cut_tail(T)`, `excess_bound(T, a, b)`, `deviation_bound(T, a, b)` of `graph` claims (Lemma 4.1: T = ⌈c·n²d²/k²⌉)",
     reason: "the enclosed tail costs O(T) interval operations, about a microsecond each",
     raisable: true,
 };
