@@ -506,6 +506,14 @@ fn vector_quantifier_reads_delta_and_eps_from_the_constants() {
         e.contains("[setting.vectors]") && e.contains("delta = 1"),
         "{e}"
     );
+    // The evaluator of a fragment takes the first grid point: q(1/2, 1/4) has n·max q = 1 + 1/4.
+    let frag = "[setting]\nvectors = { delta = \"delta\", eps = \"eps\", c2 = 1000 }\n\
+                [constants]\ndelta = [\"1/2\", \"3/4\"]\neps = [\"1/4\", \"1/2\"]\n";
+    let ev = claim::Evaluator::new(frag, "C2", 4).unwrap();
+    assert_eq!(
+        ev.exact(&[1.0, 0.0, 0.0, 0.0]).unwrap(),
+        Some(balloc::exact::Q::new(5.into(), 4.into()))
+    );
 }
 
 #[test]

@@ -775,8 +775,10 @@ impl Evaluator {
                 ),
             ));
         }
+        // The first case's allocations, as `with_state` evaluates at the first case's constants.
+        let first = ineq.setup.cases(&t, n, &[])?.into_iter().next();
         let allocs = ineq
-            .allocs(n, 0, None)
+            .allocs(n, 0, first.as_ref())
             .map_err(|e| t.error_at(None, e.to_string()))?;
         Ok(Evaluator { ineq, allocs, n })
     }
