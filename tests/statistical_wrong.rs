@@ -92,6 +92,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Constant("K"),
         Tight,
     ),
+    (
+        "batched-2022/expected-gamma-linear-class",
+        Constant("K"),
+        Tight,
+    ),
     ("batched-2022/gap-b-over-n-log-n", Constant("K"), Tight),
     ("batched-2022/gap-b-over-n-plus-log-n", Constant("K"), Tight),
     ("batched-2022/graphical-expander-gap", Constant("K"), Loose),
