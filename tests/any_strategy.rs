@@ -627,3 +627,32 @@ fn the_strategy_free_deviation_bound_is_below_the_best_strategy() {
     }
     assert!(positive >= 40, "{positive}");
 }
+
+/// Bad arguments of the strategy-free bounds are one-line errors naming the function.
+#[test]
+fn strategy_free_bounds_refuse_bad_arguments() {
+    let dir = common::scratch_in("any_strategy", "bad");
+    for (expr, want) in [
+        ("excess_bound(10, 1, 0) >= 0", "b must be positive"),
+        ("deviation_bound(0, 1, 2) >= 0", "needs T ≥ 1"),
+        ("excess_bound(10, 1) >= 0", "takes 3 argument(s), got 2"),
+        ("deviation_bound(99999999999, 1, 2) >= 0", "BINOMIAL_TRIALS"),
+    ] {
+        let p = common::write(
+            &dir,
+            "bad",
+            &format!(
+                "title = \"x\"\nkind = \"graph\"\nexpected = \"open\"\nstatement = \"x\"\n[source]\nlocator = \"test\"\nprovenance = \"derived\"\n\n\
+                 [claim]\nover = \"state\"\nexpr = \"{expr}\"\ngraphs = [\"sparse-cut(20,4,2)\"]\n\n[domain]\nn = [20]\n"
+            ),
+        );
+        let e = claim::check(&p, &dir, &mut RunContext::default())
+            .unwrap_err()
+            .to_string();
+        let name = expr.split('(').next().unwrap();
+        assert!(
+            e.contains("bad.toml") && e.contains(name) && e.contains(want) && !e.contains('\n'),
+            "{expr}: {e}"
+        );
+    }
+}
