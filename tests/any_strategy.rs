@@ -314,14 +314,9 @@ fn least_over_strategies_of(
     )
 }
 
-/// `excess_bound`'s argument (the two sides of a minimum cut, every strategy, every start) against
-/// the least probability over every strategy computed by backward recursion, on a bowtie (two
-/// triangles joined by one edge) and on K₄ joined to a triangle by one edge, from the empty start
-/// and from starts where either side is ahead, for every horizon T ≤ 9 and four excesses x.
-#[test]
-fn the_strategy_free_excess_bound_is_below_the_best_strategy() {
-    use balloc::graph::binomial::excess_lower_bound;
-    use balloc::graph::measures::minimum_cut;
+/// The two small graphs of the backward-recursion tests: a bowtie (two triangles joined by one
+/// edge, a balanced cut) and K₄ joined to a triangle by one edge (an unbalanced cut).
+fn cut_graphs() -> [Graph; 2] {
     let bowtie = Graph::from_edges(
         6,
         vec![(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5), (5, 3)],
@@ -345,19 +340,53 @@ fn the_strategy_free_excess_bound_is_below_the_best_strategy() {
         "k4-triangle",
     )
     .unwrap();
+    [bowtie, k4_triangle]
+}
+
+/// `(|s|, e_in(s), e_touch(s))` of the side `s = {v : side[v] == want}`, counted here edge by edge.
+fn side_counts(g: &Graph, side: &[bool], want: bool) -> (usize, usize, usize) {
+    let size = side.iter().filter(|&&v| v == want).count();
+    let inside = g
+        .edges()
+        .iter()
+        .filter(|&&(a, b)| side[a] == want && side[b] == want)
+        .count();
+    let touching = g
+        .edges()
+        .iter()
+        .filter(|&&(a, b)| side[a] == want || side[b] == want)
+        .count();
+    (size, inside, touching)
+}
+
+/// The starts of the backward-recursion tests: equal loads, either side of the cut ahead by two
+/// balls a vertex, and loads spread unevenly inside the sides.
+fn starts(side: &[bool]) -> Vec<Vec<u8>> {
+    let n = side.len();
+    vec![
+        vec![0u8; n],
+        side.iter().map(|&s| if s { 2 } else { 0 }).collect(),
+        side.iter().map(|&s| if s { 0 } else { 2 }).collect(),
+        (0..n).map(|v| (v % 3) as u8).collect(),
+    ]
+}
+
+/// `excess_bound`'s argument (the two sides of a minimum cut, every strategy, every start) against
+/// the least probability over every strategy computed by backward recursion, on a bowtie (two
+/// triangles joined by one edge) and on K₄ joined to a triangle by one edge, from the empty start
+/// and from starts where either side is ahead, for every horizon T ≤ 9 and four excesses x.
+#[test]
+fn the_strategy_free_excess_bound_is_below_the_best_strategy() {
+    use balloc::graph::binomial::excess_lower_bound;
+    use balloc::graph::measures::minimum_cut;
     let mut positive = 0;
-    for g in [&bowtie, &k4_triangle] {
+    for g in &cut_graphs() {
         let (k, side) = minimum_cut(g).unwrap();
         assert_eq!(k, 1, "{}", g.name());
         let sides: Vec<(usize, usize)> = [true, false]
             .iter()
             .map(|&want| {
-                let size = side.iter().filter(|&&v| v == want).count();
-                let inside = g
-                    .edges()
-                    .iter()
-                    .filter(|&&(a, b)| side[a] == want && side[b] == want)
-                    .count();
+                let (size, inside, _) = side_counts(g, &side, want);
                 (size, inside)
             })
             .collect();
@@ -373,11 +402,7 @@ fn the_strategy_free_excess_bound_is_below_the_best_strategy() {
         got.sort();
         assert_eq!(got, want, "{}", g.name());
         let n = g.n();
-        let mut starts = vec![vec![0u8; n]];
-        // Either side ahead by a few balls, and a start with the loads spread unevenly inside.
-        starts.push(side.iter().map(|&s| if s { 2 } else { 0 }).collect());
-        starts.push(side.iter().map(|&s| if s { 0 } else { 2 }).collect());
-        starts.push((0..n).map(|v| (v % 3) as u8).collect());
+        let starts = starts(&side);
         for start in &starts {
             for t in 1..=9u32 {
                 for (xn, xd) in [(1, 2), (1, 1), (3, 2), (2, 1)] {
@@ -514,59 +539,16 @@ fn strategy_free_bounds_in_files_agree_with_floats_and_fail_where_derived() {
 fn the_strategy_free_deviation_bound_is_below_the_best_strategy() {
     use balloc::graph::binomial::deviation_lower_bound;
     use balloc::graph::measures::minimum_cut;
-    let bowtie = Graph::from_edges(
-        6,
-        vec![(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5), (5, 3)],
-        "bowtie",
-    )
-    .unwrap();
-    let k4_triangle = Graph::from_edges(
-        7,
-        vec![
-            (0, 1),
-            (0, 2),
-            (0, 3),
-            (1, 2),
-            (1, 3),
-            (2, 3),
-            (3, 4),
-            (4, 5),
-            (5, 6),
-            (6, 4),
-        ],
-        "k4-triangle",
-    )
-    .unwrap();
     let mut positive = 0;
-    for g in [&bowtie, &k4_triangle] {
+    for g in &cut_graphs() {
         let (_, side) = minimum_cut(g).unwrap();
         let n = g.n();
-        let count = |want: bool| {
-            let size = side.iter().filter(|&&v| v == want).count();
-            let inside = g
-                .edges()
-                .iter()
-                .filter(|&&(a, b)| side[a] == want && side[b] == want)
-                .count();
-            let touching = g
-                .edges()
-                .iter()
-                .filter(|&&(a, b)| side[a] == want || side[b] == want)
-                .count();
-            (size, inside, touching)
-        };
+        let count = |want: bool| side_counts(g, &side, want);
         // Hand counts: K₄ + triangle: the triangle side has 3 vertices, 3 edges inside, 4 touching.
         if n == 7 {
             assert_eq!(count(false), (3, 3, 4));
         }
-        let starts = [
-            vec![0u8; n],
-            side.iter()
-                .map(|&s| if s { 2 } else { 0 })
-                .collect::<Vec<_>>(),
-            side.iter().map(|&s| if s { 0 } else { 2 }).collect(),
-            (0..n).map(|v| (v % 3) as u8).collect(),
-        ];
+        let starts = starts(&side);
         for start in &starts {
             for t in 1..=9u32 {
                 for (xn, xd) in [(1, 2), (1, 1), (3, 2), (2, 1)] {

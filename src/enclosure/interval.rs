@@ -561,6 +561,40 @@ impl Interval {
             },
         }
     }
+
+    /// An enclosure of `min(x, y)` for `x` in `self` and `y` in `other`: `[min lo, min hi]`.
+    ///
+    /// ```
+    /// use balloc::enclosure::Interval;
+    /// let a = Interval::from_f64(1.0).unwrap().hull(&Interval::from_f64(4.0).unwrap());
+    /// let b = Interval::from_f64(2.0).unwrap().hull(&Interval::from_f64(3.0).unwrap());
+    /// let m = a.min(&b);
+    /// assert_eq!((m.lo_f64(), m.hi_f64()), (1.0, 3.0));
+    /// ```
+    pub fn min(&self, other: &Interval) -> Interval {
+        let pick = |a: &Float, b: &Float| if a <= b { a.clone() } else { b.clone() };
+        Interval {
+            lo: pick(&self.lo, &other.lo),
+            hi: pick(&self.hi, &other.hi),
+        }
+    }
+
+    /// An enclosure of `max(x, y)` for `x` in `self` and `y` in `other`: `[max lo, max hi]`.
+    ///
+    /// ```
+    /// use balloc::enclosure::Interval;
+    /// let a = Interval::from_f64(1.0).unwrap().hull(&Interval::from_f64(4.0).unwrap());
+    /// let b = Interval::from_f64(2.0).unwrap().hull(&Interval::from_f64(3.0).unwrap());
+    /// let m = a.max(&b);
+    /// assert_eq!((m.lo_f64(), m.hi_f64()), (2.0, 4.0));
+    /// ```
+    pub fn max(&self, other: &Interval) -> Interval {
+        let pick = |a: &Float, b: &Float| if a >= b { a.clone() } else { b.clone() };
+        Interval {
+            lo: pick(&self.lo, &other.lo),
+            hi: pick(&self.hi, &other.hi),
+        }
+    }
 }
 
 /// The ends in scientific notation, rounded outward ([`sci`]): `[lo, hi]`, also beyond the

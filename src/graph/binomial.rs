@@ -219,10 +219,7 @@ pub fn excess_lower_bound(
         };
         best = Some(match best {
             None => tail,
-            Some(b) => {
-                let lower = |a: &Float, c: &Float| if a <= c { a.clone() } else { c.clone() };
-                Interval::new(lower(b.lo(), tail.lo()), lower(b.hi(), tail.hi()))?
-            }
+            Some(b) => b.min(&tail),
         });
     }
     best.ok_or_else(|| Error::invalid("strategy-free excess bound", "no side"))
@@ -290,8 +287,7 @@ pub fn deviation_lower_bound(
             upper_tail(t, &p_out, t - j, prec)?
         }
     };
-    let lower = |a: &Float, c: &Float| if a <= c { a.clone() } else { c.clone() };
-    Interval::new(lower(above.lo(), below.lo()), lower(above.hi(), below.hi()))
+    Ok(above.min(&below))
 }
 
 #[cfg(feature = "unit-tests")]

@@ -738,14 +738,10 @@ impl Domain for Enclosure {
         }
     }
     fn min(&self, a: &Interval, b: &Interval) -> Eval<Interval> {
-        let lo = if a.lo() <= b.lo() { a.lo() } else { b.lo() };
-        let hi = if a.hi() <= b.hi() { a.hi() } else { b.hi() };
-        Interval::new(lo.clone(), hi.clone()).map_err(enc)
+        Ok(a.min(b))
     }
     fn max(&self, a: &Interval, b: &Interval) -> Eval<Interval> {
-        let lo = if a.lo() >= b.lo() { a.lo() } else { b.lo() };
-        let hi = if a.hi() >= b.hi() { a.hi() } else { b.hi() };
-        Interval::new(lo.clone(), hi.clone()).map_err(enc)
+        Ok(a.max(b))
     }
     fn to_f64(&self, a: &Interval) -> f64 {
         a.mid_f64()
