@@ -96,6 +96,14 @@ pub trait Model: Send + Sync {
     fn observables(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Whether a run stopped at batch ends on its way draws the same batches as a run through
+    /// (`Plan::stops`): true when a batch is one step; a model whose steps allocate one ball
+    /// each says so too (a batch is then never cut short at a batch end). A process whose step
+    /// may allocate more balls than one (Twinning) has its last batch before a stop cut short
+    /// at the stop, so its stopped runs are not prefixes of longer ones.
+    fn prefix_stops(&self) -> bool {
+        self.batch() <= 1
+    }
     /// A fresh system started from the load vector `start` (`n` entries); its ball count starts
     /// at 0 (the start's balls are not counted). Models that cannot start away from the empty
     /// state keep this default, an error.
@@ -344,6 +352,10 @@ impl Model for Config {
     fn batch(&self) -> u64 {
         self.batch
     }
+    /// A rank-based process allocates one ball per step.
+    fn prefix_stops(&self) -> bool {
+        self.batch <= 1 || self.process.info().rank_based
+    }
     fn build(&self) -> Result<Box<dyn System>> {
         match self.engine() {
             Engine::Levels => {
@@ -445,6 +457,31 @@ pub struct Plan {
     /// assert!(out.runs.iter().all(|r| r.mean_gap == Some(1.0 / 3.0) && r.final_gap == 0.0));
     /// ```
     pub gap_average: bool,
+    /// Ball counts at which the trajectory is recorded instead of [`Plan::trajectory`]'s evenly
+    /// spaced checkpoints (empty: none): increasing batch ends past the burn-in, the last one
+    /// `balls`. A run's state after `s` balls does not depend on the later stops, so the point
+    /// recorded at `s` (its gap, largest gap so far, spread and potentials) is what a run of `s`
+    /// balls from the same seed ends with, for models whose batches are drawn whole
+    /// ([`Model::prefix_stops`]): one run serves every number of balls of a list. (A run of `s`
+    /// balls that is not a batch end ends with a partial batch, which a longer run draws whole:
+    /// hence batch ends only.)
+    ///
+    /// ```
+    /// use balloc::sim::{simulate, Config, Plan};
+    /// // Two-Choice in batches of b = 20 on n = 10 bins: the points at 40 and 100 balls of one
+    /// // run of 100 balls are the ends of runs of 40 and 100 balls.
+    /// let cfg = Config::parse("two-choice", 10, 20, "unit", "random").unwrap();
+    /// let mut plan = Plan::new(100, 4, 7);
+    /// plan.stops = vec![40, 100];
+    /// let shared = simulate(&cfg, &plan, &|| {}).unwrap();
+    /// for (i, m) in [40u64, 100].into_iter().enumerate() {
+    ///     let alone = simulate(&cfg, &Plan::new(m, 4, 7), &|| {}).unwrap();
+    ///     for (a, s) in alone.runs.iter().zip(&shared.runs) {
+    ///         assert_eq!((a.max_gap, a.final_gap), (s.trajectory[i].max_gap, s.trajectory[i].gap));
+    ///     }
+    /// }
+    /// ```
+    pub stops: Vec<u64>,
 }
 
 impl Plan {
@@ -462,6 +499,7 @@ impl Plan {
             burn_in: 0,
             stream: None,
             gap_average: false,
+            stops: Vec::new(),
         }
     }
 }
@@ -632,7 +670,10 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
             ),
         ));
     }
-    let cps: Vec<u64> = if plan.trajectory > 0 {
+    let record = plan.trajectory > 0 || !plan.stops.is_empty();
+    let cps: Vec<u64> = if !plan.stops.is_empty() {
+        plan.stops.clone()
+    } else if plan.trajectory > 0 {
         checkpoints(plan.balls - b0, model.batch(), plan.trajectory)
             .into_iter()
             .map(|t| t + b0)
@@ -662,7 +703,7 @@ pub fn run_one(model: &dyn Model, plan: &Plan, run: u64) -> Result<RunResult> {
             window = window.max(sys.run_until(t, &mut r)?);
         }
         max_gap = max_gap.max(window);
-        if plan.trajectory > 0 {
+        if record {
             let lv = sys.levels();
             let w = sys.total();
             let gap = sys.max_load() - w / nf;
@@ -771,6 +812,38 @@ pub fn check_plan(model: &dyn Model, plan: &Plan) -> Result<()> {
                 format!(
                     "{per_run} checkpoints × {} runs exceed the limit of \
                      {MAX_TRAJECTORY_POINTS} trajectory points; record fewer checkpoints",
+                    plan.runs
+                ),
+            ));
+        }
+    }
+    if !plan.stops.is_empty() {
+        let ok = plan.stops.windows(2).all(|w| w[0] < w[1])
+            && plan.stops[0] > plan.burn_in
+            && plan.stops.last() == Some(&plan.balls);
+        if !ok {
+            return Err(Error::invalid(
+                "stops",
+                format!(
+                    "must increase past the burn-in ({}) and end at balls ({}), got {:?}",
+                    plan.burn_in, plan.balls, plan.stops
+                ),
+            ));
+        }
+        let b = model.batch().max(1);
+        if let Some(s) = plan.stops.iter().find(|&&s| s % b != 0) {
+            return Err(Error::invalid(
+                "stops",
+                format!("must be batch ends (multiples of {b}), got {s}"),
+            ));
+        }
+        let points = (plan.stops.len() as u64).saturating_mul(plan.runs);
+        if points > MAX_TRAJECTORY_POINTS {
+            return Err(Error::invalid(
+                "stops",
+                format!(
+                    "{} stops × {} runs exceed the limit of {MAX_TRAJECTORY_POINTS} trajectory points",
+                    plan.stops.len(),
                     plan.runs
                 ),
             ));

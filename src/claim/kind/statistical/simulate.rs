@@ -26,20 +26,44 @@ pub(super) struct Sample {
 }
 
 impl Statistical {
-    /// Simulates every configuration at `n`.
+    /// Simulates every configuration at `n`. When the runs of the smaller numbers of balls are
+    /// prefixes of the larger ones ([`Statistical::simulate_prefixes`]), one run per seed serves
+    /// every number of balls of the list; the values are the same as from separate runs.
     pub(super) fn simulate_n(&self, n: usize, runs: u64) -> Result<Vec<Point>> {
         let mut out = Vec::new();
         for (bi, be) in self.batch.iter().enumerate() {
             let b = self.batch_at(n, be)?;
-            for (mi, me) in self.balls.iter().enumerate() {
-                let m = self.balls_at(n, b, me)?;
+            let ms = self
+                .balls
+                .iter()
+                .map(|me| self.balls_at(n, b, me))
+                .collect::<Result<Vec<_>>>()?;
+            // by_source[si][mi]
+            let mut by_source = Vec::with_capacity(self.sources.len());
+            for s in &self.sources {
+                by_source.push(match self.simulate_prefixes(s, n, b, &ms, runs)? {
+                    Some(shared) => shared,
+                    None => ms
+                        .iter()
+                        .map(|&m| self.simulate_one(s, n, b, m, runs))
+                        .collect::<Result<Vec<_>>>()?,
+                });
+            }
+            for (mi, &m) in ms.iter().enumerate() {
                 for (si, s) in self.sources.iter().enumerate() {
                     let dk = self.dk_at(s, n, m)?;
                     let Sample {
                         mut values,
                         mut halves,
                         detail,
-                    } = self.simulate_one(s, n, b, m, runs)?;
+                    } = std::mem::replace(
+                        &mut by_source[si][mi],
+                        Sample {
+                            values: Vec::new(),
+                            halves: None,
+                            detail: None,
+                        },
+                    );
                     if let Some((e, _)) = &self.subtract {
                         let c = self.eval_dk(e, n, b, m, &self.consts, dk, "subtract")?;
                         values.iter_mut().for_each(|v| *v -= c);
@@ -63,6 +87,79 @@ impl Statistical {
             }
         }
         Ok(out)
+    }
+
+    /// Whether the runs of source `s` at the numbers of balls `ms` may be read from one run per
+    /// seed, before its model is built: a statistic read at the end of a run
+    /// ([`Stat::reads_the_end_only`]), no steady-state halves, the same random stream at every
+    /// `m` (not a paired comparison, whose stream names `m`, nor a fit in `m`, whose runs are
+    /// independent per `m`), a model that does not depend on `m` (md-balls are built for their
+    /// number of balls), and every stop a batch end (a run that ends inside a batch draws a
+    /// partial batch, which a longer run draws whole).
+    fn may_share_prefixes(&self, s: &Source, b: u64, burn: u64, ms: &[u64]) -> bool {
+        let ends = |x: u64| x.is_multiple_of(b.max(1));
+        ms.len() > 1
+            && self.stat.reads_the_end_only()
+            && !self.steady_state
+            && !matches!(self.test, Test::Compare(_) | Test::Exponent(_, Over::M))
+            && !matches!(s, Source::Md(..))
+            && ends(burn)
+            && ms.iter().all(|&m| ends(burn.saturating_add(m)))
+    }
+
+    /// The samples of source `s` at every number of balls of `ms` (in that order) from one run
+    /// per seed to the largest, stopping at each (`Plan::stops`); `None` when the runs cannot be
+    /// shared ([`Statistical::may_share_prefixes`], or a model whose stopped runs are not
+    /// prefixes: [`crate::sim::Model::prefix_stops`]).
+    fn simulate_prefixes(
+        &self,
+        s: &Source,
+        n: usize,
+        b: u64,
+        ms: &[u64],
+        runs: u64,
+    ) -> Result<Option<Vec<Sample>>> {
+        let burn = self.burn_in_at(n, b)?;
+        if !self.may_share_prefixes(s, b, burn, ms) {
+            return Ok(None);
+        }
+        let last = ms.iter().copied().max().unwrap_or(1);
+        let (model, detail) = self.model(s, n, b, last)?;
+        let cfg = model.as_ref();
+        if !cfg.prefix_stops() {
+            return Ok(None);
+        }
+        let mut stops: Vec<u64> = ms.iter().map(|&m| burn.saturating_add(m)).collect();
+        stops.sort_unstable();
+        stops.dedup();
+        let mut plan = self.plan(cfg, n, b, last, runs, burn)?;
+        plan.stops = stops.clone();
+        let out = simulate(cfg, &plan, &|| {})?;
+        ms.iter()
+            .map(|&m| {
+                let k = stops.binary_search(&burn.saturating_add(m)).map_err(|_| {
+                    Error::invalid("[claim] balls", "a stop of the shared runs is missing")
+                })?;
+                let values = out
+                    .runs
+                    .iter()
+                    .map(|r| {
+                        r.trajectory
+                            .get(k)
+                            .ok_or_else(|| {
+                                Error::invalid("[claim] balls", "a run did not record every stop")
+                            })
+                            .and_then(|p| self.at_stop(p))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(Sample {
+                    values,
+                    halves: None,
+                    detail: detail.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Some)
     }
 
     /// The per-run values of one configuration: the hitting times of their own runs, or the

@@ -59,6 +59,18 @@ pub(super) enum Stat {
     HittingTime,
 }
 
+impl Stat {
+    /// Whether the statistic reads only the state a run ends with (its gap, largest gap so far,
+    /// spread or potential): then a run stopped after `m` balls on its way to more gives the
+    /// value of a run of `m` balls (`Plan::stops`).
+    pub(super) fn reads_the_end_only(self) -> bool {
+        matches!(
+            self,
+            Stat::FinalGap | Stat::MaxGap | Stat::Spread | Stat::PotentialFinal
+        )
+    }
+}
+
 /// The thresholds of the trajectory statistics at one configuration, and where its window starts.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Th {
@@ -385,6 +397,30 @@ impl Statistical {
                 self.trajectory_value(&r.trajectory, th)?
             }
             Stat::HittingTime => return Err(hitting_is_per_run()),
+        })
+    }
+
+    /// The statistic at a stop of a shared run (`Plan::stops`): what a run of that many balls
+    /// ends with, for the statistics read at the end of a run ([`Stat::reads_the_end_only`]).
+    pub(super) fn at_stop(&self, p: &crate::sim::Point) -> Result<f64> {
+        Ok(match self.stat {
+            Stat::FinalGap => p.gap,
+            // A run that passed no observation point reports its final gap (`run_one`).
+            Stat::MaxGap if p.max_gap.is_finite() => p.max_gap,
+            Stat::MaxGap => p.gap,
+            Stat::Spread => p.spread,
+            Stat::PotentialFinal => p.potentials.first().copied().flatten().ok_or_else(|| {
+                Error::invalid(
+                    "[claim] potential",
+                    "its value is not representable as f64 on a simulated state",
+                )
+            })?,
+            _ => {
+                return Err(Error::invalid(
+                    "[claim] statistic",
+                    format!("{} is not read at a stop of a shared run", self.stat_name()),
+                ));
+            }
         })
     }
 
