@@ -77,6 +77,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     (
+        "batched-2022/gap-b-over-n-plus-log-n-weighted",
+        Constant("K"),
+        Tight,
+    ),
+    (
         "batched-2022/gap-b-over-n-plus-log-n-up-to-n-cubed",
         Constant("K"),
         Tight,
