@@ -106,6 +106,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ("batched-2022/gap-b-over-n-plus-log-n", Constant("K"), Tight),
     ("batched-2022/graphical-expander-gap", Constant("K"), Loose),
     (
+        "batched-2022/graphical-expander-gap-n-log-n",
+        Constant("K"),
+        Tight,
+    ),
+    (
         "batched-2022/graphical-expander-gap-tightest",
         Constant("K"),
         Tight,
