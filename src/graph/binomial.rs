@@ -290,6 +290,112 @@ pub fn deviation_lower_bound(
     Ok(above.min(&below))
 }
 
+/// A lower bound on `P[M_T ≥ j]`, `M_T` the largest number of requests of one edge among `T`
+/// uniform requests of the `m` edges (the second-moment inequality `P[N ≥ 1] ≥ E[N]²/E[N²]` for
+/// `N` the number of edges requested at least `j` times):
+///
+/// `S₁²/(S₁ + m(m − 1)·P₁₂)`,  `S₁ = m·P[Bin(T, 1/m) ≥ j]`,
+/// `P₁₂ = P[two given edges both ≥ j] = Σ_{a ≥ j} P[Bin(T, 1/m) = a]·P[Bin(T − a, 1/(m − 1)) ≥ j]`,
+///
+/// enclosed at `prec` bits (the terms of `P₁₂` summed while they matter, the rest bounded by the
+/// tail `P[Bin(T, 1/m) > a]`; the bound decreases in `P₁₂` and increases in `S₁`, so the interval
+/// evaluation encloses it). `j = 0` or `m = 1` (with `T ≥ j`) give 1; `j > T` gives 0.
+///
+/// ```
+/// use balloc::graph::binomial::max_requests_lower_bound;
+/// use balloc::exact::Q;
+/// // Two edges, T = 2, j = 2: S₁ = 2·(1/2)² = 1/2 and no two edges can both be requested twice
+/// // (P₁₂ = 0), so the bound is S₁ = 1/2, the exact P[both requests on one edge] = 2/4.
+/// let b = max_requests_lower_bound(2, 2, 2, 64).unwrap();
+/// assert!(b.contains(&Q::new(1.into(), 2.into())));
+/// // Three edges, T = 4, j = 2: S₁ = 3·P[Bin(4, 1/3) ≥ 2] = 3·(1 − 16/81 − 32/81) = 11/9 and
+/// // P₁₂ = P[2 and 2] = C(4, 2)/81 = 6/81, so the bound is (121/81)/(11/9 + 6·6/81) = 121/135,
+/// // below the exact P[M₄ ≥ 2] = 1 (four requests on three edges always repeat one).
+/// let b = max_requests_lower_bound(4, 3, 2, 64).unwrap();
+/// assert!(b.contains(&Q::new(121.into(), 135.into())));
+/// ```
+pub fn max_requests_lower_bound(t: u64, m: usize, j: u64, prec: u64) -> Result<Interval> {
+    if m == 0 {
+        return Err(Error::invalid(
+            "largest request count",
+            "needs a graph with edges",
+        ));
+    }
+    crate::limits::BINOMIAL_TRIALS.check("binomial tail T", t)?;
+    if j == 0 {
+        return Interval::from_f64(1.0);
+    }
+    if j > t {
+        return Interval::from_f64(0.0);
+    }
+    if m == 1 {
+        return Interval::from_f64(1.0);
+    }
+    let q = |k: u64| Q::from_integer(Int::from(k));
+    let p1 = Q::new(Int::one(), Int::from(m as u64));
+    let p2 = Q::new(Int::one(), Int::from(m as u64 - 1));
+    let s1 = upper_tail(t, &p1, j, prec)?.mul_rational(&q(m as u64), prec);
+    if *s1.hi() <= 0u32 {
+        return Interval::from_f64(0.0);
+    }
+    // P₁₂ term by term: P[N₁ = a] = P[N₁ ≥ a] − P[N₁ ≥ a + 1].
+    // Terms with a > T − j vanish (the other edge cannot get j of the remaining requests).
+    let mut p12 = Interval::from_f64(0.0)?;
+    let mut above = upper_tail(t, &p1, j, prec)?;
+    let mut a = j;
+    while a <= t - j {
+        let next = upper_tail(t, &p1, a + 1, prec)?;
+        let pmf = above.sub(&next, prec).max(&Interval::from_f64(0.0)?);
+        let second = upper_tail(t - a, &p2, j, prec)?;
+        p12 = p12.add(&pmf.mul(&second, prec), prec);
+        a += 1;
+        above = next;
+        // The rest, Σ_{a' ≥ a} P[N₁ = a']·(a probability ≤ 1), is at most P[N₁ ≥ a].
+        if a <= t - j && negligible(&above, &p12, prec) {
+            p12 = p12.add(&Interval::new(Float::from(0u32), above.hi().clone())?, prec);
+            break;
+        }
+    }
+    let pairs = q(m as u64) * q(m as u64 - 1);
+    let den = s1.add(&p12.mul_rational(&pairs, prec), prec);
+    s1.mul(&s1, prec).div(&den, prec)
+}
+
+/// A lower bound on `P[max_u L_t(u) − t/n ≥ (j − y)/2 − T/n]` that holds for **every allocation
+/// strategy** on a `d`-regular graph with `n` vertices and `m = nd/2` edges and every `t ≥ T`:
+///
+/// `P[M_T ≥ j]·y/j` (through [`max_requests_lower_bound`]), `0 < y < j`.
+///
+/// The argument (derived here for Bansal–Feldheim's Lemma 4.2, arXiv:2106.06051 v2, §4.2, for
+/// every strategy): let `x = (j − y)/2` and look at the state at `t − T`, which the requests of
+/// the last `T` steps do not depend on. If some vertex is then `x` above the mean, it still is
+/// `x − T/n` above it at `t` (loads never decrease). Otherwise pick, among the edges requested at
+/// least `j` times in the window, one uniformly at random: given that there is one, it is a
+/// uniform edge `(u, v)` independent of the state, so `A = L(u) + L(v)` at `t − T` has mean
+/// `2(t − T)/n` (each vertex lies on `d` of the `m` edges) and is below `2(t − T)/n + 2x`; hence
+/// `A ≥ 2(t − T)/n − y` with probability at least `y/(2x + y) = y/j`. Each of the `≥ j` balls of
+/// that edge lands on `u` or `v`, so the heavier of the two ends at least `(A + j)/2`, which is
+/// `(j − y)/2 − T/n` above the mean `t/n`.
+///
+/// ```
+/// use balloc::graph::binomial::pair_lower_bound;
+/// use balloc::exact::Q;
+/// // The three edges of a triangle, T = 4, j = 2, y = 1: (121/135)·(1/2) = 121/270.
+/// let b = pair_lower_bound(4, 3, 3, 2, 1, 64).unwrap();
+/// assert!(b.contains(&Q::new(121.into(), 270.into())));
+/// assert!(pair_lower_bound(4, 3, 3, 2, 2, 64).is_err()); // y must be below j
+/// ```
+pub fn pair_lower_bound(t: u64, n: usize, m: usize, j: u64, y: u64, prec: u64) -> Result<Interval> {
+    if t == 0 || n == 0 || m == 0 || y == 0 || y >= j {
+        return Err(Error::invalid(
+            "strategy-free pair bound",
+            format!("needs T ≥ 1, a graph with edges and 0 < y < j, got T = {t}, y = {y}, j = {j}"),
+        ));
+    }
+    max_requests_lower_bound(t, m, j, prec)
+        .map(|p| p.mul_rational(&Q::new(Int::from(y), Int::from(j)), prec))
+}
+
 #[cfg(feature = "unit-tests")]
 #[doc(hidden)]
 pub mod tests {

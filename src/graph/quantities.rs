@@ -145,7 +145,10 @@ pub const GLOBAL: &[&str] = &[
 /// `P[max L_t − t/n ≥ a/b]` for every strategy and every `t ≥ T`, from both sides of that cut
 /// ([`super::binomial::excess_lower_bound`], enclosed); `deviation_bound(T, a, b)`, a lower bound on
 /// `P[max_u |L_t(u) − t/n| ≥ a/b]` for every strategy and every `t ≥ T`, from the smaller side of
-/// that cut alone ([`super::binomial::deviation_lower_bound`], enclosed); `eps1_greedy(k)`, the best ε of C1 at
+/// that cut alone ([`super::binomial::deviation_lower_bound`], enclosed); `pair_bound(T, j, y)`, a
+/// lower bound on `P[max L_t − t/n ≥ (j − y)/2 − T/n]` for every strategy and every `t ≥ T` on a
+/// regular graph, from the edges requested at least `j` times ([`super::binomial::pair_lower_bound`],
+/// enclosed); `eps1_greedy(k)`, the best ε of C1 at
 /// `δ = k/n` of greedy's allocation vector by rank at the loads ([`greedy::conditions`]);
 /// `drift_feasible(a, b)`, 1 when the uniform drift `δ = a/b` of the loads' sign pattern is
 /// realisable by a flow of at most 1 per edge (max-flow, [`measures::drift_feasible`]), else 0.
@@ -154,6 +157,7 @@ pub const FUNCTIONS: &[(&str, &[&str])] = &[
     ("cut_tail", &["T"]),
     ("excess_bound", &["T", "a", "b"]),
     ("deviation_bound", &["T", "a", "b"]),
+    ("pair_bound", &["T", "j", "y"]),
     ("eps1_greedy", &["k"]),
     ("drift_feasible", &["a", "b"]),
 ];
@@ -659,6 +663,27 @@ impl<'a> GraphState<'a> {
                 let end = |f: &malachite::Float| {
                     crate::lang::domain::float_to_rational(f).ok_or_else(|| {
                         undefined(format!("`{name}({t}, {a}, {b})`: an infinite end"))
+                    })
+                };
+                Ok(FnValue::Enclosed(end(iv.lo())?, end(iv.hi())?))
+            }
+            "pair_bound" => {
+                let (t, j, y) = (arg(0)?, arg(1)?, arg(2)?);
+                let degrees = || g.edges().iter().flat_map(|&(a, b)| [a, b]);
+                let mut deg = vec![0usize; g.n()];
+                degrees().for_each(|v| deg[v] += 1);
+                if deg.iter().any(|&d| d != deg[0]) {
+                    return Err(undefined(format!(
+                        "`pair_bound({t}, {j}, {y})`: graph `{}` is not regular (the bound \
+                         averages the loads over the edges, which weights a vertex by its degree)",
+                        g.name()
+                    )));
+                }
+                let iv = super::binomial::pair_lower_bound(t, g.n(), g.m(), j, y, 256)
+                    .map_err(|e| undefined(format!("`pair_bound({t}, {j}, {y})`: {e}")))?;
+                let end = |f: &malachite::Float| {
+                    crate::lang::domain::float_to_rational(f).ok_or_else(|| {
+                        undefined(format!("`pair_bound({t}, {j}, {y})`: an infinite end"))
                     })
                 };
                 Ok(FnValue::Enclosed(end(iv.lo())?, end(iv.hi())?))
