@@ -1151,53 +1151,66 @@ mod simulate_request {
 fn stopped_runs_end_as_runs_of_that_many_balls() {
     use balloc::graph::Graph;
     use balloc::sim::graph::{GreedyModel, StrategyModel};
-    let cfg = |p: &str, n: usize, b: u64, w: &str, t: &str| -> Box<dyn sim::Model> {
-        Box::new(Config::parse(p, n, b, w, t).unwrap())
-    };
-    let cycle = Graph::cycle(16).unwrap();
-    let models: Vec<(&str, Box<dyn sim::Model>)> = vec![
-        (
-            "one-choice, compact",
-            cfg("one-choice", 8, 1, "unit", "random"),
-        ),
-        (
-            "two-choice, compact",
-            cfg("two-choice", 50, 1, "unit", "random"),
-        ),
+    // (label, process, n, batch, weights, ties)
+    let configs = [
+        ("one-choice, compact", "one-choice", 8, 1, "unit", "random"),
+        ("two-choice, compact", "two-choice", 50, 1, "unit", "random"),
         (
             "quantile, levels",
-            cfg("quantile(delta=0.5)", 40, 1, "unit", "random"),
+            "quantile(delta=0.5)",
+            40,
+            1,
+            "unit",
+            "random",
         ),
         (
             "two-choice, frozen batches",
-            cfg("two-choice", 20, 60, "unit", "random"),
+            "two-choice",
+            20,
+            60,
+            "unit",
+            "random",
         ),
         (
             "three-choice, multinomial",
-            cfg("d-choice(d=3)", 20, 600, "unit", "fixed"),
+            "d-choice(d=3)",
+            20,
+            600,
+            "unit",
+            "fixed",
         ),
         (
             "(1+β), exp(1), sequential",
-            cfg("one-plus-beta(beta=0.5)", 12, 1, "exp(1)", "random"),
+            "one-plus-beta(beta=0.5)",
+            12,
+            1,
+            "exp(1)",
+            "random",
         ),
         (
             "(1+β), exp(1), batches",
-            cfg("one-plus-beta(beta=0.5)", 12, 48, "exp(1)", "random"),
+            "one-plus-beta(beta=0.5)",
+            12,
+            48,
+            "exp(1)",
+            "random",
         ),
-        (
-            "mean-thinning",
-            cfg("mean-thinning", 16, 1, "unit", "random"),
-        ),
-        (
-            "twinning, sequential",
-            cfg("twinning", 16, 1, "unit", "random"),
-        ),
-        ("greedy on C16", Box::new(GreedyModel::new(&cycle).unwrap())),
-        (
-            "strategy on C16",
-            Box::new(StrategyModel::variant(&cycle, 1.0, 16).unwrap()),
-        ),
+        ("mean-thinning", "mean-thinning", 16, 1, "unit", "random"),
+        ("twinning, sequential", "twinning", 16, 1, "unit", "random"),
     ];
+    let cycle = Graph::cycle(16).unwrap();
+    let mut models: Vec<(&str, Box<dyn sim::Model>)> = configs
+        .iter()
+        .map(|&(label, p, n, b, w, t)| {
+            let m: Box<dyn sim::Model> = Box::new(Config::parse(p, n, b, w, t).unwrap());
+            (label, m)
+        })
+        .collect();
+    models.push(("greedy on C16", Box::new(GreedyModel::new(&cycle).unwrap())));
+    models.push((
+        "strategy on C16",
+        Box::new(StrategyModel::variant(&cycle, 1.0, 16).unwrap()),
+    ));
     let gamma: Arc<dyn potential::Potential> =
         Arc::from(potential::parse("gamma(alpha=0.1)").unwrap());
     for (name, model) in &models {
