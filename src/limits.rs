@@ -337,7 +337,7 @@ pub const BINOMIAL_TRIALS: Limit = Limit {
     name: "BINOMIAL_TRIALS",
     max: 1 << 24,
     unit: "trials",
-    applies_to: "`cut_tail(T)`, `excess_bound(T, a, b)`, `deviation_bound(T, a, b)`, `pair_bound(T, j, y)` of `graph` claims (Lemma 4.1: T = ⌈c·n²d²/k²⌉)",
+    applies_to: "`cut_tail(T)`, `excess_bound(T, a, b)`, `deviation_bound(T, a, b)`, `pair_bound(T, j, y)`, `spread_bound(T, b, y)` of `graph` claims (Lemma 4.1: T = ⌈c·n²d²/k²⌉)",
     reason: "the enclosed tail costs O(T) interval operations, about a microsecond each",
     raisable: true,
 };

@@ -28,6 +28,7 @@ pub mod haar;
 pub mod measures;
 pub mod quantities;
 pub mod sparse_cut;
+pub mod spread;
 pub mod strategy;
 pub mod tree;
 pub mod tree_file;

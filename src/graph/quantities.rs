@@ -148,7 +148,9 @@ pub const GLOBAL: &[&str] = &[
 /// that cut alone ([`super::binomial::deviation_lower_bound`], enclosed); `pair_bound(T, j, y)`, a
 /// lower bound on `P[max L_t − t/n ≥ (j − y)/2 − T/n]` for every strategy and every `t ≥ T` on a
 /// regular graph, from the edges requested at least `j` times ([`super::binomial::pair_lower_bound`],
-/// enclosed); `eps1_greedy(k)`, the best ε of C1 at
+/// enclosed); `spread_bound(T, b, y)`, a lower bound on `P[max L_t − min L_t ≥ T/n − y]` for every
+/// strategy and every `t ≥ T` on a cycle, torus, hypercube or complete graph
+/// ([`super::spread::spread_lower_bound`], enclosed); `eps1_greedy(k)`, the best ε of C1 at
 /// `δ = k/n` of greedy's allocation vector by rank at the loads ([`greedy::conditions`]);
 /// `drift_feasible(a, b)`, 1 when the uniform drift `δ = a/b` of the loads' sign pattern is
 /// realisable by a flow of at most 1 per edge (max-flow, [`measures::drift_feasible`]), else 0.
@@ -158,6 +160,7 @@ pub const FUNCTIONS: &[(&str, &[&str])] = &[
     ("excess_bound", &["T", "a", "b"]),
     ("deviation_bound", &["T", "a", "b"]),
     ("pair_bound", &["T", "j", "y"]),
+    ("spread_bound", &["T", "b", "y"]),
     ("eps1_greedy", &["k"]),
     ("drift_feasible", &["a", "b"]),
 ];
@@ -170,6 +173,15 @@ pub const FUNCTIONS: &[(&str, &[&str])] = &[
 /// ```
 pub fn function_uses_loads(name: &str) -> bool {
     matches!(name, "eps1_greedy" | "drift_feasible")
+}
+
+/// An enclosure's rational ends, or an error naming the call `what` (e.g. `` `cut_tail(12)` ``).
+fn rational_ends(iv: &crate::enclosure::Interval, what: &str) -> Result<(Q, Q)> {
+    let end = |f: &malachite::Float| {
+        crate::lang::domain::float_to_rational(f)
+            .ok_or_else(|| undefined(format!("{what}: an infinite end")))
+    };
+    Ok((end(iv.lo())?, end(iv.hi())?))
 }
 
 /// The value of a function of the state: exact, or an enclosure `[lo, hi]` with rational ends.
@@ -624,11 +636,7 @@ impl<'a> GraphState<'a> {
                 let p = qi(inside) / qi(g.m());
                 let iv = super::binomial::lemma_4_1_tail(t, &p, 256)
                     .map_err(|e| undefined(format!("`cut_tail({t})`: {e}")))?;
-                let end = |f: &malachite::Float| {
-                    crate::lang::domain::float_to_rational(f)
-                        .ok_or_else(|| undefined(format!("`cut_tail({t})`: an infinite end")))
-                };
-                let (lo, hi) = (end(iv.lo())?, end(iv.hi())?);
+                let (lo, hi) = rational_ends(&iv, &format!("`cut_tail({t})`"))?;
                 self.tails.borrow_mut().push((t, lo.clone(), hi.clone()));
                 Ok(FnValue::Enclosed(lo, hi))
             }
@@ -660,19 +668,12 @@ impl<'a> GraphState<'a> {
                     super::binomial::deviation_lower_bound(t, count(false), g.n(), g.m(), &x, 256)
                 }
                 .map_err(|e| undefined(format!("`{name}({t}, {a}, {b})`: {e}")))?;
-                let end = |f: &malachite::Float| {
-                    crate::lang::domain::float_to_rational(f).ok_or_else(|| {
-                        undefined(format!("`{name}({t}, {a}, {b})`: an infinite end"))
-                    })
-                };
-                Ok(FnValue::Enclosed(end(iv.lo())?, end(iv.hi())?))
+                let (lo, hi) = rational_ends(&iv, &format!("`{name}({t}, {a}, {b})`"))?;
+                Ok(FnValue::Enclosed(lo, hi))
             }
             "pair_bound" => {
                 let (t, j, y) = (arg(0)?, arg(1)?, arg(2)?);
-                let degrees = || g.edges().iter().flat_map(|&(a, b)| [a, b]);
-                let mut deg = vec![0usize; g.n()];
-                degrees().for_each(|v| deg[v] += 1);
-                if deg.iter().any(|&d| d != deg[0]) {
+                if g.regular_degree().is_none() {
                     return Err(undefined(format!(
                         "`pair_bound({t}, {j}, {y})`: graph `{}` is not regular (the bound \
                          averages the loads over the edges, which weights a vertex by its degree)",
@@ -681,12 +682,15 @@ impl<'a> GraphState<'a> {
                 }
                 let iv = super::binomial::pair_lower_bound(t, g.n(), g.m(), j, y, 256)
                     .map_err(|e| undefined(format!("`pair_bound({t}, {j}, {y})`: {e}")))?;
-                let end = |f: &malachite::Float| {
-                    crate::lang::domain::float_to_rational(f).ok_or_else(|| {
-                        undefined(format!("`pair_bound({t}, {j}, {y})`: an infinite end"))
-                    })
-                };
-                Ok(FnValue::Enclosed(end(iv.lo())?, end(iv.hi())?))
+                let (lo, hi) = rational_ends(&iv, &format!("`pair_bound({t}, {j}, {y})`"))?;
+                Ok(FnValue::Enclosed(lo, hi))
+            }
+            "spread_bound" => {
+                let (t, b, y) = (arg(0)?, arg(1)?, arg(2)?);
+                let iv = super::spread::spread_lower_bound(g, t, b, y, 256)
+                    .map_err(|e| undefined(format!("`spread_bound({t}, {b}, {y})`: {e}")))?;
+                let (lo, hi) = rational_ends(&iv, &format!("`spread_bound({t}, {b}, {y})`"))?;
+                Ok(FnValue::Enclosed(lo, hi))
             }
             "eps1_greedy" => {
                 let k = usize::try_from(arg(0)?).unwrap_or(usize::MAX);
