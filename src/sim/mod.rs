@@ -413,7 +413,9 @@ impl Model for Config {
 /// How a model is simulated: balls per run, runs, base seed and what is observed.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    /// Balls per run `m` (a run stops at the first observation point with at least `m` balls).
+    /// Balls per run `m`. A batched run whose `m` is not a batch end ends with a partial batch of
+    /// the remaining steps; a process whose step may allocate two balls (Twinning) may end past
+    /// `m` (by at most one ball when sequential).
     pub balls: u64,
     /// Number of runs `R`.
     pub runs: u64,
