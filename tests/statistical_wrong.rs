@@ -602,6 +602,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     (
+        "batched-2022/lower-bound-b-over-n-plus-log-n-one-plus-beta",
+        Constant("c"),
+        Tight,
+    ),
+    (
         "batched-2022/lower-bound-log-n-one-plus-beta",
         Constant("c"),
         Tight,
