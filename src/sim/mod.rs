@@ -101,6 +101,14 @@ pub trait Model: Send + Sync {
     /// each says so too (a batch is then never cut short at a batch end). A process whose step
     /// may allocate more balls than one (Twinning) has its last batch before a stop cut short
     /// at the stop, so its stopped runs are not prefixes of longer ones.
+    ///
+    /// ```
+    /// use balloc::sim::{Config, Model};
+    /// let c = |p: &str, b: u64| Config::parse(p, 16, b, "unit", "random").unwrap();
+    /// assert!(c("two-choice", 64).prefix_stops());    // one ball per step
+    /// assert!(c("twinning", 1).prefix_stops());       // a batch of one step
+    /// assert!(!c("twinning", 64).prefix_stops());     // two balls in some steps of a batch
+    /// ```
     fn prefix_stops(&self) -> bool {
         self.batch() <= 1
     }
