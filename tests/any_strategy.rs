@@ -665,6 +665,41 @@ fn strategy_free_bounds_refuse_bad_arguments() {
     }
 }
 
+/// The starts of the strategy-free tests on small regular graphs: equal loads, one vertex three
+/// ahead, every other vertex two ahead, loads 0, 1, 2 in turn, and `last` (a test's own fifth).
+fn small_starts(n: usize, last: Vec<u8>) -> Vec<Vec<u8>> {
+    vec![
+        vec![0; n],
+        (0..n).map(|v| u8::from(v == 0) * 3).collect(),
+        (0..n).map(|v| (v % 2) as u8 * 2).collect(),
+        (0..n).map(|v| (v % 3) as u8).collect(),
+        last,
+    ]
+}
+
+/// Asserts that `want` is at most the least probability, over every strategy, that `event` holds
+/// after `t` uniform requests from each of `starts` (`label` names the case in a failure); returns
+/// the number of starts compared.
+fn assert_below_best(
+    g: &Graph,
+    starts: &[Vec<u8>],
+    t: u32,
+    event: &dyn Fn(&[u8]) -> bool,
+    want: &Q,
+    label: &str,
+) -> usize {
+    for start in starts {
+        let least = least_over_strategies_for(g, start, t, event);
+        let least = Q::new(least.into(), (g.m() as u64).pow(t).into());
+        assert!(
+            &least >= want,
+            "{} start {start:?} {label}: a strategy reaches {least} < {want}",
+            g.name()
+        );
+    }
+    starts.len()
+}
+
 /// The request counts of the `m` edges in the request sequence number `code` (base `m`, `t` digits).
 fn request_counts(code: u64, m: usize, t: u32) -> Vec<u32> {
     let mut c = code;
@@ -716,13 +751,7 @@ fn the_strategy_free_pair_bound_is_below_the_best_strategy() {
     let (mut compared, mut positive) = (0, 0);
     for g in &graphs {
         let (n, m) = (g.n(), g.m());
-        let starts: Vec<Vec<u8>> = vec![
-            vec![0; n],
-            (0..n).map(|v| u8::from(v == 0) * 3).collect(),
-            (0..n).map(|v| (v % 2) as u8 * 2).collect(),
-            (0..n).map(|v| (v % 3) as u8).collect(),
-            (0..n).map(|v| u8::from(v + 1 == n) * 4).collect(),
-        ];
+        let starts = small_starts(n, (0..n).map(|v| u8::from(v + 1 == n) * 4).collect());
         for t in 1..=6u32 {
             let total = (m as u64).pow(t);
             let seqs: Vec<Vec<u32>> = (0..total).map(|c| request_counts(c, m, t)).collect();
@@ -754,18 +783,16 @@ fn the_strategy_free_pair_bound_is_below_the_best_strategy() {
                     );
                     // The threshold (j − y)/2 − T/n = ((j − y)n − 2T)/(2n).
                     let (xn, xd) = (i64::from(j - y) * n as i64 - 2 * i64::from(t), 2 * n as i64);
-                    for start in &starts {
-                        let least = least_over_strategies(g, start, t, xn, xd);
-                        assert!(
-                            frac(least) >= want,
-                            "{} start {start:?} T = {t} j = {j} y = {y}: a strategy reaches {} < {want}",
-                            g.name(),
-                            frac(least)
-                        );
-                        compared += 1;
-                        if xn > 0 && want > Q::from_integer(0.into()) {
-                            positive += 1;
-                        }
+                    let above = |l: &[u8]| {
+                        let w: i64 = l.iter().map(|&x| i64::from(x)).sum();
+                        let max = i64::from(*l.iter().max().unwrap());
+                        (n as i64 * max - w) * xd >= n as i64 * xn
+                    };
+                    let label = format!("T = {t} j = {j} y = {y}");
+                    let k = assert_below_best(g, &starts, t, &above, &want, &label);
+                    compared += k;
+                    if xn > 0 && want > Q::from_integer(0.into()) {
+                        positive += k;
                     }
                 }
             }
@@ -826,13 +853,7 @@ fn the_strategy_free_spread_bound_is_below_the_best_strategy() {
     for (g, horizon) in &graphs {
         let (n, m) = (g.n(), g.m());
         let d = g.regular_degree().unwrap();
-        let starts: Vec<Vec<u8>> = vec![
-            vec![0; n],
-            (0..n).map(|v| u8::from(v == 0) * 3).collect(),
-            (0..n).map(|v| (v % 2) as u8 * 2).collect(),
-            (0..n).map(|v| (v % 3) as u8).collect(),
-            (0..n).map(|v| u8::from(v + 1 != n) * 2).collect(),
-        ];
+        let starts = small_starts(n, (0..n).map(|v| u8::from(v + 1 != n) * 2).collect());
         let qq = |a: usize, b: usize| Q::new(a.into(), b.into());
         for t in 1..=*horizon {
             // (1 − k/m)^T in rationals, 0 for k ≥ m.
@@ -871,21 +892,15 @@ fn the_strategy_free_spread_bound_is_below_the_best_strategy() {
                     );
                     // max − min ≥ T/n − y, in integers: n·(max − min) ≥ T − y·n.
                     let need = i64::from(t) - i64::from(y) * n as i64;
-                    for start in &starts {
-                        let least = least_over_strategies_for(g, start, t, &|l| {
-                            let (max, min) = (l.iter().max().unwrap(), l.iter().min().unwrap());
-                            n as i64 * i64::from(max - min) >= need
-                        });
-                        let least = Q::new(least.into(), (m as u64).pow(t).into());
-                        assert!(
-                            least >= want,
-                            "{} start {start:?} T = {t} b = {b} y = {y}: a strategy reaches {least} < {want}",
-                            g.name()
-                        );
-                        compared += 1;
-                        if need > 0 && want > Q::from_integer(0.into()) {
-                            positive += 1;
-                        }
+                    let spread = |l: &[u8]| {
+                        let (max, min) = (l.iter().max().unwrap(), l.iter().min().unwrap());
+                        n as i64 * i64::from(max - min) >= need
+                    };
+                    let label = format!("T = {t} b = {b} y = {y}");
+                    let k = assert_below_best(g, &starts, t, &spread, &want, &label);
+                    compared += k;
+                    if need > 0 && want > Q::from_integer(0.into()) {
+                        positive += k;
                     }
                 }
             }
