@@ -84,6 +84,17 @@ fn hitting_is_per_run() -> Error {
     Error::Unsupported("a hitting time is computed by its own runs, not from a trajectory".into())
 }
 
+/// The first potential's value at a simulated state, or an error naming `[claim] potential` when
+/// it is not representable as an `f64` there.
+fn first_potential(values: &[Option<f64>]) -> Result<f64> {
+    values.first().copied().flatten().ok_or_else(|| {
+        Error::invalid(
+            "[claim] potential",
+            "its value is not representable as f64 on a simulated state",
+        )
+    })
+}
+
 /// Observable `i` of a model (the strategy's sibling gap; md-balls' per-dimension and sum gaps).
 fn observable(v: &[f64], i: usize) -> Result<f64> {
     v.get(i).copied().ok_or_else(|| {
@@ -293,14 +304,7 @@ impl Statistical {
                 "an empty half of the observation window",
             )
         })?;
-        let pot = |p: &crate::sim::Point| {
-            p.potentials.first().copied().flatten().ok_or_else(|| {
-                Error::invalid(
-                    "[claim] potential",
-                    "its value is not representable as f64 on a simulated state",
-                )
-            })
-        };
+        let pot = |p: &crate::sim::Point| first_potential(&p.potentials);
         Ok(match self.stat {
             Stat::FinalGap => last.gap,
             Stat::MaxGap => pts
@@ -338,12 +342,7 @@ impl Statistical {
             Stat::PotentialFraction => {
                 let mut k = 0usize;
                 for p in pts {
-                    let v = p.potentials.first().copied().flatten().ok_or_else(|| {
-                        Error::invalid(
-                            "[claim] potential",
-                            "its value is not representable as f64 on a simulated state",
-                        )
-                    })?;
+                    let v = first_potential(&p.potentials)?;
                     if v <= th.below {
                         k += 1;
                     }
@@ -359,23 +358,15 @@ impl Statistical {
 
     /// The statistic on one simulated run (its final state, its maxima, or its checkpoints).
     pub(super) fn per_run(&self, r: &RunResult, th: &Th) -> Result<f64> {
-        let pot = |v: Option<f64>| {
-            v.ok_or_else(|| {
-                Error::invalid(
-                    "[claim] potential",
-                    "its value is not representable as f64 on a simulated state",
-                )
-            })
-        };
         Ok(match self.stat {
             Stat::FinalGap => r.final_gap,
             Stat::MaxGap => r.max_gap,
             Stat::Spread => r.spread,
-            Stat::PotentialFinal => pot(r.potentials.first().copied().flatten())?,
+            Stat::PotentialFinal => first_potential(&r.potentials)?,
             Stat::PotentialMean => {
                 let mut s = 0.0;
                 for p in &r.trajectory {
-                    s += pot(p.potentials.first().copied().flatten())?;
+                    s += first_potential(&p.potentials)?;
                 }
                 s / r.trajectory.len().max(1) as f64
             }
@@ -409,12 +400,7 @@ impl Statistical {
             Stat::MaxGap if p.max_gap.is_finite() => p.max_gap,
             Stat::MaxGap => p.gap,
             Stat::Spread => p.spread,
-            Stat::PotentialFinal => p.potentials.first().copied().flatten().ok_or_else(|| {
-                Error::invalid(
-                    "[claim] potential",
-                    "its value is not representable as f64 on a simulated state",
-                )
-            })?,
+            Stat::PotentialFinal => first_potential(&p.potentials)?,
             _ => {
                 return Err(Error::invalid(
                     "[claim] statistic",
