@@ -785,3 +785,121 @@ fn growth_in_beta_matches_the_exact_slope() {
     let v = run(&root, &write(&root, "flat", &file("in [-0.1, 0.1]")));
     assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
 }
+
+/// `beta` in a per-configuration field is each source's β. Two bins, two balls of (1+β): E[gap] =
+/// 1/2 − β/4 exactly (see `growth_in_beta_matches_the_exact_slope`): 0.4375 at β = 1/4 and 0.3125
+/// at β = 3/4. A band of ±0.05 around 1/2 − beta/4 holds on both sides only if `beta` is read per
+/// source: with one β for both sources (either value, or 0) one side is refuted at the other
+/// source (0.4375 − 0.05 > 0.3125 + 0.05). 4000 runs: the t half-width at the level
+/// 1 − 0.05/2 is about 2.24·√(0.25/4000) ≈ 0.018, so the margin is about 4.5 standard errors.
+#[test]
+fn beta_in_a_bound_is_each_sources_beta() {
+    let root = scratch("source-beta");
+    let file = |setting: &str, claim: &str, consts: &str| {
+        format!(
+            "{HEAD}[setting]\n{setting}\n{consts}[claim]\n{claim}\nballs = \"2\"\nruns = 4000\nseed = 5\n\
+             confidence = 0.95\n[domain]\nn = [2]\n"
+        )
+    };
+    let two = "processes = [\"one-plus-beta(beta=0.25)\", \"one-plus-beta(beta=0.75)\"]";
+    for (name, claim) in [
+        (
+            "above",
+            "statistic = \"final_gap\"\nmean = \">= 1/2 - beta/4 - 0.05\"",
+        ),
+        (
+            "below",
+            "statistic = \"final_gap\"\nmean = \"<= 1/2 - beta/4 + 0.05\"",
+        ),
+    ] {
+        let v = run(&root, &write(&root, name, &file(two, claim, "")));
+        assert_eq!(v.verdict, Status::Holds, "{name}: {:?}", v.notes);
+        let notes = v.notes.join("\n");
+        // The thresholds by hand: 1/2 − 1/16 ∓ 0.05 and 1/2 − 3/16 ∓ 0.05.
+        let (a, b) = if name == "above" {
+            ("rhs 0.3875", "rhs 0.2625")
+        } else {
+            ("rhs 0.4875", "rhs 0.3625")
+        };
+        assert!(notes.contains(a) && notes.contains(b), "{notes}");
+    }
+    // The band one-sided with the first source's β for both is refuted at the second source.
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "fixed",
+            &file(
+                two,
+                "statistic = \"final_gap\"\nmean = \">= 1/2 - 1/16 - 0.05\"",
+                "",
+            ),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
+    // md sources (the rule's one-plus-beta choice) and graph sources (`[claim] beta`), and `q`:
+    // rhs −1/β is −2 at β = 1/2 and −1 at β = 1; q = β/4.
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "md",
+            &file(
+                "processes = [\"one-plus-beta(beta=0.5)\"]",
+                "statistic = \"md_max_gap\"\nlaw = \"uniform(dims=4,f=2)\"\nprobability = \">= -1/beta\"\nq = \"beta/4\"",
+                "",
+            ),
+        ),
+    );
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    let notes = v.notes.join("\n");
+    assert!(
+        notes.contains("rhs -2.0000") && notes.contains("vs 0.8750"),
+        "{notes}"
+    );
+    let v = balloc::check_str(&format!(
+        "{HEAD}[claim]\nstatistic = \"final_gap\"\ngraph = \"cycle\"\nbeta = [1, 0.5]\nprobability = \">= -1/beta\"\nq = \"1/2\"\nballs = \"n\"\nruns = 20\nconfidence = 0.9\n[domain]\nn = [8]\n"
+    ))
+    .unwrap();
+    let notes = v.notes.join("\n");
+    assert!(
+        notes.contains("rhs -1.0000") && notes.contains("rhs -2.0000"),
+        "{notes}"
+    );
+    // A constant named beta shadows the sources' β: rhs −1/1 for both.
+    let v = run(
+        &root,
+        &write(
+            &root,
+            "shadow",
+            &file(
+                two,
+                "statistic = \"final_gap\"\nprobability = \">= -1/beta\"\nq = \"1/2\"",
+                "[constants]\nbeta = 1\n",
+            ),
+        ),
+    );
+    let notes = v.notes.join("\n");
+    assert_eq!(notes.matches("rhs -1.0000").count(), 2, "{notes}");
+    // A source without β, and `beta` outside the per-configuration fields, are one-line errors.
+    let e = err_of(
+        "beta-missing",
+        "[setting]\nprocesses = [\"one-plus-beta(beta=0.5)\", \"two-choice\"]\n[claim]\nstatistic = \"final_gap\"\n\
+         probability = \"<= 4 / beta\"\nq = \"1/10\"\nballs = \"n\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n",
+    );
+    assert!(
+        e.contains("[claim] probability")
+            && e.contains("source 2 (two-choice)")
+            && !e.contains('\n'),
+        "{e}"
+    );
+    let e = err_of(
+        "beta-in-balls",
+        "[setting]\nprocesses = [\"one-plus-beta(beta=0.5)\"]\n[claim]\nstatistic = \"final_gap\"\n\
+         mean = \"<= 4\"\nballs = \"n / beta\"\nruns = 10\nconfidence = 0.9\n[domain]\nn = [4]\n",
+    );
+    assert!(
+        e.contains("balls") && e.contains("beta") && !e.contains('\n'),
+        "{e}"
+    );
+}

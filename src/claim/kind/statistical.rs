@@ -102,6 +102,16 @@ pub static INFO: KindInfo = KindInfo {
 /// probability that some vertex is untouched by the `m` edge requests of a run.
 const GRAPH_NAMES: [&str; 3] = ["d", "k", "untouched"];
 
+/// The per-configuration name of every source's β (the process parameter `beta`, an md rule's
+/// `one-plus-beta` choice, or `[claim] beta` of a graph source): a bound such as
+/// `K * ln(n) / beta` over sources with different β. Its slot follows the graph names; a constant
+/// of the same name shadows it.
+const SOURCE_BETA: &str = "beta";
+
+/// The number of per-source slots after the constants (`d`, `k`, `untouched`, `beta`); the state
+/// names of `until` follow them.
+const PER_SOURCE_SLOTS: usize = 4;
+
 /// The start state of a file, with its expressions in `n`.
 enum StartSpec {
     Empty,
@@ -152,12 +162,14 @@ pub struct Statistical {
     /// Whether `untouched` is read (the coupon-collector probability of a graph source's graph at
     /// `m` steps): it is then computed per configuration.
     uses_untouched: bool,
+    /// The β of each source when a per-configuration field reads `beta` (else empty).
+    source_beta: Vec<f64>,
     /// The strategy deciding on set loads refreshed every `refresh` balls (an expression in n).
     refresh: Option<Expr>,
     /// The distributed version against an adversary: the largest difference of set averages
     /// whose sign is the adversary's (an expression in n).
     adversarial: Option<Expr>,
-    /// `hitting_time`: the event (compiled over `n`, `b`, `m`, the constants, three graph slots,
+    /// `hitting_time`: the event (compiled over `n`, `b`, `m`, the constants, the four per-source slots,
     /// then `t`, `gap`, `spread`, `quantile`, `potential`) with its text, and the balls between
     /// checks (default `n`).
     until: Option<(crate::lang::Formula, String)>,

@@ -12,7 +12,7 @@ use super::claim::{Over, Test};
 use super::section::{ClaimSection, NumOrExpr, OneOrMany, Strategies};
 use super::sources::Source;
 use super::statistic::Stat;
-use super::{GRAPH_NAMES, StartSpec, Statistical};
+use super::{GRAPH_NAMES, SOURCE_BETA, StartSpec, Statistical};
 use crate::claim::kind::Check;
 use crate::claim::schema::{ConstValue, FileError, Theorem};
 
@@ -94,8 +94,9 @@ impl<'a> Builder<'a> {
 
     /// Compiles the expression `text` of `field`. In scope: the first `allowed` of `n`, `b`, `m`
     /// (names not yet defined at this field, b in a batch, m in balls, are out of scope), the
-    /// constants, and with graph sources `d`, `k`, `untouched` in the per-configuration fields
-    /// (their slots are placeholders elsewhere).
+    /// constants, and in the per-configuration fields (`mean`, `probability`, `q`, `relative_to`,
+    /// `subtract`) with graph sources `d`, `k`, `untouched`, and with any sources `beta`, the
+    /// source's β (their slots are placeholders elsewhere).
     pub fn comp(&self, text: &str, field: &str, allowed: usize) -> Built<Expr> {
         let mut scoped: Vec<&str> = self
             .names
@@ -119,11 +120,20 @@ impl<'a> Builder<'a> {
         } else {
             scoped.extend(["\u{0}"; 3]);
         }
+        // Every source's β in the same fields, unless a constant of that name shadows it.
+        let source_beta = matches!(
+            field,
+            "mean" | "probability" | "q" | "relative_to" | "subtract"
+        ) && !self.names[3..].iter().any(|c| c == SOURCE_BETA);
+        scoped.push(if source_beta { SOURCE_BETA } else { "\u{0}" });
         crate::lang::compile_value(text, &scoped).map_err(|err| {
             let mut known: Vec<&str> = self.names[..allowed].iter().map(|s| s.as_str()).collect();
             known.extend(self.names[3..].iter().map(|s| s.as_str()));
             if per_point {
                 known.extend(GRAPH_NAMES);
+            }
+            if source_beta {
+                known.push(SOURCE_BETA);
             }
             self.bad(
                 field,
@@ -259,9 +269,10 @@ impl<'a> Builder<'a> {
                 || matches!(&self.cs.strategy, Some(Strategies::Many(v)) if v.len() > 1))
     }
 
-    /// Which graph names the per-configuration fields read (`untouched`; `d`, `k`, also read by a
-    /// fit in `d/k`), and the checks of `untouched` (beta = 1, the empty start, no burn-in).
-    fn graph_names_read(&self, check: &mut Statistical, over: Over) -> Built<()> {
+    /// Which per-source names the per-configuration fields read (`untouched`; `d`, `k`, also read
+    /// by a fit in `d/k`; `beta`, then every source's β, which every source must have), and the
+    /// checks of `untouched` (beta = 1, the empty start, no burn-in).
+    fn source_names_read(&self, check: &mut Statistical, over: Over) -> Built<()> {
         let dk_slots = [check.names.len(), check.names.len() + 1];
         let untouched_slot = check.names.len() + 2;
         let fields: Vec<&Expr> = [
@@ -294,6 +305,39 @@ impl<'a> Builder<'a> {
                 if check.burn_in.is_some() { "burn_in" } else { "start" },
                 "`untouched` bounds the spread from the empty start only (an untouched vertex then holds 0 balls)".into(),
             ));
+        }
+        let beta_slot = check.names.len() + GRAPH_NAMES.len();
+        let reads = |e: Option<&Expr>| e.is_some_and(|e| e.uses().slots.contains(&beta_slot));
+        let reads_beta = if reads(Some(&check.rhs)) {
+            if matches!(check.test, Test::Mean(_)) {
+                "mean"
+            } else {
+                "probability"
+            }
+        } else if reads(check.q.as_ref()) {
+            "q"
+        } else if reads(check.relative_to.as_ref()) {
+            "relative_to"
+        } else {
+            "subtract"
+        };
+        if fields.iter().any(|e| e.uses().slots.contains(&beta_slot)) {
+            check.source_beta = check
+                .sources
+                .iter()
+                .enumerate()
+                .map(|(i, src)| match src.param(SOURCE_BETA) {
+                    Some(Ok(b)) if b > 0.0 => Ok(b),
+                    _ => Err(self.bad(
+                        reads_beta,
+                        format!(
+                            "`beta` is each source's β (the process parameter `beta`, an md `one-plus-beta` choice or `[claim] beta`); source {} ({}) has no positive `beta`",
+                            i + 1,
+                            src.label()
+                        ),
+                    )),
+                })
+                .collect::<Built<Vec<f64>>>()?;
         }
         check.uses_dk = over == Over::DOverK && self.cs.exponent.is_some()
             || fields
@@ -388,6 +432,7 @@ pub(super) fn build(t: &Theorem) -> Built<Box<dyn Check>> {
         curves,
         uses_dk: false,
         uses_untouched: false,
+        source_beta: Vec::new(),
         refresh,
         adversarial,
         every,
@@ -397,7 +442,7 @@ pub(super) fn build(t: &Theorem) -> Built<Box<dyn Check>> {
         consts: b.consts.clone(),
     };
     check.report_worst = b.report_worst(&check);
-    b.graph_names_read(&mut check, claim.over)?;
+    b.source_names_read(&mut check, claim.over)?;
     b.validate_grid(&check)?;
     Ok(Box::new(check))
 }

@@ -22,18 +22,18 @@ impl Statistical {
         consts: &[f64],
         what: &str,
     ) -> Result<f64> {
-        self.eval_dk(e, n, b, m, consts, (0.0, 0.0, 0.0), what)
+        self.eval_dk(e, n, b, m, consts, [0.0; 4], what)
     }
 
     /// The quantile level `q` of a probability claim at configuration `p` (an expression in `n`,
-    /// `b`, `m`, the constants and the graph's `d`, `k`, `untouched`).
+    /// `b`, `m`, the constants, the graph's `d`, `k`, `untouched` and the source's `beta`).
     pub(super) fn q_at(&self, p: &super::point::Point, consts: &[f64]) -> Result<f64> {
         let q = self.q.as_ref().expect("probability claims have q");
         self.eval_dk(q, p.n, p.b, p.m, consts, p.dk, "q")
     }
 
-    /// [`Statistical::eval`] with the graph's degree and edge connectivity `(d, k)` (the names
-    /// `d`, `k` of the per-configuration fields).
+    /// [`Statistical::eval`] with the per-source names of the configuration: the graph's `d`,
+    /// `k`, `untouched` and the source's `beta`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn eval_dk(
         &self,
@@ -42,12 +42,12 @@ impl Statistical {
         b: u64,
         m: u64,
         consts: &[f64],
-        dk: (f64, f64, f64),
+        dk: [f64; 4],
         what: &str,
     ) -> Result<f64> {
         let mut vals = vec![n as f64, b as f64, m as f64];
         vals.extend_from_slice(consts);
-        vals.extend([dk.0, dk.1, dk.2]);
+        vals.extend(dk);
         let slots: Vec<crate::lang::Approx> = vals
             .iter()
             .map(|v| crate::lang::Domain::float(&Float, *v))

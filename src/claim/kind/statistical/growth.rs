@@ -26,18 +26,7 @@ impl Builder<'_> {
         let mut betas = Vec::new();
         if let (Some(param), true) = (over.param(), exponent) {
             for (i, src) in sources.iter().enumerate() {
-                let beta = match src {
-                    Source::Process(spec) => crate::spec::Spec::parse(spec)
-                        .ok()
-                        .and_then(|sp| sp.get(param).map(crate::spec::parse_f64)),
-                    Source::Graph(g) if param == "beta" => Some(Ok(g.beta)),
-                    // An md source's choice: the β of `one-plus-beta(beta=…)`.
-                    Source::Md(r, _) if param == "beta" => match r.choice {
-                        crate::multidim::Choice::OnePlusBeta(b, _) => Some(Ok(b)),
-                        crate::multidim::Choice::D(_) => None,
-                    },
-                    _ => None,
-                };
+                let beta = src.param(param);
                 match beta {
                     Some(Ok(b)) if b > 0.0 => betas.push(b),
                     _ => {
@@ -399,13 +388,13 @@ impl Statistical {
             Over::Param { inverse: false, .. } => self.betas[p.source],
             Over::Param { inverse: true, .. } => 1.0 / self.betas[p.source],
             Over::DOverK => {
-                if p.dk.1 <= 0.0 {
+                if p.dk[1] <= 0.0 {
                     return Err(Error::invalid(
                         "[claim] exponent_in",
                         "d/k is a parameter of the graph sources",
                     ));
                 }
-                p.dk.0 / p.dk.1
+                p.dk[0] / p.dk[1]
             }
         })
     }

@@ -11,9 +11,10 @@ pub(super) struct Point {
     pub mi: usize,
     pub source: usize,
     pub values: Vec<f64>,
-    /// The degree, edge connectivity and coupon-collector probability of a graph source's graph
-    /// at `n` and `m` (when read; else 0).
-    pub dk: (f64, f64, f64),
+    /// The per-source names of this configuration: the degree, edge connectivity and
+    /// coupon-collector probability of a graph source's graph at `n` and `m`, and the source's β
+    /// (each when read; else 0).
+    pub dk: [f64; 4],
     /// The statistic on the first and second halves of the observation window, per run (with
     /// `steady_state`).
     pub halves: Option<(Vec<f64>, Vec<f64>)>,

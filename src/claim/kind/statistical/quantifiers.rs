@@ -234,8 +234,8 @@ impl Statistical {
         for &c in &self.consts {
             slots.push(fl(c)?);
         }
-        // The three graph slots (d, k, untouched) are placeholders in `until`.
-        for _ in 0..3 {
+        // The four per-source slots (d, k, untouched, beta) are placeholders in `until`.
+        for _ in 0..super::PER_SOURCE_SLOTS {
             slots.push(fl(0.0)?);
         }
         slots.push(fl(o.balls as f64)?);

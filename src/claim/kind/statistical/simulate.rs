@@ -50,14 +50,14 @@ impl Statistical {
                 });
             }
             for (mi, &m) in ms.iter().enumerate() {
-                for (si, s) in self.sources.iter().enumerate() {
-                    let dk = self.dk_at(s, n, m)?;
+                for (si, row) in by_source.iter_mut().enumerate() {
+                    let dk = self.dk_at(si, n, m)?;
                     let Sample {
                         mut values,
                         mut halves,
                         detail,
                     } = std::mem::replace(
-                        &mut by_source[si][mi],
+                        &mut row[mi],
                         Sample {
                             values: Vec::new(),
                             halves: None,

@@ -43,6 +43,23 @@ pub(super) struct GraphSource {
 }
 
 impl Source {
+    /// The source's parameter `param` (`beta`, `delta`): from the process spec, and for `beta`
+    /// also an md rule's `one-plus-beta` choice or a graph source's `[claim] beta`; `None` when
+    /// the source has none, `Some(Err)` when the spec's value does not parse.
+    pub(super) fn param(&self, param: &str) -> Option<std::result::Result<f64, String>> {
+        match self {
+            Source::Process(spec) => crate::spec::Spec::parse(spec)
+                .ok()
+                .and_then(|sp| sp.get(param).map(crate::spec::parse_f64)),
+            Source::Graph(g) if param == "beta" => Some(Ok(g.beta)),
+            Source::Md(r, _) if param == "beta" => match r.choice {
+                crate::multidim::Choice::OnePlusBeta(b, _) => Some(Ok(b)),
+                crate::multidim::Choice::D(_) => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The source as notes name it.
     pub(super) fn label(&self) -> String {
         match self {
@@ -431,12 +448,14 @@ impl Builder<'_> {
 }
 
 impl Statistical {
-    /// `(d, k, untouched)` of a graph source's graph at `n` (degree, edge connectivity, and the
-    /// exact probability that `m` uniform edge requests leave some vertex untouched,
-    /// [`crate::graph::coupon::untouched`]) when the file reads them; zeros otherwise.
-    pub(super) fn dk_at(&self, s: &Source, n: usize, m: u64) -> Result<(f64, f64, f64)> {
-        let Source::Graph(g) = s else {
-            return Ok((0.0, 0.0, 0.0));
+    /// The per-source names of a configuration: `d`, `k`, `untouched` of a graph source's graph
+    /// at `n` (degree, edge connectivity, and the exact probability that `m` uniform edge
+    /// requests leave some vertex untouched, [`crate::graph::coupon::untouched`]) and the
+    /// source's `beta`, each when the file reads it; zeros otherwise.
+    pub(super) fn dk_at(&self, si: usize, n: usize, m: u64) -> Result<[f64; 4]> {
+        let beta = self.source_beta.get(si).copied().unwrap_or(0.0);
+        let Source::Graph(g) = &self.sources[si] else {
+            return Ok([0.0, 0.0, 0.0, beta]);
         };
         let untouched = if self.uses_untouched {
             use num_traits::ToPrimitive;
@@ -448,7 +467,7 @@ impl Statistical {
             0.0
         };
         if !self.uses_dk {
-            return Ok((0.0, 0.0, untouched));
+            return Ok([0.0, 0.0, untouched, beta]);
         }
         let gr = g.kind.build(Some(n))?;
         let d = gr.regular_degree().ok_or_else(|| {
@@ -464,6 +483,6 @@ impl Statistical {
                 format!("`{}` is disconnected (k = 0)", gr.name()),
             ));
         }
-        Ok((d as f64, k as f64, untouched))
+        Ok([d as f64, k as f64, untouched, beta])
     }
 }

@@ -177,14 +177,14 @@ impl Builder<'_> {
     }
 
     /// The event `until` of a hitting time, compiled over the names of the per-configuration
-    /// fields (the three graph slots are placeholders) and the state's names; `every` and
+    /// fields (the four per-source slots are placeholders) and the state's names; `every` and
     /// `steady_state` are checked against the statistic.
     pub fn until(&self, stat: Stat) -> Built<Option<(Formula, String)>> {
         let (cs, names) = (&self.cs, &self.names);
         let until = match (&cs.until, stat) {
             (Some(text), Stat::HittingTime) => {
                 let mut scoped: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-                scoped.extend(["\u{0}"; 3]);
+                scoped.extend(["\u{0}"; super::PER_SOURCE_SLOTS]);
                 scoped.extend(quantifiers::STOP_NAMES);
                 let f = crate::lang::compile_str(text, &scoped).map_err(|err| {
                     let mut known: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
@@ -264,8 +264,9 @@ impl Builder<'_> {
     /// and a potential the registry parses.
     pub fn check_potential(&self, stat: Stat, until: Option<&(Formula, String)>) -> Built<()> {
         let (cs, names) = (&self.cs, &self.names);
-        let until_potential =
-            until.is_some_and(|(f, _)| quantifiers::uses_potential(f, names.len() + 3));
+        let until_potential = until.is_some_and(|(f, _)| {
+            quantifiers::uses_potential(f, names.len() + super::PER_SOURCE_SLOTS)
+        });
         let needs_potential = matches!(
             stat,
             Stat::PotentialFinal | Stat::PotentialMean | Stat::PotentialFraction
