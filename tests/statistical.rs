@@ -226,6 +226,25 @@ fn constant_finder_recovers_a_deterministic_gap() {
         .unwrap();
     assert!((r.per_n[0].value - 0.75).abs() < 1e-5, "{:?}", r.per_n);
     assert!(c.tighten("nope", None, &mut RunContext::default()).is_err());
+    // The pinning configuration is the one that fails just past the tightest value. Two balls into
+    // two bins: Two-Choice ends with gap 0 in every run, One-Choice with gap 1 in half of them, so
+    // P[gap ≤ K] ≥ 9/10 needs K ≥ 1 (One-Choice) and K ≥ 0 (Two-Choice). At K = 1 both hold with
+    // every run below the threshold — the same Clopper–Pearson end, a tie in margin — so only the
+    // failure below 1 names One-Choice, listed second.
+    let p = write(
+        &root,
+        "pinned",
+        &format!(
+            "{HEAD}[setting]\nprocesses = [\"two-choice\", \"one-choice\"]\n[constants]\nK = 3\n\
+             [tighten]\nK = \"smallest\"\n[claim]\nstatistic = \"final_gap\"\nprobability = \"<= K\"\n\
+             q = \"1/10\"\nballs = 2\nruns = 200\nseed = 3\nconfidence = 0.95\n[domain]\nn = [2]\n"
+        ),
+    );
+    let (_, c) = claim::prepare(&p, &root).unwrap();
+    let r = c.tighten("K", None, &mut RunContext::default()).unwrap();
+    assert!((r.per_n[0].value - 1.0).abs() < 1e-5, "{:?}", r.per_n);
+    let w = r.per_n[0].witness.as_ref().unwrap();
+    assert!(w.source.contains("one-choice"), "{}", w.source);
 }
 
 #[test]

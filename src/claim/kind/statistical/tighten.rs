@@ -69,13 +69,30 @@ impl Statistical {
                 witness: None,
             })
         })?;
+        // The pinning configuration: one that fails just past the tightest value (of those, the
+        // smallest margin there); without a failing value, the smallest margin at the value. At
+        // the value itself margins can tie (every configuration without a failing run has the
+        // same Clopper–Pearson end), so the margin there does not name the binding one.
         let mut consts = self.consts.clone();
-        consts[slot] = t.value;
         let mut tight: Option<(f64, Witness)> = None;
-        for p in points {
-            let j = self.judge(p, level, &consts)?;
-            if tight.as_ref().is_none_or(|(m, _)| j.margin < *m) {
-                tight = Some((j.margin, self.witness(p, &j, &consts, runs)));
+        if let Some(f) = t.fails {
+            consts[slot] = f;
+            for p in points {
+                let j = self.judge(p, level, &consts)?;
+                if j.decision != Decision::Holds
+                    && tight.as_ref().is_none_or(|(m, _)| j.margin < *m)
+                {
+                    tight = Some((j.margin, self.witness(p, &j, &consts, runs)));
+                }
+            }
+        }
+        if tight.is_none() {
+            consts[slot] = t.value;
+            for p in points {
+                let j = self.judge(p, level, &consts)?;
+                if tight.as_ref().is_none_or(|(m, _)| j.margin < *m) {
+                    tight = Some((j.margin, self.witness(p, &j, &consts, runs)));
+                }
             }
         }
         t.witness = tight.map(|t| t.1);
