@@ -178,6 +178,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
         )]),
         Tight,
     ),
+    (
+        "batched-2022/one-plus-beta-gap-whp-over-beta",
+        Constant("K"),
+        Tight,
+    ),
     // graphical-2022
     // One K for c = 1/2 and c = 1: loose at c = 1 (halved, its threshold is at the 1 − 1/64 quantile).
     ("graphical-2022/lemma-3-7-tail-c-one", Constant("K"), Loose),
@@ -334,6 +339,7 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     ("mean-biased-2023/main-theorem", Constant("C"), Tight),
+    ("mean-biased-2023/main-theorem-whp", Constant("C"), Tight),
     // The threshold ε² doubled; the fraction is 1 in every run (observed/bound 100).
     (
         "mean-biased-2023/mean-quantile-stabilization",
@@ -409,6 +415,27 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     ("multidim-2011/weighted-scalar-gap", Constant("K"), Tight),
+    (
+        "multidim-2011/one-plus-beta-gap-whp-over-beta-sum",
+        Constant("K"),
+        Tight,
+    ),
+    (
+        "multidim-2011/one-plus-beta-gap-whp-over-beta-sum-d16-f4",
+        Constant("K"),
+        Tight,
+    ),
+    (
+        "multidim-2011/one-plus-beta-gap-whp-over-beta-max",
+        Constant("K"),
+        Tight,
+    ),
+    (
+        "multidim-2011/gap-m-linear-whp-d16-f4",
+        Constant("K"),
+        Tight,
+    ),
+    ("multidim-2011/gap-m-linear-whp-d4-f1", Constant("K"), Tight),
     ("multidim-2011/one-plus-beta-gap-sum", Constant("K"), Loose),
     (
         "multidim-2011/one-plus-beta-gap-sum-tightest",
