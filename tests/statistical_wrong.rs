@@ -378,6 +378,7 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ),
     ("multidim-2011/gap-whp", Constant("K"), Tight),
     ("multidim-2011/gap-whp-large-n", Constant("K"), Tight),
+    ("multidim-2011/gap-whp-poly", Constant("K"), Tight),
     (
         "multidim-2011/gamma-expectation-log-n",
         Constant("K"),
@@ -388,7 +389,17 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Constant("K"),
         Tight,
     ),
+    (
+        "multidim-2011/gamma-expectation-log-n-long-t",
+        Constant("K"),
+        Tight,
+    ),
     ("multidim-2011/gap-in-m-whp-bound", Constant("K"), Tight),
+    (
+        "multidim-2011/gap-in-m-whp-bound-d-choice-d16-f4",
+        Constant("K"),
+        Tight,
+    ),
     // A smaller exponent than the one observed (0.45 in [0.44, 0.46]).
     (
         "multidim-2011/gap-in-m-exponent-half",
@@ -415,6 +426,16 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     ("multidim-2011/weighted-scalar-gap", Constant("K"), Tight),
+    (
+        "multidim-2011/weighted-scalar-gap-geometric-whp",
+        Constant("K"),
+        Tight,
+    ),
+    (
+        "multidim-2011/weighted-scalar-gap-two-point-whp",
+        Constant("K"),
+        Tight,
+    ),
     (
         "multidim-2011/one-plus-beta-gap-whp-over-beta-sum",
         Constant("K"),
