@@ -922,3 +922,48 @@ fn beta_in_a_bound_is_each_sources_beta() {
         "{e}"
     );
 }
+
+/// Among sources with equal margins (no run reaches the threshold, so every Clopper–Pearson end
+/// is the same) the worst source named in the notes is the one whose observed quantile is nearest
+/// the threshold, read here from the per-source notes. Greedy is listed first and the strategy,
+/// whose gap on a small cycle is the larger one, second: naming the first of the tied sources
+/// would name greedy.
+#[test]
+fn the_worst_source_breaks_margin_ties_by_the_observed_quantile() {
+    let v = balloc::check_str(&format!(
+        "{HEAD}[claim]\nstatistic = \"final_gap\"\ngraph = \"cycle\"\nstrategy = [\"greedy\", \"flow\"]\n\
+         probability = \"<= 1000\"\nq = \"1/10\"\nballs = \"16 * n\"\nruns = 200\nseed = 4\nconfidence = 0.95\n\
+         [domain]\nn = [16]\n"
+    ))
+    .unwrap();
+    assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
+    let ratio = |l: &str| -> f64 {
+        let r = l.split("observed/bound ").nth(1).unwrap();
+        r[..r.find([')', ',']).unwrap()].parse().unwrap()
+    };
+    let per_source: Vec<(String, f64)> = v
+        .notes
+        .iter()
+        .filter(|l| l.contains(": P[") && l.contains("observed/bound"))
+        .map(|l| (l.split(", b = ").next().unwrap().to_string(), ratio(l)))
+        .collect();
+    assert_eq!(per_source.len(), 2, "{:?}", v.notes);
+    let top = per_source[0].1.max(per_source[1].1);
+    // The test discriminates: the first source is not the one nearest the threshold.
+    assert!(per_source[0].1 < top, "{per_source:?}");
+    let worst = v
+        .notes
+        .iter()
+        .find(|l| l.contains("the worst of the"))
+        .unwrap();
+    assert!(worst.contains("smallest margin"), "{worst}");
+    assert!(
+        (ratio(worst) - top).abs() < 1e-9,
+        "{worst} vs {per_source:?}"
+    );
+    let second = per_source[1].0.trim_start_matches("n = 16, ");
+    assert!(
+        second.contains("strategy") && worst.ends_with(second),
+        "{worst} vs {second}"
+    );
+}

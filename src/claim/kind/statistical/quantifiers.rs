@@ -13,6 +13,7 @@
 //!   first check (every `every` balls, default `n` rounded up to a batch) at which it holds, or
 //!   censored when it does not hold by `m` balls ([`crate::sim::stopping`]).
 
+use super::claim::Test;
 use super::point::Point;
 use super::{Source, Statistical};
 use crate::claim::schema::Theorem;
@@ -20,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::exact::Q;
 use crate::lang::{Approx, Domain, Float, Formula, Slots};
 use crate::sim::adversary::{Aim, Class, ClassModel, Policy, Shape};
+use crate::sim::statistic::Side;
 use crate::sim::stopping::Observation;
 use std::collections::BTreeMap;
 
@@ -279,9 +281,21 @@ impl Statistical {
         }
     }
 
-    /// Notes naming the worst source at each `(n, b, m)` of the grid (the smallest margin), for
-    /// files whose sources a quantifier ranges over (a class, several strategies).
-    pub(super) fn worst_notes(&self, points: &[Point], margins: &[f64]) -> Vec<String> {
+    /// Notes naming the worst source at each `(n, b, m)` of the grid, for files whose sources a
+    /// quantifier ranges over (a class, several strategies): the smallest margin, and among equal
+    /// margins (every source without a failing run has the same Clopper–Pearson end) the
+    /// observed/bound ratio nearest the wrong side (the largest for `<=`, the smallest for `>=`).
+    pub(super) fn worst_notes(
+        &self,
+        points: &[Point],
+        margins: &[f64],
+        ratios: &[f64],
+    ) -> Vec<String> {
+        let at_most = matches!(
+            self.test,
+            Test::Mean(Side::AtMost) | Test::Probability(Side::AtMost)
+        );
+        let toward_failing = |i: usize| if at_most { -ratios[i] } else { ratios[i] };
         let mut groups: BTreeMap<(usize, u64, u64), Vec<usize>> = BTreeMap::new();
         for (i, p) in points.iter().enumerate() {
             groups.entry((p.n, p.b, p.m)).or_default().push(i);
@@ -291,16 +305,18 @@ impl Statistical {
             if idx.len() < 2 {
                 continue;
             }
-            let Some(&w) = idx
-                .iter()
-                .min_by(|&&x, &&y| margins[x].total_cmp(&margins[y]))
-            else {
+            let Some(&w) = idx.iter().min_by(|&&x, &&y| {
+                margins[x]
+                    .total_cmp(&margins[y])
+                    .then(toward_failing(x).total_cmp(&toward_failing(y)))
+            }) else {
                 continue;
             };
             out.push(format!(
-                "n = {n}, b = {b}, m = {m}: the worst of the {} sources (smallest margin {:.4}) is {}",
+                "n = {n}, b = {b}, m = {m}: the worst of the {} sources (smallest margin {:.4}, observed/bound {:.3}) is {}",
                 idx.len(),
                 margins[w],
+                ratios[w],
                 self.point_label(&points[w])
             ));
         }

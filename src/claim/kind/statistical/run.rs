@@ -186,7 +186,9 @@ impl Statistical {
             });
         }
         if self.report_worst {
-            found.notes.extend(self.worst_notes(points, &margins));
+            found
+                .notes
+                .extend(self.worst_notes(points, &margins, &ratios));
         }
         let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
