@@ -91,6 +91,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
     ("batched-2022/gap-flat-in-b-literal", AsWritten, Tight),
     ("batched-2022/class-any-process-gap", Literal, Tight),
     ("batched-2022/class-any-process-gap-below-q", Literal, Tight),
+    (
+        "batched-2022/class-any-process-gap-batches-whp",
+        Constant("K"),
+        Tight,
+    ),
     ("batched-2022/expected-gamma-linear", Constant("K"), Tight),
     (
         "batched-2022/expected-gamma-linear-every-t",
