@@ -266,6 +266,11 @@ const FILES: &[(&str, Halving, Bound)] = &[
         Tight,
     ),
     (
+        "graphical-2022/remark-1-1-whp-over-beta",
+        Constant("K"),
+        Tight,
+    ),
+    (
         "graphical-2022/remark-3-9-stale-set-loads",
         Constant("K"),
         Loose,
