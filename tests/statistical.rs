@@ -820,6 +820,7 @@ fn beta_in_a_bound_is_each_sources_beta() {
              confidence = 0.95\n[domain]\nn = [2]\n"
         )
     };
+    let go = |name: &str, text: String| run(&root, &write(&root, name, &text));
     let two = "processes = [\"one-plus-beta(beta=0.25)\", \"one-plus-beta(beta=0.75)\"]";
     for (name, claim) in [
         (
@@ -831,7 +832,7 @@ fn beta_in_a_bound_is_each_sources_beta() {
             "statistic = \"final_gap\"\nmean = \"<= 1/2 - beta/4 + 0.05\"",
         ),
     ] {
-        let v = run(&root, &write(&root, name, &file(two, claim, "")));
+        let v = go(name, file(two, claim, ""));
         assert_eq!(v.verdict, Status::Holds, "{name}: {:?}", v.notes);
         let notes = v.notes.join("\n");
         // The thresholds by hand: 1/2 − 1/16 ∓ 0.05 and 1/2 − 3/16 ∓ 0.05.
@@ -843,31 +844,23 @@ fn beta_in_a_bound_is_each_sources_beta() {
         assert!(notes.contains(a) && notes.contains(b), "{notes}");
     }
     // The band one-sided with the first source's β for both is refuted at the second source.
-    let v = run(
-        &root,
-        &write(
-            &root,
-            "fixed",
-            &file(
-                two,
-                "statistic = \"final_gap\"\nmean = \">= 1/2 - 1/16 - 0.05\"",
-                "",
-            ),
+    let v = go(
+        "fixed",
+        file(
+            two,
+            "statistic = \"final_gap\"\nmean = \">= 1/2 - 1/16 - 0.05\"",
+            "",
         ),
     );
     assert_eq!(v.verdict, Status::Refuted, "{:?}", v.notes);
     // md sources (the rule's one-plus-beta choice) and graph sources (`[claim] beta`), and `q`:
     // rhs −1/β is −2 at β = 1/2 and −1 at β = 1; q = β/4.
-    let v = run(
-        &root,
-        &write(
-            &root,
-            "md",
-            &file(
-                "processes = [\"one-plus-beta(beta=0.5)\"]",
-                "statistic = \"md_max_gap\"\nlaw = \"uniform(dims=4,f=2)\"\nprobability = \">= -1/beta\"\nq = \"beta/4\"",
-                "",
-            ),
+    let v = go(
+        "md",
+        file(
+            "processes = [\"one-plus-beta(beta=0.5)\"]",
+            "statistic = \"md_max_gap\"\nlaw = \"uniform(dims=4,f=2)\"\nprobability = \">= -1/beta\"\nq = \"beta/4\"",
+            "",
         ),
     );
     assert_eq!(v.verdict, Status::Holds, "{:?}", v.notes);
@@ -886,16 +879,12 @@ fn beta_in_a_bound_is_each_sources_beta() {
         "{notes}"
     );
     // A constant named beta shadows the sources' β: rhs −1/1 for both.
-    let v = run(
-        &root,
-        &write(
-            &root,
-            "shadow",
-            &file(
-                two,
-                "statistic = \"final_gap\"\nprobability = \">= -1/beta\"\nq = \"1/2\"",
-                "[constants]\nbeta = 1\n",
-            ),
+    let v = go(
+        "shadow",
+        file(
+            two,
+            "statistic = \"final_gap\"\nprobability = \">= -1/beta\"\nq = \"1/2\"",
+            "[constants]\nbeta = 1\n",
         ),
     );
     let notes = v.notes.join("\n");
