@@ -247,6 +247,47 @@ fn constant_finder_recovers_a_deterministic_gap() {
     assert!(w.source.contains("one-choice"), "{}", w.source);
 }
 
+/// The constant finder judges other values of a constant on the same runs, which is right only
+/// when the runs do not depend on it: a constant read by the grid, the start, the burn-in or
+/// `subtract` is refused with a one-line error naming the field (it would give a silent wrong
+/// bracket: `balls = "K * n"` with K = 2 simulates 8 balls on 4 bins whatever value is tried).
+#[test]
+fn the_constant_finder_refuses_a_constant_the_runs_read() {
+    let root = scratch("constant-sim");
+    for (name, field, line) in [
+        ("balls", "balls", "balls = \"K * n\""),
+        ("burn", "burn_in", "balls = \"n\"\nburn_in = \"K * n\""),
+        ("start", "start", "balls = \"n\"\nstart = \"one-bin(K)\""),
+        (
+            "subtract",
+            "subtract",
+            "balls = \"n\"\nsubtract = \"K / 2\"",
+        ),
+    ] {
+        let p = write(
+            &root,
+            name,
+            &format!(
+                "{HEAD}[setting]\nprocesses = [\"two-choice\"]\n[constants]\nK = 2\n[tighten]\nK = \"smallest\"\n\
+                 [claim]\nstatistic = \"final_gap\"\nmean = \"<= K + 10\"\n{line}\nruns = 10\nconfidence = 0.9\n\
+                 [domain]\nn = [4]\n"
+            ),
+        );
+        let (_, c) = claim::prepare(&p, &root).unwrap();
+        // The file itself runs (the runs at K = 2 are well defined).
+        let v = c.run(&mut RunContext::default()).unwrap();
+        assert_eq!(v.verdict, Status::Holds, "{name}: {:?}", v.notes);
+        let e = c
+            .tighten("K", None, &mut RunContext::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("[claim] {field}")) && e.contains("`K`") && !e.contains('\n'),
+            "{name}: {e}"
+        );
+    }
+}
+
 #[test]
 fn md_and_strategy_models_run() {
     let root = scratch("models");

@@ -21,6 +21,14 @@ impl Statistical {
         ctx: &mut RunContext,
     ) -> Result<ConstantReport> {
         let finder = Finder::new(&self.t, name, &self.names[3..])?;
+        if let Some(field) = self.simulation_reads(3 + finder.index) {
+            return Err(crate::Error::invalid(
+                format!("[claim] {field}"),
+                format!(
+                    "reads the constant `{name}`: the runs depend on it, so the constant finder cannot judge other values of it on the same runs"
+                ),
+            ));
+        }
         let effort = ctx.effort.max(1);
         let runs = self.runs.saturating_mul(effort as u64);
         let level = self.level(effort);
@@ -37,6 +45,36 @@ impl Statistical {
             per_n.push(self.tightest_at(&finder, n, &points, level, runs)?);
         }
         Ok(finder.report(per_n))
+    }
+
+    /// The first field of the claim that the simulation reads (the grid, the start, the burn-in,
+    /// the statistic's parameters, `subtract`) and that reads slot `slot`, if any: a constant
+    /// there changes the runs, not only the thresholds they are judged against.
+    pub(super) fn simulation_reads(&self, slot: usize) -> Option<&'static str> {
+        let reads = |e: &crate::lang::Expr| e.uses().slots.contains(&slot);
+        let start = match &self.start {
+            super::StartSpec::OneBin(e) | super::StartSpec::Gap(e) => Some(e),
+            _ => None,
+        };
+        let fields: [(&'static str, Vec<&crate::lang::Expr>); 10] = [
+            ("balls", self.balls.iter().collect()),
+            ("batch", self.batch.iter().collect()),
+            ("burn_in", self.burn_in.iter().collect()),
+            ("start", start.into_iter().collect()),
+            ("subtract", self.subtract.iter().map(|s| &s.0).collect()),
+            ("below", self.below.iter().collect()),
+            ("level", self.level.iter().collect()),
+            ("every", self.every.iter().collect()),
+            ("refresh", self.refresh.iter().collect()),
+            ("adversarial", self.adversarial.iter().collect()),
+        ];
+        if let Some((field, _)) = fields.iter().find(|(_, es)| es.iter().any(|e| reads(e))) {
+            return Some(field);
+        }
+        self.until
+            .as_ref()
+            .filter(|(f, _)| f.uses().slots.contains(&slot))
+            .map(|_| "until")
     }
 
     /// The tightest value at one `n` of the finder's constant, by bisection from its value in the
