@@ -285,6 +285,15 @@ fn the_constant_finder_refuses_a_constant_the_runs_read() {
             e.contains(&format!("[claim] {field}")) && e.contains("`K`") && !e.contains('\n'),
             "{name}: {e}"
         );
+        // Judging another value of it on the same runs is refused the same way.
+        let e = c
+            .run_alternatives(&mut RunContext::default(), &[vec![("K".into(), 1.0)]])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("[claim] {field}")) && !e.contains('\n'),
+            "{name}: {e}"
+        );
     }
 }
 

@@ -27,6 +27,37 @@ pub struct Catalogue {
     pub verdicts: Vec<claim::Verdict>,
     /// The folder of the blueprint site (certificates already in `certificates/`).
     pub site: PathBuf,
+    /// Per file, for a statistical file's constants with a `[tighten]` direction: the constant,
+    /// its value with the bound made twice as strict (halved for `smallest`, doubled for
+    /// `largest`) and the verdict at that value, judged on the file's own runs
+    /// (`Check::run_alternatives`; empty where the kind or the claim does not offer it).
+    /// `statistical_wrong` reads them instead of simulating each halved file again.
+    pub halved: Vec<Vec<(String, f64, claim::Verdict)>>,
+}
+
+/// The constants of a statistical file with a `[tighten]` direction, each with its value made
+/// twice as strict: halved for `smallest`, doubled for `largest`.
+fn stricter_constants(t: &claim::Theorem) -> Vec<(String, f64)> {
+    if t.file.kind.get_ref() != "statistical" {
+        return Vec::new();
+    }
+    t.file
+        .tighten
+        .iter()
+        .filter_map(|(name, dir)| {
+            let claim::schema::ConstValue::One(v) = t.file.constants.get(name)?.get_ref() else {
+                return None;
+            };
+            let v = v.value().ok()?.0;
+            Some((
+                name.clone(),
+                match dir {
+                    claim::Direction::Smallest => v / 2.0,
+                    claim::Direction::Largest => v * 2.0,
+                },
+            ))
+        })
+        .collect()
 }
 
 /// Every `.toml` file under `root` except `paper.toml`, by a plain recursive directory walk.
@@ -68,8 +99,12 @@ pub fn catalogue() -> &'static Catalogue {
         // The files are checked on every core (each verdict depends only on its file, not on
         // the thread or the order), and reported in the order of `files`.
         let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<(claim::Theorem, claim::Verdict)>>> =
-            Mutex::new(vec![None; files.len()]);
+        type Checked = (
+            claim::Theorem,
+            claim::Verdict,
+            Vec<(String, f64, claim::Verdict)>,
+        );
+        let results: Mutex<Vec<Option<Checked>>> = Mutex::new(vec![None; files.len()]);
         let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
         std::thread::scope(|sc| {
             for _ in 0..jobs.min(files.len()) {
@@ -85,20 +120,45 @@ pub fn catalogue() -> &'static Catalogue {
                         };
                         let (t, c) = claim::prepare(f, root)
                             .unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
-                        let v = c
-                            .run(&mut ctx)
-                            .unwrap_or_else(|e| panic!("{}: {e:#}", f.display()));
-                        results.lock().unwrap()[i] = Some((t, v));
+                        // A statistical file is judged at its stricter constants on the same
+                        // runs; where that is not offered, it runs as written only.
+                        let stricter = stricter_constants(&t);
+                        let sets: Vec<Vec<(String, f64)>> =
+                            stricter.iter().map(|a| vec![a.clone()]).collect();
+                        let alternatives = if sets.is_empty() {
+                            None
+                        } else {
+                            c.run_alternatives(&mut ctx, &sets).ok()
+                        };
+                        let (v, halved) = match alternatives {
+                            Some((v, others)) => (
+                                v,
+                                stricter
+                                    .into_iter()
+                                    .zip(others)
+                                    .map(|((name, value), o)| (name, value, o))
+                                    .collect(),
+                            ),
+                            None => (
+                                c.run(&mut ctx)
+                                    .unwrap_or_else(|e| panic!("{}: {e:#}", f.display())),
+                                Vec::new(),
+                            ),
+                        };
+                        results.lock().unwrap()[i] = Some((t, v, halved));
                     }
                 });
             }
         });
-        let (theorems, verdicts): (Vec<claim::Theorem>, Vec<claim::Verdict>) = results
-            .into_inner()
-            .unwrap()
-            .into_iter()
-            .map(|r| r.expect("every file was checked"))
-            .unzip();
+        let mut theorems = Vec::new();
+        let mut verdicts = Vec::new();
+        let mut halved = Vec::new();
+        for r in results.into_inner().unwrap() {
+            let (t, v, h) = r.expect("every file was checked");
+            theorems.push(t);
+            verdicts.push(v);
+            halved.push(h);
+        }
         // One verdict per file on disk, for the file itself.
         assert_eq!(verdicts.len(), on_disk.len());
         let checked: BTreeSet<PathBuf> = theorems.iter().map(|t| t.path.clone()).collect();
@@ -110,6 +170,7 @@ pub fn catalogue() -> &'static Catalogue {
             theorems,
             verdicts,
             site,
+            halved,
         }
     })
 }

@@ -96,6 +96,58 @@ pub trait Check: Send + Sync {
             "this kind of check has no constant finder (constant `{name}`)"
         )))
     }
+
+    /// The verdict as written and, from the same work, the verdict with each set of constants
+    /// replaced (`alternatives`: name and value per set). A statistical mean or probability claim
+    /// simulates its runs once and judges them once per set — its threshold, not its runs, reads
+    /// the constants (a constant the runs read is a one-line error naming the field); other kinds
+    /// do not offer it.
+    ///
+    /// ```
+    /// // One ball into 4 bins: the gap is 1 − 1/4 = 3/4 in every run. E[gap] ≤ K holds at K = 1
+    /// // and is refuted at K = 1/2, both judged on the same 5 runs.
+    /// let dir = std::env::temp_dir().join("balloc-doc-run-alternatives");
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let path = dir.join("one-ball.toml");
+    /// std::fs::write(&path, r#"
+    /// title = "one ball"
+    /// kind = "statistical"
+    /// expected = "holds"
+    /// statement = 'E[gap] \le K'
+    /// source = { locator = "worked example", provenance = "derived" }
+    /// [setting]
+    /// processes = ["two-choice"]
+    /// [constants]
+    /// K = 1
+    /// [claim]
+    /// statistic = "final_gap"
+    /// mean = "<= K"
+    /// balls = 1
+    /// runs = 5
+    /// confidence = 0.95
+    /// [domain]
+    /// n = [4]
+    /// "#).unwrap();
+    /// // A draft outside the theorem directory needs no paper record.
+    /// let (_, c) = balloc::claim::prepare(&path, &dir.join("theorems")).unwrap();
+    /// let alt = vec![vec![("K".to_string(), 0.5)]];
+    /// let (as_written, other) = c
+    ///     .run_alternatives(&mut balloc::claim::RunContext::default(), &alt)
+    ///     .unwrap();
+    /// assert_eq!(as_written.verdict, balloc::claim::Status::Holds);
+    /// assert_eq!(as_written.slack, Some(0.25)); // 1 − 3/4
+    /// assert_eq!(other[0].verdict, balloc::claim::Status::Refuted);
+    /// ```
+    fn run_alternatives(
+        &self,
+        ctx: &mut RunContext,
+        alternatives: &[Vec<(String, f64)>],
+    ) -> Result<(Verdict, Vec<Verdict>)> {
+        let _ = (ctx, alternatives);
+        Err(crate::Error::Unsupported(
+            "this kind of check does not judge other constants on the same work".into(),
+        ))
+    }
 }
 
 /// A registered kind.

@@ -195,4 +195,12 @@ impl Check for Statistical {
     ) -> Result<ConstantReport> {
         self.tighten_constant(name, ns, ctx)
     }
+
+    fn run_alternatives(
+        &self,
+        ctx: &mut RunContext,
+        alternatives: &[Vec<(String, f64)>],
+    ) -> Result<(Verdict, Vec<Verdict>)> {
+        self.decide_alternatives(ctx, alternatives)
+    }
 }

@@ -171,7 +171,7 @@ impl Statistical {
     /// `observed / bound` of one configuration: the mean over the threshold (mean claims), the
     /// empirical `(1 − q)`-quantile (`q`-quantile for `>=`) over the threshold (probability
     /// claims).
-    pub(super) fn ratio(&self, p: &Point, threshold: f64) -> Result<f64> {
+    pub(super) fn ratio(&self, p: &Point, threshold: f64, consts: &[f64]) -> Result<f64> {
         // Censored hitting times count at the horizon (the ratio is then a lower bound).
         let capped: Vec<f64> = p.values.iter().map(|v| v.min(p.m as f64)).collect();
         let p = &Point {
@@ -187,7 +187,7 @@ impl Statistical {
                     p.n,
                     p.b,
                     p.m,
-                    &self.consts,
+                    consts,
                     p.dk,
                     "q",
                 )?;

@@ -46,6 +46,61 @@ impl Statistical {
     /// Simulates the grid at the context's effort and decides the claim (the verdict of
     /// [`crate::claim::kind::Check::run`]).
     pub(super) fn decide(&self, ctx: &mut RunContext) -> Result<Verdict> {
+        let (sampled, searched, notes) = self.sample(ctx)?;
+        self.conclude(&sampled, searched, notes, &self.consts)
+    }
+
+    /// The verdict as written and, on the same runs, with each set of constants replaced
+    /// (`alternatives`: name and value): a mean or probability claim reads its constants only
+    /// when it judges the runs, so other values cost no simulation — unless the runs read the
+    /// constant too (`balls`, `start`, `subtract`, …), which is a one-line error naming the field.
+    pub(super) fn decide_alternatives(
+        &self,
+        ctx: &mut RunContext,
+        alternatives: &[Vec<(String, f64)>],
+    ) -> Result<(Verdict, Vec<Verdict>)> {
+        if !matches!(self.test, Test::Mean(_) | Test::Probability(_)) {
+            return Err(Error::Unsupported(
+                "other constants on the same runs: only mean and probability claims".into(),
+            ));
+        }
+        let mut sets = Vec::with_capacity(alternatives.len());
+        for alt in alternatives {
+            let mut consts = self.consts.clone();
+            for (name, value) in alt {
+                let i = self.names[3..]
+                    .iter()
+                    .position(|c| c == name)
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            "constant",
+                            format!("`{name}` is not a constant of the file"),
+                        )
+                    })?;
+                if let Some(field) = self.simulation_reads(3 + i) {
+                    return Err(Error::invalid(
+                        format!("[claim] {field}"),
+                        format!(
+                            "reads the constant `{name}`: the runs depend on it, so other values of it cannot be judged on the same runs"
+                        ),
+                    ));
+                }
+                consts[i] = *value;
+            }
+            sets.push(consts);
+        }
+        let (sampled, searched, notes) = self.sample(ctx)?;
+        let first = self.conclude(&sampled, searched.clone(), notes.clone(), &self.consts)?;
+        let rest = sets
+            .iter()
+            .map(|c| self.conclude(&sampled, searched.clone(), notes.clone(), c))
+            .collect::<Result<Vec<_>>>()?;
+        Ok((first, rest))
+    }
+
+    /// Simulates the grid at the context's effort: the runs, what was searched, and the notes
+    /// that do not depend on the constants (the level, the steady-state checks).
+    fn sample(&self, ctx: &mut RunContext) -> Result<(Sampled, Searched, Vec<String>)> {
         let effort = ctx.effort.max(1);
         let runs = self.runs.saturating_mul(effort as u64);
         let ns = self.grid_n(effort);
@@ -59,11 +114,10 @@ impl Statistical {
             confidence: Some(self.confidence),
             ..Searched::default()
         };
-        let mut found = Findings::default();
-        found.notes.push(format!(
+        let mut notes = vec![format!(
             "statistical: confidence {} for the whole file; {k} interval(s), each at the Bonferroni level 1 - (1 - {})/{k} = {level:.6}; {runs} runs per configuration, seed {}",
             self.confidence, self.confidence, self.seed
-        ));
+        )];
         let mut points = Vec::new();
         for &n in &ns {
             if let Some(pr) = ctx.progress {
@@ -74,19 +128,35 @@ impl Statistical {
                 points.push(p);
             }
         }
-        let drifting = self.steady_checks(&points, level, &mut found.notes)?;
+        let drifting = self.steady_checks(&points, level, &mut notes)?;
         let sampled = Sampled {
             points,
             drifting,
             level,
             runs,
         };
+        Ok((sampled, searched, notes))
+    }
+
+    /// Decides the claim on simulated runs with the constants `consts` (the file's, or another
+    /// set for mean and probability claims).
+    fn conclude(
+        &self,
+        sampled: &Sampled,
+        searched: Searched,
+        notes: Vec<String>,
+        consts: &[f64],
+    ) -> Result<Verdict> {
+        let mut found = Findings {
+            notes,
+            ..Findings::default()
+        };
         match self.test {
             Test::Mean(_) | Test::Probability(_) => {
-                self.judge_configurations(&sampled, &mut found)?;
+                self.judge_configurations(sampled, &mut found, consts)?;
             }
-            Test::Compare(side) => self.compare_pairs(side, &sampled, &mut found)?,
-            Test::Exponent(side, over) => self.fit_exponents(side, over, &sampled, &mut found)?,
+            Test::Compare(side) => self.compare_pairs(side, sampled, &mut found)?,
+            Test::Exponent(side, over) => self.fit_exponents(side, over, sampled, &mut found)?,
         }
         self.verdict(found, &sampled.drifting, searched)
     }
@@ -131,7 +201,12 @@ impl Statistical {
 
     /// Decides a mean or probability claim at every configuration, with its note, observation
     /// and the observed/bound ratios (and the worst source per grid point when reported).
-    fn judge_configurations(&self, sampled: &Sampled, found: &mut Findings) -> Result<()> {
+    fn judge_configurations(
+        &self,
+        sampled: &Sampled,
+        found: &mut Findings,
+        consts: &[f64],
+    ) -> Result<()> {
         let Sampled {
             points,
             drifting,
@@ -143,13 +218,13 @@ impl Statistical {
         let mut ratios = Vec::new();
         let mut margins = Vec::new();
         for (i, p) in points.iter().enumerate() {
-            let mut j = self.judge(p, level, &self.consts)?;
-            let rhs = self.eval_dk(&self.rhs, p.n, p.b, p.m, &self.consts, p.dk, "rhs")?;
+            let mut j = self.judge(p, level, consts)?;
+            let rhs = self.eval_dk(&self.rhs, p.n, p.b, p.m, consts, p.dk, "rhs")?;
             margins.push(j.margin);
             if let Some(note) = self.censoring_note(p, rhs) {
                 found.notes.push(note);
             }
-            let ratio = self.ratio(p, rhs)?;
+            let ratio = self.ratio(p, rhs, consts)?;
             ratios.push(ratio);
             let lo = p.values.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = p.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -182,7 +257,7 @@ impl Statistical {
             found.outcomes.push(Outcome {
                 decision: j.decision,
                 margin: j.margin,
-                witness: self.witness(p, &j, &self.consts, runs),
+                witness: self.witness(p, &j, consts, runs),
             });
         }
         if self.report_worst {
