@@ -677,27 +677,43 @@ fn small_starts(n: usize, last: Vec<u8>) -> Vec<Vec<u8>> {
     ]
 }
 
-/// Asserts that `want` is at most the least probability, over every strategy, that `event` holds
-/// after `t` uniform requests from each of `starts` (`label` names the case in a failure); returns
-/// the number of starts compared.
-fn assert_below_best(
-    g: &Graph,
-    starts: &[Vec<u8>],
-    t: u32,
-    event: &dyn Fn(&[u8]) -> bool,
-    want: &Q,
-    label: &str,
-) -> usize {
-    for start in starts {
-        let least = least_over_strategies_for(g, start, t, event);
-        let least = Q::new(least.into(), (g.m() as u64).pow(t).into());
-        assert!(
-            &least >= want,
-            "{} start {start:?} {label}: a strategy reaches {least} < {want}",
-            g.name()
-        );
+/// The comparisons of a strategy-free bound with the best strategy: how many, and how many of them
+/// with a positive threshold and bound (so that the test is not vacuous).
+#[derive(Default)]
+struct Comparisons {
+    compared: usize,
+    positive: usize,
+}
+
+impl Comparisons {
+    /// Asserts that `want` is at most the least probability, over every strategy, that `event`
+    /// holds after `t` uniform requests from each of `starts` (`label` names the case in a
+    /// failure), and counts the starts compared (also as positive when `positive`).
+    #[allow(clippy::too_many_arguments)]
+    fn assert_below_best(
+        &mut self,
+        g: &Graph,
+        starts: &[Vec<u8>],
+        t: u32,
+        event: &dyn Fn(&[u8]) -> bool,
+        want: &Q,
+        label: &str,
+        positive: bool,
+    ) {
+        for start in starts {
+            let least = least_over_strategies_for(g, start, t, event);
+            let least = Q::new(least.into(), (g.m() as u64).pow(t).into());
+            assert!(
+                &least >= want,
+                "{} start {start:?} {label}: a strategy reaches {least} < {want}",
+                g.name()
+            );
+        }
+        self.compared += starts.len();
+        if positive {
+            self.positive += starts.len();
+        }
     }
-    starts.len()
 }
 
 /// The request counts of the `m` edges in the request sequence number `code` (base `m`, `t` digits).
@@ -748,7 +764,7 @@ fn the_strategy_free_pair_bound_is_below_the_best_strategy() {
         Graph::complete(4).unwrap(),
         prism,
     ];
-    let (mut compared, mut positive) = (0, 0);
+    let mut tally = Comparisons::default();
     for g in &graphs {
         let (n, m) = (g.n(), g.m());
         let starts = small_starts(n, (0..n).map(|v| u8::from(v + 1 == n) * 4).collect());
@@ -789,16 +805,14 @@ fn the_strategy_free_pair_bound_is_below_the_best_strategy() {
                         (n as i64 * max - w) * xd >= n as i64 * xn
                     };
                     let label = format!("T = {t} j = {j} y = {y}");
-                    let k = assert_below_best(g, &starts, t, &above, &want, &label);
-                    compared += k;
-                    if xn > 0 && want > Q::from_integer(0.into()) {
-                        positive += k;
-                    }
+                    let positive = xn > 0 && want > Q::from_integer(0.into());
+                    tally.assert_below_best(g, &starts, t, &above, &want, &label, positive);
                 }
             }
         }
     }
     // Not vacuous: many comparisons with a positive threshold and a positive bound.
+    let Comparisons { compared, positive } = tally;
     assert!(compared >= 300 && positive >= 100, "{compared} {positive}");
 }
 
@@ -849,7 +863,7 @@ fn the_strategy_free_spread_bound_is_below_the_best_strategy() {
         (Graph::hypercube(3).unwrap(), 5),
         (Graph::torus(3, 3).unwrap(), 4),
     ];
-    let (mut compared, mut positive) = (0, 0);
+    let mut tally = Comparisons::default();
     for (g, horizon) in &graphs {
         let (n, m) = (g.n(), g.m());
         let d = g.regular_degree().unwrap();
@@ -897,15 +911,13 @@ fn the_strategy_free_spread_bound_is_below_the_best_strategy() {
                         n as i64 * i64::from(max - min) >= need
                     };
                     let label = format!("T = {t} b = {b} y = {y}");
-                    let k = assert_below_best(g, &starts, t, &spread, &want, &label);
-                    compared += k;
-                    if need > 0 && want > Q::from_integer(0.into()) {
-                        positive += k;
-                    }
+                    let positive = need > 0 && want > Q::from_integer(0.into());
+                    tally.assert_below_best(g, &starts, t, &spread, &want, &label, positive);
                 }
             }
         }
     }
+    let Comparisons { compared, positive } = tally;
     assert!(compared >= 500 && positive >= 20, "{compared} {positive}");
 }
 

@@ -110,21 +110,18 @@ impl<'a> Builder<'a> {
                 }
             })
             .collect();
-        let per_point = self.cs.graph.is_some()
-            && matches!(
-                field,
-                "mean" | "probability" | "q" | "relative_to" | "subtract"
-            );
+        let per_configuration = matches!(
+            field,
+            "mean" | "probability" | "q" | "relative_to" | "subtract"
+        );
+        let per_point = self.cs.graph.is_some() && per_configuration;
         if per_point {
             scoped.extend(GRAPH_NAMES);
         } else {
             scoped.extend(["\u{0}"; 3]);
         }
         // Every source's β in the same fields, unless a constant of that name shadows it.
-        let source_beta = matches!(
-            field,
-            "mean" | "probability" | "q" | "relative_to" | "subtract"
-        ) && !self.names[3..].iter().any(|c| c == SOURCE_BETA);
+        let source_beta = per_configuration && !self.names[3..].iter().any(|c| c == SOURCE_BETA);
         scoped.push(if source_beta { SOURCE_BETA } else { "\u{0}" });
         crate::lang::compile_value(text, &scoped).map_err(|err| {
             let mut known: Vec<&str> = self.names[..allowed].iter().map(|s| s.as_str()).collect();
@@ -306,22 +303,23 @@ impl<'a> Builder<'a> {
                 "`untouched` bounds the spread from the empty start only (an untouched vertex then holds 0 balls)".into(),
             ));
         }
+        // `beta`: every source must have one; the error names the first field that reads it.
         let beta_slot = check.names.len() + GRAPH_NAMES.len();
-        let reads = |e: Option<&Expr>| e.is_some_and(|e| e.uses().slots.contains(&beta_slot));
-        let reads_beta = if reads(Some(&check.rhs)) {
-            if matches!(check.test, Test::Mean(_)) {
-                "mean"
-            } else {
-                "probability"
-            }
-        } else if reads(check.q.as_ref()) {
-            "q"
-        } else if reads(check.relative_to.as_ref()) {
-            "relative_to"
+        let claim_field = if matches!(check.test, Test::Mean(_)) {
+            "mean"
         } else {
-            "subtract"
+            "probability"
         };
-        if fields.iter().any(|e| e.uses().slots.contains(&beta_slot)) {
+        let named = [
+            (claim_field, Some(&check.rhs)),
+            ("q", check.q.as_ref()),
+            ("relative_to", check.relative_to.as_ref()),
+            ("subtract", check.subtract.as_ref().map(|s| &s.0)),
+        ];
+        if let Some((field, _)) = named
+            .iter()
+            .find(|(_, e)| e.is_some_and(|e| e.uses().slots.contains(&beta_slot)))
+        {
             check.source_beta = check
                 .sources
                 .iter()
@@ -329,7 +327,7 @@ impl<'a> Builder<'a> {
                 .map(|(i, src)| match src.param(SOURCE_BETA) {
                     Some(Ok(b)) if b > 0.0 => Ok(b),
                     _ => Err(self.bad(
-                        reads_beta,
+                        field,
                         format!(
                             "`beta` is each source's β (the process parameter `beta`, an md `one-plus-beta` choice or `[claim] beta`); source {} ({}) has no positive `beta`",
                             i + 1,

@@ -77,14 +77,7 @@ impl Statistical {
                             format!("`{name}` is not a constant of the file"),
                         )
                     })?;
-                if let Some(field) = self.simulation_reads(3 + i) {
-                    return Err(Error::invalid(
-                        format!("[claim] {field}"),
-                        format!(
-                            "reads the constant `{name}`: the runs depend on it, so other values of it cannot be judged on the same runs"
-                        ),
-                    ));
-                }
+                self.judged_only(name, i)?;
                 consts[i] = *value;
             }
             sets.push(consts);

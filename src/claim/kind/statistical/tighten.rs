@@ -21,14 +21,7 @@ impl Statistical {
         ctx: &mut RunContext,
     ) -> Result<ConstantReport> {
         let finder = Finder::new(&self.t, name, &self.names[3..])?;
-        if let Some(field) = self.simulation_reads(3 + finder.index) {
-            return Err(crate::Error::invalid(
-                format!("[claim] {field}"),
-                format!(
-                    "reads the constant `{name}`: the runs depend on it, so the constant finder cannot judge other values of it on the same runs"
-                ),
-            ));
-        }
+        self.judged_only(name, finder.index)?;
         let effort = ctx.effort.max(1);
         let runs = self.runs.saturating_mul(effort as u64);
         let level = self.level(effort);
@@ -45,6 +38,22 @@ impl Statistical {
             per_n.push(self.tightest_at(&finder, n, &points, level, runs)?);
         }
         Ok(finder.report(per_n))
+    }
+
+    /// Constant `name` (index `i` among the constants) is read only where the runs are judged,
+    /// so other values of it can be judged on the same runs (the constant finder,
+    /// [`crate::claim::kind::Check::run_alternatives`]); otherwise a one-line error naming the
+    /// field that the runs read it in.
+    pub(super) fn judged_only(&self, name: &str, i: usize) -> crate::Result<()> {
+        match self.simulation_reads(3 + i) {
+            Some(field) => Err(crate::Error::invalid(
+                format!("[claim] {field}"),
+                format!(
+                    "reads the constant `{name}`: the runs depend on it, so other values of it cannot be judged on the same runs"
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The first field of the claim that the simulation reads (the grid, the start, the burn-in,
@@ -111,29 +120,29 @@ impl Statistical {
         // smallest margin there); without a failing value, the smallest margin at the value. At
         // the value itself margins can tie (every configuration without a failing run has the
         // same Clopper–Pearson end), so the margin there does not name the binding one.
-        let mut consts = self.consts.clone();
-        let mut tight: Option<(f64, Witness)> = None;
-        if let Some(f) = t.fails {
-            consts[slot] = f;
+        let pinning = |value: f64, failing_only: bool| -> Result<Option<Witness>> {
+            let mut consts = self.consts.clone();
+            consts[slot] = value;
+            let mut tight: Option<(f64, Witness)> = None;
             for p in points {
                 let j = self.judge(p, level, &consts)?;
-                if j.decision != Decision::Holds
+                if (!failing_only || j.decision != Decision::Holds)
                     && tight.as_ref().is_none_or(|(m, _)| j.margin < *m)
                 {
                     tight = Some((j.margin, self.witness(p, &j, &consts, runs)));
                 }
             }
-        }
-        if tight.is_none() {
-            consts[slot] = t.value;
-            for p in points {
-                let j = self.judge(p, level, &consts)?;
-                if tight.as_ref().is_none_or(|(m, _)| j.margin < *m) {
-                    tight = Some((j.margin, self.witness(p, &j, &consts, runs)));
-                }
-            }
-        }
-        t.witness = tight.map(|t| t.1);
+            Ok(tight.map(|t| t.1))
+        };
+        let past = match t.fails {
+            Some(f) => pinning(f, true)?,
+            None => None,
+        };
+        let tight = match past {
+            Some(w) => Some(w),
+            None => pinning(t.value, false)?,
+        };
+        t.witness = tight;
         Ok(t)
     }
 }
